@@ -1,0 +1,1 @@
+"""BPE Lab's engine: a step-traceable Byte-Pair Encoding trainer and tokenizer (pure Python)."""

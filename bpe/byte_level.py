@@ -1,0 +1,47 @@
+"""GPT-2's byte-to-unicode table: how byte-level BPE shows bytes as printable characters.
+
+GPT-2 (and Hugging Face's ``ByteLevel``) give every byte 0..255 a printable stand-in so that token
+strings never contain spaces or control characters. Printable Latin-1 bytes map to themselves; the
+other 68 bytes map to U+0100 upwards, in byte order. That is why a leading space shows as "Ġ"::
+
+    >>> BYTE_TO_UNICODE[ord(" ")], BYTE_TO_UNICODE[ord("\\n")], BYTE_TO_UNICODE[ord("a")]
+    ('Ġ', 'Ċ', 'a')
+
+Out of scope: anything else about GPT-2 (its files are read by the import module).
+"""
+
+from __future__ import annotations
+
+
+def _byte_to_unicode() -> tuple[str, ...]:
+    printable = [
+        *range(ord("!"), ord("~") + 1),
+        *range(ord("¡"), ord("¬") + 1),
+        *range(ord("®"), ord("ÿ") + 1),
+    ]
+    table = {}
+    next_codepoint = 256
+    for byte in range(256):
+        if byte in printable:
+            table[byte] = chr(byte)
+        else:
+            table[byte] = chr(next_codepoint)
+            next_codepoint += 1
+    return tuple(table[byte] for byte in range(256))
+
+
+BYTE_TO_UNICODE: tuple[str, ...] = _byte_to_unicode()
+"""``BYTE_TO_UNICODE[b]`` is GPT-2's printable character for byte ``b``."""
+
+UNICODE_TO_BYTE: dict[str, int] = {char: byte for byte, char in enumerate(BYTE_TO_UNICODE)}
+"""The inverse table: GPT-2's printable character back to its byte."""
+
+
+def bytes_to_gpt2_text(data: bytes) -> str:
+    """Show bytes the way GPT-2's ``encoder.json`` spells them: ``b" the" -> "Ġthe"``."""
+    return "".join(BYTE_TO_UNICODE[byte] for byte in data)
+
+
+def gpt2_text_to_bytes(text: str) -> bytes:
+    """Inverse of :func:`bytes_to_gpt2_text`; raises ``KeyError`` on a character outside the table."""
+    return bytes(UNICODE_TO_BYTE[char] for char in text)

@@ -1,0 +1,80 @@
+"""The training input: distinct words with their counts, in order of first appearance.
+
+Scope: turning raw text (split around special tokens, then pre-tokenized) or a word-count table
+into the table the trainer reads. Out of scope: anything about merges.
+
+Order matters: the ``first-seen`` tie-break rule prefers pairs that occur earlier, so words keep
+the order in which they first appear in the text (a ``Counter`` keeps insertion order).
+
+    >>> Corpus.from_text(" low low lower", pretokenizer="gpt2").words
+    ((' low', 2), (' lower', 1))
+    >>> Corpus.from_word_counts({"low": 5, "lower": 2}).words
+    (('low', 5), ('lower', 2))
+
+A word table stands for its words separated by spaces: words are used as they are (no
+pre-tokenization) and, for the ``char`` unit, the space joins the alphabet so that text like
+"low lower" can be encoded afterwards.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .errors import BpeError
+from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
+
+
+@dataclass(frozen=True)
+class Corpus:
+    words: tuple[tuple[str, int], ...]
+    """Distinct trainable chunks and how often each occurs, first appearance first."""
+    alphabet: str
+    """Every character of the input outside special tokens, sorted (the ``char`` unit's base)."""
+    special_count: int = 0
+    """How many special-token occurrences were split out (they are never merged)."""
+
+    @classmethod
+    def from_text(
+        cls, text: str, *, pretokenizer: str = "gpt2", special_tokens: tuple[str, ...] = ()
+    ) -> "Corpus":
+        splitter = Pretokenizer.parse(pretokenizer)
+        pattern = special_token_pattern(validate_special_tokens(special_tokens))
+        counts: Counter[str] = Counter()
+        characters: set[str] = set()
+        special_count = 0
+        for piece, is_special in split_special(text, pattern):
+            if is_special:
+                special_count += 1
+                continue
+            characters.update(piece)
+            counts.update(splitter.words(piece))
+        return cls(tuple(counts.items()), "".join(sorted(characters)), special_count)
+
+    @classmethod
+    def from_word_counts(cls, word_counts: Mapping[str, int]) -> "Corpus":
+        for word, count in word_counts.items():
+            if not isinstance(word, str) or not word:
+                raise BpeError(f"word {word!r} in the word table is empty: remove it or give it text")
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise BpeError(f"the count of {word!r} must be a whole number of at least 1, got {count!r}")
+        characters = set(" ").union(*word_counts) if word_counts else set()
+        return cls(tuple(word_counts.items()), "".join(sorted(characters)))
+
+
+def parse_word_counts(spec: str) -> dict[str, int]:
+    """Parse ``"low:5,lower:2"`` into ``{"low": 5, "lower": 2}`` (a repeated word adds up).
+
+    The count follows the *last* colon, so words may contain colons themselves.
+    """
+    table: dict[str, int] = {}
+    for item in spec.split(","):
+        word, separator, count = item.strip().rpartition(":")
+        if not separator or not word or not count.strip().isdigit() or int(count) < 1:
+            raise BpeError(
+                f"cannot read {item.strip()!r} as word:count; write e.g. low:5,lower:2 "
+                "(counts are whole numbers of at least 1)"
+            )
+        table[word] = table.get(word, 0) + int(count)
+    return table

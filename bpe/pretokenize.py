@@ -1,0 +1,170 @@
+"""Pre-tokenization: cutting text into chunks that merges never cross.
+
+Scope: the named split patterns (``none``, ``whitespace``, ``gpt2``, ``gpt4``, ``regex:PATTERN``),
+the split of text around special tokens, and the lossless split used when encoding. Out of scope:
+what happens inside a chunk (that is the trainer's and the tokenizer's job).
+
+Two kinds of piece come out of a split:
+
+* **words**: the pattern's matches. Training counts these and, with an end-of-word marker, appends
+  the marker to each of them.
+* **gaps**: text the pattern did not match (e.g. the spaces between words under ``whitespace``).
+  Training ignores gaps, as Sennrich's whitespace split does, but encoding keeps them, so that
+  ``decode(encode(text)) == text`` for every pattern: no character is ever dropped.
+
+    >>> Pretokenizer.parse("whitespace").split("low  lower")
+    [('low', True), ('  ', False), ('lower', True)]
+    >>> Pretokenizer.parse("gpt2").words("I'm low")
+    ['I', "'m", ' low']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import regex
+
+from .errors import PatternError, SpecialTokenError
+
+# tiktoken's spelling of GPT-2's split pattern (r50k_base); same splits as GPT-2's encoder.py.
+GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+# tiktoken's cl100k_base pattern (GPT-4): case-insensitive contractions, digits in groups of 3.
+GPT4_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+WHITESPACE_PATTERN = r"\S+"
+
+NAMED_PATTERNS: dict[str, str | None] = {
+    "none": None,
+    "whitespace": WHITESPACE_PATTERN,
+    "gpt2": GPT2_PATTERN,
+    "gpt4": GPT4_PATTERN,
+}
+PRETOKENIZER_HELP: dict[str, str] = {
+    "none": "the whole text is one sequence (Wikipedia's 'aaabdaaabac', minbpe's BasicTokenizer)",
+    "whitespace": "words are runs of non-space characters; spaces are never trained on (Sennrich)",
+    "gpt2": "GPT-2's regex: letters, numbers, punctuation and contractions, a space joins the next word",
+    "gpt4": "GPT-4's regex (cl100k): like GPT-2 but digits in groups of three, case-blind contractions",
+    "regex:PATTERN": "your own regex; its matches are the words, the text between them is kept as is",
+}
+REGEX_TIMEOUT_S = 2.0
+"""A custom pattern that backtracks catastrophically is stopped after this many seconds."""
+
+
+@dataclass(frozen=True)
+class Pretokenizer:
+    """A named split pattern. Build one with :meth:`parse`."""
+
+    name: str
+    """``none``, ``whitespace``, ``gpt2``, ``gpt4`` or ``regex:PATTERN`` (the spec as given)."""
+    _compiled: regex.Pattern | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def parse(cls, spec: str) -> "Pretokenizer":
+        """Parse ``none|whitespace|gpt2|gpt4|regex:PATTERN``; raise :class:`PatternError` if bad."""
+        if spec in NAMED_PATTERNS:
+            pattern = NAMED_PATTERNS[spec]
+            return cls(spec, None if pattern is None else regex.compile(pattern))
+        if spec.startswith("regex:"):
+            return cls(spec, compile_custom_pattern(spec[len("regex:"):]))
+        raise PatternError(
+            f"unknown pre-tokenizer {spec!r}: use one of none, whitespace, gpt2, gpt4 "
+            "or regex:PATTERN (e.g. regex:\\w+)"
+        )
+
+    @property
+    def is_custom(self) -> bool:
+        return self.name.startswith("regex:")
+
+    def words(self, text: str) -> list[str]:
+        """The chunks training counts: the pattern's matches (the whole text for ``none``)."""
+        if self._compiled is None:
+            return [text] if text else []
+        if not self.is_custom:
+            return self._compiled.findall(text)
+        return [piece for piece, is_word in self.split(text) if is_word]
+
+    def split(self, text: str) -> list[tuple[str, bool]]:
+        """Cut ``text`` into ``(piece, is_word)`` pieces that concatenate back to ``text``."""
+        if self._compiled is None:
+            return [(text, True)] if text else []
+        pieces: list[tuple[str, bool]] = []
+        position = 0
+        try:
+            matches = self._compiled.finditer(text, timeout=REGEX_TIMEOUT_S if self.is_custom else None)
+            for match in matches:
+                start, end = match.span()
+                if start == end:
+                    raise PatternError(
+                        f"the pattern {self.name!r} matched the empty string at character {start}; "
+                        "a split pattern must consume text (use + instead of * or ?)"
+                    )
+                if start > position:
+                    pieces.append((text[position:start], False))
+                pieces.append((match.group(), True))
+                position = end
+        except TimeoutError as error:
+            raise PatternError(
+                f"the pattern {self.name!r} took over {REGEX_TIMEOUT_S:g} s on this text "
+                "(catastrophic backtracking?); simplify nested repeats like (a+)+"
+            ) from error
+        if position < len(text):
+            pieces.append((text[position:], False))
+        return pieces
+
+
+def compile_custom_pattern(pattern: str) -> regex.Pattern:
+    """Compile a user's split regex, refusing patterns that are empty or match the empty string."""
+    if not pattern:
+        raise PatternError("the custom pattern is empty: write a regex after 'regex:', e.g. regex:\\w+|\\W")
+    try:
+        compiled = regex.compile(pattern)
+    except regex.error as error:
+        raise PatternError(f"the custom pattern {pattern!r} is not a valid regex: {error}") from error
+    if compiled.fullmatch("") is not None:
+        raise PatternError(
+            f"the custom pattern {pattern!r} matches the empty string; "
+            "a split pattern must consume text (use + instead of * or ?)"
+        )
+    return compiled
+
+
+def validate_special_tokens(special_tokens: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """Check special tokens are non-empty and distinct; return them as a tuple, order kept."""
+    seen: set[str] = set()
+    for token in special_tokens:
+        if not isinstance(token, str) or not token:
+            raise SpecialTokenError("a special token is empty: give each one some text, e.g. <|endoftext|>")
+        if token in seen:
+            raise SpecialTokenError(f"the special token {token!r} is listed twice: list each one once")
+        seen.add(token)
+    return tuple(special_tokens)
+
+
+def special_token_pattern(special_tokens: tuple[str, ...] | list[str] | set[str]) -> regex.Pattern | None:
+    """A regex matching any of ``special_tokens``, longest first (so overlapping tokens split sanely)."""
+    if not special_tokens:
+        return None
+    ordered = sorted(special_tokens, key=lambda token: (-len(token), token))
+    return regex.compile("|".join(regex.escape(token) for token in ordered))
+
+
+def split_special(text: str, pattern: regex.Pattern | None) -> list[tuple[str, bool]]:
+    """Cut ``text`` into ``(piece, is_special)`` pieces around special-token matches.
+
+    >>> split_special("a<|e|>b", special_token_pattern(["<|e|>"]))
+    [('a', False), ('<|e|>', True), ('b', False)]
+    """
+    if pattern is None:
+        return [(text, False)] if text else []
+    pieces: list[tuple[str, bool]] = []
+    position = 0
+    for match in pattern.finditer(text):
+        if match.start() > position:
+            pieces.append((text[position:match.start()], False))
+        pieces.append((match.group(), True))
+        position = match.end()
+    if position < len(text):
+        pieces.append((text[position:], False))
+    return pieces

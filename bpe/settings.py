@@ -1,0 +1,98 @@
+"""Training settings: one frozen record, validated once, serialisable to JSON.
+
+Scope: the knobs of a training run and their checks. Out of scope: running it (``trainer``).
+
+The default ``min_frequency`` is 2, as in subword-nmt's ``learn_bpe``: a pair seen only once
+compresses one token and only memorises the corpus. Set it to 1 to merge until no pair is left.
+``vocab_size`` counts everything the tokenizer ends with: base tokens, the end-of-word marker,
+merges and special tokens (as Hugging Face and tiktoken count it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from .errors import SettingsError
+from .limits import MAX_MERGES
+from .pretokenize import Pretokenizer, validate_special_tokens
+from .tiebreak import TIE_BREAK_RULES
+from .vocab import UNITS
+
+DEFAULT_MERGES = 10
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """Everything that decides what a training run learns (the corpus aside)."""
+
+    unit: str = "byte"
+    pretokenizer: str = "gpt2"
+    end_of_word: str | None = None
+    tie_break: str = "first-seen"
+    merges: int | None = None
+    vocab_size: int | None = None
+    min_frequency: int = 2
+    special_tokens: tuple[str, ...] = field(default=())
+    top_k: int = 10
+    """How many of the best pairs each step records (for the pair-count chart)."""
+    max_ties: int = 20
+    """How many tied pairs each step lists (the number of ties is always recorded in full)."""
+
+    def __post_init__(self) -> None:
+        if self.unit not in UNITS:
+            raise SettingsError(f"unknown unit {self.unit!r}: use 'byte' or 'char'")
+        if self.tie_break not in TIE_BREAK_RULES:
+            raise SettingsError(
+                f"unknown tie-break rule {self.tie_break!r}: use one of {', '.join(TIE_BREAK_RULES)}"
+            )
+        Pretokenizer.parse(self.pretokenizer)
+        object.__setattr__(self, "special_tokens", validate_special_tokens(tuple(self.special_tokens)))
+        if self.end_of_word is not None and not self.end_of_word:
+            raise SettingsError("the end-of-word marker is empty: use e.g. </w>, or leave it out")
+        if self.merges is not None and self.vocab_size is not None:
+            raise SettingsError("give either a number of merges or a vocabulary size, not both")
+        if self.merges is not None:
+            _check_int("merges", self.merges, 0, MAX_MERGES)
+        if self.vocab_size is not None:
+            _check_int("vocab_size", self.vocab_size, 1, None)
+        _check_int("min_frequency", self.min_frequency, 1, None)
+        _check_int("top_k", self.top_k, 0, 1000)
+        _check_int("max_ties", self.max_ties, 1, 1000)
+
+    def target_merges(self, base_size: int) -> int:
+        """How many merges to attempt, given the size of the base vocabulary."""
+        if self.vocab_size is None:
+            return DEFAULT_MERGES if self.merges is None else self.merges
+        floor = base_size + len(self.special_tokens)
+        if self.vocab_size < floor:
+            raise SettingsError(
+                f"vocabulary size {self.vocab_size} is below the base vocabulary "
+                f"({floor} = {base_size} base tokens + {len(self.special_tokens)} special tokens); "
+                f"choose at least {floor}"
+            )
+        wanted = self.vocab_size - floor
+        if wanted > MAX_MERGES:
+            raise SettingsError(
+                f"vocabulary size {self.vocab_size} needs {wanted} merges, over the limit of {MAX_MERGES}; "
+                f"choose at most {floor + MAX_MERGES}"
+            )
+        return wanted
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["special_tokens"] = list(self.special_tokens)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TrainSettings":
+        known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        known["special_tokens"] = tuple(known.get("special_tokens", ()))
+        return cls(**known)
+
+
+def _check_int(name: str, value: object, low: int, high: int | None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SettingsError(f"{name} must be a whole number, got {value!r}")
+    if value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise SettingsError(f"{name} must be {bound}, got {value}")

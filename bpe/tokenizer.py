@@ -1,0 +1,473 @@
+"""Encoding and decoding with learned merges, shaped like tiktoken's ``Encoding``.
+
+Scope: a tokenizer built from a trace at any step (or from a file), its layered encoder, its
+decoders, a step-by-step encode walkthrough for teaching, and its own versioned JSON. Out of
+scope: training, and other libraries' file formats (``formats``).
+
+Encoding is layered as in minbpe: :meth:`Tokenizer.encode` splits out special tokens ->
+:meth:`Tokenizer.encode_ordinary` pre-tokenizes -> ``_encode_chunk`` runs the merge loop. The merge
+loop applies the lowest-ranked merge present, everywhere in the chunk left to right, until none
+applies; this replays training exactly, because a merged pair can never re-form later.
+
+    >>> tok = Tokenizer.from_trace(train(Corpus.from_text("aaabdaaabac", pretokenizer="none"),
+    ...                                  TrainSettings(pretokenizer="none", merges=3)))
+    >>> tok.encode("aaabdaaabac")
+    [258, 100, 258, 97, 99]
+    >>> tok.decode([258, 100])
+    'aaabd'
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from itertools import repeat
+from typing import Literal
+
+from .errors import BpeError, FormatError, SpecialTokenError, UnknownTokenError
+from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
+from .trace import Trace
+from .vocab import UNITS, Token, token_text
+
+TOKENIZER_FORMAT = "bpe-lab/tokenizer"
+TOKENIZER_VERSION = 1
+_NO_MERGE = float("inf")
+_LONG_CHUNK = 48  # from this many symbols on, a heap beats rescanning the chunk for every merge
+_CACHE_LIMIT = 100_000
+_CACHE_CHUNK_CHARS = 256
+
+SpecialSet = Literal["all"] | Collection[str]
+
+
+@dataclass(frozen=True, slots=True)
+class AppliedMerge:
+    """One merge applied while encoding a chunk: ``left`` + ``right`` -> ``new_id`` at ``positions``."""
+
+    rank: int
+    left: int
+    right: int
+    new_id: int
+    positions: tuple[int, ...]
+    """Where the pair stood in the chunk's ids before this merge."""
+    ids_after: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkWalk:
+    """How one piece of text became ids: its starting symbols and each merge applied, in rank order."""
+
+    text: str
+    kind: Literal["word", "gap", "special"]
+    initial: tuple[int, ...]
+    merges: tuple[AppliedMerge, ...]
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        return self.merges[-1].ids_after if self.merges else self.initial
+
+
+class Tokenizer:
+    """A BPE tokenizer: base symbols, ranked merges and special tokens."""
+
+    def __init__(
+        self,
+        *,
+        unit: str,
+        pretokenizer: str,
+        base: dict[int, Token],
+        merges: Iterable[tuple[int, int, int]],
+        special_tokens: dict[str, int] | None = None,
+        end_of_word: str | None = None,
+        name: str = "",
+    ) -> None:
+        """Build and validate; ``merges`` are ``(left, right, new_id)`` in rank order."""
+        if unit not in UNITS:
+            raise FormatError(f"unknown unit {unit!r}: use 'byte' or 'char'")
+        self.unit = unit
+        self.name = name
+        self.end_of_word = end_of_word
+        self.pretokenizer = Pretokenizer.parse(pretokenizer)
+        special_tokens = dict(special_tokens or {})
+        validate_special_tokens(list(special_tokens))
+
+        self._tokens: dict[int, Token] = {}  # base, then merged, then special: the JSON relies on it
+        self._base_count = len(base)
+        for token_id, token in base.items():
+            self._add_id(token_id, token, "base token")
+        self._marker_id: int | None = None
+        self._byte_ids: list[int] = []
+        self._char_ids: dict[str, int] = {}
+        for token_id, token in base.items():
+            if token.ends_word:
+                if token.data or end_of_word is None:
+                    raise FormatError(f"base token {token_id} carries the end-of-word marker but is not the marker")
+                self._marker_id = token_id
+            elif unit == "byte":
+                if len(token.data) != 1:
+                    raise FormatError(f"base token {token_id} of a byte-level tokenizer is not a single byte")
+            else:
+                char = token.data.decode("utf-8", errors="replace")
+                if len(char) != 1 or char.encode("utf-8") != token.data:
+                    raise FormatError(f"base token {token_id} of a char-level tokenizer is not one character")
+                self._char_ids[char] = token_id
+        if unit == "byte":
+            by_byte = {token.data[0]: token_id for token_id, token in base.items() if not token.ends_word}
+            missing = sorted(set(range(256)) - by_byte.keys())
+            if missing or len(by_byte) != sum(not t.ends_word for t in base.values()):
+                raise FormatError(
+                    "a byte-level tokenizer needs each of the 256 bytes exactly once as a base token"
+                    + (f"; missing: {', '.join(f'0x{b:02x}' for b in missing[:8])}" if missing else "")
+                )
+            self._byte_ids = [by_byte[value] for value in range(256)]
+        if end_of_word is not None and self._marker_id is None:
+            raise FormatError(f"the end-of-word marker {end_of_word!r} has no base token")
+
+        self._ranks: dict[tuple[int, int], int] = {}
+        self._merges: list[tuple[int, int, int]] = []
+        for rank, (left, right, new_id) in enumerate(merges):
+            if (left, right) in self._ranks:
+                raise FormatError(f"merge {rank + 1} ({left}, {right}) appears twice: each pair may merge once")
+            for part in (left, right):
+                if part not in self._tokens:
+                    raise FormatError(f"merge {rank + 1} uses token id {part}, which no earlier line defines")
+            if self._tokens[left].ends_word:
+                raise FormatError(f"merge {rank + 1} puts the end-of-word marker before other symbols")
+            self._add_id(new_id, self._tokens[left].merged_with(self._tokens[right]), f"merge {rank + 1}")
+            self._ranks[left, right] = rank
+            self._merges.append((left, right, new_id))
+        self.special_tokens: dict[str, int] = {}
+        for text, token_id in special_tokens.items():
+            self._add_id(token_id, Token(text.encode("utf-8")), f"special token {text!r}")
+            self.special_tokens[text] = token_id
+        self._special_ids = {token_id: text for text, token_id in self.special_tokens.items()}
+        self._cache: dict[tuple[str, bool], tuple[int, ...]] = {}
+
+    def _add_id(self, token_id: int, token: Token, what: str) -> None:
+        if isinstance(token_id, bool) or not isinstance(token_id, int) or token_id < 0:
+            raise FormatError(f"{what} has id {token_id!r}; ids must be whole numbers from 0")
+        if token_id in self._tokens:
+            raise FormatError(f"{what} reuses id {token_id}: every token needs its own id")
+        self._tokens[token_id] = token
+
+    @classmethod
+    def from_trace(cls, trace: Trace, *, step: int | None = None, name: str = "") -> "Tokenizer":
+        """The tokenizer after ``step`` merges of ``trace`` (all of them by default).
+
+        Ids stay those of the full run, so special tokens keep their ids at every step.
+        """
+        merges = len(trace.steps) if step is None else trace.check_step(step)
+        settings = trace.settings
+        return cls(
+            unit=settings.unit,
+            pretokenizer=settings.pretokenizer,
+            end_of_word=settings.end_of_word,
+            base=dict(enumerate(trace.base)),
+            merges=[(s.left, s.right, s.new_id) for s in trace.steps[:merges]],
+            special_tokens=trace.special_ids,
+            name=name,
+        )
+
+    # -- vocabulary -----------------------------------------------------------------------------
+    @property
+    def n_vocab(self) -> int:
+        """Number of tokens, special tokens included."""
+        return len(self._tokens)
+
+    @property
+    def merges(self) -> list[tuple[int, int, int]]:
+        """``(left, right, new_id)`` in rank order (a copy)."""
+        return list(self._merges)
+
+    @property
+    def tokens(self) -> dict[int, Token]:
+        """``id -> Token`` (a copy)."""
+        return dict(self._tokens)
+
+    @property
+    def marker_id(self) -> int | None:
+        return self._marker_id
+
+    def token_text(self, token_id: int) -> str:
+        """How token ``token_id`` is spelled (invalid UTF-8 as ``\\x..`` escapes)."""
+        return token_text(self._token(token_id), self.end_of_word)
+
+    def is_special(self, token_id: int) -> bool:
+        return token_id in self._special_ids
+
+    def _token(self, token_id: int) -> Token:
+        token = self._tokens.get(token_id)
+        if token is None:
+            raise UnknownTokenError(f"unknown token id {token_id!r}: this tokenizer has no such id")
+        return token
+
+    # -- encoding -------------------------------------------------------------------------------
+    def encode(
+        self, text: str, *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
+    ) -> list[int]:
+        """Text -> ids. Special-token text raises unless allowed (tiktoken's safe default)."""
+        ids: list[int] = []
+        for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
+            if is_special:
+                ids.append(self.special_tokens[piece])
+            else:
+                ids.extend(self.encode_ordinary(piece))
+        return ids
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Text -> ids, treating special-token text as plain text."""
+        ids: list[int] = []
+        for piece, is_word in self.pretokenizer.split(text):
+            ids.extend(self._encode_chunk(piece, is_word))
+        return ids
+
+    def encode_walkthrough(
+        self, text: str, *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
+    ) -> list[ChunkWalk]:
+        """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
+        walks: list[ChunkWalk] = []
+        for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
+            if is_special:
+                walks.append(ChunkWalk(piece, "special", (self.special_tokens[piece],), ()))
+                continue
+            for chunk, is_word in self.pretokenizer.split(piece):
+                initial = self._initial_ids(chunk, is_word)
+                walks.append(ChunkWalk(chunk, "word" if is_word else "gap", tuple(initial), self._walk(initial)))
+        return walks
+
+    def _split_special(
+        self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
+    ) -> list[tuple[str, bool]]:
+        every = set(self.special_tokens)
+        allowed = every if allowed_special == "all" else set(allowed_special)
+        disallowed = every - allowed if disallowed_special == "all" else set(disallowed_special)
+        unknown = sorted((allowed | disallowed) - every)
+        if unknown:
+            raise SpecialTokenError(
+                f"{', '.join(map(repr, unknown))} {'is not a special token' if len(unknown) == 1 else 'are not special tokens'}"
+                f" of this tokenizer (it has: {', '.join(map(repr, sorted(every))) or 'none'})"
+            )
+        if disallowed:
+            found = special_token_pattern(disallowed).search(text)
+            if found:
+                token = found.group()
+                raise SpecialTokenError(
+                    f"the text contains the special token {token!r}, which is not allowed. To encode it "
+                    f"as a special token pass allowed_special={{{token!r}}} (or \"all\"); to encode it "
+                    "as plain text pass disallowed_special=()"
+                )
+        return split_special(text, special_token_pattern(allowed))
+
+    def _initial_ids(self, chunk: str, is_word: bool) -> list[int]:
+        if self.unit == "byte":
+            ids = [self._byte_ids[value] for value in chunk.encode("utf-8")]
+        else:
+            try:
+                ids = [self._char_ids[char] for char in chunk]
+            except KeyError:
+                unknown = sorted({char for char in chunk if char not in self._char_ids})
+                shown = ", ".join(f"{char!r} (U+{ord(char):04X})" for char in unknown[:5])
+                raise UnknownTokenError(
+                    f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary; "
+                    "train on text that contains them, or use the byte unit, which covers every text"
+                ) from None
+        if is_word and self._marker_id is not None:
+            ids.append(self._marker_id)
+        return ids
+
+    def _encode_chunk(self, chunk: str, is_word: bool) -> tuple[int, ...]:
+        key = (chunk, is_word)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        ids = self._initial_ids(chunk, is_word)
+        merged = tuple(self._merge_long(ids) if len(ids) >= _LONG_CHUNK else self._merge_short(ids))
+        if len(chunk) <= _CACHE_CHUNK_CHARS:
+            if len(self._cache) >= _CACHE_LIMIT:
+                self._cache.clear()
+            self._cache[key] = merged
+        return merged
+
+    def _merge_short(self, ids: list[int]) -> list[int]:
+        ranks = self._ranks
+        while len(ids) > 1:
+            rank = min(map(ranks.get, zip(ids, ids[1:]), repeat(_NO_MERGE)))
+            if rank == _NO_MERGE:
+                break
+            left, right, new_id = self._merges[rank]
+            ids = _replace_pair(ids, left, right, new_id)
+        return ids
+
+    def _merge_long(self, ids: list[int]) -> list[int]:
+        """The same merges as :meth:`_merge_short` in O(n log n): a heap of (rank, position).
+
+        Popping the lowest (rank, position) merges a pair's occurrences left to right; entries
+        made stale by an earlier merge are recognised and skipped.
+        """
+        ranks, merges = self._ranks, self._merges
+        size = len(ids)
+        symbols = list(ids)
+        following = list(range(1, size + 1))
+        preceding = list(range(-1, size - 1))
+        alive = [True] * size
+        heap = [(ranks[pair], i) for i, pair in enumerate(zip(ids, ids[1:])) if pair in ranks]
+        heapq.heapify(heap)
+        while heap:
+            rank, i = heapq.heappop(heap)
+            j = following[i] if alive[i] else size
+            if j >= size or ranks.get((symbols[i], symbols[j])) != rank:
+                continue  # stale: one side was merged away since this entry was pushed
+            symbols[i] = merges[rank][2]
+            alive[j] = False
+            following[i] = following[j]
+            if following[j] < size:
+                preceding[following[j]] = i
+            for a in (preceding[i], i):
+                b = following[a] if a >= 0 else size
+                if a >= 0 and b < size:
+                    new_rank = ranks.get((symbols[a], symbols[b]))
+                    if new_rank is not None:
+                        heapq.heappush(heap, (new_rank, a))
+        return [symbol for symbol, keep in zip(symbols, alive) if keep]
+
+    def _walk(self, ids: list[int]) -> tuple[AppliedMerge, ...]:
+        applied: list[AppliedMerge] = []
+        ranks = self._ranks
+        while len(ids) > 1:
+            rank = min(map(ranks.get, zip(ids, ids[1:]), repeat(_NO_MERGE)))
+            if rank == _NO_MERGE:
+                break
+            left, right, new_id = self._merges[rank]
+            positions = _pair_positions(ids, left, right)
+            ids = _replace_pair(ids, left, right, new_id)
+            applied.append(AppliedMerge(rank, left, right, new_id, positions, tuple(ids)))
+        return tuple(applied)
+
+    # -- decoding -------------------------------------------------------------------------------
+    def decode_single_token_bytes(self, token_id: int) -> bytes:
+        return self._token(token_id).data
+
+    def decode_tokens_bytes(self, ids: Iterable[int]) -> list[bytes]:
+        """Each id's bytes separately (for showing tokens; may split a character)."""
+        ids = list(ids)
+        self._check_ids(ids)
+        return [self._tokens[token_id].data for token_id in ids]
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        return b"".join(self.decode_tokens_bytes(ids))
+
+    def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
+        """Ids -> text. ``errors="replace"`` shows a partial UTF-8 sequence as U+FFFD (�)."""
+        data = self.decode_bytes(ids)
+        try:
+            return data.decode("utf-8", errors=errors)
+        except UnicodeDecodeError as error:
+            raise BpeError(
+                f"the ids decode to bytes that are not valid UTF-8 ({data[error.start:error.end]!r} at byte "
+                f"{error.start}: part of a character); decode with errors='replace' to show it as \ufffd"
+            ) from None
+        except LookupError:
+            raise BpeError(f"unknown errors mode {errors!r}: use 'replace' or 'strict'") from None
+
+    def _check_ids(self, ids: list[int]) -> None:
+        unknown = [token_id for token_id in ids if token_id not in self._tokens]
+        if unknown:
+            shown = ", ".join(map(repr, list(dict.fromkeys(unknown))[:10]))
+            raise UnknownTokenError(
+                f"unknown token id{'s' if len(unknown) > 1 else ''} {shown}: ids run from 0 to "
+                f"{max(self._tokens)} and must be in this tokenizer's vocabulary"
+            )
+
+    # -- our own JSON ---------------------------------------------------------------------------
+    def to_json(self) -> str:
+        base_items = list(self._tokens.items())[: self._base_count]
+        return json.dumps(
+            {
+                "format": TOKENIZER_FORMAT,
+                "version": TOKENIZER_VERSION,
+                "name": self.name,
+                "unit": self.unit,
+                "pretokenizer": self.pretokenizer.name,
+                "end_of_word": self.end_of_word,
+                "base": [[token_id, token.data.hex(), token.ends_word] for token_id, token in base_items],
+                "merges": [list(merge) for merge in self._merges],
+                "special_tokens": self.special_tokens,
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> "Tokenizer":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise FormatError(f"the tokenizer file is not valid JSON ({error}); was it cut short?") from error
+        if not isinstance(data, dict) or data.get("format") != TOKENIZER_FORMAT:
+            raise FormatError(f"not a BPE Lab tokenizer file: expected \"format\": \"{TOKENIZER_FORMAT}\"")
+        if data.get("version") != TOKENIZER_VERSION:
+            raise FormatError(
+                f"tokenizer file version {data.get('version')!r} is not supported: this BPE Lab reads "
+                f"version {TOKENIZER_VERSION}"
+            )
+        try:
+            base = {}
+            for token_id, hex_data, ends_word in data["base"]:
+                if token_id in base:
+                    raise FormatError(f"base token id {token_id} appears twice")
+                base[token_id] = Token(bytes.fromhex(hex_data), bool(ends_word))
+            merges = [(left, right, new_id) for left, right, new_id in data["merges"]]
+            return cls(
+                unit=data["unit"],
+                pretokenizer=data["pretokenizer"],
+                end_of_word=data.get("end_of_word"),
+                base=base,
+                merges=merges,
+                special_tokens=data.get("special_tokens") or {},
+                name=data.get("name", ""),
+            )
+        except FormatError:
+            raise
+        except (KeyError, TypeError, ValueError) as error:
+            raise FormatError(f"the tokenizer file is malformed: {error!r}") from error
+
+    def save(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(self.to_json())
+
+    @classmethod
+    def load(cls, path: str) -> "Tokenizer":
+        try:
+            with open(path, encoding="utf-8") as file:
+                text = file.read()
+        except UnicodeDecodeError:
+            raise FormatError(f"{path} is not UTF-8 text, so it is not a BPE Lab tokenizer file") from None
+        return cls.from_json(text)
+
+
+def _replace_pair(ids: list[int], left: int, right: int, new_id: int) -> list[int]:
+    """``ids=[1, 2, 3, 1, 2], pair=(1, 2), new_id=4 -> [4, 3, 4]`` (left to right, no overlap)."""
+    out: list[int] = []
+    i, last = 0, len(ids) - 1
+    while i <= last:
+        if i < last and ids[i] == left and ids[i + 1] == right:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+def _pair_positions(ids: list[int], left: int, right: int) -> tuple[int, ...]:
+    """Where ``_replace_pair`` will merge: ``[1, 1, 1, 1], (1, 1) -> (0, 2)``."""
+    positions: list[int] = []
+    i, last = 0, len(ids) - 1
+    while i < last:
+        if ids[i] == left and ids[i + 1] == right:
+            positions.append(i)
+            i += 2
+        else:
+            i += 1
+    return tuple(positions)

@@ -1,0 +1,191 @@
+"""The record of a training run: one immutable step per merge, and what can be read from them.
+
+Scope: the step and trace records, the questions a view asks of them (the vocabulary after step
+k, the compression curve) and their versioned JSON. Out of scope: producing them (``trainer``)
+and encoding text with them (``tokenizer``: ``Tokenizer.from_trace(trace, step=k)``).
+
+Ids are laid out so that a tokenizer cut at any step keeps the same ids: base tokens first, then
+one new id per merge (``new_id = base size + step - 1``), then the special tokens after the last
+merge of the whole run.
+
+    >>> trace = train(Corpus.from_text("aaabdaaabac", pretokenizer="none"), wikipedia_settings)
+    >>> [trace.token_text(step.new_id) for step in trace.steps]
+    ['aa', 'ab', 'aaab']
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+
+from .errors import FormatError
+from .settings import TrainSettings
+from .vocab import Token, token_text
+
+TRACE_FORMAT = "bpe-lab/trace"
+TRACE_VERSION = 1
+
+STOP_MERGES = "merges"
+STOP_VOCAB_SIZE = "vocab_size"
+STOP_MIN_FREQUENCY = "min_frequency"
+STOP_NO_PAIRS = "no_pairs"
+STOP_TIME_LIMIT = "time_limit"
+
+
+@dataclass(frozen=True, slots=True)
+class PairCount:
+    left: int
+    right: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class MergeStep:
+    """Merge number ``step`` (1-based): ``left`` + ``right`` became ``new_id``."""
+
+    step: int
+    new_id: int
+    left: int
+    right: int
+    count: int
+    """Occurrences of the pair before the merge, counted with overlap ("aaa" has (a, a) twice)."""
+    replacements: int
+    """Replacements actually made, left to right without overlap ("aaa" -> "aa a": one)."""
+    tie_count: int
+    """How many pairs had ``count``; 1 when there was no tie."""
+    tied: tuple[tuple[int, int], ...]
+    """The tied pairs in the rule's order, the winner first (capped at ``max_ties``)."""
+    top_pairs: tuple[PairCount, ...]
+    """The best pairs just before this merge, best first (``top_k`` of them)."""
+    tokens_after: int
+    """Tokens in the training words after this merge."""
+    words_changed: int
+    """Distinct words that this merge rewrote."""
+
+
+@dataclass(frozen=True)
+class Trace:
+    settings: TrainSettings
+    base: tuple[Token, ...]
+    steps: tuple[MergeStep, ...]
+    stop_reason: str
+    stop_detail: str
+    initial_tokens: int
+    """Tokens in the training words before any merge."""
+    corpus_bytes: int
+    """UTF-8 bytes of the training words (weighted by their counts)."""
+    word_count: int
+    """Distinct training words."""
+
+    # -- vocabulary -----------------------------------------------------------------------------
+    @cached_property
+    def tokens(self) -> tuple[Token, ...]:
+        """Every token by id, special tokens last. Derived from the merges, never stored."""
+        tokens = list(self.base)
+        for step in self.steps:
+            tokens.append(tokens[step.left].merged_with(tokens[step.right]))
+        tokens.extend(Token(text.encode("utf-8")) for text in self.settings.special_tokens)
+        return tuple(tokens)
+
+    @cached_property
+    def special_ids(self) -> dict[str, int]:
+        first = len(self.base) + len(self.steps)
+        return {text: first + index for index, text in enumerate(self.settings.special_tokens)}
+
+    def token_text(self, token_id: int) -> str:
+        """The spelling of ``token_id`` (``est</w>``, ``\\xe2\\x82``, ``<|endoftext|>``)."""
+        return token_text(self.tokens[token_id], self.settings.end_of_word)
+
+    def vocab_size(self, step: int | None = None) -> int:
+        """Vocabulary size after ``step`` merges (all of them by default), special tokens included."""
+        merges = len(self.steps) if step is None else self.check_step(step)
+        return len(self.base) + merges + len(self.settings.special_tokens)
+
+    def vocab_ids(self, step: int | None = None) -> list[int]:
+        """The ids present after ``step`` merges: base, merged so far, then special tokens."""
+        merges = len(self.steps) if step is None else self.check_step(step)
+        return [*range(len(self.base) + merges), *self.special_ids.values()]
+
+    def created_at(self, token_id: int) -> MergeStep | None:
+        """The step that created ``token_id``; ``None`` for base and special tokens."""
+        index = token_id - len(self.base)
+        return self.steps[index] if 0 <= index < len(self.steps) else None
+
+    def check_step(self, step: int) -> int:
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(self.steps):
+            raise ValueError(f"step must be a whole number from 0 to {len(self.steps)}, got {step!r}")
+        return step
+
+    # -- compression ----------------------------------------------------------------------------
+    def tokens_after(self, step: int) -> int:
+        return self.steps[step - 1].tokens_after if self.check_step(step) else self.initial_tokens
+
+    def compression_curve(self) -> list[tuple[int, int, float]]:
+        """``(step, tokens, bytes per token)`` from step 0 (no merges) to the last merge."""
+        counts = [self.initial_tokens, *(step.tokens_after for step in self.steps)]
+        return [(k, n, self.corpus_bytes / n if n else 0.0) for k, n in enumerate(counts)]
+
+    # -- JSON -----------------------------------------------------------------------------------
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": TRACE_FORMAT,
+                "version": TRACE_VERSION,
+                "settings": self.settings.to_dict(),
+                "base": [[token.data.hex(), token.ends_word] for token in self.base],
+                "steps": [
+                    [
+                        s.step, s.new_id, s.left, s.right, s.count, s.replacements, s.tie_count,
+                        [list(pair) for pair in s.tied],
+                        [[p.left, p.right, p.count] for p in s.top_pairs],
+                        s.tokens_after, s.words_changed,
+                    ]
+                    for s in self.steps
+                ],
+                "stop_reason": self.stop_reason,
+                "stop_detail": self.stop_detail,
+                "initial_tokens": self.initial_tokens,
+                "corpus_bytes": self.corpus_bytes,
+                "word_count": self.word_count,
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> "Trace":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise FormatError(f"the trace is not valid JSON ({error}); was the file cut short?") from error
+        if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
+            raise FormatError(f"not a BPE Lab trace: expected \"format\": \"{TRACE_FORMAT}\"")
+        if data.get("version") != TRACE_VERSION:
+            raise FormatError(
+                f"trace version {data.get('version')!r} is not supported: this BPE Lab reads version "
+                f"{TRACE_VERSION}; retrain or upgrade"
+            )
+        try:
+            base = tuple(Token(bytes.fromhex(hex_data), bool(ends)) for hex_data, ends in data["base"])
+            steps = tuple(
+                MergeStep(
+                    step, new_id, left, right, count, replacements, tie_count,
+                    tuple((a, b) for a, b in tied),
+                    tuple(PairCount(a, b, c) for a, b, c in top),
+                    tokens_after, words_changed,
+                )
+                for step, new_id, left, right, count, replacements, tie_count, tied, top, tokens_after,
+                words_changed in data["steps"]
+            )
+            trace = cls(
+                TrainSettings.from_dict(data["settings"]), base, steps, data["stop_reason"],
+                data["stop_detail"], data["initial_tokens"], data["corpus_bytes"], data["word_count"],
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise FormatError(f"the trace file is malformed: {error!r}") from error
+        for index, step in enumerate(steps):
+            if step.step != index + 1 or step.new_id != len(base) + index or not (
+                0 <= step.left < step.new_id and 0 <= step.right < step.new_id
+            ):
+                raise FormatError(f"the trace file is malformed: merge {index + 1} has inconsistent ids")
+        return trace

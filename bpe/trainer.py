@@ -1,0 +1,346 @@
+"""The incremental BPE trainer: merge the most frequent pair, record why, repeat.
+
+Scope: training from a :class:`~bpe.corpus.Corpus` into a :class:`~bpe.trace.Trace`. Out of scope:
+splitting text (``corpus``/``pretokenize``), choosing among ties (``tiebreak``), encoding.
+
+How it stays fast without ever recounting the corpus:
+
+* Words are stored once with their counts, so "low" seen 5 times is one list of ids.
+* ``pair -> count`` is kept up to date from *local* changes only: merging (a, b) -> c at a spot
+  with neighbours x and y removes (x, a), (a, b), (b, y) and adds (x, c), (c, y), each weighted by
+  the word's count. Only words listed as containing (a, b) are visited.
+* Counts are also bucketed (``count -> pairs``) with the distinct counts kept sorted, so the best
+  count, every pair tied at it, and the top-k pairs come without a scan. A merge can never create a
+  pair more frequent than itself, so the best count only goes down.
+
+Counting is with overlap ("aaa" has (a, a) twice: that is what every trainer compares), while
+merging replaces left to right without overlap ("aaa" -> "aa a"). Worked example, merging
+``ids=[1, 2, 3, 1, 2], pair=(1, 2), new=4 -> [4, 3, 4]``: (1, 2) -2, (2, 3) -1, (3, 1) -1,
+(4, 3) +1, (3, 4) +1.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import time
+from collections import defaultdict
+from collections.abc import Callable
+
+from .byte_level import BYTE_TO_UNICODE
+from .corpus import Corpus
+from .settings import TrainSettings
+from .tiebreak import Pair, TieContext, sort_key
+from .trace import (
+    STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE,
+    MergeStep, PairCount, Trace,
+)
+from .vocab import Token, base_tokens, token_sort_bytes
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as ``progress(merges_done, merges_wanted)`` every 100 merges."""
+
+
+class PairCounts:
+    """``pair -> count`` plus buckets by count, so the best pairs are found without a scan.
+
+    >>> counts = PairCounts({(1, 2): 2, (2, 3): 1, (3, 1): 1})
+    >>> counts.best_count(), sorted(counts.pairs_with(1))
+    (2, [(2, 3), (3, 1)])
+    """
+
+    def __init__(self, counts: dict[Pair, int]) -> None:
+        self.count = {pair: n for pair, n in counts.items() if n > 0}
+        self._bucket: dict[int, set[Pair]] = defaultdict(set)
+        for pair, n in self.count.items():
+            self._bucket[n].add(pair)
+        self._levels = sorted(self._bucket)  # distinct counts with a non-empty bucket, ascending
+        self._sorted: dict[int, list[Pair]] = {}  # count -> its bucket in key order, once asked for
+        self._key: Callable[[Pair], object] | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.count)
+
+    def best_count(self) -> int:
+        return self._levels[-1]
+
+    def pairs_with(self, count: int) -> set[Pair]:
+        return self._bucket[count]
+
+    def keep_sorted(self, key: Callable[[Pair], object]) -> None:
+        """Keep each bucket read by :meth:`sorted_pairs_with` sorted by ``key`` as counts change.
+
+        ``key`` must never change for a pair (true of every rule but first-seen).
+        """
+        self._key = key
+
+    def sorted_pairs_with(self, count: int) -> list[Pair]:
+        """The pairs with ``count``, ascending by the :meth:`keep_sorted` key."""
+        ordered = self._sorted.get(count)
+        if ordered is None:
+            ordered = self._sorted[count] = sorted(self._bucket[count], key=self._key)
+        return ordered
+
+    def levels_descending(self):
+        return reversed(self._levels)
+
+    def apply(self, deltas: dict[Pair, int]) -> None:
+        """Add ``deltas[pair]`` to each pair's count; pairs that reach 0 are dropped."""
+        count, bucket, levels, ordered, key = self.count, self._bucket, self._levels, self._sorted, self._key
+        for pair, delta in deltas.items():
+            if not delta:
+                continue
+            old = count.get(pair, 0)
+            new = old + delta
+            if old:
+                members = bucket[old]
+                members.discard(pair)
+                if not members:
+                    del bucket[old]
+                    del levels[bisect.bisect_left(levels, old)]
+                    ordered.pop(old, None)
+                elif old in ordered:
+                    in_order = ordered[old]
+                    del in_order[bisect.bisect_left(in_order, key(pair), key=key)]
+            if new > 0:
+                count[pair] = new
+                members = bucket.get(new)
+                if members is None:
+                    bucket[new] = {pair}
+                    bisect.insort(levels, new)
+                else:
+                    members.add(pair)
+                    if new in ordered:
+                        bisect.insort(ordered[new], pair, key=key)
+            elif new == 0:
+                del count[pair]
+            else:
+                raise RuntimeError(f"internal error: the count of pair {pair} fell to {new}")
+
+
+def count_pairs(words: list[list[int]], freqs: list[int]) -> dict[Pair, int]:
+    """Weighted pair counts with overlap: ``[[1, 2, 3, 1, 2]], [1] -> {(1, 2): 2, (2, 3): 1, (3, 1): 1}``."""
+    counts: dict[Pair, int] = defaultdict(int)
+    for ids, freq in zip(words, freqs):
+        for pair in zip(ids, ids[1:]):
+            counts[pair] += freq
+    return dict(counts)
+
+
+def merge_word(
+    ids: list[int], left: int, right: int, new_id: int, freq: int, deltas: dict[Pair, int],
+    created: list[Pair],
+) -> list[int]:
+    """Replace ``(left, right)`` by ``new_id`` left to right.
+
+    The pair-count changes are added to ``deltas`` and the pairs containing ``new_id`` are appended
+    to ``created`` (a pair may be listed that a later replacement in the same word undoes).
+
+    >>> deltas, created = defaultdict(int), []
+    >>> merge_word([1, 2, 3, 1, 2], 1, 2, 4, 1, deltas, created), dict(deltas)
+    ([4, 3, 4], {(1, 2): -2, (2, 3): -1, (4, 3): 1, (3, 1): -1, (3, 4): 1})
+
+    Subtle: the left neighbour is read from the *output* (it may be a token this very call just
+    made, as in "abab" -> "cc"), the right neighbour from the input.
+    """
+    out: list[int] = []
+    append = out.append
+    last = len(ids) - 1
+    i = 0
+    while i <= last:
+        if i < last and ids[i] == left and ids[i + 1] == right:
+            deltas[left, right] -= freq
+            if out:
+                before = out[-1]
+                deltas[before, left] -= freq
+                deltas[before, new_id] += freq
+                created.append((before, new_id))
+            if i + 1 < last:
+                after = ids[i + 2]
+                deltas[right, after] -= freq
+                deltas[new_id, after] += freq
+                created.append((new_id, after))
+            append(new_id)
+            i += 2
+        else:
+            append(ids[i])
+            i += 1
+    return out
+
+
+def _hf_ranks(base: tuple[Token, ...], unit: str) -> list[int]:
+    """Hugging Face's id for each base token: its alphabet sorted by character.
+
+    For bytes that character is GPT-2's byte-to-unicode stand-in, so b" " (shown "Ġ") sorts after
+    the letters. A marker token sorts last.
+    """
+    def char_of(token: Token) -> str:
+        if token.ends_word:
+            return "\U0010ffff"
+        return BYTE_TO_UNICODE[token.data[0]] if unit == "byte" else token.data.decode("utf-8")
+
+    order = sorted(range(len(base)), key=lambda token_id: char_of(base[token_id]))
+    ranks = [0] * len(base)
+    for rank, token_id in enumerate(order):
+        ranks[token_id] = rank
+    return ranks
+
+
+def train(
+    corpus: Corpus,
+    settings: TrainSettings,
+    *,
+    progress: ProgressCallback | None = None,
+    time_limit_s: float | None = None,
+) -> Trace:
+    """Learn merges from ``corpus`` under ``settings``; return the full trace.
+
+    Never fails on a small corpus: an empty text simply stops with ``no_pairs``.
+    """
+    marker = settings.end_of_word
+    base = base_tokens(unit=settings.unit, alphabet=corpus.alphabet, end_of_word=marker)
+    wanted = settings.target_merges(len(base))
+    char_id = {} if settings.unit == "byte" else {
+        token.data.decode("utf-8"): i for i, token in enumerate(base) if not token.ends_word
+    }
+    marker_ids = [len(base) - 1] if marker else []
+
+    words: list[list[int]] = []
+    freqs: list[int] = []
+    corpus_bytes = 0
+    for text, freq in corpus.words:
+        encoded = text.encode("utf-8")
+        ids = list(encoded) if settings.unit == "byte" else [char_id[char] for char in text]
+        words.append(ids + marker_ids)
+        freqs.append(freq)
+        corpus_bytes += len(encoded) * freq
+    tokens_now = sum(len(ids) * freq for ids, freq in zip(words, freqs))
+    initial_tokens = tokens_now
+
+    counts = PairCounts(count_pairs(words, freqs))
+    # Words that contain each pair. Entries can go stale (the pair merged away from that word);
+    # visiting a stale word costs a scan and changes nothing, and first_occurrence prunes them.
+    pair_words: dict[Pair, set[int]] = defaultdict(set)
+    for index, ids in enumerate(words):
+        for pair in zip(ids, ids[1:]):
+            pair_words[pair].add(index)
+
+    tokens = list(base)
+    sort_bytes = [token_sort_bytes(token, marker) for token in base]
+    hf_rank = _hf_ranks(base, settings.unit)
+
+    def first_occurrence(pair: Pair) -> tuple[int, int]:
+        left, right = pair
+        holders = pair_words[pair]
+        while holders:
+            index = min(holders)
+            ids = words[index]
+            for position in range(len(ids) - 1):
+                if ids[position] == left and ids[position + 1] == right:
+                    return index, position
+            holders.discard(index)
+        raise RuntimeError(f"internal error: pair {pair} has a count but occurs nowhere")
+
+    rule_key, reverse = sort_key(settings.tie_break, TieContext(sort_bytes, hf_rank, first_occurrence))
+    key = rule_key
+    # Every rule but first-seen gives a pair the same key for life: compute it once per pair and
+    # look it up from C (``dict.__getitem__``) when ranking; ranking is most of the trace's cost.
+    static_keys: dict[Pair, object] | None = None
+    if settings.tie_break != "first-seen":
+        static_keys = {pair: key(pair) for pair in counts.count}
+        key = static_keys.__getitem__
+    pick = heapq.nlargest if reverse else heapq.nsmallest
+
+    if static_keys is not None:
+        counts.keep_sorted(key)
+
+    def ranked(level: int, n: int) -> list[Pair]:
+        if static_keys is not None:
+            in_order = counts.sorted_pairs_with(level)
+            return in_order[: -n - 1 : -1] if reverse else in_order[:n]
+        pairs = counts.pairs_with(level)
+        if len(pairs) > 4 * n:
+            return pick(n, pairs, key=key)  # first-seen keys are costly: compute as few as needed
+        return sorted(pairs, key=key, reverse=reverse)[:n]
+
+    steps: list[MergeStep] = []
+    stop_reason, stop_detail = STOP_MERGES, f"reached the requested {wanted} merges"
+    if settings.vocab_size is not None:
+        stop_reason, stop_detail = STOP_VOCAB_SIZE, f"reached the vocabulary size {settings.vocab_size}"
+    deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
+    while len(steps) < wanted:
+        if not counts:
+            stop_reason = STOP_NO_PAIRS
+            stop_detail = (
+                "no pair of adjacent tokens is left: every word is a single token"
+                if words else "the corpus has no words, so there is no pair to merge"
+            )
+            break
+        best = counts.best_count()
+        if best < settings.min_frequency:
+            stop_reason = STOP_MIN_FREQUENCY
+            stop_detail = (
+                f"the most frequent pair occurs {best} time{'s' if best != 1 else ''}, "
+                f"below the minimum frequency {settings.min_frequency}"
+            )
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            stop_reason = STOP_TIME_LIMIT
+            stop_detail = f"stopped after the time limit of {time_limit_s:g} s"
+            break
+
+        tied_set = counts.pairs_with(best)
+        tie_count = len(tied_set)  # read now: the bucket is a live set that the merge changes
+        tied = ranked(best, max(settings.max_ties, settings.top_k, 1))
+        left, right = tied[0]
+        top_pairs = [PairCount(a, b, best) for a, b in tied[: settings.top_k]]
+        if len(top_pairs) < settings.top_k:
+            for level in counts.levels_descending():
+                if level == best:
+                    continue
+                needed = settings.top_k - len(top_pairs)
+                top_pairs.extend(PairCount(a, b, level) for a, b in ranked(level, needed))
+                if len(top_pairs) >= settings.top_k:
+                    break
+
+        new_id = len(tokens)
+        tokens.append(tokens[left].merged_with(tokens[right]))
+        sort_bytes.append(token_sort_bytes(tokens[-1], marker))
+        hf_rank.append(new_id)
+
+        deltas: dict[Pair, int] = defaultdict(int)
+        words_changed = 0
+        before_total = tokens_now
+        for index in pair_words.pop((left, right)):
+            ids = words[index]
+            created: list[Pair] = []
+            merged = merge_word(ids, left, right, new_id, freqs[index], deltas, created)
+            if len(merged) == len(ids):
+                continue  # a stale entry: the pair had already left this word
+            words_changed += 1
+            tokens_now -= (len(ids) - len(merged)) * freqs[index]
+            words[index] = merged
+            for pair in created:
+                pair_words[pair].add(index)
+        if static_keys is not None:
+            for pair in deltas:
+                if pair not in static_keys:
+                    static_keys[pair] = rule_key(pair)
+        counts.apply(deltas)
+
+        steps.append(
+            MergeStep(
+                step=len(steps) + 1, new_id=new_id, left=left, right=right, count=best,
+                replacements=before_total - tokens_now, tie_count=tie_count,
+                tied=tuple(tied[: settings.max_ties]), top_pairs=tuple(top_pairs),
+                tokens_after=tokens_now, words_changed=words_changed,
+            )
+        )
+        if progress is not None and len(steps) % 100 == 0:
+            progress(len(steps), wanted)
+
+    return Trace(
+        settings=settings, base=base, steps=tuple(steps), stop_reason=stop_reason,
+        stop_detail=stop_detail, initial_tokens=initial_tokens, corpus_bytes=corpus_bytes,
+        word_count=len(words),
+    )
