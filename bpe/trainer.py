@@ -192,10 +192,13 @@ def train(
     *,
     progress: ProgressCallback | None = None,
     time_limit_s: float | None = None,
+    verify_counts: bool = False,
 ) -> Trace:
     """Learn merges from ``corpus`` under ``settings``; return the full trace.
 
-    Never fails on a small corpus: an empty text simply stops with ``no_pairs``.
+    Never fails on a small corpus: an empty text simply stops with ``no_pairs``. With
+    ``verify_counts`` (for tests; slow) every merge is followed by a full recount that must equal
+    the incrementally maintained counts.
     """
     marker = settings.end_of_word
     base = base_tokens(unit=settings.unit, alphabet=corpus.alphabet, end_of_word=marker)
@@ -328,6 +331,8 @@ def train(
                     static_keys[pair] = rule_key(pair)
         counts.apply(deltas)
 
+        if verify_counts and counts.count != count_pairs(words, freqs):
+            raise RuntimeError(f"internal error: pair counts after merge {len(steps) + 1} differ from a recount")
         steps.append(
             MergeStep(
                 step=len(steps) + 1, new_id=new_id, left=left, right=right, count=best,
