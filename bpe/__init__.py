@@ -1,1 +1,25 @@
-"""BPE Lab's engine: a step-traceable Byte-Pair Encoding trainer and tokenizer (pure Python)."""
+"""BPE Lab's engine: a step-traceable Byte-Pair Encoding trainer and tokenizer (pure Python).
+
+    >>> from bpe import Corpus, TrainSettings, Tokenizer, train
+    >>> trace = train(Corpus.from_text("aaabdaaabac", pretokenizer="none"),
+    ...               TrainSettings(pretokenizer="none", tie_break="lexicographic-min"))
+    >>> [trace.token_text(step.new_id) for step in trace.steps], trace.stop_reason
+    (['aa', 'ab', 'aaab'], 'min_frequency')
+    >>> Tokenizer.from_trace(trace, step=1).encode("aaabdaaabac")
+    [256, 97, 98, 100, 256, 97, 98, 97, 99]
+"""
+
+from .corpus import Corpus, parse_word_counts
+from .errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
+from .presets import PRESETS, Preset, get_preset
+from .settings import TrainSettings
+from .tiebreak import TIE_BREAK_RULES
+from .tokenizer import AppliedMerge, ChunkWalk, Tokenizer
+from .trace import MergeStep, PairCount, Trace
+from .trainer import train
+
+__all__ = [
+    "PRESETS", "TIE_BREAK_RULES", "AppliedMerge", "BpeError", "ChunkWalk", "Corpus", "FormatError",
+    "MergeStep", "PairCount", "PatternError", "Preset", "SettingsError", "SpecialTokenError",
+    "Tokenizer", "Trace", "TrainSettings", "UnknownTokenError", "get_preset", "parse_word_counts", "train",
+]

@@ -9,6 +9,7 @@ Encoding is layered as in minbpe: :meth:`Tokenizer.encode` splits out special to
 loop applies the lowest-ranked merge present, everywhere in the chunk left to right, until none
 applies; this replays training exactly, because a merged pair can never re-form later.
 
+    >>> from bpe import Corpus, TrainSettings, train
     >>> tok = Tokenizer.from_trace(train(Corpus.from_text("aaabdaaabac", pretokenizer="none"),
     ...                                  TrainSettings(pretokenizer="none", merges=3)))
     >>> tok.encode("aaabdaaabac")

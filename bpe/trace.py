@@ -8,9 +8,12 @@ Ids are laid out so that a tokenizer cut at any step keeps the same ids: base to
 one new id per merge (``new_id = base size + step - 1``), then the special tokens after the last
 merge of the whole run.
 
-    >>> trace = train(Corpus.from_text("aaabdaaabac", pretokenizer="none"), wikipedia_settings)
-    >>> [trace.token_text(step.new_id) for step in trace.steps]
-    ['aa', 'ab', 'aaab']
+    >>> from bpe import PRESETS, train
+    >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
+    >>> [(step.step, step.new_id, trace.token_text(step.new_id), step.count) for step in trace.steps]
+    [(1, 256, 'aa', 4), (2, 257, 'ab', 2), (3, 258, 'aaab', 2)]
+    >>> trace.compression_curve()[-1]
+    (3, 5, 2.2)
 """
 
 from __future__ import annotations

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Install BPE Lab into ./.venv.
+#   bash scripts/install.sh          runtime packages (enough to run the app)
+#   bash scripts/install.sh --test   also the test packages and Debian's Chromium for browser tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+with_tests=false
+[ "${1:-}" = "--test" ] && with_tests=true
+
+if $with_tests && ! command -v chromium >/dev/null 2>&1; then
+  # Debian's Chromium drives the browser tests; Playwright's own download does not work offline.
+  as_root=""
+  [ "$(id -u)" -ne 0 ] && as_root="sudo"
+  $as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+if $with_tests; then
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+else
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
+fi
