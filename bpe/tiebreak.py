@@ -73,7 +73,7 @@ class TieContext:
     hf_rank: list[int]
     """Per token id: its id in Hugging Face's numbering."""
     first_occurrence: Callable[[Pair], tuple[int, int]]
-    """Pair -> (index of the first word containing it, position in that word)."""
+    """Pair -> (index of the first word containing it, byte offset of its first occurrence there)."""
 
 
 def sort_key(rule: str, context: TieContext) -> tuple[Callable[[Pair], object], bool]:

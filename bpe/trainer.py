@@ -22,7 +22,6 @@ merging replaces left to right without overlap ("aaa" -> "aa a"). Worked example
 from __future__ import annotations
 
 import bisect
-import heapq
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -44,19 +43,23 @@ ProgressCallback = Callable[[int, int], None]
 class PairCounts:
     """``pair -> count`` plus buckets by count, so the best pairs are found without a scan.
 
-    >>> counts = PairCounts({(1, 2): 2, (2, 3): 1, (3, 1): 1})
+    Buckets that have been read in order stay sorted by the tie-break key as counts change, so
+    listing the ties and the top-k pairs costs no sort per merge.
+
+    >>> counts = PairCounts({(1, 2): 2, (2, 3): 1, (3, 1): 1}, keys={})
     >>> counts.best_count(), sorted(counts.pairs_with(1))
     (2, [(2, 3), (3, 1)])
     """
 
-    def __init__(self, counts: dict[Pair, int]) -> None:
+    def __init__(self, counts: dict[Pair, int], *, keys: dict[Pair, object]) -> None:
         self.count = {pair: n for pair, n in counts.items() if n > 0}
+        self.keys = keys
+        """``pair -> tie-break key`` (preferred first); the trainer keeps it up to date."""
         self._bucket: dict[int, set[Pair]] = defaultdict(set)
         for pair, n in self.count.items():
             self._bucket[n].add(pair)
         self._levels = sorted(self._bucket)  # distinct counts with a non-empty bucket, ascending
         self._sorted: dict[int, list[Pair]] = {}  # count -> its bucket in key order, once asked for
-        self._key: Callable[[Pair], object] | None = None
 
     def __bool__(self) -> bool:
         return bool(self.count)
@@ -67,26 +70,21 @@ class PairCounts:
     def pairs_with(self, count: int) -> set[Pair]:
         return self._bucket[count]
 
-    def keep_sorted(self, key: Callable[[Pair], object]) -> None:
-        """Keep each bucket read by :meth:`sorted_pairs_with` sorted by ``key`` as counts change.
-
-        ``key`` must never change for a pair (true of every rule but first-seen).
-        """
-        self._key = key
-
     def sorted_pairs_with(self, count: int) -> list[Pair]:
-        """The pairs with ``count``, ascending by the :meth:`keep_sorted` key."""
+        """The pairs with ``count``, ascending by key."""
         ordered = self._sorted.get(count)
         if ordered is None:
-            ordered = self._sorted[count] = sorted(self._bucket[count], key=self._key)
+            ordered = self._sorted[count] = sorted(self._bucket[count], key=self.keys.__getitem__)
         return ordered
 
     def levels_descending(self):
         return reversed(self._levels)
 
-    def apply(self, deltas: dict[Pair, int]) -> None:
-        """Add ``deltas[pair]`` to each pair's count; pairs that reach 0 are dropped."""
-        count, bucket, levels, ordered, key = self.count, self._bucket, self._levels, self._sorted, self._key
+    def apply(self, deltas: dict[Pair, int], new_keys: dict[Pair, object]) -> None:
+        """Add ``deltas[pair]`` to each pair's count (pairs that reach 0 are dropped) and move
+        the pairs in ``new_keys`` to their new key. A re-keyed pair always has a delta."""
+        count, bucket, levels, ordered, keys = self.count, self._bucket, self._levels, self._sorted, self.keys
+        key = keys.__getitem__
         for pair, delta in deltas.items():
             if not delta:
                 continue
@@ -101,9 +99,11 @@ class PairCounts:
                     ordered.pop(old, None)
                 elif old in ordered:
                     in_order = ordered[old]
-                    del in_order[bisect.bisect_left(in_order, key(pair), key=key)]
+                    del in_order[bisect.bisect_left(in_order, keys[pair], key=key)]
             if new > 0:
                 count[pair] = new
+                if pair in new_keys:
+                    keys[pair] = new_keys[pair]
                 members = bucket.get(new)
                 if members is None:
                     bucket[new] = {pair}
@@ -114,8 +114,76 @@ class PairCounts:
                         bisect.insort(ordered[new], pair, key=key)
             elif new == 0:
                 del count[pair]
+                keys.pop(pair, None)
             else:
                 raise RuntimeError(f"internal error: the count of pair {pair} fell to {new}")
+
+
+class FirstSeenIndex:
+    """Where each pair first occurs, as ``(word index, byte offset in that word)``.
+
+    Words are in order of first appearance, so the smallest key is the pair Python's ``max`` over
+    an insertion-ordered dict of fresh counts would meet first. Byte offsets, unlike token
+    positions, do not move when a merge shortens the word, so a key stays valid until the very
+    occurrence it points at is merged away; only those keys are recomputed.
+    """
+
+    def __init__(self, words: list[list[int]], pair_words: dict[Pair, set[int]], token_bytes: list[int]):
+        self._words = words
+        self._pair_words = pair_words
+        self._token_bytes = token_bytes  # per token id: its length in bytes (the marker has 0)
+        self.keys: dict[Pair, tuple[int, int]] = {}
+        self._keyed_in: dict[int, set[Pair]] = defaultdict(set)  # word index -> pairs keyed there
+        for index, ids in enumerate(words):
+            for pair, offset in self._first_offsets(ids).items():
+                if pair not in self.keys:
+                    self.keys[pair] = (index, offset)
+                    self._keyed_in[index].add(pair)
+
+    def _first_offsets(self, ids: list[int]) -> dict[Pair, int]:
+        firsts: dict[Pair, int] = {}
+        offset = 0
+        token_bytes = self._token_bytes
+        for pair in zip(ids, ids[1:]):
+            firsts.setdefault(pair, offset)
+            offset += token_bytes[pair[0]]
+        return firsts
+
+    def locate(self, pair: Pair) -> tuple[int, int]:
+        """Search for the first occurrence of ``pair``, pruning words it has left."""
+        holders = self._pair_words[pair]
+        while holders:
+            index = min(holders)
+            offset = self._first_offsets(self._words[index]).get(pair)
+            if offset is not None:
+                return index, offset
+            holders.discard(index)
+        raise RuntimeError(f"internal error: pair {pair} has a count but occurs nowhere")
+
+    def rekey(
+        self, rewritten: list[int], created: set[Pair], still_counted: Callable[[Pair], bool]
+    ) -> dict[Pair, tuple[int, int]]:
+        """New keys after a merge rewrote the words ``rewritten`` and made the pairs ``created``."""
+        new_keys: dict[Pair, tuple[int, int]] = {}
+        for index in rewritten:
+            keyed = self._keyed_in.get(index)
+            if not keyed:
+                continue
+            firsts = self._first_offsets(self._words[index])
+            for pair in list(keyed):
+                if firsts.get(pair) == self.keys[pair][1]:
+                    continue
+                keyed.discard(pair)
+                if pair in firsts:
+                    new_keys[pair] = (index, firsts[pair])  # still first here: no earlier word has it
+                elif still_counted(pair):
+                    new_keys[pair] = self.locate(pair)
+        for pair in created:
+            if pair not in self.keys and pair not in new_keys:
+                new_keys[pair] = self.locate(pair)
+        for pair, (index, _) in new_keys.items():
+            self._keyed_in[index].add(pair)
+        return new_keys
 
 
 def count_pairs(words: list[list[int]], freqs: list[int]) -> dict[Pair, int]:
@@ -144,27 +212,31 @@ def merge_word(
     made, as in "abab" -> "cc"), the right neighbour from the input.
     """
     out: list[int] = []
-    append = out.append
     last = len(ids) - 1
-    i = 0
-    while i <= last:
-        if i < last and ids[i] == left and ids[i + 1] == right:
-            deltas[left, right] -= freq
-            if out:
-                before = out[-1]
-                deltas[before, left] -= freq
-                deltas[before, new_id] += freq
-                created.append((before, new_id))
-            if i + 1 < last:
-                after = ids[i + 2]
-                deltas[right, after] -= freq
-                deltas[new_id, after] += freq
-                created.append((new_id, after))
-            append(new_id)
-            i += 2
-        else:
-            append(ids[i])
-            i += 1
+    copied = 0  # ids[:copied] are already in out
+    i = -1
+    while True:
+        try:
+            i = ids.index(left, i + 1)  # jump to the next candidate instead of looping in Python
+        except ValueError:
+            break
+        if i >= last or ids[i + 1] != right or i < copied:
+            continue
+        out.extend(ids[copied:i])
+        deltas[left, right] -= freq
+        if out:
+            before = out[-1]
+            deltas[before, left] -= freq
+            deltas[before, new_id] += freq
+            created.append((before, new_id))
+        if i + 1 < last:
+            after = ids[i + 2]
+            deltas[right, after] -= freq
+            deltas[new_id, after] += freq
+            created.append((new_id, after))
+        out.append(new_id)
+        copied = i + 2
+    out.extend(ids[copied:])
     return out
 
 
@@ -184,6 +256,10 @@ def _hf_ranks(base: tuple[Token, ...], unit: str) -> list[int]:
     for rank, token_id in enumerate(order):
         ranks[token_id] = rank
     return ranks
+
+
+def _no_first_seen(pair: Pair) -> tuple[int, int]:
+    raise RuntimeError("internal error: first occurrences are only tracked for the first-seen rule")
 
 
 def train(
@@ -220,9 +296,8 @@ def train(
     tokens_now = sum(len(ids) * freq for ids, freq in zip(words, freqs))
     initial_tokens = tokens_now
 
-    counts = PairCounts(count_pairs(words, freqs))
     # Words that contain each pair. Entries can go stale (the pair merged away from that word);
-    # visiting a stale word costs a scan and changes nothing, and first_occurrence prunes them.
+    # visiting a stale word costs a scan and changes nothing, and FirstSeenIndex prunes them.
     pair_words: dict[Pair, set[int]] = defaultdict(set)
     for index, ids in enumerate(words):
         for pair in zip(ids, ids[1:]):
@@ -231,40 +306,18 @@ def train(
     tokens = list(base)
     sort_bytes = [token_sort_bytes(token, marker) for token in base]
     hf_rank = _hf_ranks(base, settings.unit)
-
-    def first_occurrence(pair: Pair) -> tuple[int, int]:
-        left, right = pair
-        holders = pair_words[pair]
-        while holders:
-            index = min(holders)
-            ids = words[index]
-            for position in range(len(ids) - 1):
-                if ids[position] == left and ids[position + 1] == right:
-                    return index, position
-            holders.discard(index)
-        raise RuntimeError(f"internal error: pair {pair} has a count but occurs nowhere")
-
-    rule_key, reverse = sort_key(settings.tie_break, TieContext(sort_bytes, hf_rank, first_occurrence))
-    key = rule_key
-    # Every rule but first-seen gives a pair the same key for life: compute it once per pair and
-    # look it up from C (``dict.__getitem__``) when ranking; ranking is most of the trace's cost.
-    static_keys: dict[Pair, object] | None = None
-    if settings.tie_break != "first-seen":
-        static_keys = {pair: key(pair) for pair in counts.count}
-        key = static_keys.__getitem__
-    pick = heapq.nlargest if reverse else heapq.nsmallest
-
-    if static_keys is not None:
-        counts.keep_sorted(key)
+    token_bytes = [len(token.data) for token in base]
+    first_seen = FirstSeenIndex(words, pair_words, token_bytes) if settings.tie_break == "first-seen" else None
+    context = TieContext(sort_bytes, hf_rank, first_seen.locate if first_seen else _no_first_seen)
+    rule_key, reverse = sort_key(settings.tie_break, context)
+    # Keys are computed once per pair and looked up from C (``dict.__getitem__``) when ranking:
+    # ranking ties and top pairs would otherwise be most of the trace's cost.
+    keys = first_seen.keys if first_seen else {pair: rule_key(pair) for pair in pair_words}
+    counts = PairCounts(count_pairs(words, freqs), keys=keys)
 
     def ranked(level: int, n: int) -> list[Pair]:
-        if static_keys is not None:
-            in_order = counts.sorted_pairs_with(level)
-            return in_order[: -n - 1 : -1] if reverse else in_order[:n]
-        pairs = counts.pairs_with(level)
-        if len(pairs) > 4 * n:
-            return pick(n, pairs, key=key)  # first-seen keys are costly: compute as few as needed
-        return sorted(pairs, key=key, reverse=reverse)[:n]
+        in_order = counts.sorted_pairs_with(level)
+        return in_order[: -n - 1 : -1] if reverse else in_order[:n]
 
     steps: list[MergeStep] = []
     stop_reason, stop_detail = STOP_MERGES, f"reached the requested {wanted} merges"
@@ -310,26 +363,31 @@ def train(
         tokens.append(tokens[left].merged_with(tokens[right]))
         sort_bytes.append(token_sort_bytes(tokens[-1], marker))
         hf_rank.append(new_id)
+        token_bytes.append(len(tokens[-1].data))
 
         deltas: dict[Pair, int] = defaultdict(int)
-        words_changed = 0
+        rewritten: list[int] = []
+        created: list[Pair] = []
         before_total = tokens_now
         for index in pair_words.pop((left, right)):
             ids = words[index]
-            created: list[Pair] = []
+            made = len(created)
             merged = merge_word(ids, left, right, new_id, freqs[index], deltas, created)
             if len(merged) == len(ids):
                 continue  # a stale entry: the pair had already left this word
-            words_changed += 1
+            rewritten.append(index)
             tokens_now -= (len(ids) - len(merged)) * freqs[index]
             words[index] = merged
-            for pair in created:
+            for pair in created[made:]:
                 pair_words[pair].add(index)
-        if static_keys is not None:
-            for pair in deltas:
-                if pair not in static_keys:
-                    static_keys[pair] = rule_key(pair)
-        counts.apply(deltas)
+        # A created pair can vanish again in the same word ("abab" -> "cc" makes and unmakes (c, a)).
+        created_pairs = {pair for pair in created if deltas[pair] > 0}
+        if first_seen is not None:
+            still_counted = lambda pair: counts.count.get(pair, 0) + deltas.get(pair, 0) > 0  # noqa: E731
+            new_keys = first_seen.rekey(rewritten, created_pairs, still_counted)
+        else:
+            new_keys = {pair: rule_key(pair) for pair in created_pairs}
+        counts.apply(deltas, new_keys)
 
         if verify_counts and counts.count != count_pairs(words, freqs):
             raise RuntimeError(f"internal error: pair counts after merge {len(steps) + 1} differ from a recount")
@@ -338,7 +396,7 @@ def train(
                 step=len(steps) + 1, new_id=new_id, left=left, right=right, count=best,
                 replacements=before_total - tokens_now, tie_count=tie_count,
                 tied=tuple(tied[: settings.max_ties]), top_pairs=tuple(top_pairs),
-                tokens_after=tokens_now, words_changed=words_changed,
+                tokens_after=tokens_now, words_changed=len(rewritten),
             )
         )
         if progress is not None and len(steps) % 100 == 0:
