@@ -78,3 +78,20 @@ def parse_word_counts(spec: str) -> dict[str, int]:
             )
         table[word] = table.get(word, 0) + int(count)
     return table
+
+
+def decode_text_file(data: bytes, *, name: str) -> str:
+    """The text of an uploaded file, or a :class:`BpeError` saying why it is not UTF-8 text.
+
+    >>> decode_text_file("low lower".encode(), name="words.txt")
+    'low lower'
+    """
+    if b"\x00" in data:
+        raise BpeError(f"{name} looks like a binary file (it contains NUL bytes): upload a UTF-8 text file")
+    try:
+        return data.decode("utf-8-sig")  # -sig: a byte-order mark is not part of the corpus
+    except UnicodeDecodeError as error:
+        raise BpeError(
+            f"{name} is not UTF-8 text (byte {error.start} is 0x{data[error.start]:02x}); "
+            "save it as UTF-8 and upload it again"
+        ) from None

@@ -139,6 +139,14 @@ def validate_special_tokens(special_tokens: tuple[str, ...] | list[str]) -> tupl
         if token in seen:
             raise SpecialTokenError(f"the special token {token!r} is listed twice: list each one once")
         seen.add(token)
+    for token in seen:
+        for other in seen:
+            if token != other and token in other:
+                # Ambiguous: should "<|end|>" inside "<|end|>x" be the short or the long token?
+                raise SpecialTokenError(
+                    f"the special token {token!r} occurs inside {other!r}: choose special tokens "
+                    "that do not contain each other"
+                )
     return tuple(special_tokens)
 
 
