@@ -1,0 +1,79 @@
+"""Every row of docs/bad-input.md at the engine level: the documented outcome, never a crash.
+
+Rows that are not errors (an empty corpus just stops) assert the stop reason; rows that are errors
+assert the exception class and a phrase of the message that tells the user how to fix it.
+"""
+
+import pytest
+
+from bpe import Corpus, Tokenizer, TrainSettings, train
+from bpe.corpus import decode_text_file
+from bpe.errors import BpeError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
+from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, check_corpus_size
+from bpe.pretokenize import Pretokenizer
+from bpe.tokenizer import parse_ids
+
+STOPS_WITHOUT_ERROR = {
+    "empty corpus": ("", "gpt2", "no_pairs"),
+    "whitespace only under the whitespace split": ("   \n\t ", "whitespace", "no_pairs"),
+    "one character": ("a", "gpt2", "no_pairs"),
+    "fewer distinct pairs than merges": ("ab ab", "gpt2", "min_frequency"),
+}
+
+
+@pytest.mark.parametrize("text, pretokenizer, reason", STOPS_WITHOUT_ERROR.values(), ids=STOPS_WITHOUT_ERROR)
+def test_small_corpora_stop_training_with_a_reason_instead_of_failing(text, pretokenizer, reason):
+    trace = train(Corpus.from_text(text, pretokenizer=pretokenizer), TrainSettings(pretokenizer=pretokenizer, merges=50))
+    assert trace.stop_reason == reason
+    assert trace.stop_detail
+
+
+def _train_words(**settings):
+    return train(Corpus.from_word_counts({"low": 5}), TrainSettings(**settings))
+
+
+def _tokenizer(special_tokens=("<|endoftext|>",)):
+    corpus = Corpus.from_text("low lower", special_tokens=special_tokens)
+    return Tokenizer.from_trace(train(corpus, TrainSettings(special_tokens=special_tokens, merges=2)))
+
+
+RAISES = {
+    "vocabulary size below the base": (lambda: _train_words(vocab_size=100), SettingsError, "choose at least 256"),
+    "huge merge count": (lambda: _train_words(merges=MAX_MERGES + 1), SettingsError, f"to {MAX_MERGES}"),
+    "huge vocabulary size": (lambda: _train_words(vocab_size=10**9), SettingsError, "over the limit"),
+    "corpus over the size limit": (lambda: check_corpus_size("a" * (MAX_CORPUS_CHARS + 1)), BpeError, "shorter"),
+    "non-UTF-8 upload": (lambda: decode_text_file(b"caf\xe9", name="latin1.txt"), BpeError, "save it as UTF-8"),
+    "binary upload": (lambda: decode_text_file(b"\x89PNG\x00\x00", name="x.png"), BpeError, "binary"),
+    "invalid custom regex": (lambda: Pretokenizer.parse("regex:("), PatternError, "not a valid regex"),
+    "regex that matches the empty string": (lambda: Pretokenizer.parse("regex:a*"), PatternError, "empty string"),
+    "catastrophically backtracking regex": (
+        lambda: Pretokenizer.parse("regex:(x+x+)+y").split("x" * 5000), PatternError, "backtracking",
+    ),
+    "empty special token": (lambda: TrainSettings(special_tokens=("",)), SpecialTokenError, "empty"),
+    "duplicated special token": (lambda: TrainSettings(special_tokens=("<s>", "<s>")), SpecialTokenError, "twice"),
+    "overlapping special tokens": (
+        lambda: TrainSettings(special_tokens=("<|end|>", "<|end|>x")), SpecialTokenError, "inside",
+    ),
+    "special-token text when disallowed": (
+        lambda: _tokenizer().encode("low<|endoftext|>"), SpecialTokenError, "allowed_special",
+    ),
+    "decode input that is not a list of integers": (lambda: parse_ids("258, abc"), BpeError, "whole numbers"),
+    "negative id": (lambda: parse_ids("-3"), UnknownTokenError, "negative"),
+    "unknown id": (lambda: _tokenizer().decode([99_999]), UnknownTokenError, "99999"),
+    "empty end-of-word marker": (lambda: TrainSettings(end_of_word=""), SettingsError, "</w>"),
+}
+
+
+@pytest.mark.parametrize("action, error, hint", RAISES.values(), ids=RAISES)
+def test_bad_input_raises_a_documented_error_that_says_how_to_fix_it(action, error, hint):
+    with pytest.raises(error) as raised:
+        action()
+    assert hint in str(raised.value)
+    assert isinstance(raised.value, ValueError)  # the app and CLI catch ValueError subclasses only
+
+
+def test_every_row_of_the_bad_input_table_is_covered_here():
+    with open("docs/bad-input.md", encoding="utf-8") as file:
+        table = file.read()
+    for row in [*STOPS_WITHOUT_ERROR, *RAISES]:
+        assert f"| {row} |" in table, row
