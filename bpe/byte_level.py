@@ -12,6 +12,8 @@ Out of scope: anything else about GPT-2 (its files are read by the import module
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 
 def _byte_to_unicode() -> tuple[str, ...]:
     printable = [
@@ -33,7 +35,9 @@ def _byte_to_unicode() -> tuple[str, ...]:
 BYTE_TO_UNICODE: tuple[str, ...] = _byte_to_unicode()
 """``BYTE_TO_UNICODE[b]`` is GPT-2's printable character for byte ``b``."""
 
-UNICODE_TO_BYTE: dict[str, int] = {char: byte for byte, char in enumerate(BYTE_TO_UNICODE)}
+UNICODE_TO_BYTE: MappingProxyType[str, int] = MappingProxyType(
+    {char: byte for byte, char in enumerate(BYTE_TO_UNICODE)}
+)
 """The inverse table: GPT-2's printable character back to its byte."""
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 from .corpus import Corpus
 from .errors import BpeError
@@ -16,8 +17,9 @@ from .settings import TrainSettings
 SENNRICH_TEXT = (
     " low low low low low lower lower widest widest widest newest newest newest newest newest newest"
 )
-SENNRICH_WORDS = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
-HF_COURSE_WORDS = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+# Module-level data is shared by every user of the app, so it is read-only.
+SENNRICH_WORDS = MappingProxyType({"low": 5, "lower": 2, "newest": 6, "widest": 3})
+HF_COURSE_WORDS = MappingProxyType({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5})
 
 
 @lru_cache(maxsize=1)
@@ -35,7 +37,7 @@ class Preset:
     description: str
     settings: TrainSettings
     text: str | None = None
-    word_counts: dict[str, int] | None = None
+    word_counts: MappingProxyType[str, int] | None = None
 
     @property
     def corpus_text(self) -> str:
@@ -56,7 +58,7 @@ class Preset:
         )
 
 
-PRESETS: dict[str, Preset] = {
+PRESETS: MappingProxyType[str, Preset] = MappingProxyType({
     preset.name: preset
     for preset in (
         Preset(
@@ -109,7 +111,7 @@ PRESETS: dict[str, Preset] = {
             TrainSettings(unit="byte", pretokenizer="gpt2", tie_break="first-seen", merges=2000),
         ),
     )
-}
+})
 
 
 def get_preset(name: str) -> Preset:

@@ -21,6 +21,7 @@ Two kinds of piece come out of a split:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import regex
 
@@ -35,19 +36,19 @@ GPT4_PATTERN = (
 )
 WHITESPACE_PATTERN = r"\S+"
 
-NAMED_PATTERNS: dict[str, str | None] = {
+NAMED_PATTERNS: MappingProxyType[str, str | None] = MappingProxyType({
     "none": None,
     "whitespace": WHITESPACE_PATTERN,
     "gpt2": GPT2_PATTERN,
     "gpt4": GPT4_PATTERN,
-}
-PRETOKENIZER_HELP: dict[str, str] = {
+})
+PRETOKENIZER_HELP: MappingProxyType[str, str] = MappingProxyType({
     "none": "the whole text is one sequence (Wikipedia's 'aaabdaaabac', minbpe's BasicTokenizer)",
     "whitespace": "words are runs of non-space characters; spaces are never trained on (Sennrich)",
     "gpt2": "GPT-2's regex: letters, numbers, punctuation and contractions, a space joins the next word",
     "gpt4": "GPT-4's regex (cl100k): like GPT-2 but digits in groups of three, case-blind contractions",
     "regex:PATTERN": "your own regex; its matches are the words, the text between them is kept as is",
-}
+})
 REGEX_TIMEOUT_S = 2.0
 """A custom pattern that backtracks catastrophically is stopped after this many seconds."""
 

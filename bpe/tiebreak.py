@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import MappingProxyType
 
 Pair = tuple[int, int]
 
@@ -30,7 +31,7 @@ class TieBreakRule:
     """Who breaks ties this way."""
 
 
-TIE_BREAK_RULES: dict[str, TieBreakRule] = {
+TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
     rule.name: rule
     for rule in (
         TieBreakRule(
@@ -61,7 +62,7 @@ TIE_BREAK_RULES: dict[str, TieBreakRule] = {
             "rustbpe (nanochat)",
         ),
     )
-}
+})
 
 
 @dataclass(frozen=True)
