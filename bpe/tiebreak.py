@@ -15,9 +15,12 @@ occurs first; ``lexicographic-max`` picks (Z, a) as well.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+
+from .byte_level import BYTE_TO_UNICODE
+from .vocab import Token
 
 Pair = tuple[int, int]
 
@@ -92,3 +95,27 @@ def sort_key(rule: str, context: TieContext) -> tuple[Callable[[Pair], object], 
         rank = context.hf_rank
         return (lambda pair: (rank[pair[0]], rank[pair[1]])), False
     return (lambda pair: pair), False
+
+
+def hf_ranks(base: Sequence[Token], *, unit: str, vocab_size: int | None = None) -> list[int]:
+    """Each token's id in Hugging Face's numbering: the base alphabet sorted by character, then
+    the merged tokens in creation order (ids ``len(base)`` to ``vocab_size - 1`` keep their id).
+
+    For bytes that character is GPT-2's byte-to-unicode stand-in, so b" " (shown "Ġ") sorts after
+    the letters; a marker token sorts last.
+
+    >>> from bpe.vocab import base_tokens
+    >>> ranks = hf_ranks(base_tokens(unit="byte"), unit="byte")
+    >>> ranks[ord("a")] < ranks[ord("z")] < ranks[ord(" ")]
+    True
+    """
+    def char_of(token_id: int) -> str:
+        token = base[token_id]
+        if token.ends_word:
+            return "\U0010ffff"
+        return BYTE_TO_UNICODE[token.data[0]] if unit == "byte" else token.data.decode("utf-8")
+
+    ranks = list(range(vocab_size or len(base)))
+    for rank, token_id in enumerate(sorted(range(len(base)), key=char_of)):
+        ranks[token_id] = rank
+    return ranks

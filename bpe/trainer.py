@@ -26,10 +26,9 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
-from .byte_level import BYTE_TO_UNICODE
 from .corpus import Corpus
 from .settings import TrainSettings
-from .tiebreak import Pair, TieContext, sort_key
+from .tiebreak import Pair, TieContext, hf_ranks, sort_key
 from .trace import (
     STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE,
     MergeStep, PairCount, Trace,
@@ -240,24 +239,6 @@ def merge_word(
     return out
 
 
-def _hf_ranks(base: tuple[Token, ...], unit: str) -> list[int]:
-    """Hugging Face's id for each base token: its alphabet sorted by character.
-
-    For bytes that character is GPT-2's byte-to-unicode stand-in, so b" " (shown "Ġ") sorts after
-    the letters. A marker token sorts last.
-    """
-    def char_of(token: Token) -> str:
-        if token.ends_word:
-            return "\U0010ffff"
-        return BYTE_TO_UNICODE[token.data[0]] if unit == "byte" else token.data.decode("utf-8")
-
-    order = sorted(range(len(base)), key=lambda token_id: char_of(base[token_id]))
-    ranks = [0] * len(base)
-    for rank, token_id in enumerate(order):
-        ranks[token_id] = rank
-    return ranks
-
-
 def _no_first_seen(pair: Pair) -> tuple[int, int]:
     raise RuntimeError("internal error: first occurrences are only tracked for the first-seen rule")
 
@@ -305,7 +286,7 @@ def train(
 
     tokens = list(base)
     sort_bytes = [token_sort_bytes(token, marker) for token in base]
-    hf_rank = _hf_ranks(base, settings.unit)
+    hf_rank = hf_ranks(base, unit=settings.unit)
     token_bytes = [len(token.data) for token in base]
     first_seen = FirstSeenIndex(words, pair_words, token_bytes) if settings.tie_break == "first-seen" else None
     context = TieContext(sort_bytes, hf_rank, first_seen.locate if first_seen else _no_first_seen)

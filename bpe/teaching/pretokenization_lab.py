@@ -1,0 +1,175 @@
+"""The pre-tokenization lab: one text split by every pattern, and what training learns without one.
+
+Merges never cross a pre-tokenized chunk, so the split pattern decides which tokens can exist at
+all. This module returns the data for a side-by-side view (``none``, ``whitespace``, ``gpt2``,
+``gpt4`` and a custom regex), a few telling example texts with their one-line lessons, and the
+tokens a trainer learns across word boundaries when there is no pre-tokenizer.
+
+    >>> from bpe.teaching.pretokenization_lab import compare_splits, spanning_tokens
+    >>> [split.words for split in compare_splits("1234567", specs=("gpt2", "gpt4"))]
+    [['1234567'], ['123', '456', '7']]
+    >>> spanning_tokens("newest newest newest widest", pretokenizer="none")
+    ['newest ', 'newest newest ']
+    >>> spanning_tokens("newest newest newest widest", pretokenizer="gpt2")
+    []
+
+Scope: splitting (through :mod:`bpe.pretokenize`) and small training runs. Out of scope: special
+tokens (split out before any pattern runs) and drawing the pieces.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..corpus import Corpus
+from ..errors import PatternError
+from ..pretokenize import PRETOKENIZER_HELP, Pretokenizer
+from ..settings import TrainSettings
+from ..trainer import train
+
+NAMED_SPECS = ("none", "whitespace", "gpt2", "gpt4")
+NEWEST_TEXT = "newest newest newest widest"
+
+
+@dataclass(frozen=True)
+class Split:
+    """``text`` cut by one pattern; ``error`` (and no pieces) when a custom pattern is bad."""
+
+    spec: str
+    pieces: tuple[tuple[str, bool], ...]
+    """``(piece, is_word)``: words are trained on; gaps are kept when encoding but never trained on."""
+    help: str
+    error: str | None = None
+
+    @property
+    def words(self) -> list[str]:
+        return [piece for piece, is_word in self.pieces if is_word]
+
+
+@dataclass(frozen=True)
+class SplitExample:
+    title: str
+    text: str
+    lesson: str
+    """One line: what comparing the splits of ``text`` shows."""
+
+
+EXAMPLES: tuple[SplitExample, ...] = (
+    SplitExample(
+        "Contractions in capitals",
+        "I'm here. I'M HERE.",
+        "GPT-2's contractions are case-sensitive: \"'m\" is one piece but \"'M\" falls apart into \"'\" "
+        "and \"M\"; GPT-4 matches them in any case.",
+    ),
+    SplitExample(
+        "Long numbers",
+        "1234567",
+        "GPT-4 cuts digits into groups of three (\"123\", \"456\", \"7\"), so no token can hold a "
+        "longer number; GPT-2 keeps the whole run together.",
+    ),
+    SplitExample(
+        "Trailing whitespace",
+        "hello   ",
+        "Spaces at the end of the text form their own piece under GPT-2 and GPT-4; whitespace "
+        "splitting drops them from training altogether, and none lets them merge onto the word.",
+    ),
+    SplitExample(
+        "Runs of spaces",
+        "a  b",
+        "Of a run of spaces, GPT-2 and GPT-4 keep the last one for the next word, so \" b\" is the same "
+        "piece as in \"a b\" and the extra space stands alone.",
+    ),
+    SplitExample(
+        "Blank lines",
+        "a\n\n b",
+        "Newlines form a piece of their own, and the space after them still joins the next word.",
+    ),
+    SplitExample(
+        "Indented lines",
+        "x\n  y",
+        "GPT-2 glues the newline to the first space of the indentation; GPT-4 ends the piece at the "
+        "newline, which keeps code indentation tokens clean.",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Learned:
+    """What a few merges learn on ``text`` under one pre-tokenizer."""
+
+    pretokenizer: str
+    tokens: tuple[str, ...]
+    """Every token learned, in merge order."""
+    spanning: tuple[str, ...]
+    """The learned tokens that span a word boundary (see :func:`spans_words`)."""
+
+
+def compare_splits(
+    text: str, *, custom: str | None = None, specs: tuple[str, ...] = NAMED_SPECS
+) -> list[Split]:
+    """``text`` split by each of ``specs``, then by the ``custom`` regex (without ``regex:``) if given.
+
+    A bad custom pattern does not raise: its split carries the error message instead.
+
+    >>> compare_splits("I'M HERE", specs=("gpt2", "gpt4"))[0].words
+    ['I', "'", 'M', ' HERE']
+    >>> bad = compare_splits("ab", custom="a*", specs=())[0]
+    >>> bad.spec, bad.pieces, bad.error is not None
+    ('regex:a*', (), True)
+    """
+    all_specs = list(specs) + ([f"regex:{custom}"] if custom is not None else [])
+    splits = []
+    for spec in all_specs:
+        help_text = PRETOKENIZER_HELP["regex:PATTERN" if spec.startswith("regex:") else spec]
+        try:
+            pieces = tuple(Pretokenizer.parse(spec).split(text))
+        except PatternError as error:
+            splits.append(Split(spec, (), help_text, str(error)))
+            continue
+        splits.append(Split(spec, pieces, help_text))
+    return splits
+
+
+def visible(piece: str) -> str:
+    """A piece with its whitespace made visible: ``"a \\n" -> "a␣↵"`` (tabs as ``→``).
+
+    >>> visible(" x\\t\\n")
+    '␣x→↵'
+    """
+    return piece.translate({ord(" "): "␣", ord("\n"): "↵", ord("\t"): "→", ord("\r"): "␍"})
+
+
+def spans_words(token: str) -> bool:
+    """True when ``token`` reaches across a word boundary: whitespace after a non-space character.
+
+    A leading space (GPT-2's " newest") does not count: it only attaches the space to its word.
+
+    >>> [spans_words(t) for t in ("newest ", "t n", " newest", "   ")]
+    [True, True, False, False]
+    """
+    return re.search(r"\S\s", token) is not None
+
+
+def learn(text: str, *, pretokenizer: str, merges: int = 10, unit: str = "byte") -> Learned:
+    """Train ``merges`` merges on ``text`` (default minimum frequency 2) under ``pretokenizer``."""
+    settings = TrainSettings(unit=unit, pretokenizer=pretokenizer, merges=merges)
+    trace = train(Corpus.from_text(text, pretokenizer=pretokenizer), settings)
+    tokens = tuple(trace.token_text(step.new_id) for step in trace.steps)
+    return Learned(pretokenizer, tokens, tuple(token for token in tokens if spans_words(token)))
+
+
+def spanning_tokens(text: str = NEWEST_TEXT, *, pretokenizer: str = "none", merges: int = 10) -> list[str]:
+    """The learned tokens that span words: what a pre-tokenizer exists to prevent."""
+    return list(learn(text, pretokenizer=pretokenizer, merges=merges).spanning)
+
+
+def without_pretokenization(
+    text: str = NEWEST_TEXT, *, merges: int = 10, compare: tuple[str, ...] = ("none", "gpt2")
+) -> list[Learned]:
+    """:func:`learn` under each of ``compare``, for a side-by-side view.
+
+    >>> [(run.pretokenizer, run.tokens[-1]) for run in without_pretokenization()]
+    [('none', 'newest newest '), ('gpt2', ' newest')]
+    """
+    return [learn(text, pretokenizer=spec, merges=merges) for spec in compare]

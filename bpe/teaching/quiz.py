@@ -1,0 +1,253 @@
+"""Predict the next merge: a multiple-choice question built from a trace, graded in plain words.
+
+After ``k`` merges the learner is shown a few candidate pairs and picks the one merge ``k + 1``
+will make. The candidates come from the step record itself (no retraining): the true pair, the
+pairs tied with it (the most instructive wrong answers) and other top pairs, shuffled with a seed
+so a page shows the same question on every rerun.
+
+    >>> from bpe import PRESETS, train
+    >>> from bpe.teaching.quiz import Score, grade, make_question
+    >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
+    >>> question = make_question(trace, 1)
+    >>> question.prompt
+    'After 1 merge, which pair does merge 2 join?'
+    >>> sorted(c.label for c in question.candidates)
+    ["'a' + 'b'", "'a' + 'c'", "'aa' + 'a'", "'b' + 'a'"]
+    >>> result = grade(question, (256, 97))
+    >>> result.verdict, result.correct
+    ('right_count', False)
+    >>> print(result.explanation)
+    Right count, but the tie-break picks 'a' + 'b' (making 'ab'): 'aa' + 'a' also occurs 2 times. It was a tie between 2 pairs at count 2, and the lexicographic-min rule picks 'a' + 'b' because its byte strings are the smallest, comparing the left token first: (b'a', b'b') < (b'aa', b'a').
+    >>> Score().add(result).add(grade(question, question.answer))
+    Score(answered=2, correct=1, right_count=1, streak=1, best_streak=1)
+
+Scope: the question, its grading and a running score. Out of scope: drawing them, and rebuilding
+the corpus to find distractors (the step records the top pairs; a trace trained with ``top_k=0``
+and no tie yields a one-choice question).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..trace import STOP_MERGES, STOP_TIME_LIMIT, STOP_VOCAB_SIZE, Trace
+from .tie_lab import merge_label, why_rule_picks
+
+Pair = tuple[int, int]
+
+CORRECT = "correct"
+RIGHT_COUNT = "right_count"
+"""The chosen pair tied with the winner at the top count but lost the tie-break."""
+WRONG = "wrong"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    left: int
+    right: int
+    label: str
+    """As people read it: ``'aa' + 'a'``."""
+    count: int | None
+    """How often it occurs (with overlap); reveal it only after grading. ``None``: not recorded."""
+
+    @property
+    def pair(self) -> Pair:
+        return self.left, self.right
+
+
+@dataclass(frozen=True)
+class Question:
+    step: int
+    """Merges done so far (0-based ``k``); the question is about merge ``k + 1``."""
+    prompt: str
+    candidates: tuple[Candidate, ...]
+    """Shuffled; empty when training stopped at ``step``."""
+    answer: Pair | None
+    """The pair merge ``k + 1`` joins; ``None`` when there is no next merge."""
+    new_token: str
+    """The token the answer makes (``""`` when finished)."""
+    count: int
+    """The winning count (0 when finished)."""
+    tie_count: int
+    tied: tuple[Pair, ...]
+    """Pairs tied at ``count``, the winner first (as recorded: at most the trace's ``max_ties``)."""
+    rule: str
+    stop_detail: str
+    """Why training stopped, when ``answer`` is ``None``."""
+    tie_reasons: tuple[tuple[Pair, str], ...] = ()
+    """Why the rule prefers the answer over each other tied candidate."""
+    runner_up: str = ""
+    """The best pair below the winning count, with its count, if recorded (``'a' + 'b', 2 times``)."""
+
+    @property
+    def finished(self) -> bool:
+        return self.answer is None
+
+
+@dataclass(frozen=True)
+class Result:
+    step: int
+    chosen: Pair
+    answer: Pair
+    verdict: str
+    """``correct``, ``right_count`` (tied but lost the tie-break) or ``wrong``."""
+    counts: tuple[Candidate, ...]
+    """Every candidate (and the chosen pair) with its count, most frequent first."""
+    explanation: str
+
+    @property
+    def correct(self) -> bool:
+        return self.verdict == CORRECT
+
+
+@dataclass(frozen=True)
+class Score:
+    answered: int = 0
+    correct: int = 0
+    right_count: int = 0
+    """Answers that had the top count but lost the tie-break."""
+    streak: int = 0
+    best_streak: int = 0
+
+    def add(self, result: Result) -> "Score":
+        """A new score with ``result`` counted (scores are immutable, so they survive reruns)."""
+        streak = self.streak + 1 if result.correct else 0
+        return Score(
+            answered=self.answered + 1,
+            correct=self.correct + result.correct,
+            right_count=self.right_count + (result.verdict == RIGHT_COUNT),
+            streak=streak,
+            best_streak=max(self.best_streak, streak),
+        )
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answered if self.answered else 0.0
+
+
+def make_question(trace: Trace, step: int, *, choices: int = 4, seed: int = 0) -> Question:
+    """The question "which pair does merge ``step + 1`` join?" with up to ``choices`` candidates.
+
+    At least one other tied pair is offered when there was a tie, and at least one lower-count
+    pair when one was recorded. At the last step the question is ``finished`` and says why.
+    """
+    trace.check_step(step)
+    rule = trace.settings.tie_break
+    if step == len(trace.steps):
+        return Question(step, _stopped_prompt(trace), (), None, "", 0, 0, (), rule, trace.stop_detail)
+
+    record = trace.steps[step]
+    answer = (record.left, record.right)
+    counts: dict[Pair, int] = {pair: record.count for pair in record.tied}
+    for top in record.top_pairs:
+        counts.setdefault((top.left, top.right), top.count)
+    others_tied = [pair for pair in record.tied if pair != answer]
+    lower = [pair for pair, count in counts.items() if count < record.count]
+    room = max(choices - 1, 0)
+    tied_share = min(len(others_tied), room - 1 if lower and room > 1 else room)
+    picked = others_tied[:tied_share] + lower[: room - tied_share]
+    picked += others_tied[tied_share:][: room - len(picked)]  # too few lower pairs: more tied ones
+    pairs = [answer, *picked]
+    random.Random(f"{seed}/{step}").shuffle(pairs)
+
+    candidates = tuple(Candidate(a, b, merge_label(trace, (a, b)), counts.get((a, b))) for a, b in pairs)
+    reasons = tuple((pair, why_rule_picks(trace, answer, pair)) for pair in record.tied if pair != answer)
+    runner_up = next(
+        (f"{merge_label(trace, (p.left, p.right))}, {_times(p.count)}" for p in record.top_pairs if p.count < record.count),
+        "",
+    )
+    after = f"After {step} merge{'s' if step != 1 else ''}" if step else "Before any merge"
+    return Question(
+        step=step,
+        prompt=f"{after}, which pair does merge {step + 1} join?",
+        candidates=candidates,
+        answer=answer,
+        new_token=trace.token_text(record.new_id),
+        count=record.count,
+        tie_count=record.tie_count,
+        tied=record.tied,
+        rule=rule,
+        stop_detail="",
+        tie_reasons=reasons,
+        runner_up=runner_up,
+    )
+
+
+def grade(question: Question, chosen: Pair) -> Result:
+    """Grade ``chosen`` (a pair of token ids) and explain the answer.
+
+    Raises ``ValueError`` on a finished question: there is nothing to predict.
+    """
+    if question.answer is None:
+        raise ValueError(f"there is no merge {question.step + 1} to predict: {question.stop_detail}")
+    chosen = (chosen[0], chosen[1])
+    by_pair = {candidate.pair: candidate for candidate in question.candidates}
+    answer = by_pair[question.answer]
+    mine = by_pair.get(chosen)
+    if mine is None:
+        count = question.count if chosen in question.tied else None
+        mine = Candidate(chosen[0], chosen[1], f"{chosen}", count)
+    shown = [*question.candidates] + ([] if chosen in by_pair else [mine])
+    shown.sort(key=lambda c: -1 if c.count is None else c.count, reverse=True)
+
+    made = f"{answer.label} (making {question.new_token!r})"
+    if chosen == question.answer:
+        verdict = CORRECT
+        if question.tie_count > 1:
+            text = (
+                f"Right: {answer.label} occurs {_times(question.count)} and merge {question.step + 1} makes "
+                f"{question.new_token!r}. " + _tie_sentence(question, _rival(question))
+            )
+        else:
+            beaten = f" (next best: {question.runner_up})" if question.runner_up else ""
+            text = (
+                f"Right: {answer.label} occurs {_times(question.count)}, more than any other pair{beaten}, "
+                f"so merge {question.step + 1} makes {question.new_token!r}."
+            )
+    elif chosen in question.tied or mine.count == question.count:
+        verdict = RIGHT_COUNT
+        text = (
+            f"Right count, but the tie-break picks {made}: {mine.label} also occurs {_times(question.count)}. "
+            + _tie_sentence(question, chosen)
+        )
+    else:
+        verdict = WRONG
+        how_often = (
+            f"occurs {_times(mine.count)}" if mine.count is not None
+            else "is not among the most frequent pairs the trace recorded"
+        )
+        text = (
+            f"Not this one: {mine.label} {how_often}, but {answer.label} occurs {_times(question.count)}, "
+            "and the trainer always merges the most frequent pair (counted with overlap)."
+        )
+        if question.tie_count > 1:
+            text += " " + _tie_sentence(question, _rival(question))
+    return Result(question.step, chosen, question.answer, verdict, tuple(shown), text)
+
+
+def _tie_sentence(question: Question, loser: Pair | None) -> str:
+    sentence = f"It was a tie between {question.tie_count} pairs at count {question.count}"
+    reasons = dict(question.tie_reasons)
+    if loser not in reasons:
+        return sentence + f", and the {question.rule} rule picks the answer."
+    answer = next(c.label for c in question.candidates if c.pair == question.answer)
+    return sentence + f", and the {question.rule} rule picks {answer} because {reasons[loser]}."
+
+
+def _rival(question: Question) -> Pair | None:
+    """The tied pair to compare the winner with: a tied candidate if shown, else the runner-up."""
+    shown = {candidate.pair for candidate in question.candidates}
+    others = [pair for pair in question.tied if pair != question.answer]
+    return next((pair for pair in others if pair in shown), others[0] if others else None)
+
+
+def _times(count: int | None) -> str:
+    return f"{count} time{'s' if count != 1 else ''}"
+
+
+def _stopped_prompt(trace: Trace) -> str:
+    done = f"{len(trace.steps)} merge{'s' if len(trace.steps) != 1 else ''}"
+    if trace.stop_reason in (STOP_MERGES, STOP_VOCAB_SIZE, STOP_TIME_LIMIT):
+        return f"Training stopped after {done}: {trace.stop_detail}. Train longer to keep predicting."
+    return f"There is no next merge: training stopped after {done} because {trace.stop_detail}."

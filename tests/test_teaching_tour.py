@@ -1,0 +1,36 @@
+"""The guided tour: five short steps, each linking to a page set up by its query parameters."""
+
+import re
+
+from bpe.teaching import tour
+from bpe.teaching.tour import TOUR
+
+PAGES = {value for name, value in vars(tour).items() if name.startswith("PAGE_")}
+
+
+def test_the_tour_goes_bytes_pairs_merge_repeat_encode():
+    assert len(TOUR) == 5
+    assert [step.page for step in TOUR] == [
+        tour.PAGE_BYTE_INSPECTOR, tour.PAGE_COUNTING_LAB, tour.PAGE_TRAIN, tour.PAGE_QUIZ, tour.PAGE_ENCODE,
+    ]
+
+
+def test_every_step_is_two_or_three_sentences():
+    for step in TOUR:
+        assert 2 <= len(re.findall(r"[.!?](?:\s|$)", step.body)) <= 3, step.title
+
+
+def test_every_target_is_a_known_page_with_string_query_params():
+    for step in TOUR:
+        assert step.page in PAGES and step.page.startswith("pages/") and step.page.endswith(".py")
+        assert all(isinstance(key, str) and isinstance(value, str) for key, value in step.params.items())
+
+
+def test_the_train_and_encode_pages_are_the_ones_the_app_names():
+    assert (tour.PAGE_TRAIN, tour.PAGE_ENCODE, tour.PAGE_VOCABULARY) == (
+        "pages/1_Train.py", "pages/2_Encode_and_decode.py", "pages/3_Vocabulary.py",
+    )
+
+
+def test_a_url_path_uses_streamlits_page_name_and_the_query():
+    assert TOUR[1].url_path() == "Counting_lab?text=aaabdaaabac&left=a&right=a"
