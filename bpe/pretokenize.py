@@ -64,6 +64,8 @@ class Pretokenizer:
     @classmethod
     def parse(cls, spec: str) -> "Pretokenizer":
         """Parse ``none|whitespace|gpt2|gpt4|regex:PATTERN``; raise :class:`PatternError` if bad."""
+        if not isinstance(spec, str):  # subtle: a file read back may hold any JSON value here
+            raise PatternError(f"the pre-tokenizer must be a name such as 'gpt2', got {spec!r}")
         if spec in NAMED_PATTERNS:
             pattern = NAMED_PATTERNS[spec]
             return cls(spec, None if pattern is None else regex.compile(pattern))

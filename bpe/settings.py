@@ -47,6 +47,8 @@ class TrainSettings:
             )
         Pretokenizer.parse(self.pretokenizer)
         object.__setattr__(self, "special_tokens", validate_special_tokens(tuple(self.special_tokens)))
+        if self.end_of_word is not None and not isinstance(self.end_of_word, str):
+            raise SettingsError(f"the end-of-word marker must be text such as </w>, got {self.end_of_word!r}")
         if self.end_of_word is not None and not self.end_of_word:
             raise SettingsError("the end-of-word marker is empty: use e.g. </w>, or leave it out")
         if self.merges is not None and self.vocab_size is not None:

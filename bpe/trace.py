@@ -186,9 +186,27 @@ class Trace:
             )
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(f"the trace file is malformed: {error!r}") from error
+        if not all(_is_whole(n) for n in (trace.initial_tokens, trace.corpus_bytes, trace.word_count)) or not (
+            isinstance(trace.stop_reason, str) and isinstance(trace.stop_detail, str)
+        ):
+            raise FormatError("the trace file is malformed: its totals or stop reason have the wrong type")
         for index, step in enumerate(steps):
-            if step.step != index + 1 or step.new_id != len(base) + index or not (
-                0 <= step.left < step.new_id and 0 <= step.right < step.new_id
+            ids = [step.left, step.right, *(i for pair in step.tied for i in pair)]
+            ids += [i for pair in step.top_pairs for i in (pair.left, pair.right)]
+            counts = [step.step, step.new_id, step.count, step.replacements, step.tie_count, step.tokens_after]
+            counts += [step.words_changed]
+            counts += [pair.count for pair in step.top_pairs]
+            # subtle: a file may hold any JSON value here (null, 1.5, true), not only wrong numbers
+            if (
+                step.step != index + 1 or step.new_id != len(base) + index
+                or not all(_is_whole(i) and i < step.new_id for i in ids) or not all(map(_is_whole, counts))
             ):
-                raise FormatError(f"the trace file is malformed: merge {index + 1} has inconsistent ids")
+                raise FormatError(
+                    f"the trace file is malformed: merge {index + 1} has inconsistent ids or counts"
+                )
         return trace
+
+
+def _is_whole(value: object) -> bool:
+    """A JSON whole number from 0 (``true`` and ``1.0`` are not)."""
+    return type(value) is int and value >= 0

@@ -1,0 +1,245 @@
+"""Parity with real libraries, offline: each tie-break rule reproduces the trainer it is named for.
+
+* ``hf``: Hugging Face tokenizers' ``BpeTrainer``, byte-level (GPT-2 style) and char-level.
+* ``smallest-ids``: rustbpe (nanochat's trainer).
+* ``first-seen``: tiktoken's educational ``bpe_train``.
+* Encoding: a ``tiktoken.Encoding`` built from our own trained ranks gives the same ids.
+
+Merges are compared in order, merge for merge, on real text where ties are everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+# Single-threaded and quiet, set before tokenizers starts its thread pool.
+os.environ.setdefault("RAYON_NUM_THREADS", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import rustbpe  # noqa: E402
+import tiktoken  # noqa: E402
+from tiktoken._educational import bpe_train as tiktoken_educational_train  # noqa: E402
+from tokenizers import Tokenizer as HfTokenizer  # noqa: E402
+from tokenizers import models, pre_tokenizers, trainers  # noqa: E402
+
+from bpe.byte_level import bytes_to_gpt2_text  # noqa: E402
+from bpe.corpus import Corpus  # noqa: E402
+from bpe.presets import HF_COURSE_WORDS, python_docs_text  # noqa: E402
+from bpe.pretokenize import GPT2_PATTERN  # noqa: E402
+from bpe.settings import TrainSettings  # noqa: E402
+from bpe.tokenizer import Tokenizer  # noqa: E402
+from bpe.trainer import train  # noqa: E402
+
+MERGES = 1000
+CORPORA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+TAYLOR_SWIFT = CORPORA_DIR / "taylorswift.txt"
+EOT = "<|endoftext|>"
+
+# Small word corpora for char-level parity: ties everywhere, and characters beyond ASCII so that
+# Hugging Face's alphabet order (by code point) matters.
+CHAR_CORPORA = {
+    "hf-course": " ".join(word for word, count in HF_COURSE_WORDS.items() for _ in range(count)),
+    "sennrich": "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3,
+    "accents-and-cjk": (
+        "café naïve résumé façade über straße café café 東京 東京都 京都 京都 "
+        "naïve naïve über über straße ÅÆØ åæø ÅÆØ"
+    ),
+}
+
+
+def corpus_text(name: str) -> str:
+    if name == "python-docs":
+        return python_docs_text()
+    if not TAYLOR_SWIFT.exists():
+        pytest.skip(f"{TAYLOR_SWIFT} is absent")
+    return TAYLOR_SWIFT.read_text(encoding="utf-8")
+
+
+REAL_CORPORA = ["python-docs", "taylorswift"]
+
+
+@lru_cache(maxsize=None)
+def our_trace(name: str, tie_break: str, merges: int = MERGES, special_tokens: tuple[str, ...] = ()):
+    settings = TrainSettings(tie_break=tie_break, merges=merges, min_frequency=1, special_tokens=special_tokens)
+    corpus = Corpus.from_text(corpus_text(name), pretokenizer="gpt2", special_tokens=special_tokens)
+    return train(corpus, settings)
+
+
+def hf_merges(tokenizer: HfTokenizer) -> list[tuple[str, str]]:
+    merges = json.loads(tokenizer.to_str())["model"]["merges"]
+    return [tuple(m) if isinstance(m, list) else tuple(m.split(" ", 1)) for m in merges]
+
+
+# -- Hugging Face -----------------------------------------------------------------------------
+@pytest.mark.parametrize("name", REAL_CORPORA)
+def test_hf_rule_matches_hugging_face_byte_level_trainer_merge_for_merge(name):
+    text = corpus_text(name)
+    hf = HfTokenizer(models.BPE())
+    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    trainer = trainers.BpeTrainer(
+        vocab_size=256 + MERGES, min_frequency=0, show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    hf.train_from_iterator([text], trainer)
+
+    trace = our_trace(name, "hf")
+    ours = [
+        (bytes_to_gpt2_text(trace.tokens[s.left].data), bytes_to_gpt2_text(trace.tokens[s.right].data))
+        for s in trace.steps
+    ]
+    assert sum(s.tie_count > 1 for s in trace.steps) > 100  # the rule was really exercised
+    assert len(ours) == MERGES
+    assert ours == hf_merges(hf)
+
+
+def hf_char_merges(text: str, merges: int) -> list[tuple[str, str]]:
+    hf = HfTokenizer(models.BPE())
+    hf.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    alphabet = set("".join(text.split()))
+    trainer = trainers.BpeTrainer(vocab_size=len(alphabet) + merges, min_frequency=0, show_progress=False)
+    hf.train_from_iterator([text], trainer)
+    return hf_merges(hf)
+
+
+def our_char_merges(text: str, merges: int) -> list[tuple[str, str]]:
+    settings = TrainSettings(
+        unit="char", pretokenizer="whitespace", tie_break="hf", merges=merges, min_frequency=1
+    )
+    trace = train(Corpus.from_text(text, pretokenizer="whitespace"), settings)
+    return [(trace.token_text(s.left), trace.token_text(s.right)) for s in trace.steps]
+
+
+@pytest.mark.parametrize("text", CHAR_CORPORA.values(), ids=CHAR_CORPORA.keys())
+def test_hf_rule_matches_hugging_face_char_level_trainer_until_no_pair_is_left(text):
+    ours = our_char_merges(text, 100)
+    assert 0 < len(ours) < 100  # both trainers ran out of pairs
+    assert ours == hf_char_merges(text, 100)
+
+
+def test_hf_rule_matches_hugging_face_char_level_trainer_on_real_text():
+    text = python_docs_text()
+    assert our_char_merges(text, MERGES) == hf_char_merges(text, MERGES)
+
+
+# Random word tables of two letters: every step is a tie, so only the rule decides.
+RANDOM_WORDS = st.lists(st.text(alphabet="ab", min_size=1, max_size=9), min_size=1, max_size=8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=RANDOM_WORDS, repeats=st.lists(st.integers(min_value=1, max_value=4), min_size=8, max_size=8))
+def test_hf_rule_matches_hugging_face_char_level_trainer_on_random_word_tables(words, repeats):
+    text = " ".join(word for word, times in zip(words, repeats) for _ in range(times))
+    assert our_char_merges(text, 60) == hf_char_merges(text, 60)
+
+
+# -- rustbpe ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", REAL_CORPORA)
+def test_smallest_ids_rule_matches_rustbpe_merge_for_merge(name):
+    text = corpus_text(name)
+    rust = rustbpe.Tokenizer()
+    rust.train_from_iterator([text], 256 + MERGES, pattern=GPT2_PATTERN)
+    theirs = [token for token, _ in sorted(rust.get_mergeable_ranks(), key=lambda item: item[1])][256:]
+
+    trace = our_trace(name, "smallest-ids")
+    ours = [trace.tokens[s.new_id].data for s in trace.steps]
+    assert len(ours) == MERGES
+    assert ours == theirs
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(alphabet="ab é東😀\n'0", min_size=1, max_size=80))
+def test_smallest_ids_rule_matches_rustbpe_on_random_text(text):
+    trace = train(Corpus.from_text(text), TrainSettings(tie_break="smallest-ids", merges=30, min_frequency=1))
+    ours = [trace.tokens[s.new_id].data for s in trace.steps]
+    rust = rustbpe.Tokenizer()
+    rust.train_from_iterator([text], 256 + len(ours), pattern=GPT2_PATTERN)
+    assert ours == [token for token, _ in sorted(rust.get_mergeable_ranks(), key=lambda item: item[1])][256:]
+
+
+# -- tiktoken's educational trainer -----------------------------------------------------------
+EDUCATIONAL_TEXTS = {
+    "python-docs-opening": python_docs_text()[:3000],
+    "sennrich": " low" * 5 + " lower" * 2 + " widest" * 3 + " newest" * 6,
+}
+
+
+@pytest.mark.parametrize("text", EDUCATIONAL_TEXTS.values(), ids=EDUCATIONAL_TEXTS.keys())
+def test_first_seen_rule_matches_tiktokens_educational_trainer(text, capsys):
+    merges = 60 if len(text) > 1000 else 12
+    ranks = tiktoken_educational_train(text, 256 + merges, GPT2_PATTERN, visualise=None)
+    capsys.readouterr()
+    theirs = [token for token, _ in sorted(ranks.items(), key=lambda item: item[1])][256:]
+
+    settings = TrainSettings(tie_break="first-seen", merges=merges, min_frequency=1)
+    trace = train(Corpus.from_text(text, pretokenizer="gpt2"), settings)
+    assert any(s.tie_count > 1 for s in trace.steps)
+    assert [trace.tokens[s.new_id].data for s in trace.steps] == theirs
+
+
+# -- encoding against tiktoken ----------------------------------------------------------------
+ENCODE_SAMPLES = {
+    "english": "The quick brown fox jumps over the lazy dog. It's 'quoted', isn't it?",
+    "code": "def area(r: float) -> float:\n    return 3.14159 * r ** 2  # circle\n\n\nprint(area(2))\n",
+    "numbers": "0 7 42 1234567 3.14159 1,000,000 -12e-3 2024-11-21",
+    "spaces-and-newlines": "a  b   c\n\n\n d\t\te \r\n f\n \n  g",
+    "cjk": "東京は日本の首都です。北京是中国的首都。서울은 한국의 수도입니다.",
+    "emoji-zwj": "family 👨\u200d👩\u200d👧\u200d👦 flag 🏳️\u200d🌈 thumbs 👍🏽 done",
+    "combining-marks": "e\u0301 n\u0303 a\u0308\u0323 Z\u0351\u0360\u0352a\u0337\u0353l\u0336g\u0335o\u0334",
+    "trailing-whitespace": "ends with spaces   \n\t  ",
+    "only-newlines": "\n\n\n",
+    "empty": "",
+    "long-chunks": "x" * 300 + " " + "the" * 80 + " " + "-=" * 60 + " " + "\n" * 70 + "1" * 90,
+    "docs-slice": python_docs_text()[100_000:110_000],
+}
+
+
+@pytest.fixture(scope="module")
+def tokenizers_pair() -> tuple[Tokenizer, tiktoken.Encoding]:
+    trace = our_trace("python-docs", "first-seen", special_tokens=(EOT,))
+    ranks = {trace.tokens[token_id].data: token_id for token_id in range(256 + len(trace.steps))}
+    assert len(ranks) == 256 + len(trace.steps)  # no two tokens spell the same bytes
+    encoding = tiktoken.Encoding(
+        name="bpe-lab-parity", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens=trace.special_ids
+    )
+    return Tokenizer.from_trace(trace), encoding
+
+
+@pytest.mark.parametrize("text", ENCODE_SAMPLES.values(), ids=ENCODE_SAMPLES.keys())
+def test_encode_gives_the_same_ids_as_tiktoken_with_the_same_ranks(tokenizers_pair, text):
+    ours, theirs = tokenizers_pair
+    ids = ours.encode(text)
+    assert ids == theirs.encode(text)
+    assert ours.decode(ids) == text
+
+
+SPECIAL_TEXT = f"one{EOT}two <|endoftext|> three{EOT}"
+
+
+def test_special_text_with_all_allowed_encodes_like_tiktoken(tokenizers_pair):
+    ours, theirs = tokenizers_pair
+    ids = ours.encode(SPECIAL_TEXT, allowed_special="all")
+    assert ids.count(ours.special_tokens[EOT]) == 3
+    assert ids == theirs.encode(SPECIAL_TEXT, allowed_special="all")
+
+
+def test_special_text_as_plain_text_encodes_like_tiktoken(tokenizers_pair):
+    ours, theirs = tokenizers_pair
+    ids = ours.encode(SPECIAL_TEXT, disallowed_special=())
+    assert ours.special_tokens[EOT] not in ids
+    assert ids == theirs.encode(SPECIAL_TEXT, disallowed_special=())
+    assert ours.encode_ordinary(SPECIAL_TEXT) == theirs.encode_ordinary(SPECIAL_TEXT)
+
+
+def test_special_text_is_refused_by_default_like_tiktoken(tokenizers_pair):
+    ours, theirs = tokenizers_pair
+    with pytest.raises(ValueError, match="special token"):
+        ours.encode(SPECIAL_TEXT)
+    with pytest.raises(ValueError, match="special token"):
+        theirs.encode(SPECIAL_TEXT)
