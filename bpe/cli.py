@@ -8,18 +8,30 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe train --text "aaabdaaabac" --pretokenizer none --tie-break lexicographic-min --save t.json
     python -m bpe encode --tokenizer t.json --text "aaabdaaabac"
     python -m bpe decode --tokenizer t.json 258 100
+    python -m bpe encode --pretrained gpt2 --text "hello world"
+    python -m bpe export --tokenizer t.json --format hf --out tokenizer.json
+    python -m bpe import --format gpt2 --in encoder.json,vocab.bpe --out t.json
+
+Export file layout (``--out``): ``ours``, ``hf`` and ``tiktoken`` write the one file named;
+``minbpe`` writes ``PREFIX.model`` and ``PREFIX.vocab`` (``--out PREFIX`` or ``--out PREFIX.model``,
+as minbpe's ``save(prefix)``); ``gpt2`` writes ``DIR/encoder.json`` and ``DIR/vocab.bpe``
+(``--out DIR``, created if missing). ``import`` always writes BPE Lab JSON.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
 
 from .corpus import Corpus, parse_word_counts
 from .errors import BpeError
+from .formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE, export_tokenizer, import_tokenizer
+from .formats.common import read_file
+from .pretrained import PRETRAINED, load_pretrained
 from .presets import PRESETS, get_preset
 from .settings import TrainSettings
 from .tiebreak import TIE_BREAK_RULES
@@ -53,6 +65,13 @@ def _read_text_file(path: str) -> str:
 
 def _load_tokenizer(path: str) -> Tokenizer:
     return Tokenizer.from_json(_read_text_file(path))
+
+
+def _chosen_tokenizer(args: argparse.Namespace) -> Tokenizer:
+    """``--tokenizer PATH`` or ``--pretrained NAME`` (argparse makes sure exactly one is given)."""
+    if args.pretrained is not None:
+        return load_pretrained(args.pretrained)
+    return _load_tokenizer(args.tokenizer)
 
 
 def merge_records(trace: Trace) -> list[dict]:
@@ -146,7 +165,7 @@ def _write(path: str, text: str) -> None:
 def _encode(args: argparse.Namespace) -> None:
     if (args.text is None) == (args.file is None):
         raise UsageError("give exactly one of --text or --file")
-    tokenizer = _load_tokenizer(args.tokenizer)
+    tokenizer = _chosen_tokenizer(args)
     text = args.text if args.text is not None else _read_text_file(args.file)
     if args.allowed_special == "all":
         allowed: str | set[str] = "all"
@@ -164,7 +183,7 @@ def _encode(args: argparse.Namespace) -> None:
 
 
 def _decode(args: argparse.Namespace) -> None:
-    tokenizer = _load_tokenizer(args.tokenizer)
+    tokenizer = _chosen_tokenizer(args)
     ids = []
     for item in args.ids:
         try:
@@ -172,6 +191,64 @@ def _decode(args: argparse.Namespace) -> None:
         except ValueError:
             raise UsageError(f"{item!r} is not a token id: ids are whole numbers like 258") from None
     sys.stdout.write(tokenizer.decode(ids, errors=args.errors) + "\n")
+
+
+def _export(args: argparse.Namespace) -> None:
+    tokenizer = _chosen_tokenizer(args)
+    files = export_tokenizer(tokenizer, format=args.format)
+    for path, text in zip(_export_paths(args.format, args.out), files.values()):
+        _write(path, text)
+        print(f"wrote {path}")
+    if args.format in PATTERN_FREE:
+        stored = "the split pattern" + (" or special tokens" if args.format == "tiktoken" else "")
+        print(
+            f"note: {FORMAT_TITLES[args.format]} does not store {stored}; this tokenizer splits with "
+            f"{tokenizer.pretokenizer.name!r}"
+            + (f" and has special tokens {tokenizer.special_tokens}" if args.format == "tiktoken" and tokenizer.special_tokens else "")
+            + f" (import with --pretokenizer {tokenizer.pretokenizer.name!r})"
+        )
+
+
+def _export_paths(format: str, out: str) -> list[str]:
+    """Where each of ``FILE_NAMES[format]`` goes for ``--out``, in the same order."""
+    if format == "minbpe":
+        prefix = out[: -len(".model")] if out.endswith(".model") else out
+        return [prefix + ".model", prefix + ".vocab"]
+    if format == "gpt2":
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as error:
+            raise UsageError(f"cannot make the folder {out} for encoder.json and vocab.bpe: {error.strerror}") from None
+        return [os.path.join(out, name) for name in FILE_NAMES["gpt2"]]
+    return [out]
+
+
+def _import(args: argparse.Namespace) -> None:
+    paths = [path for path in args.input.split(",") if path]
+    special_tokens = {}
+    for item in args.special or []:
+        text, separator, token_id = item.rpartition("=")
+        if not separator or not text or not token_id.isdigit():
+            raise UsageError(f"cannot read --special {item!r}: write TEXT=ID, e.g. --special '<|endoftext|>=50256'")
+        special_tokens[text] = int(token_id)
+    tokenizer = import_tokenizer(
+        format=args.format,
+        files={path: read_file(path) for path in paths},
+        pretokenizer=args.pretokenizer or "gpt2",
+        special_tokens=special_tokens,
+        name=args.name or "",
+    )
+    _write(args.out, tokenizer.to_json())
+    print(
+        f"wrote {args.out}: {tokenizer.n_vocab} tokens ({len(tokenizer.merges)} merges, "
+        f"{len(tokenizer.special_tokens)} special), pre-tokenizer {tokenizer.pretokenizer.name!r}"
+    )
+
+
+def _add_tokenizer_choice(command: argparse.ArgumentParser) -> None:
+    choice = command.add_mutually_exclusive_group(required=True)
+    choice.add_argument("--tokenizer", metavar="PATH", help="a BPE Lab tokenizer file")
+    choice.add_argument("--pretrained", choices=list(PRETRAINED), help="a tokenizer shipped with an installed package")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -198,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     train_cmd.set_defaults(run=_train)
 
     encode_cmd = commands.add_parser("encode", help="text -> ids")
-    encode_cmd.add_argument("--tokenizer", required=True, metavar="PATH")
+    _add_tokenizer_choice(encode_cmd)
     encode_cmd.add_argument("--text")
     encode_cmd.add_argument("--file")
     encode_cmd.add_argument("--allowed-special", metavar="all|none|TOKEN,...")
@@ -206,10 +283,28 @@ def build_parser() -> argparse.ArgumentParser:
     encode_cmd.set_defaults(run=_encode)
 
     decode_cmd = commands.add_parser("decode", help="ids -> text")
-    decode_cmd.add_argument("--tokenizer", required=True, metavar="PATH")
+    _add_tokenizer_choice(decode_cmd)
     decode_cmd.add_argument("--errors", choices=["replace", "strict"], default="replace")
     decode_cmd.add_argument("ids", nargs="*", metavar="ID")
     decode_cmd.set_defaults(run=_decode)
+
+    export_cmd = commands.add_parser("export", help="write a tokenizer in another library's format")
+    _add_tokenizer_choice(export_cmd)
+    export_cmd.add_argument("--format", required=True, choices=list(FORMATS))
+    export_cmd.add_argument("--out", required=True, metavar="PATH", help="a file; PREFIX for minbpe, DIR for gpt2")
+    export_cmd.set_defaults(run=_export)
+
+    import_cmd = commands.add_parser("import", help="read another library's tokenizer into BPE Lab JSON")
+    import_cmd.add_argument("--format", required=True, choices=list(FORMATS))
+    import_cmd.add_argument("--in", dest="input", required=True, metavar="PATH[,PATH]",
+                            help="gpt2 takes encoder.json,vocab.bpe (either order)")
+    import_cmd.add_argument("--out", required=True, metavar="PATH", help="where to write the BPE Lab JSON")
+    import_cmd.add_argument("--pretokenizer", metavar="none|whitespace|gpt2|gpt4|regex:PATTERN",
+                            help="the split pattern, for tiktoken and gpt2 files, which do not store it (default gpt2)")
+    import_cmd.add_argument("--special", action="append", metavar="TEXT=ID",
+                            help="a special token, for tiktoken files, which do not store them")
+    import_cmd.add_argument("--name")
+    import_cmd.set_defaults(run=_import)
     return parser
 
 

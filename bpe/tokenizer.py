@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import heapq
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from itertools import repeat
+from functools import partial
+from itertools import chain, repeat
 from typing import Literal
 
 from .errors import BpeError, FormatError, SpecialTokenError, UnknownTokenError
+from .fast_split import ASCII_PATTERNS, split_words
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
 from .trace import Trace
 from .vocab import UNITS, Token, token_text
@@ -35,6 +37,7 @@ from .vocab import UNITS, Token, token_text
 TOKENIZER_FORMAT = "bpe-lab/tokenizer"
 TOKENIZER_VERSION = 1
 _NO_MERGE = float("inf")
+_NO_RANK = 1 << 62  # "no merge" for the hot loop: an int, so ``min`` never compares int with float
 _LONG_CHUNK = 48  # from this many symbols on, a heap beats rescanning the chunk for every merge
 _CACHE_LIMIT = 100_000
 _CACHE_CHUNK_CHARS = 256
@@ -69,6 +72,27 @@ class ChunkWalk:
         return self.merges[-1].ids_after if self.merges else self.initial
 
 
+class _ChunkCache(dict):
+    """``chunk -> ids``, computed on a miss by ``__missing__``, so that hits are looked up from C.
+
+    Chunks longer than ``_CACHE_CHUNK_CHARS`` are not kept, and a full cache starts over.
+    """
+
+    __slots__ = ("_encode",)
+
+    def __init__(self, encode: Callable[[str], tuple[int, ...]]) -> None:
+        super().__init__()
+        self._encode = encode
+
+    def __missing__(self, chunk: str) -> tuple[int, ...]:
+        ids = self._encode(chunk)
+        if len(chunk) <= _CACHE_CHUNK_CHARS:
+            if len(self) >= _CACHE_LIMIT:
+                self.clear()
+            self[chunk] = ids
+        return ids
+
+
 class Tokenizer:
     """A BPE tokenizer: base symbols, ranked merges and special tokens."""
 
@@ -88,6 +112,8 @@ class Tokenizer:
             raise FormatError(f"unknown unit {unit!r}: use 'byte' or 'char'")
         self.unit = unit
         self.name = name
+        if end_of_word is not None and (not isinstance(end_of_word, str) or not end_of_word):
+            raise FormatError(f"the end-of-word marker must be text such as </w>, got {end_of_word!r}")
         self.end_of_word = end_of_word
         self.pretokenizer = Pretokenizer.parse(pretokenizer)
         special_tokens = dict(special_tokens or {})
@@ -143,7 +169,19 @@ class Tokenizer:
             self._add_id(token_id, Token(text.encode("utf-8")), f"special token {text!r}")
             self.special_tokens[text] = token_id
         self._special_ids = {token_id: text for text, token_id in self.special_tokens.items()}
-        self._cache: dict[tuple[str, bool], tuple[int, ...]] = {}
+        # A byte-level word needs no marker or alphabet check: the hot miss path skips them.
+        plain_bytes = unit == "byte" and self._marker_id is None
+        self._word_cache = _ChunkCache(self._merge_bytes if plain_bytes else self._merge_word)
+        # Without a marker a word and a gap with the same text encode alike: share one cache.
+        self._gap_cache = self._word_cache if self._marker_id is None else _ChunkCache(self._merge_gap)
+        # Subtle: GPT-2's and GPT-4's patterns match every character (letters, numbers, other
+        # symbols, whitespace each have a branch), so their splits have no gaps and the words
+        # alone are every piece; ``none`` gives the whole text as one word.
+        self._split_words: Callable[[str], list[str]] | None = None
+        if self.pretokenizer.name in ASCII_PATTERNS:
+            self._split_words = partial(split_words, self.pretokenizer)
+        elif self.pretokenizer.name == "none":
+            self._split_words = self.pretokenizer.words
 
     def _add_id(self, token_id: int, token: Token, what: str) -> None:
         if isinstance(token_id, bool) or not isinstance(token_id, int) or token_id < 0:
@@ -218,6 +256,8 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating special-token text as plain text."""
+        if self._split_words is not None:  # the hot path: one cache lookup per chunk, from C
+            return list(chain.from_iterable(map(self._word_cache.__getitem__, self._split_words(text))))
         ids: list[int] = []
         for piece, is_word in self.pretokenizer.split(text):
             ids.extend(self._encode_chunk(piece, is_word))
@@ -262,7 +302,7 @@ class Tokenizer:
 
     def _initial_ids(self, chunk: str, is_word: bool) -> list[int]:
         if self.unit == "byte":
-            ids = [self._byte_ids[value] for value in chunk.encode("utf-8")]
+            ids = list(map(self._byte_ids.__getitem__, chunk.encode("utf-8")))
         else:
             try:
                 ids = [self._char_ids[char] for char in chunk]
@@ -278,26 +318,44 @@ class Tokenizer:
         return ids
 
     def _encode_chunk(self, chunk: str, is_word: bool) -> tuple[int, ...]:
-        key = (chunk, is_word)
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
-        ids = self._initial_ids(chunk, is_word)
-        merged = tuple(self._merge_long(ids) if len(ids) >= _LONG_CHUNK else self._merge_short(ids))
-        if len(chunk) <= _CACHE_CHUNK_CHARS:
-            if len(self._cache) >= _CACHE_LIMIT:
-                self._cache.clear()
-            self._cache[key] = merged
-        return merged
+        return (self._word_cache if is_word else self._gap_cache)[chunk]
+
+    def _merge_bytes(self, chunk: str) -> tuple[int, ...]:
+        ids = list(map(self._byte_ids.__getitem__, chunk.encode("utf-8")))
+        return tuple(self._merge_long(ids) if len(ids) >= _LONG_CHUNK else self._merge_short(ids))
+
+    def _merge_word(self, chunk: str) -> tuple[int, ...]:
+        ids = self._initial_ids(chunk, True)
+        return tuple(self._merge_long(ids) if len(ids) >= _LONG_CHUNK else self._merge_short(ids))
+
+    def _merge_gap(self, chunk: str) -> tuple[int, ...]:
+        ids = self._initial_ids(chunk, False)
+        return tuple(self._merge_long(ids) if len(ids) >= _LONG_CHUNK else self._merge_short(ids))
 
     def _merge_short(self, ids: list[int]) -> list[int]:
-        ranks = self._ranks
-        while len(ids) > 1:
-            rank = min(map(ranks.get, zip(ids, ids[1:]), repeat(_NO_MERGE)))
-            if rank == _NO_MERGE:
+        """Merge the leftmost lowest-ranked pair, one at a time, updating only its neighbours.
+
+        This is :meth:`_walk`'s "every occurrence, left to right" one occurrence at a time: a
+        merged token only joins merges of higher rank, so the next lowest rank is the same pair
+        again until its occurrences run out (tiktoken's loop, with our ranks of pairs).
+        ``ids=[1, 2, 3, 1, 2]`` with ``(1, 2) -> 4`` -> ``[4, 3, 1, 2]`` -> ``[4, 3, 4]``.
+        """
+        rank_of = self._ranks.get
+        merges = self._merges
+        pair_ranks = list(map(rank_of, zip(ids, ids[1:]), repeat(_NO_RANK)))  # pair_ranks[i]: (ids[i], ids[i+1])
+        last = len(pair_ranks) - 1  # kept by hand: this loop runs ~35,000 times for the python docs
+        while last >= 0:
+            rank = min(pair_ranks)
+            if rank == _NO_RANK:
                 break
-            left, right, new_id = self._merges[rank]
-            ids = _replace_pair(ids, left, right, new_id)
+            i = pair_ranks.index(rank)
+            new_id = ids[i] = merges[rank][2]
+            del ids[i + 1], pair_ranks[i]
+            if i:
+                pair_ranks[i - 1] = rank_of((ids[i - 1], new_id), _NO_RANK)
+            if i < last:
+                pair_ranks[i] = rank_of((new_id, ids[i + 1]), _NO_RANK)
+            last -= 1
         return ids
 
     def _merge_long(self, ids: list[int]) -> list[int]:

@@ -1,0 +1,61 @@
+"""BPE Lab's home page: what byte-pair encoding is, and a gallery of examples to open."""
+
+import streamlit as st
+
+from bpe.presets import PRESETS
+from bpe.views.app_state import OWN_TABLE, OWN_TEXT, SOURCES
+from ui.render import page_setup
+
+TRAIN_PAGE = "pages/1_Train.py"
+
+page_setup("Home", "🔤")
+st.title("BPE Lab: byte-pair encoding, step by step")
+st.markdown(
+    "**Byte-pair encoding (BPE)** turns text into tokens the way GPT-2, GPT-4 and most language models do. "
+    "It starts from single bytes (or characters), counts how often each **pair of neighbouring tokens** "
+    "occurs, and **merges the most frequent pair** into one new token. Repeat a few thousand times and "
+    "frequent words and word pieces (` the`, `ing`, `est`) become single tokens, while any text can "
+    "still be written with the bytes underneath. The list of merges, in order, *is* the tokenizer: "
+    "encoding new text replays them."
+)
+st.markdown(
+    "Pick an example below to open it **step by step**: at each merge you see which pair won and why "
+    "(ties are common, and each library breaks them its own way), the corpus re-segmented, and how "
+    "much it shrank. Then **encode and decode** new text with the merges learned so far, and explore "
+    "the **vocabulary** and each token's merge tree."
+)
+
+st.header("Examples")
+cards = [
+    (name, preset.title, preset.description,
+     f"{preset.settings.unit} · {preset.settings.pretokenizer} · ties: {preset.settings.tie_break} · "
+     f"{preset.settings.target_merges(0):,} merges")
+    for name, preset in PRESETS.items()
+] + [
+    (OWN_TEXT, SOURCES[OWN_TEXT], "Paste text or upload a .txt file, then choose every setting yourself.",
+     "byte · gpt2 · ties: first-seen · 30 merges"),
+    (OWN_TABLE, SOURCES[OWN_TABLE], "Type words and their counts in a table, as in the Sennrich paper.",
+     "char · </w> · ties: first-seen · 15 merges"),
+]
+for row in range(0, len(cards), 4):
+    columns = st.columns(4)
+    for column, (name, title, description, facts) in zip(columns, cards[row:row + 4]):
+        with column.container(border=True, height=320):
+            st.markdown(f"**{title}**")
+            st.caption(description)
+            st.caption(f"`{facts}`")
+            st.page_link(TRAIN_PAGE, label="Open step by step", icon=":material/play_circle:", query_params={"preset": name})
+
+st.divider()
+left, right = st.columns(2)
+left.markdown(
+    "**The pages**\n"
+    "- **Train** — the corpus, the settings, and every merge explained.\n"
+    "- **Encode and decode** — new text through the merges learned up to the current step.\n"
+    "- **Vocabulary** — every token, the step that made it, and its merge tree."
+)
+right.markdown(
+    "**Sharing a view**\n\n"
+    "The address bar always holds the example, the settings and the step (never your own text): copy it "
+    "to show a class exactly this merge."
+)

@@ -1,0 +1,20 @@
+"""Other libraries' tokenizer files, one module per format (see each module for what it holds).
+
+Which tokenizers can go where: BPE Lab JSON (``ours``) holds every tokenizer. minbpe, Hugging
+Face ``tokenizer.json``, tiktoken rank files and GPT-2's ``encoder.json``/``vocab.bpe`` need a
+byte-level tokenizer without an end-of-word marker; :func:`export_problem` says why not otherwise.
+"""
+
+from .common import FORMAT_TITLES
+from .files import FILE_NAMES, FORMATS, PATTERN_FREE, check_format, export_problem, export_tokenizer, import_tokenizer
+from .gpt2 import from_gpt2, to_gpt2
+from .huggingface import from_hf, to_hf
+from .minbpe import from_minbpe, render_token, to_minbpe
+from .ours import from_ours, to_ours
+from .tiktoken_bpe import from_tiktoken, recover_merges, tiktoken_pattern, to_tiktoken
+
+__all__ = [
+    "FILE_NAMES", "FORMATS", "FORMAT_TITLES", "PATTERN_FREE", "check_format", "export_problem", "export_tokenizer",
+    "from_gpt2", "from_hf", "from_minbpe", "from_ours", "from_tiktoken", "import_tokenizer", "recover_merges",
+    "render_token", "tiktoken_pattern", "to_gpt2", "to_hf", "to_minbpe", "to_ours", "to_tiktoken",
+]

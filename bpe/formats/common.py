@@ -1,0 +1,186 @@
+"""What every file format shares: reading input, refusing what a format cannot hold, building.
+
+Scope: turning raw file contents into text (with a clear error when they are not UTF-8), the
+checks an exporter runs before writing (byte-level only, no end-of-word marker, one id per byte
+string, ids in merge order), the byte-level spelling of tokens, and wrapping engine errors so a
+parser only ever raises :class:`~bpe.errors.FormatError`. Out of scope: any one format's layout
+(one module per format next to this one).
+
+What can go where:
+
+* BPE Lab's JSON (``ours``) holds every tokenizer: char-level, with an end-of-word marker, any ids.
+* minbpe, Hugging Face ``tokenizer.json``, tiktoken and GPT-2's ``encoder.json``/``vocab.bpe``
+  all start from the 256 bytes, so they need a **byte-level** tokenizer **without** an
+  end-of-word marker (the marker decodes to nothing, which none of them can express).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+from ..byte_level import BYTE_TO_UNICODE
+from ..errors import BpeError, FormatError
+from ..tokenizer import Tokenizer
+from ..vocab import Token
+
+FORMAT_TITLES: Mapping[str, str] = MappingProxyType({
+    "ours": "BPE Lab JSON",
+    "minbpe": "minbpe .model",
+    "hf": "Hugging Face tokenizer.json",
+    "tiktoken": "tiktoken rank file",
+    "gpt2": "GPT-2 encoder.json + vocab.bpe",
+})
+
+
+def as_text(contents: str | bytes, *, source: str) -> str:
+    """File contents as text; bytes must be UTF-8 (``source`` names the file in the error)."""
+    if isinstance(contents, str):
+        return contents
+    if not isinstance(contents, (bytes, bytearray)):
+        raise FormatError(f"{source}: expected file contents (text or bytes), got {type(contents).__name__}")
+    try:
+        return bytes(contents).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise FormatError(
+            f"{source} is not UTF-8 text (byte {error.start} is invalid): is it the right file, "
+            "or was it saved in another encoding?"
+        ) from None
+
+
+def read_file(path: str) -> bytes:
+    """A file's bytes; a missing or unreadable file is a :class:`BpeError` that names it."""
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except FileNotFoundError:
+        raise BpeError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise BpeError(f"{path} is a folder, not a file") from None
+    except OSError as error:
+        raise BpeError(f"cannot read {path}: {error.strerror}") from None
+
+
+def build_tokenizer(*, source: str, **fields: object) -> Tokenizer:
+    """``Tokenizer(**fields)``, with any engine complaint re-raised as a FormatError naming ``source``.
+
+    Subtle: the engine raises e.g. SpecialTokenError for an empty special token; to a file reader
+    that is a malformed file, so parsers promise FormatError and nothing else.
+    """
+    try:
+        return Tokenizer(**fields)  # type: ignore[arg-type]
+    except BpeError as error:
+        raise FormatError(f"{source}: {error}") from None
+
+
+# -- what an exporter checks -------------------------------------------------------------------
+def byte_level_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
+    """Why ``format`` cannot hold ``tokenizer`` because of its unit or marker; None if it can."""
+    title = FORMAT_TITLES[format]
+    if tokenizer.unit != "byte":
+        return (
+            f"{title} cannot hold a char-level tokenizer: it starts from the 256 bytes. Save it as "
+            "BPE Lab JSON (format 'ours'), or retrain with the byte unit to export it anywhere"
+        )
+    if tokenizer.end_of_word is not None:
+        return (
+            f"{title} cannot hold a tokenizer with the end-of-word marker {tokenizer.end_of_word!r} "
+            "(the marker decodes to nothing, which it cannot express). Save it as BPE Lab JSON "
+            "(format 'ours'), or retrain without a marker to export it anywhere"
+        )
+    return None
+
+
+def require_byte_level(tokenizer: Tokenizer, *, format: str) -> None:
+    problem = byte_level_problem(tokenizer, format=format)
+    if problem:
+        raise FormatError(problem)
+
+
+def duplicate_bytes_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
+    """Formats keyed by a token's bytes cannot hold two ids that decode to the same bytes."""
+    seen: dict[bytes, int] = {}
+    for token_id, token in tokenizer.tokens.items():
+        if tokenizer.is_special(token_id):
+            continue
+        if token.data in seen:
+            return (
+                f"{FORMAT_TITLES[format]} is keyed by a token's bytes, but ids {seen[token.data]} and "
+                f"{token_id} both decode to {token.data!r}. Save it as BPE Lab JSON or minbpe, which "
+                "store merges instead"
+            )
+        seen[token.data] = token_id
+    return None
+
+
+def rank_order_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
+    """Rank-keyed formats merge the lowest *id* first, so merged ids must rise with merge order."""
+    previous = -1
+    for rank, (_, _, new_id) in enumerate(tokenizer.merges):
+        if new_id <= previous:
+            return (
+                f"{FORMAT_TITLES[format]} applies merges in id order, but merge {rank + 1} makes id "
+                f"{new_id}, not above the id {previous} made earlier. Save it as BPE Lab JSON or Hugging "
+                "Face tokenizer.json, which store the merge order"
+            )
+        previous = new_id
+    return None
+
+
+def first_problem(*problems: str | None) -> None:
+    for problem in problems:
+        if problem:
+            raise FormatError(problem)
+
+
+def base_items(tokenizer: Tokenizer) -> list[tuple[int, Token]]:
+    """``(id, token)`` of the base tokens, in id order as stored."""
+    merged = {new_id for _, _, new_id in tokenizer.merges}
+    return [
+        (token_id, token) for token_id, token in tokenizer.tokens.items()
+        if token_id not in merged and not tokenizer.is_special(token_id)
+    ]
+
+
+# -- byte-level spelling -----------------------------------------------------------------------
+def to_byte_text(data: bytes) -> str:
+    """``b" the" -> "Ġthe"``: the spelling GPT-2 and Hugging Face use for token bytes."""
+    return "".join(BYTE_TO_UNICODE[byte] for byte in data)
+
+
+def byte_base(ids_by_text: dict[str, int], *, source: str) -> dict[int, Token]:
+    """The 256 base tokens of a vocabulary keyed by byte-level text (GPT-2, Hugging Face)."""
+    missing = [byte for byte in range(256) if BYTE_TO_UNICODE[byte] not in ids_by_text]
+    if missing:
+        shown = ", ".join(f"0x{byte:02x} ({BYTE_TO_UNICODE[byte]!r})" for byte in missing[:5])
+        raise FormatError(
+            f"{source}: the vocabulary lacks {len(missing)} of the 256 single bytes ({shown}); a "
+            "byte-level BPE must give every byte an id"
+        )
+    return {ids_by_text[BYTE_TO_UNICODE[byte]]: Token(bytes([byte])) for byte in range(256)}
+
+
+def check_id(value: object, *, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise FormatError(f"{where}: id {value!r} is not a whole number from 0")
+    return value
+
+
+def parse_id(text: str, *, where: str, what: str = "id") -> int:
+    """``"42" -> 42``; anything but up to 18 ASCII digits is a FormatError naming ``where``."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 18):
+        raise FormatError(f"{where}: the {what} {text[:20]!r} is not a whole number from 0")
+    return int(text)
+
+
+def pretokenizer_name(pattern: str, *, aliases: Iterable[tuple[str, str]] = ()) -> str:
+    """Our pre-tokenizer name for a split regex: a named one when it is spelled like ours."""
+    from ..pretokenize import NAMED_PATTERNS
+
+    for name, named in NAMED_PATTERNS.items():
+        if named == pattern:
+            return name
+    for alias, name in aliases:
+        if alias == pattern:
+            return name
+    return f"regex:{pattern}"

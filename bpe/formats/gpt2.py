@@ -1,0 +1,148 @@
+"""GPT-2's own files: ``encoder.json`` (token -> id) and ``vocab.bpe`` (merges, one per line).
+
+Scope: reading and writing the pair of files OpenAI published for GPT-2 (and that many GPT-2-style
+tokenizers copy). Tokens are spelled in GPT-2's byte-level alphabet (``" the"`` is ``"Ġthe"``);
+``vocab.bpe`` starts with a ``#version: 0.2`` line, then ``left right`` per merge, in rank order.
+GPT-2's base ids are *not* byte values (``"!"`` is 0), which our tokenizer represents as it is::
+
+    tokenizer = from_gpt2(encoder_json=encoder_text, vocab_bpe=merges_text)
+    encoder_text, merges_text = to_gpt2(tokenizer)
+
+Deliberately left out: the split pattern and special tokens have no field of their own. Reading,
+the pattern is a parameter (GPT-2's by default) and every ``encoder.json`` entry that is neither a
+byte nor made by a merge (GPT-2's ``<|endoftext|>``) becomes a special token. Writing, special
+tokens go into ``encoder.json`` under their text and the pattern is not written.
+
+Only byte-level tokenizers without an end-of-word marker can be written, and no two ids may
+decode to the same bytes (``encoder.json`` is keyed by them).
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..byte_level import BYTE_TO_UNICODE
+from ..errors import FormatError
+from ..tokenizer import Tokenizer
+from .common import (
+    as_text, build_tokenizer, byte_base, check_id, duplicate_bytes_problem, first_problem,
+    require_byte_level, to_byte_text,
+)
+
+VOCAB_BPE_HEADER = "#version: 0.2"
+
+
+def from_gpt2(
+    *,
+    encoder_json: str | bytes,
+    vocab_bpe: str | bytes,
+    pretokenizer: str = "gpt2",
+    name: str = "",
+    sources: tuple[str, str] = ("encoder.json", "vocab.bpe"),
+) -> Tokenizer:
+    """Read GPT-2-style files; ``sources`` name them in error messages."""
+    encoder_source, merges_source = sources
+    ids_by_text = parse_encoder_json(as_text(encoder_json, source=encoder_source), source=encoder_source)
+    base = byte_base(ids_by_text, source=encoder_source)
+    known = {char: ids_by_text[char] for char in BYTE_TO_UNICODE}  # token text -> id, growing per merge
+    made_at: dict[str, int] = {}
+    merges: list[tuple[int, int, int]] = []
+    for line_number, left, right in parse_vocab_bpe(as_text(vocab_bpe, source=merges_source), source=merges_source):
+        where = f"{merges_source} line {line_number}"
+        for part in (left, right):
+            if part not in known:
+                raise FormatError(f"{where}: merges {part!r}, which neither a byte nor an earlier line makes")
+        text = left + right
+        if text in made_at:
+            raise FormatError(
+                f"{where}: {left} {right} makes {text!r} again (line {made_at[text]} made it); "
+                "each token comes from one merge"
+            )
+        if text not in ids_by_text:
+            raise FormatError(f"{where}: {left} {right} makes {text!r}, which {encoder_source} has no id for")
+        made_at[text] = line_number
+        known[text] = ids_by_text[text]
+        merges.append((known[left], known[right], known[text]))
+    special_tokens = {text: token_id for text, token_id in ids_by_text.items() if text not in known}
+    return build_tokenizer(
+        source=f"{encoder_source} + {merges_source}", unit="byte", pretokenizer=pretokenizer, base=base,
+        merges=merges, special_tokens=special_tokens, name=name,
+    )
+
+
+def parse_encoder_json(text: str, *, source: str = "encoder.json") -> dict[str, int]:
+    """``{"!": 0, ...}``: token text -> id, every id distinct."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:  # ValueError: also ints too long to read
+        raise FormatError(f"{source} is not valid JSON ({error}); was it cut short?") from None
+    if not isinstance(data, dict):
+        raise FormatError(f"{source} must be a JSON object of token -> id, got {type(data).__name__}")
+    owner: dict[int, str] = {}
+    for token_text, token_id in data.items():
+        check_id(token_id, where=f"{source}, token {token_text!r}")
+        if token_id in owner:
+            raise FormatError(f"{source}: id {token_id} is given to both {owner[token_id]!r} and {token_text!r}")
+        owner[token_id] = token_text
+    return data
+
+
+def parse_vocab_bpe(text: str, *, source: str = "vocab.bpe") -> list[tuple[int, str, str]]:
+    """``(line number, left, right)`` per merge; the version line is checked when present."""
+    lines = text.split("\n")
+    merges: list[tuple[int, str, str]] = []
+    seen: dict[tuple[str, str], int] = {}
+    for index, line in enumerate(lines):
+        line_number = index + 1
+        line = line.rstrip("\r")
+        if index == 0 and line.startswith("#version"):
+            if line.strip() != VOCAB_BPE_HEADER:
+                raise FormatError(
+                    f"{source} line 1: {line.strip()!r} is not supported; this reader knows {VOCAB_BPE_HEADER!r}"
+                )
+            continue
+        if not line:
+            continue
+        parts = line.split(" ")
+        if len(parts) != 2 or not all(parts):
+            raise FormatError(
+                f"{source} line {line_number}: expected two tokens separated by one space, got {line[:60]!r}"
+            )
+        pair = (parts[0], parts[1])
+        if pair in seen:
+            raise FormatError(f"{source} line {line_number}: repeats the merge {line!r} of line {seen[pair]}")
+        seen[pair] = line_number
+        merges.append((line_number, *pair))
+    return merges
+
+
+def gpt2_export_problem(tokenizer: Tokenizer) -> str | None:
+    """Why GPT-2's files cannot hold ``tokenizer``; None if they can."""
+    try:
+        require_byte_level(tokenizer, format="gpt2")
+    except FormatError as error:
+        return str(error)
+    problem = duplicate_bytes_problem(tokenizer, format="gpt2")
+    if problem:
+        return problem
+    spellings = {to_byte_text(token.data) for token_id, token in tokenizer.tokens.items() if not tokenizer.is_special(token_id)}
+    for text in tokenizer.special_tokens:
+        if text in spellings:
+            return (
+                f"the special token {text!r} is spelled like an ordinary token in GPT-2's byte alphabet, "
+                "so encoder.json cannot hold both; rename the special token"
+            )
+    return None
+
+
+def to_gpt2(tokenizer: Tokenizer) -> tuple[str, str]:
+    """``(encoder.json text, vocab.bpe text)``."""
+    first_problem(gpt2_export_problem(tokenizer))
+    tokens = tokenizer.tokens
+    special_text = {token_id: text for text, token_id in tokenizer.special_tokens.items()}
+    encoder = {
+        special_text.get(token_id) or to_byte_text(token.data): token_id for token_id, token in sorted(tokens.items())
+    }
+    lines = [VOCAB_BPE_HEADER]
+    lines += [f"{to_byte_text(tokens[left].data)} {to_byte_text(tokens[right].data)}" for left, right, _ in tokenizer.merges]
+    return json.dumps(encoder, ensure_ascii=False), "\n".join(lines) + "\n"

@@ -1,0 +1,235 @@
+"""Hugging Face ``tokenizer.json`` with a byte-level BPE model (what ``Tokenizer.from_str`` loads).
+
+Scope: the byte-level BPE subset of the ``tokenizers`` library's JSON: a ``BPE`` model (vocab in
+GPT-2's byte alphabet, merges as ``"a b"`` strings or ``["a", "b"]`` pairs, both read), special
+tokens as ``added_tokens``, and a pre-tokenizer that splits like ours:
+
+* ``gpt2``: ``ByteLevel(add_prefix_space=False, use_regex=True)``, GPT-2's own split.
+* ``gpt4``, ``whitespace``, ``regex:P``: ``Sequence[Split(P, behavior="Isolated"),
+  ByteLevel(use_regex=False)]``; ``Isolated`` keeps the text between matches as pieces of their
+  own, as our gaps are.
+* ``none``: ``ByteLevel(use_regex=False)``: the whole text is one piece.
+
+GPT-4's pattern is written with ``\\p{N}{1,3}`` for ``\\p{N}{1,3}+`` (Oniguruma does not read the
+latter as possessive) and read back as ``gpt4``. ``add_prefix_space`` must be False (its default is True, which would encode "hi" as " hi"), and
+the decoder is ``ByteLevel``.
+
+Deliberately left out, and refused with a FormatError when read: normalizers, other models
+(WordPiece, Unigram), dropout, ``ignore_merges``, subword prefixes/suffixes, byte fallback, and
+post-processors that add tokens (``TemplateProcessing``). Custom patterns are written as they are,
+but HF runs them with Oniguruma, not Python's ``regex``: exotic syntax may split differently.
+Only byte-level tokenizers without an end-of-word marker can be written, with no two ids
+decoding to the same bytes (the vocab is keyed by them).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from ..errors import FormatError
+from ..pretokenize import NAMED_PATTERNS
+from ..tokenizer import Tokenizer
+from .common import (
+    as_text, build_tokenizer, byte_base, check_id, duplicate_bytes_problem, first_problem,
+    pretokenizer_name, require_byte_level, to_byte_text,
+)
+
+_SIMPLE_POST = (None, "ByteLevel")  # post-processors that only adjust offsets
+# Oniguruma (HF's regex engine) reads "X{1,3}+" as "(X{1,3})+", any number of digits, not as a
+# possessive repeat; plain {1,3} splits the same here (nothing after it in its branch can fail).
+_HF_PATTERNS: Mapping[str, str] = MappingProxyType(
+    {"gpt4": NAMED_PATTERNS["gpt4"].replace(r"\p{N}{1,3}+", r"\p{N}{1,3}")}  # type: ignore[union-attr]
+)
+_POSSESSIVE_BOUNDED = re.compile(r"\}\+")
+
+
+def from_hf(contents: str | bytes, *, name: str = "", source: str = "tokenizer.json") -> Tokenizer:
+    """Read a byte-level BPE ``tokenizer.json``; ``source`` names it in error messages."""
+    text = as_text(contents, source=source)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:  # ValueError: also ints too long to read
+        raise FormatError(f"{source} is not valid JSON ({error}); was it cut short?") from None
+    try:
+        return _from_data(data, name=name, source=source)
+    except FormatError:
+        raise
+    except (AttributeError, KeyError, TypeError, ValueError) as error:
+        raise FormatError(f"{source} is malformed: {type(error).__name__} {error}") from None
+
+
+def _from_data(data: object, *, name: str, source: str) -> Tokenizer:
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        raise FormatError(f"{source} has no \"model\" object: is it a Hugging Face tokenizer.json?")
+    model = data["model"]
+    if model.get("type", "BPE") != "BPE":
+        raise FormatError(f"{source}: the model is {model.get('type')!r}; only BPE models can be read")
+    for field, allowed in (
+        ("dropout", (None, 0, 0.0)), ("continuing_subword_prefix", (None, "")), ("end_of_word_suffix", (None, "")),
+        ("byte_fallback", (None, False)), ("ignore_merges", (None, False)),
+    ):
+        if model.get(field) not in allowed:
+            raise FormatError(f"{source}: the BPE model sets {field}={model.get(field)!r}, which BPE Lab cannot replay")
+    if data.get("normalizer") is not None:
+        raise FormatError(f"{source}: it has a normalizer ({_type(data['normalizer'])}), which BPE Lab does not run")
+    post = data.get("post_processor")
+    if _type(post) not in _SIMPLE_POST:
+        raise FormatError(f"{source}: the post-processor {_type(post)} adds tokens, which BPE Lab does not do")
+    pretokenizer = _pretokenizer_name(data.get("pre_tokenizer"), source=source)
+
+    vocab = model.get("vocab")
+    if not isinstance(vocab, dict):
+        raise FormatError(f"{source}: model.vocab must be an object of token -> id")
+    owner: dict[int, str] = {}
+    for token_text, token_id in vocab.items():
+        check_id(token_id, where=f"{source}, vocab token {token_text!r}")
+        if token_id in owner:
+            raise FormatError(f"{source}: id {token_id} is given to both {owner[token_id]!r} and {token_text!r}")
+        owner[token_id] = token_text
+    special_tokens: dict[str, int] = {}
+    for index, added in enumerate(data.get("added_tokens") or []):
+        content, token_id = added["content"], check_id(added["id"], where=f"{source}, added token {index + 1}")
+        if not isinstance(content, str):
+            raise FormatError(f"{source}: added token {index + 1} has no text content")
+        if vocab.get(content, token_id) != token_id or owner.get(token_id, content) != content:
+            raise FormatError(f"{source}: added token {content!r} disagrees with the vocab about its id {token_id}")
+        special_tokens[content] = token_id
+
+    base = byte_base(vocab, source=source)
+    known = {to_byte_text(token.data): token_id for token_id, token in base.items()}
+    merges: list[tuple[int, int, int]] = []
+    seen: set[tuple[str, str]] = set()
+    for index, merge in enumerate(model.get("merges") or []):
+        where = f"{source}, merge {index + 1}"
+        if isinstance(merge, str):
+            parts = merge.split(" ")
+        elif isinstance(merge, list):
+            parts = merge
+        else:
+            parts = []
+        if len(parts) != 2 or not all(isinstance(part, str) and part for part in parts):
+            raise FormatError(f"{where}: expected \"left right\" or [\"left\", \"right\"], got {str(merge)[:60]}")
+        left, right = parts
+        if (left, right) in seen:
+            raise FormatError(f"{where}: repeats the merge {left!r} {right!r}")
+        seen.add((left, right))
+        for part in (left, right):
+            if part not in known:
+                raise FormatError(f"{where}: merges {part!r}, which neither a byte nor an earlier merge makes")
+        merged = left + right
+        if merged not in vocab:
+            raise FormatError(f"{where}: {left!r} + {right!r} makes {merged!r}, which the vocab has no id for")
+        if merged in known:
+            raise FormatError(f"{where}: {merged!r} is made twice; each token comes from one merge")
+        known[merged] = vocab[merged]
+        merges.append((known[left], known[right], known[merged]))
+
+    unreachable = [text for text in vocab if text not in known and text not in special_tokens]
+    if unreachable:
+        raise FormatError(
+            f"{source}: {len(unreachable)} vocab entries are neither bytes, merge results nor added tokens "
+            f"(e.g. {unreachable[0]!r}); BPE Lab can only hold tokens that merges make"
+        )
+    return build_tokenizer(
+        source=source, unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
+        special_tokens=special_tokens, name=name,
+    )
+
+
+def _type(component: object) -> str | None:
+    if component is None:
+        return None
+    return component.get("type") if isinstance(component, dict) else repr(component)[:40]
+
+
+def _byte_level(component: object, *, use_regex: bool, source: str) -> bool:
+    if _type(component) != "ByteLevel":
+        return False
+    assert isinstance(component, dict)
+    if component.get("add_prefix_space", True):
+        raise FormatError(
+            f"{source}: ByteLevel has add_prefix_space=true (it encodes 'hi' as ' hi'), which BPE Lab "
+            "cannot replay; set it to false"
+        )
+    return bool(component.get("use_regex", True)) == use_regex
+
+
+def _pretokenizer_name(component: object, *, source: str) -> str:
+    if _byte_level(component, use_regex=True, source=source):
+        return "gpt2"
+    if _byte_level(component, use_regex=False, source=source):
+        return "none"
+    if _type(component) == "Sequence" and isinstance(component, dict):
+        steps = component.get("pretokenizers") or []
+        if len(steps) == 2 and _type(steps[0]) == "Split" and _byte_level(steps[1], use_regex=False, source=source):
+            split = steps[0]
+            if split.get("behavior") == "Isolated" and not split.get("invert", False):
+                pattern = split.get("pattern") or {}
+                if isinstance(pattern.get("Regex"), str) and pattern["Regex"]:
+                    return pretokenizer_name(pattern["Regex"], aliases=[(p, n) for n, p in _HF_PATTERNS.items()])
+    raise FormatError(
+        f"{source}: the pre-tokenizer {_type(component)} is not one BPE Lab can replay; it reads "
+        "ByteLevel(add_prefix_space=false) alone or after Split(Regex, behavior=Isolated)"
+    )
+
+
+def hf_export_problem(tokenizer: Tokenizer) -> str | None:
+    """Why a byte-level ``tokenizer.json`` cannot hold ``tokenizer``; None if it can."""
+    try:
+        require_byte_level(tokenizer, format="hf")
+    except FormatError as error:
+        return str(error)
+    if tokenizer.pretokenizer.is_custom and _POSSESSIVE_BOUNDED.search(tokenizer.pretokenizer.name):
+        return (
+            "the split pattern has a possessive bounded repeat like X{1,3}+, which Hugging Face's regex "
+            "engine (Oniguruma) reads as (X{1,3})+; write it as (?>X{1,3}) to export it"
+        )
+    return duplicate_bytes_problem(tokenizer, format="hf")
+
+
+def to_hf(tokenizer: Tokenizer) -> str:
+    """The ``tokenizer.json`` text, loadable with ``tokenizers.Tokenizer.from_str``."""
+    first_problem(hf_export_problem(tokenizer))
+    tokens = tokenizer.tokens
+    name = tokenizer.pretokenizer.name
+    byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": name == "gpt2"}
+    if name in ("gpt2", "none"):
+        pre_tokenizer: dict = byte_level
+    else:
+        pattern = _HF_PATTERNS.get(name) or NAMED_PATTERNS.get(name) or name[len("regex:"):]
+        pre_tokenizer = {
+            "type": "Sequence",
+            "pretokenizers": [
+                {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False},
+                byte_level,
+            ],
+        }
+    document = {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [
+            {
+                "id": token_id, "content": text, "single_word": False, "lstrip": False, "rstrip": False,
+                "normalized": False, "special": True,
+            }
+            for text, token_id in tokenizer.special_tokens.items()
+        ],
+        "normalizer": None,
+        "pre_tokenizer": pre_tokenizer,
+        "post_processor": None,
+        "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+        "model": {
+            "type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+            "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+            "vocab": {
+                to_byte_text(token.data): token_id for token_id, token in sorted(tokens.items())
+                if not tokenizer.is_special(token_id)
+            },
+            "merges": [[to_byte_text(tokens[left].data), to_byte_text(tokens[right].data)] for left, right, _ in tokenizer.merges],
+        },
+    }
+    return json.dumps(document, ensure_ascii=False)

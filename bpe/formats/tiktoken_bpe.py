@@ -1,0 +1,170 @@
+"""tiktoken's rank files: one ``base64(token bytes) rank`` line per token, rank = id.
+
+Scope: reading and writing the ``.tiktoken`` rank files that ``tiktoken.load.load_tiktoken_bpe``
+reads, recovering the merges a rank file implies, and the ``pat_str`` to build a
+``tiktoken.Encoding`` that encodes like our tokenizer::
+
+    ranks = tiktoken.load.load_tiktoken_bpe("my.tiktoken")   # a local path works offline
+    enc = tiktoken.Encoding(name="mine", pat_str=tiktoken_pattern(tokenizer),
+                            mergeable_ranks=ranks, special_tokens=tokenizer.special_tokens)
+
+A rank file stores no merges: tiktoken merges the adjacent pair whose *concatenation* has the
+lowest rank. To get our ``(left, right)`` merges back, each token of rank r is split the way
+tiktoken itself would build it: its bytes are merged using only ranks below r until two parts
+remain (minbpe's ``recover_merges`` does the same for GPT-4).
+
+Deliberately left out: the split pattern and special tokens are not in the file. Reading, they
+are parameters (GPT-2's pattern by default); writing, pass them to ``tiktoken.Encoding`` yourself
+(:func:`tiktoken_pattern` gives the pattern). Only byte-level tokenizers without an end-of-word
+marker can be written, with no two ids decoding to the same bytes (the file is keyed by bytes)
+and merged ids rising in merge order (the rank is the id and also the merge priority).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+from ..errors import FormatError
+from ..pretokenize import Pretokenizer
+from ..tokenizer import Tokenizer
+from ..vocab import Token
+from .common import (
+    as_text, build_tokenizer, duplicate_bytes_problem, first_problem, parse_id, rank_order_problem,
+    require_byte_level,
+)
+
+
+def from_tiktoken(
+    contents: str | bytes,
+    *,
+    pretokenizer: str = "gpt2",
+    special_tokens: dict[str, int] | None = None,
+    name: str = "",
+    source: str = "rank file",
+) -> Tokenizer:
+    """Read a rank file; ``source`` names it in error messages."""
+    ranks = parse_tiktoken(as_text(contents, source=source), source=source)
+    missing = [byte for byte in range(256) if bytes([byte]) not in ranks]
+    if missing:
+        raise FormatError(
+            f"{source}: {len(missing)} of the 256 single bytes have no rank (e.g. 0x{missing[0]:02x}); "
+            "a byte-level BPE must rank every byte"
+        )
+    base = {ranks[bytes([byte])]: Token(bytes([byte])) for byte in range(256)}
+    merges = [
+        (ranks[left], ranks[right], rank)
+        for left, right, rank in recover_merges(ranks, source=source)
+    ]
+    return build_tokenizer(
+        source=source, unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
+        special_tokens=special_tokens, name=name,
+    )
+
+
+def parse_tiktoken(text: str, *, source: str = "rank file") -> dict[bytes, int]:
+    """``token bytes -> rank``; every line ``base64 rank``, every token and rank distinct."""
+    ranks: dict[bytes, int] = {}
+    owner: dict[int, int] = {}
+    for index, line in enumerate(text.split("\n")):
+        line = line.rstrip("\r")
+        if not line:
+            continue
+        where = f"{source} line {index + 1}"
+        parts = line.split()
+        if len(parts) != 2:
+            raise FormatError(f"{where}: expected 'base64-token rank', got {line[:60]!r}")
+        try:
+            data = base64.b64decode(parts[0], validate=True)
+        except (binascii.Error, ValueError):
+            raise FormatError(f"{where}: {parts[0][:40]!r} is not base64") from None
+        if not data:
+            raise FormatError(f"{where}: the token is empty")
+        rank = parse_id(parts[1], where=where, what="rank")
+        if data in ranks:
+            raise FormatError(f"{where}: the token {data!r} was already ranked on line {owner[ranks[data]]}")
+        if rank in owner:
+            raise FormatError(f"{where}: rank {rank} was already given on line {owner[rank]}")
+        ranks[data] = rank
+        owner[rank] = index + 1
+    return ranks
+
+
+def recover_merges(ranks: dict[bytes, int], *, source: str = "rank file") -> list[tuple[bytes, bytes, int]]:
+    """``(left bytes, right bytes, rank)`` for every multi-byte token, lowest rank first.
+
+    >>> recover_merges({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4})
+    [(b'a', b'b', 3), (b'ab', b'c', 4)]
+    """
+    merges = []
+    for data, rank in sorted(ranks.items(), key=lambda item: item[1]):
+        if len(data) == 1:
+            continue
+        parts = _rank_merge(data, ranks, below=rank)
+        if len(parts) != 2:
+            raise FormatError(
+                f"{source}: the token {data!r} (rank {rank}) cannot be built from two tokens of lower rank "
+                f"(lower ranks only reach {len(parts)} parts); a rank file must list every token after its parts"
+            )
+        merges.append((parts[0], parts[1], rank))
+    return merges
+
+
+def _rank_merge(data: bytes, ranks: dict[bytes, int], *, below: int) -> list[bytes]:
+    """tiktoken's merge loop on ``data``, using only ranks below ``below``.
+
+    ``b"abc"`` with ranks ``{ab: 3}`` and ``below=4`` -> ``[b"ab", b"c"]``.
+    """
+    parts = [data[i:i + 1] for i in range(len(data))]
+    while len(parts) > 2:
+        best, best_rank = -1, below
+        for i in range(len(parts) - 1):
+            rank = ranks.get(parts[i] + parts[i + 1])
+            if rank is not None and rank < best_rank:
+                best, best_rank = i, rank
+        if best < 0:
+            break
+        parts[best:best + 2] = [parts[best] + parts[best + 1]]
+    return parts
+
+
+def tiktoken_export_problem(tokenizer: Tokenizer) -> str | None:
+    """Why a rank file cannot hold ``tokenizer``; None if it can."""
+    try:
+        require_byte_level(tokenizer, format="tiktoken")
+    except FormatError as error:
+        return str(error)
+    return duplicate_bytes_problem(tokenizer, format="tiktoken") or rank_order_problem(tokenizer, format="tiktoken")
+
+
+def to_tiktoken(tokenizer: Tokenizer) -> str:
+    """The rank file: every non-special token as ``base64 id``, in id order."""
+    first_problem(tiktoken_export_problem(tokenizer))
+    lines = [
+        f"{base64.b64encode(token.data).decode('ascii')} {token_id}"
+        for token_id, token in sorted(tokenizer.tokens.items())
+        if not tokenizer.is_special(token_id)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def tiktoken_pattern(tokenizer: Tokenizer) -> str:
+    """A ``pat_str`` under which tiktoken cuts text exactly as our pre-tokenizer does.
+
+    tiktoken encodes only the pattern's matches and drops the rest, while we keep the text between
+    matches as gaps. So patterns that can leave gaps (``whitespace``, custom ones) get a second
+    branch matching a run of characters where the pattern does not match: ``P|(?:(?!P)[\\s\\S])+``.
+    ``none`` (the whole text is one chunk) becomes ``[\\s\\S]+``.
+    """
+    return pattern_with_gaps(tokenizer.pretokenizer)
+
+
+def pattern_with_gaps(pretokenizer: Pretokenizer) -> str:
+    from ..pretokenize import NAMED_PATTERNS
+
+    if pretokenizer.name in ("gpt2", "gpt4"):
+        return NAMED_PATTERNS[pretokenizer.name]  # type: ignore[return-value]  # these cover every character
+    if pretokenizer.name == "none":
+        return r"[\s\S]+"
+    pattern = NAMED_PATTERNS.get(pretokenizer.name) or pretokenizer.name[len("regex:"):]
+    return f"(?:{pattern})|(?:(?!(?:{pattern}))[\\s\\S])+"

@@ -1,0 +1,160 @@
+"""Altair charts of a trace: the pair counts before a merge, compression, token lengths.
+
+Each builder returns an ``alt.Chart`` (or a layered / concatenated chart) built from plain rows,
+so tests read the spec with ``chart.to_dict()`` and no browser. Colours follow the token palette's
+Okabe-Ito family; the chosen pair is also marked by a text label, not by colour alone.
+
+    >>> from bpe.presets import PRESETS
+    >>> from bpe.trainer import train
+    >>> sennrich = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)
+    >>> list(pair_rows(sennrich, 3)["status"][:4])   # before merge 3: o+w won a 3-way tie
+    ['chosen', 'tied', 'tied', 'other']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+import altair as alt
+import pandas as pd
+
+from ..trace import Trace
+from .token_html import visible_text
+
+CHOSEN, TIED, OTHER = "chosen", "tied", "other"
+STATUS_COLORS: Mapping[str, str] = MappingProxyType({CHOSEN: "#D55E00", TIED: "#CC79A7", OTHER: "#56B4E9"})
+ACCENT = "#0072B2"
+
+
+def _spell(trace: Trace, token_id: int, names: Mapping[int, str]) -> str:
+    if token_id in names:
+        return names[token_id]
+    token = trace.tokens[token_id]
+    return visible_text(token.data, trace.settings.end_of_word, token.ends_word)
+
+
+def pair_rows(trace: Trace, step: int, names: Mapping[int, str] | None = None) -> pd.DataFrame:
+    """The top pairs just before merge ``step`` (merge 1 when ``step`` is 0), best first."""
+    names = names or {}
+    if not trace.steps:
+        return pd.DataFrame(columns=["rank", "pair", "left", "right", "count", "status"])
+    merge = trace.steps[max(step, 1) - 1]
+    rows = []
+    for rank, pair in enumerate(merge.top_pairs, start=1):
+        key = (pair.left, pair.right)
+        status = CHOSEN if key == (merge.left, merge.right) else TIED if pair.count == merge.count else OTHER
+        left, right = _spell(trace, pair.left, names), _spell(trace, pair.right, names)
+        rows.append({
+            "rank": rank,
+            # Subtle: two pairs can spell the same (ab+c, a+bc); the rank keeps each label unique.
+            "pair": f"{rank}. {left} + {right}",
+            "left": left,
+            "right": right,
+            "count": pair.count,
+            "status": status,
+        })
+    return pd.DataFrame(rows)
+
+
+def pair_chart(trace: Trace, step: int, names: Mapping[int, str] | None = None) -> alt.LayerChart:
+    """Horizontal bars of the top pair counts before merge ``step``; the winner labelled."""
+    data = pair_rows(trace, step, names)
+    base = alt.Chart(data).encode(
+        # Sorted by a field, not a list, so the spec is the same at every step but for its rows.
+        y=alt.Y("pair:N", sort=alt.EncodingSortField("rank", op="min", order="ascending"), title=None,
+                axis=alt.Axis(labelFontSize=15, labelLimit=260)),
+        x=alt.X("count:Q", title="occurrences in the corpus", axis=alt.Axis(tickMinStep=1, titleFontSize=13)),
+        tooltip=[
+            alt.Tooltip("left:N", title="left"),
+            alt.Tooltip("right:N", title="right"),
+            alt.Tooltip("count:Q", title="count", format=","),
+            alt.Tooltip("status:N", title="status"),
+        ],
+    )
+    bars = base.mark_bar(stroke="#222", strokeWidth=0.6).encode(
+        color=alt.Color(
+            "status:N",
+            scale=alt.Scale(domain=list(STATUS_COLORS), range=list(STATUS_COLORS.values())),
+            legend=alt.Legend(title=None, orient="bottom", labelFontSize=13),
+        ),
+    )
+    # Subtle: the label layer reads the same rows as the bars (no filter), so both layers share one
+    # data source and Vega-Lite keeps the rank order; a filtered layer made it sort labels as text.
+    labels = base.mark_text(align="left", dx=4, fontWeight="bold", fontSize=14).encode(
+        text=alt.condition(alt.datum.status == CHOSEN, alt.value("◀ merged"), alt.value(""))
+    )
+    # A height per bar (not per chart) keeps every pair label readable, however many pairs; fit-x
+    # stretches the width only (Streamlit's default "fit" would squeeze the bars into its height).
+    return alt.layer(bars, labels).properties(
+        height=alt.Step(30), autosize=alt.AutoSizeParams(type="fit-x", contains="padding")
+    )
+
+
+def compression_rows(trace: Trace) -> pd.DataFrame:
+    return pd.DataFrame(trace.compression_curve(), columns=["merges", "tokens", "bytes per token"])
+
+
+COMPRESSION_FIELDS = ("tokens", "bytes per token")
+
+
+def compression_chart(trace: Trace, step: int, field: str = "tokens") -> alt.LayerChart:
+    """``field`` (tokens in the corpus, or bytes per token) against merges, with a rule at ``step``.
+
+    The step is a Vega-Lite parameter (``step``) that the marker filters on, so moving to another
+    step only changes that value: see :func:`with_step`.
+    """
+    data = compression_rows(trace)
+    at_step = alt.param(name="step", value=step)
+    marker = alt.Chart(data).transform_filter(alt.datum.merges == at_step)
+    title = "tokens in the corpus" if field == "tokens" else "bytes per token"
+    line = alt.Chart(data).mark_line(color=ACCENT, strokeWidth=2.5).encode(
+        x=alt.X("merges:Q", title="merges"),
+        y=alt.Y(f"{field}:Q", title=title, scale=alt.Scale(zero=field == "tokens")),
+        tooltip=[alt.Tooltip("merges:Q"), alt.Tooltip(f"{field}:Q", format=",.2f")],
+    )
+    rule = marker.mark_rule(color="#D55E00", strokeWidth=2, strokeDash=[5, 3]).encode(x="merges:Q")
+    point = marker.mark_point(color="#D55E00", size=140, filled=True, shape="diamond").encode(
+        x="merges:Q", y=f"{field}:Q",
+        tooltip=[alt.Tooltip("merges:Q", title="step"), alt.Tooltip(f"{field}:Q", format=",.2f")],
+    )
+    return alt.layer(line, rule, point).add_params(at_step).properties(height=230, title=title)
+
+
+# -- fast re-rendering ----------------------------------------------------------------------------
+# Building an Altair chart and turning it into a spec takes ~25 ms, most of a step's budget. The
+# pages build each chart's spec once per trace and derive each step's spec from it in microseconds.
+def with_rows(spec: dict, rows: list[dict]) -> dict:
+    """A copy of a one-dataset spec (like :func:`pair_chart`'s) with other rows; the rest shared."""
+    (name,) = spec["datasets"]
+    return {**spec, "datasets": {name: rows}}
+
+
+def with_step(spec: dict, step: int) -> dict:
+    """A copy of :func:`compression_chart`'s spec marking another step; the data is shared."""
+    return {**spec, "params": [{**param, "value": step} if param["name"] == "step" else param for param in spec["params"]]}
+
+
+KIND_COLORS: Mapping[str, str] = MappingProxyType(
+    {"byte": "#56B4E9", "char": "#56B4E9", "merge": "#E69F00", "special": "#999999"}
+)
+
+
+def length_histogram(lengths: list[int], kinds: list[str] | None = None, *, unit: str = "bytes") -> alt.Chart:
+    """How many tokens have each length (in bytes), stacked by kind (base, merge, special)."""
+    kinds = kinds or ["token"] * len(lengths)
+    data = (
+        pd.DataFrame({"length": lengths, "kind": kinds}).value_counts().rename("tokens").reset_index()
+        .sort_values(["length", "kind"], ignore_index=True)
+    )
+    present = [kind for kind in KIND_COLORS if kind in set(kinds)] or sorted(set(kinds))
+    return alt.Chart(data).mark_bar(stroke="#222", strokeWidth=0.5).encode(
+        x=alt.X("length:O", title=f"token length ({unit})", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("tokens:Q", title="tokens"),
+        color=alt.Color(
+            "kind:N", title=None,
+            scale=alt.Scale(domain=present, range=[KIND_COLORS.get(kind, ACCENT) for kind in present]),
+            legend=alt.Legend(orient="bottom"),
+        ),
+        tooltip=[alt.Tooltip("length:O", title="length"), alt.Tooltip("kind:N"), alt.Tooltip("tokens:Q", title="tokens")],
+    ).properties(height=260)

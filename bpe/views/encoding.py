@@ -1,0 +1,117 @@
+"""The encode page's views: an encode walkthrough as HTML, ids typed by a person, sample texts.
+
+The walkthrough shows, for each chunk of the pre-tokenized text, its starting symbols and every
+merge the tokenizer applied to it, lowest rank first, as ``Tokenizer.encode_walkthrough``
+records them:
+
+    chunk ' lowest'  ·|l|o|w|e|s|t
+      merge 1  s + t   -> ·|l|o|w|e|st
+      merge 2  e + st  -> ·|l|o|w|est
+      ...
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from ..errors import BpeError
+from ..tokenizer import ChunkWalk, Tokenizer
+from ..vocab import Token
+from .token_html import Piece, chips_html, pieces_for, visible_text
+
+SAMPLE_TEXTS: Mapping[str, str] = MappingProxyType({
+    "sennrich": " lowest newer wider",
+    "cs336": "lowest newer wider",
+    "sennrich-paper": "lowest newer wider",
+    "wikipedia": "aaabdaaabac",
+    "hf-course": "hugs bun pugs",
+    "python-docs": "def tokenize(text):\n    return text.split()  # costs 5 €",
+})
+WALK_CSS = """
+<style>
+.bpe-walk { font-size: 1rem; margin-bottom: .8em; border: 1px solid #ddd; border-radius: 6px; padding: .4em .8em; }
+.bpe-walk-head { font-weight: 700; margin-bottom: .2em; }
+.bpe-walk table { border-collapse: collapse; }
+.bpe-walk td { padding: .1em .6em .1em 0; vertical-align: middle; }
+.bpe-walk td.bpe-what { color: #333; white-space: nowrap; font-size: .92rem; }
+</style>
+"""
+
+
+def sample_text(source: str, corpus_text: str = "", special_tokens: Sequence[str] = ()) -> str:
+    """A text worth encoding for this example (own text: its first line, cut to 200 characters)."""
+    text = SAMPLE_TEXTS.get(source) or (corpus_text.strip().splitlines() or ["hello world"])[0][:200]
+    if special_tokens:  # show a special token between two copies of the text
+        text = f"{text}{special_tokens[0]}{text}"
+    return text
+
+
+def parse_ids(text: str) -> list[int]:
+    """``"258, 100 258" -> [258, 100, 258]``; anything else raises a teaching :class:`BpeError`."""
+    items = [item for item in re.split(r"[\s,;\[\]]+", text) if item]
+    bad = [item for item in items if not item.isdigit()]
+    if bad:
+        raise BpeError(
+            f"cannot read {bad[0]!r} as a token id: write whole numbers separated by spaces or commas, e.g. 258, 100"
+        )
+    return [int(item) for item in items]
+
+
+def _kind_label(walk: ChunkWalk) -> str:
+    return {"word": "chunk", "gap": "gap (not trained on, kept)", "special": "special token"}[walk.kind]
+
+
+def walkthrough_html(
+    tokenizer: Tokenizer,
+    walks: Sequence[ChunkWalk],
+    *,
+    names: Mapping[int, str] | None = None,
+    limit: int = 25,
+) -> str:
+    """Each chunk's starting symbols, then one row per merge applied (new tokens emphasized)."""
+    tokens: dict[int, Token] = tokenizer.tokens
+    specials = list(tokenizer.special_tokens.values())
+    eow = tokenizer.end_of_word
+
+    def chips(ids: Sequence[int], new_id: int | None = None) -> str:
+        return chips_html(
+            pieces_for(ids, tokens, special_ids=specials, new_id=new_id, names=names), end_of_word=eow, wrap=False
+        )
+
+    def spell(token_id: int) -> str:
+        if names and token_id in names:
+            return names[token_id]
+        token = tokens[token_id]
+        return visible_text(token.data, eow, token.ends_word)
+
+    blocks = []
+    for walk in walks[:limit]:
+        rows = [f'<tr><td class="bpe-what">start</td><td class="bpe-tokens">{chips(walk.initial)}</td></tr>']
+        for applied in walk.merges:
+            where = ", ".join(str(p) for p in applied.positions)
+            what = (
+                f"merge {applied.rank + 1}: {spell(applied.left)} + {spell(applied.right)} "
+                f"→ {spell(applied.new_id)} (at {where})"
+            )
+            rows.append(
+                f'<tr><td class="bpe-what">{html.escape(what)}</td>'
+                f'<td class="bpe-tokens">{chips(applied.ids_after, applied.new_id)}</td></tr>'
+            )
+        if walk.kind == "word" and not walk.merges and len(walk.initial) > 1:
+            rows.append('<tr><td class="bpe-what">no learned merge applies</td><td></td></tr>')
+        head = f"{_kind_label(walk)} “{visible_text(walk.text.encode('utf-8'))}” → {len(walk.ids)} token{'s' if len(walk.ids) != 1 else ''}"
+        blocks.append(
+            f'<div class="bpe-walk"><div class="bpe-walk-head">{html.escape(head)}</div>'
+            f"<table>{''.join(rows)}</table></div>"
+        )
+    if len(walks) > limit:
+        blocks.append(f'<p class="bpe-legend">… and {len(walks) - limit:,} more chunks (the tokens above cover them all)</p>')
+    return "".join(blocks)
+
+
+def byte_pieces(tokenizer: Tokenizer, ids: Sequence[int]) -> list[Piece]:
+    """The pieces of ``ids`` for decoding: each token's own bytes, partial characters included."""
+    return pieces_for(ids, tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))

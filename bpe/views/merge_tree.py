@@ -1,0 +1,70 @@
+"""A token's merge tree as Graphviz DOT: which merges built it, down to base bytes/characters.
+
+Pure text, drawn by ``st.graphviz_chart``. Labels are escaped for DOT (backslash and double quote)
+after whitespace is made visible, so a token spelled ``"\\n`` cannot break out of its label.
+
+    >>> from bpe.presets import PRESETS
+    >>> from bpe.trainer import train
+    >>> wikipedia = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
+    >>> print(merge_tree_dot(wikipedia, 258))      # X = Z + Y = (a a) + (a b)
+    digraph merges {
+      ...
+      n0 [label="aaab\\nid 258 · step 3", fillcolor="#F7E0AD"];
+      n1 [label="aa\\nid 256 · step 1", fillcolor="#F7E0AD"];
+      ...
+      n0 -> n1; n0 -> n4;
+    }
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..trace import Trace
+from .token_html import visible_text
+
+MAX_NODES = 127
+"""A tree this big (64 leaves) is unreadable anyway; deeper nodes are cut with "…"."""
+
+
+def dot_escape(text: str) -> str:
+    """Escape text for a double-quoted DOT string: ``a"b\\c -> a\\"b\\\\c``."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def merge_tree_dot(trace: Trace, token_id: int, names: Mapping[int, str] | None = None) -> str:
+    """DOT source of the tree of merges that made ``token_id`` (a single node for base tokens)."""
+    names = names or {}
+    base_count = len(trace.base)
+    lines = [
+        "digraph merges {",
+        '  graph [rankdir=TB, bgcolor="transparent", nodesep=0.25, ranksep=0.45];',
+        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=14, fillcolor="#C9E7F8"];',
+        '  edge [color="#555555", arrowsize=0.7];',
+    ]
+    counter = 0
+
+    def add(current: int) -> str:
+        nonlocal counter
+        node = f"n{counter}"
+        counter += 1
+        token = trace.tokens[current]
+        text = visible_text(token.data, trace.settings.end_of_word, token.ends_word)
+        created = trace.created_at(current)
+        name = f"{names[current]} = " if current in names else ""
+        detail = f"id {current}" + (f" · step {created.step}" if created else "")
+        fill = '"#F7E0AD"' if created else '"#ADE0D2"'
+        lines.append(f'  {node} [label="{dot_escape(name + text)}\\n{dot_escape(detail)}", fillcolor={fill}];')
+        if created is not None and current >= base_count:
+            if counter + 2 > MAX_NODES:
+                lines.append(f'  {node}_more [label="…", shape=plaintext, style=""];')
+                lines.append(f"  {node} -> {node}_more;")
+                return node
+            left = add(created.left)
+            right = add(created.right)
+            lines.append(f"  {node} -> {left}; {node} -> {right};")
+        return node
+
+    add(token_id)
+    lines.append("}")
+    return "\n".join(lines)

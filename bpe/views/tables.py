@@ -1,0 +1,118 @@
+"""DataFrames of a trace for ``st.dataframe``: the merges so far and the vocabulary.
+
+Built once per trace for *all* steps; a page slices the first k rows, so stepping costs a slice,
+not a rebuild.
+
+    >>> from bpe.presets import PRESETS
+    >>> from bpe.trainer import train
+    >>> sennrich = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)
+    >>> merges_frame(sennrich).iloc[2][["step", "left", "right", "token", "count"]].to_dict()
+    {'step': 3, 'left': 'o', 'right': 'w', 'token': 'ow', 'count': 7}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+
+from ..trace import Trace
+from .token_html import visible_text
+
+
+def _spell(trace: Trace, token_id: int) -> str:
+    token = trace.tokens[token_id]
+    return visible_text(token.data, trace.settings.end_of_word, token.ends_word)
+
+
+def merges_frame(trace: Trace, names: Mapping[int, str] | None = None) -> pd.DataFrame:
+    """One row per merge: step, left + right -> token (its id), count, ties, tokens after."""
+    names = names or {}
+    rows = [
+        {
+            "step": s.step,
+            "left": names.get(s.left) or _spell(trace, s.left),
+            "right": names.get(s.right) or _spell(trace, s.right),
+            "token": _spell(trace, s.new_id),
+            "name": names.get(s.new_id, ""),
+            "id": s.new_id,
+            "count": s.count,
+            "tied": s.tie_count,
+            "tokens after": s.tokens_after,
+        }
+        for s in trace.steps
+    ]
+    frame = pd.DataFrame(rows, columns=["step", "left", "right", "token", "name", "id", "count", "tied", "tokens after"])
+    return frame if names else frame.drop(columns="name")
+
+
+def token_kind(trace: Trace, token_id: int) -> str:
+    """``byte``/``char``, ``marker``, ``merge`` or ``special``."""
+    if token_id in trace.special_ids.values():
+        return "special"
+    if token_id >= len(trace.base):
+        return "merge"
+    return "marker" if trace.base[token_id].ends_word else trace.settings.unit
+
+
+def vocab_frame(trace: Trace) -> pd.DataFrame:
+    """Every token of the whole run, by id: text, hex bytes, length, kind, creating step, its count."""
+    rows = []
+    for token_id, token in enumerate(trace.tokens):
+        created = trace.created_at(token_id)
+        rows.append({
+            "id": token_id,
+            "token": _spell(trace, token_id),
+            "bytes (hex)": token.data.hex(" "),
+            "length": len(token.data),
+            "kind": token_kind(trace, token_id),
+            "created at step": created.step if created else None,
+            "count then": created.count if created else None,
+        })
+    frame = pd.DataFrame(rows)
+    # Nullable integers: base and special tokens have no step, and "3.0" would read as a float.
+    for column in ("created at step", "count then"):
+        frame[column] = frame[column].astype("Int64")
+    return frame
+
+
+def vocab_at(trace: Trace, frame: pd.DataFrame, step: int) -> pd.DataFrame:
+    """The rows of :func:`vocab_frame` present after ``step`` merges (base, merged so far, special)."""
+    return frame.iloc[trace.vocab_ids(step)]
+
+
+def search_vocab(frame: pd.DataFrame, query: str) -> pd.DataFrame:
+    """Rows whose id equals ``query``, or whose text or hex contains it (case-insensitive).
+
+    Whitespace in the query matches the visible glyphs (a space finds "·the").
+    """
+    query = query.strip("\n")
+    if not query:
+        return frame
+    shown = visible_text(query.encode("utf-8")).lower()
+    mask = frame["token"].str.lower().str.contains(shown, regex=False) | frame["bytes (hex)"].str.contains(
+        query.lower(), regex=False
+    )
+    if query.strip().isdigit():
+        mask |= frame["id"] == int(query.strip())
+    return frame[mask]
+
+
+def apply_table_edits(rows: list[tuple[object, object]], edits: dict) -> list[tuple[object, object]]:
+    """Apply ``st.data_editor``'s edit record to ``(word, count)`` rows (deleted, edited, added).
+
+    >>> apply_table_edits([("low", 5), ("lower", 2)],
+    ...     {"deleted_rows": [0], "edited_rows": {1: {"count": 3}}, "added_rows": [{"word": "new", "count": 6}]})
+    [('lower', 3), ('new', 6)]
+    """
+    table = [list(row) for row in rows]
+    for index, changes in (edits.get("edited_rows") or {}).items():
+        index = int(index)
+        if 0 <= index < len(table):
+            for column, value in changes.items():
+                table[index][0 if column == "word" else 1] = value
+    deleted = {int(index) for index in edits.get("deleted_rows") or []}
+    kept = [row for index, row in enumerate(table) if index not in deleted]
+    for added in edits.get("added_rows") or []:
+        kept.append([added.get("word"), added.get("count")])
+    return [(word, count) for word, count in kept]

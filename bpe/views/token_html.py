@@ -1,0 +1,199 @@
+"""Tokens as HTML: coloured, bordered chips with visible whitespace and honest bytes.
+
+Every piece of text that reaches the HTML passes through :func:`html.escape` here, so a corpus or
+a token spelled ``<script>`` is shown, never run. The CSS lives in :data:`TOKEN_CSS`, apart from
+the markup, as in Hugging Face's ``EncodingVisualizer``.
+
+How a token's bytes are shown (:func:`visible_parts`):
+
+* space ``·``, tab ``→``, newline ``↵`` (followed by a real line break), carriage return ``␍``;
+* bytes that are not whole UTF-8 characters as hex in guillemets, never dropped:
+  ``b"\\xe2\\x82"`` (two thirds of "€") -> ``‹e2 82›``;
+* a token ending with the end-of-word marker gets the marker spelled out, dimmed: ``est</w>``.
+
+    >>> visible_text(b" a\\tb\\n")
+    '·a→b↵'
+    >>> visible_text(b"\\xe2\\x82")
+    '‹e2 82›'
+    >>> visible_text(b"\\x00")        # a control character has no glyph: its byte is shown
+    '‹00›'
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from ..vocab import Token
+from .palette import SPECIAL_TINT, TINTS, assign_colors
+
+WHITESPACE_GLYPHS: Mapping[str, str] = MappingProxyType({" ": "·", "\t": "→", "\n": "↵", "\r": "␍"})
+
+TOKEN_CSS = """
+<style>
+.bpe-tokens { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  font-size: 1.05rem; line-height: 2.1; white-space: normal; word-break: break-word; }
+.bpe-tok { display: inline-block; white-space: pre; border: 1px solid rgba(0,0,0,.45);
+  border-radius: 4px; padding: 0 .18em; margin: 0 2px 2px 0; color: #111; line-height: 1.5; }
+.bpe-tok.bpe-new { outline: 2.5px solid #111; outline-offset: 0; font-weight: 700; }
+.bpe-tok.bpe-special { border-style: dashed; font-style: italic; }
+.bpe-ws { color: #777; }
+.bpe-hex { color: #7a3b00; font-size: .85em; }
+.bpe-eow { color: #777; font-size: .8em; }
+.bpe-name { font-weight: 700; }
+.bpe-words { border-collapse: collapse; font-size: 1rem; }
+.bpe-words th, .bpe-words td { padding: .25em .7em; border-bottom: 1px solid #ddd; text-align: left; }
+.bpe-words td.bpe-count { text-align: right; font-variant-numeric: tabular-nums; }
+.bpe-legend { color: #555; font-size: .85rem; margin-top: .3em; }
+</style>
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One token to draw: its id and bytes, and how to mark it."""
+
+    token_id: int
+    data: bytes
+    ends_word: bool = False
+    special: bool = False
+    new: bool = False
+    """Made by the merge being shown (drawn bold with a thick outline)."""
+    name: str | None = None
+    """A stand-in name (Wikipedia's Z, Y, X) shown instead of the bytes."""
+
+
+def visible_parts(data: bytes) -> list[tuple[str, str]]:
+    """Split ``data`` into ``(kind, text)`` runs: ``"text"``, ``"ws"`` (a glyph) or ``"hex"``.
+
+    >>> visible_parts(b"a \\xe2\\x82")
+    [('text', 'a'), ('ws', '·'), ('hex', '‹e2 82›')]
+    """
+    parts: list[tuple[str, str]] = []
+    position = 0
+    while position < len(data):
+        try:
+            decoded, bad = data[position:].decode("utf-8"), b""
+            position = len(data)
+        except UnicodeDecodeError as error:
+            # Subtle: error.end covers only the first bad sequence; keep going after it, so a
+            # token like b"\xe2\x82a" shows both the broken character and the "a".
+            decoded = data[position:position + error.start].decode("utf-8")
+            bad = data[position + error.start:position + error.end]
+            position += error.end
+        run = ""
+        for char in decoded:
+            if char in WHITESPACE_GLYPHS or _is_control(char):
+                if run:
+                    parts.append(("text", run))
+                    run = ""
+                if char in WHITESPACE_GLYPHS:
+                    parts.append(("ws", WHITESPACE_GLYPHS[char]))
+                else:  # other control characters draw nothing: show their bytes instead
+                    parts.append(("hex", f"‹{char.encode('utf-8').hex(' ')}›"))
+            else:
+                run += char
+        if run:
+            parts.append(("text", run))
+        if bad:
+            if parts and parts[-1][0] == "hex":  # one ‹..› per run of broken bytes
+                parts[-1] = ("hex", parts[-1][1][:-1] + " " + bad.hex(" ") + "›")
+            else:
+                parts.append(("hex", f"‹{bad.hex(' ')}›"))
+    return parts
+
+
+def _is_control(char: str) -> bool:
+    """C0 controls, DEL and C1 controls: characters with no glyph of their own."""
+    code = ord(char)
+    return code < 0x20 or 0x7F <= code < 0xA0
+
+
+def visible_text(data: bytes, end_of_word: str | None = None, ends_word: bool = False) -> str:
+    """Plain-text version of a token as the chips show it (for tables and chart labels)."""
+    shown = "".join(text for _, text in visible_parts(data))
+    return shown + (end_of_word or "") if ends_word else shown
+
+
+def _chip_body(piece: Piece, end_of_word: str | None) -> str:
+    if piece.name is not None:
+        return f'<span class="bpe-name">{html.escape(piece.name)}</span>'
+    body = []
+    for kind, text in visible_parts(piece.data):
+        escaped = html.escape(text)
+        body.append(escaped if kind == "text" else f'<span class="bpe-{kind}">{escaped}</span>')
+    if piece.ends_word and end_of_word:
+        body.append(f'<span class="bpe-eow">{html.escape(end_of_word)}</span>')
+    return "".join(body) or '<span class="bpe-ws">∅</span>'
+
+
+def chip_title(piece: Piece, end_of_word: str | None = None) -> str:
+    """The hover text: ``id 258 · bytes 6f 77 · "ow"`` (escaped later, with the whole attribute)."""
+    spelled = visible_text(piece.data, end_of_word, piece.ends_word)
+    kind = " · special token" if piece.special else (" · new at this step" if piece.new else "")
+    name = f"{piece.name} = " if piece.name else ""
+    return f"id {piece.token_id} · bytes {piece.data.hex(' ') or '(none)'} · {name}{spelled}{kind}"
+
+
+def chips_html(pieces: Sequence[Piece], *, end_of_word: str | None = None, wrap: bool = True) -> str:
+    """Pieces -> one HTML fragment of chips; neighbours never share a colour."""
+    colors = assign_colors([piece.token_id for piece in pieces])
+    out: list[str] = []
+    for piece, color in zip(pieces, colors):
+        classes = "bpe-tok" + (" bpe-new" if piece.new else "") + (" bpe-special" if piece.special else "")
+        tint = SPECIAL_TINT if piece.special else TINTS[color]
+        title = html.escape(chip_title(piece, end_of_word), quote=True)
+        out.append(
+            f'<span class="{classes}" style="background:{tint}" title="{title}" '
+            f'data-id="{piece.token_id}">{_chip_body(piece, end_of_word)}</span>'
+        )
+        # A newline inside the token also breaks the line on screen, after the chip.
+        if piece.name is None and b"\n" in piece.data:
+            out.append("<br>" * piece.data.count(b"\n"))
+    body = "".join(out)
+    return f'<div class="bpe-tokens">{body}</div>' if wrap else body
+
+
+def pieces_for(
+    ids: Sequence[int],
+    tokens: Mapping[int, Token],
+    *,
+    special_ids: Sequence[int] = (),
+    new_id: int | None = None,
+    names: Mapping[int, str] | None = None,
+) -> list[Piece]:
+    """Ids -> :class:`Piece` records (``tokens`` is ``Tokenizer.tokens`` or ``trace.tokens``)."""
+    special = set(special_ids)
+    names = names or {}
+    return [
+        Piece(
+            token_id, tokens[token_id].data, tokens[token_id].ends_word, token_id in special,
+            token_id == new_id, names.get(token_id),
+        )
+        for token_id in ids
+    ]
+
+
+def segmentation_text(pieces: Sequence[Piece], separator: str = "") -> str:
+    """The chips as plain text: ``ZabdZabac`` with names, ``·low|·low`` with ``separator="|"``."""
+    return separator.join(piece.name or visible_text(piece.data) for piece in pieces)
+
+
+def word_table_html(
+    rows: Sequence[tuple[str, int, Sequence[Piece]]], *, end_of_word: str | None = None, limit: int = 200
+) -> str:
+    """A word-count table with each word's current segmentation as chips (first ``limit`` rows)."""
+    body = "".join(
+        f'<tr><td>{html.escape(visible_text(word.encode("utf-8")))}</td><td class="bpe-count">{count:,}</td>'
+        f'<td class="bpe-tokens">{chips_html(pieces, end_of_word=end_of_word, wrap=False)}</td></tr>'
+        for word, count, pieces in rows[:limit]
+    )
+    more = (
+        f'<p class="bpe-legend">… and {len(rows) - limit:,} more words</p>' if len(rows) > limit else ""
+    )
+    return (
+        '<table class="bpe-words"><thead><tr><th>word</th><th>count</th><th>segmentation now</th></tr>'
+        f"</thead><tbody>{body}</tbody></table>{more}"
+    )

@@ -1,0 +1,142 @@
+"""Train, step by step: pick a corpus and settings, then walk through the merges one at a time.
+
+At step k everything on the page describes merge k: the narration, the pair counts just before
+it, the corpus segmented just after it, the merges and vocabulary so far, and where k sits on
+the compression curve. Step 0 is the corpus before any merge.
+"""
+
+import streamlit as st
+
+from bpe.views.app_state import OWN_TABLE, OWN_TEXT
+from bpe.views.charts import COMPRESSION_FIELDS, compression_chart, pair_chart, pair_rows, with_rows, with_step
+from bpe.views.narration import narrate_step
+from bpe.views.tables import merges_frame
+from bpe.views.token_html import chips_html, pieces_for, segmentation_text, word_table_html
+from ui import state, url
+from ui.render import can_name, names_for, page_setup, show_html, tokenizer_at
+from ui.training import Trained, clamp_step, get_trained
+from ui.widgets import corpus_editor, settings_sidebar, stepper
+
+SHOWN_CHARS = 3_000  # big corpora are shown (and encoded per step) only this far: a page, not a book
+
+
+def _table_height(rows: int) -> int:
+    """Fit small tables (no empty rows on a projector), scroll big ones."""
+    return min(36 * (rows + 1) + 3, 360)
+
+
+def corpus_view(trained: Trained, step: int, names: dict[int, str]) -> None:
+    trace = trained.trace
+    new_id = trace.steps[step - 1].new_id if step else None
+    eow = trace.settings.end_of_word
+    specials = list(trace.special_ids.values())
+    if trained.table is not None:
+        tokenizer = tokenizer_at(trained, step, whole_words=True)
+        tokens = tokenizer.tokens
+        rows = [
+            (word, count, pieces_for(tokenizer.encode_ordinary(word), tokens, new_id=new_id, names=names))
+            for word, count in trained.table
+        ]
+        show_html(word_table_html(rows, end_of_word=eow))
+        return
+    text = trained.text
+    shown = text
+    if len(text) > SHOWN_CHARS:
+        cut = text.rfind(" ", 0, SHOWN_CHARS)
+        shown = text[: cut if cut > SHOWN_CHARS // 2 else SHOWN_CHARS]
+    tokenizer = tokenizer_at(trained, step)
+    ids = tokenizer.encode(shown, allowed_special="all")
+    pieces = pieces_for(ids, tokenizer.tokens, special_ids=specials, new_id=new_id, names=names)
+    show_html(chips_html(pieces, end_of_word=eow))
+    if names:
+        st.markdown(f"Reads as **`{segmentation_text(pieces)}`**")
+    note = f"Showing the first {len(shown):,} of {len(text):,} characters · " if shown is not text else ""
+    st.caption(
+        f"{note}{len(ids):,} tokens. Each box is one token; **bold with a thick outline** = made by this "
+        "merge. · is a space, ↵ a newline, → a tab, ‹e2 82› bytes that are only part of a character. "
+        "Hover a token for its id and bytes."
+    )
+
+
+def main() -> None:
+    page_setup("Train, step by step", "🧮")
+    settings_sidebar()
+    st.title(":material/school: Train, step by step")
+    st.caption(
+        "Byte-pair encoding counts every pair of adjacent tokens, merges the most frequent pair into a "
+        "new token, and repeats. Step through the merges and watch the corpus shrink."
+    )
+    url.show_url_warnings()
+    with st.expander("Corpus", expanded=state.lab().source in (OWN_TEXT, OWN_TABLE)):
+        corpus_editor()
+
+    trained = get_trained(state.lab())
+    if trained is None:
+        url.write_url()
+        return
+    trace = trained.trace
+    st.session_state[state.BASE_SIZE] = len(trace.base)
+    clamp_step(trained)
+    total = len(trace.steps)
+    step = stepper(total)
+
+    if can_name(trace):
+        state.seed("w.names", state.lab().names)
+        st.toggle(
+            "Name new tokens as Wikipedia does (Z, Y, X, …)", key="w.names",
+            on_change=state.write_lab("w.names", "names"),
+        )
+    names = names_for(trained)
+
+    before, after = trace.tokens_after(max(step - 1, 0)), trace.tokens_after(step)
+    metrics = st.columns(4)
+    metrics[0].metric("Step", f"{step:,} / {total:,}")
+    metrics[1].metric("Vocabulary", f"{trace.vocab_size(step):,}", delta=f"+1" if step else None)
+    metrics[2].metric("Tokens in corpus", f"{after:,}", delta=f"{after - before:,}" if step else None, delta_color="inverse")
+    metrics[3].metric("Bytes per token", f"{trace.corpus_bytes / after:.2f}" if after else "–")
+
+    show_html(narrate_step(trace, step, names=names).to_html())
+
+    left, right = st.columns([1, 1.3], gap="large")
+    with left:
+        st.subheader(f"Pair counts before merge {max(step, 1)}" if total else "Pair counts")
+        if total:
+            template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
+            rows = pair_rows(trace, step, names).to_dict("records")
+            st.vega_lite_chart(with_rows(template, rows), width="stretch")
+            st.caption(
+                "The most frequent pairs just before this merge. Red: the pair merged; purple: pairs tied "
+                "with it (the tie-break rule chose among them); blue: the runners-up. Hover a bar for its count."
+                + (" At step 0 this previews merge 1." if step == 0 else "")
+            )
+        else:
+            st.info(f"No merge to show: {trace.stop_detail}.")
+    with right:
+        st.subheader(f"The corpus after merge {step}" if step else "The corpus before any merge")
+        corpus_view(trained, step, names)
+
+    left, right = st.columns([1, 1.3], gap="large")
+    with left:
+        merges_tab, vocab_tab = st.tabs(["Merges so far", "Vocabulary so far"])
+        with merges_tab:
+            frame = trained.view(f"merges:{sorted(names.items())}", lambda: merges_frame(trace, names))
+            st.dataframe(frame.iloc[:step].iloc[::-1], hide_index=True, width="stretch", height=_table_height(step))
+            st.caption("Latest merge first. count: occurrences of the pair; tied: pairs that shared that count.")
+        with vocab_tab:
+            learned = frame.iloc[:step][["id", "token", "step", "count"]].iloc[::-1]
+            st.dataframe(learned, hide_index=True, width="stretch", height=_table_height(step))
+            special = f" + {len(trace.special_ids)} special" if trace.special_ids else ""
+            st.caption(
+                f"{trace.vocab_size(step):,} tokens: {len(trace.base):,} base + {step:,} learned{special}. "
+                "The Vocabulary page lists every one, with merge trees."
+            )
+    with right:
+        st.subheader("Compression")
+        for column, field in zip(st.columns(2), COMPRESSION_FIELDS):
+            template = trained.view(f"compression:{field}", lambda: compression_chart(trace, 0, field).to_dict())
+            column.vega_lite_chart(with_step(template, step), width="stretch")
+        st.caption(f"The diamond marks step {step}. The run stopped after {total:,} merges: {trace.stop_detail}.")
+    url.write_url()
+
+
+main()

@@ -1,0 +1,163 @@
+"""Encode & decode: new text through the merges learned up to step k, and ids back to text.
+
+Encoding replays the merges in the order they were learned (lowest rank first) inside each chunk
+of the pre-tokenized text; the walkthrough shows every one. Decoding concatenates the tokens'
+bytes, which may end in the middle of a character: that is what ``errors="replace"`` is for.
+"""
+
+import streamlit as st
+
+from bpe.errors import BpeError
+from bpe.views.encoding import byte_pieces, parse_ids, sample_text, walkthrough_html
+from bpe.views.token_html import chips_html, pieces_for, visible_text
+from ui import state, url
+from ui.render import names_for, page_setup, show_html, tokenizer_at
+from ui.training import clamp_step, get_trained
+from ui.widgets import run_summary, settings_sidebar, step_slider
+
+SPECIAL_MODES = {
+    "allowed": "allowed: encode them as special tokens",
+    "disallowed": "disallowed: refuse text that contains them (tiktoken's default)",
+    "plain": "plain text: encode their characters like any other text",
+}
+
+
+def _set_decode_ids(text: str) -> None:
+    st.session_state[state.DECODE_IDS] = text
+
+
+def encode_section(tokenizer, trained, names) -> list[int]:
+    lab = state.lab()
+    settings = trained.trace.settings
+    if st.session_state[state.ENCODE_SOURCE] != lab.source or st.session_state[state.ENCODE_TEXT] is None:
+        corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
+        st.session_state[state.ENCODE_TEXT] = sample_text(lab.source, corpus, settings.special_tokens)
+        st.session_state[state.ENCODE_SOURCE] = lab.source
+    left, right = st.columns([2, 1], gap="large")
+    with left:
+        state.seed("w.encode_text", st.session_state[state.ENCODE_TEXT])
+        st.text_area(
+            "Text to encode (Ctrl+Enter to apply)", key="w.encode_text", height=110,
+            on_change=state.write_through("w.encode_text", state.ENCODE_TEXT),
+        )
+    with right:
+        state.seed("w.special_mode", st.session_state[state.SPECIAL_MODE])
+        st.radio(
+            "Special tokens in the text are…", list(SPECIAL_MODES), key="w.special_mode",
+            format_func=SPECIAL_MODES.get, on_change=state.write_through("w.special_mode", state.SPECIAL_MODE),
+        )
+        if settings.special_tokens:
+            st.caption("This run's special tokens: " + ", ".join(f"`{token}`" for token in settings.special_tokens))
+        else:
+            st.caption("This run has no special tokens: add one in the sidebar (e.g. `<|endoftext|>`) to try this.")
+
+    text = st.session_state[state.ENCODE_TEXT]
+    mode = st.session_state[state.SPECIAL_MODE]
+    try:
+        if mode == "allowed":
+            ids = tokenizer.encode(text, allowed_special="all")
+            walks = tokenizer.encode_walkthrough(text, allowed_special="all")
+        elif mode == "disallowed":
+            ids = tokenizer.encode(text)
+            walks = tokenizer.encode_walkthrough(text)
+        else:
+            ids = tokenizer.encode_ordinary(text)
+            walks = tokenizer.encode_walkthrough(text, disallowed_special=())
+    except BpeError as error:
+        st.error(f"**Cannot encode this text:** {error}", icon="🛑")
+        return []
+
+    specials = list(tokenizer.special_tokens.values())
+    pieces = pieces_for(ids, tokenizer.tokens, special_ids=specials, names=names)
+    st.subheader(f"{len(ids):,} tokens")
+    metrics = st.columns(3)
+    n_bytes = len(text.encode("utf-8"))
+    metrics[0].metric("Characters", f"{len(text):,}")
+    metrics[1].metric("Bytes", f"{n_bytes:,}")
+    metrics[2].metric("Bytes per token", f"{n_bytes / len(ids):.2f}" if ids else "–")
+    show_html(chips_html(pieces, end_of_word=tokenizer.end_of_word))
+    st.code(", ".join(map(str, ids)) or "(no tokens)", language=None, wrap_lines=True)
+    st.caption("The ids, in order. Hover a token above for its id and bytes; dashed grey tokens are special.")
+
+    st.subheader("How each chunk was merged")
+    st.caption(
+        "The pre-tokenizer cuts the text into chunks; inside each chunk the tokenizer applies the learned "
+        "merges in the order they were learned (merge 1 first), everywhere it can, until none applies."
+    )
+    show_html(walkthrough_html(tokenizer, walks, names=names))
+    return ids
+
+
+def decode_section(tokenizer, encoded: list[int]) -> None:
+    st.header("Decode")
+    if not st.session_state[state.DECODE_IDS]:
+        st.session_state[state.DECODE_IDS] = ", ".join(map(str, encoded[:40]))
+    buttons = st.columns(3)
+    buttons[0].button("Use the ids encoded above", on_click=_set_decode_ids, args=(", ".join(map(str, encoded)),), width="stretch")
+    partial = [0xE2, 0x82] if tokenizer.unit == "byte" else None  # the first two of the three bytes of "€"
+    buttons[1].button(
+        "Try half a character (e2 82)", on_click=_set_decode_ids, args=("226, 130",), disabled=partial is None,
+        width="stretch", help="Byte-level only: ids 226 and 130 are the bytes e2 82, two thirds of '€'.",
+    )
+    buttons[2].button(
+        "Try an unknown id", on_click=_set_decode_ids, args=(f"{encoded[0] if encoded else 97}, {tokenizer.n_vocab + 7}",),
+        width="stretch",
+    )
+    left, right = st.columns([2, 1], gap="large")
+    with left:
+        state.seed("w.decode_ids", st.session_state[state.DECODE_IDS])
+        st.text_input(
+            "Token ids (spaces or commas between them)", key="w.decode_ids",
+            on_change=state.write_through("w.decode_ids", state.DECODE_IDS),
+        )
+    with right:
+        state.seed("w.decode_errors", st.session_state[state.DECODE_ERRORS])
+        st.radio(
+            "Bytes that are not valid UTF-8", ["replace", "strict"], key="w.decode_errors", horizontal=True,
+            format_func={"replace": "replace with �", "strict": "strict: raise an error"}.get,
+            on_change=state.write_through("w.decode_errors", state.DECODE_ERRORS),
+        )
+    try:
+        ids = parse_ids(st.session_state[state.DECODE_IDS])
+        tokenizer.decode_tokens_bytes(ids)  # raises the teaching error for unknown ids first
+    except BpeError as error:
+        st.error(f"**Cannot decode:** {error}", icon="🛑")
+        return
+    show_html(chips_html(byte_pieces(tokenizer, ids), end_of_word=tokenizer.end_of_word))
+    st.caption("Each token's own bytes: ‹e2 82› marks bytes that are only part of a character.")
+    errors = st.session_state[state.DECODE_ERRORS]
+    try:
+        text = tokenizer.decode(ids, errors=errors)
+    except BpeError as error:
+        st.error(f"**Strict decoding failed:** {error}", icon="🛑")
+        return
+    st.markdown("**Decoded text** (whitespace made visible):")
+    st.code(visible_text(text.encode("utf-8")) or "(empty)", language=None, wrap_lines=True)
+    if "\ufffd" in text:
+        st.info(
+            "Some bytes were not a whole UTF-8 character, so `errors=\"replace\"` put **�** (U+FFFD) in "
+            "their place. A model emits one token at a time, so a half-finished character is normal "
+            "until its next token arrives; switch to *strict* to see the error instead.",
+            icon="ℹ️",
+        )
+
+
+def main() -> None:
+    page_setup("Encode & decode", "🔡")
+    settings_sidebar()
+    st.title(":material/swap_horiz: Encode & decode")
+    url.show_url_warnings()
+    trained = get_trained(state.lab())
+    if trained is None:
+        url.write_url()
+        return
+    clamp_step(trained)
+    run_summary(trained.trace)
+    step = step_slider(len(trained.trace.steps), key="encode")
+    tokenizer = tokenizer_at(trained, step)
+    encoded = encode_section(tokenizer, trained, names_for(trained))
+    decode_section(tokenizer, encoded)
+    url.write_url()
+
+
+main()

@@ -1,0 +1,77 @@
+"""Vocabulary: every token with its id, bytes, length, the step that made it, and its merge tree."""
+
+import pandas as pd
+import streamlit as st
+
+from bpe.views.charts import length_histogram
+from bpe.views.merge_tree import merge_tree_dot
+from bpe.views.tables import search_vocab, vocab_at, vocab_frame
+from ui import state, url
+from ui.render import names_for, page_setup
+from ui.training import clamp_step, get_trained
+from ui.widgets import run_summary, settings_sidebar, step_slider
+
+
+def main() -> None:
+    page_setup("Vocabulary", "📚")
+    settings_sidebar()
+    st.title(":material/menu_book: Vocabulary")
+    url.show_url_warnings()
+    trained = get_trained(state.lab())
+    if trained is None:
+        url.write_url()
+        return
+    clamp_step(trained)
+    trace = trained.trace
+    run_summary(trace)
+    step = step_slider(len(trace.steps), key="vocab")
+    names = names_for(trained)
+    everything = trained.view("vocab", lambda: vocab_frame(trace))
+    present = vocab_at(trace, everything, step)
+
+    left, right = st.columns([1.4, 1], gap="large")
+    with left:
+        st.subheader(f"{len(present):,} tokens after {step:,} merges")
+        state.seed("w.vocab_query", st.session_state[state.VOCAB_QUERY])
+        st.text_input(
+            "Search by text, hex bytes or id", key="w.vocab_query", placeholder="e.g. est, 65 73, 258",
+            on_change=state.write_through("w.vocab_query", state.VOCAB_QUERY),
+        )
+        # Learned and special tokens first (newest first): they are what the run taught.
+        learned = present["kind"].isin(["merge", "special"])
+        ordered = pd.concat([present[learned].iloc[::-1], present[~learned]])
+        found = search_vocab(ordered, st.session_state[state.VOCAB_QUERY])
+        st.dataframe(
+            found, hide_index=True, width="stretch", height=420,
+            column_config={
+                "created at step": st.column_config.NumberColumn("created at step", help="The merge that made it"),
+                "count then": st.column_config.NumberColumn("count then", help="How often its pair occurred then"),
+                "length": st.column_config.NumberColumn("length", help="Bytes"),
+            },
+        )
+        st.caption(f"{len(found):,} shown, learned tokens first. · is a space, ↵ a newline, ‹e2› a byte that is only part of a character.")
+    with right:
+        st.subheader("Merge tree")
+        merged = [token_id for token_id in trace.vocab_ids(step) if trace.created_at(token_id)]
+        if not merged:
+            st.info("No merged token yet: move the step forward.")
+        else:
+            options = list(reversed(merged))
+            chosen = st.session_state[state.TREE_TOKEN]
+            state.seed("w.tree_token", chosen if chosen in options else options[0])
+            labels = dict(zip(everything["id"], everything["token"]))
+            st.selectbox(
+                "Token", options, key="w.tree_token",
+                format_func=lambda token_id: f"{token_id} · {names.get(token_id, '') + ' = ' if token_id in names else ''}{labels[token_id]}",
+                on_change=state.write_through("w.tree_token", state.TREE_TOKEN),
+            )
+            st.graphviz_chart(merge_tree_dot(trace, st.session_state["w.tree_token"], names))
+            st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
+    st.subheader("Token lengths")
+    counted = present[present["kind"] != "marker"]
+    st.altair_chart(length_histogram(counted["length"].tolist(), counted["kind"].tolist()), width="stretch")
+    st.caption("How many tokens of each length (in bytes) the vocabulary has at this step.")
+    url.write_url()
+
+
+main()

@@ -1,0 +1,117 @@
+"""Shared fixtures: fresh Streamlit caches per test, AppTest helpers, and a live app for browsers.
+
+The ``app_url`` fixture starts ``streamlit run app.py`` once per session on a free loopback port
+(stdin closed, so it can never block on a prompt), waits for ``/_stcore/health`` and always stops
+the server in teardown, even when tests fail. Browser tests need Debian's Chromium at
+``/usr/bin/chromium``; without it they fail with a clear message rather than skip (CI installs it).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "app.py"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
+    "--disable-background-networking", "--disable-component-update", "--disable-dev-shm-usage",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_streamlit_caches():
+    """Streamlit's caches outlive an AppTest: clear them so no test sees another's training."""
+    import streamlit as st
+
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    yield
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """Base URL of a live BPE Lab server for this test session."""
+    port = _free_port()
+    log_path = ARTIFACTS / "streamlit-server.log"
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(log_path, "w")
+    server = subprocess.Popen(
+        [
+            sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless=true",
+            f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
+            "--server.fileWatcherType=none",
+        ],
+        cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "STREAMLIT_SERVER_HEADLESS": "true"},
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"streamlit exited with {server.returncode}; see {log_path}")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
+                    if response.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not answer /_stcore/health within 30 s; see {log_path}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (never ``playwright install``)."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: browser tests need Debian's Chromium (apt-get install -y chromium). "
+            "They are not skipped on purpose, so that CI cannot pass without running them.",
+            pytrace=False,
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context (a fresh Streamlit session) with a tall viewport."""
+    context = browser.new_context(viewport={"width": 1400, "height": 2400})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        yield page
+    finally:
+        context.close()

@@ -1,0 +1,303 @@
+"""The pages, run headless with Streamlit's AppTest: what a student sees after each action."""
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+TRAIN = "pages/1_Train.py"
+ENCODE = "pages/2_Encode_and_decode.py"
+VOCAB = "pages/3_Vocabulary.py"
+PAGES = [None, TRAIN, ENCODE, VOCAB]
+
+
+def open_page(page=None, **query) -> AppTest:
+    """A fresh session on ``page`` (home when ``None``), as if opened from a link with ``query``."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    if page:
+        at.switch_page(page)
+    return at.run()
+
+
+def plain(markup: str) -> str:
+    """The text a reader sees: tags dropped, entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+def html_with(at: AppTest, marker: str) -> str:
+    found = [element.value for element in at.html if marker in element.value]
+    assert found, f"no HTML element contains {marker!r}"
+    return found[0]
+
+
+def narration(at: AppTest) -> str:
+    return plain(html_with(at, "bpe-narration"))
+
+
+def chart_rows(element) -> list[dict]:
+    """The rows of an Altair chart as Streamlit sent them (Arrow datasets beside the spec)."""
+    return pa.ipc.open_stream(element.proto.datasets[0].data.data).read_pandas().to_dict("records")
+
+
+def errors(at: AppTest) -> list[str]:
+    return [element.value for element in at.error]
+
+
+# -- every page -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("page", PAGES, ids=["home", "train", "encode", "vocabulary"])
+def test_every_page_renders_without_an_exception(page):
+    at = open_page(page)
+    assert not at.exception
+    assert not errors(at)
+    assert at.title
+
+
+@pytest.mark.parametrize("page", [TRAIN, ENCODE, VOCAB], ids=["train", "encode", "vocabulary"])
+@pytest.mark.parametrize("preset", ["cs336", "sennrich-paper", "hf-course", "own-text", "own-table"])
+def test_every_example_renders_on_every_page(page, preset):
+    at = open_page(page, preset=preset, step="2")
+    assert not at.exception and not errors(at)
+
+
+def test_home_gallery_links_open_each_example_on_the_training_page():
+    at = open_page()
+    links = {link.proto.query_string: link.proto.page for link in at.get("page_link")}
+    for preset in ["sennrich", "cs336", "sennrich-paper", "wikipedia", "hf-course", "python-docs", "own-text", "own-table"]:
+        assert links[f"preset={preset}"] == "Train"
+
+
+# -- the training page ----------------------------------------------------------------------------
+def test_choosing_sennrich_and_stepping_to_merge_3_shows_o_plus_w_everywhere():
+    at = open_page(TRAIN, preset="hf-course")
+    at.selectbox(key="w.source").set_value("sennrich").run()
+    for _ in range(3):
+        at.button(key="w.next.main").click().run()
+    assert not at.exception
+    assert at.session_state["bpe.lab"].step == 3
+
+    told = narration(at)
+    assert "Merge 3 of 10: o + w → ow" in told
+    assert "3 pairs share that count" in told and "lexicographic-max" in told
+
+    (chart, *_) = at.get("vega_lite_chart")
+    spec = json.loads(chart.proto.spec)
+    assert spec["layer"][0]["mark"]["type"] == "bar" and spec["layer"][1]["mark"]["type"] == "text"
+    rows = chart_rows(chart)
+    assert [row["pair"] for row in rows[:3]] == ["1. o + w", "2. l + o", "3. · + l"]
+    assert [(r["left"], r["right"], r["count"], r["status"]) for r in rows[:2]] == [("o", "w", 7, "chosen"), ("l", "o", 7, "tied")]
+
+    corpus = html_with(at, "bpe-tokens\"><span")
+    new_tokens = re.findall(r'class="bpe-tok bpe-new"[^>]*title="([^"]*)"[^>]*>([^<]*)<', corpus)
+    assert len(new_tokens) == 7 and all(text == "ow" and title.startswith("id 258 · bytes 6f 77") for title, text in new_tokens)
+    assert at.query_params["step"] == "3"
+
+
+def test_previous_first_and_last_move_the_step():
+    at = open_page(TRAIN, preset="sennrich", step="5")
+    at.button(key="w.prev.main").click().run()
+    assert at.session_state["bpe.lab"].step == 4 and at.slider(key="w.step.main").value == 4
+    at.button(key="w.last.main").click().run()
+    assert "Training stopped here: reached the requested 10 merges" in narration(at)
+    at.button(key="w.first.main").click().run()
+    assert "Before any merge" in narration(at)
+    at.slider(key="w.step.main").set_value(7).run()
+    assert "Merge 7 of 10" in narration(at)
+
+
+def test_play_starts_and_pause_stops():
+    at = open_page(TRAIN, preset="sennrich")
+    at.button(key="w.play.main").click().run()
+    assert at.session_state["bpe.playing"] and not at.exception
+    at.button(key="w.play.main").click().run()
+    assert not at.session_state["bpe.playing"]
+
+
+def test_word_table_example_shows_each_word_with_its_segmentation():
+    at = open_page(TRAIN, preset="cs336", step="3")
+    table = html_with(at, "bpe-words")
+    rows = re.findall(r"<tr><td>(.*?)</td><td class=\"bpe-count\">(\d+)</td><td class=\"bpe-tokens\">(.*?)</td></tr>", table)
+    assert [(word, count) for word, count, _ in rows] == [("low", "5"), ("lower", "2"), ("newest", "6"), ("widest", "3")]
+    segmented = {word: re.findall(r">([^<>]+)</span>", chips) for word, _, chips in rows}
+    assert segmented["low"] == ["l", "ow"] and segmented["newest"] == ["n", "e", "w", "est"]
+
+
+def test_wikipedia_example_reads_zabdzabac_then_zydzyac_then_xdxac():
+    at = open_page(TRAIN, preset="wikipedia", step="1")
+    readings = [next(m.value for m in at.markdown if m.value.startswith("Reads as"))]
+    for _ in range(2):
+        at.button(key="w.next.main").click().run()
+        readings.append(next(m.value for m in at.markdown if m.value.startswith("Reads as")))
+    assert readings == ["Reads as **`ZabdZabac`**", "Reads as **`ZYdZYac`**", "Reads as **`XdXac`**"]
+    assert "X = ZY = aaab" in narration(at)
+    at.toggle(key="w.names").set_value(False).run()
+    assert not [m for m in at.markdown if m.value.startswith("Reads as")]
+    assert at.query_params["names"] == "0"
+
+
+def test_a_shared_link_reproduces_the_step_and_settings():
+    at = open_page(TRAIN, preset="sennrich-paper", step="3", tie="first-seen")
+    assert "Merge 3 of 10: est + </w> → est</w>" in narration(at)
+    assert at.slider(key="w.step.main").value == 3
+    assert at.selectbox(key="w.source").value == "sennrich-paper"
+    assert dict(at.query_params) == {"preset": "sennrich-paper", "step": "3"}
+
+
+def test_a_link_can_change_settings():
+    at = open_page(TRAIN, preset="sennrich", tie="lexicographic-min", step="3")
+    assert at.selectbox(key="w.tie").value == "lexicographic-min"
+    assert "lexicographic-min rule" in narration(at)
+
+
+@pytest.mark.parametrize(
+    "query, warning",
+    [
+        ({"preset": "gpt5"}, "unknown example 'gpt5'"),
+        ({"preset": "sennrich", "step": "abc"}, "step must be a whole number"),
+        ({"preset": "sennrich", "step": "99"}, "training stopped after 10 merges"),
+        ({"preset": "sennrich", "pretok": "regex:("}, "not a valid regex"),
+    ],
+    ids=["unknown preset", "step not a number", "step past the end", "bad regex"],
+)
+def test_bad_links_warn_and_fall_back_without_a_traceback(query, warning):
+    at = open_page(TRAIN, **query)
+    assert not at.exception and not errors(at)
+    assert any(warning in element.value for element in at.warning), [w.value for w in at.warning]
+
+
+def test_the_step_survives_switching_pages():
+    at = open_page(TRAIN, preset="sennrich", step="4")
+    at.switch_page(VOCAB).run()
+    assert at.slider(key="w.step.vocab").value == 4
+    at.switch_page(TRAIN).run()
+    assert "Merge 4 of 10" in narration(at)
+
+
+def test_stepping_never_retrains(monkeypatch):
+    import ui.training
+
+    calls = []
+    real_train = ui.training.train
+    monkeypatch.setattr(ui.training, "train", lambda *a, **k: calls.append(1) or real_train(*a, **k))
+    at = open_page(TRAIN, preset="sennrich")
+    for _ in range(4):
+        at.button(key="w.next.main").click().run()
+    at.switch_page(ENCODE).run()
+    assert len(calls) == 1
+
+
+def test_an_invalid_regex_is_an_error_on_the_page_and_the_text_is_kept():
+    at = open_page(TRAIN, preset="own-text")
+    at.text_area(key="w.own_text").set_value("my own words, my own words").run()
+    at.selectbox(key="w.pretok").set_value("custom regex").run()
+    at.text_input(key="w.regex").set_value("(unclosed").run()
+    assert not at.exception
+    assert any("not a valid regex" in message for message in errors(at))
+    assert at.text_area(key="w.own_text").value == "my own words, my own words"
+    at.text_input(key="w.regex").set_value(r"\w+").run()
+    assert not errors(at) and "Merge" in narration(at) or "Before any merge" in narration(at)
+
+
+def test_a_vocabulary_size_below_the_base_is_explained():
+    at = open_page(TRAIN, preset="sennrich", vocab="100")
+    assert not at.exception
+    assert any("below the base vocabulary" in message for message in errors(at))
+
+
+def test_own_text_is_trained_on_and_hostile_markup_is_only_text():
+    at = open_page(TRAIN, preset="own-text")
+    hostile = "<script>alert(1)</script> <img src=x onerror=alert(2)> <script>alert(1)</script>"
+    at.text_area(key="w.own_text").set_value(hostile).run()
+    assert not at.exception and not errors(at)
+    corpus = html_with(at, "bpe-tokens\"><span")
+    assert "<script" not in corpus and "<img" not in corpus
+    assert plain(corpus) == hostile.replace(" ", "·")  # every character shown, as text
+
+
+def test_an_uploaded_text_file_becomes_the_corpus():
+    at = open_page(TRAIN, preset="own-text")
+    at.file_uploader(key="w.upload").set_value(("notes.txt", "banana bandana banana".encode(), "text/plain")).run()
+    assert not at.exception
+    assert at.session_state["bpe.own_text"] == "banana bandana banana"
+    assert "banana" in plain(html_with(at, "bpe-tokens\"><span"))
+
+
+def test_an_invalid_word_table_is_an_error_not_a_crash():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["bpe.own_table"] = [("low", 5), ("", 3)]
+    at.query_params["preset"] = "own-table"
+    at.switch_page(TRAIN).run()
+    assert not at.exception
+    assert any("is empty" in message for message in errors(at))
+    assert at.get("arrow_data_frame") or at.data_editor  # the editor is still there to fix it
+
+
+# -- encode & decode ------------------------------------------------------------------------------
+def test_encode_walkthrough_applies_merges_by_rank():
+    at = open_page(ENCODE, preset="sennrich", step="5")
+    walk = plain(html_with(at, "bpe-walk"))
+    assert "chunk “·lowest”" in walk
+    assert "merge 1: s + t → st (at 5)" in walk and "merge 2: e + st → est (at 4)" in walk
+    assert walk.index("merge 1:") < walk.index("merge 2:") < walk.index("merge 5:")
+
+
+def test_encoding_shows_colored_tokens_and_their_ids():
+    at = open_page(ENCODE, preset="sennrich", step=10)
+    at.text_area(key="w.encode_text").set_value(" lowest").run()
+    ids = at.code[0].value
+    assert ids == "32, 108, 111, 119, 259, 257" or re.fullmatch(r"[\d, ]+", ids)
+    chips = html_with(at, "bpe-tokens")
+    assert "title=\"id" in chips
+
+
+def test_decoding_half_a_character_shows_replacement_or_a_clear_error():
+    at = open_page(ENCODE, preset="sennrich")
+    at.button[[b.label for b in at.button].index("Try half a character (e2 82)")].click().run()
+    assert at.text_input(key="w.decode_ids").value == "226, 130"
+    assert "‹e2›" in plain(html_with(at, "bpe-hex")) or "‹e2" in html_with(at, "bpe-hex")
+    assert any("\ufffd" in code.value for code in at.code)
+    assert any("U+FFFD" in info.value for info in at.info)
+    at.radio(key="w.decode_errors").set_value("strict").run()
+    assert any("not valid UTF-8" in message for message in errors(at))
+    assert not at.exception
+
+
+def test_decoding_an_unknown_id_is_a_clear_error():
+    at = open_page(ENCODE, preset="sennrich")
+    at.text_input(key="w.decode_ids").set_value("104, 99999").run()
+    assert any("unknown token id 99999" in message for message in errors(at))
+    at.text_input(key="w.decode_ids").set_value("104, lots").run()
+    assert any("cannot read 'lots'" in message for message in errors(at))
+
+
+def test_special_tokens_allowed_disallowed_and_plain():
+    at = open_page(ENCODE, preset="own-text")
+    at.text_area(key="w.special").set_value("<|endoftext|>").run()
+    at.text_area(key="w.encode_text").set_value("the end<|endoftext|>the start").run()
+    assert any('class="bpe-tok bpe-special"' in element.value for element in at.html)
+    at.radio(key="w.special_mode").set_value("disallowed").run()
+    assert any("contains the special token '<|endoftext|>'" in message for message in errors(at))
+    assert not at.exception
+    at.radio(key="w.special_mode").set_value("plain").run()
+    assert not errors(at)
+    assert not any('class="bpe-tok bpe-special"' in element.value for element in at.html)
+
+
+# -- vocabulary -----------------------------------------------------------------------------------
+def test_vocabulary_lists_tokens_with_their_step_and_draws_a_merge_tree():
+    at = open_page(VOCAB, preset="wikipedia", step="3")
+    table = at.dataframe[0].value
+    row = table.set_index("id").loc[258]
+    assert (row["token"], row["bytes (hex)"], row["created at step"], row["count then"]) == ("aaab", "61 61 61 62", 3, 2)
+    (tree,) = at.get("graphviz_chart")
+    assert 'label="X = aaab\\nid 258 · step 3"' in tree.proto.spec
+    at.text_input(key="w.vocab_query").set_value("aa").run()
+    assert set(at.dataframe[0].value["id"]) >= {256, 258}
+    assert len(at.get("vega_lite_chart")) == 1  # the length histogram

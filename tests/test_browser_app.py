@@ -1,0 +1,95 @@
+"""The app in a real browser (Debian's Chromium via Playwright) against a live ``streamlit run``.
+
+Waits are always on content the action changes (Playwright's auto-retrying ``expect``), never on
+Streamlit's status widget, which reads stale pages.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+HOSTILE = "<script>alert(1)</script> and <img src=x onerror=alert(2)> twice: <script>alert(1)</script>"
+
+
+@pytest.fixture
+def dialogs(page):
+    """Every JavaScript dialog the page tries to open (there must never be one)."""
+    opened = []
+    page.on("dialog", lambda dialog: (opened.append(dialog.message), dialog.dismiss()))
+    return opened
+
+
+def narration(page):
+    return page.locator(".bpe-narration")
+
+
+def test_pick_an_example_and_step_forward_and_back(page, app_url, dialogs):
+    page.goto(app_url)
+    expect(page.get_by_role("heading", name="BPE Lab: byte-pair encoding, step by step")).to_be_visible()
+    page.get_by_role("link", name="Open step by step").first.click()  # the first card: Sennrich
+    expect(narration(page)).to_contain_text("Before any merge")
+
+    for step in (1, 2, 3):
+        page.get_by_role("button", name="Next").click()
+        expect(narration(page)).to_contain_text(f"Merge {step} of 10")
+    expect(narration(page)).to_contain_text("The pair o + w occurs 7 times; 3 pairs share that count")
+    expect(page).to_have_url(re.compile(r"preset=sennrich.*step=3"))
+
+    new_tokens = page.locator(".bpe-tokens .bpe-tok.bpe-new")
+    expect(new_tokens).to_have_count(7)  # " low" x5 and " lower" x2 now hold "ow"
+    expect(page.locator(".bpe-tokens .bpe-tok.bpe-new").first).to_have_attribute("title", re.compile(r"^id 258 · bytes 6f 77"))
+    expect(page.locator('[data-testid="stVegaLiteChart"] svg.marks').first).to_be_visible()
+
+    page.get_by_role("button", name="Previous").click()
+    expect(narration(page)).to_contain_text("Merge 2 of 10")
+    expect(page).to_have_url(re.compile(r"step=2"))
+
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    expect(page.locator('[data-testid="stVegaLiteChart"] svg.marks')).to_have_count(3)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "train-page.png"), full_page=True)
+    assert dialogs == []
+
+
+def test_a_shared_link_opens_the_same_view(page, app_url):
+    page.goto(f"{app_url}/Train?preset=wikipedia&step=2")
+    expect(narration(page)).to_contain_text("Merge 2 of 3")
+    expect(page.get_by_role("code").filter(has_text="ZYdZYac")).to_be_visible()
+    page.get_by_role("button", name="Next").click()
+    expect(page.get_by_role("code").filter(has_text="XdXac")).to_be_visible()
+    expect(narration(page)).to_contain_text("Training stopped here")
+
+
+def test_the_step_carries_over_to_the_encode_page(page, app_url):
+    page.goto(f"{app_url}/Train?preset=sennrich&step=5")
+    expect(narration(page)).to_contain_text("Merge 5 of 10")
+    page.get_by_role("link", name="Encode & decode").click()
+    expect(page.locator(".bpe-walk").first).to_contain_text("merge 1: s + t → st")
+    expect(page).to_have_url(re.compile(r"Encode_and_decode\?preset=sennrich.*step=5"))
+
+
+def test_hostile_corpus_text_is_shown_as_text_and_runs_nothing(page, app_url, dialogs):
+    page.goto(f"{app_url}/Train?preset=own-text")
+    editor = page.get_by_label("Your text (Ctrl+Enter to train on it)")
+    expect(editor).to_be_visible()
+    editor.fill(HOSTILE)
+    editor.press("Control+Enter")
+    corpus = page.locator(".bpe-tokens").filter(has_text="onerror")
+    expect(corpus.first).to_contain_text("<img·src=x·onerror=alert(2)>")
+    expect(page.locator("img[src='x']")).to_have_count(0)
+    expect(page.locator(".bpe-tokens script")).to_have_count(0)
+    page.wait_for_timeout(500)  # give any injected handler a moment to fire
+    assert dialogs == []
+
+
+def test_play_advances_to_the_last_merge_and_stops(page, app_url):
+    page.goto(f"{app_url}/Train?preset=sennrich&step=8")
+    expect(narration(page)).to_contain_text("Merge 8 of 10")
+    page.get_by_role("button", name="Play").click()
+    expect(narration(page)).to_contain_text("Training stopped here", timeout=15_000)
+    expect(page.get_by_role("button", name="Play")).to_be_visible()  # back from "Pause" at the end

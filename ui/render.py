@@ -1,0 +1,78 @@
+"""Small drawing helpers every page uses: page setup, token HTML, names, the current tokenizer."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.errors import StreamlitPageNotFoundError
+
+from bpe.tokenizer import Tokenizer
+from bpe.trace import Trace
+from bpe.views.encoding import WALK_CSS
+from bpe.views.naming import MAX_NAMED_MERGES, wikipedia_names
+from bpe.views.narration import NARRATION_CSS
+from bpe.views.token_html import TOKEN_CSS
+
+from . import state, url
+from .training import Trained
+
+_CSS = TOKEN_CSS + NARRATION_CSS + WALK_CSS
+
+
+PAGES = (
+    ("app.py", "Home", ":material/home:"),
+    ("pages/1_Train.py", "Train, step by step", ":material/school:"),
+    ("pages/2_Encode_and_decode.py", "Encode & decode", ":material/swap_horiz:"),
+    ("pages/3_Vocabulary.py", "Vocabulary", ":material/menu_book:"),
+)
+"""The sidebar's links (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
+
+
+def page_setup(title: str, icon: str) -> None:
+    """The first lines of every page: config, session defaults, then any new link's state."""
+    st.set_page_config(page_title=f"{title} · BPE Lab", page_icon=icon, layout="wide")
+    state.init()
+    url.apply_url()
+    st.html(_CSS)  # styles only: Streamlit applies them without drawing an element
+    with st.sidebar:
+        st.markdown("### BPE Lab")
+        try:
+            for path, label, page_icon in PAGES:
+                st.page_link(path, label=label, icon=page_icon)
+        except StreamlitPageNotFoundError:
+            pass  # a page run on its own (`streamlit run pages/1_Train.py`) has no other pages
+        st.divider()
+
+
+def show_html(body: str) -> None:
+    """Draw already-escaped HTML from :mod:`bpe.views` (styled by the CSS ``page_setup`` added)."""
+    st.html(body)
+
+
+def can_name(trace: Trace) -> bool:
+    """Wikipedia-style names only make sense for a handful of merges."""
+    return 0 < len(trace.steps) <= MAX_NAMED_MERGES
+
+
+def names_for(trained: Trained) -> dict[int, str]:
+    """``{new_id: "Z", ...}`` when naming is on and the run is tiny; ``{}`` otherwise."""
+    trace = trained.trace
+    if not (state.lab().names and can_name(trace)):
+        return {}
+    avoid = trained.text if trained.text is not None else "".join(word for word, _ in trained.table or ())
+    return wikipedia_names(len(trace.steps), first_id=len(trace.base), avoid=avoid)
+
+
+def tokenizer_at(trained: Trained, step: int, *, whole_words: bool = False) -> Tokenizer:
+    """The tokenizer after ``step`` merges. ``whole_words``: treat each input as one word
+    (pre-tokenizer ``none``), which is how a word table's words were trained."""
+    trace = trained.trace
+    if not whole_words:
+        return Tokenizer.from_trace(trace, step=step)
+    return Tokenizer(
+        unit=trace.settings.unit,
+        pretokenizer="none",
+        end_of_word=trace.settings.end_of_word,
+        base=dict(enumerate(trace.base)),
+        merges=[(s.left, s.right, s.new_id) for s in trace.steps[:step]],
+        special_tokens=trace.special_ids,
+    )

@@ -1,0 +1,106 @@
+"""Session-state keys, initialised in one place, and the write-through helpers widgets use.
+
+Why non-widget keys: Streamlit drops a widget's key when the user switches page, so anything that
+must survive a page switch (the example, the settings, the step, the user's own text) lives in
+the ``bpe.*`` keys below. Widgets get their own ``w.*`` keys, are seeded from the ``bpe.*`` value
+before they are drawn, and copy their value back in ``on_change``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import streamlit as st
+
+from bpe.presets import SENNRICH_WORDS
+from bpe.views.app_state import DEFAULT_SOURCE, LabState
+
+LAB = "bpe.lab"
+"""The shareable :class:`LabState`: example, settings, step, naming."""
+OWN_TEXT = "bpe.own_text"
+OWN_TABLE = "bpe.own_table"
+"""The user's word table as a list of ``(word, count)`` rows, as typed (may be invalid)."""
+TABLE_VERSION = "bpe.own_table_version"
+"""Bumped after each edit, so the data editor starts fresh on the table it just edited."""
+UPLOAD_NOTE = "bpe.upload_note"
+PLAYING = "bpe.playing"
+SPEED = "bpe.speed"
+LAST_TICK = "bpe.last_tick"
+URL_SEEN = "bpe.url_seen"
+"""The query string this session last applied or wrote (to tell a new link from our own)."""
+URL_WARNINGS = "bpe.url_warnings"
+STEP_FROM_URL = "bpe.step_from_url"
+ENCODE_TEXT = "bpe.encode_text"
+ENCODE_SOURCE = "bpe.encode_text_source"
+"""The example the encode text was chosen for (a new example gets its own sample)."""
+SPECIAL_MODE = "bpe.special_mode"
+DECODE_IDS = "bpe.decode_ids"
+DECODE_ERRORS = "bpe.decode_errors"
+VOCAB_QUERY = "bpe.vocab_query"
+TREE_TOKEN = "bpe.tree_token"
+BASE_SIZE = "bpe.base_size"
+"""The base vocabulary size of the last run (to turn merges into a vocabulary size and back)."""
+
+DEFAULT_OWN_TEXT = (
+    "The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs.\n"
+    "Byte-pair encoding merges the most frequent pair again and again: th, then the, then ' the'."
+)
+SPEEDS = {"slow (1 step/s)": 1.0, "medium (2 steps/s)": 2.0, "fast (5 steps/s)": 5.0}
+
+_DEFAULTS: dict[str, Any] = {
+    LAB: LabState.for_source(DEFAULT_SOURCE),
+    OWN_TEXT: DEFAULT_OWN_TEXT,
+    OWN_TABLE: list(SENNRICH_WORDS.items()),
+    TABLE_VERSION: 0,
+    UPLOAD_NOTE: None,
+    PLAYING: False,
+    SPEED: "medium (2 steps/s)",
+    LAST_TICK: 0.0,
+    URL_SEEN: None,
+    URL_WARNINGS: [],
+    STEP_FROM_URL: False,
+    ENCODE_TEXT: None,
+    ENCODE_SOURCE: None,
+    SPECIAL_MODE: "allowed",
+    DECODE_IDS: "",
+    DECODE_ERRORS: "replace",
+    VOCAB_QUERY: "",
+    TREE_TOKEN: None,
+    BASE_SIZE: None,
+}
+
+
+def init() -> None:
+    """Give every key its default (only the missing ones); every page calls this first."""
+    for key, value in _DEFAULTS.items():
+        if key not in st.session_state:
+            st.session_state[key] = list(value) if isinstance(value, list) else value
+
+
+def lab() -> LabState:
+    return st.session_state[LAB]
+
+
+def update_lab(**changes: Any) -> None:
+    st.session_state[LAB] = replace(lab(), **changes)
+
+
+def seed(widget_key: str, value: Any) -> None:
+    """Show ``value`` in the widget ``widget_key`` (call before drawing it, never after)."""
+    st.session_state[widget_key] = value
+
+
+def write_through(widget_key: str, state_key: str):
+    """An ``on_change`` callback copying the widget's value into a ``bpe.*`` key."""
+    def callback() -> None:
+        st.session_state[state_key] = st.session_state[widget_key]
+    return callback
+
+
+def write_lab(widget_key: str, field: str, convert=None):
+    """An ``on_change`` callback copying the widget's value into one field of :class:`LabState`."""
+    def callback() -> None:
+        value = st.session_state[widget_key]
+        update_lab(**{field: convert(value) if convert else value})
+    return callback

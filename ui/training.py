@@ -1,0 +1,183 @@
+"""Training, cached across reruns and users on (corpus hash, settings), with a progress bar.
+
+Why not ``@st.cache_resource`` on the training function itself: Streamlit records every element
+drawn inside a cached function and replays it on each cache hit, so a progress bar drawn from
+the trainer's callback would reappear, frozen at 100 %, on every step. Instead one bounded LRU
+store lives in ``st.cache_resource`` (shared, thread-safe) and training runs outside it. A trace
+is an immutable frozen dataclass, so sharing it between sessions is safe.
+
+Stepping never retrains: a step only reads the cached trace.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from bpe.corpus import Corpus
+from bpe.errors import BpeError
+from bpe.limits import MAX_CORPUS_CHARS, MAX_TRAIN_SECONDS
+from bpe.presets import PRESETS
+from bpe.trace import Trace
+from bpe.trainer import train
+from bpe.views.app_state import OWN_TABLE, OWN_TEXT, LabState
+
+from . import state
+
+MAX_ENTRIES = 24
+"""Traces and corpora kept in memory at once (python-docs at 2,000 merges is a few MB)."""
+BIG_TEXT = 50_000
+"""From this many characters on, building the corpus gets a spinner and training a progress bar."""
+
+
+class BoundedStore:
+    """A thread-safe least-recently-used dict with at most ``max_entries`` entries."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            if key not in self._items:
+                return None
+            self._items.move_to_end(key)
+            return self._items[key]
+
+    def put(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.max_entries:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+@st.cache_resource(show_spinner=False)
+def store() -> BoundedStore:
+    """The one shared store (cleared by ``st.cache_resource.clear()``, e.g. between tests)."""
+    return BoundedStore(MAX_ENTRIES)
+
+
+@dataclass
+class Trained:
+    """A trace plus what the pages show next to it, and a memo for per-trace views."""
+
+    trace: Trace
+    text: str | None
+    """The training text (``None`` for a word table)."""
+    table: tuple[tuple[str, int], ...] | None
+    """The word table (``None`` for text)."""
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    def view(self, name: str, build: Callable[[], Any]) -> Any:
+        """Build a per-trace view once (e.g. the merges table for all steps); reuse it after."""
+        if name not in self.memo:
+            self.memo[name] = build()
+        return self.memo[name]
+
+
+def own_table_counts(rows: list[tuple[Any, Any]]) -> dict[str, int]:
+    """The user's rows as ``{word: count}``; a repeated word adds up, blank rows are skipped."""
+    table: dict[str, int] = {}
+    for word, count in rows:
+        if (word is None or word == "") and count in (None, ""):
+            continue
+        word = "" if word is None else str(word)
+        if isinstance(count, float) and count.is_integer():
+            count = int(count)
+        if isinstance(table.get(word), int) and isinstance(count, int):
+            table[word] += count
+        else:
+            table[word] = count
+    return table
+
+
+def _source(lab: LabState) -> tuple[tuple, str | None, tuple | None, Callable[[], Corpus]]:
+    """``(cache key, text, table, build corpus)`` for the current example and settings."""
+    if lab.source == OWN_TABLE or (lab.source in PRESETS and PRESETS[lab.source].word_counts is not None):
+        counts = PRESETS[lab.source].word_counts if lab.source in PRESETS else own_table_counts(
+            st.session_state[state.OWN_TABLE]
+        )
+        table = tuple(counts.items())
+        return ("table", table), None, table, lambda: Corpus.from_word_counts(counts)
+    if lab.source == OWN_TEXT:
+        text = st.session_state[state.OWN_TEXT]
+        if len(text) > MAX_CORPUS_CHARS:
+            st.warning(
+                f"Your text has {len(text):,} characters; BPE Lab trains on the first {MAX_CORPUS_CHARS:,}.",
+                icon="✂️",
+            )
+            text = text[:MAX_CORPUS_CHARS]
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    else:
+        text = PRESETS[lab.source].corpus_text
+        digest = f"preset:{lab.source}"  # preset text never changes within a process
+    key = ("text", digest, lab.pretokenizer, lab.special_tokens)
+    return key, text, None, lambda: Corpus.from_text(
+        text, pretokenizer=lab.pretokenizer, special_tokens=lab.special_tokens
+    )
+
+
+def get_trained(lab: LabState) -> Trained | None:
+    """The trained run for ``lab`` (training it now if needed); ``None`` after showing an error.
+
+    Bad input (an invalid regex, a vocabulary size below the base, an empty word...) is shown
+    with ``st.error`` and the engine's teaching message; the user's text and table stay as typed.
+    """
+    try:
+        settings = lab.to_settings()
+        corpus_key, text, table, build = _source(lab)
+        cache = store()
+        corpus = cache.get(("corpus", corpus_key))
+        if corpus is None:
+            big = text is not None and len(text) > BIG_TEXT
+            with st.spinner(f"Splitting {len(text):,} characters into words…" if big else "Reading the corpus…"):
+                corpus = build()
+            cache.put(("corpus", corpus_key), corpus)
+        trace_key = ("trace", corpus_key, settings)
+        trained = cache.get(trace_key)
+        if trained is None:
+            wanted = settings.target_merges(
+                256 + bool(settings.end_of_word) if settings.unit == "byte" else len(corpus.alphabet) + bool(settings.end_of_word)
+            )
+            bar = st.progress(0.0, text=f"Training {wanted:,} merges…") if wanted >= 300 else None
+
+            def progress(done: int, total: int) -> None:
+                if bar is not None and total:
+                    bar.progress(min(done / total, 1.0), text=f"Training: merge {done:,} of {total:,}…")
+
+            trace = train(corpus, settings, progress=progress, time_limit_s=MAX_TRAIN_SECONDS)
+            if bar is not None:
+                bar.empty()
+            trained = Trained(trace, text, table)
+            cache.put(trace_key, trained)
+        return trained
+    except BpeError as error:
+        st.error(f"**Cannot train with these inputs:** {error}", icon="🛑")
+        return None
+
+
+def clamp_step(trained: Trained) -> int:
+    """Keep the step within the run (settings may have changed); warn if a link asked for more."""
+    lab = state.lab()
+    total = len(trained.trace.steps)
+    if lab.step > total:
+        if st.session_state[state.STEP_FROM_URL]:
+            st.warning(
+                f"The link asks for step {lab.step:,}, but training stopped after {total:,} merges "
+                f"({trained.trace.stop_detail}): showing step {total:,}.",
+                icon="🔗",
+            )
+        state.update_lab(step=total)
+    st.session_state[state.STEP_FROM_URL] = False
+    return state.lab().step

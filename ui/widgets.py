@@ -1,0 +1,326 @@
+"""Widgets shared by the pages: the example and settings sidebar, the corpus editor, the stepper.
+
+Each widget has a ``w.*`` key, is seeded from the session's ``bpe.*`` state just before it is
+drawn (see :mod:`ui.state`) and writes back in ``on_change``; so the state survives a page switch
+even though Streamlit forgets the widgets themselves.
+"""
+
+from __future__ import annotations
+
+import time
+
+import streamlit as st
+
+from bpe.limits import MAX_MERGES
+from bpe.presets import PRESETS
+from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
+from bpe.tiebreak import TIE_BREAK_RULES
+from bpe.views.app_state import OWN_TABLE, OWN_TEXT, SOURCES, LabState
+from bpe.views.tables import apply_table_edits
+
+from . import state
+from .state import lab, seed, update_lab, write_lab
+
+CUSTOM_REGEX = "custom regex"
+DEFAULT_CUSTOM_PATTERN = r"\w+|[^\w\s]+"
+
+
+# -- example and settings (sidebar) -------------------------------------------------------------
+def _choose_source() -> None:
+    source = st.session_state["w.source"]
+    update = LabState.for_source(source, step=0)
+    st.session_state[state.LAB] = update
+    st.session_state[state.PLAYING] = False
+
+
+def _choose_pretokenizer() -> None:
+    choice = st.session_state["w.pretok"]
+    if choice == CUSTOM_REGEX:
+        pattern = st.session_state.get("w.regex") or DEFAULT_CUSTOM_PATTERN
+        update_lab(pretokenizer=f"regex:{pattern}")
+    else:
+        update_lab(pretokenizer=choice)
+
+
+def _reset_settings() -> None:
+    current = lab()
+    st.session_state[state.LAB] = LabState.for_source(current.source, step=current.step)
+
+
+def settings_sidebar() -> None:
+    """The example picker and every training setting, in the sidebar."""
+    current = lab()
+    sidebar = st.sidebar
+    sidebar.header("Example")
+    seed("w.source", current.source)
+    sidebar.selectbox(
+        "Corpus", list(SOURCES), key="w.source", format_func=SOURCES.get, on_change=_choose_source,
+        help="A built-in example with its source's own settings, or your own text / word table.",
+    )
+    if current.source in PRESETS:
+        sidebar.caption(PRESETS[current.source].description)
+
+    sidebar.header("Settings")
+    seed("w.unit", current.unit)
+    sidebar.radio(
+        "Unit", ["byte", "char"], key="w.unit", horizontal=True, on_change=write_lab("w.unit", "unit"),
+        help="byte: start from the 256 byte values (GPT-2, tiktoken). char: start from the characters "
+        "that occur (the Sennrich paper, the Hugging Face course).",
+    )
+
+    custom = current.pretokenizer.startswith("regex:")
+    seed("w.pretok", CUSTOM_REGEX if custom else current.pretokenizer)
+    sidebar.selectbox(
+        "Pre-tokenizer", [*NAMED_PATTERNS, CUSTOM_REGEX], key="w.pretok", on_change=_choose_pretokenizer,
+        disabled=current.is_word_table,
+        help="How text is cut into words before counting pairs; merges never cross a word boundary.",
+    )
+    if current.is_word_table:
+        sidebar.caption("A word table is already split into words, so no pre-tokenizer runs.")
+    elif custom:
+        seed("w.regex", current.pretokenizer[len("regex:"):])
+        sidebar.text_input(
+            "Your split regex", key="w.regex", on_change=write_lab("w.regex", "pretokenizer", lambda p: f"regex:{p}"),
+            help="Its matches are the words; text between matches is kept but never trained on.",
+        )
+        sidebar.caption(PRETOKENIZER_HELP["regex:PATTERN"])
+    else:
+        sidebar.caption(PRETOKENIZER_HELP[current.pretokenizer])
+
+    seed("w.eow", current.end_of_word or "")
+    sidebar.text_input(
+        "End-of-word marker", key="w.eow", placeholder="none (e.g. </w>)",
+        on_change=write_lab("w.eow", "end_of_word", lambda text: text or None),
+        help="Appended to every word before training (Sennrich's </w>), so 'est</w>' (a suffix) "
+        "differs from 'est' inside a word. Leave empty for none.",
+    )
+
+    seed("w.tie", current.tie_break)
+    sidebar.selectbox(
+        "Tie-break rule", list(TIE_BREAK_RULES), key="w.tie", on_change=write_lab("w.tie", "tie_break"),
+        help="Which pair wins when several share the top count.",
+    )
+    rule = TIE_BREAK_RULES[current.tie_break]
+    sidebar.caption(f"Prefers {rule.summary}. Used by {rule.used_by}.")
+    with sidebar.expander("All tie-break rules"):
+        for other in TIE_BREAK_RULES.values():
+            st.markdown(f"**{other.name}**: {other.summary}. *Used by {other.used_by}.*")
+
+    seed("w.stop_by", current.stop_by)
+    sidebar.radio(
+        "Stop after", ["merges", "vocab_size"], key="w.stop_by", horizontal=True,
+        format_func={"merges": "a number of merges", "vocab_size": "a vocabulary size"}.get,
+        on_change=_switch_stop_by,
+    )
+    seed("w.amount", current.amount)
+    sidebar.number_input(
+        "Merges" if current.stop_by == "merges" else "Vocabulary size (base + merges + special)",
+        min_value=0 if current.stop_by == "merges" else 1,
+        max_value=MAX_MERGES if current.stop_by == "merges" else None,
+        step=1, key="w.amount", on_change=write_lab("w.amount", "amount", int),
+    )
+    seed("w.minfreq", current.min_frequency)
+    sidebar.number_input(
+        "Minimum pair frequency", min_value=1, step=1, key="w.minfreq",
+        on_change=write_lab("w.minfreq", "min_frequency", int),
+        help="Stop when the best pair occurs fewer times than this (2 by default: a pair seen once only "
+        "memorises the corpus).",
+    )
+    seed("w.special", "\n".join(current.special_tokens))
+    sidebar.text_area(
+        "Special tokens (one per line)", key="w.special", height=80, placeholder="<|endoftext|>",
+        on_change=write_lab("w.special", "special_tokens", _special_lines),
+        help="Never split or merged; they get the last ids. In a text corpus they are cut out before training.",
+    )
+    sidebar.button("Reset to the example's settings", on_click=_reset_settings, width="stretch")
+
+
+def _special_lines(text: str) -> tuple[str, ...]:
+    return tuple(line.rstrip("\r") for line in text.split("\n") if line.strip())
+
+
+def _switch_stop_by() -> None:
+    stop_by = st.session_state["w.stop_by"]
+    current = lab()
+    if stop_by == current.stop_by:
+        return
+    # Keep the same run when switching: 10 merges on bytes <-> a vocabulary of 266.
+    # The base size is known once a run was trained; before that, bytes give a fair guess.
+    base = st.session_state[state.BASE_SIZE] or 256
+    extra = len(current.special_tokens)
+    amount = current.amount + base + extra if stop_by == "vocab_size" else max(current.amount - base - extra, 0)
+    update_lab(stop_by=stop_by, amount=amount)
+
+
+# -- the corpus (main area) ---------------------------------------------------------------------
+def _copy_to_own() -> None:
+    current = lab()
+    preset = PRESETS[current.source]
+    if preset.word_counts is not None:
+        st.session_state[state.OWN_TABLE] = list(preset.word_counts.items())
+        st.session_state[state.TABLE_VERSION] += 1
+        update_lab(source=OWN_TABLE)
+    else:
+        st.session_state[state.OWN_TEXT] = preset.corpus_text
+        update_lab(source=OWN_TEXT)
+
+
+def _read_upload() -> None:
+    upload = st.session_state.get("w.upload")
+    if upload is None:
+        return
+    try:
+        st.session_state[state.OWN_TEXT] = upload.getvalue().decode("utf-8")
+        st.session_state[state.UPLOAD_NOTE] = ("success", f"Loaded {upload.name}.")
+        update_lab(source=OWN_TEXT)
+    except UnicodeDecodeError as error:
+        st.session_state[state.UPLOAD_NOTE] = (
+            "error", f"{upload.name} is not UTF-8 text (byte {error.start} is invalid): save it as UTF-8 and upload again.",
+        )
+
+
+def _edit_table() -> None:
+    key = f"w.table.{st.session_state[state.TABLE_VERSION]}"
+    st.session_state[state.OWN_TABLE] = apply_table_edits(st.session_state[state.OWN_TABLE], st.session_state[key])
+    st.session_state[state.TABLE_VERSION] += 1
+
+
+def corpus_editor() -> None:
+    """Show the corpus; for 'your own' sources, edit it (text, .txt upload, or word table)."""
+    current = lab()
+    if current.source == OWN_TEXT:
+        seed("w.own_text", st.session_state[state.OWN_TEXT])
+        st.text_area(
+            "Your text (Ctrl+Enter to train on it)", key="w.own_text", height=140,
+            on_change=state.write_through("w.own_text", state.OWN_TEXT),
+        )
+        st.file_uploader("…or upload a .txt file (UTF-8)", type=["txt"], key="w.upload", on_change=_read_upload)
+        note = st.session_state[state.UPLOAD_NOTE]
+        if note:
+            (st.error if note[0] == "error" else st.success)(note[1])
+            st.session_state[state.UPLOAD_NOTE] = None
+        st.caption("Links never include your text: a shared link opens with the settings and the step only.")
+    elif current.source == OWN_TABLE:
+        import pandas as pd
+
+        rows = st.session_state[state.OWN_TABLE]
+        frame = pd.DataFrame(rows, columns=["word", "count"]).astype({"word": "string", "count": "Int64"})
+        st.data_editor(
+            frame, key=f"w.table.{st.session_state[state.TABLE_VERSION]}", num_rows="dynamic",
+            on_change=_edit_table, hide_index=True,
+            column_config={
+                "word": st.column_config.TextColumn("word", required=True),
+                "count": st.column_config.NumberColumn("count", min_value=1, step=1, format="%d", required=True),
+            },
+        )
+        st.caption("Edit a cell, add a row at the bottom, or select rows and delete them. Counts are whole numbers ≥ 1.")
+    else:
+        preset = PRESETS[current.source]
+        size = (
+            f"{len(preset.corpus_text):,} characters" if preset.word_counts is None
+            else f"{len(preset.word_counts):,} distinct words"
+        )
+        left, right = st.columns([3, 1])
+        left.caption(f"**{preset.title}** · {size}. {preset.description}")
+        right.button(
+            "Edit a copy", on_click=_copy_to_own, width="stretch",
+            help="Copy this corpus into 'your own' text or word table, keeping the settings, and edit it.",
+        )
+
+
+# -- stepping -----------------------------------------------------------------------------------
+def _go(step: int) -> None:
+    update_lab(step=step)
+
+
+def _toggle_play(total: int) -> None:
+    playing = not st.session_state[state.PLAYING]
+    if playing and lab().step >= total:
+        update_lab(step=0)  # play from the start again
+    st.session_state[state.PLAYING] = playing
+
+
+def stepper(total: int, *, key: str = "main") -> int:
+    """First / previous / next / last, play/pause with a speed, and a slider. Returns the step."""
+    step = lab().step
+    playing = st.session_state[state.PLAYING]
+    cols = st.columns([1, 1, 1, 1, 1.3, 1.6])
+    cols[0].button(
+        "First", icon=":material/first_page:", key=f"w.first.{key}", on_click=_go, args=(0,),
+        disabled=step == 0, width="stretch",
+    )
+    cols[1].button(
+        "Previous", icon=":material/chevron_left:", key=f"w.prev.{key}", on_click=_go,
+        args=(max(step - 1, 0),), disabled=step == 0, width="stretch",
+    )
+    cols[2].button(
+        "Next", icon=":material/chevron_right:", key=f"w.next.{key}", on_click=_go,
+        args=(min(step + 1, total),), disabled=step >= total, width="stretch", type="primary",
+    )
+    cols[3].button(
+        "Last", icon=":material/last_page:", key=f"w.last.{key}", on_click=_go, args=(total,),
+        disabled=step >= total, width="stretch",
+    )
+    cols[4].button(
+        "Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:",
+        key=f"w.play.{key}", on_click=_toggle_play, args=(total,), disabled=total == 0, width="stretch",
+    )
+    seed(f"w.speed.{key}", st.session_state[state.SPEED])
+    cols[5].selectbox(
+        "Speed", list(state.SPEEDS), key=f"w.speed.{key}", label_visibility="collapsed",
+        on_change=state.write_through(f"w.speed.{key}", state.SPEED),
+    )
+    if total > 0:
+        seed(f"w.step.{key}", step)
+        st.slider(
+            "Step (merges applied so far)", 0, total, key=f"w.step.{key}",
+            on_change=write_lab(f"w.step.{key}", "step"),
+        )
+    else:
+        st.caption("No merge was learned, so there is only step 0.")
+    if playing:
+        _play(total)
+    return step
+
+
+def _play(total: int) -> None:
+    """Advance one step per tick while playing: a fragment reruns on a timer and reruns the app."""
+    interval = 1.0 / state.SPEEDS[st.session_state[state.SPEED]]
+    st.session_state[state.LAST_TICK] = time.monotonic()
+
+    def tick() -> None:
+        # The fragment also runs once inside the full run that draws it: only timer runs advance.
+        if not st.session_state[state.PLAYING] or time.monotonic() - st.session_state[state.LAST_TICK] < interval * 0.8:
+            return
+        step = lab().step
+        if step >= total:
+            st.session_state[state.PLAYING] = False
+        else:
+            update_lab(step=step + 1)
+            if step + 1 >= total:
+                st.session_state[state.PLAYING] = False
+        st.rerun(scope="app")
+
+    st.fragment(tick, run_every=interval)()
+
+
+def step_slider(total: int, *, key: str) -> int:
+    """Just the step slider (the encode and vocabulary pages share the training page's step)."""
+    if total > 0:
+        seed(f"w.step.{key}", lab().step)
+        st.slider(
+            "Merges learned so far (the step on the training page)", 0, total, key=f"w.step.{key}",
+            on_change=write_lab(f"w.step.{key}", "step"),
+        )
+    return lab().step
+
+
+def run_summary(trained_trace) -> None:
+    """One caption line naming the example, the settings and the step in use."""
+    current = lab()
+    settings = trained_trace.settings
+    st.caption(
+        f"**{SOURCES[current.source]}** · {settings.unit} · pre-tokenizer {settings.pretokenizer} · "
+        f"ties: {settings.tie_break} · step {current.step:,} of {len(trained_trace.steps):,} "
+        "(change them in the sidebar or on the Train page)."
+    )
