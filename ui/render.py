@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
@@ -23,8 +25,16 @@ PAGES = (
     ("pages/1_Train.py", "Train, step by step", ":material/school:"),
     ("pages/2_Encode_and_decode.py", "Encode & decode", ":material/swap_horiz:"),
     ("pages/3_Vocabulary.py", "Vocabulary", ":material/menu_book:"),
+    ("pages/4_Predict_the_next_merge.py", "Predict the next merge", ":material/quiz:"),
+    ("pages/5_Tie_break_lab.py", "Tie-break lab", ":material/balance:"),
+    ("pages/6_Counting_lab.py", "Counting lab", ":material/calculate:"),
+    ("pages/7_Pre-tokenization_lab.py", "Pre-tokenization lab", ":material/content_cut:"),
+    ("pages/8_Byte_inspector.py", "Byte inspector", ":material/memory:"),
+    ("pages/9_Compare.py", "Compare tokenizers", ":material/compare:"),
+    ("pages/10_Import_and_export.py", "Import & export", ":material/import_export:"),
 )
 """The sidebar's links (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
+_ROOT = Path(__file__).resolve().parent.parent
 
 
 def page_setup(title: str, icon: str) -> None:
@@ -37,7 +47,8 @@ def page_setup(title: str, icon: str) -> None:
         st.markdown("### BPE Lab")
         try:
             for path, label, page_icon in PAGES:
-                st.page_link(path, label=label, icon=page_icon)
+                if (_ROOT / path).exists():
+                    st.page_link(path, label=label, icon=page_icon)
         except StreamlitPageNotFoundError:
             pass  # a page run on its own (`streamlit run pages/1_Train.py`) has no other pages
         st.divider()
