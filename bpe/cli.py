@@ -27,7 +27,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from .corpus import Corpus, parse_word_counts
+from .corpus import Corpus, decode_text_file, parse_word_counts
 from .errors import BpeError
 from .formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE, export_tokenizer, import_tokenizer
 from .formats.common import read_file
@@ -50,17 +50,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _read_text_file(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as file:
-            return file.read()
-    except FileNotFoundError:
-        raise UsageError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path} is a folder, not a file") from None
-    except UnicodeDecodeError as error:
-        raise UsageError(f"{path} is not UTF-8 text (byte {error.start} is invalid); save it as UTF-8") from None
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    return decode_text_file(read_file(path), name=path)
 
 
 def _load_tokenizer(path: str) -> Tokenizer:
@@ -228,7 +218,7 @@ def _import(args: argparse.Namespace) -> None:
     special_tokens = {}
     for item in args.special or []:
         text, separator, token_id = item.rpartition("=")
-        if not separator or not text or not token_id.isdigit():
+        if not separator or not text or not (token_id.isascii() and token_id.isdigit() and len(token_id) <= 18):
             raise UsageError(f"cannot read --special {item!r}: write TEXT=ID, e.g. --special '<|endoftext|>=50256'")
         special_tokens[text] = int(token_id)
     tokenizer = import_tokenizer(
@@ -315,4 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, BpeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly, as other command-line tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0

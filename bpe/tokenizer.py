@@ -32,6 +32,7 @@ from .errors import BpeError, FormatError, SpecialTokenError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
 from .trace import Trace
+from .versioned_json import read_versioned_json
 from .vocab import UNITS, Token, token_text
 
 TOKENIZER_FORMAT = "bpe-lab/tokenizer"
@@ -459,17 +460,9 @@ class Tokenizer:
 
     @classmethod
     def from_json(cls, text: str) -> "Tokenizer":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise FormatError(f"the tokenizer file is not valid JSON ({error}); was it cut short?") from error
-        if not isinstance(data, dict) or data.get("format") != TOKENIZER_FORMAT:
-            raise FormatError(f"not a BPE Lab tokenizer file: expected \"format\": \"{TOKENIZER_FORMAT}\"")
-        if data.get("version") != TOKENIZER_VERSION:
-            raise FormatError(
-                f"tokenizer file version {data.get('version')!r} is not supported: this BPE Lab reads "
-                f"version {TOKENIZER_VERSION}"
-            )
+        data = read_versioned_json(
+            text, format=TOKENIZER_FORMAT, version=TOKENIZER_VERSION, what="tokenizer file"
+        )
         try:
             base = {}
             for token_id, hex_data, ends_word in data["base"]:

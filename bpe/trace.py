@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .errors import FormatError
+from .versioned_json import read_versioned_json
 from .settings import TrainSettings
 from .vocab import Token, token_text
 
@@ -157,17 +158,7 @@ class Trace:
 
     @classmethod
     def from_json(cls, text: str) -> "Trace":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise FormatError(f"the trace is not valid JSON ({error}); was the file cut short?") from error
-        if not isinstance(data, dict) or data.get("format") != TRACE_FORMAT:
-            raise FormatError(f"not a BPE Lab trace: expected \"format\": \"{TRACE_FORMAT}\"")
-        if data.get("version") != TRACE_VERSION:
-            raise FormatError(
-                f"trace version {data.get('version')!r} is not supported: this BPE Lab reads version "
-                f"{TRACE_VERSION}; retrain or upgrade"
-            )
+        data = read_versioned_json(text, format=TRACE_FORMAT, version=TRACE_VERSION, what="trace")
         try:
             base = tuple(Token(bytes.fromhex(hex_data), bool(ends)) for hex_data, ends in data["base"])
             steps = tuple(

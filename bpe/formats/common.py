@@ -166,6 +166,19 @@ def check_id(value: object, *, where: str) -> int:
     return value
 
 
+def check_vocab(vocab: object, *, source: str, what: str) -> dict[str, int]:
+    """A ``token text -> id`` object whose ids are whole numbers, each given to one token only."""
+    if not isinstance(vocab, dict):
+        raise FormatError(f"{source}: {what} must be a JSON object of token -> id, got {type(vocab).__name__}")
+    owner: dict[int, str] = {}
+    for token_text, token_id in vocab.items():
+        check_id(token_id, where=f"{source}, token {token_text!r}")
+        if token_id in owner:
+            raise FormatError(f"{source}: id {token_id} is given to both {owner[token_id]!r} and {token_text!r}")
+        owner[token_id] = token_text
+    return vocab
+
+
 def parse_id(text: str, *, where: str, what: str = "id") -> int:
     """``"42" -> 42``; anything but up to 18 ASCII digits is a FormatError naming ``where``."""
     if not (text.isascii() and text.isdigit() and len(text) <= 18):

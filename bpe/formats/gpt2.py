@@ -25,7 +25,7 @@ from ..byte_level import BYTE_TO_UNICODE
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
 from .common import (
-    as_text, build_tokenizer, byte_base, check_id, duplicate_bytes_problem, first_problem,
+    as_text, build_tokenizer, byte_base, check_vocab, duplicate_bytes_problem, first_problem,
     require_byte_level, to_byte_text,
 )
 
@@ -76,15 +76,7 @@ def parse_encoder_json(text: str, *, source: str = "encoder.json") -> dict[str, 
         data = json.loads(text)
     except (ValueError, RecursionError) as error:  # ValueError: also ints too long to read
         raise FormatError(f"{source} is not valid JSON ({error}); was it cut short?") from None
-    if not isinstance(data, dict):
-        raise FormatError(f"{source} must be a JSON object of token -> id, got {type(data).__name__}")
-    owner: dict[int, str] = {}
-    for token_text, token_id in data.items():
-        check_id(token_id, where=f"{source}, token {token_text!r}")
-        if token_id in owner:
-            raise FormatError(f"{source}: id {token_id} is given to both {owner[token_id]!r} and {token_text!r}")
-        owner[token_id] = token_text
-    return data
+    return check_vocab(data, source=source, what="the file")
 
 
 def parse_vocab_bpe(text: str, *, source: str = "vocab.bpe") -> list[tuple[int, str, str]]:

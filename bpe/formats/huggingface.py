@@ -33,7 +33,7 @@ from ..errors import FormatError
 from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from .common import (
-    as_text, build_tokenizer, byte_base, check_id, duplicate_bytes_problem, first_problem,
+    as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem, first_problem,
     pretokenizer_name, require_byte_level, to_byte_text,
 )
 
@@ -80,15 +80,8 @@ def _from_data(data: object, *, name: str, source: str) -> Tokenizer:
         raise FormatError(f"{source}: the post-processor {_type(post)} adds tokens, which BPE Lab does not do")
     pretokenizer = _pretokenizer_name(data.get("pre_tokenizer"), source=source)
 
-    vocab = model.get("vocab")
-    if not isinstance(vocab, dict):
-        raise FormatError(f"{source}: model.vocab must be an object of token -> id")
-    owner: dict[int, str] = {}
-    for token_text, token_id in vocab.items():
-        check_id(token_id, where=f"{source}, vocab token {token_text!r}")
-        if token_id in owner:
-            raise FormatError(f"{source}: id {token_id} is given to both {owner[token_id]!r} and {token_text!r}")
-        owner[token_id] = token_text
+    vocab = check_vocab(model.get("vocab"), source=source, what="model.vocab")
+    owner = {token_id: token_text for token_text, token_id in vocab.items()}
     special_tokens: dict[str, int] = {}
     for index, added in enumerate(data.get("added_tokens") or []):
         content, token_id = added["content"], check_id(added["id"], where=f"{source}, added token {index + 1}")
