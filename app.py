@@ -3,8 +3,9 @@
 import streamlit as st
 
 from bpe.presets import PRESETS
+from bpe.teaching.tour import TOUR
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT, SOURCES
-from ui.render import page_setup
+from ui.render import PAGES, page_setup
 
 TRAIN_PAGE = "pages/1_Train.py"
 
@@ -24,6 +25,17 @@ st.markdown(
     "much it shrank. Then **encode and decode** new text with the merges learned so far, and explore "
     "the **vocabulary** and each token's merge tree."
 )
+
+st.header("A guided tour in five steps")
+st.caption("Each step opens the page that shows it, already set up; come back here for the next one.")
+page_labels = {path: (label, icon) for path, label, icon in PAGES}
+for number, (column, step) in enumerate(zip(st.columns(len(TOUR)), TOUR), start=1):
+    with column.container(border=True, height="stretch"):
+        st.markdown(f"**{number}. {step.title}**")
+        st.caption(step.body)
+        label, icon = page_labels[step.page]
+        st.page_link(step.page, label="Open", icon=icon, help=f"Opens {label}", query_params=step.params)
+        st.caption(f"on *{label}*")
 
 st.header("Examples")
 cards = [
@@ -52,7 +64,13 @@ left.markdown(
     "**The pages**\n"
     "- **Train** — the corpus, the settings, and every merge explained.\n"
     "- **Encode and decode** — new text through the merges learned up to the current step.\n"
-    "- **Vocabulary** — every token, the step that made it, and its merge tree."
+    "- **Vocabulary** — every token, the step that made it, and its merge tree.\n"
+    "- **Predict the next merge** — a quiz: guess each merge before it happens, and keep score.\n"
+    "- **Labs** — tie-break rules side by side, counting versus replacing, pre-tokenizer splits, and "
+    "the bytes under every character.\n"
+    "- **Compare tokenizers** — one text under ours, GPT-2 and imported tokenizers; where two runs part ways.\n"
+    "- **Import & export** — this tokenizer as minbpe, Hugging Face, tiktoken or GPT-2 files, and theirs in.\n\n"
+    "Teaching a class? Switch on **Presenter mode** in the sidebar for large type."
 )
 right.markdown(
     "**Sharing a view**\n\n"

@@ -71,7 +71,10 @@ def parse_word_counts(spec: str) -> dict[str, int]:
     table: dict[str, int] = {}
     for item in spec.split(","):
         word, separator, count = item.strip().rpartition(":")
-        if not separator or not word or not count.strip().isdigit() or int(count) < 1:
+        count = count.strip()
+        # subtle: str.isdigit() accepts '²', which int() refuses; ASCII digits only, and few enough
+        # that int() cannot hit Python's 4,300-digit limit
+        if not separator or not word or not (count.isascii() and count.isdigit() and len(count) <= 18) or int(count) < 1:
             raise BpeError(
                 f"cannot read {item.strip()!r} as word:count; write e.g. low:5,lower:2 "
                 "(counts are whole numbers of at least 1)"

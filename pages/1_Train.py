@@ -7,13 +7,15 @@ the compression curve. Step 0 is the corpus before any merge.
 
 import streamlit as st
 
+from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT
 from bpe.views.charts import COMPRESSION_FIELDS, compression_chart, pair_chart, pair_rows, with_rows, with_step
+from bpe.views.markdown import inline_code
 from bpe.views.narration import narrate_step
 from bpe.views.tables import merges_frame
 from bpe.views.token_html import chips_html, pieces_for, segmentation_text, word_table_html
 from ui import state, url
-from ui.render import can_name, names_for, page_setup, show_html, tokenizer_at
+from ui.render import can_name, names_for, page_setup, show_chart, show_html, tokenizer_at
 from ui.training import Trained, clamp_step, get_trained
 from ui.widgets import corpus_editor, settings_sidebar, stepper
 
@@ -49,7 +51,7 @@ def corpus_view(trained: Trained, step: int, names: dict[int, str]) -> None:
     pieces = pieces_for(ids, tokenizer.tokens, special_ids=specials, new_id=new_id, names=names)
     show_html(chips_html(pieces, end_of_word=eow))
     if names:
-        st.markdown(f"Reads as **`{segmentation_text(pieces)}`**")
+        st.markdown(f"Reads as **{inline_code(segmentation_text(pieces))}**")
     note = f"Showing the first {len(shown):,} of {len(text):,} characters · " if shown is not text else ""
     st.caption(
         f"{note}{len(ids):,} tokens. Each box is one token; **bold with a thick outline** = made by this "
@@ -103,14 +105,17 @@ def main() -> None:
         if total:
             template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
             rows = pair_rows(trace, step, names).to_dict("records")
-            st.vega_lite_chart(with_rows(template, rows), width="stretch")
+            show_chart(with_rows(template, rows))
             st.caption(
                 "The most frequent pairs just before this merge. Red: the pair merged; purple: pairs tied "
                 "with it (the tie-break rule chose among them); blue: the runners-up. Hover a bar for its count."
                 + (" At step 0 this previews merge 1." if step == 0 else "")
             )
         else:
-            st.info(f"No merge to show: {trace.stop_detail}.")
+            # the corpus itself gave nothing to merge (empty, one character...): a problem to fix
+            (st.warning if trace.stop_reason in (STOP_NO_PAIRS, STOP_MIN_FREQUENCY) else st.info)(
+                f"No merge to show: {trace.stop_detail}."
+            )
     with right:
         st.subheader(f"The corpus after merge {step}" if step else "The corpus before any merge")
         corpus_view(trained, step, names)
@@ -134,7 +139,7 @@ def main() -> None:
         st.subheader("Compression")
         for column, field in zip(st.columns(2), COMPRESSION_FIELDS):
             template = trained.view(f"compression:{field}", lambda: compression_chart(trace, 0, field).to_dict())
-            column.vega_lite_chart(with_step(template, step), width="stretch")
+            show_chart(with_step(template, step), column)
         st.caption(f"The diamond marks step {step}. The run stopped after {total:,} merges: {trace.stop_detail}.")
     url.write_url()
 

@@ -8,9 +8,11 @@ bytes, which may end in the middle of a character: that is what ``errors="replac
 import streamlit as st
 
 from bpe.errors import BpeError
+from bpe.limits import MAX_ENCODE_CHARS
 from bpe.views.encoding import byte_pieces, parse_ids, sample_text, walkthrough_html
+from bpe.views.markdown import escape_markdown, inline_code
 from bpe.views.token_html import chips_html, pieces_for, visible_text
-from ui import state, url
+from ui import state, tokenizers, url
 from ui.render import names_for, page_setup, show_html, tokenizer_at
 from ui.training import clamp_step, get_trained
 from ui.widgets import run_summary, settings_sidebar, step_slider
@@ -33,6 +35,9 @@ def encode_section(tokenizer, trained, names) -> list[int]:
         corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
         st.session_state[state.ENCODE_TEXT] = sample_text(lab.source, corpus, settings.special_tokens)
         st.session_state[state.ENCODE_SOURCE] = lab.source
+    if (linked := url.new_param("text")) is not None:  # the guided tour links here with a text
+        st.session_state[state.ENCODE_TEXT] = linked
+        st.session_state[state.ENCODE_SOURCE] = lab.source
     left, right = st.columns([2, 1], gap="large")
     with left:
         state.seed("w.encode_text", st.session_state[state.ENCODE_TEXT])
@@ -46,13 +51,20 @@ def encode_section(tokenizer, trained, names) -> list[int]:
             "Special tokens in the text are…", list(SPECIAL_MODES), key="w.special_mode",
             format_func=SPECIAL_MODES.get, on_change=state.write_through("w.special_mode", state.SPECIAL_MODE),
         )
-        if settings.special_tokens:
-            st.caption("This run's special tokens: " + ", ".join(f"`{token}`" for token in settings.special_tokens))
+        if tokenizer.special_tokens:
+            st.caption("This tokenizer's special tokens: " + ", ".join(map(inline_code, tokenizer.special_tokens)))
         else:
             st.caption("This run has no special tokens: add one in the sidebar (e.g. `<|endoftext|>`) to try this.")
 
     text = st.session_state[state.ENCODE_TEXT]
     mode = st.session_state[state.SPECIAL_MODE]
+    if len(text) > MAX_ENCODE_CHARS:
+        st.error(
+            f"**Cannot encode this text:** it has {len(text):,} characters, over the limit of "
+            f"{MAX_ENCODE_CHARS:,} for encoding at once; encode a shorter excerpt.",
+            icon="🛑",
+        )
+        return []
     try:
         if mode == "allowed":
             ids = tokenizer.encode(text, allowed_special="all")
@@ -64,7 +76,7 @@ def encode_section(tokenizer, trained, names) -> list[int]:
             ids = tokenizer.encode_ordinary(text)
             walks = tokenizer.encode_walkthrough(text, disallowed_special=())
     except BpeError as error:
-        st.error(f"**Cannot encode this text:** {error}", icon="🛑")
+        st.error(f"**Cannot encode this text:** {escape_markdown(error)}", icon="🛑")
         return []
 
     specials = list(tokenizer.special_tokens.values())
@@ -88,16 +100,42 @@ def encode_section(tokenizer, trained, names) -> list[int]:
     return ids
 
 
+def _byte_ids(tokenizer, data: bytes) -> list[int]:
+    """The base-token id of each byte (226, 130 in ours; GPT-2 numbers its bytes otherwise)."""
+    by_byte = {}
+    for token_id, token in tokenizer.tokens.items():  # base tokens come first
+        if len(token.data) == 1 and not token.ends_word and not tokenizer.is_special(token_id):
+            by_byte.setdefault(token.data, token_id)
+        if len(by_byte) == 256:
+            break
+    return [by_byte[bytes([value])] for value in data]
+
+
+def choose_tokenizer(ours, step: int):
+    """Ours at step k (the default), GPT-2, or an import: watch a real tokenizer apply its merges."""
+    options = tokenizers.choices()
+    if st.session_state[state.ENCODE_WITH] not in options:  # an import was removed
+        st.session_state[state.ENCODE_WITH] = tokenizers.OURS
+    state.seed("w.encode_with", st.session_state[state.ENCODE_WITH])
+    st.selectbox(
+        "Tokenizer", options, key="w.encode_with", format_func=lambda choice: tokenizers.label(choice, step),
+        on_change=state.write_through("w.encode_with", state.ENCODE_WITH),
+        help="Import more on the Import & export page. The step slider only moves ours.",
+    )
+    return tokenizers.resolve(st.session_state[state.ENCODE_WITH], ours) or ours
+
+
 def decode_section(tokenizer, encoded: list[int]) -> None:
     st.header("Decode")
     if not st.session_state[state.DECODE_IDS]:
         st.session_state[state.DECODE_IDS] = ", ".join(map(str, encoded[:40]))
     buttons = st.columns(3)
     buttons[0].button("Use the ids encoded above", on_click=_set_decode_ids, args=(", ".join(map(str, encoded)),), width="stretch")
-    partial = [0xE2, 0x82] if tokenizer.unit == "byte" else None  # the first two of the three bytes of "€"
+    partial = _byte_ids(tokenizer, b"\xe2\x82") if tokenizer.unit == "byte" else None  # two of the three bytes of "€"
     buttons[1].button(
-        "Try half a character (e2 82)", on_click=_set_decode_ids, args=("226, 130",), disabled=partial is None,
-        width="stretch", help="Byte-level only: ids 226 and 130 are the bytes e2 82, two thirds of '€'.",
+        "Try half a character (e2 82)", on_click=_set_decode_ids, args=(", ".join(map(str, partial or ())),),
+        disabled=partial is None, width="stretch",
+        help=f"Byte-level only: ids {' and '.join(map(str, partial or ()))} are the bytes e2 82, two thirds of '€'.",
     )
     buttons[2].button(
         "Try an unknown id", on_click=_set_decode_ids, args=(f"{encoded[0] if encoded else 97}, {tokenizer.n_vocab + 7}",),
@@ -121,7 +159,7 @@ def decode_section(tokenizer, encoded: list[int]) -> None:
         ids = parse_ids(st.session_state[state.DECODE_IDS])
         tokenizer.decode_tokens_bytes(ids)  # raises the teaching error for unknown ids first
     except BpeError as error:
-        st.error(f"**Cannot decode:** {error}", icon="🛑")
+        st.error(f"**Cannot decode:** {escape_markdown(error)}", icon="🛑")
         return
     show_html(chips_html(byte_pieces(tokenizer, ids), end_of_word=tokenizer.end_of_word))
     st.caption("Each token's own bytes: ‹e2 82› marks bytes that are only part of a character.")
@@ -129,7 +167,7 @@ def decode_section(tokenizer, encoded: list[int]) -> None:
     try:
         text = tokenizer.decode(ids, errors=errors)
     except BpeError as error:
-        st.error(f"**Strict decoding failed:** {error}", icon="🛑")
+        st.error(f"**Strict decoding failed:** {escape_markdown(error)}", icon="🛑")
         return
     st.markdown("**Decoded text** (whitespace made visible):")
     st.code(visible_text(text.encode("utf-8")) or "(empty)", language=None, wrap_lines=True)
@@ -154,8 +192,9 @@ def main() -> None:
     clamp_step(trained)
     run_summary(trained.trace)
     step = step_slider(len(trained.trace.steps), key="encode")
-    tokenizer = tokenizer_at(trained, step)
-    encoded = encode_section(tokenizer, trained, names_for(trained))
+    ours = tokenizer_at(trained, step)
+    tokenizer = choose_tokenizer(ours, step)
+    encoded = encode_section(tokenizer, trained, names_for(trained) if tokenizer is ours else {})
     decode_section(tokenizer, encoded)
     url.write_url()
 

@@ -7,7 +7,7 @@ from bpe.views.charts import length_histogram
 from bpe.views.merge_tree import merge_tree_dot
 from bpe.views.tables import search_vocab, vocab_at, vocab_frame
 from ui import state, url
-from ui.render import names_for, page_setup
+from ui.render import names_for, page_setup, show_chart
 from ui.training import clamp_step, get_trained
 from ui.widgets import run_summary, settings_sidebar, step_slider
 
@@ -69,7 +69,7 @@ def main() -> None:
             st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
     st.subheader("Token lengths")
     counted = present[present["kind"] != "marker"]
-    st.altair_chart(length_histogram(counted["length"].tolist(), counted["kind"].tolist()), width="stretch")
+    show_chart(length_histogram(counted["length"].tolist(), counted["kind"].tolist()).to_dict())
     st.caption("How many tokens of each length (in bytes) the vocabulary has at this step.")
     url.write_url()
 

@@ -10,14 +10,16 @@ from streamlit.errors import StreamlitPageNotFoundError
 from bpe.tokenizer import Tokenizer
 from bpe.trace import Trace
 from bpe.views.encoding import WALK_CSS
+from bpe.views.labs import LABS_CSS
 from bpe.views.naming import MAX_NAMED_MERGES, wikipedia_names
 from bpe.views.narration import NARRATION_CSS
+from bpe.views.presenter import PRESENTER_CSS, PRESENTER_SCALE, scale_fonts
 from bpe.views.token_html import TOKEN_CSS
 
 from . import state, url
 from .training import Trained
 
-_CSS = TOKEN_CSS + NARRATION_CSS + WALK_CSS
+_CSS = TOKEN_CSS + NARRATION_CSS + WALK_CSS + LABS_CSS
 
 
 PAGES = (
@@ -38,13 +40,23 @@ _ROOT = Path(__file__).resolve().parent.parent
 
 
 def page_setup(title: str, icon: str) -> None:
-    """The first lines of every page: config, session defaults, then any new link's state."""
-    st.set_page_config(page_title=f"{title} · BPE Lab", page_icon=icon, layout="wide")
+    """The first lines of every page: session defaults, any new link's state, then config."""
     state.init()
-    url.apply_url()
-    st.html(_CSS)  # styles only: Streamlit applies them without drawing an element
+    url.apply_url()  # first: a link may turn presenter mode on, which changes the config
+    presenting = presenter()
+    st.set_page_config(
+        page_title=f"{title} · BPE Lab", page_icon=icon, layout="wide",
+        initial_sidebar_state="collapsed" if presenting else "auto",
+    )
+    st.html(_CSS + (PRESENTER_CSS if presenting else ""))  # styles only: no element is drawn
     with st.sidebar:
         st.markdown("### BPE Lab")
+        state.seed("w.present", presenting)
+        st.toggle(
+            "Presenter mode", key="w.present", on_change=state.write_through("w.present", state.PRESENT),
+            help="Large type and charts for a projector, with this sidebar folded away (the arrow at the "
+            "top left opens it again). A link with present=1 opens in presenter mode.",
+        )
         try:
             for path, label, page_icon in PAGES:
                 if (_ROOT / path).exists():
@@ -52,6 +64,28 @@ def page_setup(title: str, icon: str) -> None:
         except StreamlitPageNotFoundError:
             pass  # a page run on its own (`streamlit run pages/1_Train.py`) has no other pages
         st.divider()
+    if presenting:
+        st.button(
+            "Leave presenter mode", key="w.leave_present", icon=":material/close_fullscreen:", type="tertiary",
+            on_click=_leave_presenter,
+        )
+
+
+def presenter() -> bool:
+    """True in presenter mode (large type for a projector)."""
+    return st.session_state[state.PRESENT]
+
+
+def _leave_presenter() -> None:
+    st.session_state[state.PRESENT] = False
+
+
+def show_chart(spec: dict, container=None) -> None:
+    """Draw a Vega-Lite spec (``chart.to_dict()``) full width, with projector-sized fonts in
+    presenter mode."""
+    if presenter():
+        spec = scale_fonts(spec, PRESENTER_SCALE)
+    (container or st).vega_lite_chart(spec, width="stretch")
 
 
 def show_html(body: str) -> None:

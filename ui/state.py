@@ -14,6 +14,7 @@ from typing import Any
 import streamlit as st
 
 from bpe.presets import SENNRICH_WORDS
+from bpe.teaching.quiz import Score
 from bpe.views.app_state import DEFAULT_SOURCE, LabState
 
 LAB = "bpe.lab"
@@ -41,6 +42,40 @@ VOCAB_QUERY = "bpe.vocab_query"
 TREE_TOKEN = "bpe.tree_token"
 BASE_SIZE = "bpe.base_size"
 """The base vocabulary size of the last run (to turn merges into a vocabulary size and back)."""
+IMPORTED = "bpe.imported"
+"""Tokenizers the user imported, a tuple of ``bpe.views.compare.NamedTokenizer`` (replaced, never mutated)."""
+IMPORT_NOTE = "bpe.import_note"
+ENCODE_WITH = "bpe.encode_with"
+"""Which tokenizer the encode page uses: ``ours``, ``gpt2`` or ``imported:<name>``."""
+COMPARE_TEXT = "bpe.compare_text"
+COMPARE_SOURCE = "bpe.compare_text_source"
+"""The example the compare text was chosen for (a new example gets its own sample)."""
+COMPARE_WITH = "bpe.compare_with"
+VARIANT = "bpe.variant"
+"""``(tie_break, unit, pretokenizer)`` of "ours with other settings"; ``None``: derived from the run."""
+DIFF_RULES = "bpe.diff_rules"
+"""The two tie-break rules of the run diff; ``None``: the run's rule and another."""
+PRESENT = "bpe.present"
+"""Presenter mode: large type, sidebar collapsed (also ``present=1`` in the URL)."""
+URL_NEW = "bpe.url_new"
+"""The query parameters of a link opened in this run (``{}`` on reruns): pages read their own."""
+QUIZ_SCORE = "bpe.quiz_score"
+"""The quiz's running :class:`bpe.teaching.quiz.Score` (immutable, replaced after each answer)."""
+QUIZ_RESULT = "bpe.quiz_result"
+"""``(question key, Result)`` of the last answer, so the verdict stays up until "Next question"."""
+TIE_PRESET = "bpe.tie_preset"
+COUNT_TEXT = "bpe.count_text"
+COUNT_PAIR = "bpe.count_pair"
+"""``(left, right)`` spellings of the counting lab's pair."""
+COUNT_UNIT = "bpe.count_unit"
+PRETOK_TEXT = "bpe.pretok_text"
+PRETOK_REGEX = "bpe.pretok_regex"
+PRETOK_LESSON = "bpe.pretok_lesson"
+"""The title of the example last loaded with its button (its lesson is shown), or ``None``."""
+NEWEST_TEXT = "bpe.newest_text"
+BYTE_TEXT = "bpe.byte_text"
+BYTE_TOKEN = "bpe.byte_token"
+"""The byte inspector's token, as hex (``e2 82``)."""
 
 DEFAULT_OWN_TEXT = (
     "The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs.\n"
@@ -68,6 +103,28 @@ _DEFAULTS: dict[str, Any] = {
     VOCAB_QUERY: "",
     TREE_TOKEN: None,
     BASE_SIZE: None,
+    IMPORTED: (),
+    IMPORT_NOTE: None,
+    ENCODE_WITH: "ours",
+    COMPARE_TEXT: None,
+    COMPARE_SOURCE: None,
+    COMPARE_WITH: ["ours", "gpt2"],
+    VARIANT: None,
+    DIFF_RULES: None,
+    PRESENT: False,
+    URL_NEW: None,
+    QUIZ_SCORE: Score(),
+    QUIZ_RESULT: None,
+    TIE_PRESET: "wikipedia",
+    COUNT_TEXT: "aaaa",
+    COUNT_PAIR: ("a", "a"),
+    COUNT_UNIT: "char",
+    PRETOK_TEXT: "I'm here. I'M HERE.",
+    PRETOK_REGEX: r"\w+|[^\w\s]+",
+    PRETOK_LESSON: None,
+    NEWEST_TEXT: "newest newest newest widest",
+    BYTE_TEXT: "aaabdaaabac é € 🙂",
+    BYTE_TOKEN: "e2 82",
 }
 
 

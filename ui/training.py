@@ -22,11 +22,12 @@ import streamlit as st
 
 from bpe.corpus import Corpus
 from bpe.errors import BpeError
-from bpe.limits import MAX_CORPUS_CHARS, MAX_TRAIN_SECONDS
+from bpe.limits import MAX_TRAIN_SECONDS, check_corpus_size
 from bpe.presets import PRESETS
-from bpe.trace import Trace
+from bpe.trace import STOP_TIME_LIMIT, Trace
 from bpe.trainer import train
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT, LabState
+from bpe.views.markdown import escape_markdown
 
 from . import state
 
@@ -111,13 +112,7 @@ def _source(lab: LabState) -> tuple[tuple, str | None, tuple | None, Callable[[]
         table = tuple(counts.items())
         return ("table", table), None, table, lambda: Corpus.from_word_counts(counts)
     if lab.source == OWN_TEXT:
-        text = st.session_state[state.OWN_TEXT]
-        if len(text) > MAX_CORPUS_CHARS:
-            st.warning(
-                f"Your text has {len(text):,} characters; BPE Lab trains on the first {MAX_CORPUS_CHARS:,}.",
-                icon="✂️",
-            )
-            text = text[:MAX_CORPUS_CHARS]
+        text = check_corpus_size(st.session_state[state.OWN_TEXT])  # over the limit: an error, text kept
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     else:
         text = PRESETS[lab.source].corpus_text
@@ -161,9 +156,16 @@ def get_trained(lab: LabState) -> Trained | None:
                 bar.empty()
             trained = Trained(trace, text, table)
             cache.put(trace_key, trained)
+        if trained.trace.stop_reason == STOP_TIME_LIMIT:
+            st.warning(
+                f"Training stopped at the time limit of {MAX_TRAIN_SECONDS:g} s after "
+                f"{len(trained.trace.steps):,} merges; the merges learned so far are kept. Ask for fewer "
+                "merges or train on a shorter text to see the run end on its own.",
+                icon="⏱️",
+            )
         return trained
     except BpeError as error:
-        st.error(f"**Cannot train with these inputs:** {error}", icon="🛑")
+        st.error(f"**Cannot train with these inputs:** {escape_markdown(error)}", icon="🛑")
         return None
 
 

@@ -6,6 +6,8 @@
   the sidebar, and that must not reset your work.
 * :func:`write_url` at the end: the current state goes into the address bar, so copying it
   reproduces this view.
+* Presenter mode travels as ``present=1``. A lab page's own parameters (a short text, a pair) are
+  read once from :func:`new_param` and written back by ``write_url(page=..., lab=False)``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe.views.app_state import LabState
+from bpe.views.markdown import escape_markdown
 
 from . import state
 
@@ -22,10 +25,24 @@ def _current() -> dict[str, str | list[str]]:
     return {key: (values if len(values := params.get_all(key)) > 1 or key == "special" else values[-1]) for key in params}
 
 
+LAB_KEYS = frozenset({"preset", "unit", "pretok", "eow", "tie", "merges", "vocab", "minfreq", "special", "step", "names"})
+"""The parameters :meth:`LabState.to_query` writes; a link without any (``Byte_inspector?text=é``)
+leaves the example alone. Pages read their own parameters from :func:`new_params`."""
+PRESENT_KEY = "present"
+
+
 def apply_url() -> None:
     params = _current()
     if not params or params == st.session_state[state.URL_SEEN]:
         st.session_state[state.URL_WARNINGS] = []
+        st.session_state[state.URL_NEW] = {}
+        return
+    st.session_state[state.URL_NEW] = params
+    if PRESENT_KEY in params:
+        st.session_state[state.PRESENT] = params[PRESENT_KEY] == "1"
+    if not LAB_KEYS.intersection(params):
+        st.session_state[state.URL_WARNINGS] = []
+        st.session_state[state.URL_SEEN] = params
         return
     lab, warnings = LabState.from_query(params)
     st.session_state[state.LAB] = lab
@@ -37,11 +54,27 @@ def apply_url() -> None:
 
 def show_url_warnings() -> None:
     for warning in st.session_state[state.URL_WARNINGS]:
-        st.warning(f"In the link: {warning}.", icon="🔗")
+        st.warning(f"In the link: {escape_markdown(warning)}.", icon="🔗")
 
 
-def write_url() -> None:
-    query = state.lab().to_query()
+def new_params() -> dict[str, str | list[str]]:
+    """The query parameters of a link opened in this run; ``{}`` on a rerun or a page switch."""
+    return st.session_state[state.URL_NEW] or {}
+
+
+def new_param(key: str) -> str | None:
+    """One parameter of a just-opened link (the last one if repeated), or ``None``."""
+    value = new_params().get(key)
+    return value[-1] if isinstance(value, list) else value
+
+
+def write_url(page: dict[str, str] | None = None, *, lab: bool = True) -> None:
+    """Put the state in the address bar: the example (unless ``lab=False``), then ``page``'s own
+    parameters, then ``present=1`` in presenter mode."""
+    query = state.lab().to_query() if lab else {}
+    query.update(page or {})
+    if st.session_state[state.PRESENT]:
+        query[PRESENT_KEY] = "1"
     if _current() != query:
         st.query_params.from_dict(query)
     st.session_state[state.URL_SEEN] = query

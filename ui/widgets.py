@@ -11,11 +11,14 @@ import time
 
 import streamlit as st
 
-from bpe.limits import MAX_MERGES
+from bpe.corpus import decode_text_file
+from bpe.errors import BpeError
+from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, MAX_UPLOAD_MB, check_corpus_size
 from bpe.presets import PRESETS
 from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT, SOURCES, LabState
+from bpe.views.markdown import escape_markdown
 from bpe.views.tables import apply_table_edits
 
 from . import state
@@ -169,14 +172,19 @@ def _read_upload() -> None:
     upload = st.session_state.get("w.upload")
     if upload is None:
         return
+    read_upload(upload.getvalue(), upload.name)
+
+
+def read_upload(data: bytes, name: str) -> None:
+    """Make an uploaded file the corpus, or leave a note saying why not (the text stays as it was)."""
     try:
-        st.session_state[state.OWN_TEXT] = upload.getvalue().decode("utf-8")
-        st.session_state[state.UPLOAD_NOTE] = ("success", f"Loaded {upload.name}.")
-        update_lab(source=OWN_TEXT)
-    except UnicodeDecodeError as error:
-        st.session_state[state.UPLOAD_NOTE] = (
-            "error", f"{upload.name} is not UTF-8 text (byte {error.start} is invalid): save it as UTF-8 and upload again.",
-        )
+        text = check_corpus_size(decode_text_file(data, name=name))
+    except BpeError as error:
+        st.session_state[state.UPLOAD_NOTE] = ("error", f"**Cannot use this file:** {escape_markdown(error)}")
+        return
+    st.session_state[state.OWN_TEXT] = text
+    st.session_state[state.UPLOAD_NOTE] = ("success", f"Loaded {escape_markdown(name)}.")
+    update_lab(source=OWN_TEXT)
 
 
 def _edit_table() -> None:
@@ -194,7 +202,10 @@ def corpus_editor() -> None:
             "Your text (Ctrl+Enter to train on it)", key="w.own_text", height=140,
             on_change=state.write_through("w.own_text", state.OWN_TEXT),
         )
-        st.file_uploader("…or upload a .txt file (UTF-8)", type=["txt"], key="w.upload", on_change=_read_upload)
+        st.file_uploader(
+            "…or upload a .txt file (UTF-8)", type=["txt"], key="w.upload", on_change=_read_upload,
+            help=f"At most {MAX_UPLOAD_MB} MB and {MAX_CORPUS_CHARS:,} characters.",
+        )
         note = st.session_state[state.UPLOAD_NOTE]
         if note:
             (st.error if note[0] == "error" else st.success)(note[1])
@@ -252,10 +263,12 @@ def stepper(total: int, *, key: str = "main") -> int:
     cols[1].button(
         "Previous", icon=":material/chevron_left:", key=f"w.prev.{key}", on_click=_go,
         args=(max(step - 1, 0),), disabled=step == 0, width="stretch",
+        shortcut="PageUp",  # what a presenter's clicker sends
     )
     cols[2].button(
         "Next", icon=":material/chevron_right:", key=f"w.next.{key}", on_click=_go,
         args=(min(step + 1, total),), disabled=step >= total, width="stretch", type="primary",
+        shortcut="PageDown",
     )
     cols[3].button(
         "Last", icon=":material/last_page:", key=f"w.last.{key}", on_click=_go, args=(total,),
@@ -320,7 +333,7 @@ def run_summary(trained_trace) -> None:
     current = lab()
     settings = trained_trace.settings
     st.caption(
-        f"**{SOURCES[current.source]}** · {settings.unit} · pre-tokenizer {settings.pretokenizer} · "
+        f"**{SOURCES[current.source]}** · {settings.unit} · pre-tokenizer {escape_markdown(settings.pretokenizer)} · "
         f"ties: {settings.tie_break} · step {current.step:,} of {len(trained_trace.steps):,} "
         "(change them in the sidebar or on the Train page)."
     )

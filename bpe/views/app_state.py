@@ -159,7 +159,11 @@ class LabState:
             if raw is None:
                 return None
             text = raw.strip()
-            if not text.isdigit() or int(text) < low or (high is not None and int(text) > high):
+            # subtle: ASCII digits only ('²'.isdigit() is true, but int() refuses it), and few enough
+            # for int(): a step of 10**5000 is out of range anyway
+            if not (text.isascii() and text.isdigit() and len(text) <= 18) or int(text) < low or (
+                high is not None and int(text) > high
+            ):
                 bound = f"from {low} to {high:,}" if high is not None else f"at least {low}"
                 warnings.append(f"{key} must be a whole number {bound}, got {raw!r}: {what}")
                 return None

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from ..errors import BpeError
+from ..errors import BpeError, UnknownTokenError
 from ..tokenizer import ChunkWalk, Tokenizer
 from ..vocab import Token
 from .token_html import Piece, chips_html, pieces_for, visible_text
@@ -52,10 +52,16 @@ def sample_text(source: str, corpus_text: str = "", special_tokens: Sequence[str
 def parse_ids(text: str) -> list[int]:
     """``"258, 100 258" -> [258, 100, 258]``; anything else raises a teaching :class:`BpeError`."""
     items = [item for item in re.split(r"[\s,;\[\]]+", text) if item]
-    bad = [item for item in items if not item.isdigit()]
+    # subtle: ASCII digits only ('²'.isdigit() is true, but int() refuses it); no id has 19 digits
+    bad = [item for item in items if not (item.isascii() and item.isdigit() and len(item) <= 18)]
     if bad:
+        item = bad[0]
+        if item.startswith("-") and item[1:].isascii() and item[1:].isdigit():
+            raise UnknownTokenError(f"{item} is negative: token ids start at 0")
+        if item.isascii() and item.isdigit():
+            raise UnknownTokenError(f"unknown token id {item[:12]}…: it has {len(item):,} digits; ids are far smaller")
         raise BpeError(
-            f"cannot read {bad[0]!r} as a token id: write whole numbers separated by spaces or commas, e.g. 258, 100"
+            f"cannot read {item if len(item) <= 40 else item[:40] + '…'!r} as a token id: write whole numbers separated by spaces or commas, e.g. 258, 100"
         )
     return [int(item) for item in items]
 

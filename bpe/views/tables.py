@@ -93,7 +93,7 @@ def search_vocab(frame: pd.DataFrame, query: str) -> pd.DataFrame:
     mask = frame["token"].str.lower().str.contains(shown, regex=False) | frame["bytes (hex)"].str.contains(
         query.lower(), regex=False
     )
-    if query.strip().isdigit():
+    if query.strip().isascii() and query.strip().isdigit() and len(query.strip()) <= 18:
         mask |= frame["id"] == int(query.strip())
     return frame[mask]
 

@@ -1,0 +1,94 @@
+"""What the Import & export page offers for download: each format's files as bytes, or why not.
+
+Scope: one :class:`ExportOffer` per format for a tokenizer (files from
+:func:`bpe.formats.export_tokenizer`, or :func:`bpe.formats.export_problem`'s sentence when the
+format cannot hold it), a zip of a multi-file format built in memory, and MIME types.
+
+    >>> from bpe import PRESETS, Tokenizer, train
+    >>> tok = Tokenizer.from_trace(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings))
+    >>> offers = {offer.format: offer for offer in export_offers(tok, stem="wikipedia")}
+    >>> sorted(offers["gpt2"].files), offers["gpt2"].zip_name
+    (['encoder.json', 'vocab.bpe'], 'wikipedia-gpt2.zip')
+    >>> sorted(zip_contents(offers["gpt2"].zip_bytes())) == sorted(offers["gpt2"].files)
+    True
+
+Out of scope: the layouts themselves (``bpe.formats``) and the download buttons (the page).
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from ..formats import FORMAT_TITLES, FORMATS, export_problem, export_tokenizer
+from ..tokenizer import Tokenizer
+
+FORMAT_NOTES: Mapping[str, str] = MappingProxyType({
+    "ours": "Everything BPE Lab knows: unit, pre-tokenizer, end-of-word marker, merges, special tokens.",
+    "minbpe": "Karpathy's minbpe `RegexTokenizer.load()`; the `.vocab` file is for people to read.",
+    "hf": "Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
+    "tiktoken": "`tiktoken.Encoding(..., mergeable_ranks=load_tiktoken_bpe(path))`; the split pattern is not stored.",
+    "gpt2": "OpenAI's original GPT-2 `encoder.py` layout; the split pattern is not stored.",
+})
+MIME_TYPES: Mapping[str, str] = MappingProxyType({
+    ".json": "application/json", ".model": "text/plain", ".vocab": "text/plain", ".tiktoken": "text/plain",
+    ".bpe": "text/plain", ".zip": "application/zip",
+})
+_ZIP_TIME = (2024, 1, 1, 0, 0, 0)  # fixed, so the same tokenizer always zips to the same bytes
+
+
+@dataclass(frozen=True)
+class ExportOffer:
+    """One format for one tokenizer: its files (``name -> bytes``), or the reason it cannot hold it."""
+
+    format: str
+    title: str
+    note: str
+    files: Mapping[str, bytes]
+    problem: str | None
+    zip_name: str | None
+    """Set when the format has more than one file (they can be downloaded together)."""
+
+    def zip_bytes(self) -> bytes:
+        return zip_files(self.files)
+
+
+def mime_type(file_name: str) -> str:
+    """``"tokenizer.json" -> "application/json"``; plain text for anything else."""
+    suffix = file_name[file_name.rfind("."):] if "." in file_name else ""
+    return MIME_TYPES.get(suffix, "text/plain")
+
+
+def zip_files(files: Mapping[str, bytes]) -> bytes:
+    """A zip archive (deflated, fixed timestamps) of ``name -> bytes``, built in memory."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return buffer.getvalue()
+
+
+def zip_contents(data: bytes) -> dict[str, bytes]:
+    """The files inside a zip archive (the inverse of :func:`zip_files`)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def export_offers(tokenizer: Tokenizer, *, stem: str) -> tuple[ExportOffer, ...]:
+    """Every format in :data:`bpe.formats.FORMATS` order; ``stem`` names the zips (``stem-gpt2.zip``)."""
+    offers = []
+    for format in FORMATS:
+        problem = export_problem(tokenizer, format=format)
+        files = {} if problem else {
+            name: text.encode("utf-8") for name, text in export_tokenizer(tokenizer, format=format).items()
+        }
+        offers.append(ExportOffer(
+            format, FORMAT_TITLES[format], FORMAT_NOTES[format], MappingProxyType(files), problem,
+            f"{stem}-{format}.zip" if len(files) > 1 else None,
+        ))
+    return tuple(offers)

@@ -1,0 +1,129 @@
+"""Import & export: this run's tokenizer at step k in every standard format, and other tokenizers in.
+
+A format that cannot hold this tokenizer (char-level, an end-of-word marker...) says why instead of
+offering a file. An imported tokenizer is kept for this session and can be picked on the Encode &
+decode and Compare pages.
+"""
+
+import streamlit as st
+
+from bpe.formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE
+from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
+from bpe.views.exports import export_offers, mime_type
+from bpe.views.markdown import escape_markdown
+from ui import state, tokenizers, url
+from ui.render import page_setup, tokenizer_at
+from ui.training import clamp_step, get_trained
+from ui.widgets import run_summary, settings_sidebar, step_slider
+
+
+def export_section(trained, step: int) -> None:
+    st.header("Export this tokenizer")
+    tokenizer = tokenizer_at(trained, step)
+    st.caption(
+        f"The tokenizer after {step:,} merges of this run: {tokenizer.n_vocab:,} tokens "
+        f"({tokenizer.unit}-level, pre-tokenizer {escape_markdown(tokenizer.pretokenizer.name)}). "
+        "Move the step to export an earlier or later one."
+    )
+    offers = export_offers(tokenizer, stem=f"{state.lab().source}-step{step}")
+    for row in range(0, len(offers), 2):
+        for column, offer in zip(st.columns(2), offers[row:row + 2]):
+            with column.container(border=True):
+                st.markdown(f"**{offer.title}**")
+                st.caption(offer.note)
+                if offer.problem:
+                    st.info(escape_markdown(offer.problem), icon=":material/block:")
+                    continue
+                buttons = st.container(horizontal=True)  # wraps onto a second line when the card is narrow
+                for name, data in offer.files.items():
+                    buttons.download_button(
+                        name, data, file_name=name, mime=mime_type(name), key=f"w.download.{offer.format}.{name}",
+                        icon=":material/download:", on_click="ignore",
+                    )
+                if offer.zip_name:
+                    buttons.download_button(
+                        "both as .zip", offer.zip_bytes(), file_name=offer.zip_name, mime="application/zip",
+                        key=f"w.download.{offer.format}.zip", icon=":material/folder_zip:", on_click="ignore",
+                    )
+
+
+def _import() -> None:
+    uploads = st.session_state.get("w.import_files") or []
+    format = st.session_state["w.import_format"]
+    tokenizers.add_import(
+        format=format,
+        files={upload.name: upload.getvalue() for upload in uploads},
+        pretokenizer=st.session_state.get("w.import_pretok", "gpt2") if format in PATTERN_FREE else "gpt2",
+        name=st.session_state.get("w.import_name", ""),
+    )
+
+
+def import_section() -> None:
+    st.header("Import a tokenizer")
+    left, right = st.columns([1, 1], gap="large")
+    with left:
+        format = st.selectbox("Format", FORMATS, format_func=FORMAT_TITLES.get, key="w.import_format")
+        wanted = FILE_NAMES[format]
+        st.caption(
+            "Upload **both** `encoder.json` and `vocab.bpe`." if format == "gpt2"
+            else f"Upload `{wanted[0]}`" + (" (the `.vocab` file is not needed)." if format == "minbpe" else ".")
+        )
+        st.file_uploader(
+            "Tokenizer file(s)", accept_multiple_files=True, key="w.import_files",
+            help="One file, or GPT-2's two files together. Nothing leaves this session.",
+        )
+    with right:
+        if format in PATTERN_FREE:
+            st.selectbox(
+                "Split pattern (these files do not store it)", list(NAMED_PATTERNS), index=list(NAMED_PATTERNS).index("gpt2"),
+                key="w.import_pretok", help="The pre-tokenizer the tokenizer was trained with; GPT-2's own files need gpt2.",
+            )
+            st.caption(PRETOKENIZER_HELP[st.session_state["w.import_pretok"]])
+        st.text_input("Name it", key="w.import_name", placeholder="e.g. my tokenizer", max_chars=60)
+        st.button("Import", key="w.import", type="primary", icon=":material/upload:", on_click=_import)
+    note = st.session_state[state.IMPORT_NOTE]
+    if note:
+        (st.error if note[0] == "error" else st.success)(
+            note[1], icon=":material/error:" if note[0] == "error" else ":material/check_circle:"
+        )
+        st.session_state[state.IMPORT_NOTE] = None
+
+    kept = tokenizers.imported()
+    st.subheader("Imported this session")
+    if not kept:
+        st.caption("Nothing yet. Tip: export a tokenizer above, then import the file here.")
+        return
+    for item in kept:
+        row = st.columns([4, 1], vertical_alignment="center")
+        tokenizer = item.tokenizer
+        row[0].markdown(
+            f"**{escape_markdown(item.name)}** · {tokenizer.n_vocab:,} tokens · {len(tokenizer.merges):,} merges · "
+            f"{tokenizer.unit}-level · pre-tokenizer {escape_markdown(tokenizer.pretokenizer.name)} · "
+            f"from {escape_markdown(item.origin)}"
+        )
+        row[1].button(
+            "Remove", key=f"w.remove.{item.name}", icon=":material/delete:", on_click=tokenizers.remove_import,
+            args=(item.name,), width="stretch",
+        )
+
+
+def main() -> None:
+    page_setup("Import & export", "📦")
+    settings_sidebar()
+    st.title(":material/import_export: Import & export")
+    st.caption(
+        "Download this run's tokenizer in the files other libraries read, or upload theirs (GPT-2's, a "
+        "Hugging Face tokenizer.json...) to encode with it and compare it with ours."
+    )
+    url.show_url_warnings()
+    trained = get_trained(state.lab())
+    if trained is not None:
+        clamp_step(trained)
+        run_summary(trained.trace)
+        step = step_slider(len(trained.trace.steps), key="export")
+        export_section(trained, step)
+    import_section()
+    url.write_url()
+
+
+main()

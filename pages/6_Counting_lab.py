@@ -1,0 +1,146 @@
+"""Counting lab: how often a pair is *counted* beside how often a merge can *replace* it.
+
+Trainers count pairs with overlap ("aaaa" holds a + a three times: at 0, 1 and 2), but a merge
+replaces left to right without overlap ("aaaa" -> "aa aa": two replacements). Both are shown on
+the text, occurrence by occurrence.
+"""
+
+import streamlit as st
+
+from bpe.teaching.counting import count_pair, pairs_present, symbols_of
+from bpe.views.labs import counting_html, merged_html
+from bpe.views.markdown import escape_markdown, inline_code
+from ui import state, url
+from ui.render import page_setup, show_html
+
+MAX_CHARS = 2_000
+EXAMPLES = ("aaaa", "aaabdaaabac", "banana bandana", "ööö")
+UNITS = {"char": "characters", "byte": "UTF-8 bytes"}
+
+
+def read_url() -> None:
+    if (text := url.new_param("text")) is not None:
+        if len(text) > MAX_CHARS:
+            st.warning(f"In the link: the text has {len(text):,} characters; the lab keeps the first {MAX_CHARS:,}.", icon="🔗")
+        st.session_state[state.COUNT_TEXT] = text[:MAX_CHARS]
+    left, right = url.new_param("left"), url.new_param("right")
+    if left is not None or right is not None:
+        old_left, old_right = st.session_state[state.COUNT_PAIR]
+        st.session_state[state.COUNT_PAIR] = (left if left is not None else old_left, right if right is not None else old_right)
+
+
+def _use(text: str | None = None, pair: tuple[str, str] | None = None) -> None:
+    if text is not None:
+        st.session_state[state.COUNT_TEXT] = text
+    if pair is not None:
+        st.session_state[state.COUNT_PAIR] = pair
+
+
+def _edit_pair() -> None:
+    st.session_state[state.COUNT_PAIR] = (st.session_state["w.count_left"], st.session_state["w.count_right"])
+
+
+def inputs() -> None:
+    state.seed("w.count_text", st.session_state[state.COUNT_TEXT])
+    st.text_area(
+        "Text (Ctrl+Enter to apply)", key="w.count_text", height=80, max_chars=MAX_CHARS,
+        on_change=state.write_through("w.count_text", state.COUNT_TEXT),
+    )
+    row = st.container(horizontal=True, vertical_alignment="center")
+    row.caption("Try:")
+    for example in EXAMPLES:
+        row.button(escape_markdown(example), key=f"w.count_example.{example}", on_click=_use, args=(example,))
+    left, right, unit = st.columns([1, 1, 2])
+    pair = st.session_state[state.COUNT_PAIR]
+    state.seed("w.count_left", pair[0])
+    state.seed("w.count_right", pair[1])
+    left.text_input("Left symbol", key="w.count_left", on_change=_edit_pair)
+    right.text_input("Right symbol", key="w.count_right", on_change=_edit_pair)
+    state.seed("w.count_unit", st.session_state[state.COUNT_UNIT])
+    unit.radio(
+        "Symbols are", list(UNITS), key="w.count_unit", format_func=UNITS.get, horizontal=True,
+        on_change=state.write_through("w.count_unit", state.COUNT_UNIT),
+        help="Before any merge a byte-level tokenizer sees bytes (é is two of them); a character-level one characters.",
+    )
+
+
+def pair_buttons(text: str, unit: str) -> None:
+    """The most frequent pairs of the text, one click each."""
+    top = pairs_present(symbols_of(text, unit=unit))[:6]
+    if not top:
+        return
+    spelled = {symbol.id: symbol.text for symbol in symbols_of(text, unit=unit)}
+    row = st.container(horizontal=True, vertical_alignment="center")
+    row.caption("Pairs in the text, most counted first:")
+    for pair in top:
+        left, right = spelled[pair.left], spelled[pair.right]
+        row.button(
+            escape_markdown(f"{left!r} + {right!r}"), key=f"w.count_pair.{pair.left}.{pair.right}", on_click=_use,
+            kwargs={"pair": (left, right)}, icon=":material/merge:",
+        )
+
+
+def main() -> None:
+    page_setup("Counting lab", "🧮")
+    st.title(":material/calculate: Counting lab")
+    st.caption(
+        "Training counts every occurrence of a pair, overlaps included; merging replaces occurrences left to "
+        "right and cannot reuse a symbol. So a count can promise more merges than a merge delivers."
+    )
+    read_url()
+    inputs()
+    text = st.session_state[state.COUNT_TEXT]
+    unit = st.session_state[state.COUNT_UNIT]
+    left, right = st.session_state[state.COUNT_PAIR]
+    page_params = {"text": text, "left": left, "right": right} if len(text) <= 200 else {}
+    if not text:
+        st.info("Type a text above, or pick one of the examples.", icon="✏️")
+        url.write_url(page_params, lab=False)
+        return
+    pair_buttons(text, unit)
+    try:
+        if not left or not right:
+            raise ValueError("type one symbol on each side of the pair (for example a and a)")
+        tally = count_pair(text, (left, right), unit=unit)
+    except ValueError as error:
+        st.error(f"**Cannot count this pair:** {escape_markdown(error)}.", icon="🛑")
+        url.write_url(page_params, lab=False)
+        return
+
+    shown = f"{inline_code(left)} + {inline_code(right)}"
+    metrics = st.columns(3)
+    metrics[0].metric("Counted (with overlap)", tally.count, help="What the trainer compares to pick a merge.")
+    metrics[1].metric("Replaced by one merge", tally.replacements, help="How many tokens the merge saves.")
+    metrics[2].metric("Counted but not replaced", len(tally.overlapped), help="Overlaps: their left symbol was already merged.")
+
+    st.subheader("Counted: every occurrence, overlaps included")
+    show_html(counting_html(tally))
+    st.caption(
+        "Each numbered badge sits between the two symbols of one counted occurrence. Solid orange: the merge "
+        "replaces it. Dashed: it overlaps the occurrence before it (they share a symbol), so it is counted "
+        "but cannot be replaced."
+    )
+    st.subheader("Replaced: the text after merging, left to right")
+    show_html(merged_html(tally))
+    before, after = len(tally.symbols), len(tally.merged_texts())
+    st.caption(f"{before:,} symbols → {after:,}: the outlined tokens are the new ones, numbered in the order the merge makes them.")
+
+    if tally.count:
+        lost = len(tally.overlapped)
+        story = (
+            f"The pair {shown} is counted **{tally.count}** time{'s' if tally.count != 1 else ''}, "
+            f"but one merge replaces it only **{tally.replacements}** time{'s' if tally.replacements != 1 else ''}"
+        )
+        story += (
+            f": {lost} occurrence{'s' if lost != 1 else ''} overlap{'s' if lost == 1 else ''} the one before, "
+            "whose symbols the merge has already taken. Trainers still rank pairs by the overlapping count "
+            "(minbpe, tiktoken and Hugging Face all do), which is why 'aaaa' can look like a better merge than it is."
+            if lost else ": here no occurrence overlaps another, so the two numbers agree."
+        )
+        st.markdown(story)
+    else:
+        st.info(f"The pair {shown} does not occur in this text: pick one of the pairs above.", icon="🔍")
+    url.write_url(page_params, lab=False)
+
+
+main()

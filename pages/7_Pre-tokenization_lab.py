@@ -1,0 +1,110 @@
+"""Pre-tokenization lab: one text cut by every split pattern, side by side.
+
+Merges never cross a chunk, so the pre-tokenizer decides which tokens can exist at all: GPT-4 cuts
+digits in threes, GPT-2's contractions are case-sensitive, and without any split a trainer happily
+learns tokens like "newest newest " that span words.
+"""
+
+import streamlit as st
+
+from bpe.teaching.pretokenization_lab import EXAMPLES, compare_splits, without_pretokenization
+from bpe.views.labs import learned_html, splits_html
+from bpe.views.markdown import escape_markdown, inline_code
+from ui import state, url
+from ui.render import page_setup, show_html
+
+MAX_CHARS = 5_000
+LABELS = {"none": "none", "whitespace": "whitespace", "gpt2": "GPT-2", "gpt4": "GPT-4"}
+LEARN_MERGES = 10
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def learned(text: str):
+    return without_pretokenization(text, merges=LEARN_MERGES)
+
+
+def _load(title: str, text: str) -> None:
+    st.session_state[state.PRETOK_TEXT] = text
+    st.session_state[state.PRETOK_LESSON] = title
+
+
+def read_url() -> None:
+    if (text := url.new_param("text")) is not None:
+        st.session_state[state.PRETOK_TEXT] = text[:MAX_CHARS]
+        st.session_state[state.PRETOK_LESSON] = None
+
+
+def main() -> None:
+    page_setup("Pre-tokenization lab", "✂️")
+    st.title(":material/content_cut: Pre-tokenization lab")
+    st.caption(
+        "Before counting pairs, a tokenizer cuts the text into chunks with a regex, and merges never cross a "
+        "chunk. Compare the patterns on one text: solid boxes are words (trained on), dashed boxes gaps "
+        "(kept when encoding, never trained on). · is a space, ↵ a newline."
+    )
+    read_url()
+    st.markdown("**Telling examples** (one click each):")
+    columns = st.columns(3)
+    for index, example in enumerate(EXAMPLES):
+        columns[index % 3].button(
+            example.title, key=f"w.pretok_example.{index}", on_click=_load, args=(example.title, example.text),
+            width="stretch",
+        )
+    text_column, regex_column = st.columns([2, 1])
+    with text_column:
+        state.seed("w.pretok_text", st.session_state[state.PRETOK_TEXT])
+        st.text_area(
+            "Text (Ctrl+Enter to apply)", key="w.pretok_text", height=90, max_chars=MAX_CHARS,
+            on_change=state.write_through("w.pretok_text", state.PRETOK_TEXT),
+        )
+    with regex_column:
+        state.seed("w.pretok_regex", st.session_state[state.PRETOK_REGEX])
+        st.text_input(
+            "Your own split regex", key="w.pretok_regex",
+            on_change=state.write_through("w.pretok_regex", state.PRETOK_REGEX),
+            help="Its matches are the words; the text between matches becomes gaps.",
+        )
+    text = st.session_state[state.PRETOK_TEXT]
+    regex = st.session_state[state.PRETOK_REGEX]
+
+    lesson = next(
+        (example.lesson for example in EXAMPLES
+         if example.title == st.session_state[state.PRETOK_LESSON] and example.text == text),
+        None,
+    )
+    if lesson:
+        st.info(escape_markdown(lesson), icon="💡")
+    splits = compare_splits(text, custom=regex or None)
+    for split in splits:
+        if split.error is not None:
+            st.error(f"**Your regex cannot split the text:** {escape_markdown(split.error)}", icon="🛑")
+    show_html(splits_html(splits, {**LABELS, f"regex:{regex}": "your regex"}))
+    with st.expander("What each pattern does"):
+        for split in splits:
+            label = LABELS.get(split.spec, "your regex")
+            st.markdown(f"**{label}**: {escape_markdown(split.help)}")
+
+    st.subheader("What training learns without pre-tokenization")
+    state.seed("w.newest_text", st.session_state[state.NEWEST_TEXT])
+    st.text_input(
+        "Training text", key="w.newest_text", max_chars=MAX_CHARS,
+        on_change=state.write_through("w.newest_text", state.NEWEST_TEXT),
+    )
+    runs = learned(st.session_state[state.NEWEST_TEXT])
+    columns = st.columns(len(runs))
+    for column, run in zip(columns, runs):
+        with column:
+            st.markdown(f"**{LABELS.get(run.pretokenizer, run.pretokenizer)}** · {len(run.tokens)} merges learned")
+            show_html(learned_html(run))
+            if run.spanning:
+                st.caption(
+                    f"{len(run.spanning)} token{'s' if len(run.spanning) != 1 else ''} span a word boundary "
+                    f"(outlined): {', '.join(map(inline_code, run.spanning))}. They waste vocabulary on "
+                    "phrases of this corpus."
+                )
+            else:
+                st.caption("No token spans a word boundary: a leading space only attaches to its word.")
+    url.write_url({"text": text} if len(text) <= 200 else {}, lab=False)
+
+
+main()

@@ -1,0 +1,131 @@
+"""Byte inspector: what a byte-level tokenizer sees, character by character.
+
+Any text as UTF-8 bytes in hex and as GPT-2's printable stand-ins for them (why a space shows as
+"Ġ"), and any token's bytes: whole characters, or part of one, which decodes alone as "�".
+"""
+
+import re
+
+import pandas as pd
+import streamlit as st
+
+from bpe.teaching.byte_inspector import byte_role, inspect_text, inspect_token
+from bpe.views.labs import bytes_html, token_bytes_html
+from bpe.views.markdown import escape_markdown, inline_code
+from ui import state, url
+from ui.render import page_setup, show_html
+
+MAX_CHARS = 500
+TOKEN_EXAMPLES = (
+    ("' the' (whole)", "20 74 68 65"),
+    ("€ without its last byte", "e2 82"),
+    ("€ without its first byte", "82 ac"),
+    ("é (two bytes)", "c3 a9"),
+    ("a byte UTF-8 never uses", "ff"),
+)
+
+
+def parse_hex(text: str) -> bytes:
+    """``"e2 82"``, ``"e282"``, ``"0xe2, 0x82"`` or ``"\\xe2\\x82"`` -> bytes; ``ValueError`` that teaches."""
+    cleaned = re.sub(r"0x|\\x|[\s,]", "", text.strip(), flags=re.IGNORECASE)
+    if not cleaned:
+        raise ValueError("type the token's bytes in hex, for example e2 82")
+    if not re.fullmatch(r"[0-9a-fA-F]+", cleaned):
+        bad = next(char for char in cleaned if char not in "0123456789abcdefABCDEF")
+        raise ValueError(f"{bad!r} is not a hex digit: use 0-9 and a-f, two per byte (e2 82)")
+    if len(cleaned) % 2:
+        raise ValueError(f"{len(cleaned)} hex digits is not a whole number of bytes: each byte takes two (e2 82)")
+    return bytes.fromhex(cleaned)
+
+
+def _set_token(value: str) -> None:
+    st.session_state[state.BYTE_TOKEN] = value
+
+
+def text_section() -> None:
+    state.seed("w.byte_text", st.session_state[state.BYTE_TEXT])
+    st.text_input(
+        "Text", key="w.byte_text", max_chars=MAX_CHARS,
+        on_change=state.write_through("w.byte_text", state.BYTE_TEXT),
+    )
+    text = st.session_state[state.BYTE_TEXT]
+    if not text:
+        st.info("Type some text above: try an accented letter, a euro sign or an emoji.", icon="✏️")
+        return
+    rows = inspect_text(text)
+    size = sum(len(row.utf8) for row in rows)
+    metrics = st.columns(3)
+    metrics[0].metric("Characters", f"{len(rows):,}")
+    metrics[1].metric("UTF-8 bytes", f"{size:,}", help="The 256 byte values are a byte-level tokenizer's starting vocabulary.")
+    metrics[2].metric("Shown differently by GPT-2", f"{sum(row.remapped for row in rows):,}", help="Characters with a non-printable byte.")
+    show_html(bytes_html(rows))
+    st.caption(
+        "Each box is one character: its code point, its UTF-8 bytes in hex (blue) and GPT-2's stand-in "
+        "character for each byte (amber; orange when GPT-2 shows the byte as another character). Hover a "
+        "box for the character's Unicode name."
+    )
+    frame = pd.DataFrame(
+        [(row.char, row.codepoint, row.name or "(no name)", row.hex, row.gpt2) for row in rows],
+        columns=["character", "code point", "Unicode name", "UTF-8 bytes", "GPT-2 shows"],
+    )
+    with st.expander("As a table"):
+        st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def why_g_with_dot() -> None:
+    st.subheader("Why a space shows as Ġ")
+    space, newline = byte_role(0x20), byte_role(0x0A)
+    st.markdown(
+        "GPT-2 stores its vocabulary and merges as *text*, so every byte needs a printable character. The "
+        "188 bytes that are already printable (letters, digits, punctuation, most of Latin-1) stand for "
+        "themselves; the other 68 (space, newline, control bytes…) are moved up to U+0100 and beyond, in "
+        f"order. For example, {escape_markdown(space.why_gpt2)}; and {escape_markdown(newline.why_gpt2)}. "
+        f"That is why GPT-2's vocabulary has {inline_code('Ġthe')} for {inline_code(' the')}."
+    )
+
+
+def token_section() -> None:
+    st.subheader("One token's bytes, decoded on its own")
+    st.caption(
+        "Byte-level BPE may merge part of a character into a token. Decoding that token alone (as a "
+        "streaming API does) cannot make a character of it, so errors=\"replace\" shows �."
+    )
+    columns = st.columns(len(TOKEN_EXAMPLES))
+    for column, (label, value) in zip(columns, TOKEN_EXAMPLES):
+        column.button(label, key=f"w.byte_example.{value}", on_click=_set_token, args=(value,), width="stretch")
+    state.seed("w.byte_token", st.session_state[state.BYTE_TOKEN])
+    st.text_input(
+        "The token's bytes, in hex", key="w.byte_token", max_chars=200,
+        on_change=state.write_through("w.byte_token", state.BYTE_TOKEN),
+    )
+    try:
+        data = parse_hex(st.session_state[state.BYTE_TOKEN])
+    except ValueError as error:
+        st.error(f"**Cannot read these bytes:** {escape_markdown(error)}.", icon="🛑")
+        return
+    token = inspect_token(data)
+    metrics = st.columns(3)
+    metrics[0].metric("Bytes", token.hex)
+    metrics[1].metric("GPT-2 shows", token.gpt2)
+    metrics[2].metric("Decoded alone", token.shown if token.shown.strip() else repr(token.shown))
+    (st.success if token.whole else st.warning)(escape_markdown(token.explanation), icon="✅" if token.whole else "⚠️")
+    show_html(token_bytes_html(token))
+
+
+def main() -> None:
+    page_setup("Byte inspector", "🔬")
+    st.title(":material/memory: Byte inspector")
+    st.caption(
+        "A byte-level tokenizer never sees letters: it sees UTF-8 bytes, 256 possible values. 'a' is one "
+        "byte, 'é' two, '€' three and most emoji four."
+    )
+    if (linked := url.new_param("text")) is not None:
+        st.session_state[state.BYTE_TEXT] = linked[:MAX_CHARS]
+    text_section()
+    why_g_with_dot()
+    token_section()
+    text = st.session_state[state.BYTE_TEXT]
+    url.write_url({"text": text} if len(text) <= 200 else {}, lab=False)
+
+
+main()

@@ -1,0 +1,200 @@
+"""Compare tokenizers: one text under two to four tokenizers side by side, and a run diff.
+
+The tokenizers: ours at step k, ours trained on the same corpus with other settings (cached like
+any run), GPT-2, and whatever the user imported. The run diff trains the corpus under two tie-break
+rules and explains the first merge at which their merge lists part ways.
+"""
+
+from dataclasses import replace
+
+import streamlit as st
+
+from bpe.errors import BpeError
+from bpe.limits import MAX_ENCODE_CHARS
+from bpe.pretokenize import NAMED_PATTERNS
+from bpe.teaching.tie_lab import first_divergence
+from bpe.tiebreak import TIE_BREAK_RULES
+from bpe.views.compare import COMPARE_CSS, compare_frame, divergence_html, explain_divergence, highlight_merge, merges_side_by_side
+from bpe.views.encoding import sample_text
+from bpe.views.markdown import escape_markdown
+from bpe.views.token_html import chips_html, pieces_for
+from ui import state, tokenizers, url
+from ui.render import page_setup, show_html, tokenizer_at
+from ui.training import clamp_step, get_trained
+from ui.widgets import run_summary, settings_sidebar, step_slider
+
+VARIANT = "variant"
+MAX_CHIPS = 400  # tokens drawn per tokenizer (the counts always cover the whole text)
+
+
+def _other_rule(rule: str) -> str:
+    return "first-seen" if rule != "first-seen" else "lexicographic-min"
+
+
+def _variant() -> tuple[str, str, str]:
+    """``(tie_break, unit, pretokenizer)`` of "ours with other settings" (another tie rule by default)."""
+    lab = state.lab()
+    return st.session_state[state.VARIANT] or (_other_rule(lab.tie_break), lab.unit, lab.pretokenizer)
+
+
+def _set_variant(index: int, widget_key: str):
+    def callback() -> None:
+        values = list(_variant())
+        values[index] = st.session_state[widget_key]
+        st.session_state[state.VARIANT] = tuple(values)
+    return callback
+
+
+def _variant_label(step: int) -> str:
+    tie, unit, pretokenizer = _variant()
+    return f"Ours with ties: {tie} · {unit} · {pretokenizer} (step {step:,})"
+
+
+def variant_settings() -> None:
+    lab = state.lab()
+    tie, unit, pretokenizer = _variant()
+    columns = st.columns(3)
+    state.seed("w.variant_tie", tie)
+    columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), key="w.variant_tie", on_change=_set_variant(0, "w.variant_tie"))
+    state.seed("w.variant_unit", unit)
+    columns[1].radio("Other unit", ["byte", "char"], key="w.variant_unit", horizontal=True, on_change=_set_variant(1, "w.variant_unit"))
+    options = list(dict.fromkeys([*NAMED_PATTERNS, pretokenizer]))
+    state.seed("w.variant_pretok", pretokenizer)
+    columns[2].selectbox(
+        "Other pre-tokenizer", options, key="w.variant_pretok", on_change=_set_variant(2, "w.variant_pretok"),
+        disabled=lab.is_word_table, help="A word table is already split into words." if lab.is_word_table else None,
+    )
+
+
+def variant_tokenizer(step: int):
+    tie, unit, pretokenizer = _variant()
+    trained = get_trained(replace(state.lab(), tie_break=tie, unit=unit, pretokenizer=pretokenizer))
+    if trained is None:
+        return None
+    return tokenizer_at(trained, min(step, len(trained.trace.steps)))
+
+
+def compare_section(trained, step: int) -> None:
+    lab = state.lab()
+    if st.session_state[state.COMPARE_SOURCE] != lab.source or st.session_state[state.COMPARE_TEXT] is None:
+        corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
+        st.session_state[state.COMPARE_TEXT] = sample_text(lab.source, corpus)
+        st.session_state[state.COMPARE_SOURCE] = lab.source
+    state.seed("w.compare_text", st.session_state[state.COMPARE_TEXT])
+    st.text_area(
+        "Text to compare (Ctrl+Enter to apply)", key="w.compare_text", height=90,
+        on_change=state.write_through("w.compare_text", state.COMPARE_TEXT),
+    )
+    options = [tokenizers.OURS, VARIANT, *tokenizers.choices()[1:]]
+    labels = {choice: tokenizers.label(choice, step) for choice in options} | {VARIANT: _variant_label(step)}
+    state.seed("w.compare_with", [choice for choice in st.session_state[state.COMPARE_WITH] if choice in options])
+    st.multiselect(
+        "Tokenizers (two to four)", options, key="w.compare_with", format_func=labels.get, max_selections=4,
+        on_change=state.write_through("w.compare_with", state.COMPARE_WITH),
+        help="Import more on the Import & export page.",
+    )
+    chosen = st.session_state["w.compare_with"]
+    if VARIANT in chosen:
+        variant_settings()
+    if len(chosen) < 2:
+        st.info("Choose at least two tokenizers to compare.", icon="ℹ️")
+    text = st.session_state[state.COMPARE_TEXT]
+    if len(text) > MAX_ENCODE_CHARS:
+        st.error(
+            f"**Cannot compare this text:** it has {len(text):,} characters, over the limit of {MAX_ENCODE_CHARS:,}; "
+            "paste a shorter excerpt.", icon="🛑",
+        )
+        return
+    ours = tokenizer_at(trained, step)
+    results = []
+    for choice in chosen:
+        tokenizer = variant_tokenizer(step) if choice == VARIANT else tokenizers.resolve(choice, ours)
+        if tokenizer is None:
+            continue
+        try:
+            results.append((labels[choice], tokenizer, tokenizer.encode(text, allowed_special="all")))
+        except BpeError as error:
+            st.error(f"**{escape_markdown(labels[choice])} cannot encode this text:** {escape_markdown(error)}", icon="🛑")
+    if not results:
+        return
+    st.dataframe(
+        compare_frame(text, [(name, ids, tokenizer.n_vocab) for name, tokenizer, ids in results]),
+        hide_index=True, width="stretch",
+        column_config={
+            "vocabulary": st.column_config.NumberColumn(format="localized", help="Tokens in the vocabulary"),
+            "characters per token": st.column_config.NumberColumn(format="%.2f", help="Higher: each token carries more text"),
+            "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes of the text / tokens"),
+        },
+    )
+    for column, (name, tokenizer, ids) in zip(st.columns(len(results), gap="medium"), results):
+        with column:
+            st.markdown(f"**{escape_markdown(name)}** · {len(ids):,} tokens")
+            pieces = pieces_for(ids[:MAX_CHIPS], tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))
+            show_html(chips_html(pieces, end_of_word=tokenizer.end_of_word))
+            if len(ids) > MAX_CHIPS:
+                st.caption(f"The first {MAX_CHIPS:,} of {len(ids):,} tokens.")
+    st.caption("Colours only tell neighbouring tokens apart; hover a token for its id and bytes.")
+
+
+def _set_diff_rule(index: int, widget_key: str):
+    def callback() -> None:
+        rules = list(_diff_rules())
+        rules[index] = st.session_state[widget_key]
+        st.session_state[state.DIFF_RULES] = tuple(rules)
+    return callback
+
+
+def _diff_rules() -> tuple[str, str]:
+    rule = state.lab().tie_break
+    return st.session_state[state.DIFF_RULES] or (rule, _other_rule(rule))
+
+
+def run_diff_section() -> None:
+    st.header("Run diff: the same corpus, two tie-break rules")
+    st.caption("Both runs use this example's corpus and every other setting in the sidebar; only the tie-break rule differs.")
+    rule_a, rule_b = _diff_rules()
+    columns = st.columns(2)
+    for index, (column, rule) in enumerate(zip(columns, (rule_a, rule_b))):
+        key = f"w.diff_rule_{'ab'[index]}"
+        state.seed(key, rule)
+        column.selectbox(f"Run {'AB'[index]}: tie-break rule", list(TIE_BREAK_RULES), key=key, on_change=_set_diff_rule(index, key))
+    lab = state.lab()
+    run_a = get_trained(replace(lab, tie_break=rule_a))
+    run_b = get_trained(replace(lab, tie_break=rule_b))
+    if run_a is None or run_b is None:
+        return
+    a, b = run_a.trace, run_b.trace
+    merge = first_divergence(a, b)
+    names = (f"A · {rule_a}", f"B · {rule_b}")
+    st.subheader(f"The merge lists first differ at merge {merge}" if merge else "The merge lists never differ")
+    show_html(divergence_html(explain_divergence(a, b, names=(rule_a, rule_b))))
+    longest = max(len(a.steps), len(b.steps))
+    upto = min(longest, max(8, (merge or 0) + 3))
+    if upto:
+        st.dataframe(highlight_merge(merges_side_by_side(a, b, names=names, upto=upto), merge), hide_index=True, width="stretch")
+        st.caption(f"Merges 1 to {upto:,} of {longest:,}" + (f"; merge {merge} (tinted) is where they part ways." if merge else "."))
+
+
+def main() -> None:
+    page_setup("Compare tokenizers", "⚖️")
+    show_html(COMPARE_CSS)
+    settings_sidebar()
+    st.title(":material/compare: Compare tokenizers")
+    st.caption(
+        "The same text under two to four tokenizers: how many tokens each needs and where it cuts. "
+        "Below, the same corpus trained under two tie-break rules, and the merge where they part ways."
+    )
+    url.show_url_warnings()
+    trained = get_trained(state.lab())
+    if trained is None:
+        url.write_url()
+        return
+    clamp_step(trained)
+    run_summary(trained.trace)
+    step = step_slider(len(trained.trace.steps), key="compare")
+    compare_section(trained, step)
+    run_diff_section()
+    url.write_url()
+
+
+main()

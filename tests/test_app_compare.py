@@ -1,0 +1,195 @@
+"""The Compare, Import & export pages and the encode page's tokenizer choice, run headless with AppTest."""
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bpe import PRESETS, Tokenizer, train
+from bpe.formats import export_tokenizer
+from bpe.pretrained import load_gpt2
+from bpe.views.markdown import unescape_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+ENCODE = "pages/2_Encode_and_decode.py"
+COMPARE = "pages/9_Compare.py"
+PORT = "pages/10_Import_and_export.py"
+SENNRICH_TEXT = " lowest newer wider"
+
+
+def open_page(page, **query) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page(page)
+    return at.run()
+
+
+def errors(at: AppTest) -> list[str]:
+    return [element.value for element in at.error]
+
+
+def plain(markup: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+def table(at: AppTest, column: str):
+    """The first dataframe with ``column``, as a DataFrame."""
+    found = [frame.value for frame in at.dataframe if column in frame.value.columns]
+    assert found, f"no dataframe has a {column!r} column"
+    return found[0]
+
+
+def sennrich_at(step: int) -> Tokenizer:
+    return Tokenizer.from_trace(train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings), step=step)
+
+
+def upload(at: AppTest, format: str, files: dict[str, str], name: str = "") -> AppTest:
+    """Choose ``format``, upload ``files`` and press Import, as a user would."""
+    at.selectbox(key="w.import_format").set_value(format).run()
+    at.file_uploader(key="w.import_files").set_value([(file, text.encode("utf-8"), "text/plain") for file, text in files.items()])
+    at.text_input(key="w.import_name").set_value(name)
+    return at.button(key="w.import").click().run()
+
+
+# -- compare ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("preset", ["sennrich", "wikipedia", "hf-course", "cs336", "own-text", "own-table"])
+def test_the_compare_page_renders_for_every_kind_of_example(preset):
+    at = open_page(COMPARE, preset=preset, step="3")
+    assert not at.exception and not errors(at)
+    assert len(table(at, "bytes per token")) == 2
+
+
+def test_gpt2_and_ours_at_step_k_are_counted_side_by_side():
+    at = open_page(COMPARE, preset="sennrich", step="10")
+    assert not at.exception
+    assert at.text_area(key="w.compare_text").value == SENNRICH_TEXT
+    rows = table(at, "tokens").set_index("tokenizer")
+    assert rows.loc["Ours at step 10", "tokens"] == len(sennrich_at(10).encode(SENNRICH_TEXT)) == 12
+    assert rows.loc["GPT-2 (50,257 tokens)", "tokens"] == len(load_gpt2().encode(SENNRICH_TEXT)) == 3
+    assert rows.loc["GPT-2 (50,257 tokens)", "bytes per token"] == round(len(SENNRICH_TEXT) / 3, 2)
+    shown = [markdown.value for markdown in at.markdown]
+    assert "**Ours at step 10** · 12 tokens" in [unescape_markdown(value) for value in shown]
+    chips = [element.value for element in at.html if 'class="bpe-tokens"' in element.value]
+    assert len(chips) == 2 and re.findall(r'data-id="(\d+)"', chips[1]) == [str(i) for i in load_gpt2().encode(SENNRICH_TEXT)]
+
+
+def test_new_text_and_a_third_tokenizer_with_another_tie_rule():
+    at = open_page(COMPARE, preset="wikipedia", step="2")
+    at.text_area(key="w.compare_text").set_value("aaabdaaabac").run()
+    at.multiselect(key="w.compare_with").set_value(["ours", "variant", "gpt2"]).run()
+    assert not at.exception
+    assert at.selectbox(key="w.variant_tie").value == "first-seen"  # the rule that is not the run's
+    rows = table(at, "tokens").set_index("tokenizer")["tokens"].to_dict()
+    assert rows["Ours at step 2"] == 7  # aa ab a b d aa ab a c -> ZYdZYac... seven tokens
+    assert rows["Ours with ties: first-seen · byte · none (step 2)"] == 7  # aaa b d aaa b a c
+    at.selectbox(key="w.variant_tie").set_value("lexicographic-max").run()
+    assert "Ours with ties: lexicographic-max · byte · none (step 2)" in table(at, "tokens")["tokenizer"].tolist()
+
+
+def test_the_run_diff_shows_wikipedia_parting_at_merge_2_under_lexicographic_min_and_first_seen():
+    at = open_page(COMPARE, preset="wikipedia")
+    at.selectbox(key="w.diff_rule_a").set_value("lexicographic-min").run()
+    at.selectbox(key="w.diff_rule_b").set_value("first-seen").run()
+    assert not at.exception
+    assert "The merge lists first differ at merge 2" in [header.value for header in at.subheader]
+    told = plain(next(element.value for element in at.html if 'class="bpe-diff"' in element.value))
+    assert "they part ways at merge 2" in told
+    assert "It is a tie: both pairs occur 2 times" in told
+    assert "lexicographic-min picks 'a' + 'b' because its byte strings are the smallest" in told
+    assert "first-seen picks 'aa' + 'a' because it occurs first in the text" in told
+    merges = table(at, "merge")
+    assert merges["A · lexicographic-min"].tolist() == ["'a' + 'a'", "'a' + 'b'", "'aa' + 'ab'"]
+    assert merges["B · first-seen"].tolist() == ["'a' + 'a'", "'aa' + 'a'", "'aaa' + 'b'"]
+
+
+def test_the_run_diff_says_when_two_rules_learn_the_same_merges():
+    at = open_page(COMPARE, preset="wikipedia")
+    at.selectbox(key="w.diff_rule_b").set_value("lexicographic-min").run()
+    assert "The merge lists never differ" in [header.value for header in at.subheader]
+
+
+# -- export -----------------------------------------------------------------------------------------
+def test_a_byte_level_run_offers_a_download_for_every_file_and_each_zip():
+    at = open_page(PORT, preset="sennrich", step="5")
+    assert not at.exception and not errors(at)
+    labels = [button.label for button in at.download_button]
+    assert labels == [
+        "tokenizer.bpe-lab.json", "tokenizer.model", "tokenizer.vocab", "both as .zip", "tokenizer.json",
+        "tokenizer.tiktoken", "encoder.json", "vocab.bpe", "both as .zip",
+    ]
+    assert all(button.proto.url.startswith("/mock/media/") for button in at.download_button)
+
+
+def test_a_char_level_run_explains_why_only_our_format_can_hold_it():
+    at = open_page(PORT, preset="hf-course")
+    assert [button.label for button in at.download_button] == ["tokenizer.bpe-lab.json"]
+    reasons = [unescape_markdown(info.value) for info in at.info]
+    assert len(reasons) == 4 and all("cannot hold a char-level tokenizer" in reason for reason in reasons)
+
+
+# -- import -----------------------------------------------------------------------------------------
+def test_an_uploaded_tokenizer_json_is_kept_and_offered_on_compare_and_encode():
+    ours = sennrich_at(10)
+    at = open_page(PORT, preset="sennrich")
+    upload(at, "hf", export_tokenizer(ours, format="hf"), name="my sennrich")
+    assert not at.exception and not errors(at)
+    assert "Imported **my sennrich**" in unescape_markdown(at.success[0].value)
+    (kept,) = at.session_state["bpe.imported"]
+    assert kept.name == "my sennrich" and kept.tokenizer.encode(SENNRICH_TEXT) == ours.encode(SENNRICH_TEXT)
+
+    at.switch_page(COMPARE).run()
+    assert "Imported: my sennrich" in at.multiselect(key="w.compare_with").options
+    at.multiselect(key="w.compare_with").set_value(["gpt2", "imported:my sennrich"]).run()
+    rows = table(at, "tokens").set_index("tokenizer")["tokens"].to_dict()
+    assert rows == {"GPT-2 (50,257 tokens)": 3, "Imported: my sennrich": 12}
+
+    at.switch_page(ENCODE).run()
+    at.selectbox(key="w.encode_with").set_value("imported:my sennrich").run()
+    assert not at.exception and "12 tokens" in [header.value for header in at.subheader]
+
+
+def test_gpt2_files_need_both_and_then_import_under_a_unique_name():
+    files = export_tokenizer(sennrich_at(4), format="gpt2")
+    at = open_page(PORT, preset="sennrich")
+    upload(at, "gpt2", {"encoder.json": files["encoder.json"]})
+    assert "got 1 file(s)" in unescape_markdown(errors(at)[0]) and not at.exception
+    assert at.session_state["bpe.imported"] == ()
+    upload(at, "gpt2", files, name="pair")
+    upload(at, "gpt2", dict(reversed(list(files.items()))), name="pair")  # the order of the files does not matter
+    assert [item.name for item in at.session_state["bpe.imported"]] == ["pair", "pair (2)"]
+    at.button(key="w.remove.pair").click().run()
+    assert [item.name for item in at.session_state["bpe.imported"]] == ["pair (2)"]
+
+
+def test_a_broken_file_is_an_error_message_and_a_hostile_name_stays_text():
+    at = open_page(PORT, preset="sennrich")
+    upload(at, "hf", {"tokenizer.json": "{not json"}, name="x")
+    assert not at.exception and errors(at) and errors(at)[0].startswith("**Cannot import:**")
+    hostile = "<img src=x onerror=alert(1)> ![a](http://e.com/a.png)"
+    upload(at, "ours", export_tokenizer(sennrich_at(2), format="ours"), name=hostile)
+    assert not at.exception
+    shown = [markdown.value for markdown in at.markdown if "onerror" in markdown.value]
+    assert shown and not any(re.search(r"(?<!\\)[<\[!]", value.replace("**", "")) for value in shown)
+    assert unescape_markdown(shown[0]).startswith(f"**{hostile}**")
+
+
+# -- encode with GPT-2 ------------------------------------------------------------------------------
+def test_the_encode_page_walks_gpt2_through_its_merges_and_caps_the_chunks():
+    at = open_page(ENCODE, preset="sennrich", step="3")
+    assert at.selectbox(key="w.encode_with").value == "ours"
+    at.selectbox(key="w.encode_with").set_value("gpt2").run()
+    text = " lowest newer wider" * 20
+    at.text_area(key="w.encode_text").set_value(text).run()
+    assert not at.exception and not errors(at)
+    assert f"{len(load_gpt2().encode(text)):,} tokens" in [header.value for header in at.subheader]
+    walk = plain(next(element.value for element in at.html if "bpe-walk-head" in element.value))
+    assert "merge 19: e + s → es" in walk and "merge 8761: ·low + est → ·lowest" in walk  # GPT-2's own ranks
+    assert walk.count("chunk “") == 25 and "… and 35 more chunks" in walk
+    at.button[[button.label for button in at.button].index("Try half a character (e2 82)")].click().run()
+    gpt2 = load_gpt2()
+    byte_ids = [next(i for i, token in gpt2.tokens.items() if token.data == bytes([value])) for value in b"\xe2\x82"]
+    assert at.text_input(key="w.decode_ids").value == ", ".join(map(str, byte_ids)) != "226, 130"

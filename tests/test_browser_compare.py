@@ -1,0 +1,93 @@
+"""Compare, download and upload in a real browser (Debian's Chromium via Playwright, live server).
+
+Waits are on content the action changes (Playwright's auto-retrying ``expect``).
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from bpe import PRESETS, Tokenizer, train
+from bpe.formats import export_tokenizer
+
+from .conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+SAMPLES = [" lowest newer wider", "the newest and the widest, lower still", "héllo wörld € 2024"]
+
+
+def sennrich_at(step: int) -> Tokenizer:
+    return Tokenizer.from_trace(train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings), step=step)
+
+
+def choose(page, label: str, option: str) -> None:
+    """Pick ``option`` in the Streamlit selectbox or multiselect labelled ``label``."""
+    page.get_by_role("combobox", name=label).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def test_compare_shows_gpt2_beside_ours_and_where_two_runs_part(page, app_url):
+    page.goto(f"{app_url}/Compare?preset=wikipedia&step=3")
+    expect(page.get_by_role("heading", name="Compare tokenizers")).to_be_visible()
+    expect(page.locator('[data-testid="stDataFrame"] canvas').first).to_be_visible()
+    expect(page.get_by_text("GPT-2 (50,257 tokens) · 6 tokens")).to_be_visible()  # aa ab da a ab ac
+    expect(page.get_by_text("Ours at step 3 · 5 tokens")).to_be_visible()  # X d X a c
+    expect(page.get_by_role("heading", name="The merge lists first differ at merge 2")).to_be_visible()
+    expect(page.locator(".bpe-diff")).to_contain_text("lexicographic-min picks 'a' + 'b' because")
+
+    choose(page, "Run B: tie-break rule", "hf")
+    expect(page.get_by_role("heading", name="The merge lists never differ")).to_be_visible()
+    choose(page, "Run B: tie-break rule", "lexicographic-max")
+    expect(page.get_by_role("heading", name="The merge lists first differ at merge 2")).to_be_visible()
+    expect(page.locator(".bpe-diff")).to_contain_text("lexicographic-max picks 'aa' + 'a' because")
+    page.locator(".bpe-diff").scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
+
+
+def test_a_downloaded_tokenizer_json_loads_in_hugging_face_and_encodes_like_ours(page, app_url, tmp_path):
+    from tokenizers import Tokenizer as HfTokenizer
+
+    page.goto(f"{app_url}/Import_and_export?preset=sennrich&step=10")
+    button = page.locator('[data-testid="stDownloadButton"]').filter(has_text=re.compile(r"^\W*\w*\W*tokenizer\.json$"))
+    expect(button).to_have_count(1)
+    with page.expect_download() as download_info:
+        button.click()
+    download = download_info.value
+    assert download.suggested_filename == "tokenizer.json"
+    path = tmp_path / "tokenizer.json"
+    download.save_as(path)
+    theirs = HfTokenizer.from_str(path.read_text(encoding="utf-8"))
+    ours = sennrich_at(10)
+    for sample in SAMPLES:
+        assert theirs.encode(sample).ids == ours.encode(sample), sample
+
+
+def test_uploaded_gpt2_files_become_a_tokenizer_on_the_compare_page(page, app_url, tmp_path):
+    files = export_tokenizer(sennrich_at(10), format="gpt2")
+    paths = []
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        paths.append(str(tmp_path / name))
+
+    page.goto(f"{app_url}/Import_and_export?preset=sennrich&step=10")
+    expect(page.get_by_role("heading", name="Import a tokenizer")).to_be_visible()
+    choose(page, "Format", "GPT-2 encoder.json + vocab.bpe")
+    expect(page.get_by_text("Upload both encoder.json and vocab.bpe.")).to_be_visible()
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(paths)
+    expect(page.get_by_test_id("stFileChipName")).to_have_count(2)
+    name = page.get_by_label("Name it")
+    name.fill("sennrich via gpt2 files")
+    name.press("Enter")
+    page.get_by_role("button", name="Import").click()
+    expect(page.get_by_text("Imported sennrich via gpt2 files: 266 tokens, 10 merges.")).to_be_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "import-export.png"), full_page=True)
+
+    page.get_by_role("link", name="Compare tokenizers").click()
+    expect(page.get_by_role("heading", name="Compare tokenizers")).to_be_visible()
+    choose(page, "Tokenizers (two to four)", "Imported: sennrich via gpt2 files")
+    expect(page.get_by_text("Imported: sennrich via gpt2 files · 12 tokens")).to_be_visible()
+    expect(page.get_by_text("Ours at step 10 · 12 tokens")).to_be_visible()

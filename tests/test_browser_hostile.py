@@ -1,0 +1,108 @@
+"""Hostile input in a real browser: HTML, JavaScript and Markdown payloads typed as a corpus, a
+special token, a custom regex, a file name and a link are shown as text and run nothing.
+
+"Run nothing" is checked three ways: no JavaScript dialog opens, the page requests nothing from
+any origin but the app's own, and no element the payloads describe exists in the page.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+ELSEWHERE = "http://127.0.0.2:9"  # a different origin: any request to it means Markdown was rendered
+PAYLOADS = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(2)>",
+    "<svg onload=alert(3)>",
+    '<a href="javascript:alert(4)">click</a>',
+    '"><iframe srcdoc="<script>alert(5)</script>"></iframe>',
+    "'\"><b id=injected>broken out</b>",
+    '" style="position:fixed;inset:0;background:red" x="',
+    "</textarea></style></title><b id=injected2>closed</b>",
+    f"![pixel]({ELSEWHERE}/corpus.png) [link](javascript:alert(6)) **bold** $x^2$ :red[red]",
+]
+SPECIAL = "<img src=x onerror=alert(7)>"
+CORPUS = "\n".join(PAYLOADS) + f"\n{SPECIAL} the end"
+GOOD_REGEX = r"<svg onload=alert(8)>|\w+|[^\w\s]+"
+BAD_REGEX = f"(![p]({ELSEWHERE}/regex.png)<img src=x onerror=alert(9)>"
+FILE_NAME = f"<img src=x onerror=alert(10)> **name** :red[x].txt"
+INJECTED = (
+    "img[src='x'], svg[onload], iframe[srcdoc], [onerror], [onload], #injected, #injected2, "
+    "a[href^='javascript'], img[src*='127.0.0.2'], [data-testid='stMain'] script"
+)
+
+
+@pytest.fixture
+def watched(page, app_url):
+    """The page, plus every dialog it opens and every request it makes to another origin."""
+    dialogs, foreign = [], []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.on("request", lambda request: None if request.url.startswith(app_url) else foreign.append(request.url))
+    yield page
+    page.wait_for_timeout(500)  # let any injected handler fire before judging
+    assert dialogs == []
+    assert foreign == []
+    assert page.locator(INJECTED).count() == 0
+
+
+def commit(locator, text: str) -> None:
+    locator.fill(text)
+    locator.press("Control+Enter")
+
+
+def test_hostile_corpus_special_token_and_regex_are_shown_as_text(watched, app_url):
+    page = watched
+    page.goto(f"{app_url}/Train?preset=own-text")
+    commit(page.get_by_label("Your text (Ctrl+Enter to train on it)"), CORPUS)
+    corpus = page.locator(".bpe-tokens").filter(has_text="the·end")
+    expect(corpus.first).to_contain_text("<img·src=x·onerror=alert(2)>")
+    expect(corpus.first).to_contain_text("<iframe·srcdoc=")
+
+    commit(page.get_by_role("textbox", name="Special tokens (one per line)"), SPECIAL)
+    expect(page.locator(".bpe-tokens .bpe-special").first).to_contain_text("onerror=alert(7)")
+
+    pretokenizer = page.get_by_role("combobox", name="Pre-tokenizer")
+    pretokenizer.click()  # the selectbox filters its list as you type
+    pretokenizer.fill("custom regex")
+    pretokenizer.press("Enter")
+    regex = page.get_by_role("textbox", name="Your split regex")
+    expect(regex).to_be_visible(timeout=15_000)
+    regex.fill(BAD_REGEX)
+    regex.press("Enter")
+    error = page.locator('[data-testid="stAlertContentError"]')
+    expect(error).to_contain_text("is not a valid regex")
+    expect(error).to_contain_text(f"![p]({ELSEWHERE}/regex.png)<img src=x onerror=alert(9)>")
+    expect(page.get_by_label("Your text (Ctrl+Enter to train on it)")).to_have_value(CORPUS)
+
+    regex.fill(GOOD_REGEX)
+    regex.press("Enter")
+    expect(error).to_have_count(0)
+    page.get_by_role("link", name="Encode & decode").click()
+    expect(page.get_by_text(re.compile("special tokens: "))).to_contain_text(SPECIAL)
+    expect(page.get_by_text(re.compile(r"pre-tokenizer regex:"))).to_contain_text(GOOD_REGEX)
+
+
+def test_a_hostile_file_name_is_shown_as_text(watched, app_url):
+    page = watched
+    page.goto(f"{app_url}/Train?preset=own-text")
+    upload = page.locator('[data-testid="stFileUploader"] input[type="file"]')
+    upload.set_input_files({"name": FILE_NAME, "mimeType": "text/plain", "buffer": b"caf\xe9 au lait"})
+    error = page.locator('[data-testid="stAlertContentError"]')
+    expect(error).to_contain_text(f"{FILE_NAME} is not UTF-8 text (byte 3 is 0xe9)")
+    upload.set_input_files({"name": FILE_NAME, "mimeType": "text/plain", "buffer": CORPUS.encode()})
+    expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text(f"Loaded {FILE_NAME}.")
+    expect(page.locator(".bpe-tokens").filter(has_text="the·end").first).to_contain_text("<svg·onload=alert(3)>")
+
+
+def test_a_hostile_link_is_shown_as_text(watched, app_url):
+    page = watched
+    preset = f"<img src=x onerror=alert(11)>![q]({ELSEWHERE}/link.png)"
+    page.goto(f"{app_url}/Train?preset={preset}&pretok=regex:{BAD_REGEX}")
+    warning = page.locator('[data-testid="stAlertContentWarning"]')
+    expect(warning.first).to_contain_text(f"unknown example '{preset}'")
+    expect(page.locator(".bpe-narration")).to_contain_text("Before any merge")
