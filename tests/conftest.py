@@ -95,8 +95,11 @@ def browser():
             "They are not skipped on purpose, so that CI cannot pass without running them.",
             pytrace=False,
         )
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # expect() has its own 5 s default, which a loaded 2-core CI machine can miss on a first page
+    # load with charts; content waits stay the only waits, just with more patience.
+    expect.set_options(timeout=20_000)
     with sync_playwright() as playwright:
         instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
