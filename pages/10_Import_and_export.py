@@ -13,8 +13,7 @@ from bpe.views.exports import export_offers, mime_type
 from bpe.views.markdown import escape_markdown
 from ui import state, tokenizers, url
 from ui.render import page_setup, tokenizer_at
-from ui.training import clamp_step, get_trained
-from ui.widgets import run_summary, settings_sidebar, step_slider
+from ui.widgets import run_at_step, settings_sidebar
 
 
 def export_section(trained, step: int) -> None:
@@ -115,13 +114,9 @@ def main() -> None:
         "Download this run's tokenizer in the files other libraries read, or upload theirs (GPT-2's, a "
         "Hugging Face tokenizer.json...) to encode with it and compare it with ours."
     )
-    url.show_url_warnings()
-    trained = get_trained(state.lab())
-    if trained is not None:
-        clamp_step(trained)
-        run_summary(trained.trace)
-        step = step_slider(len(trained.trace.steps), key="export")
-        export_section(trained, step)
+    run = run_at_step(slider_key="export")
+    if run is not None:
+        export_section(*run)
     import_section()
     url.write_url()
 

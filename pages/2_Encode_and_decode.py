@@ -14,8 +14,7 @@ from bpe.views.markdown import escape_markdown, inline_code
 from bpe.views.token_html import chips_html, pieces_for, visible_text
 from ui import state, tokenizers, url
 from ui.render import names_for, page_setup, show_html, tokenizer_at
-from ui.training import clamp_step, get_trained
-from ui.widgets import run_summary, settings_sidebar, step_slider
+from ui.widgets import run_at_step, settings_sidebar
 
 SPECIAL_MODES = {
     "allowed": "allowed: encode them as special tokens",
@@ -184,14 +183,10 @@ def main() -> None:
     page_setup("Encode & decode", "🔡")
     settings_sidebar()
     st.title(":material/swap_horiz: Encode & decode")
-    url.show_url_warnings()
-    trained = get_trained(state.lab())
-    if trained is None:
-        url.write_url()
+    run = run_at_step(slider_key="encode")
+    if run is None:
         return
-    clamp_step(trained)
-    run_summary(trained.trace)
-    step = step_slider(len(trained.trace.steps), key="encode")
+    trained, step = run
     ours = tokenizer_at(trained, step)
     tokenizer = choose_tokenizer(ours, step)
     encoded = encode_section(tokenizer, trained, names_for(trained) if tokenizer is ours else {})

@@ -8,23 +8,18 @@ from bpe.views.merge_tree import merge_tree_dot
 from bpe.views.tables import search_vocab, vocab_at, vocab_frame
 from ui import state, url
 from ui.render import names_for, page_setup, show_chart
-from ui.training import clamp_step, get_trained
-from ui.widgets import run_summary, settings_sidebar, step_slider
+from ui.widgets import run_at_step, settings_sidebar
 
 
 def main() -> None:
     page_setup("Vocabulary", "📚")
     settings_sidebar()
     st.title(":material/menu_book: Vocabulary")
-    url.show_url_warnings()
-    trained = get_trained(state.lab())
-    if trained is None:
-        url.write_url()
+    run = run_at_step(slider_key="vocab")
+    if run is None:
         return
-    clamp_step(trained)
+    trained, step = run
     trace = trained.trace
-    run_summary(trace)
-    step = step_slider(len(trace.steps), key="vocab")
     names = names_for(trained)
     everything = trained.view("vocab", lambda: vocab_frame(trace))
     present = vocab_at(trace, everything, step)

@@ -13,8 +13,8 @@ from bpe.views.markdown import escape_markdown
 from bpe.views.token_html import chips_html, pieces_for, word_table_html
 from ui import state, url
 from ui.render import page_setup, show_html, tokenizer_at
-from ui.training import Trained, clamp_step, get_trained
-from ui.widgets import run_summary, settings_sidebar
+from ui.training import Trained
+from ui.widgets import current_run, run_summary, settings_sidebar
 
 SHOWN_CHARS = 3_000  # as on the Train page: a page of the corpus, not a book
 ANSWER_KEYS = "1234"
@@ -90,13 +90,11 @@ def main() -> None:
         "Here is the corpus after some merges, without its pair counts. Which pair will the trainer merge "
         "next? Count in your head (pairs overlap: 'aaa' holds a + a twice), and mind the tie-break rule."
     )
-    url.show_url_warnings()
-    trained = get_trained(state.lab())
+    trained = current_run()
     if trained is None:
-        url.write_url()
         return
     trace = trained.trace
-    step = clamp_step(trained)
+    step = state.lab().step
     total = len(trace.steps)
     run_summary(trace)
     score = st.session_state[state.QUIZ_SCORE]

@@ -20,8 +20,8 @@ from bpe.views.markdown import escape_markdown
 from bpe.views.token_html import chips_html, pieces_for
 from ui import state, tokenizers, url
 from ui.render import page_setup, show_html, tokenizer_at
-from ui.training import clamp_step, get_trained
-from ui.widgets import run_summary, settings_sidebar, step_slider
+from ui.training import get_trained
+from ui.widgets import run_at_step, settings_sidebar
 
 VARIANT = "variant"
 MAX_CHIPS = 400  # tokens drawn per tokenizer (the counts always cover the whole text)
@@ -184,14 +184,10 @@ def main() -> None:
         "The same text under two to four tokenizers: how many tokens each needs and where it cuts. "
         "Below, the same corpus trained under two tie-break rules, and the merge where they part ways."
     )
-    url.show_url_warnings()
-    trained = get_trained(state.lab())
-    if trained is None:
-        url.write_url()
+    run = run_at_step(slider_key="compare")
+    if run is None:
         return
-    clamp_step(trained)
-    run_summary(trained.trace)
-    step = step_slider(len(trained.trace.steps), key="compare")
+    trained, step = run
     compare_section(trained, step)
     run_diff_section()
     url.write_url()

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from bpe.limits import MAX_CORPUS_CHARS, MAX_ENCODE_CHARS, MAX_MERGES, MAX_UPLOAD_MB
 from bpe.views.markdown import unescape_markdown
 
-from .test_app_pages import APP, ENCODE, ROOT, TRAIN, narration, open_page
+from .apptest_support import APP, ENCODE, ROOT, TRAIN, narration, open_page
 
 OWN_TEXT = "my own words, my own words"
 

@@ -2,7 +2,6 @@
 
 import html
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -12,28 +11,11 @@ from bpe.formats import export_tokenizer
 from bpe.pretrained import load_gpt2
 from bpe.views.markdown import unescape_markdown
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
-ENCODE = "pages/2_Encode_and_decode.py"
+from .apptest_support import ENCODE, errors, open_page, plain
+
 COMPARE = "pages/9_Compare.py"
 PORT = "pages/10_Import_and_export.py"
 SENNRICH_TEXT = " lowest newer wider"
-
-
-def open_page(page, **query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.switch_page(page)
-    return at.run()
-
-
-def errors(at: AppTest) -> list[str]:
-    return [element.value for element in at.error]
-
-
-def plain(markup: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", markup))
 
 
 def table(at: AppTest, column: str):

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from ui.training import MAX_ENTRIES, BoundedStore
 
-from .test_app_pages import ENCODE, ROOT, TRAIN, open_page
+from .apptest_support import ENCODE, ROOT, TRAIN, open_page
 
 ALICE = "alice writes about zebras: zebra zebra zebras graze near zebra herds"
 BOB = "bob writes about quokkas: quokka quokka quokkas hop near quokka burrows"

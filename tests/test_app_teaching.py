@@ -4,7 +4,6 @@ the guided tour, run headless with Streamlit's AppTest."""
 import html
 import json
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -13,10 +12,8 @@ from bpe.teaching.tour import TOUR
 from bpe.views.markdown import unescape_markdown
 from bpe.views.presenter import PRESENTER_ROOT_PX
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
-TRAIN = "pages/1_Train.py"
-ENCODE = "pages/2_Encode_and_decode.py"
+from .apptest_support import TRAIN, html_with, open_page, plain
+
 QUIZ = "pages/4_Predict_the_next_merge.py"
 TIE_LAB = "pages/5_Tie_break_lab.py"
 COUNTING = "pages/6_Counting_lab.py"
@@ -26,26 +23,6 @@ TEACHING_PAGES = [QUIZ, TIE_LAB, COUNTING, PRETOK, BYTES]
 TEACHING_IDS = ["quiz", "tie lab", "counting lab", "pre-tokenization lab", "byte inspector"]
 PRESENTER_ROOT = f"html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}"
 HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
-
-
-def open_page(page=None, **query) -> AppTest:
-    """A fresh session on ``page`` (home when ``None``), as if opened from a link with ``query``."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    if page:
-        at.switch_page(page)
-    return at.run()
-
-
-def plain(markup: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", markup))
-
-
-def html_with(at: AppTest, marker: str) -> str:
-    found = [element.value for element in at.html if marker in element.value]
-    assert found, f"no HTML element contains {marker!r}"
-    return found[0]
 
 
 def texts(elements) -> list[str]:

@@ -21,8 +21,9 @@ from bpe.views.app_state import OWN_TABLE, OWN_TEXT, SOURCES, LabState
 from bpe.views.markdown import escape_markdown
 from bpe.views.tables import apply_table_edits
 
-from . import state
+from . import state, url
 from .state import lab, seed, update_lab, write_lab
+from .training import Trained, clamp_step, get_trained
 
 CUSTOM_REGEX = "custom regex"
 DEFAULT_CUSTOM_PATTERN = r"\w+|[^\w\s]+"
@@ -337,3 +338,25 @@ def run_summary(trained_trace) -> None:
         f"ties: {settings.tie_break} · step {current.step:,} of {len(trained_trace.steps):,} "
         "(change them in the sidebar or on the Train page)."
     )
+
+
+def current_run() -> Trained | None:
+    """The shared top of every page that reads the current run: link warnings, then the run
+    (trained now if needed) with the step kept inside it. ``None`` after an error message; the
+    URL is still written, so a copied link keeps the settings that caused it."""
+    url.show_url_warnings()
+    trained = get_trained(lab())
+    if trained is None:
+        url.write_url()
+        return None
+    clamp_step(trained)
+    return trained
+
+
+def run_at_step(*, slider_key: str) -> tuple[Trained, int] | None:
+    """:func:`current_run`, its summary line and a step slider: ``(run, step)``, or ``None``."""
+    trained = current_run()
+    if trained is None:
+        return None
+    run_summary(trained.trace)
+    return trained, step_slider(len(trained.trace.steps), key=slider_key)

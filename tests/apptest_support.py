@@ -1,0 +1,53 @@
+"""What the AppTest page tests share: paths, opening a page as from a link, reading what it shows."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pyarrow as pa
+from streamlit.testing.v1 import AppTest
+
+from bpe.views.markdown import unescape_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")  # AppTest resolves relative paths against the test file: use absolute ones
+TRAIN = "pages/1_Train.py"
+ENCODE = "pages/2_Encode_and_decode.py"
+VOCAB = "pages/3_Vocabulary.py"
+
+
+def open_page(page=None, **query) -> AppTest:
+    """A fresh session on ``page`` (home when ``None``), as if opened from a link with ``query``."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    if page:
+        at.switch_page(page)
+    return at.run()
+
+
+def plain(markup: str) -> str:
+    """The text a reader sees: tags dropped, entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+def html_with(at: AppTest, marker: str) -> str:
+    found = [element.value for element in at.html if marker in element.value]
+    assert found, f"no HTML element contains {marker!r}"
+    return found[0]
+
+
+def narration(at: AppTest) -> str:
+    return plain(html_with(at, "bpe-narration"))
+
+
+def chart_rows(element) -> list[dict]:
+    """The rows of an Altair chart as Streamlit sent them (Arrow datasets beside the spec)."""
+    return pa.ipc.open_stream(element.proto.datasets[0].data.data).read_pandas().to_dict("records")
+
+
+def errors(at: AppTest) -> list[str]:
+    """The error messages as the reader sees them (the page escapes Markdown in user text)."""
+    return [unescape_markdown(element.value) for element in at.error]
