@@ -25,16 +25,16 @@ import asyncio
 import os
 import random
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.app_server import running_app  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
@@ -64,11 +64,6 @@ class Session:
     steps: int = 0
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
 
 def rss_mib(pid: int) -> float | None:
     try:
@@ -90,29 +85,6 @@ def cpu_seconds(pid: int) -> float:
     except (OSError, IndexError, ValueError):
         return 0.0
 
-
-def start_server(port: int, log) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless=true",
-            f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
-            "--server.fileWatcherType=none",
-        ],
-        cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "STREAMLIT_SERVER_HEADLESS": "true"},
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {server.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1) as response:
-                if response.read().strip() == b"ok":
-                    return server
-        except OSError:
-            time.sleep(0.2)
-    server.terminate()
-    raise RuntimeError("streamlit did not answer /_stcore/health within 30 s")
 
 
 def corpus_for(session: Session) -> str:
@@ -242,20 +214,10 @@ def main() -> int:
 
     log_path = ROOT / "test-artifacts" / "load-test-server.log"
     log_path.parent.mkdir(exist_ok=True)
-    with open(log_path, "w") as log:
-        port = free_port()
-        server = start_server(port, log)
-        try:
-            started, cpu_before = time.monotonic(), cpu_seconds(server.pid)
-            sessions, before, peak, end = asyncio.run(drive(f"http://127.0.0.1:{port}", server.pid, args))
-            elapsed, server_cpu = time.monotonic() - started, cpu_seconds(server.pid) - cpu_before
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+    with open(log_path, "w") as log, running_app(log) as (url, server):
+        started, cpu_before = time.monotonic(), cpu_seconds(server.pid)
+        sessions, before, peak, end = asyncio.run(drive(url, server.pid, args))
+        elapsed, server_cpu = time.monotonic() - started, cpu_seconds(server.pid) - cpu_before
 
     latencies = [value for session in sessions for value in session.latencies]
     errors = [f"session {s.index}: {error}" for s in sessions for error in s.errors]

@@ -8,18 +8,13 @@ the server in teardown, even when tests fail. Browser tests need Debian's Chromi
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from .app_server import running_app
+
 ROOT = Path(__file__).resolve().parent.parent
-APP = ROOT / "app.py"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
@@ -38,52 +33,12 @@ def _fresh_streamlit_caches():
     yield
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def app_url():
     """Base URL of a live BPE Lab server for this test session."""
-    port = _free_port()
-    log_path = ARTIFACTS / "streamlit-server.log"
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(log_path, "w")
-    server = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless=true",
-            f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
-            "--server.fileWatcherType=none",
-        ],
-        cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "STREAMLIT_SERVER_HEADLESS": "true"},
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {server.returncode}; see {log_path}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
-                    if response.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not answer /_stcore/health within 30 s; see {log_path}")
-            time.sleep(0.2)
+    with open(ARTIFACTS / "streamlit-server.log", "w") as log, running_app(log) as (url, _):
         yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
 
 
 @pytest.fixture(scope="session")
