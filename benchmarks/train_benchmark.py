@@ -16,30 +16,21 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
-import os
 import resource
 import sys
 import time
 import tracemalloc
 from pathlib import Path
 
-# Single-threaded Rust, set before tokenizers/rustbpe start their thread pools.
-os.environ["RAYON_NUM_THREADS"] = "1"
-os.environ["TOKENIZERS_PARALLELISM"] = "false"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import rustbpe  # noqa: E402
-from tokenizers import Tokenizer as HfTokenizer  # noqa: E402
-from tokenizers import models, pre_tokenizers, trainers  # noqa: E402
 
 from bpe.byte_level import bytes_to_gpt2_text  # noqa: E402
 from bpe.corpus import Corpus  # noqa: E402
 from bpe.presets import python_docs_text  # noqa: E402
-from bpe.pretokenize import GPT2_PATTERN  # noqa: E402
 from bpe.settings import TrainSettings  # noqa: E402
 from bpe.trainer import train  # noqa: E402
 from tests.naive_bpe import naive_train  # noqa: E402
+from tests.peers import hf_byte_level_merges, rustbpe_tokens  # noqa: E402
 
 
 def best_of(repeats: int, run):
@@ -58,22 +49,6 @@ def ours(text: str, settings: TrainSettings):
     return corpus, train(corpus, settings)
 
 
-def hugging_face(text: str, merges: int) -> list[tuple[str, str]]:
-    tokenizer = HfTokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
-    trainer = trainers.BpeTrainer(
-        vocab_size=256 + merges, min_frequency=0, show_progress=False,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-    )
-    tokenizer.train_from_iterator([text], trainer)
-    found = json.loads(tokenizer.to_str())["model"]["merges"]
-    return [tuple(m) if isinstance(m, list) else tuple(m.split(" ", 1)) for m in found]
-
-
-def rust(text: str, merges: int) -> list[bytes]:
-    tokenizer = rustbpe.Tokenizer()
-    tokenizer.train_from_iterator([text], 256 + merges, pattern=GPT2_PATTERN)
-    return [token for token, _ in sorted(tokenizer.get_mergeable_ranks(), key=lambda item: item[1])][256:]
 
 
 def main() -> None:
@@ -88,8 +63,8 @@ def main() -> None:
 
     total_s, (corpus, trace) = best_of(args.repeats, lambda: ours(text, settings))
     train_s, _ = best_of(args.repeats, lambda: train(corpus, settings))
-    hf_s, hf_merges = best_of(args.repeats, lambda: hugging_face(text, args.merges))
-    rust_s, rust_tokens = best_of(args.repeats, lambda: rust(text, args.merges))
+    hf_s, hf_merges = best_of(args.repeats, lambda: hf_byte_level_merges(text, args.merges))
+    rust_s, rust_tokens = best_of(args.repeats, lambda: rustbpe_tokens(text, args.merges))
     naive_s, _ = best_of(1, lambda: naive_train(list(corpus.words), tie_break="hf", merges=args.naive_merges))
 
     tracemalloc.start()

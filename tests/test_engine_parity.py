@@ -10,8 +10,6 @@ Merges are compared in order, merge for merge, on real text where ties are every
 
 from __future__ import annotations
 
-import json
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,23 +17,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-# Single-threaded and quiet, set before tokenizers starts its thread pool.
-os.environ.setdefault("RAYON_NUM_THREADS", "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+import tiktoken
+from tiktoken._educational import bpe_train as tiktoken_educational_train
 
-import rustbpe  # noqa: E402
-import tiktoken  # noqa: E402
-from tiktoken._educational import bpe_train as tiktoken_educational_train  # noqa: E402
-from tokenizers import Tokenizer as HfTokenizer  # noqa: E402
-from tokenizers import models, pre_tokenizers, trainers  # noqa: E402
+from bpe.byte_level import bytes_to_gpt2_text
+from bpe.corpus import Corpus
+from bpe.presets import HF_COURSE_WORDS, python_docs_text
+from bpe.pretokenize import GPT2_PATTERN
+from bpe.settings import TrainSettings
+from bpe.tokenizer import Tokenizer
+from bpe.trainer import train
 
-from bpe.byte_level import bytes_to_gpt2_text  # noqa: E402
-from bpe.corpus import Corpus  # noqa: E402
-from bpe.presets import HF_COURSE_WORDS, python_docs_text  # noqa: E402
-from bpe.pretokenize import GPT2_PATTERN  # noqa: E402
-from bpe.settings import TrainSettings  # noqa: E402
-from bpe.tokenizer import Tokenizer  # noqa: E402
-from bpe.trainer import train  # noqa: E402
+from .peers import hf_byte_level_merges, hf_char_merges, rustbpe_tokens
 
 MERGES = 1000
 CORPORA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
@@ -72,23 +65,11 @@ def our_trace(name: str, tie_break: str, merges: int = MERGES, special_tokens: t
     return train(corpus, settings)
 
 
-def hf_merges(tokenizer: HfTokenizer) -> list[tuple[str, str]]:
-    merges = json.loads(tokenizer.to_str())["model"]["merges"]
-    return [tuple(m) if isinstance(m, list) else tuple(m.split(" ", 1)) for m in merges]
-
 
 # -- Hugging Face -----------------------------------------------------------------------------
 @pytest.mark.parametrize("name", REAL_CORPORA)
 def test_hf_rule_matches_hugging_face_byte_level_trainer_merge_for_merge(name):
     text = corpus_text(name)
-    hf = HfTokenizer(models.BPE())
-    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
-    trainer = trainers.BpeTrainer(
-        vocab_size=256 + MERGES, min_frequency=0, show_progress=False,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-    )
-    hf.train_from_iterator([text], trainer)
-
     trace = our_trace(name, "hf")
     ours = [
         (bytes_to_gpt2_text(trace.tokens[s.left].data), bytes_to_gpt2_text(trace.tokens[s.right].data))
@@ -96,16 +77,8 @@ def test_hf_rule_matches_hugging_face_byte_level_trainer_merge_for_merge(name):
     ]
     assert sum(s.tie_count > 1 for s in trace.steps) > 100  # the rule was really exercised
     assert len(ours) == MERGES
-    assert ours == hf_merges(hf)
+    assert ours == hf_byte_level_merges(text, MERGES)
 
-
-def hf_char_merges(text: str, merges: int) -> list[tuple[str, str]]:
-    hf = HfTokenizer(models.BPE())
-    hf.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    alphabet = set("".join(text.split()))
-    trainer = trainers.BpeTrainer(vocab_size=len(alphabet) + merges, min_frequency=0, show_progress=False)
-    hf.train_from_iterator([text], trainer)
-    return hf_merges(hf)
 
 
 def our_char_merges(text: str, merges: int) -> list[tuple[str, str]]:
@@ -143,14 +116,10 @@ def test_hf_rule_matches_hugging_face_char_level_trainer_on_random_word_tables(w
 @pytest.mark.parametrize("name", REAL_CORPORA)
 def test_smallest_ids_rule_matches_rustbpe_merge_for_merge(name):
     text = corpus_text(name)
-    rust = rustbpe.Tokenizer()
-    rust.train_from_iterator([text], 256 + MERGES, pattern=GPT2_PATTERN)
-    theirs = [token for token, _ in sorted(rust.get_mergeable_ranks(), key=lambda item: item[1])][256:]
-
     trace = our_trace(name, "smallest-ids")
     ours = [trace.tokens[s.new_id].data for s in trace.steps]
     assert len(ours) == MERGES
-    assert ours == theirs
+    assert ours == rustbpe_tokens(text, MERGES)
 
 
 @settings(max_examples=100, deadline=None)
@@ -158,9 +127,7 @@ def test_smallest_ids_rule_matches_rustbpe_merge_for_merge(name):
 def test_smallest_ids_rule_matches_rustbpe_on_random_text(text):
     trace = train(Corpus.from_text(text), TrainSettings(tie_break="smallest-ids", merges=30, min_frequency=1))
     ours = [trace.tokens[s.new_id].data for s in trace.steps]
-    rust = rustbpe.Tokenizer()
-    rust.train_from_iterator([text], 256 + len(ours), pattern=GPT2_PATTERN)
-    assert ours == [token for token, _ in sorted(rust.get_mergeable_ranks(), key=lambda item: item[1])][256:]
+    assert ours == rustbpe_tokens(text, len(ours))
 
 
 # -- tiktoken's educational trainer -----------------------------------------------------------

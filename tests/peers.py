@@ -1,0 +1,54 @@
+"""The peer trainers our tie-break rules are checked against, called one way everywhere.
+
+Used by the parity tests and by ``benchmarks/train_benchmark.py``. Hugging Face runs single
+threaded (set before ``tokenizers`` starts its thread pool), so its timings compare like for like.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+os.environ.setdefault("RAYON_NUM_THREADS", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import rustbpe  # noqa: E402
+from tokenizers import Tokenizer as HfTokenizer  # noqa: E402
+from tokenizers import models, pre_tokenizers, trainers  # noqa: E402
+
+from bpe.pretokenize import GPT2_PATTERN  # noqa: E402
+
+
+def hf_merges(tokenizer: HfTokenizer) -> list[tuple[str, str]]:
+    """A trained HF tokenizer's merges as string pairs (either of its two JSON spellings)."""
+    merges = json.loads(tokenizer.to_str())["model"]["merges"]
+    return [tuple(m) if isinstance(m, list) else tuple(m.split(" ", 1)) for m in merges]
+
+
+def hf_byte_level_merges(text: str, merges: int) -> list[tuple[str, str]]:
+    """HF BpeTrainer, byte-level with GPT-2's split, all 256 bytes in the alphabet."""
+    tokenizer = HfTokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    trainer = trainers.BpeTrainer(
+        vocab_size=256 + merges, min_frequency=0, show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tokenizer.train_from_iterator([text], trainer)
+    return hf_merges(tokenizer)
+
+
+def hf_char_merges(text: str, merges: int) -> list[tuple[str, str]]:
+    """HF BpeTrainer on characters, words split on whitespace."""
+    tokenizer = HfTokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    alphabet = set("".join(text.split()))
+    trainer = trainers.BpeTrainer(vocab_size=len(alphabet) + merges, min_frequency=0, show_progress=False)
+    tokenizer.train_from_iterator([text], trainer)
+    return hf_merges(tokenizer)
+
+
+def rustbpe_tokens(text: str, merges: int) -> list[bytes]:
+    """rustbpe's merged tokens in merge order (it keeps ranks, not pairs), GPT-2's split."""
+    tokenizer = rustbpe.Tokenizer()
+    tokenizer.train_from_iterator([text], 256 + merges, pattern=GPT2_PATTERN)
+    return [token for token, _ in sorted(tokenizer.get_mergeable_ranks(), key=lambda item: item[1])][256:]
