@@ -17,7 +17,7 @@ from bpe.views.token_html import chips_html, pieces_for, segmentation_text, word
 from ui import state, url
 from ui.render import can_name, names_for, page_setup, show_chart, show_html, tokenizer_at
 from ui.training import Trained, clamp_step, get_trained
-from ui.widgets import corpus_editor, settings_sidebar, stepper
+from ui.widgets import corpus_editor, settings_sidebar, step_fragment, stepper
 
 SHOWN_CHARS = 3_000  # big corpora are shown (and encoded per step) only this far: a page, not a book
 
@@ -27,7 +27,8 @@ def _table_height(rows: int) -> int:
     return min(36 * (rows + 1) + 3, 360)
 
 
-def corpus_view(trained: Trained, step: int, names: dict[int, str]) -> None:
+def corpus_parts(trained: Trained, step: int, names: dict[int, str]) -> tuple[str, str | None, str | None]:
+    """The corpus after ``step`` merges: ``(HTML, "Reads as" Markdown or None, caption or None)``."""
     trace = trained.trace
     new_id = trace.steps[step - 1].new_id if step else None
     eow = trace.settings.end_of_word
@@ -39,8 +40,7 @@ def corpus_view(trained: Trained, step: int, names: dict[int, str]) -> None:
             (word, count, pieces_for(tokenizer.encode_ordinary(word), tokens, new_id=new_id, names=names))
             for word, count in trained.table
         ]
-        show_html(word_table_html(rows, end_of_word=eow))
-        return
+        return word_table_html(rows, end_of_word=eow), None, None
     text = trained.text
     shown = text
     if len(text) > SHOWN_CHARS:
@@ -49,15 +49,14 @@ def corpus_view(trained: Trained, step: int, names: dict[int, str]) -> None:
     tokenizer = tokenizer_at(trained, step)
     ids = tokenizer.encode(shown, allowed_special="all")
     pieces = pieces_for(ids, tokenizer.tokens, special_ids=specials, new_id=new_id, names=names)
-    show_html(chips_html(pieces, end_of_word=eow))
-    if names:
-        st.markdown(f"Reads as **{inline_code(segmentation_text(pieces))}**")
+    reads_as = f"Reads as **{inline_code(segmentation_text(pieces))}**" if names else None
     note = f"Showing the first {len(shown):,} of {len(text):,} characters · " if shown is not text else ""
-    st.caption(
+    caption = (
         f"{note}{len(ids):,} tokens. Each box is one token; **bold with a thick outline** = made by this "
         "merge. · is a space, ↵ a newline, → a tab, ‹e2 82› bytes that are only part of a character. "
         "Hover a token for its id and bytes."
     )
+    return chips_html(pieces, end_of_word=eow), reads_as, caption
 
 
 def main() -> None:
@@ -76,36 +75,59 @@ def main() -> None:
     if trained is None:
         url.write_url()
         return
-    trace = trained.trace
-    st.session_state[state.BASE_SIZE] = len(trace.base)
+    st.session_state[state.BASE_SIZE] = len(trained.trace.base)
     clamp_step(trained)
-    total = len(trace.steps)
-    step = stepper(total)
+    # Everything that depends on the step is one fragment: Next, Previous, the slider, play, the
+    # names toggle and the tables' tabs rerun (and redraw) only it, not the sidebar, the title and
+    # the corpus editor, so a step costs the browser only what changed.
+    step_fragment(step_view, trained)
 
+
+def step_view(trained: Trained) -> None:
+    """The stepper and everything it drives: metrics, narration, pair counts, corpus, tables,
+    compression; then the URL (inside the fragment, so a fragment rerun updates it too).
+
+    Everything is computed before the first element is drawn, so the elements leave the server in
+    one burst: the browser redraws the page once per step instead of once per trickle of elements,
+    which matters most when the machine is busy (a slow run would send them over a long time)."""
+    trace = trained.trace
+    total = len(trace.steps)
+    step = state.lab().step  # what the stepper will show: its callbacks ran before this rerun
+    names = names_for(trained)
+
+    before, after = trace.tokens_after(max(step - 1, 0)), trace.tokens_after(step)
+    narration = narrate_step(trace, step, names=names).to_html()
+    if total:
+        template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
+        pairs_spec = with_rows(template, pair_rows(trace, step, names).to_dict("records"))
+    corpus_html, reads_as, corpus_caption = corpus_parts(trained, step, names)
+    frame = trained.view(f"merges:{sorted(names.items())}", lambda: merges_frame(trace, names))
+    compression_specs = [
+        with_step(trained.view(f"compression:{field}", lambda: compression_chart(trace, 0, field).to_dict()), step)
+        for field in COMPRESSION_FIELDS
+    ]
+
+    stepper(total)
     if can_name(trace):
         state.seed("w.names", state.lab().names)
         st.toggle(
             "Name new tokens as Wikipedia does (Z, Y, X, …)", key="w.names",
             on_change=state.write_lab("w.names", "names"),
         )
-    names = names_for(trained)
 
-    before, after = trace.tokens_after(max(step - 1, 0)), trace.tokens_after(step)
     metrics = st.columns(4)
     metrics[0].metric("Step", f"{step:,} / {total:,}")
     metrics[1].metric("Vocabulary", f"{trace.vocab_size(step):,}", delta=f"+1" if step else None)
     metrics[2].metric("Tokens in corpus", f"{after:,}", delta=f"{after - before:,}" if step else None, delta_color="inverse")
     metrics[3].metric("Bytes per token", f"{trace.corpus_bytes / after:.2f}" if after else "–")
 
-    show_html(narrate_step(trace, step, names=names).to_html())
+    show_html(narration)
 
     left, right = st.columns([1, 1.3], gap="large")
     with left:
         st.subheader(f"Pair counts before merge {max(step, 1)}" if total else "Pair counts")
         if total:
-            template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
-            rows = pair_rows(trace, step, names).to_dict("records")
-            show_chart(with_rows(template, rows))
+            show_chart(pairs_spec)
             st.caption(
                 "The most frequent pairs just before this merge. Red: the pair merged; purple: pairs tied "
                 "with it (the tie-break rule chose among them); blue: the runners-up. Hover a bar for its count."
@@ -118,28 +140,33 @@ def main() -> None:
             )
     with right:
         st.subheader(f"The corpus after merge {step}" if step else "The corpus before any merge")
-        corpus_view(trained, step, names)
+        show_html(corpus_html)
+        if reads_as:
+            st.markdown(reads_as)
+        if corpus_caption:
+            st.caption(corpus_caption)
 
     left, right = st.columns([1, 1.3], gap="large")
     with left:
-        merges_tab, vocab_tab = st.tabs(["Merges so far", "Vocabulary so far"])
-        with merges_tab:
-            frame = trained.view(f"merges:{sorted(names.items())}", lambda: merges_frame(trace, names))
-            st.dataframe(frame.iloc[:step].iloc[::-1], hide_index=True, width="stretch", height=_table_height(step))
-            st.caption("Latest merge first. count: occurrences of the pair; tied: pairs that shared that count.")
-        with vocab_tab:
-            learned = frame.iloc[:step][["id", "token", "step", "count"]].iloc[::-1]
-            st.dataframe(learned, hide_index=True, width="stretch", height=_table_height(step))
-            special = f" + {len(trace.special_ids)} special" if trace.special_ids else ""
-            st.caption(
-                f"{trace.vocab_size(step):,} tokens: {len(trace.base):,} base + {step:,} learned{special}. "
-                "The Vocabulary page lists every one, with merge trees."
-            )
+        # Only the open tab is drawn (a tab switch reruns the step fragment): one table per step.
+        merges_tab, vocab_tab = st.tabs(["Merges so far", "Vocabulary so far"], key="w.tables", on_change="rerun")
+        if merges_tab.open:
+            with merges_tab:
+                st.dataframe(frame.iloc[:step].iloc[::-1], hide_index=True, width="stretch", height=_table_height(step))
+                st.caption("Latest merge first. count: occurrences of the pair; tied: pairs that shared that count.")
+        if vocab_tab.open:
+            with vocab_tab:
+                learned = frame.iloc[:step][["id", "token", "step", "count"]].iloc[::-1]
+                st.dataframe(learned, hide_index=True, width="stretch", height=_table_height(step))
+                special = f" + {len(trace.special_ids)} special" if trace.special_ids else ""
+                st.caption(
+                    f"{trace.vocab_size(step):,} tokens: {len(trace.base):,} base + {step:,} learned{special}. "
+                    "The Vocabulary page lists every one, with merge trees."
+                )
     with right:
         st.subheader("Compression")
-        for column, field in zip(st.columns(2), COMPRESSION_FIELDS):
-            template = trained.view(f"compression:{field}", lambda: compression_chart(trace, 0, field).to_dict())
-            show_chart(with_step(template, step), column)
+        for column, spec in zip(st.columns(2), compression_specs):
+            show_chart(spec, column)
         st.caption(f"The diamond marks step {step}. The run stopped after {total:,} merges: {trace.stop_detail}.")
     url.write_url()
 

@@ -19,7 +19,15 @@ from bpe.views.token_html import TOKEN_CSS
 from . import state, url
 from .training import Trained
 
-_CSS = TOKEN_CSS + NARRATION_CSS + WALK_CSS + LABS_CSS
+_STALE_CSS = """
+<style>
+/* While a rerun is slow (over 0.5 s), Streamlit dims the elements it is about to replace with a
+   1 s opacity fade: 60 frames of repainting every element, in every open tab, just when the machine
+   is busiest. Dim them in one step after the same delay instead: the same cue, one repaint. */
+[data-stale="true"] { transition: opacity 0s linear 0.5s !important; }
+</style>
+"""
+_CSS = TOKEN_CSS + NARRATION_CSS + WALK_CSS + LABS_CSS + _STALE_CSS
 
 
 PAGES = (

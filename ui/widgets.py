@@ -8,6 +8,7 @@ even though Streamlit forgets the widgets themselves.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -243,6 +244,11 @@ def corpus_editor() -> None:
 # -- stepping -----------------------------------------------------------------------------------
 def _go(step: int) -> None:
     update_lab(step=step)
+    st.session_state[state.LAST_TICK] = time.monotonic()  # a click is this tick: play goes on from here
+
+
+def _set_step(key: str) -> None:
+    _go(st.session_state[key])
 
 
 def _toggle_play(total: int) -> None:
@@ -250,6 +256,50 @@ def _toggle_play(total: int) -> None:
     if playing and lab().step >= total:
         update_lab(step=0)  # play from the start again
     st.session_state[state.PLAYING] = playing
+    st.rerun()  # the whole page: the step fragment's timer is set (or cleared) by a full run
+
+
+def _set_speed(key: str) -> None:
+    st.session_state[state.SPEED] = st.session_state[key]
+    if st.session_state[state.PLAYING]:
+        st.rerun()  # a full run gives the step fragment's timer the new interval
+
+
+def _interval() -> float:
+    return 1.0 / state.SPEEDS[st.session_state[state.SPEED]]
+
+
+def step_fragment(draw: Callable[[Trained], None], trained: Trained) -> None:
+    """Draw ``draw(trained)`` (the stepper and all that depends on the step) as one fragment.
+
+    A click on a control inside it (Next, the slider...) reruns only the fragment, so the browser
+    redraws only the step's elements, not the sidebar and the rest of the page. While playing,
+    the fragment also reruns on a timer, one step per tick; Play, Pause and a new speed rerun the
+    whole page, which sets or clears that timer (Streamlit drops fragment timers on a full run).
+    """
+    st.session_state[state.LAST_TICK] = time.monotonic()  # a full run is never a tick
+    run_every = _interval() if st.session_state[state.PLAYING] else None
+    st.fragment(_stepping, run_every=run_every)(draw, trained)
+
+
+def _stepping(draw: Callable[[Trained], None], trained: Trained) -> None:
+    if st.session_state[state.PLAYING]:
+        _tick(len(trained.trace.steps))
+    draw(trained)
+
+
+def _tick(total: int) -> None:
+    """One step on, if this run is the timer's (not a click within the last tick)."""
+    now = time.monotonic()
+    if now - st.session_state[state.LAST_TICK] < _interval() * 0.8:
+        return
+    st.session_state[state.LAST_TICK] = now
+    step = lab().step
+    if step < total:
+        update_lab(step=step + 1)
+    if step + 1 >= total:
+        st.session_state[state.PLAYING] = False
+        st.rerun(scope="app")  # the last step: a full run draws it and stops the timer
 
 
 def stepper(total: int, *, key: str = "main") -> int:
@@ -282,40 +332,17 @@ def stepper(total: int, *, key: str = "main") -> int:
     seed(f"w.speed.{key}", st.session_state[state.SPEED])
     cols[5].selectbox(
         "Speed", list(state.SPEEDS), key=f"w.speed.{key}", label_visibility="collapsed",
-        on_change=state.write_through(f"w.speed.{key}", state.SPEED),
+        on_change=_set_speed, args=(f"w.speed.{key}",),
     )
     if total > 0:
         seed(f"w.step.{key}", step)
         st.slider(
             "Step (merges applied so far)", 0, total, key=f"w.step.{key}",
-            on_change=write_lab(f"w.step.{key}", "step"),
+            on_change=_set_step, args=(f"w.step.{key}",),
         )
     else:
         st.caption("No merge was learned, so there is only step 0.")
-    if playing:
-        _play(total)
     return step
-
-
-def _play(total: int) -> None:
-    """Advance one step per tick while playing: a fragment reruns on a timer and reruns the app."""
-    interval = 1.0 / state.SPEEDS[st.session_state[state.SPEED]]
-    st.session_state[state.LAST_TICK] = time.monotonic()
-
-    def tick() -> None:
-        # The fragment also runs once inside the full run that draws it: only timer runs advance.
-        if not st.session_state[state.PLAYING] or time.monotonic() - st.session_state[state.LAST_TICK] < interval * 0.8:
-            return
-        step = lab().step
-        if step >= total:
-            st.session_state[state.PLAYING] = False
-        else:
-            update_lab(step=step + 1)
-            if step + 1 >= total:
-                st.session_state[state.PLAYING] = False
-        st.rerun(scope="app")
-
-    st.fragment(tick, run_every=interval)()
 
 
 def step_slider(total: int, *, key: str) -> int:

@@ -101,12 +101,12 @@ COMPRESSION_FIELDS = ("tokens", "bytes per token")
 def compression_chart(trace: Trace, step: int, field: str = "tokens") -> alt.LayerChart:
     """``field`` (tokens in the corpus, or bytes per token) against merges, with a rule at ``step``.
 
-    The step is a Vega-Lite parameter (``step``) that the marker filters on, so moving to another
-    step only changes that value: see :func:`with_step`.
+    The line and the marker read two datasets: the whole curve, and the curve's one row at
+    ``step``. Moving to another step only swaps that one-row dataset (see :func:`with_step`): the
+    spec stays the same, so the browser updates the drawn chart instead of building it anew.
     """
     data = compression_rows(trace)
-    at_step = alt.param(name="step", value=step)
-    marker = alt.Chart(data).transform_filter(alt.datum.merges == at_step)
+    marker = alt.Chart(data[data["merges"] == step])
     title = "tokens in the corpus" if field == "tokens" else "bytes per token"
     line = alt.Chart(data).mark_line(color=ACCENT, strokeWidth=2.5).encode(
         x=alt.X("merges:Q", title="merges"),
@@ -118,12 +118,14 @@ def compression_chart(trace: Trace, step: int, field: str = "tokens") -> alt.Lay
         x="merges:Q", y=f"{field}:Q",
         tooltip=[alt.Tooltip("merges:Q", title="step"), alt.Tooltip(f"{field}:Q", format=",.2f")],
     )
-    return alt.layer(line, rule, point).add_params(at_step).properties(height=230, title=title)
+    return alt.layer(line, rule, point).properties(height=230, title=title)
 
 
 # -- fast re-rendering ----------------------------------------------------------------------------
 # Building an Altair chart and turning it into a spec takes ~25 ms, most of a step's budget. The
 # pages build each chart's spec once per trace and derive each step's spec from it in microseconds.
+# Only datasets differ from step to step: the browser then swaps the rows of the chart it drew
+# (Streamlit sends datasets apart from the spec) rather than re-creating it from a new spec.
 def with_rows(spec: dict, rows: list[dict]) -> dict:
     """A copy of a one-dataset spec (like :func:`pair_chart`'s) with other rows; the rest shared."""
     (name,) = spec["datasets"]
@@ -131,8 +133,10 @@ def with_rows(spec: dict, rows: list[dict]) -> dict:
 
 
 def with_step(spec: dict, step: int) -> dict:
-    """A copy of :func:`compression_chart`'s spec marking another step; the data is shared."""
-    return {**spec, "params": [{**param, "value": step} if param["name"] == "step" else param for param in spec["params"]]}
+    """A copy of :func:`compression_chart`'s spec marking another step; the curve is shared."""
+    line, marker = spec["layer"][0]["data"]["name"], spec["layer"][1]["data"]["name"]
+    rows = [row for row in spec["datasets"][line] if row["merges"] == step]
+    return {**spec, "datasets": {**spec["datasets"], marker: rows}}
 
 
 KIND_COLORS: Mapping[str, str] = MappingProxyType(
