@@ -306,7 +306,7 @@ def stepper(total: int, *, key: str = "main") -> int:
     """First / previous / next / last, play/pause with a speed, and a slider. Returns the step."""
     step = lab().step
     playing = st.session_state[state.PLAYING]
-    cols = st.columns([1, 1, 1, 1, 1.3, 1.6])
+    cols = st.columns([1, 1.7, 1.7, 1, 1.2, 1.5])  # room for the PageUp/PageDown hints
     cols[0].button(
         "First", icon=":material/first_page:", key=f"w.first.{key}", on_click=_go, args=(0,),
         disabled=step == 0, width="stretch",
