@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install BPE Lab into ./.venv.
-#   bash scripts/install.sh          runtime packages (enough to run the app)
+#   bash scripts/install.sh          runtime packages and GPT-2's data files (enough to run the app)
 #   bash scripts/install.sh --test   also the test packages and Debian's Chromium for browser tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,5 +21,5 @@ fi
 if $with_tests; then
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 else
-  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-data.txt
 fi
