@@ -55,6 +55,23 @@ def commit(locator, text: str) -> None:
     locator.press("Control+Enter")
 
 
+def submit_until(box, text: str, shown) -> None:
+    """Type ``text`` into ``box`` and press Enter until ``shown`` appears.
+
+    Subtle: a rerun still in flight from the previous widget can redraw the box and drop what was
+    typed, on a loaded machine; typing again is what a person would do too.
+    """
+    for attempt in range(3):
+        box.fill(text)
+        box.press("Enter")
+        try:
+            expect(shown).to_be_visible(timeout=10_000)
+            return
+        except AssertionError:
+            if attempt == 2:
+                raise
+
+
 def test_hostile_corpus_special_token_and_regex_are_shown_as_text(watched, app_url):
     page = watched
     page.goto(f"{app_url}/Train?preset=own-text")
@@ -72,10 +89,8 @@ def test_hostile_corpus_special_token_and_regex_are_shown_as_text(watched, app_u
     pretokenizer.press("Enter")
     regex = page.get_by_role("textbox", name="Your split regex")
     expect(regex).to_be_visible(timeout=15_000)
-    regex.fill(BAD_REGEX)
-    regex.press("Enter")
     error = page.locator('[data-testid="stAlertContentError"]')
-    expect(error).to_contain_text("is not a valid regex")
+    submit_until(regex, BAD_REGEX, error.filter(has_text="is not a valid regex"))
     expect(error).to_contain_text(f"![p]({ELSEWHERE}/regex.png)<img src=x onerror=alert(9)>")
     expect(page.get_by_label("Your text (Ctrl+Enter to train on it)")).to_have_value(CORPUS)
 
