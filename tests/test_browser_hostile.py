@@ -55,21 +55,36 @@ def commit(locator, text: str) -> None:
     locator.press("Control+Enter")
 
 
-def submit_until(box, text: str, shown) -> None:
-    """Type ``text`` into ``box`` and press Enter until ``shown`` appears.
+def custom_regex_box(page):
+    """Choose "custom regex" as the pre-tokenizer; return its pattern box."""
+    pretokenizer = page.get_by_role("combobox", name="Pre-tokenizer")
+    pretokenizer.click()  # the selectbox filters its list as you type
+    pretokenizer.fill("custom regex")
+    pretokenizer.press("Enter")
+    regex = page.get_by_role("textbox", name="Your split regex")
+    expect(regex).to_be_visible(timeout=15_000)
+    return regex
 
-    Subtle: a rerun still in flight from the previous widget can redraw the box and drop what was
-    typed, on a loaded machine; typing again is what a person would do too.
+
+def submit_regex_until(page, text: str, shown):
+    """Type ``text`` as the custom regex and press Enter until ``shown`` appears; return the box.
+
+    Subtle: on a loaded machine a rerun still in flight can redraw the sidebar and drop what was
+    typed (or the choice itself); choosing and typing again is what a person would do too.
     """
+    regex = page.get_by_role("textbox", name="Your split regex")
     for attempt in range(3):
-        box.fill(text)
-        box.press("Enter")
+        if not regex.is_visible():
+            regex = custom_regex_box(page)
+        regex.fill(text)
+        regex.press("Enter")
         try:
-            expect(shown).to_be_visible(timeout=10_000)
-            return
+            expect(shown).to_be_visible(timeout=15_000)
+            return regex
         except AssertionError:
             if attempt == 2:
                 raise
+    return regex
 
 
 def test_hostile_corpus_special_token_and_regex_are_shown_as_text(watched, app_url):
@@ -83,14 +98,9 @@ def test_hostile_corpus_special_token_and_regex_are_shown_as_text(watched, app_u
     commit(page.get_by_role("textbox", name="Special tokens (one per line)"), SPECIAL)
     expect(page.locator(".bpe-tokens .bpe-special").first).to_contain_text("onerror=alert(7)")
 
-    pretokenizer = page.get_by_role("combobox", name="Pre-tokenizer")
-    pretokenizer.click()  # the selectbox filters its list as you type
-    pretokenizer.fill("custom regex")
-    pretokenizer.press("Enter")
-    regex = page.get_by_role("textbox", name="Your split regex")
-    expect(regex).to_be_visible(timeout=15_000)
+    custom_regex_box(page)
     error = page.locator('[data-testid="stAlertContentError"]')
-    submit_until(regex, BAD_REGEX, error.filter(has_text="is not a valid regex"))
+    regex = submit_regex_until(page, BAD_REGEX, error.filter(has_text="is not a valid regex"))
     expect(error).to_contain_text(f"![p]({ELSEWHERE}/regex.png)<img src=x onerror=alert(9)>")
     expect(page.get_by_label("Your text (Ctrl+Enter to train on it)")).to_have_value(CORPUS)
 
