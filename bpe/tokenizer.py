@@ -192,16 +192,19 @@ class Tokenizer:
         self._tokens[token_id] = token
 
     @classmethod
-    def from_trace(cls, trace: Trace, *, step: int | None = None, name: str = "") -> "Tokenizer":
+    def from_trace(
+        cls, trace: Trace, *, step: int | None = None, pretokenizer: str | None = None, name: str = ""
+    ) -> "Tokenizer":
         """The tokenizer after ``step`` merges of ``trace`` (all of them by default).
 
         Ids stay those of the full run, so special tokens keep their ids at every step.
+        ``pretokenizer`` replaces the run's split, e.g. ``"none"`` to segment a word-table word whole.
         """
         merges = len(trace.steps) if step is None else trace.check_step(step)
         settings = trace.settings
         return cls(
             unit=settings.unit,
-            pretokenizer=settings.pretokenizer,
+            pretokenizer=settings.pretokenizer if pretokenizer is None else pretokenizer,
             end_of_word=settings.end_of_word,
             base=dict(enumerate(trace.base)),
             merges=[(s.left, s.right, s.new_id) for s in trace.steps[:merges]],

@@ -118,14 +118,4 @@ def names_for(trained: Trained) -> dict[int, str]:
 def tokenizer_at(trained: Trained, step: int, *, whole_words: bool = False) -> Tokenizer:
     """The tokenizer after ``step`` merges. ``whole_words``: treat each input as one word
     (pre-tokenizer ``none``), which is how a word table's words were trained."""
-    trace = trained.trace
-    if not whole_words:
-        return Tokenizer.from_trace(trace, step=step)
-    return Tokenizer(
-        unit=trace.settings.unit,
-        pretokenizer="none",
-        end_of_word=trace.settings.end_of_word,
-        base=dict(enumerate(trace.base)),
-        merges=[(s.left, s.right, s.new_id) for s in trace.steps[:step]],
-        special_tokens=trace.special_ids,
-    )
+    return Tokenizer.from_trace(trained.trace, step=step, pretokenizer="none" if whole_words else None)
