@@ -5,14 +5,16 @@ it, the corpus segmented just after it, the merges and vocabulary so far, and wh
 the compression curve. Step 0 is the corpus before any merge.
 """
 
+import html
+
 import streamlit as st
 
 from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT
 from bpe.views.charts import COMPRESSION_FIELDS, compression_chart, pair_chart, pair_rows, with_rows, with_step
-from bpe.views.markdown import inline_code
 from bpe.views.narration import narrate_step
-from bpe.views.tables import merges_frame
+from bpe.views.stats import Stat, stats_html
+from bpe.views.tables import latest_rows_html, merges_frame
 from bpe.views.token_html import chips_html, pieces_for, segmentation_text, word_table_html
 from ui import state, url
 from ui.render import can_name, names_for, page_setup, show_chart, show_html, tokenizer_at
@@ -27,8 +29,9 @@ def _table_height(rows: int) -> int:
     return min(36 * (rows + 1) + 3, 360)
 
 
-def corpus_parts(trained: Trained, step: int, names: dict[int, str]) -> tuple[str, str | None, str | None]:
-    """The corpus after ``step`` merges: ``(HTML, "Reads as" Markdown or None, caption or None)``."""
+def corpus_html(trained: Trained, step: int, names: dict[int, str]) -> str:
+    """The corpus after ``step`` merges as one block of HTML: the chips (or, for a word table, a
+    table of words), then a "Reads as" line and a legend. One element, so one redraw per step."""
     trace = trained.trace
     new_id = trace.steps[step - 1].new_id if step else None
     eow = trace.settings.end_of_word
@@ -40,7 +43,7 @@ def corpus_parts(trained: Trained, step: int, names: dict[int, str]) -> tuple[st
             (word, count, pieces_for(tokenizer.encode_ordinary(word), tokens, new_id=new_id, names=names))
             for word, count in trained.table
         ]
-        return word_table_html(rows, end_of_word=eow), None, None
+        return word_table_html(rows, end_of_word=eow)
     text = trained.text
     shown = text
     if len(text) > SHOWN_CHARS:
@@ -49,14 +52,28 @@ def corpus_parts(trained: Trained, step: int, names: dict[int, str]) -> tuple[st
     tokenizer = tokenizer_at(trained, step)
     ids = tokenizer.encode(shown, allowed_special="all")
     pieces = pieces_for(ids, tokenizer.tokens, special_ids=specials, new_id=new_id, names=names)
-    reads_as = f"Reads as **{inline_code(segmentation_text(pieces))}**" if names else None
-    note = f"Showing the first {len(shown):,} of {len(text):,} characters · " if shown is not text else ""
-    caption = (
-        f"{note}{len(ids):,} tokens. Each box is one token; **bold with a thick outline** = made by this "
-        "merge. · is a space, ↵ a newline, → a tab, ‹e2 82› bytes that are only part of a character. "
-        "Hover a token for its id and bytes."
+    reads_as = (
+        f'<p class="bpe-reads-as">Reads as <b><code>{html.escape(segmentation_text(pieces))}</code></b></p>'
+        if names else ""
     )
-    return chips_html(pieces, end_of_word=eow), reads_as, caption
+    note = f"Showing the first {len(shown):,} of {len(text):,} characters · " if shown is not text else ""
+    legend = (
+        f'<p class="bpe-legend">{note}{len(ids):,} tokens. Each box is one token; <b>bold with a thick '
+        "outline</b> = made by this merge. · is a space, ↵ a newline, → a tab, ‹e2 82› bytes that are "
+        "only part of a character. Hover a token for its id and bytes.</p>"
+    )
+    return chips_html(pieces, end_of_word=eow) + reads_as + legend
+
+
+def step_stats(trace, step: int) -> str:
+    """Step, vocabulary, tokens in the corpus and bytes per token, as one HTML row."""
+    before, after = trace.tokens_after(max(step - 1, 0)), trace.tokens_after(step)
+    return stats_html([
+        Stat("Step", f"{step:,} / {len(trace.steps):,}"),
+        Stat("Vocabulary", f"{trace.vocab_size(step):,}", change="+1" if step else None, good=None),
+        Stat("Tokens in corpus", f"{after:,}", change=f"{after - before:+,}" if step else None, good=after <= before),
+        Stat("Bytes per token", f"{trace.corpus_bytes / after:.2f}" if after else "–"),
+    ])
 
 
 def main() -> None:
@@ -84,28 +101,25 @@ def main() -> None:
 
 
 def step_view(trained: Trained) -> None:
-    """The stepper and everything it drives: metrics, narration, pair counts, corpus, tables,
-    compression; then the URL (inside the fragment, so a fragment rerun updates it too).
+    """The stepper and everything it drives: numbers and narration, pair counts, corpus, then the
+    merges, vocabulary and compression in tabs; then the URL (inside the fragment, so a fragment
+    rerun updates it too).
 
-    Everything is computed before the first element is drawn, so the elements leave the server in
-    one burst: the browser redraws the page once per step instead of once per trickle of elements,
-    which matters most when the machine is busy (a slow run would send them over a long time)."""
+    Every element here is redrawn by the browser on every step, so the view is a few large
+    elements rather than many small ones (the numbers, the narration and the corpus are HTML
+    blocks, and only the open tab is drawn): with a class of twenty on one server, the browser's
+    work per step is most of a step's cost. Everything is computed before the first element is
+    drawn, so the elements leave the server in one burst and the browser redraws once."""
     trace = trained.trace
     total = len(trace.steps)
     step = state.lab().step  # what the stepper will show: its callbacks ran before this rerun
     names = names_for(trained)
 
-    before, after = trace.tokens_after(max(step - 1, 0)), trace.tokens_after(step)
-    narration = narrate_step(trace, step, names=names).to_html()
+    header = step_stats(trace, step) + narrate_step(trace, step, names=names).to_html()
     if total:
         template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
         pairs_spec = with_rows(template, pair_rows(trace, step, names).to_dict("records"))
-    corpus_html, reads_as, corpus_caption = corpus_parts(trained, step, names)
-    frame = trained.view(f"merges:{sorted(names.items())}", lambda: merges_frame(trace, names))
-    compression_specs = [
-        with_step(trained.view(f"compression:{field}", lambda: compression_chart(trace, 0, field).to_dict()), step)
-        for field in COMPRESSION_FIELDS
-    ]
+    corpus = corpus_html(trained, step, names)
 
     stepper(total)
     if can_name(trace):
@@ -114,14 +128,7 @@ def step_view(trained: Trained) -> None:
             "Name new tokens as Wikipedia does (Z, Y, X, …)", key="w.names",
             on_change=state.write_lab("w.names", "names"),
         )
-
-    metrics = st.columns(4)
-    metrics[0].metric("Step", f"{step:,} / {total:,}")
-    metrics[1].metric("Vocabulary", f"{trace.vocab_size(step):,}", delta=f"+1" if step else None)
-    metrics[2].metric("Tokens in corpus", f"{after:,}", delta=f"{after - before:,}" if step else None, delta_color="inverse")
-    metrics[3].metric("Bytes per token", f"{trace.corpus_bytes / after:.2f}" if after else "–")
-
-    show_html(narration)
+    show_html(header)
 
     left, right = st.columns([1, 1.3], gap="large")
     with left:
@@ -140,34 +147,37 @@ def step_view(trained: Trained) -> None:
             )
     with right:
         st.subheader(f"The corpus after merge {step}" if step else "The corpus before any merge")
-        show_html(corpus_html)
-        if reads_as:
-            st.markdown(reads_as)
-        if corpus_caption:
-            st.caption(corpus_caption)
+        show_html(corpus)
 
-    left, right = st.columns([1, 1.3], gap="large")
-    with left:
-        # Only the open tab is drawn (a tab switch reruns the step fragment): one table per step.
-        merges_tab, vocab_tab = st.tabs(["Merges so far", "Vocabulary so far"], key="w.tables", on_change="rerun")
-        if merges_tab.open:
-            with merges_tab:
-                st.dataframe(frame.iloc[:step].iloc[::-1], hide_index=True, width="stretch", height=_table_height(step))
-                st.caption("Latest merge first. count: occurrences of the pair; tied: pairs that shared that count.")
-        if vocab_tab.open:
-            with vocab_tab:
-                learned = frame.iloc[:step][["id", "token", "step", "count"]].iloc[::-1]
-                st.dataframe(learned, hide_index=True, width="stretch", height=_table_height(step))
-                special = f" + {len(trace.special_ids)} special" if trace.special_ids else ""
-                st.caption(
-                    f"{trace.vocab_size(step):,} tokens: {len(trace.base):,} base + {step:,} learned{special}. "
-                    "The Vocabulary page lists every one, with merge trees."
-                )
-    with right:
-        st.subheader("Compression")
-        for column, spec in zip(st.columns(2), compression_specs):
-            show_chart(spec, column)
-        st.caption(f"The diamond marks step {step}. The run stopped after {total:,} merges: {trace.stop_detail}.")
+    # Only the open tab is drawn (a tab switch reruns the step fragment): one table or chart pair per step.
+    merges_tab, vocab_tab, compression_tab = st.tabs(
+        ["Merges so far", "Vocabulary so far", "Compression"], key="w.tables", on_change="rerun",
+    )
+    if merges_tab.open or vocab_tab.open:
+        frame = trained.view(f"merges:{sorted(names.items())}", lambda: merges_frame(trace, names))
+    if merges_tab.open:
+        with merges_tab:
+            show_html(
+                latest_rows_html(frame, upto=step, what="merges")
+                + '<p class="bpe-legend">Latest merge first. count: occurrences of the pair; tied: pairs that '
+                "shared that count. The Vocabulary page lists every merge.</p>"
+                if step else '<p class="bpe-legend">No merge yet: press Next.</p>'
+            )
+    if vocab_tab.open:
+        with vocab_tab:
+            learned = frame.iloc[:step][["id", "token", "step", "count"]].iloc[::-1]
+            st.dataframe(learned, hide_index=True, width="stretch", height=_table_height(step))
+            special = f" + {len(trace.special_ids)} special" if trace.special_ids else ""
+            st.caption(
+                f"{trace.vocab_size(step):,} tokens: {len(trace.base):,} base + {step:,} learned{special}. "
+                "The Vocabulary page lists every one, with merge trees."
+            )
+    if compression_tab.open:
+        with compression_tab:
+            for column, field in zip(st.columns(2), COMPRESSION_FIELDS):
+                template = trained.view(f"compression:{field}", lambda: compression_chart(trace, 0, field).to_dict())
+                show_chart(with_step(template, step), column)
+            st.caption(f"The diamond marks step {step}. The run stopped after {total:,} merges: {trace.stop_detail}.")
     url.write_url()
 
 

@@ -57,7 +57,13 @@ def test_quiz_answers_and_moves_on_from_the_keyboard(page, app_url):
     page.goto(f"{app_url}/Predict_the_next_merge?preset=sennrich&step=2")
     expect(page.get_by_text("After 2 merges, which pair does merge 3 join?")).to_be_visible(timeout=FIRST_LOAD_MS)
     expect(page.get_by_role("button", name="Skip this one")).to_be_enabled()
-    page.keyboard.press("2")  # the second answer's shortcut
+    for _ in range(3):  # a key pressed while the page still wires its shortcuts is lost: press again
+        page.keyboard.press("2")  # the second answer's shortcut
+        try:
+            expect(alerts(page).first).to_be_visible(timeout=5_000)
+            break
+        except AssertionError:
+            continue
     expect(alerts(page).first).to_be_visible()
     expect(metric_value(page, "Answered")).to_have_text("1")
     page.keyboard.press("PageDown")
@@ -79,7 +85,7 @@ def test_presenter_mode_switches_to_large_type_and_back(page, app_url):
     assert float(sentence.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 22
     title = page.locator("h1").first
     assert float(title.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 48
-    expect(page.locator('[data-testid="stVegaLiteChart"] svg.marks').first).to_be_visible()
+    expect(page.locator('[data-testid="stVegaLiteChart"] canvas.marks').first).to_be_visible()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "presenter-mode.png"), full_page=True)
 

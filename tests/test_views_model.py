@@ -1,8 +1,10 @@
 """The other pure view models: URL state, narration, naming, merge trees, tables, encode views."""
 
+import re
 from dataclasses import replace
 from functools import cache
 
+import pandas as pd
 import pytest
 
 from bpe.corpus import Corpus
@@ -16,7 +18,8 @@ from bpe.views.encoding import parse_ids, sample_text, walkthrough_html
 from bpe.views.merge_tree import dot_escape, merge_tree_dot
 from bpe.views.naming import wikipedia_names
 from bpe.views.narration import narrate_step
-from bpe.views.tables import apply_table_edits, merges_frame, search_vocab, vocab_at, vocab_frame
+from bpe.views.stats import Stat, stats_html
+from bpe.views.tables import apply_table_edits, latest_rows_html, merges_frame, search_vocab, vocab_at, vocab_frame
 from bpe.views.token_html import pieces_for, segmentation_text
 
 
@@ -154,6 +157,32 @@ def test_merges_and_vocab_tables():
     row = vocab.set_index("id").loc[258]
     assert (row["token"], row["bytes (hex)"], row["length"], row["created at step"], row["count then"]) == ("ow", "6f 77", 2, 3, 7)
     assert len(vocab_at(trace, vocab, 3)) == 259
+
+
+def test_latest_merges_table_is_newest_first_capped_and_escaped():
+    trace = trained("sennrich")
+    markup = latest_rows_html(merges_frame(trace), upto=5, what="merges", limit=3)
+    steps = [int(cell) for cell in re.findall(r'<tr><td class="bpe-number">(\d+)</td>', markup)]
+    assert steps == [5, 4, 3]
+    assert "2 earlier merges not shown." in markup
+    assert "earlier" not in latest_rows_html(merges_frame(trace), upto=3, what="merges", limit=3)
+    hostile = pd.DataFrame({"token": ["<img src=x onerror=alert(1)>"], "count": [1234]})
+    markup = latest_rows_html(hostile, upto=1, what="rows")
+    assert "<img" not in markup and "&lt;img src=x onerror=alert(1)&gt;" in markup
+    assert '<td class="bpe-number">1,234</td>' in markup
+
+
+def test_stats_row_escapes_and_colours_changes_by_meaning():
+    markup = stats_html([
+        Stat("<b>Tokens</b>", "120", change="-4", good=True),
+        Stat("Vocabulary", "300", change="+1"),
+        Stat("Errors", "2", change="+2", good=False),
+        Stat("Step", "3 / 9"),
+    ])
+    assert "<b>" not in markup and "&lt;b&gt;Tokens&lt;/b&gt;" in markup
+    tones = re.findall(r'class="bpe-stat-change (bpe-\w+)">([^<]*)<', markup)
+    assert tones == [("bpe-good", "-4"), ("bpe-neutral", "+1"), ("bpe-bad", "+2")]
+    assert markup.count('class="bpe-stat"') == 4
 
 
 def test_vocab_search_by_text_hex_and_id():

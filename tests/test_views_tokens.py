@@ -7,7 +7,7 @@ import pytest
 
 from bpe.views.palette import TINTS, assign_colors
 from bpe.views.token_html import (
-    Piece, chips_html, pieces_for, segmentation_text, visible_parts, visible_text, word_table_html,
+    TOKEN_CSS, Piece, chips_html, pieces_for, segmentation_text, visible_parts, visible_text, word_table_html,
 )
 
 HOSTILE = [
@@ -26,7 +26,9 @@ ID_SEQUENCES = {
 
 
 def background_colours(markup: str) -> list[str]:
-    return re.findall(r'style="background:(#[0-9A-F]{6})"', markup)
+    """Each chip's tint, read from its colour class and the stylesheet that defines it."""
+    defined = dict(re.findall(r"\.(bpe-c\d+) \{ background: (#[0-9A-F]{6}); \}", TOKEN_CSS))
+    return [defined[name] for name in re.findall(r'class="bpe-tok (bpe-c\d+)', markup)]
 
 
 @pytest.mark.parametrize("data", HOSTILE, ids=lambda d: d.decode()[:12])
@@ -56,6 +58,7 @@ def test_neighbouring_tokens_never_share_a_colour(ids):
     colours = assign_colors(ids)
     assert all(a != b for a, b in zip(colours, colours[1:]))
     rendered = background_colours(chips_html([Piece(token_id, b"a") for token_id in ids]))
+    assert len(rendered) == len(ids)
     assert all(a != b for a, b in zip(rendered, rendered[1:]))
 
 
@@ -67,9 +70,7 @@ def test_colours_are_deterministic_and_from_the_palette():
 
 def test_every_token_has_a_border_so_boundaries_show_without_colour():
     markup = chips_html([Piece(1, b"a"), Piece(2, b"b")])
-    assert markup.count('class="bpe-tok"') == 2
-    from bpe.views.token_html import TOKEN_CSS
-
+    assert markup.count('class="bpe-tok ') == 2
     assert re.search(r"\.bpe-tok \{[^}]*border: 1px solid", TOKEN_CSS)
 
 

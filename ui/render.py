@@ -14,6 +14,8 @@ from bpe.views.labs import LABS_CSS
 from bpe.views.naming import MAX_NAMED_MERGES, wikipedia_names
 from bpe.views.narration import NARRATION_CSS
 from bpe.views.presenter import PRESENTER_CSS, PRESENTER_SCALE, scale_fonts
+from bpe.views.stats import STATS_CSS
+from bpe.views.tables import TABLES_CSS
 from bpe.views.token_html import TOKEN_CSS
 
 from . import state, url
@@ -27,7 +29,7 @@ _STALE_CSS = """
 [data-stale="true"] { transition: opacity 0s linear 0.5s !important; }
 </style>
 """
-_CSS = TOKEN_CSS + NARRATION_CSS + WALK_CSS + LABS_CSS + _STALE_CSS
+_CSS = TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS + _STALE_CSS
 
 
 PAGES = (
@@ -93,6 +95,9 @@ def show_chart(spec: dict, container=None) -> None:
     presenter mode."""
     if presenter():
         spec = scale_fonts(spec, PRESENTER_SCALE)
+    # Canvas, not SVG: a chart redrawn on every step then adds no SVG elements for the browser to
+    # style and lay out (measured: about 28 ms less browser time per step on the Train page).
+    spec = {**spec, "usermeta": {**spec.get("usermeta", {}), "embedOptions": {"renderer": "canvas"}}}
     (container or st).vega_lite_chart(spec, width="stretch")
 
 

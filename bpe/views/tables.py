@@ -1,7 +1,8 @@
 """DataFrames of a trace for ``st.dataframe``: the merges so far and the vocabulary.
 
 Built once per trace for *all* steps; a page slices the first k rows, so stepping costs a slice,
-not a rebuild.
+not a rebuild. :func:`latest_rows_html` draws the latest rows as a plain HTML table, for views
+redrawn on every step (an interactive data grid costs the browser several times more).
 
     >>> from bpe.presets import PRESETS
     >>> from bpe.trainer import train
@@ -13,6 +14,8 @@ not a rebuild.
 from __future__ import annotations
 
 from collections.abc import Mapping
+
+import html
 
 import pandas as pd
 
@@ -44,6 +47,43 @@ def merges_frame(trace: Trace, names: Mapping[int, str] | None = None) -> pd.Dat
     ]
     frame = pd.DataFrame(rows, columns=["step", "left", "right", "token", "name", "id", "count", "tied", "tokens after"])
     return frame if names else frame.drop(columns="name")
+
+
+LATEST_ROWS = 30
+"""How many rows :func:`latest_rows_html` shows: the recent past, which is what a step is about."""
+
+TABLES_CSS = """
+<style>
+.bpe-table { border-collapse: collapse; font-size: .9rem; width: 100%; }
+.bpe-table th, .bpe-table td { padding: .2em .6em; border-bottom: 1px solid #e4e4e4; text-align: left;
+  white-space: pre; }
+.bpe-table th { background: #F2F5F8; font-weight: 600; }
+.bpe-table td.bpe-number { text-align: right; font-variant-numeric: tabular-nums; }
+</style>
+"""
+
+
+def latest_rows_html(frame: pd.DataFrame, *, upto: int, what: str, limit: int = LATEST_ROWS) -> str:
+    """Rows ``upto - 1`` back to ``upto - limit`` of ``frame``, latest first, as an HTML table with
+    every cell escaped; a note says how many earlier ``what`` are not shown.
+
+    >>> frame = pd.DataFrame({"step": [1, 2, 3], "token": ["a<b", "ab", "abc"]})
+    >>> print(latest_rows_html(frame, upto=3, what="merges", limit=2))
+    <table class="bpe-table"><tr><th>step</th><th>token</th></tr><tr><td class="bpe-number">3</td><td>abc</td></tr><tr><td class="bpe-number">2</td><td>ab</td></tr></table><p class="bpe-legend">1 earlier merges not shown.</p>
+    """
+    shown = frame.iloc[max(upto - limit, 0):upto].iloc[::-1]
+    numeric = [pd.api.types.is_numeric_dtype(dtype) for dtype in shown.dtypes]
+    header = "".join(f"<th>{html.escape(str(column))}</th>" for column in shown.columns)
+    body = "".join(
+        "<tr>" + "".join(
+            f'<td class="bpe-number">{value:,}</td>' if is_number else f"<td>{html.escape(str(value))}</td>"
+            for value, is_number in zip(row, numeric)
+        ) + "</tr>"
+        for row in shown.itertuples(index=False)
+    )
+    hidden = upto - len(shown)
+    note = f'<p class="bpe-legend">{hidden:,} earlier {html.escape(what)} not shown.</p>' if hidden > 0 else ""
+    return f'<table class="bpe-table"><tr>{header}</tr>{body}</table>{note}'
 
 
 def token_kind(trace: Trace, token_id: int) -> str:

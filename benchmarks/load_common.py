@@ -1,0 +1,266 @@
+"""What both load scripts share: the class (sessions, texts, the roll call), the server's memory
+and CPU, and the report.
+
+``load_test.py`` drives real browsers; ``server_load_test.py`` speaks Streamlit's protocol
+directly. Each supplies only ``drive(url, sessions, roll, args)``, a coroutine that runs every
+session; :func:`run_class` starts the server, watches its memory while ``drive`` runs, and
+:func:`report` prints the figures and decides the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import statistics
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.app_server import running_app  # noqa: E402
+
+TARGET_P95_S = 1.0
+MARKER = re.compile(r"mk\d{3}q")
+"""Every session's text holds its own marker word; seeing another's is cross-talk."""
+FILLER = (
+    "the students read the notes and the teacher reads them the rules of the game; then they "
+    "write their own words, then they count the pairs and merge the most frequent pair again. "
+)
+
+
+@dataclass
+class Session:
+    index: int
+    marker: str
+    latencies: list[float] = field(default_factory=list)
+    """Seconds per step, as the script's main measure defines it."""
+    driver_latencies: list[float] = field(default_factory=list)
+    """A second view of the same steps, where a script has one (the browser driver's own timing)."""
+    errors: list[str] = field(default_factory=list)
+    foreign_markers: set[str] = field(default_factory=set)
+    steps: int = 0
+
+
+class Roll:
+    """The lesson starts when the whole class is seated: every session has trained (or failed)
+    before any starts stepping, so the steps measure a class clicking along together, not late
+    arrivals loading the app (the heaviest thing a browser does here) beside early steppers."""
+
+    def __init__(self, size: int) -> None:
+        self.waiting = size
+        self.seated = asyncio.Event()
+
+    def arrived(self) -> None:
+        self.waiting -= 1
+        if self.waiting <= 0:
+            self.seated.set()
+
+
+@dataclass
+class ServerMeasures:
+    elapsed_s: float
+    cpu_s: float
+    rss_before_mib: float
+    rss_peak_mib: float
+    rss_end_mib: float
+    stepping: StepCosts | None = None
+
+
+@dataclass(frozen=True)
+class CpuSnapshot:
+    at: float
+    steps: int
+    server_s: float
+    browsers_s: float
+    busy_s: float
+    """CPU seconds the whole machine spent busy (all cores, from /proc/stat)."""
+
+    @classmethod
+    def take(cls, server_pid: int, sessions: list[Session]) -> CpuSnapshot:
+        return cls(time.monotonic(), sum(s.steps for s in sessions), cpu_seconds(server_pid),
+                   cpu_of_processes(b"chromium"), machine_busy_seconds())
+
+
+@dataclass(frozen=True)
+class StepCosts:
+    """Where the CPU went while the class was stepping (from the roll call to the end)."""
+
+    start: CpuSnapshot
+    end: CpuSnapshot
+
+    def lines(self) -> list[str]:
+        steps = max(self.end.steps - self.start.steps, 1)
+        wall = self.end.at - self.start.at
+        per_step = lambda field: 1000 * (getattr(self.end, field) - getattr(self.start, field)) / steps  # noqa: E731
+        busy = (self.end.busy_s - self.start.busy_s) / wall
+        browsers = f", browsers {per_step('browsers_s'):.0f} ms" if self.end.browsers_s > self.start.browsers_s else ""
+        return [
+            f"while stepping ({steps} steps in {wall:.0f} s): the machine was busy {busy:.2f} of {os.cpu_count()} cores; "
+            f"CPU per step: server {per_step('server_s'):.0f} ms{browsers}",
+        ]
+
+
+def cpu_of_processes(name: bytes) -> float:
+    """User + system CPU seconds of every process whose command line contains ``name``."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    if name not in cmdline.read():
+                        continue
+            except OSError:
+                continue
+            total += cpu_seconds(int(entry))
+    return total
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds all cores spent not idle since boot (the first line of /proc/stat)."""
+    with open("/proc/stat") as stat:
+        ticks = [int(value) for value in stat.readline().split()[1:]]
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def corpus_for(session: Session) -> str:
+    """A text only this session has: its marker word, and the filler shuffled its own way."""
+    rng = random.Random(session.index)
+    words = FILLER.split()
+    rng.shuffle(words)
+    return (
+        f"{session.marker} {session.marker} says hello. " + FILLER
+        + " ".join(words) + f" {session.marker} again, {session.marker}s everywhere. " + FILLER
+    )
+
+
+def rss_mib(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used (from /proc/<pid>/stat)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def parse_class_args(doc: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=60, help="how long the class keeps stepping")
+    parser.add_argument("--interval", type=float, default=3.0, help="seconds between clicks in a session")
+    parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which sessions arrive")
+    args = parser.parse_args()
+    if not (1 <= args.sessions <= 100 and 1 <= args.seconds <= 600):
+        parser.error("use 1-100 sessions and 1-600 seconds")
+    return args
+
+
+Drive = Callable[[str, list[Session], Roll, argparse.Namespace], Awaitable[None]]
+
+SETUP_LIMIT_S = 90.0
+"""Longest a class may take to arrive and train before stepping (a bound, never a target)."""
+
+
+def run_class(drive: Drive, args: argparse.Namespace, *, log_name: str) -> tuple[list[Session], ServerMeasures]:
+    """Start the app, run ``drive`` over a fresh class while sampling the server's memory, stop."""
+    sessions = [Session(index, f"mk{index:03d}q") for index in range(args.sessions)]
+    log_path = ROOT / "test-artifacts" / log_name
+    log_path.parent.mkdir(exist_ok=True)
+    with open(log_path, "w") as log, running_app(log) as (url, server):
+        started, cpu_before = time.monotonic(), cpu_seconds(server.pid)
+        before = rss_mib(server.pid) or 0.0
+        peak, stepping = asyncio.run(_drive_watching_memory(drive, url, server.pid, sessions, args))
+        end = rss_mib(server.pid) or 0.0
+        measures = ServerMeasures(
+            time.monotonic() - started, cpu_seconds(server.pid) - cpu_before, before, max(peak, end), end, stepping,
+        )
+    return sessions, measures
+
+
+async def _drive_watching_memory(
+    drive: Drive, url: str, pid: int, sessions: list[Session], args,
+) -> tuple[float, StepCosts | None]:
+    peak = rss_mib(pid) or 0.0
+    done = asyncio.Event()
+    roll = Roll(len(sessions))
+    seated: list[CpuSnapshot] = []
+
+    async def note_when_seated() -> None:
+        await roll.seated.wait()
+        seated.append(CpuSnapshot.take(pid, sessions))
+
+    async def watch() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, rss_mib(pid) or 0.0)
+            try:
+                await asyncio.wait_for(done.wait(), timeout=0.25)
+            except asyncio.TimeoutError:
+                pass
+
+    watcher, noter = asyncio.create_task(watch()), asyncio.create_task(note_when_seated())
+    try:  # bounded: arrivals, setup, stepping, and a last wait
+        limit = args.ramp + SETUP_LIMIT_S + args.seconds + 60
+        await asyncio.wait_for(drive(url, sessions, roll, args), timeout=limit)
+    finally:
+        done.set()
+        await watcher
+        noter.cancel()
+    return peak, (StepCosts(seated[0], CpuSnapshot.take(pid, sessions)) if seated else None)
+
+
+def report(sessions: list[Session], server: ServerMeasures, args, *, latency_label: str, driver_label: str = "") -> int:
+    """Print the class's figures; 0 when every target is met, 2 when not."""
+    latencies = [value for session in sessions for value in session.latencies]
+    errors = [f"session {s.index}: {error}" for s in sessions for error in s.errors]
+    crosstalk = [f"session {s.index} saw {sorted(s.foreign_markers)}" for s in sessions if s.foreign_markers]
+    print(f"sessions {args.sessions}, stepping together for {args.seconds:g} s at one click per {args.interval:g} s "
+          f"(arrivals over {args.ramp:g} s); wall time {server.elapsed_s:.0f} s; {os.cpu_count()} CPUs")
+    print(f"steps measured: {len(latencies)} (per session: min {min(s.steps for s in sessions)}, "
+          f"max {max(s.steps for s in sessions)})")
+    print(f"errors: {len(errors)}")
+    for error in errors[:10]:
+        print(f"  {error}")
+    print(f"cross-talk: {len(crosstalk)}")
+    for line in crosstalk[:10]:
+        print(f"  {line}")
+    if latencies:
+        print(f"{latency_label}: p50 {statistics.median(latencies) * 1000:.0f} ms, "
+              f"p95 {percentile(latencies, 0.95) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms "
+              f"(target p95 < {TARGET_P95_S * 1000:.0f} ms)")
+    driver = [value for session in sessions for value in session.driver_latencies]
+    if driver and driver_label:
+        print(f"  {driver_label}: p50 {statistics.median(driver) * 1000:.0f} ms, p95 {percentile(driver, 0.95) * 1000:.0f} ms")
+    print(f"server memory (VmRSS): before sessions {server.rss_before_mib:.0f} MiB, peak {server.rss_peak_mib:.0f} MiB, "
+          f"end {server.rss_end_mib:.0f} MiB")
+    print(f"server CPU: {server.cpu_s:.0f} s over {server.elapsed_s:.0f} s "
+          f"({100 * server.cpu_s / server.elapsed_s:.0f} % of one core)")
+    for line in server.stepping.lines() if server.stepping else []:
+        print(line)
+    met = not errors and not crosstalk and latencies and percentile(latencies, 0.95) < TARGET_P95_S
+    print("targets met" if met else "targets NOT met")
+    return 0 if met else 2
