@@ -51,16 +51,70 @@ class Session:
 class Roll:
     """The lesson starts when the whole class is seated: every session has trained (or failed)
     before any starts stepping, so the steps measure a class clicking along together, not late
-    arrivals loading the app (the heaviest thing a browser does here) beside early steppers."""
+    arrivals loading the app (the heaviest thing a browser does here) beside early steppers.
+    Likewise nobody leaves (closes a browser) until everyone has stopped stepping.
+    ``on_seated`` and ``on_dismissed`` run at those two moments, before anyone moves on."""
 
-    def __init__(self, size: int) -> None:
-        self.waiting = size
-        self.seated = asyncio.Event()
+    def __init__(self, size: int, *, on_seated: Callable[[], None] = lambda: None,
+                 on_dismissed: Callable[[], None] = lambda: None) -> None:
+        self.to_arrive = self.to_leave = size
+        self.seated, self.dismissed = asyncio.Event(), asyncio.Event()
+        self._on_seated, self._on_dismissed = on_seated, on_dismissed
 
     def arrived(self) -> None:
-        self.waiting -= 1
-        if self.waiting <= 0:
+        self.to_arrive -= 1
+        if self.to_arrive == 0:
+            self._on_seated()
             self.seated.set()
+
+    def left(self) -> None:
+        self.to_leave -= 1
+        if self.to_leave == 0:
+            self._on_dismissed()
+            self.dismissed.set()
+
+
+async def attend(
+    session: Session, roll: Roll, *, start_at: float, seconds: float, interval: float,
+    set_up: Callable[[], Awaitable[None]],
+    next_step: Callable[[int], Awaitable[bool]],
+    first_step: Callable[[], Awaitable[None]],
+    describe_failure: Callable[[], Awaitable[str]] | None = None,
+) -> None:
+    """One student's lesson. Arrive at ``start_at`` and ``set_up`` (open the page, train on the
+    session's text), wait for the whole class, then every ``interval`` seconds (at this session's
+    own random phase) call ``next_step(k)`` for merge k, which records its latency and returns
+    True at the last merge; there ``first_step()`` starts again, as a teacher would. Any failure
+    is counted as an error and ends the session (``describe_failure`` adds what the page showed);
+    the session always leaves the roll, so nobody waits for it."""
+    seated = False
+    try:
+        await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+        await set_up()
+        seated = True
+        roll.arrived()
+        await roll.seated.wait()
+        stop_at = time.monotonic() + seconds
+        step, at_end, rng = 0, False, random.Random(session.index)
+        next_click = time.monotonic() + rng.uniform(0, interval)
+        while time.monotonic() + interval < stop_at:
+            await asyncio.sleep(max(0.0, next_click - time.monotonic()))
+            next_click += interval
+            if at_end:
+                await first_step()
+                step, at_end = 0, False
+                continue
+            at_end = await next_step(step + 1)
+            step += 1
+            session.steps += 1
+    except Exception as error:  # a failed wait, a broken page, a closed socket
+        detail = str(error).splitlines()[0][:120] if str(error) else ""
+        shown = f" ({await describe_failure()})" if describe_failure else ""
+        session.errors.append(f"{type(error).__name__}: {detail}{shown}")
+    finally:
+        if not seated:
+            roll.arrived()
+        roll.left()
 
 
 @dataclass
@@ -206,12 +260,9 @@ async def _drive_watching_memory(
 ) -> tuple[float, StepCosts | None]:
     peak = rss_mib(pid) or 0.0
     done = asyncio.Event()
-    roll = Roll(len(sessions))
-    seated: list[CpuSnapshot] = []
-
-    async def note_when_seated() -> None:
-        await roll.seated.wait()
-        seated.append(CpuSnapshot.take(pid, sessions))
+    snapshots: list[CpuSnapshot] = []
+    snapshot = lambda: snapshots.append(CpuSnapshot.take(pid, sessions))  # noqa: E731
+    roll = Roll(len(sessions), on_seated=snapshot, on_dismissed=snapshot)
 
     async def watch() -> None:
         nonlocal peak
@@ -222,15 +273,14 @@ async def _drive_watching_memory(
             except asyncio.TimeoutError:
                 pass
 
-    watcher, noter = asyncio.create_task(watch()), asyncio.create_task(note_when_seated())
+    watcher = asyncio.create_task(watch())
     try:  # bounded: arrivals, setup, stepping, and a last wait
         limit = args.ramp + SETUP_LIMIT_S + args.seconds + 60
         await asyncio.wait_for(drive(url, sessions, roll, args), timeout=limit)
     finally:
         done.set()
         await watcher
-        noter.cancel()
-    return peak, (StepCosts(seated[0], CpuSnapshot.take(pid, sessions)) if seated else None)
+    return peak, (StepCosts(*snapshots) if len(snapshots) == 2 else None)
 
 
 def report(sessions: list[Session], server: ServerMeasures, args, *, latency_label: str, driver_label: str = "") -> int:

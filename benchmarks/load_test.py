@@ -13,7 +13,12 @@ lecture would. It reports:
   the first frame drawn after the narration names the new merge, timed inside the page with a
   MutationObserver, so the driver's own round trips are not counted (they are reported beside it);
   p50 / p95 / max;
-* the server's memory (VmRSS from /proc/<pid>/status): before the sessions, peak, and at the end.
+* the server's memory (VmRSS from /proc/<pid>/status): before the sessions, peak, and at the end;
+* where the CPU went while the class stepped: how busy the machine was, and CPU per step of the
+  server and of all Chromium processes (browsers stay open until the whole class has stopped, so
+  their figures are still in /proc). When the browsers' share alone approaches the machine's
+  cores, the latency measures this machine, not the server: ``server_load_test.py`` measures the
+  server alone with the same class.
 
 Targets: 0 errors, 0 cross-talk, p95 < 1 s, memory bounded. Exit code 0 when met, 2 when not.
 Only loopback traffic; every loop and wait is bounded, and the server is always stopped.
@@ -24,11 +29,10 @@ Only loopback traffic; every loop and wait is bounded, and the server is always 
 from __future__ import annotations
 
 import asyncio
-import random
 import sys
 import time
 
-from load_common import MARKER, Roll, Session, corpus_for, parse_class_args, report, run_class
+from load_common import MARKER, Roll, Session, attend, corpus_for, parse_class_args, report, run_class
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -103,9 +107,8 @@ async def run_session(
     context = await browser.new_context(viewport={"width": 1280, "height": 1600})
     page = await context.new_page()
     page.set_default_timeout(SETUP_MS)
-    seated = False
-    try:
-        await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+
+    async def set_up() -> None:
         await page.goto(f"{url}/Train?preset=own-text", timeout=SETUP_MS)
         editor = page.get_by_label(TEXT_LABEL)
         await editor.fill(corpus_for(session))
@@ -117,37 +120,30 @@ async def run_session(
         await narration_contains(page, "Before any merge")
         await page.evaluate(PROBE_JS)
         page.set_default_timeout(WAIT_MS)
-        next_button = page.get_by_role("button", name="Next")
-        first_button = page.get_by_role("button", name="First")
-        seated = True
-        roll.arrived()
-        await roll.seated.wait()
-        stop_at = time.monotonic() + seconds
-        step, at_end, rng = 0, False, random.Random(session.index)
-        next_click = time.monotonic() + rng.uniform(0, interval)
-        while time.monotonic() + interval < stop_at:
-            await asyncio.sleep(max(0.0, next_click - time.monotonic()))
-            next_click += interval
-            if at_end:  # the last merge: start again, as a teacher would
-                await click_and_wait(page, first_button, "Before any merge", session)
-                step, at_end = 0, False
-                continue
-            started = time.perf_counter()
-            shown = await click_and_wait(page, next_button, f"Merge {step + 1} of ", session)
-            session.driver_latencies.append(time.perf_counter() - started)
-            session.latencies.append(shown["ms"] / 1000)
-            step += 1
-            session.steps += 1
-            at_end = shown["nextDisabled"] is True
-    except Exception as error:  # a failed wait or a broken page: count it, end this session
+
+    async def next_step(merge: int) -> bool:
+        started = time.perf_counter()
+        shown = await click_and_wait(page, page.get_by_role("button", name="Next"), f"Merge {merge} of ", session)
+        session.driver_latencies.append(time.perf_counter() - started)
+        session.latencies.append(shown["ms"] / 1000)
+        return shown["nextDisabled"] is True
+
+    async def first_step() -> None:
+        await click_and_wait(page, page.get_by_role("button", name="First"), "Before any merge", session)
+
+    async def describe_failure() -> str:
         try:  # what the page showed instead (a lost click leaves the old step; a slow one, "running")
-            shown = (await page.locator(".bpe-narration").first.inner_text(timeout=2_000))[:40]
+            return f"page showed {(await page.locator('.bpe-narration').first.inner_text(timeout=2_000))[:40]!r}"
         except Exception:
-            shown = "?"
-        session.errors.append(f"{type(error).__name__}: {str(error).splitlines()[0][:120]} (page showed {shown!r})")
+            return "page showed ?"
+
+    try:
+        await attend(
+            session, roll, start_at=start_at, seconds=seconds, interval=interval, set_up=set_up,
+            next_step=next_step, first_step=first_step, describe_failure=describe_failure,
+        )
+        await roll.dismissed.wait()  # a closed browser takes its CPU figures with it
     finally:
-        if not seated:  # a session that failed to set up must not hold the class back
-            roll.arrived()
         await context.close()
 
 

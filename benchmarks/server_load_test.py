@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import html
-import random
 import re
 import sys
 import time
+from contextlib import AsyncExitStack
 
-from load_common import MARKER, Roll, Session, corpus_for, parse_class_args, report, run_class
+from load_common import MARKER, Roll, Session, attend, corpus_for, parse_class_args, report, run_class
 
 WAIT_S = 15.0
 """Longest wait for one step (counted as an error past it)."""
@@ -100,43 +100,34 @@ class ProtocolSession:
 async def run_session(url: str, session: Session, roll: Roll, start_at: float, seconds: float, interval: float) -> None:
     import websockets
 
-    seated = False
-    try:
-        await asyncio.sleep(max(0.0, start_at - time.monotonic()))
-        async with websockets.connect(
-            url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"], max_size=None,
-        ) as socket:
+    async with AsyncExitStack() as stack:
+        clients: list[ProtocolSession] = []
+
+        async def set_up() -> None:
+            socket = await stack.enter_async_context(websockets.connect(
+                url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"], max_size=None,
+            ))
             client = ProtocolSession(socket)
+            clients.append(client)
             await client.run(query_string="preset=own-text")
             await client.run(widgets=[(client.widget_ids["w.own_text"], "string_value", corpus_for(session))])
             client.check(session, session.marker)
-            seated = True
-            roll.arrived()
-            await roll.seated.wait()
-            stop_at = time.monotonic() + seconds
-            step, rng = 0, random.Random(session.index)
-            next_click = time.monotonic() + rng.uniform(0, interval)
-            while time.monotonic() + interval < stop_at:
-                await asyncio.sleep(max(0.0, next_click - time.monotonic()))
-                next_click += interval
-                if client.next_disabled:  # the last merge: start again, as a teacher would
-                    await client.run(widgets=[(client.widget_ids["w.first.main"], "trigger_value", True)],
-                                     fragment_id=client.fragment_id)
-                    client.check(session, "Before any merge")
-                    step = 0
-                    continue
-                seconds_taken = await client.run(
-                    widgets=[(client.widget_ids["w.next.main"], "trigger_value", True)], fragment_id=client.fragment_id,
-                )
-                client.check(session, f"Merge {step + 1} of ")
-                session.latencies.append(seconds_taken)
-                step += 1
-                session.steps += 1
-    except Exception as error:  # a failed wait or a closed socket: count it, end this session
-        session.errors.append(f"{type(error).__name__}: {str(error).splitlines()[0][:120] if str(error) else ''}")
-    finally:
-        if not seated:
-            roll.arrived()
+
+        async def press(key: str) -> float:
+            client = clients[0]
+            return await client.run(widgets=[(client.widget_ids[key], "trigger_value", True)], fragment_id=client.fragment_id)
+
+        async def next_step(merge: int) -> bool:
+            session.latencies.append(await press("w.next.main"))
+            clients[0].check(session, f"Merge {merge} of ")
+            return clients[0].next_disabled
+
+        async def first_step() -> None:
+            await press("w.first.main")
+            clients[0].check(session, "Before any merge")
+
+        await attend(session, roll, start_at=start_at, seconds=seconds, interval=interval, set_up=set_up,
+                     next_step=next_step, first_step=first_step)
 
 
 async def drive(url: str, sessions: list[Session], roll: Roll, args) -> None:

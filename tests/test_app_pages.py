@@ -58,6 +58,8 @@ def test_choosing_sennrich_and_stepping_to_merge_3_shows_o_plus_w_everywhere():
 
     told = narration(at)
     assert "Merge 3 of 10: o + w → ow" in told
+    numbers = plain(html_with(at, "bpe-stats"))
+    assert "Step3 / 10" in numbers and "Vocabulary259+1" in numbers
     assert "3 pairs share that count" in told and "lexicographic-max" in told
 
     (chart, *_) = at.get("vega_lite_chart")
