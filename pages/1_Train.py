@@ -5,17 +5,15 @@ it, the corpus segmented just after it, the merges and vocabulary so far, and wh
 the compression curve. Step 0 is the corpus before any merge.
 """
 
-import html
-
 import streamlit as st
 
 from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT
 from bpe.views.charts import COMPRESSION_FIELDS, compression_chart, pair_chart, pair_rows, with_rows, with_step
 from bpe.views.narration import narrate_step
-from bpe.views.stats import Stat, stats_html
+from bpe.views.stats import stats_html, step_stats
 from bpe.views.tables import latest_rows_html, merges_frame
-from bpe.views.token_html import chips_html, pieces_for, segmentation_text, word_table_html
+from bpe.views.token_html import corpus_html, pieces_for, word_table_html
 from ui import state, url
 from ui.render import can_name, names_for, page_setup, show_chart, show_html, tokenizer_at
 from ui.training import Trained, clamp_step, get_trained
@@ -29,13 +27,12 @@ def _table_height(rows: int) -> int:
     return min(36 * (rows + 1) + 3, 360)
 
 
-def corpus_html(trained: Trained, step: int, names: dict[int, str]) -> str:
-    """The corpus after ``step`` merges as one block of HTML: the chips (or, for a word table, a
-    table of words), then a "Reads as" line and a legend. One element, so one redraw per step."""
+def corpus_view(trained: Trained, step: int, names: dict[int, str]) -> str:
+    """The corpus after ``step`` merges as one block of HTML: chips (the first ``SHOWN_CHARS`` of a
+    text) or, for a word table, each word with its count and segmentation."""
     trace = trained.trace
     new_id = trace.steps[step - 1].new_id if step else None
     eow = trace.settings.end_of_word
-    specials = list(trace.special_ids.values())
     if trained.table is not None:
         tokenizer = tokenizer_at(trained, step, whole_words=True)
         tokens = tokenizer.tokens
@@ -51,29 +48,9 @@ def corpus_html(trained: Trained, step: int, names: dict[int, str]) -> str:
         shown = text[: cut if cut > SHOWN_CHARS // 2 else SHOWN_CHARS]
     tokenizer = tokenizer_at(trained, step)
     ids = tokenizer.encode(shown, allowed_special="all")
+    specials = list(trace.special_ids.values())
     pieces = pieces_for(ids, tokenizer.tokens, special_ids=specials, new_id=new_id, names=names)
-    reads_as = (
-        f'<p class="bpe-reads-as">Reads as <b><code>{html.escape(segmentation_text(pieces))}</code></b></p>'
-        if names else ""
-    )
-    note = f"Showing the first {len(shown):,} of {len(text):,} characters · " if shown is not text else ""
-    legend = (
-        f'<p class="bpe-legend">{note}{len(ids):,} tokens. Each box is one token; <b>bold with a thick '
-        "outline</b> = made by this merge. · is a space, ↵ a newline, → a tab, ‹e2 82› bytes that are "
-        "only part of a character. Hover a token for its id and bytes.</p>"
-    )
-    return chips_html(pieces, end_of_word=eow) + reads_as + legend
-
-
-def step_stats(trace, step: int) -> str:
-    """Step, vocabulary, tokens in the corpus and bytes per token, as one HTML row."""
-    before, after = trace.tokens_after(max(step - 1, 0)), trace.tokens_after(step)
-    return stats_html([
-        Stat("Step", f"{step:,} / {len(trace.steps):,}"),
-        Stat("Vocabulary", f"{trace.vocab_size(step):,}", change="+1" if step else None, good=None),
-        Stat("Tokens in corpus", f"{after:,}", change=f"{after - before:+,}" if step else None, good=after <= before),
-        Stat("Bytes per token", f"{trace.corpus_bytes / after:.2f}" if after else "–"),
-    ])
+    return corpus_html(pieces, end_of_word=eow, shown_chars=len(shown), total_chars=len(text), reading=bool(names))
 
 
 def main() -> None:
@@ -115,11 +92,11 @@ def step_view(trained: Trained) -> None:
     step = state.lab().step  # what the stepper will show: its callbacks ran before this rerun
     names = names_for(trained)
 
-    header = step_stats(trace, step) + narrate_step(trace, step, names=names).to_html()
+    header = stats_html(step_stats(trace, step)) + narrate_step(trace, step, names=names).to_html()
     if total:
         template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
         pairs_spec = with_rows(template, pair_rows(trace, step, names).to_dict("records"))
-    corpus = corpus_html(trained, step, names)
+    corpus = corpus_view(trained, step, names)
 
     stepper(total)
     if can_name(trace):

@@ -9,6 +9,15 @@ in the corpus is good, so "-4" there is green.
     <div class="bpe-stats"><div class="bpe-stat"><div class="bpe-stat-label">Step</div>...
     >>> "bpe-good" in stats_html([Stat("Tokens", "120", change="-4", good=True)])
     True
+
+:func:`step_stats` gives the Train page's four numbers for a step of a trace:
+
+    >>> from bpe.presets import PRESETS
+    >>> from bpe.trainer import train
+    >>> trace = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)
+    >>> [(stat.label, stat.value, stat.change) for stat in step_stats(trace, 3)]  # doctest: +NORMALIZE_WHITESPACE
+    [('Step', '3 / 10', None), ('Vocabulary', '259', '+1'), ('Tokens in corpus', '70', '-7'),
+     ('Bytes per token', '1.36', None)]
 """
 
 from __future__ import annotations
@@ -16,6 +25,8 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from ..trace import Trace
 
 STATS_CSS = """
 <style>
@@ -53,3 +64,15 @@ def stats_html(stats: Sequence[Stat]) -> str:
             f'<div class="bpe-stat-value">{html.escape(stat.value)}</div>{change}</div>'
         )
     return f'<div class="bpe-stats">{"".join(cells)}</div>'
+
+
+def step_stats(trace: Trace, step: int) -> list[Stat]:
+    """Step, vocabulary size, tokens in the corpus and bytes per token after ``step`` merges,
+    with the change the step made (fewer tokens is good news)."""
+    before, after = trace.tokens_after(max(step - 1, 0)), trace.tokens_after(step)
+    return [
+        Stat("Step", f"{step:,} / {len(trace.steps):,}"),
+        Stat("Vocabulary", f"{trace.vocab_size(step):,}", change="+1" if step else None),
+        Stat("Tokens in corpus", f"{after:,}", change=f"{after - before:+,}" if step else None, good=after <= before),
+        Stat("Bytes per token", f"{trace.corpus_bytes / after:.2f}" if after else "–"),
+    ]
