@@ -18,13 +18,14 @@ Same class as ``load_test.py``: unique texts, everyone trained before anyone ste
 from __future__ import annotations
 
 import asyncio
-import html
-import re
 import sys
 import time
+from collections.abc import Sequence
 from contextlib import AsyncExitStack
 
 from load_common import MARKER, Roll, Session, attend, corpus_for, parse_class_args, report, run_class
+
+from tests.apptest_support import plain  # noqa: E402  (load_common put the project root on sys.path)
 
 WAIT_S = 15.0
 """Longest wait for one step (counted as an error past it)."""
@@ -42,25 +43,28 @@ class ProtocolSession:
         self.exceptions: list[str] = []
         self.next_disabled = False
 
-    async def run(self, **client_state) -> float:
-        """Send one rerun (``client_state`` fields) and read until the run finishes: seconds taken."""
+    async def run(self, *, widgets: Sequence[tuple[str, str, object]] = (), **fields) -> float:
+        """Send one rerun and read until it finishes: seconds taken. ``widgets`` are
+        ``(user key, WidgetState field, value)``; ``fields`` are other ``ClientState`` fields."""
         from streamlit.proto.BackMsg_pb2 import BackMsg
 
         message = BackMsg()
         message.rerun_script.page_name = "Train"  # as a browser at /Train sends it, every time
-        for name, value in client_state.items():
-            if name == "widgets":
-                for widget_id, field, widget_value in value:
-                    state = message.rerun_script.widget_states.widgets.add()
-                    state.id = widget_id
-                    setattr(state, field, widget_value)
-            else:
-                setattr(message.rerun_script, name, value)
+        for name, value in fields.items():
+            setattr(message.rerun_script, name, value)
+        for user_key, field, value in widgets:
+            state = message.rerun_script.widget_states.widgets.add()
+            state.id = self.widget_ids[user_key]
+            setattr(state, field, value)
         started = time.perf_counter()
         await self.socket.send(message.SerializeToString())
         self.texts, self.exceptions = [], []
         await asyncio.wait_for(self._read_until_finished(), timeout=WAIT_S)
         return time.perf_counter() - started
+
+    async def press(self, user_key: str) -> float:
+        """Click a button of the step fragment (a fragment rerun, as the browser sends it)."""
+        return await self.run(widgets=[(user_key, "trigger_value", True)], fragment_id=self.fragment_id)
 
     async def _read_until_finished(self) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -82,15 +86,16 @@ class ProtocolSession:
             self.texts.append(body.body)
         elif kind == "exception":
             self.exceptions.append(body.message)
-        user_key = getattr(body, "id", "").rsplit("-", 1)[-1] if hasattr(body, "id") else ""
-        if user_key and user_key != "None":
+        widget_id = getattr(body, "id", "")  # "$$ID-<hash>-<user key>"; "None" for unkeyed widgets
+        user_key = widget_id.rsplit("-", 1)[-1]
+        if widget_id and user_key != "None":
             self.widget_ids[user_key] = body.id
             if user_key == "w.next.main":
                 self.next_disabled = body.disabled
                 self.fragment_id = delta.fragment_id
 
     def check(self, session: Session, expected: str) -> None:
-        shown = html.unescape(re.sub(r"<[^>]+>", "", "\n".join(self.texts)))  # text as read, not markup
+        shown = plain("\n".join(self.texts))
         if expected not in shown:
             session.errors.append(f"the run did not draw {expected!r}")
         session.errors.extend(f"exception drawn: {message[:120]}" for message in self.exceptions)
@@ -101,30 +106,25 @@ async def run_session(url: str, session: Session, roll: Roll, start_at: float, s
     import websockets
 
     async with AsyncExitStack() as stack:
-        clients: list[ProtocolSession] = []
+        client: ProtocolSession | None = None
 
         async def set_up() -> None:
-            socket = await stack.enter_async_context(websockets.connect(
+            nonlocal client
+            client = ProtocolSession(await stack.enter_async_context(websockets.connect(
                 url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"], max_size=None,
-            ))
-            client = ProtocolSession(socket)
-            clients.append(client)
+            )))
             await client.run(query_string="preset=own-text")
-            await client.run(widgets=[(client.widget_ids["w.own_text"], "string_value", corpus_for(session))])
+            await client.run(widgets=[("w.own_text", "string_value", corpus_for(session))])
             client.check(session, session.marker)
 
-        async def press(key: str) -> float:
-            client = clients[0]
-            return await client.run(widgets=[(client.widget_ids[key], "trigger_value", True)], fragment_id=client.fragment_id)
-
         async def next_step(merge: int) -> bool:
-            session.latencies.append(await press("w.next.main"))
-            clients[0].check(session, f"Merge {merge} of ")
-            return clients[0].next_disabled
+            session.latencies.append(await client.press("w.next.main"))
+            client.check(session, f"Merge {merge} of ")
+            return client.next_disabled
 
         async def first_step() -> None:
-            await press("w.first.main")
-            clients[0].check(session, "Before any merge")
+            await client.press("w.first.main")
+            client.check(session, "Before any merge")
 
         await attend(session, roll, start_at=start_at, seconds=seconds, interval=interval, set_up=set_up,
                      next_step=next_step, first_step=first_step)
