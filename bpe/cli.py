@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from . import cli_app
 from .corpus import Corpus, decode_text_file, parse_word_counts
 from .errors import BpeError
 from .formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE, export_tokenizer, import_tokenizer
@@ -295,6 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
                             help="a special token, for tiktoken files, which do not store them")
     import_cmd.add_argument("--name")
     import_cmd.set_defaults(run=_import)
+    cli_app.register(commands)
     return parser
 
 

@@ -28,6 +28,7 @@ from functools import partial
 from itertools import chain, repeat
 from typing import Literal
 
+from .display import TokenizerDisplay
 from .errors import BpeError, FormatError, SpecialTokenError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
@@ -94,7 +95,7 @@ class _ChunkCache(dict):
         return ids
 
 
-class Tokenizer:
+class Tokenizer(TokenizerDisplay):
     """A BPE tokenizer: base symbols, ranked merges and special tokens."""
 
     def __init__(

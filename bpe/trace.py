@@ -19,13 +19,18 @@ merge of the whole run.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
+from .display import TraceDisplay
 from .errors import FormatError
 from .versioned_json import read_versioned_json
 from .settings import TrainSettings
 from .vocab import Token, token_text
+
+if TYPE_CHECKING:
+    from .corpus import Corpus
 
 TRACE_FORMAT = "bpe-lab/trace"
 TRACE_VERSION = 1
@@ -69,7 +74,7 @@ class MergeStep:
 
 
 @dataclass(frozen=True)
-class Trace:
+class Trace(TraceDisplay):
     settings: TrainSettings
     base: tuple[Token, ...]
     steps: tuple[MergeStep, ...]
@@ -81,6 +86,9 @@ class Trace:
     """UTF-8 bytes of the training words (weighted by their counts)."""
     word_count: int
     """Distinct training words."""
+    corpus: "Corpus | None" = field(default=None, compare=False, repr=False)
+    """The words trained on, for views of the corpus (``None`` for a trace read from JSON, which
+    stores the merges, not the corpus)."""
 
     # -- vocabulary -----------------------------------------------------------------------------
     @cached_property

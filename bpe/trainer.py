@@ -386,5 +386,5 @@ def train(
     return Trace(
         settings=settings, base=base, steps=tuple(steps), stop_reason=stop_reason,
         stop_detail=stop_detail, initial_tokens=initial_tokens, corpus_bytes=corpus_bytes,
-        word_count=len(words),
+        word_count=len(words), corpus=corpus,
     )

@@ -12,12 +12,13 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
+STREAMLIT_RUN = (sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"))
 
 
 def free_port() -> int:
@@ -27,17 +28,21 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_app(log: IO[str], *, startup_s: float = 30) -> Iterator[tuple[str, subprocess.Popen]]:
-    """Yield ``(base URL, server process)`` once ``/_stcore/health`` answers ``ok``."""
+def running_app(
+    log: IO[str], *, startup_s: float = 30, run: Sequence[str] = STREAMLIT_RUN, cwd: Path = ROOT,
+    env: Mapping[str, str] | None = None,
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """Yield ``(base URL, server process)`` once ``/_stcore/health`` answers ``ok``. ``run`` is the
+    command before the server options (e.g. ``bpe-lab app --``), ``env`` adds to the environment."""
     port = free_port()
     server = subprocess.Popen(
         [
-            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless=true",
+            *run, "--server.headless=true",
             f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
             "--server.fileWatcherType=none",
         ],
-        cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "STREAMLIT_SERVER_HEADLESS": "true"},
+        cwd=cwd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "STREAMLIT_SERVER_HEADLESS": "true", **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     try:

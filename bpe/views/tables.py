@@ -20,6 +20,7 @@ import html
 import pandas as pd
 
 from ..trace import Trace
+from .plain_tables import MERGE_COLUMNS, TABLES_CSS, merge_rows, table_html  # TABLES_CSS: the pages' import
 from .token_html import visible_text
 
 
@@ -30,37 +31,12 @@ def _spell(trace: Trace, token_id: int) -> str:
 
 def merges_frame(trace: Trace, names: Mapping[int, str] | None = None) -> pd.DataFrame:
     """One row per merge: step, left + right -> token (its id), count, ties, tokens after."""
-    names = names or {}
-    rows = [
-        {
-            "step": s.step,
-            "left": names.get(s.left) or _spell(trace, s.left),
-            "right": names.get(s.right) or _spell(trace, s.right),
-            "token": _spell(trace, s.new_id),
-            "name": names.get(s.new_id, ""),
-            "id": s.new_id,
-            "count": s.count,
-            "tied": s.tie_count,
-            "tokens after": s.tokens_after,
-        }
-        for s in trace.steps
-    ]
-    frame = pd.DataFrame(rows, columns=["step", "left", "right", "token", "name", "id", "count", "tied", "tokens after"])
+    frame = pd.DataFrame(merge_rows(trace, names), columns=list(MERGE_COLUMNS))
     return frame if names else frame.drop(columns="name")
 
 
 LATEST_ROWS = 30
 """How many rows :func:`latest_rows_html` shows: the recent past, which is what a step is about."""
-
-TABLES_CSS = """
-<style>
-.bpe-table { border-collapse: collapse; font-size: .9rem; width: 100%; }
-.bpe-table th, .bpe-table td { padding: .2em .6em; border-bottom: 1px solid #e4e4e4; text-align: left;
-  white-space: pre; }
-.bpe-table th { background: #F2F5F8; font-weight: 600; }
-.bpe-table td.bpe-number { text-align: right; font-variant-numeric: tabular-nums; }
-</style>
-"""
 
 
 def latest_rows_html(frame: pd.DataFrame, *, upto: int, what: str, limit: int = LATEST_ROWS) -> str:
@@ -73,17 +49,10 @@ def latest_rows_html(frame: pd.DataFrame, *, upto: int, what: str, limit: int = 
     """
     shown = frame.iloc[max(upto - limit, 0):upto].iloc[::-1]
     numeric = [pd.api.types.is_numeric_dtype(dtype) for dtype in shown.dtypes]
-    header = "".join(f"<th>{html.escape(str(column))}</th>" for column in shown.columns)
-    body = "".join(
-        "<tr>" + "".join(
-            f'<td class="bpe-number">{value:,}</td>' if is_number else f"<td>{html.escape(str(value))}</td>"
-            for value, is_number in zip(row, numeric)
-        ) + "</tr>"
-        for row in shown.itertuples(index=False)
-    )
+    table = table_html(shown.columns, shown.itertuples(index=False), numeric=numeric)
     hidden = upto - len(shown)
     note = f'<p class="bpe-legend">{hidden:,} earlier {html.escape(what)} not shown.</p>' if hidden > 0 else ""
-    return f'<table class="bpe-table"><tr>{header}</tr>{body}</table>{note}'
+    return table + note
 
 
 def token_kind(trace: Trace, token_id: int) -> str:
