@@ -151,7 +151,11 @@ def tokens_html(tokenizer: Tokenizer, text: str, *, allowed_special: SpecialSet 
 
 
 def pair_chart(trace: Trace, step: int) -> "altair.LayerChart":
-    """The app's pair-count chart: the top pairs just before merge ``step``, the winner labelled."""
+    """The app's pair-count chart: the top pairs just before merge ``step``, the winner labelled.
+
+    Altair decides how a notebook draws it: its default renderer loads Vega from a CDN, and
+    ``altair.renderers.enable("mimetype")`` leaves drawing to the frontend (JupyterLab, VS Code).
+    """
     try:
         from .charts import pair_chart as chart
     except ImportError as error:
