@@ -21,6 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from bpe.cli_app import app_script
+from bpe.errors import BpeError
+
 from .app_server import running_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +91,19 @@ def test_every_locked_runtime_and_data_package_is_declared_at_or_below_its_pin()
 
 def test_the_console_command_is_the_cli_of_python_m_bpe():
     assert PYPROJECT["project"]["scripts"] == {"bpe-lab": "bpe.cli:main"}
+
+
+def test_bpe_lab_app_runs_the_checkouts_app_and_prefers_an_installed_copy_beside_bpe(tmp_path):
+    assert app_script() == ROOT / "app.py"
+    for folder in (tmp_path, tmp_path / "bpe_lab_app"):
+        (folder / "pages").mkdir(parents=True)
+        (folder / "app.py").write_text("")
+    assert app_script(tmp_path) == tmp_path / "bpe_lab_app" / "app.py"
+
+
+def test_bpe_lab_app_without_the_apps_files_says_how_to_get_them(tmp_path):
+    with pytest.raises(BpeError, match=r"cannot find BPE Lab's app.py .*pip install 'bpe-lab\[app\]'"):
+        app_script(tmp_path)
 
 
 # -- a real install ------------------------------------------------------------------------------
