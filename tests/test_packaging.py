@@ -68,14 +68,6 @@ def _version(text: str) -> tuple[int, ...]:
 
 
 # -- the distribution's declarations (no install) -----------------------------------------------
-def test_every_package_folder_of_the_checkout_is_in_the_distribution():
-    listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
-    engine = {".".join(path.parent.relative_to(ROOT).parts) for path in (ROOT / "bpe").rglob("__init__.py")}
-    assert engine <= listed, f"add {sorted(engine - listed)} to pyproject.toml's packages"
-    assert {"bpe_lab_app", "bpe_lab_app.pages", "bpe_lab_app.ui"} <= listed
-    assert PYPROJECT["tool"]["setuptools"]["package-dir"] == {"bpe_lab_app": "."}
-
-
 def test_every_locked_runtime_and_data_package_is_declared_at_or_below_its_pin():
     project = PYPROJECT["project"]
     declared = {
@@ -176,6 +168,12 @@ def test_html_displays_escape_hostile_corpus_text_and_names(displays, display, e
     assert escaped in shown
     # Offline: no tag that loads anything and no address, only inline <style>.
     assert not re.search(r"<(script|link|iframe|img|object|embed)\b|@import|url\(|https?://", shown)
+
+
+def test_every_engine_package_of_the_checkout_is_installed(fresh_install):
+    site = _site_packages(fresh_install)
+    engine = {path.relative_to(ROOT) for path in (ROOT / "bpe").rglob("__init__.py")}
+    assert {path.relative_to(site) for path in (site / "bpe").rglob("__init__.py")} == engine
 
 
 def test_the_distribution_carries_the_app_where_bpe_lab_app_finds_it(fresh_install):
