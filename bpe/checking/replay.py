@@ -1,0 +1,278 @@
+"""A compact BPE trainer with pluggable counting and replacement, that follows a learner's merges.
+
+Scope: re-running training under one classic mistake (or none) and stopping at the first merge
+where it parts from the learner's list, with the counts at that step. Out of scope: the reference
+itself (:mod:`bpe.trainer`, fast and incremental, which the settings variants use) and deciding
+which mistake is most likely (:mod:`bpe.checking.diagnose`).
+
+Why a second trainer: a mistake changes *how* pairs are counted or merges applied, which the
+reference trainer rightly cannot be told to get wrong. This one recounts each word a merge touches
+from scratch with the rule under test, so any rule plugs in; it is slower per merge than the
+reference, but a wrong cause parts from the learner within a few merges, so it stays cheap. With
+no mistake it makes the reference's choices exactly (``tests/test_checking.py`` checks that on
+every preset and tie rule).
+
+The rules, one registry each:
+
+* counting ``overlap`` (right: ``aaa`` has (a, a) twice) or ``no-overlap`` (once);
+* replacing ``left-to-right`` (right: ``aaa`` -> ``aa a``), ``right-to-left`` (``a aa``) or
+  ``overlap`` (``aa aa``: every counted occurrence becomes a token);
+* weighting by ``frequency`` (right) or ``once`` per distinct word;
+* an end-of-word marker kept ``separate`` (a token of its own, as the reference does) or
+  ``attached`` to the word's last symbol (``t</w>``, as subword-nmt does).
+
+    >>> from bpe import Corpus, TrainSettings
+    >>> corpus = Corpus.from_text("aaa aaa ab ab ab", pretokenizer="whitespace")
+    >>> settings = TrainSettings(pretokenizer="whitespace")
+    >>> replay(corpus, settings, [(b"a", b"a"), (b"a", b"b")]).matching
+    2
+    >>> run = replay(corpus, settings, [(b"a", b"a")], rules=Rules(counting="no-overlap"))
+    >>> run.matching, run.divergence.ours.spelled, run.divergence.ours.count, run.divergence.theirs.count
+    (0, (b'a', b'b'), 3, 2)
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from ..corpus import Corpus
+from ..settings import TrainSettings
+from ..tiebreak import Pair, TieContext, hf_ranks, sort_key
+from ..vocab import Token, base_tokens, token_sort_bytes
+
+Spelled = tuple[bytes, bytes]
+Ids = list[int]
+
+
+def count_with_overlap(ids: Ids) -> Counter:
+    """``[1, 1, 1] -> {(1, 1): 2}``: every adjacent pair counts."""
+    return Counter(zip(ids, ids[1:]))
+
+
+def count_without_overlap(ids: Ids) -> Counter:
+    """``[1, 1, 1] -> {(1, 1): 1}``: an occurrence that shares a symbol with the last one counted is skipped."""
+    counts: Counter = Counter()
+    last: dict[Pair, int] = {}
+    for i, pair in enumerate(zip(ids, ids[1:])):
+        if last.get(pair) != i - 1:
+            last[pair] = i
+            counts[pair] += 1
+    return counts
+
+
+def replace_left_to_right(ids: Ids, left: int, right: int, new: int) -> Ids:
+    """``[1, 1, 1], (1, 1) -> [new, 1]``."""
+    out, i, last = [], 0, len(ids) - 1
+    while i <= last:
+        if i < last and ids[i] == left and ids[i + 1] == right:
+            out.append(new)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+def replace_right_to_left(ids: Ids, left: int, right: int, new: int) -> Ids:
+    """``[1, 1, 1], (1, 1) -> [1, new]``."""
+    return replace_left_to_right(ids[::-1], right, left, new)[::-1]
+
+
+def replace_with_overlap(ids: Ids, left: int, right: int, new: int) -> Ids:
+    """``[1, 1, 1], (1, 1) -> [new, new]``: a symbol shared by two occurrences goes into both."""
+    out, i, last = [], 0, len(ids) - 1
+    while i <= last:
+        if i < last and ids[i] == left and ids[i + 1] == right:
+            out.append(new)
+            # subtle: only a pair like (a, a) can overlap itself; the shared symbol is used again
+            i += 1 if i + 1 < last and ids[i + 2] == right and left == right else 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+COUNTING: MappingProxyType[str, Callable[[Ids], Counter]] = MappingProxyType(
+    {"overlap": count_with_overlap, "no-overlap": count_without_overlap}
+)
+REPLACING: MappingProxyType[str, Callable[[Ids, int, int, int], Ids]] = MappingProxyType(
+    {"left-to-right": replace_left_to_right, "right-to-left": replace_right_to_left, "overlap": replace_with_overlap}
+)
+WEIGHTING: MappingProxyType[str, Callable[[int], int]] = MappingProxyType(
+    {"frequency": lambda freq: freq, "once": lambda freq: 1}
+)
+MARKING = ("separate", "attached")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How this run counts and merges; the defaults are the reference's."""
+
+    counting: str = "overlap"
+    replacing: str = "left-to-right"
+    weighting: str = "frequency"
+    marker: str = "separate"
+
+    def __post_init__(self) -> None:
+        for name, registry in (("counting", COUNTING), ("replacing", REPLACING), ("weighting", WEIGHTING),
+                               ("marker", MARKING)):
+            if getattr(self, name) not in registry:
+                raise ValueError(f"unknown {name} rule {getattr(self, name)!r}: use one of {', '.join(registry)}")
+
+
+@dataclass(frozen=True)
+class PairStat:
+    """A pair at one step: its spelling, count, and the words it occurs in most (``(word, weight, times)``)."""
+
+    spelled: Spelled
+    count: int | None
+    """None when unknown (the replay ran out of time before this step)."""
+    words: tuple[tuple[str, int, int], ...]
+
+
+@dataclass(frozen=True)
+class Divergence:
+    step: int
+    """1-based: the first merge this run makes differently from the learner."""
+    ours: PairStat | None
+    """What this run merges there (None when no pair is left)."""
+    theirs: PairStat
+    tie_count: int
+    tied: tuple[Spelled, ...]
+    """Pairs sharing the top count, the rule's choice first (at most 20)."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    matching: int
+    divergence: Divergence | None
+    timed_out: bool = False
+
+
+class _State:
+    """Words as ids, pair counts under the rules, and which words hold which pair."""
+
+    def __init__(self, corpus: Corpus, settings: TrainSettings, rules: Rules) -> None:
+        marker = settings.end_of_word
+        attached = bool(marker) and rules.marker == "attached"
+        base = list(base_tokens(unit=settings.unit, alphabet=corpus.alphabet, end_of_word=None if attached else marker))
+        unit_id = {token.data: i for i, token in enumerate(base) if not token.ends_word}
+        self.words: list[Ids] = []
+        for text, _ in corpus.words:
+            units = [bytes([b]) for b in text.encode("utf-8")] if settings.unit == "byte" else [c.encode() for c in text]
+            ids = [unit_id[unit] for unit in units]
+            if attached:
+                ids[-1] = self._attached_id(base, unit_id, units[-1])
+            elif marker:
+                ids.append(len(base) - 1)
+            self.words.append(ids)
+        self.texts = [text for text, _ in corpus.words]
+        self.weights = [WEIGHTING[rules.weighting](freq) for _, freq in corpus.words]
+        self.count_word = COUNTING[rules.counting]
+        self.replace = REPLACING[rules.replacing]
+        self.tokens = base
+        self.spelling = [token_sort_bytes(token, marker) for token in base]
+        self.id_of = {spelled: i for i, spelled in enumerate(self.spelling)}
+        self.hf_rank = hf_ranks(base, unit=settings.unit)
+        self.counts: Counter = Counter()
+        self.holders: dict[Pair, set[int]] = defaultdict(set)
+        for index, ids in enumerate(self.words):
+            for pair, n in self.count_word(ids).items():
+                self.counts[pair] += n * self.weights[index]
+                self.holders[pair].add(index)
+        context = TieContext(self.spelling, self.hf_rank, self._first_occurrence)
+        self.key, self.reverse = sort_key(settings.tie_break, context)
+
+    @staticmethod
+    def _attached_id(base: list[Token], unit_id: dict, unit: bytes) -> int:
+        key = (unit, True)
+        if key not in unit_id:
+            unit_id[key] = len(base)
+            base.append(Token(unit, ends_word=True))
+        return unit_id[key]
+
+    def _first_occurrence(self, pair: Pair) -> tuple[int, int]:
+        holders = self.holders[pair]
+        while holders:
+            index = min(holders)
+            ids = self.words[index]
+            for position, found in enumerate(zip(ids, ids[1:])):
+                if found == pair:
+                    return index, position
+            holders.discard(index)
+        raise RuntimeError(f"internal error: pair {pair} has a count but occurs nowhere")
+
+    def ranked_ties(self) -> tuple[int, list[Pair]]:
+        best = max(self.counts.values())
+        tied = [pair for pair, n in self.counts.items() if n == best]
+        return best, sorted(tied, key=self.key, reverse=self.reverse)
+
+    def merge(self, pair: Pair) -> None:
+        left, right = pair
+        new = len(self.tokens)
+        self.tokens.append(self.tokens[left].merged_with(self.tokens[right]))
+        self.spelling.append(self.spelling[left] + self.spelling[right])
+        self.id_of.setdefault(self.spelling[-1], new)
+        self.hf_rank.append(new)
+        deltas: Counter = Counter()
+        for index in self.holders.pop(pair, ()):
+            old = self.words[index]
+            merged = self.replace(old, left, right, new)
+            if merged == old:
+                continue  # a stale entry: the pair had already left this word
+            weight = self.weights[index]
+            deltas.subtract({p: n * weight for p, n in self.count_word(old).items()})
+            for p, n in self.count_word(merged).items():
+                deltas[p] += n * weight
+                self.holders[p].add(index)
+            self.words[index] = merged
+        for p, delta in deltas.items():
+            n = self.counts.get(p, 0) + delta
+            if n > 0:
+                self.counts[p] = n
+            else:
+                self.counts.pop(p, None)
+
+    def stat(self, pair: Pair | None, spelled: Spelled) -> PairStat:
+        if pair is None:
+            return PairStat(spelled, 0, ())
+        found = []
+        for index in sorted(self.holders.get(pair, ())):
+            times = sum(1 for p in zip(self.words[index], self.words[index][1:]) if p == pair)
+            if times:
+                found.append((self.texts[index], self.weights[index], times))
+        found.sort(key=lambda word: -word[1] * word[2])
+        return PairStat(spelled, self.counts.get(pair, 0), tuple(found[:3]))
+
+
+def replay(
+    corpus: Corpus,
+    settings: TrainSettings,
+    learner: Sequence[Spelled],
+    *,
+    rules: Rules = Rules(),
+    deadline: float | None = None,
+) -> Replay:
+    """Train under ``settings`` and ``rules`` while the merges equal ``learner``'s; stop at the first
+    that differs (or at ``deadline``, a ``time.perf_counter()`` value)."""
+    state = _State(corpus, settings, rules)
+    for step, theirs in enumerate(learner, start=1):
+        if deadline is not None and time.perf_counter() > deadline:
+            return Replay(step - 1, None, timed_out=True)
+        their_ids = tuple(state.id_of.get(part) for part in theirs)
+        their_pair = their_ids if None not in their_ids else None
+        if not state.counts:
+            return Replay(step - 1, Divergence(step, None, state.stat(their_pair, theirs), 0, ()))
+        best, tied = state.ranked_ties()
+        ours = tied[0]
+        if (state.spelling[ours[0]], state.spelling[ours[1]]) != theirs:
+            spelled = tuple((state.spelling[a], state.spelling[b]) for a, b in tied[:20])
+            return Replay(step - 1, Divergence(
+                step, state.stat(ours, spelled[0]), state.stat(their_pair, theirs), len(tied), spelled,
+            ))
+        state.merge(ours)
+    return Replay(len(learner), None)
