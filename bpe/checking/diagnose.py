@@ -38,11 +38,12 @@ from ..trainer import train
 from ..vocab import UNITS, token_sort_bytes
 from .learner import Spelled, spelled_text
 from .mistakes import MISTAKES, Clues, Variant, variants_for
-from .replay import Divergence, PairStat, Rules, replay
+from .compact import Divergence, PairStat, Rules, replay
 
 MAX_CHECK_SECONDS = 30.0
 """A check gives up searching after this long and says which variants it did not try."""
 UNEXPLAINED = "unexplained"
+_HUGE_WORD = 10_000
 _MARKER = regex.compile(r"</?[^<>\s]{0,8}>$")  # </w>, <w>, </s>: how learners spell a word's end
 
 
@@ -123,29 +124,34 @@ def leading_matches(ours: Sequence[Spelled], theirs: Sequence[Spelled]) -> int:
     return min(len(ours), len(theirs))
 
 
-def _reference(source: CheckCorpus, settings: TrainSettings, merges: int, *, time_limit_s: float | None = None) -> Trace:
+def _reference(corpus: Corpus, settings: TrainSettings, merges: int, *, time_limit_s: float | None = None) -> Trace:
     wanted = replace(settings, merges=merges, vocab_size=None, top_k=0, max_ties=20)
-    return train(source.build(settings), wanted, time_limit_s=time_limit_s)
+    return train(corpus, wanted, time_limit_s=time_limit_s)
 
 
-def _run(source: CheckCorpus, variant: Variant, learner: Sequence[Spelled], deadline: float) -> Attempt:
-    """How far ``variant`` follows the learner. The reference trainer has no early stop, so it runs
-    16, 64, 256... merges and goes on only while it still agrees: a wrong variant stays cheap."""
-    corpus = source.build(variant.settings, joined=variant.joined)
-    if variant.rules is not None:
-        run = replay(corpus, variant.settings, learner, rules=variant.rules, deadline=deadline)
-        return Attempt(variant, run.matching, run.timed_out)
-    wanted = min(len(learner), 16)
-    while True:
-        left = deadline - time.perf_counter()
-        trace = train(corpus, replace(variant.settings, merges=wanted, vocab_size=None, top_k=0, max_ties=1),
-                      time_limit_s=max(left, 0.0))
-        matching = leading_matches(spelled_merges(trace), learner)
-        if trace.stop_reason == "time_limit":
-            return Attempt(variant, matching, True)
-        if matching < len(trace.steps) or len(trace.steps) < wanted or wanted == len(learner):
-            return Attempt(variant, matching)
-        wanted = min(len(learner), wanted * 4)
+def _run(source: CheckCorpus, group: list[Variant], learner: Sequence[Spelled], deadline: float):
+    """How far each variant of ``group`` (the same corpus and rules, any tie rule) follows the
+    learner, in one pass of the compact trainer. It stops at the first merge that differs, so a
+    wrong variant costs a few merges (the reference trainer cannot stop early)."""
+    first = group[0]
+    corpus = source.build(first.settings, joined=first.joined)
+    run = replay(corpus, first.settings, learner, rules=first.rules or Rules(),
+                 also=[v.settings.tie_break for v in group[1:]], deadline=deadline)
+    return [Attempt(v, run.by_rule[v.settings.tie_break], run.timed_out) for v in group], run
+
+
+def _confirm(source: CheckCorpus, attempt: Attempt, learner: Sequence[Spelled], deadline: float) -> Attempt:
+    """A settings variant's count, re-measured on the reference trainer itself (the diagnosis then
+    rests on the reference, not on the compact trainer). Skipped for a corpus with a huge word
+    (pre-tokenizer ``none`` on a long text), where the reference's first-seen index is slow."""
+    corpus = source.build(attempt.variant.settings, joined=attempt.variant.joined)
+    left = deadline - time.perf_counter()
+    if attempt.variant.rules is not None or left <= 0 or max((len(w) for w, _ in corpus.words), default=0) > _HUGE_WORD:
+        return attempt
+    trace = _reference(corpus, attempt.variant.settings, min(attempt.matching + 1, len(learner)), time_limit_s=left)
+    if trace.stop_reason == "time_limit":
+        return attempt
+    return Attempt(attempt.variant, leading_matches(spelled_merges(trace), learner))
 
 
 def _combined(a: Variant, b: Variant, base: TrainSettings) -> Variant | None:
@@ -167,16 +173,24 @@ def _combined(a: Variant, b: Variant, base: TrainSettings) -> Variant | None:
                     return None
                 rules[f.name] = value
     return Variant(f"{a.code}+{b.code}", f"{a.label} and {b.label}", replace(base, **changes),
-                   Rules(**rules) if rules else None, a.joined or b.joined, fix=f"{a.fix}; and {b.fix}")
+                   Rules(**rules) if rules else None, a.joined or b.joined, parts=(a, b))
 
 
-def _search(source: CheckCorpus, candidates: list[Variant], learner, deadline) -> tuple[list[Attempt], int]:
-    attempts = []
-    for index, variant in enumerate(candidates):
+def _search(source: CheckCorpus, candidates: list[Variant], learner, deadline):
+    """``(attempts, variants skipped for time, the first group's replay)``; variants that differ
+    only in the tie rule share one pass."""
+    groups: dict[tuple, list[Variant]] = {}
+    for variant in candidates:
+        rest = {k: v for k, v in variant.settings.to_dict().items() if k != "tie_break"}
+        groups.setdefault((repr(rest), variant.rules or Rules(), variant.joined), []).append(variant)
+    attempts, first_run = [], None
+    for group in groups.values():
         if time.perf_counter() > deadline:
-            return attempts, len(candidates) - index
-        attempts.append(_run(source, variant, learner, deadline))
-    return attempts, 0
+            return attempts, len(candidates) - len(attempts), first_run
+        found, run = _run(source, group, learner, deadline)
+        attempts += found
+        first_run = first_run or run
+    return attempts, 0, first_run
 
 
 def guess_settings(source: CheckCorpus, learner: Sequence[Spelled], start: TrainSettings, deadline: float) -> TrainSettings:
@@ -189,8 +203,8 @@ def guess_settings(source: CheckCorpus, learner: Sequence[Spelled], start: Train
     for _ in range(2):
         improved = False
         for name, options in choices.items():
-            tried = [_run(source, Variant("", "", replace(best.variant.settings, **{name: o})), learner, deadline)
-                     for o in options if time.perf_counter() < deadline]
+            tried, _, _ = _search(source, [Variant("", "", replace(best.variant.settings, **{name: o})) for o in options],
+                                  learner, deadline)
             top = max(tried, key=lambda attempt: attempt.matching, default=best)
             if top.matching > best.matching:
                 best, improved = top, True
@@ -224,27 +238,31 @@ def check_merges(
     learner = list(learner)[:MAX_MERGES]
     deadline = time.perf_counter() + time_limit_s
     base = guess_settings(source, learner, settings, deadline) if guess else settings
-    trace = _reference(source, base, len(learner), time_limit_s=max(deadline - time.perf_counter(), 1.0))
+    trace = _reference(source.build(base), base, len(learner), time_limit_s=max(deadline - time.perf_counter(), 1.0))
     reference = spelled_merges(trace)
     matching = leading_matches(reference, learner)
     attempts: list[Attempt] = []
     skipped, divergence, diagnosis = 0, None, []
     best = Attempt(Variant("", "the reference", base), matching)
     if matching < len(learner):
-        divergence = replay(source.build(base), base, learner, deadline=deadline + 5.0).divergence
+        clues = Clues(word_table=source.words is not None, markers=tuple(_markers(learner)) if not base.end_of_word else ())
+        candidates = [v for group in variants_for(base, clues).values() for v in group]
+        # the reference itself goes first: its pass (shared with the other tie rules) finds the first difference
+        attempts, skipped, run = _search(source, [best.variant, *candidates], learner, deadline)
+        attempts = attempts[1:]
+        divergence = run.divergence if run else None
         if divergence is None:  # the replay ran out of time: what the trace alone knows
             ours = PairStat(reference[matching], trace.steps[matching].count, ()) if matching < len(reference) else None
             divergence = Divergence(matching + 1, ours, PairStat(learner[matching], None, ()), 0, ())
-        clues = Clues(word_table=source.words is not None, markers=tuple(_markers(learner)) if not base.end_of_word else ())
-        candidates = [v for group in variants_for(base, clues).values() for v in group]
-        attempts, skipped = _search(source, candidates, learner, deadline)
         top = sorted((a for a in attempts if a.matching > matching), key=lambda a: -a.matching)
-        if top and top[0].matching < len(learner):  # part of the way: try the best ones together
-            pairs = [_combined(a.variant, b.variant, base) for a in top[:2] for b in top if b.variant.code != a.variant.code]
-            more, _ = _search(source, [v for v in pairs if v is not None][:8], learner, deadline)
+        if top and top[0].matching < len(learner):  # part of the way: the best one with each other change
+            pairs = [_combined(top[0].variant, v, base) for v in candidates if v.code != top[0].variant.code]
+            more, _, _ = _search(source, [v for v in pairs if v is not None], learner, deadline)
             attempts += more
             top = sorted((a for a in attempts if a.matching > matching), key=lambda a: -a.matching)
         if top:
+            top = sorted((_confirm(source, a, learner, deadline) if a.matching == top[0].matching else a for a in top),
+                         key=lambda a: -a.matching)
             best = top[0]
             winners = [a for a in top if a.matching == best.matching]
             diagnosis = _causes(winners, base, matching, len(learner))
@@ -265,18 +283,16 @@ def _causes(winners: list[Attempt], base: TrainSettings, matching: int, total: i
     causes: list[Cause] = []
     seen: set[str] = set()
     for attempt in winners:
-        variant = attempt.variant
-        for code in variant.code.split("+"):
-            if code in seen:
-                continue
-            seen.add(code)
-            how_far = (
-                f"this reproduces all {total:,} of your merges" if attempt.matching == total
-                else f"this reproduces your first {attempt.matching:,} merges (the reference: {matching:,}); "
-                     "something else differs after that"
-            )
-            causes.append(Cause(code, f"{MISTAKES[code].explanation} Re-training with {variant.label}: {how_far}. "
-                                      f"Fix: {variant.fix}."))
+        how_far = (
+            f"this reproduces all {total:,} of your merges" if attempt.matching == total
+            else f"this reproduces your first {attempt.matching:,} merges (the reference: {matching:,}); "
+                 "something else differs after that"
+        )
+        for part in attempt.variant.single:
+            if part.code not in seen:
+                seen.add(part.code)
+                causes.append(Cause(part.code, f"{MISTAKES[part.code].explanation} Re-training with "
+                                               f"{attempt.label}: {how_far}. Fix: {part.fix}."))
     return causes
 
 

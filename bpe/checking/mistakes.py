@@ -6,7 +6,7 @@ running them and choosing the likeliest (:mod:`bpe.checking.diagnose`).
 
 A variant either changes a setting, and then runs on the reference trainer (another tie rule,
 unit, split pattern, no special tokens, no end-of-word marker), or changes how pairs are counted
-or merges applied, and then runs on the compact trainer of :mod:`bpe.checking.replay`, which takes
+or merges applied, and then runs on the compact trainer of :mod:`bpe.checking.compact`, which takes
 those rules as plug-ins.
 
     >>> from bpe import TrainSettings
@@ -26,7 +26,7 @@ from ..pretokenize import NAMED_PATTERNS
 from ..settings import TrainSettings
 from ..tiebreak import TIE_BREAK_RULES
 from ..vocab import UNITS
-from .replay import Rules
+from .compact import Rules
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,13 @@ class Variant:
     joined: bool = False
     """Train the word table written out as one text, so merges cross words."""
     fix: str = ""
+    parts: tuple["Variant", ...] = ()
+    """For two mistakes at once, each of them (see ``single``)."""
+
+    @property
+    def single(self) -> tuple["Variant", ...]:
+        """The single-mistake variants this one is made of (itself, when it is one)."""
+        return self.parts or (self,)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .diagnose import CheckResult
 from .learner import Spelled, spelled_text
-from .replay import PairStat
+from .compact import PairStat
 
 
 def pair_record(pair: Spelled, count: int | None) -> dict:

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from itertools import compress
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..corpus import Corpus
@@ -46,22 +47,21 @@ from ..vocab import Token, base_tokens, token_sort_bytes
 
 Spelled = tuple[bytes, bytes]
 Ids = list[int]
+_LONG_WORD = 256
 
 
-def count_with_overlap(ids: Ids) -> Counter:
-    """``[1, 1, 1] -> {(1, 1): 2}``: every adjacent pair counts."""
-    return Counter(zip(ids, ids[1:]))
+def count_with_overlap(ids: Ids) -> Iterable[Pair]:
+    """Each occurrence of each pair: ``[1, 1, 1] -> (1, 1), (1, 1)``."""
+    return zip(ids, ids[1:])
 
 
-def count_without_overlap(ids: Ids) -> Counter:
-    """``[1, 1, 1] -> {(1, 1): 1}``: an occurrence that shares a symbol with the last one counted is skipped."""
-    counts: Counter = Counter()
+def count_without_overlap(ids: Ids) -> Iterable[Pair]:
+    """``[1, 1, 1] -> (1, 1)``: an occurrence that shares a symbol with the last one counted is skipped."""
     last: dict[Pair, int] = {}
     for i, pair in enumerate(zip(ids, ids[1:])):
         if last.get(pair) != i - 1:
             last[pair] = i
-            counts[pair] += 1
-    return counts
+            yield pair
 
 
 def replace_left_to_right(ids: Ids, left: int, right: int, new: int) -> Ids:
@@ -96,7 +96,7 @@ def replace_with_overlap(ids: Ids, left: int, right: int, new: int) -> Ids:
     return out
 
 
-COUNTING: MappingProxyType[str, Callable[[Ids], Counter]] = MappingProxyType(
+COUNTING: MappingProxyType[str, Callable[[Ids], Iterable[Pair]]] = MappingProxyType(
     {"overlap": count_with_overlap, "no-overlap": count_without_overlap}
 )
 REPLACING: MappingProxyType[str, Callable[[Ids, int, int, int], Ids]] = MappingProxyType(
@@ -151,6 +151,8 @@ class Replay:
     matching: int
     divergence: Divergence | None
     timed_out: bool = False
+    by_rule: dict = field(default_factory=dict)
+    """Tie-break rule -> leading merges matched, for the rule of the settings and every one in ``also``."""
 
 
 class _State:
@@ -163,10 +165,11 @@ class _State:
         unit_id = {token.data: i for i, token in enumerate(base) if not token.ends_word}
         self.words: list[Ids] = []
         for text, _ in corpus.words:
-            units = [bytes([b]) for b in text.encode("utf-8")] if settings.unit == "byte" else [c.encode() for c in text]
-            ids = [unit_id[unit] for unit in units]
+            encoded = text.encode("utf-8")
+            ids = list(encoded) if settings.unit == "byte" else [unit_id[char.encode()] for char in text]
             if attached:
-                ids[-1] = self._attached_id(base, unit_id, units[-1])
+                last = encoded[-1:] if settings.unit == "byte" else text[-1].encode()
+                ids[-1] = self._attached_id(base, unit_id, last)
             elif marker:
                 ids.append(len(base) - 1)
             self.words.append(ids)
@@ -178,14 +181,15 @@ class _State:
         self.spelling = [token_sort_bytes(token, marker) for token in base]
         self.id_of = {spelled: i for i, spelled in enumerate(self.spelling)}
         self.hf_rank = hf_ranks(base, unit=settings.unit)
-        self.counts: Counter = Counter()
+        self.counts: dict[Pair, int] = defaultdict(int)
         self.holders: dict[Pair, set[int]] = defaultdict(set)
         for index, ids in enumerate(self.words):
-            for pair, n in self.count_word(ids).items():
-                self.counts[pair] += n * self.weights[index]
+            weight = self.weights[index]
+            for pair, n in Counter(self.count_word(ids)).items():  # Counter: one entry per distinct pair, in C
+                self.counts[pair] += n * weight
                 self.holders[pair].add(index)
-        context = TieContext(self.spelling, self.hf_rank, self._first_occurrence)
-        self.key, self.reverse = sort_key(settings.tie_break, context)
+        self.counts = dict(self.counts)
+        self.context = TieContext(self.spelling, self.hf_rank, self._first_occurrence)
 
     @staticmethod
     def _attached_id(base: list[Token], unit_id: dict, unit: bytes) -> int:
@@ -206,10 +210,17 @@ class _State:
             holders.discard(index)
         raise RuntimeError(f"internal error: pair {pair} has a count but occurs nowhere")
 
-    def ranked_ties(self) -> tuple[int, list[Pair]]:
+    def ties(self) -> list[Pair]:
         best = max(self.counts.values())
-        tied = [pair for pair, n in self.counts.items() if n == best]
-        return best, sorted(tied, key=self.key, reverse=self.reverse)
+        # compress/map keep the scan over every pair in C: it runs once per merge
+        return list(compress(self.counts, map(best.__eq__, self.counts.values())))
+
+    def choose(self, rule: str, tied: list[Pair], n: int = 1) -> list[Pair]:
+        """The ``n`` pairs ``rule`` prefers among ``tied``, best first."""
+        key, reverse = sort_key(rule, self.context)
+        if n == 1:
+            return [(max if reverse else min)(tied, key=key)]
+        return sorted(tied, key=key, reverse=reverse)[:n]
 
     def merge(self, pair: Pair) -> None:
         left, right = pair
@@ -218,19 +229,31 @@ class _State:
         self.spelling.append(self.spelling[left] + self.spelling[right])
         self.id_of.setdefault(self.spelling[-1], new)
         self.hf_rank.append(new)
-        deltas: Counter = Counter()
-        for index in self.holders.pop(pair, ()):
+        deltas: dict[Pair, int] = defaultdict(int)
+        count_word, holders = self.count_word, self.holders
+        for index in holders.pop(pair, ()):
             old = self.words[index]
             merged = self.replace(old, left, right, new)
             if merged == old:
                 continue  # a stale entry: the pair had already left this word
             weight = self.weights[index]
-            deltas.subtract({p: n * weight for p, n in self.count_word(old).items()})
-            for p, n in self.count_word(merged).items():
-                deltas[p] += n * weight
-                self.holders[p].add(index)
+            if len(old) > _LONG_WORD:  # a whole text as one word: let Counter tally it in C
+                deltas.update((p, deltas[p] - n * weight) for p, n in Counter(count_word(old)).items())
+                deltas.update((p, deltas[p] + n * weight) for p, n in Counter(count_word(merged)).items())
+                for p in zip(merged, merged[1:]):
+                    if new in p:
+                        holders[p].add(index)
+            else:
+                for p in count_word(old):
+                    deltas[p] -= weight
+                for p in count_word(merged):
+                    deltas[p] += weight
+                    if new in p:  # a pair without the new token was in the old word too: already listed
+                        holders[p].add(index)
             self.words[index] = merged
         for p, delta in deltas.items():
+            if not delta:
+                continue
             n = self.counts.get(p, 0) + delta
             if n > 0:
                 self.counts[p] = n
@@ -255,24 +278,41 @@ def replay(
     learner: Sequence[Spelled],
     *,
     rules: Rules = Rules(),
+    also: Sequence[str] = (),
     deadline: float | None = None,
 ) -> Replay:
     """Train under ``settings`` and ``rules`` while the merges equal ``learner``'s; stop at the first
-    that differs (or at ``deadline``, a ``time.perf_counter()`` value)."""
+    that differs (or at ``deadline``, a ``time.perf_counter()`` value).
+
+    ``also``: other tie-break rules followed in the same pass (their counts in ``Replay.by_rule``).
+    Subtle: the pass applies the *learner's* merge, which every rule still alive chose, so each
+    rule's count is what a run of its own would give.
+    """
     state = _State(corpus, settings, rules)
+    alive = list(dict.fromkeys([settings.tie_break, *also]))
+    by_rule: dict[str, int] = {}
+    divergence = None
     for step, theirs in enumerate(learner, start=1):
         if deadline is not None and time.perf_counter() > deadline:
-            return Replay(step - 1, None, timed_out=True)
+            by_rule.update(dict.fromkeys(alive, step - 1))
+            return Replay(by_rule[settings.tie_break], divergence, True, by_rule)
         their_ids = tuple(state.id_of.get(part) for part in theirs)
         their_pair = their_ids if None not in their_ids else None
-        if not state.counts:
-            return Replay(step - 1, Divergence(step, None, state.stat(their_pair, theirs), 0, ()))
-        best, tied = state.ranked_ties()
-        ours = tied[0]
-        if (state.spelling[ours[0]], state.spelling[ours[1]]) != theirs:
-            spelled = tuple((state.spelling[a], state.spelling[b]) for a, b in tied[:20])
-            return Replay(step - 1, Divergence(
-                step, state.stat(ours, spelled[0]), state.stat(their_pair, theirs), len(tied), spelled,
-            ))
-        state.merge(ours)
-    return Replay(len(learner), None)
+        tied = state.ties() if state.counts else []
+        follow = None
+        for rule in list(alive):
+            ours = state.choose(rule, tied)[0] if tied else None
+            if ours is not None and (state.spelling[ours[0]], state.spelling[ours[1]]) == theirs:
+                follow = ours
+                continue
+            alive.remove(rule)
+            by_rule[rule] = step - 1
+            if rule == settings.tie_break:
+                ranked = [(state.spelling[a], state.spelling[b]) for a, b in state.choose(rule, tied, 20)] if tied else []
+                divergence = Divergence(step, state.stat(ours, ranked[0]) if tied else None,
+                                        state.stat(their_pair, theirs), len(tied), tuple(ranked))
+        if follow is None:
+            break
+        state.merge(follow)
+    by_rule.update(dict.fromkeys(alive, len(learner)))
+    return Replay(by_rule[settings.tie_break], divergence, False, by_rule)
