@@ -118,7 +118,10 @@ def _line_pairs(text: str, source: str) -> list[tuple[str, str]]:
 
 
 def _looks_gpt2(text: str) -> bool:
-    tokens = [token for pair in _line_pairs(text, "merges") for token in pair]
+    try:
+        tokens = [token for pair in _line_pairs(text, "merges") for token in pair]
+    except FormatError:
+        return False  # not lines of pairs: the plain-text reader says what is wrong, naming the file
     if not all(map(_gpt2_spelled, tokens)):
         return False
     joined = "".join(tokens)
