@@ -6,11 +6,13 @@ itself (:mod:`bpe.trainer`, fast and incremental, which the settings variants us
 which mistake is most likely (:mod:`bpe.checking.diagnose`).
 
 Why a second trainer: a mistake changes *how* pairs are counted or merges applied, which the
-reference trainer rightly cannot be told to get wrong. This one recounts each word a merge touches
-from scratch with the rule under test, so any rule plugs in; it is slower per merge than the
-reference, but a wrong cause parts from the learner within a few merges, so it stays cheap. With
-no mistake it makes the reference's choices exactly (``tests/test_checking.py`` checks that on
-every preset and tie rule).
+reference trainer rightly cannot be told to get wrong; and the reference cannot stop early. This
+one stops at the first merge that differs, so a wrong cause costs a few merges. Under a mistake it
+recounts each word a merge touches with the rule under test, so any rule plugs in; without one it
+updates counts locally with the reference's own :func:`~bpe.trainer.merge_word`. Either way it
+makes the reference's choices exactly when the rules are the reference's
+(``tests/test_checking.py`` checks that on every preset and tie rule), and the learner-style
+trainers of ``tests/learners.py`` check each mistake's rules.
 
 The rules, one registry each:
 
@@ -35,7 +37,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from itertools import compress
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -43,6 +44,7 @@ from types import MappingProxyType
 from ..corpus import Corpus
 from ..settings import TrainSettings
 from ..tiebreak import Pair, TieContext, hf_ranks, sort_key
+from ..trainer import merge_word
 from ..vocab import Token, base_tokens, token_sort_bytes
 
 Spelled = tuple[bytes, bytes]
@@ -57,23 +59,35 @@ def count_with_overlap(ids: Ids) -> Iterable[Pair]:
 
 def count_without_overlap(ids: Ids) -> Iterable[Pair]:
     """``[1, 1, 1] -> (1, 1)``: an occurrence that shares a symbol with the last one counted is skipped."""
+    pairs = list(zip(ids, ids[1:]))
+    if len(set(pairs)) == len(pairs):
+        return pairs  # no pair repeats, so none can overlap itself (the usual word: decided in C)
     last: dict[Pair, int] = {}
-    for i, pair in enumerate(zip(ids, ids[1:])):
+    counted = []
+    for i, pair in enumerate(pairs):
         if last.get(pair) != i - 1:
             last[pair] = i
-            yield pair
+            counted.append(pair)
+    return counted
 
 
 def replace_left_to_right(ids: Ids, left: int, right: int, new: int) -> Ids:
     """``[1, 1, 1], (1, 1) -> [new, 1]``."""
-    out, i, last = [], 0, len(ids) - 1
-    while i <= last:
-        if i < last and ids[i] == left and ids[i + 1] == right:
+    out: Ids = []
+    done = 0  # ids[:done] are in out
+    while True:
+        try:
+            i = ids.index(left, done)  # jump to the next candidate instead of looping in Python
+        except ValueError:
+            break
+        if i + 1 < len(ids) and ids[i + 1] == right:
+            out.extend(ids[done:i])
             out.append(new)
-            i += 2
+            done = i + 2
         else:
-            out.append(ids[i])
-            i += 1
+            out.extend(ids[done:i + 1])
+            done = i + 1
+    out.extend(ids[done:])
     return out
 
 
@@ -177,19 +191,49 @@ class _State:
         self.weights = [WEIGHTING[rules.weighting](freq) for _, freq in corpus.words]
         self.count_word = COUNTING[rules.counting]
         self.replace = REPLACING[rules.replacing]
+        self.local = rules.counting == "overlap" and rules.replacing == "left-to-right"
         self.tokens = base
         self.spelling = [token_sort_bytes(token, marker) for token in base]
         self.id_of = {spelled: i for i, spelled in enumerate(self.spelling)}
         self.hf_rank = hf_ranks(base, unit=settings.unit)
-        self.counts: dict[Pair, int] = defaultdict(int)
+        counts: dict[Pair, int] = defaultdict(int)
         self.holders: dict[Pair, set[int]] = defaultdict(set)
         for index, ids in enumerate(self.words):
-            weight = self.weights[index]
-            for pair, n in Counter(self.count_word(ids)).items():  # Counter: one entry per distinct pair, in C
-                self.counts[pair] += n * weight
+            self._tally(ids, self.weights[index], counts)
+            pairs = zip(ids, ids[1:])
+            for pair in set(pairs) if len(ids) > _LONG_WORD else pairs:
                 self.holders[pair].add(index)
-        self.counts = dict(self.counts)
+        self.counts: dict[Pair, int] = {}
+        self.by_count: dict[int, set[Pair]] = defaultdict(set)
+        """``count -> pairs``: the top count's pairs without a scan of every pair (as in the reference)."""
+        self._apply(counts)
         self.context = TieContext(self.spelling, self.hf_rank, self._first_occurrence)
+
+    def _tally(self, ids: Ids, weight: int, into: dict[Pair, int]) -> None:
+        """Add ``weight`` to ``into`` for each counted occurrence in ``ids``."""
+        if len(ids) > _LONG_WORD:  # a whole text as one word: let Counter tally it in C
+            for pair, n in Counter(self.count_word(ids)).items():
+                into[pair] += n * weight
+        else:
+            for pair in self.count_word(ids):
+                into[pair] += weight
+
+    def _apply(self, deltas: dict[Pair, int]) -> None:
+        counts, by_count = self.counts, self.by_count
+        for pair, delta in deltas.items():
+            if not delta:
+                continue
+            old = counts.get(pair, 0)
+            if old:
+                bucket = by_count[old]
+                bucket.discard(pair)
+                if not bucket:
+                    del by_count[old]
+            if old + delta > 0:
+                counts[pair] = old + delta
+                by_count[old + delta].add(pair)
+            else:
+                counts.pop(pair, None)
 
     @staticmethod
     def _attached_id(base: list[Token], unit_id: dict, unit: bytes) -> int:
@@ -211,9 +255,7 @@ class _State:
         raise RuntimeError(f"internal error: pair {pair} has a count but occurs nowhere")
 
     def ties(self) -> list[Pair]:
-        best = max(self.counts.values())
-        # compress/map keep the scan over every pair in C: it runs once per merge
-        return list(compress(self.counts, map(best.__eq__, self.counts.values())))
+        return list(self.by_count[max(self.by_count)])
 
     def choose(self, rule: str, tied: list[Pair], n: int = 1) -> list[Pair]:
         """The ``n`` pairs ``rule`` prefers among ``tied``, best first."""
@@ -230,35 +272,23 @@ class _State:
         self.id_of.setdefault(self.spelling[-1], new)
         self.hf_rank.append(new)
         deltas: dict[Pair, int] = defaultdict(int)
-        count_word, holders = self.count_word, self.holders
+        holders = self.holders
         for index in holders.pop(pair, ()):
             old = self.words[index]
-            merged = self.replace(old, left, right, new)
-            if merged == old:
-                continue  # a stale entry: the pair had already left this word
             weight = self.weights[index]
-            if len(old) > _LONG_WORD:  # a whole text as one word: let Counter tally it in C
-                deltas.update((p, deltas[p] - n * weight) for p, n in Counter(count_word(old)).items())
-                deltas.update((p, deltas[p] + n * weight) for p, n in Counter(count_word(merged)).items())
-                for p in zip(merged, merged[1:]):
-                    if new in p:
-                        holders[p].add(index)
-            else:
-                for p in count_word(old):
-                    deltas[p] -= weight
-                for p in count_word(merged):
-                    deltas[p] += weight
-                    if new in p:  # a pair without the new token was in the old word too: already listed
-                        holders[p].add(index)
+            if self.local:  # no mistake in counting or replacing: the reference's local update
+                created: list[Pair] = []
+                merged = merge_word(old, left, right, new, weight, deltas, created)
+            else:  # any rule: recount the word before and after
+                merged = self.replace(old, left, right, new)
+                if merged != old:
+                    self._tally(old, -weight, deltas)
+                    self._tally(merged, weight, deltas)
+                created = [p for p in zip(merged, merged[1:]) if new in p]
+            for p in created:  # a pair without the new token was in the old word too: already listed
+                holders[p].add(index)
             self.words[index] = merged
-        for p, delta in deltas.items():
-            if not delta:
-                continue
-            n = self.counts.get(p, 0) + delta
-            if n > 0:
-                self.counts[p] = n
-            else:
-                self.counts.pop(p, None)
+        self._apply(deltas)
 
     def stat(self, pair: Pair | None, spelled: Spelled) -> PairStat:
         if pair is None:

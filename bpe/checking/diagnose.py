@@ -176,9 +176,10 @@ def _combined(a: Variant, b: Variant, base: TrainSettings) -> Variant | None:
                    Rules(**rules) if rules else None, a.joined or b.joined, parts=(a, b))
 
 
-def _search(source: CheckCorpus, candidates: list[Variant], learner, deadline):
-    """``(attempts, variants skipped for time, the first group's replay)``; variants that differ
-    only in the tie rule share one pass."""
+def _search(source: CheckCorpus, candidates: list[Variant], learner, deadline, *, until_all: bool = False):
+    """``(attempts, variants skipped, the first group's replay)``; variants that differ only in the
+    tie rule share one pass. Skipped: for the time limit, or (``until_all``) once one reproduces
+    every merge."""
     groups: dict[tuple, list[Variant]] = {}
     for variant in candidates:
         rest = {k: v for k, v in variant.settings.to_dict().items() if k != "tie_break"}
@@ -190,6 +191,8 @@ def _search(source: CheckCorpus, candidates: list[Variant], learner, deadline):
         found, run = _run(source, group, learner, deadline)
         attempts += found
         first_run = first_run or run
+        if until_all and any(a.matching == len(learner) for a in found):
+            return attempts, len(candidates) - len(attempts), first_run
     return attempts, 0, first_run
 
 
@@ -255,9 +258,12 @@ def check_merges(
             ours = PairStat(reference[matching], trace.steps[matching].count, ()) if matching < len(reference) else None
             divergence = Divergence(matching + 1, ours, PairStat(learner[matching], None, ()), 0, ())
         top = sorted((a for a in attempts if a.matching > matching), key=lambda a: -a.matching)
-        if top and top[0].matching < len(learner):  # part of the way: the best one with each other change
-            pairs = [_combined(top[0].variant, v, base) for v in candidates if v.code != top[0].variant.code]
-            more, _, _ = _search(source, [v for v in pairs if v is not None], learner, deadline)
+        if top and top[0].matching < len(learner):  # part of the way: the best one with each other change,
+            # the changes that went furthest alone first, until one pair reproduces everything
+            alone = {a.variant: a.matching for a in attempts}
+            others = sorted((v for v in candidates if v.code != top[0].variant.code), key=lambda v: -alone.get(v, 0))
+            pairs = [_combined(top[0].variant, v, base) for v in others]
+            more, _, _ = _search(source, [v for v in pairs if v is not None], learner, deadline, until_all=True)
             attempts += more
             top = sorted((a for a in attempts if a.matching > matching), key=lambda a: -a.matching)
         if top:

@@ -123,6 +123,8 @@ def summary_text(result: CheckResult) -> str:
     """One sentence: how far the learner matches."""
     if result.matching == result.total:
         return f"All {result.total:,} of your merges match the reference."
+    if result.matching == 0:
+        return f"Your very first merge differs from the reference's (you have {result.total:,})."
     return f"Your first {result.matching:,} merges of {result.total:,} match the reference; merge {result.matching + 1:,} differs."
 
 
