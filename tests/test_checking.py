@@ -233,3 +233,14 @@ def test_bpe_lab_json_and_train_json_output_are_read():
 def test_a_malformed_merges_file_is_a_format_error_that_says_why(text, says):
     with pytest.raises(FormatError, match=says):
         read_learner_merges(text, name="merges.txt")
+
+
+def test_a_partial_explanation_names_one_cause_and_says_something_else_differs():
+    # Wikipedia's text, lexicographic-min meant; the learner's ties go to the greater pair (aa+a, then
+    # aaa+b, d+aaab), and its last merge (q, q) occurs nowhere: nothing explains that one.
+    merges = [(b"a", b"a"), (b"aa", b"a"), (b"aaa", b"b"), (b"d", b"aaab"), (b"q", b"q")]
+    result = check_merges(merges, CheckCorpus(text="aaabdaaabac"),
+                          TrainSettings(pretokenizer="none", tie_break="lexicographic-min", min_frequency=1))
+    assert (result.matching, result.best.matching) == (1, 4)
+    (cause,) = result.diagnosis  # no second "cause" that changes nothing on this text (one word, ASCII)
+    assert cause.code == "tie-break" and "something else differs after that" in cause.message

@@ -265,7 +265,9 @@ def check_merges(
             pairs = [_combined(top[0].variant, v, base) for v in others]
             more, _, _ = _search(source, [v for v in pairs if v is not None], learner, deadline, until_all=True)
             attempts += more
-            top = sorted((a for a in attempts if a.matching > matching), key=lambda a: -a.matching)
+            # a pair counts only if its second change matters: it must beat the best one alone
+            top = sorted([a for a in top if a.variant.parts == ()] + [a for a in more if a.matching > top[0].matching],
+                         key=lambda a: -a.matching)
         if top:
             top = sorted((_confirm(source, a, learner, deadline) if a.matching == top[0].matching else a for a in top),
                          key=lambda a: -a.matching)
