@@ -244,3 +244,10 @@ def test_a_partial_explanation_names_one_cause_and_says_something_else_differs()
     assert (result.matching, result.best.matching) == (1, 4)
     (cause,) = result.diagnosis  # no second "cause" that changes nothing on this text (one word, ASCII)
     assert cause.code == "tie-break" and "something else differs after that" in cause.message
+
+
+def test_unknown_settings_find_an_end_of_word_marker_spelled_in_the_merges():
+    merges = LEARNERS[None](SENNRICH_TEXT, 15, marker="</w>")
+    result = check_merges(merges, CheckCorpus(text=SENNRICH_TEXT), TrainSettings(min_frequency=1), guess=True)
+    assert (result.matching, result.diagnosis) == (15, ())
+    assert (result.settings.end_of_word, result.settings.tie_break) == ("</w>", "lexicographic-max")

@@ -197,22 +197,25 @@ def _search(source: CheckCorpus, candidates: list[Variant], learner, deadline, *
 
 
 def guess_settings(source: CheckCorpus, learner: Sequence[Spelled], start: TrainSettings, deadline: float) -> TrainSettings:
-    """The settings that reproduce the learner furthest, one setting at a time (twice round)."""
+    """The settings that reproduce the learner furthest, one setting at a time (twice round),
+    starting from ``start`` with the end-of-word marker their merges spell, if any."""
     markers = tuple(_markers(learner))
-    choices = {"unit": UNITS, "end_of_word": (None, *markers), "tie_break": tuple(TIE_BREAK_RULES)}
+    if markers and not start.end_of_word:
+        start = replace(start, end_of_word=markers[0])
+    choices = {"end_of_word": (None, *markers), "unit": UNITS, "tie_break": tuple(TIE_BREAK_RULES)}
     if source.words is None:
         choices = {"pretokenizer": tuple(NAMED_PATTERNS), **choices}
-    best = Attempt(Variant("", "", start), -1)
+    (best,), _, _ = _search(source, [Variant("", "", start)], learner, deadline)
     for _ in range(2):
         improved = False
         for name, options in choices.items():
+            if best.matching == len(learner):
+                return best.variant.settings
             tried, _, _ = _search(source, [Variant("", "", replace(best.variant.settings, **{name: o})) for o in options],
                                   learner, deadline)
             top = max(tried, key=lambda attempt: attempt.matching, default=best)
-            if top.matching > best.matching:
+            if top.matching > best.matching:  # a tie keeps the current value
                 best, improved = top, True
-            if best.matching == len(learner):
-                return best.variant.settings
         if not improved:
             break
     return best.variant.settings
