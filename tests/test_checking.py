@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bpe.checking import MISTAKES, UNEXPLAINED, CheckCorpus, check_merges, read_learner_merges, replay
 from bpe.checking.diagnose import spelled_merges
-from bpe.errors import FormatError
+from bpe.errors import BpeError, FormatError
 from bpe.presets import PRESETS, SENNRICH_TEXT, SENNRICH_WORDS, python_docs_text
 from bpe.settings import TrainSettings
 from bpe.tiebreak import TIE_BREAK_RULES
@@ -251,3 +253,28 @@ def test_unknown_settings_find_an_end_of_word_marker_spelled_in_the_merges():
     result = check_merges(merges, CheckCorpus(text=SENNRICH_TEXT), TrainSettings(min_frequency=1), guess=True)
     assert (result.matching, result.diagnosis) == (15, ())
     assert (result.settings.end_of_word, result.settings.tie_break) == ("</w>", "lexicographic-max")
+
+
+LINES = st.lists(st.tuples(st.text(min_size=0, max_size=4), st.text(min_size=0, max_size=4)), max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(raw=st.one_of(st.binary(max_size=80), LINES.map(lambda pairs: "".join(f"{a} {b}\n" for a, b in pairs)),
+                     st.sampled_from(["{", "{}", "[]", "minbpe v1", "minbpe v1\n\n1\n", "#version: 0.3\na b\n", "\ufeffa b"])))
+def test_any_merges_file_is_read_or_refused_with_a_format_error(raw):
+    try:
+        read = read_learner_merges(raw, name="fuzz.txt")
+    except BpeError as error:
+        assert str(error)
+        return
+    assert read.pairs and all(isinstance(a, bytes) and isinstance(b, bytes) for a, b in read.pairs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(pairs=st.lists(st.tuples(st.sampled_from([b"a", b"b", b"ab", b" ", b"ba", b"\xc3"]),
+                                st.sampled_from([b"a", b"b", b"ab", b" a", b"\xa9"])), min_size=1, max_size=6))
+def test_any_merges_checked_on_any_text_give_a_consistent_answer(pairs):
+    result = check_merges(pairs, CheckCorpus(text="abab ab a b ba é"), MEANT, time_limit_s=5)
+    assert 0 <= result.matching <= result.total == len(pairs)
+    assert (result.divergence is None) == (result.matching == result.total) == (result.diagnosis == ())
+    assert result.best.matching >= result.matching
