@@ -278,3 +278,9 @@ def test_any_merges_checked_on_any_text_give_a_consistent_answer(pairs):
     assert 0 <= result.matching <= result.total == len(pairs)
     assert (result.divergence is None) == (result.matching == result.total) == (result.diagnosis == ())
     assert result.best.matching >= result.matching
+
+
+def test_a_reference_that_cannot_finish_in_time_is_an_error_that_says_why():
+    merges = LEARNERS[None](CORPORA["python-docs excerpt"], 30)
+    with pytest.raises(BpeError, match="the reference needed over 0.001 s for 30 merges"):
+        check_merges(merges, CheckCorpus(text=CORPORA["python-docs excerpt"] * 20), MEANT, time_limit_s=0.001)

@@ -29,11 +29,12 @@ from dataclasses import dataclass, field, fields, replace
 import regex
 
 from ..corpus import Corpus
+from ..errors import BpeError
 from ..limits import MAX_MERGES
 from ..pretokenize import NAMED_PATTERNS
 from ..settings import TrainSettings
 from ..tiebreak import TIE_BREAK_RULES
-from ..trace import Trace
+from ..trace import STOP_TIME_LIMIT, Trace
 from ..trainer import train
 from ..vocab import UNITS, token_sort_bytes
 from .learner import Spelled, spelled_text
@@ -244,7 +245,13 @@ def check_merges(
     learner = list(learner)[:MAX_MERGES]
     deadline = time.perf_counter() + time_limit_s
     base = guess_settings(source, learner, settings, deadline) if guess else settings
-    trace = _reference(source.build(base), base, len(learner), time_limit_s=max(deadline - time.perf_counter(), 1.0))
+    trace = _reference(source.build(base), base, len(learner), time_limit_s=time_limit_s)
+    if trace.stop_reason == STOP_TIME_LIMIT:
+        raise BpeError(
+            f"the reference needed over {time_limit_s:g} s for {len(learner):,} merges on this corpus and stopped after "
+            f"{len(trace.steps):,}; check fewer merges or a shorter excerpt (one very long word, as with the "
+            "pre-tokenizer none on a long text, is the slow case)"
+        )
     reference = spelled_merges(trace)
     matching = leading_matches(reference, learner)
     attempts: list[Attempt] = []
