@@ -101,22 +101,21 @@ def settings_section() -> None:
     state.seed("w.check_guess", form.guess)
     st.checkbox("I don't know my settings: find the ones that fit best", key="w.check_guess",
                 on_change=_write("guess", "w.check_guess"))
-    if form.guess:
-        return
     columns = st.columns(5)
-    for column, (field, label, options) in zip(columns, (
-        ("unit", "Unit", ["byte", "char"]),
-        ("pretokenizer", "Pre-tokenizer", list(dict.fromkeys([*NAMED_PATTERNS, form.pretokenizer]))),
-        ("tie_break", "Tie-break rule", list(TIE_BREAK_RULES)),
-    )):
-        key = f"w.check_{field}"
-        state.seed(key, getattr(form, field))
-        column.selectbox(label, options, key=key, on_change=_write(field, key))
-    columns[1].caption(escape_markdown(PRETOKENIZER_HELP.get(form.pretokenizer, "")))
-    for column, (field, label, hint) in zip(columns[3:], (
-        ("end_of_word", "End-of-word marker", "e.g. </w>; empty: none"),
-        ("special_tokens", "Special tokens", "comma-separated, e.g. <|endoftext|>"),
-    )):
+    if not form.guess:
+        for column, (field, label, options) in zip(columns, (
+            ("unit", "Unit", ["byte", "char"]),
+            ("pretokenizer", "Pre-tokenizer", list(dict.fromkeys([*NAMED_PATTERNS, form.pretokenizer]))),
+            ("tie_break", "Tie-break rule", list(TIE_BREAK_RULES)),
+        )):
+            key = f"w.check_{field}"
+            state.seed(key, getattr(form, field))
+            column.selectbox(label, options, key=key, on_change=_write(field, key))
+        columns[1].caption(escape_markdown(PRETOKENIZER_HELP.get(form.pretokenizer, "")))
+    texts = [("special_tokens", "Special tokens", "comma-separated, e.g. <|endoftext|>")]
+    if not form.guess:  # a guess tries no marker and the one the merges spell
+        texts.insert(0, ("end_of_word", "End-of-word marker", "e.g. </w>; empty: none"))
+    for column, (field, label, hint) in zip(columns[5 - len(texts):], texts):
         key = f"w.check_{field}"
         state.seed(key, getattr(form, field))
         column.text_input(label, key=key, placeholder=hint, on_change=_write(field, key), max_chars=200)

@@ -31,7 +31,7 @@ def test_an_uploaded_merges_file_shows_the_first_difference_side_by_side():
 
 def test_the_diagnosis_names_the_tie_rule_and_its_fix():
     at = checked(FIRST_SEEN_MERGES.encode())
-    cause = plain(html_with(at, "bpe-cause"))
+    cause = plain(html_with(at, "<div class=\"bpe-cause"))
     assert cause.startswith("tie-break · another tie-break rule")
     assert "ties broken by first-seen" in cause and "reproduces all 3 of your merges" in cause
     rest = at.dataframe[0].value
@@ -77,3 +77,22 @@ def test_hostile_tokens_and_file_names_stay_text():
     shown = html_with(at, "bpe-check\"")
     assert "<img" not in shown and "&lt;img" in shown
     assert any("\\<b\\>evil" in caption.value for caption in at.caption)
+
+
+def test_special_tokens_typed_on_the_page_are_split_out_and_a_learner_who_did_not_is_told():
+    from .learners import LEARNERS
+
+    text = "hello world<|endoftext|>the world says hello<|endoftext|>" * 8
+    merges = LEARNERS["special-token"](text, 25, ("<|endoftext|>",))
+    at = open_page(CHECK)
+    at.radio(key="w.check_corpus").set_value("text").run()
+    at.text_area(key="w.check_text").set_value(text).run()
+    at.selectbox(key="w.check_pretokenizer").set_value("gpt2").run()
+    at.text_input(key="w.check_special_tokens").set_value("<|endoftext|>").run()
+    # ASCII text: GPT-2's merges lines spell a space "Ġ"
+    lines = "".join(f"{a.decode().replace(' ', 'Ġ')} {b.decode().replace(' ', 'Ġ')}\n" for a, b in merges)
+    at.text_area(key="w.check_merges_text").set_value(lines).run()
+    at = at.button(key="w.check_run").click().run()
+    cause = plain(html_with(at, "<div class=\"bpe-cause"))
+    assert cause.startswith("special-token · special tokens not split out")
+    assert "split the text around <|endoftext|> first" in cause
