@@ -129,13 +129,20 @@ class Rules:
     counting: str = "overlap"
     replacing: str = "left-to-right"
     weighting: str = "frequency"
-    marker: str = "separate"
+    marker: str | None = None
+    """``separate`` or ``attached``; None: as the settings place it (``end_of_word_mode``, once the
+    trainer has it: issue 15; ``separate`` until then)."""
 
     def __post_init__(self) -> None:
         for name, registry in (("counting", COUNTING), ("replacing", REPLACING), ("weighting", WEIGHTING),
                                ("marker", MARKING)):
-            if getattr(self, name) not in registry:
+            if getattr(self, name) not in registry and not (name == "marker" and self.marker is None):
                 raise ValueError(f"unknown {name} rule {getattr(self, name)!r}: use one of {', '.join(registry)}")
+
+
+def marker_mode(settings: TrainSettings, rules: Rules) -> str:
+    """Where this run puts the end-of-word marker: the rules' mode, else the settings'."""
+    return rules.marker or getattr(settings, "end_of_word_mode", "separate")
 
 
 @dataclass(frozen=True)
@@ -174,7 +181,7 @@ class _State:
 
     def __init__(self, corpus: Corpus, settings: TrainSettings, rules: Rules) -> None:
         marker = settings.end_of_word
-        attached = bool(marker) and rules.marker == "attached"
+        attached = bool(marker) and marker_mode(settings, rules) == "attached"
         base = list(base_tokens(unit=settings.unit, alphabet=corpus.alphabet, end_of_word=None if attached else marker))
         unit_id = {token.data: i for i, token in enumerate(base) if not token.ends_word}
         self.words: list[Ids] = []

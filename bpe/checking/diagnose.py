@@ -58,7 +58,10 @@ class CheckCorpus:
 
     def build(self, settings: TrainSettings, *, joined: bool = False) -> Corpus:
         """The corpus under ``settings`` (cached per split); ``joined``: a word table written out as one text."""
-        key = (settings.pretokenizer, settings.special_tokens, joined)
+        # the special tokens cut out before counting (issue 15 adds ``cut_from_corpus``: none when
+        # they are counted as text; until then, all of them)
+        specials = getattr(settings, "cut_from_corpus", settings.special_tokens)
+        key = (settings.pretokenizer, specials, joined)
         if key not in self._built:
             if self.words is not None and not joined:
                 self._built[key] = Corpus.from_word_counts(self.words)
@@ -66,9 +69,7 @@ class CheckCorpus:
                 text = " ".join(word for word, count in self.words.items() for _ in range(count))
                 self._built[key] = Corpus.from_text(text, pretokenizer="none")
             else:
-                self._built[key] = Corpus.from_text(
-                    self.text, pretokenizer=settings.pretokenizer, special_tokens=settings.special_tokens
-                )
+                self._built[key] = Corpus.from_text(self.text, pretokenizer=settings.pretokenizer, special_tokens=specials)
         return self._built[key]
 
 

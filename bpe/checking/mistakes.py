@@ -26,7 +26,7 @@ from ..pretokenize import NAMED_PATTERNS
 from ..settings import TrainSettings
 from ..tiebreak import TIE_BREAK_RULES
 from ..vocab import UNITS
-from .compact import Rules
+from .compact import Rules, marker_mode
 
 
 @dataclass(frozen=True)
@@ -133,16 +133,20 @@ def _unit(base: TrainSettings, clues: Clues) -> list[Variant]:
 def _end_of_word(base: TrainSettings, clues: Clues) -> list[Variant]:
     if base.end_of_word:
         marker = base.end_of_word
+        attached = marker_mode(base, Rules()) == "attached"
+        where = f"glued to each word's last symbol (`[..., 't{marker}']`)" if attached else \
+            f"a symbol of its own after each word (`list(word) + ['{marker}']`)"
         return [
             Variant("end-of-word", "no end-of-word marker", replace(base, end_of_word=None),
-                    fix=f"append {marker} to every word before counting, as a symbol of its own"),
-            Variant("end-of-word", f"{marker} attached to the last symbol", base, Rules(marker="attached"),
-                    fix=f"keep {marker} a symbol of its own: `list(word) + ['{marker}']`, not `[..., 't{marker}']`"),
+                    fix=f"put {marker} {where} before counting"),
+            Variant("end-of-word", f"{marker} {'a symbol of its own' if attached else 'attached to the last symbol'}",
+                    base, Rules(marker="separate" if attached else "attached"), fix=f"put {marker} {where}"),
         ]
     variants = []
     for marker in clues.markers:
         marked = replace(base, end_of_word=marker)
         variants += [
+            # subtle: a reference without a marker places none, so its mode (issue 15) is already "separate"
             Variant("end-of-word", f"{marker} as a symbol after each word", marked,
                     fix=f"the reference has no end-of-word marker: do not append {marker} (or choose it in the settings)"),
             Variant("end-of-word", f"{marker} attached to the last symbol", marked, Rules(marker="attached"),
