@@ -8,7 +8,9 @@ guess of the settings when the learner does not know them. Out of scope: reading
 The diagnosis re-trains the corpus under every variant and keeps what reproduces the learner's
 merges furthest; it only blames a variant that reproduces *more* leading merges than the reference
 (a tie rule that changes nothing before the difference explains nothing). When no single variant
-explains everything, pairs of the best ones are tried together once.
+explains everything, the best one is tried together with each other change, and the pair is blamed
+only if its second change takes it further. The search runs on the compact trainer (it stops at
+the first merge that differs); the winning settings variant is re-measured on the reference trainer.
 
     >>> from bpe import TrainSettings
     >>> source = CheckCorpus(words={"low": 5, "lower": 2, "newest": 6, "widest": 3})
