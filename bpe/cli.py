@@ -11,6 +11,7 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe encode --pretrained gpt2 --text "hello world"
     python -m bpe export --tokenizer t.json --format hf --out tokenizer.json
     python -m bpe import --format gpt2 --in encoder.json,vocab.bpe --out t.json
+    python -m bpe check --merges merges.txt --preset cs336 --json
 
 Export file layout (``--out``): ``ours``, ``hf`` and ``tiktoken`` write the one file named;
 ``minbpe`` writes ``PREFIX.model`` and ``PREFIX.vocab`` (``--out PREFIX`` or ``--out PREFIX.model``,
@@ -25,7 +26,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from . import cli_app
 from .corpus import Corpus, decode_text_file, parse_word_counts
@@ -88,7 +89,8 @@ def merge_records(trace: Trace) -> list[dict]:
     return records
 
 
-def _train(args: argparse.Namespace) -> None:
+def settings_from_args(args: argparse.Namespace) -> TrainSettings:
+    """The settings of :func:`add_train_arguments`: the preset's (or the defaults), then each option given."""
     sources = [args.preset, args.text, args.file, args.words]
     if sum(source is not None for source in sources) != 1:
         raise UsageError("give exactly one of --preset, --text, --file or --words")
@@ -106,12 +108,23 @@ def _train(args: argparse.Namespace) -> None:
         overrides.update(merges=args.merges, vocab_size=args.vocab_size)
     if args.special:
         overrides["special_tokens"] = tuple(args.special)
-    settings = TrainSettings.from_dict({**base.to_dict(), **overrides})
+    return TrainSettings.from_dict({**base.to_dict(), **overrides})
 
+
+def corpus_from_args(args: argparse.Namespace) -> tuple[str | None, Mapping[str, int] | None]:
+    """``(text, None)`` or ``(None, word table)``: the corpus :func:`add_train_arguments` chose."""
+    preset = get_preset(args.preset) if args.preset else None
     if args.words is not None or (preset and preset.word_counts is not None):
-        corpus = Corpus.from_word_counts(parse_word_counts(args.words) if args.words else preset.word_counts)
+        return None, parse_word_counts(args.words) if args.words else preset.word_counts
+    return (args.text if args.text is not None else _read_text_file(args.file) if args.file else preset.corpus_text), None
+
+
+def _train(args: argparse.Namespace) -> None:
+    settings = settings_from_args(args)
+    text, words = corpus_from_args(args)
+    if words is not None:
+        corpus = Corpus.from_word_counts(words)
     else:
-        text = args.text if args.text is not None else _read_text_file(args.file) if args.file else preset.corpus_text
         corpus = Corpus.from_text(text, pretokenizer=settings.pretokenizer, special_tokens=settings.special_tokens)
 
     started = time.perf_counter()
@@ -236,6 +249,27 @@ def _import(args: argparse.Namespace) -> None:
     )
 
 
+def add_train_arguments(command: argparse.ArgumentParser, *, size: bool = True) -> None:
+    """The corpus and every training setting (read back by :func:`settings_from_args`, :func:`corpus_from_args`);
+    ``size=False`` leaves out ``--merges``/``--vocab-size`` for a command that knows how many it wants."""
+    command.add_argument("--preset", choices=list(PRESETS))
+    command.add_argument("--text")
+    command.add_argument("--file")
+    command.add_argument("--words", help="a word table, e.g. low:5,lower:2")
+    if size:
+        sizes = command.add_mutually_exclusive_group()
+        sizes.add_argument("--merges", type=int)
+        sizes.add_argument("--vocab-size", type=int)
+    else:
+        command.set_defaults(merges=None, vocab_size=None)
+    command.add_argument("--unit", choices=["byte", "char"])
+    command.add_argument("--pretokenizer", help="none|whitespace|gpt2|gpt4|regex:PATTERN")
+    command.add_argument("--end-of-word", metavar="SYMBOL")
+    command.add_argument("--tie-break", choices=list(TIE_BREAK_RULES))
+    command.add_argument("--min-frequency", type=int)
+    command.add_argument("--special", action="append", metavar="TOKEN")
+
+
 def _add_tokenizer_choice(command: argparse.ArgumentParser) -> None:
     choice = command.add_mutually_exclusive_group(required=True)
     choice.add_argument("--tokenizer", metavar="PATH", help="a BPE Lab tokenizer file")
@@ -247,19 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     train_cmd = commands.add_parser("train", help="learn merges and print them")
-    train_cmd.add_argument("--preset", choices=list(PRESETS))
-    train_cmd.add_argument("--text")
-    train_cmd.add_argument("--file")
-    train_cmd.add_argument("--words", help="a word table, e.g. low:5,lower:2")
-    size = train_cmd.add_mutually_exclusive_group()
-    size.add_argument("--merges", type=int)
-    size.add_argument("--vocab-size", type=int)
-    train_cmd.add_argument("--unit", choices=["byte", "char"])
-    train_cmd.add_argument("--pretokenizer", help="none|whitespace|gpt2|gpt4|regex:PATTERN")
-    train_cmd.add_argument("--end-of-word", metavar="SYMBOL")
-    train_cmd.add_argument("--tie-break", choices=list(TIE_BREAK_RULES))
-    train_cmd.add_argument("--min-frequency", type=int)
-    train_cmd.add_argument("--special", action="append", metavar="TOKEN")
+    add_train_arguments(train_cmd)
     train_cmd.add_argument("--save", metavar="PATH", help="write the tokenizer (BPE Lab JSON)")
     train_cmd.add_argument("--save-trace", metavar="PATH", help="write the full trace (BPE Lab JSON)")
     train_cmd.add_argument("--json", action="store_true")
@@ -297,6 +319,10 @@ def build_parser() -> argparse.ArgumentParser:
     import_cmd.add_argument("--name")
     import_cmd.set_defaults(run=_import)
     cli_app.register(commands)
+
+    from .checking.command import add_check_command  # here, not at the top: it imports this module
+
+    add_check_command(commands)
     return parser
 
 

@@ -8,7 +8,8 @@ import pytest
 
 from bpe import Corpus, Tokenizer, TrainSettings, train
 from bpe.corpus import decode_text_file
-from bpe.errors import BpeError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
+from bpe.checking import read_learner_merges
+from bpe.errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
 from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, check_corpus_size
 from bpe.pretokenize import Pretokenizer
 from bpe.tokenizer import parse_ids
@@ -61,6 +62,10 @@ RAISES = {
     "negative id": (lambda: parse_ids("-3"), UnknownTokenError, "negative"),
     "unknown id": (lambda: _tokenizer().decode([99_999]), UnknownTokenError, "99999"),
     "empty end-of-word marker": (lambda: TrainSettings(end_of_word=""), SettingsError, "</w>"),
+    "a learner's merges file with a line that is not two tokens (Check my BPE)": (
+        lambda: read_learner_merges("e s t\n", name="merges.txt"), FormatError, "expected two tokens"),
+    "a learner's merges file with no merges (Check my BPE)": (
+        lambda: read_learner_merges("#version: 0.2\n", name="merges.txt"), FormatError, "holds no merges"),
 }
 
 

@@ -44,6 +44,7 @@ PAGES = (
     ("pages/8_Byte_inspector.py", "Byte inspector", ":material/memory:"),
     ("pages/9_Compare.py", "Compare tokenizers", ":material/compare:"),
     ("pages/10_Import_and_export.py", "Import & export", ":material/import_export:"),
+    ("pages/11_Check_my_BPE.py", "Check my BPE", ":material/fact_check:"),
 )
 """The sidebar's links (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 _ROOT = Path(__file__).resolve().parent.parent

@@ -16,6 +16,7 @@ import streamlit as st
 from bpe.presets import SENNRICH_WORDS
 from bpe.teaching.quiz import Score
 from bpe.views.app_state import DEFAULT_SOURCE, LabState
+from bpe.views.check import CheckForm
 
 LAB = "bpe.lab"
 """The shareable :class:`LabState`: example, settings, step, naming."""
@@ -76,6 +77,10 @@ NEWEST_TEXT = "bpe.newest_text"
 BYTE_TEXT = "bpe.byte_text"
 BYTE_TOKEN = "bpe.byte_token"
 """The byte inspector's token, as hex (``e2 82``)."""
+CHECK_FORM = "bpe.check_form"
+"""What the learner entered on Check my BPE, a :class:`bpe.views.check.CheckForm` (replaced, never mutated)."""
+CHECK_RESULT = "bpe.check_result"
+"""``("ok", CheckResult, shape, seconds)`` or ``("error", message)`` of the last check, or ``None``."""
 
 DEFAULT_OWN_TEXT = (
     "The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs.\n"
@@ -125,6 +130,8 @@ _DEFAULTS: dict[str, Any] = {
     NEWEST_TEXT: "newest newest newest widest",
     BYTE_TEXT: "aaabdaaabac é € 🙂",
     BYTE_TOKEN: "e2 82",
+    CHECK_FORM: CheckForm().with_preset("cs336"),
+    CHECK_RESULT: None,
 }
 
 

@@ -1,0 +1,355 @@
+"""A compact BPE trainer with pluggable counting and replacement, that follows a learner's merges.
+
+Scope: re-running training under one classic mistake (or none) and stopping at the first merge
+where it parts from the learner's list, with the counts at that step. Out of scope: the reference
+itself (:mod:`bpe.trainer`, fast and incremental, which the settings variants use) and deciding
+which mistake is most likely (:mod:`bpe.checking.diagnose`).
+
+Why a second trainer: a mistake changes *how* pairs are counted or merges applied, which the
+reference trainer rightly cannot be told to get wrong; and the reference cannot stop early. This
+one stops at the first merge that differs, so a wrong cause costs a few merges. Under a mistake it
+recounts each word a merge touches with the rule under test, so any rule plugs in; without one it
+updates counts locally with the reference's own :func:`~bpe.trainer.merge_word`. Either way it
+makes the reference's choices exactly when the rules are the reference's
+(``tests/test_checking.py`` checks that on every preset and tie rule), and the learner-style
+trainers of ``tests/learners.py`` check each mistake's rules.
+
+The rules, one registry each:
+
+* counting ``overlap`` (right: ``aaa`` has (a, a) twice) or ``no-overlap`` (once);
+* replacing ``left-to-right`` (right: ``aaa`` -> ``aa a``), ``right-to-left`` (``a aa``) or
+  ``overlap`` (``aa aa``: every counted occurrence becomes a token);
+* weighting by ``frequency`` (right) or ``once`` per distinct word;
+* an end-of-word marker kept ``separate`` (a token of its own, as the reference does) or
+  ``attached`` to the word's last symbol (``t</w>``, as subword-nmt does).
+
+    >>> from bpe import Corpus, TrainSettings
+    >>> corpus = Corpus.from_text("aaa aaa ab ab ab", pretokenizer="whitespace")
+    >>> settings = TrainSettings(pretokenizer="whitespace")
+    >>> replay(corpus, settings, [(b"a", b"a"), (b"a", b"b")]).matching
+    2
+    >>> run = replay(corpus, settings, [(b"a", b"a")], rules=Rules(counting="no-overlap"))
+    >>> run.matching, run.divergence.ours.spelled, run.divergence.ours.count, run.divergence.theirs.count
+    (0, (b'a', b'b'), 3, 2)
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from ..corpus import Corpus
+from ..settings import TrainSettings
+from ..tiebreak import Pair, TieContext, hf_ranks, sort_key
+from ..trainer import merge_word
+from ..vocab import Token, base_tokens, token_sort_bytes
+
+Spelled = tuple[bytes, bytes]
+Ids = list[int]
+_LONG_WORD = 256
+
+
+def count_with_overlap(ids: Ids) -> Iterable[Pair]:
+    """Each occurrence of each pair: ``[1, 1, 1] -> (1, 1), (1, 1)``."""
+    return zip(ids, ids[1:])
+
+
+def count_without_overlap(ids: Ids) -> Iterable[Pair]:
+    """``[1, 1, 1] -> (1, 1)``: an occurrence that shares a symbol with the last one counted is skipped."""
+    pairs = list(zip(ids, ids[1:]))
+    if len(set(pairs)) == len(pairs):
+        return pairs  # no pair repeats, so none can overlap itself (the usual word: decided in C)
+    last: dict[Pair, int] = {}
+    counted = []
+    for i, pair in enumerate(pairs):
+        if last.get(pair) != i - 1:
+            last[pair] = i
+            counted.append(pair)
+    return counted
+
+
+def replace_left_to_right(ids: Ids, left: int, right: int, new: int) -> Ids:
+    """``[1, 1, 1], (1, 1) -> [new, 1]``."""
+    out: Ids = []
+    done = 0  # ids[:done] are in out
+    while True:
+        try:
+            i = ids.index(left, done)  # jump to the next candidate instead of looping in Python
+        except ValueError:
+            break
+        if i + 1 < len(ids) and ids[i + 1] == right:
+            out.extend(ids[done:i])
+            out.append(new)
+            done = i + 2
+        else:
+            out.extend(ids[done:i + 1])
+            done = i + 1
+    out.extend(ids[done:])
+    return out
+
+
+def replace_right_to_left(ids: Ids, left: int, right: int, new: int) -> Ids:
+    """``[1, 1, 1], (1, 1) -> [1, new]``."""
+    return replace_left_to_right(ids[::-1], right, left, new)[::-1]
+
+
+def replace_with_overlap(ids: Ids, left: int, right: int, new: int) -> Ids:
+    """``[1, 1, 1], (1, 1) -> [new, new]``: a symbol shared by two occurrences goes into both."""
+    out, i, last = [], 0, len(ids) - 1
+    while i <= last:
+        if i < last and ids[i] == left and ids[i + 1] == right:
+            out.append(new)
+            # subtle: only a pair like (a, a) can overlap itself; the shared symbol is used again
+            i += 1 if i + 1 < last and ids[i + 2] == right and left == right else 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+COUNTING: MappingProxyType[str, Callable[[Ids], Iterable[Pair]]] = MappingProxyType(
+    {"overlap": count_with_overlap, "no-overlap": count_without_overlap}
+)
+REPLACING: MappingProxyType[str, Callable[[Ids, int, int, int], Ids]] = MappingProxyType(
+    {"left-to-right": replace_left_to_right, "right-to-left": replace_right_to_left, "overlap": replace_with_overlap}
+)
+WEIGHTING: MappingProxyType[str, Callable[[int], int]] = MappingProxyType(
+    {"frequency": lambda freq: freq, "once": lambda freq: 1}
+)
+MARKING = ("separate", "attached")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How this run counts and merges; the defaults are the reference's."""
+
+    counting: str = "overlap"
+    replacing: str = "left-to-right"
+    weighting: str = "frequency"
+    marker: str | None = None
+    """``separate`` or ``attached``; None: as the settings place it (``end_of_word_mode``, once the
+    trainer has it: issue 15; ``separate`` until then)."""
+
+    def __post_init__(self) -> None:
+        for name, registry in (("counting", COUNTING), ("replacing", REPLACING), ("weighting", WEIGHTING),
+                               ("marker", MARKING)):
+            if getattr(self, name) not in registry and not (name == "marker" and self.marker is None):
+                raise ValueError(f"unknown {name} rule {getattr(self, name)!r}: use one of {', '.join(registry)}")
+
+
+def marker_mode(settings: TrainSettings, rules: Rules) -> str:
+    """Where this run puts the end-of-word marker: the rules' mode, else the settings'."""
+    return rules.marker or getattr(settings, "end_of_word_mode", "separate")
+
+
+@dataclass(frozen=True)
+class PairStat:
+    """A pair at one step: its spelling, count, and the words it occurs in most (``(word, weight, times)``)."""
+
+    spelled: Spelled
+    count: int | None
+    """None when unknown (the replay ran out of time before this step)."""
+    words: tuple[tuple[str, int, int], ...]
+
+
+@dataclass(frozen=True)
+class Divergence:
+    step: int
+    """1-based: the first merge this run makes differently from the learner."""
+    ours: PairStat | None
+    """What this run merges there (None when no pair is left)."""
+    theirs: PairStat
+    tie_count: int
+    tied: tuple[Spelled, ...]
+    """Pairs sharing the top count, the rule's choice first (at most 20)."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    matching: int
+    divergence: Divergence | None
+    timed_out: bool = False
+    by_rule: dict = field(default_factory=dict)
+    """Tie-break rule -> leading merges matched, for the rule of the settings and every one in ``also``."""
+
+
+class _State:
+    """Words as ids, pair counts under the rules, and which words hold which pair."""
+
+    def __init__(self, corpus: Corpus, settings: TrainSettings, rules: Rules) -> None:
+        marker = settings.end_of_word
+        attached = bool(marker) and marker_mode(settings, rules) == "attached"
+        base = list(base_tokens(unit=settings.unit, alphabet=corpus.alphabet, end_of_word=None if attached else marker))
+        unit_id = {token.data: i for i, token in enumerate(base) if not token.ends_word}
+        self.words: list[Ids] = []
+        for text, _ in corpus.words:
+            encoded = text.encode("utf-8")
+            ids = list(encoded) if settings.unit == "byte" else [unit_id[char.encode()] for char in text]
+            if attached:
+                last = encoded[-1:] if settings.unit == "byte" else text[-1].encode()
+                ids[-1] = self._attached_id(base, unit_id, last)
+            elif marker:
+                ids.append(len(base) - 1)
+            self.words.append(ids)
+        self.texts = [text for text, _ in corpus.words]
+        self.weights = [WEIGHTING[rules.weighting](freq) for _, freq in corpus.words]
+        self.count_word = COUNTING[rules.counting]
+        self.replace = REPLACING[rules.replacing]
+        self.local = rules.counting == "overlap" and rules.replacing == "left-to-right"
+        self.tokens = base
+        self.spelling = [token_sort_bytes(token, marker) for token in base]
+        self.id_of = {spelled: i for i, spelled in enumerate(self.spelling)}
+        self.hf_rank = hf_ranks(base, unit=settings.unit)
+        counts: dict[Pair, int] = defaultdict(int)
+        self.holders: dict[Pair, set[int]] = defaultdict(set)
+        for index, ids in enumerate(self.words):
+            self._tally(ids, self.weights[index], counts)
+            pairs = zip(ids, ids[1:])
+            for pair in set(pairs) if len(ids) > _LONG_WORD else pairs:
+                self.holders[pair].add(index)
+        self.counts: dict[Pair, int] = {}
+        self.by_count: dict[int, set[Pair]] = defaultdict(set)
+        """``count -> pairs``: the top count's pairs without a scan of every pair (as in the reference)."""
+        self._apply(counts)
+        self.context = TieContext(self.spelling, self.hf_rank, self._first_occurrence)
+
+    def _tally(self, ids: Ids, weight: int, into: dict[Pair, int]) -> None:
+        """Add ``weight`` to ``into`` for each counted occurrence in ``ids``."""
+        if len(ids) > _LONG_WORD:  # a whole text as one word: let Counter tally it in C
+            for pair, n in Counter(self.count_word(ids)).items():
+                into[pair] += n * weight
+        else:
+            for pair in self.count_word(ids):
+                into[pair] += weight
+
+    def _apply(self, deltas: dict[Pair, int]) -> None:
+        counts, by_count = self.counts, self.by_count
+        for pair, delta in deltas.items():
+            if not delta:
+                continue
+            old = counts.get(pair, 0)
+            if old:
+                bucket = by_count[old]
+                bucket.discard(pair)
+                if not bucket:
+                    del by_count[old]
+            if old + delta > 0:
+                counts[pair] = old + delta
+                by_count[old + delta].add(pair)
+            else:
+                counts.pop(pair, None)
+
+    @staticmethod
+    def _attached_id(base: list[Token], unit_id: dict, unit: bytes) -> int:
+        key = (unit, True)
+        if key not in unit_id:
+            unit_id[key] = len(base)
+            base.append(Token(unit, ends_word=True))
+        return unit_id[key]
+
+    def _first_occurrence(self, pair: Pair) -> tuple[int, int]:
+        holders = self.holders[pair]
+        while holders:
+            index = min(holders)
+            ids = self.words[index]
+            for position, found in enumerate(zip(ids, ids[1:])):
+                if found == pair:
+                    return index, position
+            holders.discard(index)
+        raise RuntimeError(f"internal error: pair {pair} has a count but occurs nowhere")
+
+    def ties(self) -> list[Pair]:
+        return list(self.by_count[max(self.by_count)])
+
+    def choose(self, rule: str, tied: list[Pair], n: int = 1) -> list[Pair]:
+        """The ``n`` pairs ``rule`` prefers among ``tied``, best first."""
+        key, reverse = sort_key(rule, self.context)
+        if n == 1:
+            return [(max if reverse else min)(tied, key=key)]
+        return sorted(tied, key=key, reverse=reverse)[:n]
+
+    def merge(self, pair: Pair) -> None:
+        left, right = pair
+        new = len(self.tokens)
+        self.tokens.append(self.tokens[left].merged_with(self.tokens[right]))
+        self.spelling.append(self.spelling[left] + self.spelling[right])
+        self.id_of.setdefault(self.spelling[-1], new)
+        self.hf_rank.append(new)
+        deltas: dict[Pair, int] = defaultdict(int)
+        holders = self.holders
+        for index in holders.pop(pair, ()):
+            old = self.words[index]
+            weight = self.weights[index]
+            if self.local:  # no mistake in counting or replacing: the reference's local update
+                created: list[Pair] = []
+                merged = merge_word(old, left, right, new, weight, deltas, created)
+            else:  # any rule: recount the word before and after
+                merged = self.replace(old, left, right, new)
+                if merged != old:
+                    self._tally(old, -weight, deltas)
+                    self._tally(merged, weight, deltas)
+                created = [p for p in zip(merged, merged[1:]) if new in p]
+            for p in created:  # a pair without the new token was in the old word too: already listed
+                holders[p].add(index)
+            self.words[index] = merged
+        self._apply(deltas)
+
+    def stat(self, pair: Pair | None, spelled: Spelled) -> PairStat:
+        if pair is None:
+            return PairStat(spelled, 0, ())
+        found = []
+        for index in sorted(self.holders.get(pair, ())):
+            times = sum(1 for p in zip(self.words[index], self.words[index][1:]) if p == pair)
+            if times:
+                found.append((self.texts[index], self.weights[index], times))
+        found.sort(key=lambda word: -word[1] * word[2])
+        return PairStat(spelled, self.counts.get(pair, 0), tuple(found[:3]))
+
+
+def replay(
+    corpus: Corpus,
+    settings: TrainSettings,
+    learner: Sequence[Spelled],
+    *,
+    rules: Rules = Rules(),
+    also: Sequence[str] = (),
+    deadline: float | None = None,
+) -> Replay:
+    """Train under ``settings`` and ``rules`` while the merges equal ``learner``'s; stop at the first
+    that differs (or at ``deadline``, a ``time.perf_counter()`` value).
+
+    ``also``: other tie-break rules followed in the same pass (their counts in ``Replay.by_rule``).
+    Subtle: the pass applies the *learner's* merge, which every rule still alive chose, so each
+    rule's count is what a run of its own would give.
+    """
+    state = _State(corpus, settings, rules)
+    alive = list(dict.fromkeys([settings.tie_break, *also]))
+    by_rule: dict[str, int] = {}
+    divergence = None
+    for step, theirs in enumerate(learner, start=1):
+        if deadline is not None and time.perf_counter() > deadline:
+            by_rule.update(dict.fromkeys(alive, step - 1))
+            return Replay(by_rule[settings.tie_break], divergence, True, by_rule)
+        their_ids = tuple(state.id_of.get(part) for part in theirs)
+        their_pair = their_ids if None not in their_ids else None
+        tied = state.ties() if state.counts else []
+        follow = None
+        for rule in list(alive):
+            ours = state.choose(rule, tied)[0] if tied else None
+            if ours is not None and (state.spelling[ours[0]], state.spelling[ours[1]]) == theirs:
+                follow = ours
+                continue
+            alive.remove(rule)
+            by_rule[rule] = step - 1
+            if rule == settings.tie_break:
+                ranked = [(state.spelling[a], state.spelling[b]) for a, b in state.choose(rule, tied, 20)] if tied else []
+                divergence = Divergence(step, state.stat(ours, ranked[0]) if tied else None,
+                                        state.stat(their_pair, theirs), len(tied), tuple(ranked))
+        if follow is None:
+            break
+        state.merge(follow)
+    by_rule.update(dict.fromkeys(alive, len(learner)))
+    return Replay(by_rule[settings.tie_break], divergence, False, by_rule)

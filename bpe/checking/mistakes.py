@@ -1,0 +1,190 @@
+"""The classic mistakes of a hand-written BPE trainer: one registry, each with a stable code.
+
+Scope: what each mistake is (in plain words), the exact fix, and how to reproduce it: the
+:class:`Variant` runs that re-train the corpus as a learner with that mistake would. Out of scope:
+running them and choosing the likeliest (:mod:`bpe.checking.diagnose`).
+
+A variant either changes a setting, and then runs on the reference trainer (another tie rule,
+unit, split pattern, no special tokens, no end-of-word marker), or changes how pairs are counted
+or merges applied, and then runs on the compact trainer of :mod:`bpe.checking.compact`, which takes
+those rules as plug-ins.
+
+    >>> from bpe import TrainSettings
+    >>> [v.label for v in variants_for(TrainSettings(tie_break="hf"), Clues())["tie-break"]][:2]
+    ['ties broken by first-seen', 'ties broken by lexicographic-max']
+    >>> MISTAKES["overlapping-pairs"].title
+    'pairs counted without overlap'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from ..pretokenize import NAMED_PATTERNS
+from ..settings import TrainSettings
+from ..tiebreak import TIE_BREAK_RULES
+from ..vocab import UNITS
+from .compact import Rules, marker_mode
+
+
+@dataclass(frozen=True)
+class Clues:
+    """What the corpus and the learner's file tell about which variants make sense."""
+
+    word_table: bool = False
+    """The corpus is a word-count table (already split into words)."""
+    markers: tuple[str, ...] = ()
+    """End-of-word markers spelled in the learner's merges (``</w>``)."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to re-train: the reference's settings changed, or a mistake's rules plugged in."""
+
+    code: str
+    label: str
+    """What differs, in a few words: "ties broken by lexicographic-max"."""
+    settings: TrainSettings
+    rules: Rules | None = None
+    """None: the reference trainer runs it; else the compact trainer with these rules."""
+    joined: bool = False
+    """Train the word table written out as one text, so merges cross words."""
+    fix: str = ""
+    parts: tuple["Variant", ...] = ()
+    """For two mistakes at once, each of them (see ``single``)."""
+
+    @property
+    def single(self) -> tuple["Variant", ...]:
+        """The single-mistake variants this one is made of (itself, when it is one)."""
+        return self.parts or (self,)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    code: str
+    title: str
+    explanation: str
+    """What goes wrong, in plain words."""
+    variants: Callable[[TrainSettings, Clues], list[Variant]]
+    """How to reproduce it from the reference's settings."""
+
+
+def _tie_break(base: TrainSettings, clues: Clues) -> list[Variant]:
+    want = TIE_BREAK_RULES[base.tie_break]
+    return [
+        Variant("tie-break", f"ties broken by {rule}", replace(base, tie_break=rule),
+                fix=f"among pairs with the top count, take {want.summary} (rule {base.tie_break}, as {want.used_by}); "
+                    f"yours takes {TIE_BREAK_RULES[rule].summary}")
+        for rule in TIE_BREAK_RULES if rule != base.tie_break
+    ]
+
+
+def _overlapping_pairs(base: TrainSettings, clues: Clues) -> list[Variant]:
+    return [Variant("overlapping-pairs", "pairs counted without overlap", base, Rules(counting="no-overlap"),
+                    fix="count every adjacent pair: `for pair in zip(ids, ids[1:]): counts[pair] += freq` "
+                        "(not `text.count(a + b)` nor skipping an occurrence that shares a symbol)")]
+
+
+def _chunk_boundary(base: TrainSettings, clues: Clues) -> list[Variant]:
+    if clues.word_table:
+        return [Variant("chunk-boundary", "words joined into one text", replace(base, pretokenizer="none"),
+                        joined=True, fix="count pairs inside each word only, weighted by the word's count")]
+    return [
+        Variant("chunk-boundary", f"split with {name}", replace(base, pretokenizer=name),
+                fix=f"pre-tokenize with {base.pretokenizer} and count pairs inside each chunk only "
+                    "(never across two chunks)")
+        for name in NAMED_PATTERNS if name != base.pretokenizer
+    ]
+
+
+def _special_token(base: TrainSettings, clues: Clues) -> list[Variant]:
+    if not base.special_tokens:
+        return []
+    shown = ", ".join(base.special_tokens)
+    return [Variant("special-token", "special tokens trained as text", replace(base, special_tokens=()),
+                    fix=f"split the text around {shown} first (`re.split` on the escaped tokens) and train on "
+                        "the pieces between them only")]
+
+
+def _word_frequency(base: TrainSettings, clues: Clues) -> list[Variant]:
+    return [Variant("word-frequency", "each distinct word counted once", base, Rules(weighting="once"),
+                    fix="add the word's frequency for each pair, not 1: `counts[pair] += freq`")]
+
+
+def _replacement(base: TrainSettings, clues: Clues) -> list[Variant]:
+    fix = ("replace left to right and jump past each replacement: `if (ids[i], ids[i + 1]) == pair: "
+           "out.append(new); i += 2`, so 'aaa' becomes 'aa a'")
+    return [
+        Variant("replacement", "merges applied right to left", base, Rules(replacing="right-to-left"), fix=fix),
+        Variant("replacement", "merges applied with overlap", base, Rules(replacing="overlap"), fix=fix),
+    ]
+
+
+def _unit(base: TrainSettings, clues: Clues) -> list[Variant]:
+    return [
+        Variant("unit", f"{unit}s as the starting symbols", replace(base, unit=unit),
+                fix=f"start from {base.unit}s: " + ("`list(text.encode('utf-8'))`" if base.unit == "byte" else "`list(text)`"))
+        for unit in UNITS if unit != base.unit
+    ]
+
+
+def _end_of_word(base: TrainSettings, clues: Clues) -> list[Variant]:
+    if base.end_of_word:
+        marker = base.end_of_word
+        attached = marker_mode(base, Rules()) == "attached"
+        where = f"glued to each word's last symbol (`[..., 't{marker}']`)" if attached else \
+            f"a symbol of its own after each word (`list(word) + ['{marker}']`)"
+        return [
+            Variant("end-of-word", "no end-of-word marker", replace(base, end_of_word=None),
+                    fix=f"put {marker} {where} before counting"),
+            Variant("end-of-word", f"{marker} {'a symbol of its own' if attached else 'attached to the last symbol'}",
+                    base, Rules(marker="separate" if attached else "attached"), fix=f"put {marker} {where}"),
+        ]
+    variants = []
+    for marker in clues.markers:
+        marked = replace(base, end_of_word=marker)
+        variants += [
+            # subtle: a reference without a marker places none, so its mode (issue 15) is already "separate"
+            Variant("end-of-word", f"{marker} as a symbol after each word", marked,
+                    fix=f"the reference has no end-of-word marker: do not append {marker} (or choose it in the settings)"),
+            Variant("end-of-word", f"{marker} attached to the last symbol", marked, Rules(marker="attached"),
+                    fix=f"the reference has no end-of-word marker: do not attach {marker} (or choose it in the settings)"),
+        ]
+    return variants
+
+
+MISTAKES: MappingProxyType[str, Mistake] = MappingProxyType({
+    mistake.code: mistake
+    for mistake in (
+        Mistake("tie-break", "another tie-break rule",
+                "When several pairs share the top count, your trainer picks another one than the reference. "
+                "Ties are everywhere in real text, so the rule must be stated and followed.", _tie_break),
+        Mistake("overlapping-pairs", "pairs counted without overlap",
+                "Your counts skip occurrences that share a symbol, so 'aaa' gives (a, a) once instead of twice.",
+                _overlapping_pairs),
+        Mistake("chunk-boundary", "merges across chunks, or another split",
+                "Your pairs are counted across the pieces the pre-tokenizer cuts (or cut by another pattern), "
+                "so merges can join the end of one word to the start of the next.", _chunk_boundary),
+        Mistake("special-token", "special tokens not split out",
+                "Special tokens such as <|endoftext|> are trained on as ordinary text instead of being cut out "
+                "before counting, so their pieces get merged.", _special_token),
+        Mistake("word-frequency", "word frequency ignored",
+                "Each distinct word adds 1 to its pairs instead of its number of occurrences.", _word_frequency),
+        Mistake("replacement", "merge applied wrongly",
+                "The winning pair is replaced overlapping itself or from the right, so 'aaa' does not become 'aa a'.",
+                _replacement),
+        Mistake("unit", "bytes versus characters",
+                "Your trainer starts from other symbols than the reference: bytes instead of characters, or the "
+                "reverse. They differ as soon as the text has a non-ASCII character.", _unit),
+        Mistake("end-of-word", "end-of-word marker",
+                "The end-of-word marker is missing, added, or glued to the word's last symbol instead of "
+                "standing alone (or the reverse).", _end_of_word),
+    )
+})
+
+
+def variants_for(base: TrainSettings, clues: Clues) -> dict[str, list[Variant]]:
+    """Every mistake's variants from ``base``: ``code -> [Variant, ...]`` (empty when it cannot apply)."""
+    return {code: mistake.variants(base, clues) for code, mistake in MISTAKES.items()}

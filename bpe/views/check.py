@@ -1,0 +1,187 @@
+"""The Check my BPE page's views: the form it keeps, the first difference side by side, the diagnosis.
+
+Scope: pure builders from a :class:`~bpe.checking.CheckResult` to escaped HTML and a table, and
+the immutable record of what the learner entered (it crosses reruns in the session). Out of scope:
+the check itself (:mod:`bpe.checking`) and Streamlit (the page composes these).
+
+Every string that comes from the learner's file or corpus (tokens, words, the messages that quote
+them) goes through :func:`html.escape`: a merges file is untrusted input.
+
+    >>> from bpe.checking import CheckCorpus, check_merges
+    >>> from bpe import TrainSettings
+    >>> result = check_merges([(b"<", b"x>")], CheckCorpus(text="<x> <x>"), TrainSettings(min_frequency=1))
+    >>> page = difference_html(result)
+    >>> "x>" in page, "x&gt;" in page
+    (False, True)
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, replace
+
+import pandas as pd
+
+from ..checking import UNEXPLAINED, CheckCorpus, CheckResult, LearnerMerges, read_learner_merges, spelled_text
+from ..checking.compact import PairStat
+from ..checking.mistakes import MISTAKES
+from ..corpus import decode_text_file
+from ..errors import BpeError
+from ..limits import check_corpus_size
+from ..presets import get_preset
+from ..settings import TrainSettings
+
+CHECK_CSS = """
+<style>
+.bpe-check { border-collapse: collapse; width: 100%; margin: .4em 0 .8em; }
+.bpe-check th, .bpe-check td { border: 1px solid #d0d4da; padding: .45em .7em; text-align: left; vertical-align: top; }
+.bpe-check th { background: #f3f5f8; }
+.bpe-check .pair { font-family: ui-monospace, monospace; font-size: 1.15em; white-space: pre; }
+.bpe-check .pair span { background: #E8F1FA; border: 1px solid #9FC3E7; border-radius: 4px; padding: 0 .25em; }
+.bpe-check .yours .pair span { background: #FFF1E6; border-color: #E5A36F; }
+.bpe-cause { border-left: 4px solid #D55E00; background: #FFF6EE; padding: .6em .9em; border-radius: 4px; margin: .4em 0; }
+.bpe-cause.unexplained { border-color: #5b6470; background: #F3F5F8; }
+.bpe-cause b.code { font-family: ui-monospace, monospace; }
+</style>
+"""
+
+
+@dataclass(frozen=True)
+class CheckForm:
+    """What the learner entered on the page; replaced, never mutated."""
+
+    merges_name: str = ""
+    merges: bytes = b""
+    """The merges file's bytes (uploaded or pasted)."""
+    corpus: str = "preset"
+    """``preset``, ``text`` or ``upload``."""
+    preset: str = "cs336"
+    text: str = ""
+    upload_name: str = ""
+    upload: bytes = b""
+    guess: bool = False
+    """"I don't know my settings"."""
+    unit: str = "byte"
+    pretokenizer: str = "gpt2"
+    tie_break: str = "lexicographic-max"
+    end_of_word: str = ""
+    special_tokens: str = ""
+    """Comma-separated."""
+
+    def with_preset(self, name: str) -> "CheckForm":
+        """This form on preset ``name``, with the settings its source used (the likeliest ones meant)."""
+        settings = get_preset(name).settings
+        return replace(self, corpus="preset", preset=name, unit=settings.unit, pretokenizer=settings.pretokenizer,
+                       tie_break=settings.tie_break, end_of_word=settings.end_of_word or "",
+                       special_tokens=",".join(settings.special_tokens))
+
+    def inputs(self) -> tuple[LearnerMerges, CheckCorpus, TrainSettings]:
+        """The learner's merges, the corpus and the settings; a :class:`BpeError` says what to fix."""
+        if not self.merges:
+            raise BpeError("no merges yet: upload your merges file or paste its lines")
+        learner = read_learner_merges(self.merges, name=self.merges_name or "your merges")
+        if self.corpus == "preset":
+            preset = get_preset(self.preset)
+            source = CheckCorpus(words=preset.word_counts) if preset.word_counts else CheckCorpus(text=preset.corpus_text)
+        elif self.corpus == "upload":
+            if not self.upload:
+                raise BpeError("no corpus file yet: upload the text your trainer learned from")
+            source = CheckCorpus(text=check_corpus_size(decode_text_file(self.upload, name=self.upload_name)))
+        else:
+            if not self.text:
+                raise BpeError("the corpus is empty: paste the text your trainer learned from")
+            source = CheckCorpus(text=check_corpus_size(self.text))
+        specials = tuple(token.strip() for token in self.special_tokens.split(",") if token.strip())
+        settings = TrainSettings(unit=self.unit, pretokenizer=self.pretokenizer, tie_break=self.tie_break,
+                                 end_of_word=self.end_of_word.strip() or None, special_tokens=specials, min_frequency=1)
+        if self.guess:
+            hints = {k: v for k, v in learner.hints.items() if k in ("unit", "pretokenizer", "end_of_word")}
+            settings = replace(TrainSettings(min_frequency=1, special_tokens=specials), **hints)
+        return learner, source, settings
+
+
+def _pair(pair: tuple[bytes, bytes]) -> str:
+    left, right = (html.escape(spelled_text(part)) for part in pair)
+    return f'<span class="pair"><span>{left}</span> + <span>{right}</span></span>'
+
+
+def _words(stat: PairStat | None) -> str:
+    if stat is None or not stat.words:
+        return "occurs nowhere at this step" if stat is not None and stat.count == 0 else ""
+    shown = ", ".join(f"{html.escape(repr(word))} ×{weight:,}" + (f" ({times} times in it)" if times > 1 else "")
+                      for word, weight, times in stat.words)
+    return f"in {shown}"
+
+
+def _count(stat: PairStat | None) -> str:
+    if stat is None:
+        return "—"
+    return "unknown (the replay ran out of time)" if stat.count is None else f"{stat.count:,}"
+
+
+def summary_text(result: CheckResult) -> str:
+    """One sentence: how far the learner matches."""
+    if result.matching == result.total:
+        return f"All {result.total:,} of your merges match the reference."
+    if result.matching == 0:
+        return f"Your very first merge differs from the reference's (you have {result.total:,})."
+    return f"Your first {result.matching:,} merges of {result.total:,} match the reference; merge {result.matching + 1:,} differs."
+
+
+def difference_html(result: CheckResult) -> str:
+    """The first difference: both pairs side by side, their counts at that step, where they occur, the tie."""
+    d = result.divergence
+    if d is None:
+        return ""
+    reference = _pair(d.ours.spelled) if d.ours is not None else "no pair left: the reference stopped"
+    rows = [
+        ("Merge", _pair(d.theirs.spelled), reference),
+        ("Count at this step (reference corpus)", _count(d.theirs), _count(d.ours)),
+        ("Where it occurs most", _words(d.theirs), _words(d.ours)),
+    ]
+    body = "".join(
+        f'<tr><th scope="row">{label}</th><td class="yours">{mine}</td><td>{ref}</td></tr>' for label, mine, ref in rows
+    )
+    tie = ""
+    if d.tie_count > 1:
+        tied = ", ".join(_pair(pair) for pair in d.tied[:8])
+        more = f" and {d.tie_count - 8:,} more" if d.tie_count > 8 else ""
+        tie = f"<p>A tie: {d.tie_count:,} pairs share the top count ({tied}{more}); the reference's rule, " \
+              f"{html.escape(result.settings.tie_break)}, takes the first.</p>"
+    return (
+        f'<table class="bpe-check"><thead><tr><th>Merge {d.step:,}</th><th>Yours</th><th>Reference</th></tr></thead>'
+        f"<tbody>{body}</tbody></table>{tie}"
+    )
+
+
+def diagnosis_html(result: CheckResult) -> str:
+    """Each likely cause with its code, its explanation and fix (all escaped)."""
+    parts = []
+    for cause in result.diagnosis:
+        title = "no single cause found" if cause.code == UNEXPLAINED else MISTAKES[cause.code].title
+        extra = " unexplained" if cause.code == UNEXPLAINED else ""
+        parts.append(
+            f'<div class="bpe-cause{extra}"><p><b class="code">{html.escape(cause.code)}</b> · '
+            f"{html.escape(title)}</p><p>{html.escape(cause.message)}</p></div>"
+        )
+    return "".join(parts)
+
+
+def rest_frame(result: CheckResult) -> pd.DataFrame:
+    """Your merges from the first difference on, each marked "also in the reference at step k" or "never learned"."""
+    rows = [
+        {
+            "step": step,
+            "your merge": f"{spelled_text(pair[0])} + {spelled_text(pair[1])}",
+            "in the reference": f"also at step {at:,}" if at else f"never learned (in its first {result.total:,})",
+        }
+        for step, pair, at in result.rest
+    ]
+    return pd.DataFrame(rows, columns=["step", "your merge", "in the reference"])
+
+
+def attempts_frame(result: CheckResult) -> pd.DataFrame:
+    """Every re-training tried and how many of the learner's merges it reproduces, best first."""
+    rows = [{"re-trained with": a.label, "mistake": a.variant.code, "merges reproduced": a.matching}
+            for a in sorted(result.attempts, key=lambda a: -a.matching)]
+    return pd.DataFrame(rows, columns=["re-trained with", "mistake", "merges reproduced"])

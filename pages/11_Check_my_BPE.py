@@ -1,0 +1,184 @@
+"""Check my BPE: upload the merges your own trainer learned and see where they part from the
+reference, and the likeliest reason (a classic mistake or another setting), with its fix."""
+
+import time
+from dataclasses import replace
+
+import streamlit as st
+
+from bpe.checking import SHAPES, check_merges
+from bpe.errors import BpeError
+from bpe.limits import MAX_UPLOAD_MB
+from bpe.presets import PRESETS
+from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
+from bpe.tiebreak import TIE_BREAK_RULES
+from bpe.views.check import (
+    CHECK_CSS, attempts_frame, diagnosis_html, difference_html, rest_frame, summary_text,
+)
+from bpe.views.markdown import escape_markdown
+from ui import state
+from ui.render import page_setup, show_html
+
+CORPUS_KINDS = {"preset": "A built-in example", "text": "Paste the text", "upload": "Upload a text file"}
+EXAMPLE = "s t\ne st\no w\nl ow\n"
+
+
+def _form():
+    return st.session_state[state.CHECK_FORM]
+
+
+def _update(**changes) -> None:
+    st.session_state[state.CHECK_FORM] = replace(_form(), **changes)
+
+
+def _write(field: str, widget_key: str):
+    def callback() -> None:
+        _update(**{field: st.session_state[widget_key]})
+    return callback
+
+
+def _read_merges_upload() -> None:
+    upload = st.session_state.get("w.check_merges_file")
+    if upload is not None:
+        _update(merges=upload.getvalue(), merges_name=upload.name)
+
+
+def _read_merges_paste() -> None:
+    _update(merges=st.session_state["w.check_merges_text"].encode("utf-8"), merges_name="pasted merges")
+
+
+def _read_corpus_upload() -> None:
+    upload = st.session_state.get("w.check_corpus_file")
+    if upload is not None:
+        _update(upload=upload.getvalue(), upload_name=upload.name)
+
+
+def _choose_preset() -> None:
+    st.session_state[state.CHECK_FORM] = _form().with_preset(st.session_state["w.check_preset"])
+
+
+def merges_section() -> None:
+    st.subheader("1 · Your merges")
+    form = _form()
+    left, right = st.columns(2, gap="large")
+    left.file_uploader(
+        "Upload your merges file", key="w.check_merges_file", on_change=_read_merges_upload,
+        help=f"Any of: {', '.join(shape.title for shape in SHAPES.values())}. Up to {MAX_UPLOAD_MB} MB.",
+    )
+    state.seed("w.check_merges_text", form.merges.decode("utf-8", errors="replace") if form.merges_name == "pasted merges" else "")
+    right.text_area(
+        "…or paste its lines (Ctrl+Enter to apply)", key="w.check_merges_text", height=120, placeholder=EXAMPLE,
+        on_change=_read_merges_paste,
+    )
+    if form.merges:
+        lines = form.merges.count(b"\n") + (not form.merges.endswith(b"\n"))
+        st.caption(f"Checking **{escape_markdown(form.merges_name)}** ({lines:,} lines).")
+
+
+def corpus_section() -> None:
+    st.subheader("2 · The corpus you trained on")
+    form = _form()
+    state.seed("w.check_corpus", form.corpus)
+    st.radio("Corpus", list(CORPUS_KINDS), format_func=CORPUS_KINDS.get, key="w.check_corpus", horizontal=True,
+             on_change=_write("corpus", "w.check_corpus"), label_visibility="collapsed")
+    if form.corpus == "preset":
+        state.seed("w.check_preset", form.preset)
+        st.selectbox("Example", list(PRESETS), format_func=lambda name: PRESETS[name].title, key="w.check_preset",
+                     on_change=_choose_preset, help="Choosing one also sets the settings its source used.")
+    elif form.corpus == "text":
+        state.seed("w.check_text", form.text)
+        st.text_area("Corpus text (Ctrl+Enter to apply)", key="w.check_text", height=120,
+                     on_change=_write("text", "w.check_text"))
+    else:
+        st.file_uploader("Corpus file (UTF-8 text)", type=["txt"], key="w.check_corpus_file", on_change=_read_corpus_upload)
+        if form.upload_name:
+            st.caption(f"Using **{escape_markdown(form.upload_name)}**.")
+
+
+def settings_section() -> None:
+    st.subheader("3 · The settings you meant")
+    form = _form()
+    state.seed("w.check_guess", form.guess)
+    st.checkbox("I don't know my settings: find the ones that fit best", key="w.check_guess",
+                on_change=_write("guess", "w.check_guess"))
+    columns = st.columns(5)
+    if not form.guess:
+        for column, (field, label, options) in zip(columns, (
+            ("unit", "Unit", ["byte", "char"]),
+            ("pretokenizer", "Pre-tokenizer", list(dict.fromkeys([*NAMED_PATTERNS, form.pretokenizer]))),
+            ("tie_break", "Tie-break rule", list(TIE_BREAK_RULES)),
+        )):
+            key = f"w.check_{field}"
+            state.seed(key, getattr(form, field))
+            column.selectbox(label, options, key=key, on_change=_write(field, key))
+        columns[1].caption(escape_markdown(PRETOKENIZER_HELP.get(form.pretokenizer, "")))
+    texts = [("special_tokens", "Special tokens", "comma-separated, e.g. <|endoftext|>")]
+    if not form.guess:  # a guess tries no marker and the one the merges spell
+        texts.insert(0, ("end_of_word", "End-of-word marker", "e.g. </w>; empty: none"))
+    for column, (field, label, hint) in zip(columns[5 - len(texts):], texts):
+        key = f"w.check_{field}"
+        state.seed(key, getattr(form, field))
+        column.text_input(label, key=key, placeholder=hint, on_change=_write(field, key), max_chars=200)
+
+
+def run_check() -> None:
+    try:
+        learner, source, settings = _form().inputs()
+        started = time.perf_counter()
+        result = check_merges(learner.pairs, source, settings, guess=_form().guess)
+        outcome = ("ok", result, SHAPES[learner.shape].title, time.perf_counter() - started)
+    except BpeError as error:
+        outcome = ("error", str(error))
+    st.session_state[state.CHECK_RESULT] = outcome
+
+
+def result_section() -> None:
+    outcome = st.session_state[state.CHECK_RESULT]
+    if outcome is None:
+        return
+    if outcome[0] == "error":
+        st.error(f"**Cannot check these merges:** {escape_markdown(outcome[1])}", icon="🛑")
+        return
+    _, result, shape, seconds = outcome
+    st.header("Where your merges part from the reference")
+    s = result.settings
+    st.caption(
+        f"Read as {escape_markdown(shape)}; checked in {seconds:.1f} s. Reference"
+        f"{' (settings guessed from your merges)' if result.guessed else ''}: {s.unit}s, pre-tokenizer "
+        f"{escape_markdown(s.pretokenizer)}, ties {s.tie_break}, end-of-word {escape_markdown(s.end_of_word or 'none')}, "
+        f"special tokens {escape_markdown(', '.join(s.special_tokens) or 'none')}."
+    )
+    st.metric("Leading merges that match", f"{result.matching:,} / {result.total:,}")
+    st.markdown(escape_markdown(summary_text(result)))
+    if result.divergence is not None:
+        show_html(difference_html(result))
+    if result.diagnosis:
+        st.subheader("Diagnosis")
+        show_html(diagnosis_html(result))
+    if result.rest:
+        st.subheader("The rest of your list")
+        st.dataframe(rest_frame(result), hide_index=True, width="stretch")
+    if result.attempts:
+        with st.expander("Every re-training tried"):
+            st.dataframe(attempts_frame(result), hide_index=True, width="stretch")
+
+
+def main() -> None:
+    page_setup("Check my BPE", "🩺")
+    show_html(CHECK_CSS)
+    st.title(":material/fact_check: Check my BPE")
+    st.caption(
+        "Wrote your own BPE trainer? Upload its merges and the corpus it learned from: this page trains the "
+        "reference on the same corpus, shows the first merge where yours differ, and re-trains under the "
+        "classic mistakes and the other settings to tell you the likeliest cause and its fix."
+    )
+    merges_section()
+    corpus_section()
+    settings_section()
+    if st.button("Check my merges", key="w.check_run", type="primary", icon=":material/fact_check:"):
+        with st.spinner("Training the reference and re-training under each classic mistake…"):
+            run_check()
+    result_section()
+
+
+main()

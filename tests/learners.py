@@ -1,0 +1,155 @@
+"""Learner-style BPE trainers, written the way a student writes one, for ``check`` to diagnose.
+
+``learn`` is a short homework-style trainer (CS336's shape: split out special tokens, pre-tokenize
+with GPT-2's regex, count words, recount every pair each step, break ties by the greater pair). It
+is correct as written. Each classic mistake is one small function swapped in for the right one, as
+a learner would have written it; :data:`LEARNERS` names them by the code ``check`` must answer.
+It shares no code with the engine, so a diagnosis of its merges is evidence, not tautology.
+
+    >>> learn("aaa aaa ab ab ab", 2)
+    [(b'a', b'a'), (b'a', b'b')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import partial
+
+import regex
+
+# GPT-2's pattern as tiktoken spells it (r50k_base).
+GPT2_SPLIT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+
+
+def gpt2_split(text):
+    return regex.findall(GPT2_SPLIT, text)
+
+
+def whole_text(text):  # mistake (chunk-boundary): no pre-tokenization, merges cross words
+    return [text] if text else []
+
+
+def byte_symbols(word, marker=None):
+    symbols = [bytes([b]) for b in word.encode("utf-8")]
+    return symbols + [marker.encode()] if marker else symbols
+
+
+def char_symbols(word, marker=None):  # mistake (unit): characters where bytes were meant
+    symbols = [ch.encode("utf-8") for ch in word]
+    return symbols + [marker.encode()] if marker else symbols
+
+
+def glued_marker_symbols(word, marker):  # mistake (end-of-word): "t</w>" instead of "t", "</w>"
+    symbols = [bytes([b]) for b in word.encode("utf-8")]
+    return symbols[:-1] + [symbols[-1] + marker.encode()]
+
+
+def count_pairs(corpus):
+    counts = Counter()
+    for symbols, freq in corpus.items():
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += freq
+    return counts
+
+
+def count_pairs_no_overlap(corpus):  # mistake (overlapping-pairs): counts what a merge would replace
+    counts = Counter()
+    for symbols, freq in corpus.items():
+        for pair in set(zip(symbols, symbols[1:])):
+            n, i = 0, 0
+            while i < len(symbols) - 1:
+                if (symbols[i], symbols[i + 1]) == pair:
+                    n, i = n + 1, i + 2
+                else:
+                    i += 1
+            counts[pair] += n * freq
+    return counts
+
+
+def count_pairs_once(corpus):  # mistake (word-frequency): every distinct word counts 1
+    counts = Counter()
+    for symbols in corpus:
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] += 1
+    return counts
+
+
+def greatest(counts):
+    return max(counts, key=lambda pair: (counts[pair], pair))
+
+
+def first_best(counts):  # mistake (tie-break): max() keeps the first pair it met, not the greatest
+    return max(counts, key=counts.get)
+
+
+def merge(symbols, pair):
+    out, i = [], 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
+            out.append(pair[0] + pair[1])
+            i += 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return tuple(out)
+
+
+def merge_from_the_right(symbols, pair):  # mistake (replacement): "aaa" -> "a aa"
+    out, i = [], len(symbols) - 1
+    while i >= 0:
+        if i > 0 and (symbols[i - 1], symbols[i]) == pair:
+            out.insert(0, pair[0] + pair[1])
+            i -= 2
+        else:
+            out.insert(0, symbols[i])
+            i -= 1
+    return tuple(out)
+
+
+def merge_overlapping(symbols, pair):  # mistake (replacement): "aaa" -> "aa aa", forgot to skip
+    out, i = [], 0
+    while i < len(symbols):
+        if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
+            out.append(pair[0] + pair[1])
+            overlaps = i + 2 < len(symbols) and symbols[i + 2] == symbols[i + 1] == pair[0] == pair[1]
+            i += 1 if overlaps else 2
+        else:
+            out.append(symbols[i])
+            i += 1
+    return tuple(out)
+
+
+def learn(text=None, num_merges=10, special_tokens=(), *, words=None, split=gpt2_split, symbols=byte_symbols,
+          marker=None, count=count_pairs, pick=greatest, apply=merge, split_specials=True):
+    """Merges as ``(left bytes, right bytes)``; ``words`` (a word table) replaces ``text``."""
+    if words is None:
+        pieces = [text]
+        if special_tokens and split_specials:
+            pieces = re.split("|".join(map(re.escape, special_tokens)), text)
+        words = Counter(word for piece in pieces for word in split(piece))
+    corpus = {tuple(symbols(word, marker) if marker else symbols(word)): freq for word, freq in words.items()}
+    merges = []
+    for _ in range(num_merges):
+        counts = count(corpus)
+        if not counts:
+            break
+        best = pick(counts)
+        merges.append(best)
+        corpus = {apply(symbols_, best): freq for symbols_, freq in corpus.items()}
+    return merges
+
+
+LEARNERS = {
+    None: learn,
+    "tie-break": partial(learn, pick=first_best),
+    "overlapping-pairs": partial(learn, count=count_pairs_no_overlap),
+    "chunk-boundary": partial(learn, split=whole_text),
+    "special-token": partial(learn, split_specials=False),
+    "word-frequency": partial(learn, count=count_pairs_once),
+    "replacement": partial(learn, apply=merge_from_the_right),
+    "replacement-overlap": partial(learn, apply=merge_overlapping),
+    "unit": partial(learn, symbols=char_symbols),
+    "end-of-word": partial(learn, symbols=glued_marker_symbols),
+}
+"""Mistake code (None: no mistake) -> a learner that makes it."""
