@@ -28,6 +28,7 @@ import time
 from collections.abc import Sequence
 
 from .corpus import Corpus, decode_text_file, parse_word_counts
+from .end_of_word import END_OF_WORD_MODES
 from .errors import BpeError
 from .formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE, export_tokenizer, import_tokenizer
 from .formats.common import read_file
@@ -97,6 +98,7 @@ def _train(args: argparse.Namespace) -> None:
         name: value
         for name, value in (
             ("unit", args.unit), ("pretokenizer", args.pretokenizer), ("end_of_word", args.end_of_word),
+            ("end_of_word_mode", args.end_of_word_mode),
             ("tie_break", args.tie_break), ("min_frequency", args.min_frequency),
         )
         if value is not None
@@ -254,8 +256,11 @@ def build_parser() -> argparse.ArgumentParser:
     size.add_argument("--merges", type=int)
     size.add_argument("--vocab-size", type=int)
     train_cmd.add_argument("--unit", choices=["byte", "char"])
-    train_cmd.add_argument("--pretokenizer", help="none|whitespace|gpt2|gpt4|regex:PATTERN")
+    train_cmd.add_argument("--pretokenizer", help="none|whitespace|space|gpt2|gpt4|regex:PATTERN")
     train_cmd.add_argument("--end-of-word", metavar="SYMBOL")
+    train_cmd.add_argument("--end-of-word-mode", choices=list(END_OF_WORD_MODES),
+                           help="separate: the marker is its own symbol (the paper); attached: glued to the "
+                                "last symbol, t</w> (subword-nmt, HF end_of_word_suffix)")
     train_cmd.add_argument("--tie-break", choices=list(TIE_BREAK_RULES))
     train_cmd.add_argument("--min-frequency", type=int)
     train_cmd.add_argument("--special", action="append", metavar="TOKEN")

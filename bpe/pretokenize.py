@@ -1,6 +1,6 @@
 """Pre-tokenization: cutting text into chunks that merges never cross.
 
-Scope: the named split patterns (``none``, ``whitespace``, ``gpt2``, ``gpt4``, ``regex:PATTERN``),
+Scope: the named split patterns (``none``, ``whitespace``, ``space``, ``gpt2``, ``gpt4``, ``regex:PATTERN``),
 the split of text around special tokens, and the lossless split used when encoding. Out of scope:
 what happens inside a chunk (that is the trainer's and the tokenizer's job).
 
@@ -35,16 +35,21 @@ GPT4_PATTERN = (
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
 WHITESPACE_PATTERN = r"\S+"
+# subword-nmt's learn_bpe and apply_bpe split each line with ``line.strip('\r\n ').split(' ')``:
+# only the space character (and the line breaks between lines) separate words; a tab stays inside.
+SPACE_PATTERN = r"[^ \r\n]+"
 
 NAMED_PATTERNS: MappingProxyType[str, str | None] = MappingProxyType({
     "none": None,
     "whitespace": WHITESPACE_PATTERN,
+    "space": SPACE_PATTERN,
     "gpt2": GPT2_PATTERN,
     "gpt4": GPT4_PATTERN,
 })
 PRETOKENIZER_HELP: MappingProxyType[str, str] = MappingProxyType({
     "none": "the whole text is one sequence (Wikipedia's 'aaabdaaabac', minbpe's BasicTokenizer)",
     "whitespace": "words are runs of non-space characters; spaces are never trained on (Sennrich)",
+    "space": "words are cut at the space character and line breaks only, tabs stay inside (subword-nmt)",
     "gpt2": "GPT-2's regex: letters, numbers, punctuation and contractions, a space joins the next word",
     "gpt4": "GPT-4's regex (cl100k): like GPT-2 but digits in groups of three, case-blind contractions",
     "regex:PATTERN": "your own regex; its matches are the words, the text between them is kept as is",
@@ -63,7 +68,7 @@ class Pretokenizer:
 
     @classmethod
     def parse(cls, spec: str) -> "Pretokenizer":
-        """Parse ``none|whitespace|gpt2|gpt4|regex:PATTERN``; raise :class:`PatternError` if bad."""
+        """Parse ``none|whitespace|space|gpt2|gpt4|regex:PATTERN``; raise :class:`PatternError` if bad."""
         if not isinstance(spec, str):  # subtle: a file read back may hold any JSON value here
             raise PatternError(f"the pre-tokenizer must be a name such as 'gpt2', got {spec!r}")
         if spec in NAMED_PATTERNS:
@@ -72,7 +77,7 @@ class Pretokenizer:
         if spec.startswith("regex:"):
             return cls(spec, compile_custom_pattern(spec[len("regex:"):]))
         raise PatternError(
-            f"unknown pre-tokenizer {spec!r}: use one of none, whitespace, gpt2, gpt4 "
+            f"unknown pre-tokenizer {spec!r}: use one of {', '.join(NAMED_PATTERNS)} "
             "or regex:PATTERN (e.g. regex:\\w+)"
         )
 

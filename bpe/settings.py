@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from .end_of_word import END_OF_WORD_MODES
 from .errors import SettingsError
 from .limits import MAX_MERGES
 from .pretokenize import Pretokenizer, validate_special_tokens
@@ -28,6 +29,8 @@ class TrainSettings:
     unit: str = "byte"
     pretokenizer: str = "gpt2"
     end_of_word: str | None = None
+    end_of_word_mode: str = "separate"
+    """``separate`` or ``attached``: where the marker goes (see ``end_of_word``)."""
     tie_break: str = "first-seen"
     merges: int | None = None
     vocab_size: int | None = None
@@ -51,6 +54,15 @@ class TrainSettings:
             raise SettingsError(f"the end-of-word marker must be text such as </w>, got {self.end_of_word!r}")
         if self.end_of_word is not None and not self.end_of_word:
             raise SettingsError("the end-of-word marker is empty: use e.g. </w>, or leave it out")
+        if self.end_of_word_mode not in END_OF_WORD_MODES:
+            raise SettingsError(
+                f"unknown end-of-word mode {self.end_of_word_mode!r}: use one of {', '.join(END_OF_WORD_MODES)}"
+            )
+        if self.end_of_word_mode != "separate" and self.end_of_word is None:
+            raise SettingsError(
+                f"the end-of-word mode {self.end_of_word_mode!r} places a marker, but there is none: "
+                "set one such as </w>, or use the mode 'separate'"
+            )
         if self.merges is not None and self.vocab_size is not None:
             raise SettingsError("give either a number of merges or a vocabulary size, not both")
         if self.merges is not None:

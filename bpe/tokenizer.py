@@ -28,6 +28,7 @@ from functools import partial
 from itertools import chain, repeat
 from typing import Literal
 
+from .end_of_word import mark_word
 from .errors import BpeError, FormatError, SpecialTokenError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
@@ -127,11 +128,13 @@ class Tokenizer:
         self._marker_id: int | None = None
         self._byte_ids: list[int] = []
         self._char_ids: dict[str, int] = {}
+        ends: dict[bytes, int] = {}  # attached mode: a symbol's bytes -> its form carrying the marker
         for token_id, token in base.items():
             if token.ends_word:
-                if token.data or end_of_word is None:
-                    raise FormatError(f"base token {token_id} carries the end-of-word marker but is not the marker")
-                self._marker_id = token_id
+                if end_of_word is None:
+                    raise FormatError(f"base token {token_id} carries an end-of-word marker, but the tokenizer has none")
+                self._marker_id = self._marker_id if token.data else token_id
+                ends[token.data] = token_id
             elif unit == "byte":
                 if len(token.data) != 1:
                     raise FormatError(f"base token {token_id} of a byte-level tokenizer is not a single byte")
@@ -149,8 +152,15 @@ class Tokenizer:
                     + (f"; missing: {', '.join(f'0x{b:02x}' for b in missing[:8])}" if missing else "")
                 )
             self._byte_ids = [by_byte[value] for value in range(256)]
-        if end_of_word is not None and self._marker_id is None:
-            raise FormatError(f"the end-of-word marker {end_of_word!r} has no base token")
+        plain = {token.data: token_id for token_id, token in base.items() if not token.ends_word}
+        ends.pop(b"", None)
+        self._attached = {plain.get(data, -1): token_id for data, token_id in ends.items()}
+        self.end_of_word_mode = "attached" if ends else "separate"
+        if -1 in self._attached or (end_of_word is not None and (self._marker_id is None) == (not ends)):
+            raise FormatError(
+                f"the end-of-word marker {end_of_word!r} needs either one base token of its own (mode 'separate') "
+                "or, for each symbol that can end a word, that symbol carrying it (mode 'attached'), not both"
+            )
 
         self._ranks: dict[tuple[int, int], int] = {}
         self._merges: list[tuple[int, int, int]] = []
@@ -171,10 +181,10 @@ class Tokenizer:
             self.special_tokens[text] = token_id
         self._special_ids = {token_id: text for text, token_id in self.special_tokens.items()}
         # A byte-level word needs no marker or alphabet check: the hot miss path skips them.
-        plain_bytes = unit == "byte" and self._marker_id is None
+        plain_bytes = unit == "byte" and end_of_word is None
         self._word_cache = _ChunkCache(self._merge_bytes if plain_bytes else self._merge_word)
         # Without a marker a word and a gap with the same text encode alike: share one cache.
-        self._gap_cache = self._word_cache if self._marker_id is None else _ChunkCache(self._merge_gap)
+        self._gap_cache = self._word_cache if end_of_word is None else _ChunkCache(self._merge_gap)
         # Subtle: GPT-2's and GPT-4's patterns match every character (letters, numbers, other
         # symbols, whitespace each have a branch), so their splits have no gaps and the words
         # alone are every piece; ``none`` gives the whole text as one word.
@@ -317,8 +327,9 @@ class Tokenizer:
                     f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary; "
                     "train on text that contains them, or use the byte unit, which covers every text"
                 ) from None
-        if is_word and self._marker_id is not None:
-            ids.append(self._marker_id)
+        if is_word and self.end_of_word is not None:
+            ids = mark_word(ids, mode=self.end_of_word_mode, marker_id=self._marker_id, attached=self._attached,
+                            spell=lambda token_id: repr(self.token_text(token_id)))
         return ids
 
     def _encode_chunk(self, chunk: str, is_word: bool) -> tuple[int, ...]:

@@ -25,7 +25,7 @@ from bpe.errors import BpeError
 from bpe.limits import MAX_TRAIN_SECONDS, check_corpus_size
 from bpe.presets import PRESETS
 from bpe.trace import STOP_TIME_LIMIT, Trace
-from bpe.trainer import train
+from bpe.trainer import base_vocabulary, train
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT, LabState
 from bpe.views.markdown import escape_markdown
 
@@ -142,9 +142,7 @@ def get_trained(lab: LabState) -> Trained | None:
         trace_key = ("trace", corpus_key, settings)
         trained = cache.get(trace_key)
         if trained is None:
-            wanted = settings.target_merges(
-                256 + bool(settings.end_of_word) if settings.unit == "byte" else len(corpus.alphabet) + bool(settings.end_of_word)
-            )
+            wanted = settings.target_merges(len(base_vocabulary(corpus, settings)))
             bar = st.progress(0.0, text=f"Training {wanted:,} merges…") if wanted >= 300 else None
 
             def progress(done: int, total: int) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from bpe.corpus import decode_text_file
+from bpe.end_of_word import END_OF_WORD_MODES
 from bpe.errors import BpeError
 from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, MAX_UPLOAD_MB, check_corpus_size
 from bpe.presets import PRESETS
@@ -99,6 +100,15 @@ def settings_sidebar() -> None:
         help="Appended to every word before training (Sennrich's </w>), so 'est</w>' (a suffix) "
         "differs from 'est' inside a word. Leave empty for none.",
     )
+    if current.end_of_word:
+        seed("w.eow_mode", current.eow_mode)
+        sidebar.radio(
+            "Marker placement", list(END_OF_WORD_MODES), key="w.eow_mode", horizontal=True,
+            on_change=write_lab("w.eow_mode", "eow_mode"),
+            help="separate: the marker is a symbol of its own; attached: it is glued to the last symbol.",
+        )
+        mode = END_OF_WORD_MODES[current.eow_mode]
+        sidebar.caption(f"{mode.summary.capitalize()}. Used by {mode.used_by}.")
 
     seed("w.tie", current.tie_break)
     sidebar.selectbox(

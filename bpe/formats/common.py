@@ -30,6 +30,7 @@ FORMAT_TITLES: Mapping[str, str] = MappingProxyType({
     "hf": "Hugging Face tokenizer.json",
     "tiktoken": "tiktoken rank file",
     "gpt2": "GPT-2 encoder.json + vocab.bpe",
+    "subword-nmt": "subword-nmt codes file",
 })
 
 

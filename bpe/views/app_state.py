@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 
+from ..end_of_word import END_OF_WORD_MODES
 from ..errors import BpeError
 from ..limits import MAX_MERGES
 from ..presets import PRESETS
@@ -56,6 +57,8 @@ class LabState:
     unit: str = "byte"
     pretokenizer: str = "gpt2"
     end_of_word: str | None = None
+    eow_mode: str = "separate"
+    """Where the marker goes (``separate`` or ``attached``); read only when there is a marker."""
     tie_break: str = "first-seen"
     stop_by: str = "merges"
     amount: int = 10
@@ -76,6 +79,7 @@ class LabState:
             unit=settings.unit,
             pretokenizer=settings.pretokenizer,
             end_of_word=settings.end_of_word,
+            eow_mode=settings.end_of_word_mode,
             tie_break=settings.tie_break,
             stop_by="vocab_size" if by_vocab else "merges",
             amount=settings.vocab_size if by_vocab else settings.target_merges(0),
@@ -95,6 +99,7 @@ class LabState:
             unit=self.unit,
             pretokenizer=self.pretokenizer,
             end_of_word=self.end_of_word or None,
+            end_of_word_mode=self.eow_mode if self.end_of_word else "separate",
             tie_break=self.tie_break,
             merges=self.amount if self.stop_by == "merges" else None,
             vocab_size=self.amount if self.stop_by == "vocab_size" else None,
@@ -117,6 +122,8 @@ class LabState:
             query["pretok"] = self.pretokenizer
         if (self.end_of_word or None) != default.end_of_word:
             query["eow"] = self.end_of_word or ""
+        if self.eow_mode != default.eow_mode:
+            query["eowmode"] = self.eow_mode
         if self.tie_break != default.tie_break:
             query["tie"] = self.tie_break
         if (self.stop_by, self.amount) != (default.stop_by, default.amount):
@@ -181,6 +188,11 @@ class LabState:
                 warnings.append(f"{error}: using {state.pretokenizer}")
         if (eow := last("eow")) is not None:
             changes["end_of_word"] = eow or None
+        if (eow_mode := last("eowmode")) is not None:
+            if eow_mode in END_OF_WORD_MODES:
+                changes["eow_mode"] = eow_mode
+            else:
+                warnings.append(f"unknown end-of-word mode {eow_mode!r} (use {', '.join(END_OF_WORD_MODES)}): using {state.eow_mode}")
         if (tie := last("tie")) is not None:
             if tie in TIE_BREAK_RULES:
                 changes["tie_break"] = tie

@@ -32,10 +32,11 @@ FORMAT_NOTES: Mapping[str, str] = MappingProxyType({
     "hf": "Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
     "tiktoken": "`tiktoken.Encoding(..., mergeable_ranks=load_tiktoken_bpe(path))`; the split pattern is not stored.",
     "gpt2": "OpenAI's original GPT-2 `encoder.py` layout; the split pattern is not stored.",
+    "subword-nmt": "Sennrich's `subword-nmt apply-bpe -c bpe.codes`: char-level, marker `</w>`, split on spaces.",
 })
 MIME_TYPES: Mapping[str, str] = MappingProxyType({
     ".json": "application/json", ".model": "text/plain", ".vocab": "text/plain", ".tiktoken": "text/plain",
-    ".bpe": "text/plain", ".zip": "application/zip",
+    ".bpe": "text/plain", ".codes": "text/plain", ".zip": "application/zip",
 })
 _ZIP_TIME = (2024, 1, 1, 0, 0, 0)  # fixed, so the same tokenizer always zips to the same bytes
 

@@ -1,0 +1,24 @@
+"""The end-of-word mode in the app: a sidebar choice with its explanation, kept in the link."""
+
+from .apptest_support import TRAIN, errors, narration, open_page
+
+
+def test_the_marker_placement_choice_retrains_explains_itself_and_goes_into_the_link():
+    at = open_page(TRAIN, preset="sennrich-paper", step="2")
+    assert "Merge 2 of 10: es + t → est" in narration(at)
+    at.radio(key="w.eow_mode").set_value("attached").run()
+    assert not at.exception and not errors(at)
+    assert "Merge 2 of 10: es + t</w> → est</w>" in narration(at)
+    assert any("Used by subword-nmt" in caption.value for caption in at.sidebar.caption)
+    assert at.query_params["eowmode"] == "attached"
+
+
+def test_a_link_with_the_attached_mode_opens_it():
+    at = open_page(TRAIN, preset="sennrich-paper", step="2", eowmode="attached")
+    assert at.radio(key="w.eow_mode").value == "attached"
+    assert "Merge 2 of 10: es + t</w> → est</w>" in narration(at)
+
+
+def test_without_a_marker_there_is_no_placement_to_choose():
+    at = open_page(TRAIN, preset="sennrich")
+    assert not [radio for radio in at.radio if radio.key == "w.eow_mode"]
