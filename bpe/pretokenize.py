@@ -139,7 +139,10 @@ def compile_custom_pattern(pattern: str) -> regex.Pattern:
 
 
 def validate_special_tokens(special_tokens: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """Check special tokens are non-empty and distinct; return them as a tuple, order kept."""
+    """Check special tokens are non-empty and distinct; return them as a tuple, order kept.
+
+    Tokens may contain each other (``<|e|>`` and ``<|e|><|e|>``): the longest match wins.
+    """
     seen: set[str] = set()
     for token in special_tokens:
         if not isinstance(token, str) or not token:
@@ -147,19 +150,16 @@ def validate_special_tokens(special_tokens: tuple[str, ...] | list[str]) -> tupl
         if token in seen:
             raise SpecialTokenError(f"the special token {token!r} is listed twice: list each one once")
         seen.add(token)
-    for token in seen:
-        for other in seen:
-            if token != other and token in other:
-                # Ambiguous: should "<|end|>" inside "<|end|>x" be the short or the long token?
-                raise SpecialTokenError(
-                    f"the special token {token!r} occurs inside {other!r}: choose special tokens "
-                    "that do not contain each other"
-                )
     return tuple(special_tokens)
 
 
 def special_token_pattern(special_tokens: tuple[str, ...] | list[str] | set[str]) -> regex.Pattern | None:
-    """A regex matching any of ``special_tokens``, longest first (so overlapping tokens split sanely)."""
+    """A regex matching any of ``special_tokens``: the leftmost occurrence, and there the longest
+    token, as Hugging Face's added tokens match (special tokens may contain each other).
+
+    >>> special_token_pattern(["<|e|>", "<|e|><|e|>"]).findall("<|e|><|e|><|e|>")
+    ['<|e|><|e|>', '<|e|>']
+    """
     if not special_tokens:
         return None
     ordered = sorted(special_tokens, key=lambda token: (-len(token), token))
