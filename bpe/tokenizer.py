@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import heapq
 import json
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain, repeat
@@ -31,7 +31,9 @@ from typing import Literal
 from .end_of_word import mark_word
 from .errors import BpeError, FormatError, SpecialTokenError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
+from .pair_replace import pair_positions, replace_pair
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
+from .streaming import encode_iterable
 from .trace import Trace
 from .versioned_json import read_versioned_json
 from .vocab import UNITS, Token, token_text
@@ -268,6 +270,12 @@ class Tokenizer:
                 ids.extend(self.encode_ordinary(piece))
         return ids
 
+    def encode_iterable(
+        self, texts: Iterable[str], *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
+    ) -> Iterator[int]:
+        """The ids of ``"".join(texts)``, yielded lazily in bounded memory (see :mod:`bpe.streaming`)."""
+        return encode_iterable(self, texts, allowed_special=allowed_special, disallowed_special=disallowed_special)
+
     def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating special-token text as plain text."""
         if self._split_words is not None:  # the hot path: one cache lookup per chunk, from C
@@ -413,8 +421,8 @@ class Tokenizer:
             if rank == _NO_MERGE:
                 break
             left, right, new_id = self._merges[rank]
-            positions = _pair_positions(ids, left, right)
-            ids = _replace_pair(ids, left, right, new_id)
+            positions = pair_positions(ids, left, right)
+            ids = replace_pair(ids, left, right, new_id)
             applied.append(AppliedMerge(rank, left, right, new_id, positions, tuple(ids)))
         return tuple(applied)
 
@@ -510,33 +518,6 @@ class Tokenizer:
         except UnicodeDecodeError:
             raise FormatError(f"{path} is not UTF-8 text, so it is not a BPE Lab tokenizer file") from None
         return cls.from_json(text)
-
-
-def _replace_pair(ids: list[int], left: int, right: int, new_id: int) -> list[int]:
-    """``ids=[1, 2, 3, 1, 2], pair=(1, 2), new_id=4 -> [4, 3, 4]`` (left to right, no overlap)."""
-    out: list[int] = []
-    i, last = 0, len(ids) - 1
-    while i <= last:
-        if i < last and ids[i] == left and ids[i + 1] == right:
-            out.append(new_id)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
-
-
-def _pair_positions(ids: list[int], left: int, right: int) -> tuple[int, ...]:
-    """Where ``_replace_pair`` will merge: ``[1, 1, 1, 1], (1, 1) -> (0, 2)``."""
-    positions: list[int] = []
-    i, last = 0, len(ids) - 1
-    while i < last:
-        if ids[i] == left and ids[i + 1] == right:
-            positions.append(i)
-            i += 2
-        else:
-            i += 1
-    return tuple(positions)
 
 
 def parse_ids(text: str) -> list[int]:

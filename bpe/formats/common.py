@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
+from typing import BinaryIO
 
 from ..byte_level import BYTE_TO_UNICODE
 from ..errors import BpeError, FormatError
@@ -51,9 +52,14 @@ def as_text(contents: str | bytes, *, source: str) -> str:
 
 def read_file(path: str) -> bytes:
     """A file's bytes; a missing or unreadable file is a :class:`BpeError` that names it."""
+    with open_binary(path) as file:
+        return file.read()
+
+
+def open_binary(path: str) -> BinaryIO:
+    """``open(path, "rb")``; a missing or unreadable file is a :class:`BpeError` that names it."""
     try:
-        with open(path, "rb") as file:
-            return file.read()
+        return open(path, "rb")
     except FileNotFoundError:
         raise BpeError(f"no such file: {path}") from None
     except IsADirectoryError:
