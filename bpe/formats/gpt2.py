@@ -88,7 +88,8 @@ def parse_vocab_bpe(text: str, *, source: str = "vocab.bpe") -> list[tuple[int, 
         line_number = index + 1
         line = line.rstrip("\r")
         if index == 0 and line.startswith("#version"):
-            if line.strip() != VOCAB_BPE_HEADER:
+            # Hugging Face writes "#version: 0.2 - Trained by `huggingface/tokenizers`": same layout.
+            if line.strip().split(" - ", 1)[0] != VOCAB_BPE_HEADER:
                 raise FormatError(
                     f"{source} line 1: {line.strip()!r} is not supported; this reader knows {VOCAB_BPE_HEADER!r}"
                 )
