@@ -110,13 +110,15 @@ def _train(args: argparse.Namespace) -> None:
         overrides.update(merges=args.merges, vocab_size=args.vocab_size)
     if args.special:
         overrides["special_tokens"] = tuple(args.special)
+    if args.specials_as_text:
+        overrides["specials_as_text"] = True
     settings = TrainSettings.from_dict({**base.to_dict(), **overrides})
 
     if args.words is not None or (preset and preset.word_counts is not None):
         corpus = Corpus.from_word_counts(parse_word_counts(args.words) if args.words else preset.word_counts)
     else:
         text = args.text if args.text is not None else _read_text_file(args.file) if args.file else preset.corpus_text
-        corpus = Corpus.from_text(text, pretokenizer=settings.pretokenizer, special_tokens=settings.special_tokens)
+        corpus = Corpus.from_text(text, pretokenizer=settings.pretokenizer, special_tokens=settings.cut_from_corpus)
 
     started = time.perf_counter()
     trace = train(corpus, settings)
@@ -283,6 +285,9 @@ def build_parser() -> argparse.ArgumentParser:
     train_cmd.add_argument("--tie-break", choices=list(TIE_BREAK_RULES))
     train_cmd.add_argument("--min-frequency", type=int)
     train_cmd.add_argument("--special", action="append", metavar="TOKEN")
+    train_cmd.add_argument("--specials-as-text", action="store_true",
+                           help="count special-token text as training text (HF's trainer, rustbpe, minbpe, tiktoken's "
+                                "trainer) instead of cutting it out (CS336)")
     train_cmd.add_argument("--save", metavar="PATH", help="write the tokenizer (BPE Lab JSON)")
     train_cmd.add_argument("--save-trace", metavar="PATH", help="write the full trace (BPE Lab JSON)")
     train_cmd.add_argument("--json", action="store_true")

@@ -1,4 +1,5 @@
-"""The end-of-word mode in the app: a sidebar choice with its explanation, kept in the link."""
+"""Settings for reproducing the classic trainers, in the app: the end-of-word mode (with its
+explanation) and whether special tokens are trained on as text; both kept in the link."""
 
 from .apptest_support import TRAIN, errors, narration, open_page
 
@@ -22,3 +23,11 @@ def test_a_link_with_the_attached_mode_opens_it():
 def test_without_a_marker_there_is_no_placement_to_choose():
     at = open_page(TRAIN, preset="sennrich")
     assert not [radio for radio in at.radio if radio.key == "w.eow_mode"]
+
+
+def test_special_tokens_can_be_trained_on_as_text_and_the_link_says_so():
+    at = open_page(TRAIN, preset="own-text", special="<|endoftext|>", specialtext="1")
+    assert not at.exception and not errors(at)
+    assert at.checkbox(key="w.special_text").value is True
+    at.checkbox(key="w.special_text").uncheck().run()
+    assert "specialtext" not in at.query_params

@@ -117,9 +117,10 @@ def _source(lab: LabState) -> tuple[tuple, str | None, tuple | None, Callable[[]
     else:
         text = PRESETS[lab.source].corpus_text
         digest = f"preset:{lab.source}"  # preset text never changes within a process
-    key = ("text", digest, lab.pretokenizer, lab.special_tokens)
+    cut = () if lab.specials_as_text else lab.special_tokens  # as TrainSettings.cut_from_corpus
+    key = ("text", digest, lab.pretokenizer, cut)
     return key, text, None, lambda: Corpus.from_text(
-        text, pretokenizer=lab.pretokenizer, special_tokens=lab.special_tokens
+        text, pretokenizer=lab.pretokenizer, special_tokens=cut
     )
 
 

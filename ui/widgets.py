@@ -147,6 +147,13 @@ def settings_sidebar() -> None:
         on_change=write_lab("w.special", "special_tokens", _special_lines),
         help="Never split or merged; they get the last ids. In a text corpus they are cut out before training.",
     )
+    if current.special_tokens and not current.is_word_table:
+        seed("w.special_text", current.specials_as_text)
+        sidebar.checkbox(
+            "Train on their text too", key="w.special_text", on_change=write_lab("w.special_text", "specials_as_text"),
+            help="Off: special tokens are cut out of the corpus before training (Stanford CS336). On: their text "
+            "is counted like any other (Hugging Face's trainer, rustbpe, minbpe, tiktoken's trainer).",
+        )
     sidebar.button("Reset to the example's settings", on_click=_reset_settings, width="stretch")
 
 

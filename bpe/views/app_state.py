@@ -65,6 +65,7 @@ class LabState:
     """The number of merges, or the vocabulary size, depending on ``stop_by``."""
     min_frequency: int = 2
     special_tokens: tuple[str, ...] = ()
+    specials_as_text: bool = False
     step: int = 0
     names: bool = False
     """Name merged tokens Z, Y, X, ... (tiny examples only)."""
@@ -85,6 +86,7 @@ class LabState:
             amount=settings.vocab_size if by_vocab else settings.target_merges(0),
             min_frequency=settings.min_frequency,
             special_tokens=settings.special_tokens,
+            specials_as_text=settings.specials_as_text,
             step=step,
             names=source == "wikipedia",  # Wikipedia's own example reads best as ZabdZabac
         )
@@ -105,6 +107,7 @@ class LabState:
             vocab_size=self.amount if self.stop_by == "vocab_size" else None,
             min_frequency=self.min_frequency,
             special_tokens=self.special_tokens,
+            specials_as_text=self.specials_as_text,
         )
 
     def settings_key(self) -> tuple:
@@ -132,6 +135,8 @@ class LabState:
             query["minfreq"] = str(self.min_frequency)
         if self.special_tokens != default.special_tokens:
             query["special"] = list(self.special_tokens)
+        if self.specials_as_text != default.specials_as_text:
+            query["specialtext"] = "1" if self.specials_as_text else "0"
         if self.step:
             query["step"] = str(self.step)
         if self.names != default.names:
@@ -216,6 +221,11 @@ class LabState:
                 changes["special_tokens"] = ()
             else:
                 changes["special_tokens"] = specials
+        if (as_text := last("specialtext")) is not None:
+            if as_text in ("0", "1"):
+                changes["specials_as_text"] = as_text == "1"
+            else:
+                warnings.append(f"specialtext must be 0 or 1, got {as_text!r}: ignored")
         if (step := whole("step", 0, None, "showing step 0")) is not None:
             changes["step"] = step
         if (names := last("names")) is not None:
