@@ -139,3 +139,24 @@ def test_old_merges_txt_headers_from_hugging_face_are_read(tmp_path):
                                                  "vocab.bpe": old})
     text = SAMPLE.replace(EOT, " ")
     assert tok.encode(text) == hf.encode(text).ids
+
+
+def test_tiktoken_reads_gpt2_files_only_in_gpt2s_own_layout_as_the_notes_say(tmp_path):
+    from tiktoken.load import data_gym_to_mergeable_bpe_ranks
+
+    from bpe.formats import export_tokenizer
+    from bpe.pretrained import load_gpt2
+    from bpe.views.exports import FORMAT_NOTES
+
+    assert "data_gym_to_mergeable_bpe_ranks" in FORMAT_NOTES["gpt2"]
+    for name, tok, readable in (("gpt2", load_gpt2(), True), ("trained", ours(specials=()), False)):
+        folder = tmp_path / name
+        folder.mkdir()
+        for file, text in export_tokenizer(tok, format="gpt2").items():
+            (folder / file).write_text(text, encoding="utf-8")
+        try:
+            data_gym_to_mergeable_bpe_ranks(str(folder / "vocab.bpe"), str(folder / "encoder.json"))
+            read = True
+        except AssertionError:
+            read = False
+        assert read is readable, name

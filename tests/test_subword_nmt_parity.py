@@ -224,3 +224,14 @@ def test_hf_rule_in_attached_mode_matches_hugging_face_end_of_word_suffix(name):
     assert determined >= min(len(trace.steps), 100)
     ours = [(trace.token_text(s.left), trace.token_text(s.right)) for s in trace.steps]
     assert hf_suffix_merges(text, len(trace.base) + len(trace.steps))[:determined] == ours[:determined]
+
+
+def test_an_attached_tokenizer_and_its_trace_round_trip_through_our_json():
+    from bpe.trace import Trace
+
+    trace = our_trace(SENNRICH_TEXT)
+    tok = Tokenizer.from_trace(trace)
+    back = Tokenizer.from_json(tok.to_json())
+    assert back.end_of_word_mode == "attached"
+    assert back.encode("lowest newer") == tok.encode("lowest newer")
+    assert Trace.from_json(trace.to_json()).settings == trace.settings

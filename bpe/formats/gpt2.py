@@ -14,7 +14,10 @@ byte nor made by a merge (GPT-2's ``<|endoftext|>``) becomes a special token. Wr
 tokens go into ``encoder.json`` under their text and the pattern is not written.
 
 Only byte-level tokenizers without an end-of-word marker can be written, and no two ids may
-decode to the same bytes (``encoder.json`` is keyed by them).
+decode to the same bytes (``encoder.json`` is keyed by them). OpenAI's ``encoder.py`` and Hugging
+Face read any such pair; tiktoken's ``data_gym_to_mergeable_bpe_ranks`` asserts that the ids are
+GPT-2's own layout (bytes in its printable-first order, merges from 256 up), which a tokenizer
+trained here does not have (its byte ids are the byte values): give tiktoken the rank file instead.
 """
 
 from __future__ import annotations
