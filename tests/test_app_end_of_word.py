@@ -10,7 +10,8 @@ def test_the_marker_placement_choice_retrains_explains_itself_and_goes_into_the_
     at.radio(key="w.eow_mode").set_value("attached").run()
     assert not at.exception and not errors(at)
     assert "Merge 2 of 10: es + t</w> → est</w>" in narration(at)
-    assert any("Used by subword-nmt" in caption.value for caption in at.sidebar.caption)
+    assert any("**attached**" in caption.value and "*Used by subword-nmt's learn\\_bpe" in caption.value
+               and "**separate**" in caption.value for caption in at.sidebar.caption)
     assert at.query_params["eowmode"] == "attached"
 
 

@@ -107,8 +107,10 @@ def settings_sidebar() -> None:
             on_change=write_lab("w.eow_mode", "eow_mode"),
             help="separate: the marker is a symbol of its own; attached: it is glued to the last symbol.",
         )
-        mode = END_OF_WORD_MODES[current.eow_mode]
-        sidebar.caption(f"{mode.summary.capitalize()}. Used by {mode.used_by}.")
+        sidebar.caption("  \n".join(
+            f"**{mode.name}**: {escape_markdown(mode.summary)}. *Used by {escape_markdown(mode.used_by)}.*"
+            for mode in END_OF_WORD_MODES.values()
+        ))
 
     seed("w.tie", current.tie_break)
     sidebar.selectbox(
