@@ -20,11 +20,12 @@ id layout (``vocab.base_tokens``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from .errors import UnknownTokenError
+from .vocab import Token
 
 
 @dataclass(frozen=True)
@@ -74,3 +75,15 @@ def mark_word(
             "form of it; train on text where it ends a word, or use the byte unit, which has every one"
         )
     return ids[:-1] + [last]
+
+
+def marker_ids(base: Sequence[Token]) -> tuple[int | None, dict[int, int]]:
+    """What :func:`mark_word` needs from a base vocabulary (ids are positions in ``base``).
+
+    >>> from bpe.vocab import base_tokens
+    >>> marker_ids(base_tokens(unit="char", alphabet="lw", end_of_word="</w>", mode="attached", finals="w"))
+    (None, {1: 2})
+    """
+    plain = {token.data: token_id for token_id, token in enumerate(base) if not token.ends_word}
+    marker = next((token_id for token_id, token in enumerate(base) if token.ends_word and not token.data), None)
+    return marker, {plain[token.data]: token_id for token_id, token in enumerate(base) if token.ends_word and token.data}

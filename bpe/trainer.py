@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from .corpus import Corpus
-from .end_of_word import mark_word
+from .end_of_word import mark_word, marker_ids
 from .settings import TrainSettings
 from .tiebreak import Pair, TieContext, hf_ranks, sort_key
 from .trace import (
@@ -242,7 +242,7 @@ def merge_word(
 
 def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...]:
     """The base tokens a run on ``corpus`` under ``settings`` starts from (ids in order)."""
-    finals = "".join({text[-1] for text, _ in corpus.words if text})  # attached mode: word-final symbols
+    finals = "".join({text[-1] for text, _ in corpus.words})  # for the attached mode
     return base_tokens(
         unit=settings.unit, alphabet=corpus.alphabet, end_of_word=settings.end_of_word,
         mode=settings.end_of_word_mode, finals=finals,
@@ -269,14 +269,10 @@ def train(
     """
     marker, mode = settings.end_of_word, settings.end_of_word_mode
     base = base_vocabulary(corpus, settings)
+    marker_id, attached = marker_ids(base)
     wanted = settings.target_merges(len(base))
     char_id = {} if settings.unit == "byte" else {
         token.data.decode("utf-8"): i for i, token in enumerate(base) if not token.ends_word
-    }
-    marker_id = len(base) - 1 if marker and mode == "separate" else None
-    attached = {  # plain id -> the id of the same symbol carrying the marker (attached mode)
-        (token.data[0] if settings.unit == "byte" else char_id[token.data.decode("utf-8")]): i
-        for i, token in enumerate(base) if token.ends_word and token.data
     }
 
     words: list[list[int]] = []

@@ -13,7 +13,6 @@ from collections.abc import Callable
 import streamlit as st
 
 from bpe.corpus import decode_text_file
-from bpe.end_of_word import END_OF_WORD_MODES
 from bpe.errors import BpeError
 from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, MAX_UPLOAD_MB, check_corpus_size
 from bpe.presets import PRESETS
@@ -24,6 +23,7 @@ from bpe.views.markdown import escape_markdown
 from bpe.views.tables import apply_table_edits
 
 from . import state, url
+from .fidelity_settings import end_of_word_mode_picker, special_text_toggle
 from .state import lab, seed, update_lab, write_lab
 from .training import Trained, clamp_step, get_trained
 
@@ -100,17 +100,7 @@ def settings_sidebar() -> None:
         help="Appended to every word before training (Sennrich's </w>), so 'est</w>' (a suffix) "
         "differs from 'est' inside a word. Leave empty for none.",
     )
-    if current.end_of_word:
-        seed("w.eow_mode", current.eow_mode)
-        sidebar.radio(
-            "Marker placement", list(END_OF_WORD_MODES), key="w.eow_mode", horizontal=True,
-            on_change=write_lab("w.eow_mode", "eow_mode"),
-            help="separate: the marker is a symbol of its own; attached: it is glued to the last symbol.",
-        )
-        sidebar.caption("  \n".join(
-            f"**{mode.name}**: {escape_markdown(mode.summary)}. *Used by {escape_markdown(mode.used_by)}.*"
-            for mode in END_OF_WORD_MODES.values()
-        ))
+    end_of_word_mode_picker(sidebar, current)
 
     seed("w.tie", current.tie_break)
     sidebar.selectbox(
@@ -149,13 +139,7 @@ def settings_sidebar() -> None:
         on_change=write_lab("w.special", "special_tokens", _special_lines),
         help="Never split or merged; they get the last ids. In a text corpus they are cut out before training.",
     )
-    if current.special_tokens and not current.is_word_table:
-        seed("w.special_text", current.specials_as_text)
-        sidebar.checkbox(
-            "Train on their text too", key="w.special_text", on_change=write_lab("w.special_text", "specials_as_text"),
-            help="Off: special tokens are cut out of the corpus before training (Stanford CS336). On: their text "
-            "is counted like any other (Hugging Face's trainer, rustbpe, minbpe, tiktoken's trainer).",
-        )
+    special_text_toggle(sidebar, current)
     sidebar.button("Reset to the example's settings", on_click=_reset_settings, width="stretch")
 
 
