@@ -32,3 +32,18 @@ def test_special_tokens_can_be_trained_on_as_text_and_the_link_says_so():
     assert at.checkbox(key="w.special_text").value is True
     at.checkbox(key="w.special_text").uncheck().run()
     assert "specialtext" not in at.query_params
+
+
+def test_the_start_and_the_vocabulary_describe_attached_symbols_as_characters_not_markers():
+    from bpe.presets import PRESETS
+    from bpe.settings import TrainSettings
+    from bpe.trainer import train
+    from bpe.views.narration import narrate_step
+    from bpe.views.tables import token_kind
+
+    preset = PRESETS["sennrich-paper"]
+    trace = train(preset.corpus(), TrainSettings(**{**preset.settings.to_dict(), "end_of_word_mode": "attached"}))
+    # low, lower, newest, widest end in w, r, t: three symbols carry the marker, each a character
+    assert [token_kind(trace, i) for i, token in enumerate(trace.base) if token.ends_word] == ["char"] * 3
+    first = narrate_step(trace, 0).sentences[0]
+    assert "the last of each word carrying </w>" in "".join(part for part in first if isinstance(part, str))
