@@ -63,7 +63,7 @@ class Pretokenizer:
     """A named split pattern. Build one with :meth:`parse`."""
 
     name: str
-    """``none``, ``whitespace``, ``gpt2``, ``gpt4`` or ``regex:PATTERN`` (the spec as given)."""
+    """``none``, ``whitespace``, ``space``, ``gpt2``, ``gpt4`` or ``regex:PATTERN`` (the spec as given)."""
     _compiled: regex.Pattern | None = field(default=None, compare=False, repr=False)
 
     @classmethod
