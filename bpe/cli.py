@@ -9,6 +9,7 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe encode --tokenizer t.json --text "aaabdaaabac"
     python -m bpe decode --tokenizer t.json 258 100
     python -m bpe encode --pretrained gpt2 --text "hello world"
+    python -m bpe encode --pretrained gpt2 --file big.txt      (streamed; --file - reads standard input)
     python -m bpe export --tokenizer t.json --format hf --out tokenizer.json
     python -m bpe import --format gpt2 --in encoder.json,vocab.bpe --out t.json
     python -m bpe check --merges merges.txt --preset cs336 --json
@@ -22,20 +23,23 @@ as minbpe's ``save(prefix)``); ``gpt2`` writes ``DIR/encoder.json`` and ``DIR/vo
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from . import cli_app
 from .corpus import Corpus, decode_text_file, parse_word_counts
+from .end_of_word import END_OF_WORD_MODES
 from .errors import BpeError
 from .formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE, export_tokenizer, import_tokenizer
-from .formats.common import read_file
+from .formats.common import open_binary, read_file
 from .pretrained import PRETRAINED, load_pretrained
 from .presets import PRESETS, get_preset
 from .settings import TrainSettings
+from .streaming import read_text_chunks
 from .tiebreak import TIE_BREAK_RULES
 from .tokenizer import Tokenizer
 from .trace import Trace
@@ -100,6 +104,7 @@ def settings_from_args(args: argparse.Namespace) -> TrainSettings:
         name: value
         for name, value in (
             ("unit", args.unit), ("pretokenizer", args.pretokenizer), ("end_of_word", args.end_of_word),
+            ("end_of_word_mode", args.end_of_word_mode),
             ("tie_break", args.tie_break), ("min_frequency", args.min_frequency),
         )
         if value is not None
@@ -108,6 +113,8 @@ def settings_from_args(args: argparse.Namespace) -> TrainSettings:
         overrides.update(merges=args.merges, vocab_size=args.vocab_size)
     if args.special:
         overrides["special_tokens"] = tuple(args.special)
+    if args.specials_as_text:
+        overrides["specials_as_text"] = True
     return TrainSettings.from_dict({**base.to_dict(), **overrides})
 
 
@@ -125,7 +132,7 @@ def _train(args: argparse.Namespace) -> None:
     if words is not None:
         corpus = Corpus.from_word_counts(words)
     else:
-        corpus = Corpus.from_text(text, pretokenizer=settings.pretokenizer, special_tokens=settings.special_tokens)
+        corpus = Corpus.from_text(text, pretokenizer=settings.pretokenizer, special_tokens=settings.cut_from_corpus)
 
     started = time.perf_counter()
     trace = train(corpus, settings)
@@ -170,7 +177,6 @@ def _encode(args: argparse.Namespace) -> None:
     if (args.text is None) == (args.file is None):
         raise UsageError("give exactly one of --text or --file")
     tokenizer = _chosen_tokenizer(args)
-    text = args.text if args.text is not None else _read_text_file(args.file)
     if args.allowed_special == "all":
         allowed: str | set[str] = "all"
     elif args.allowed_special in (None, "none"):
@@ -178,12 +184,29 @@ def _encode(args: argparse.Namespace) -> None:
     else:
         allowed = set(args.allowed_special.split(","))
     started = time.perf_counter()
-    ids = tokenizer.encode(text, allowed_special=allowed)
+    if args.text is not None:
+        ids = iter(tokenizer.encode(args.text, allowed_special=allowed))
+    else:  # streamed: a file of any size is read, encoded and printed a piece at a time
+        stream = sys.stdin.buffer if args.file == "-" else open_binary(args.file)
+        name = "standard input" if args.file == "-" else args.file
+        with stream:
+            ids = tokenizer.encode_iterable(read_text_chunks(stream, name=name), allowed_special=allowed)
+            _print_ids(ids, as_json=args.json, started=started)
+        return
+    _print_ids(ids, as_json=args.json, started=started)
+
+
+def _print_ids(ids: Iterator[int], *, as_json: bool, started: float) -> None:
+    """Print ids as they come, as one line (or ``{"ids": [...], "elapsed_s": ...}``)."""
+    write = sys.stdout.write
+    write('{"ids": [' if as_json else "")
+    separator = ", " if as_json else " "
+    first = True
+    while batch := list(itertools.islice(ids, 65536)):
+        write(("" if first else separator) + separator.join(map(str, batch)))
+        first = False
     elapsed = time.perf_counter() - started
-    if args.json:
-        print(json.dumps({"ids": ids, "elapsed_s": elapsed}))
-    else:
-        print(" ".join(map(str, ids)))
+    write(f'], "elapsed_s": {json.dumps(elapsed)}}}\n' if as_json else "\n")
 
 
 def _decode(args: argparse.Namespace) -> None:
@@ -263,11 +286,17 @@ def add_train_arguments(command: argparse.ArgumentParser, *, size: bool = True) 
     else:
         command.set_defaults(merges=None, vocab_size=None)
     command.add_argument("--unit", choices=["byte", "char"])
-    command.add_argument("--pretokenizer", help="none|whitespace|gpt2|gpt4|regex:PATTERN")
+    command.add_argument("--pretokenizer", help="none|whitespace|space|gpt2|gpt4|regex:PATTERN")
     command.add_argument("--end-of-word", metavar="SYMBOL")
+    command.add_argument("--end-of-word-mode", choices=list(END_OF_WORD_MODES),
+                         help="separate: the marker is its own symbol (the paper); attached: glued to the "
+                              "last symbol, t</w> (subword-nmt, HF end_of_word_suffix)")
     command.add_argument("--tie-break", choices=list(TIE_BREAK_RULES))
     command.add_argument("--min-frequency", type=int)
     command.add_argument("--special", action="append", metavar="TOKEN")
+    command.add_argument("--specials-as-text", action="store_true",
+                         help="count special-token text as training text (HF's trainer, rustbpe, minbpe, tiktoken's "
+                              "trainer) instead of cutting it out (CS336)")
 
 
 def _add_tokenizer_choice(command: argparse.ArgumentParser) -> None:
@@ -290,7 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     encode_cmd = commands.add_parser("encode", help="text -> ids")
     _add_tokenizer_choice(encode_cmd)
     encode_cmd.add_argument("--text")
-    encode_cmd.add_argument("--file")
+    encode_cmd.add_argument("--file", metavar="PATH", help="a UTF-8 text file, read and encoded a piece at a time; - for standard input")
     encode_cmd.add_argument("--allowed-special", metavar="all|none|TOKEN,...")
     encode_cmd.add_argument("--json", action="store_true")
     encode_cmd.set_defaults(run=_encode)

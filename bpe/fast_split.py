@@ -37,7 +37,7 @@ ASCII_PATTERNS: Mapping[str, re.Pattern] = MappingProxyType({
 """The GPT-2 and GPT-4 patterns with ASCII classes: the same pieces on ASCII-only text."""
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_SAFE_CUT = re.compile(r"(?<=\S) (?=\S)")  # `re`'s \s covers `regex`'s (a test checks): never too eager
+SAFE_CUT = re.compile(r"(?<=\S) (?=\S)")  # `re`'s \s covers `regex`'s (a test checks): never too eager
 
 
 def split_words(pretokenizer: Pretokenizer, text: str) -> list[str]:
@@ -56,7 +56,7 @@ def split_words(pretokenizer: Pretokenizer, text: str) -> list[str]:
         if position < done:
             continue
         start = _safe_cut_before(text, position, done)
-        after = _SAFE_CUT.search(text, position + 1)
+        after = SAFE_CUT.search(text, position + 1)
         end = after.start() if after else len(text)
         words += ascii_pattern.findall(text[done:start])
         words += pretokenizer.words(text[start:end])

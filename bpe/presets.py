@@ -54,7 +54,7 @@ class Preset:
         return Corpus.from_text(
             self.corpus_text,
             pretokenizer=self.settings.pretokenizer,
-            special_tokens=self.settings.special_tokens,
+            special_tokens=self.settings.cut_from_corpus,
         )
 
 

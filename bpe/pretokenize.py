@@ -1,6 +1,6 @@
 """Pre-tokenization: cutting text into chunks that merges never cross.
 
-Scope: the named split patterns (``none``, ``whitespace``, ``gpt2``, ``gpt4``, ``regex:PATTERN``),
+Scope: the named split patterns (``none``, ``whitespace``, ``space``, ``gpt2``, ``gpt4``, ``regex:PATTERN``),
 the split of text around special tokens, and the lossless split used when encoding. Out of scope:
 what happens inside a chunk (that is the trainer's and the tokenizer's job).
 
@@ -35,16 +35,21 @@ GPT4_PATTERN = (
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
 WHITESPACE_PATTERN = r"\S+"
+# subword-nmt's learn_bpe and apply_bpe split each line with ``line.strip('\r\n ').split(' ')``:
+# only the space character (and the line breaks between lines) separate words; a tab stays inside.
+SPACE_PATTERN = r"[^ \r\n]+"
 
 NAMED_PATTERNS: MappingProxyType[str, str | None] = MappingProxyType({
     "none": None,
     "whitespace": WHITESPACE_PATTERN,
+    "space": SPACE_PATTERN,
     "gpt2": GPT2_PATTERN,
     "gpt4": GPT4_PATTERN,
 })
 PRETOKENIZER_HELP: MappingProxyType[str, str] = MappingProxyType({
     "none": "the whole text is one sequence (Wikipedia's 'aaabdaaabac', minbpe's BasicTokenizer)",
     "whitespace": "words are runs of non-space characters; spaces are never trained on (Sennrich)",
+    "space": "words are cut at the space character and line breaks only, tabs stay inside (subword-nmt)",
     "gpt2": "GPT-2's regex: letters, numbers, punctuation and contractions, a space joins the next word",
     "gpt4": "GPT-4's regex (cl100k): like GPT-2 but digits in groups of three, case-blind contractions",
     "regex:PATTERN": "your own regex; its matches are the words, the text between them is kept as is",
@@ -58,12 +63,12 @@ class Pretokenizer:
     """A named split pattern. Build one with :meth:`parse`."""
 
     name: str
-    """``none``, ``whitespace``, ``gpt2``, ``gpt4`` or ``regex:PATTERN`` (the spec as given)."""
+    """``none``, ``whitespace``, ``space``, ``gpt2``, ``gpt4`` or ``regex:PATTERN`` (the spec as given)."""
     _compiled: regex.Pattern | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def parse(cls, spec: str) -> "Pretokenizer":
-        """Parse ``none|whitespace|gpt2|gpt4|regex:PATTERN``; raise :class:`PatternError` if bad."""
+        """Parse ``none|whitespace|space|gpt2|gpt4|regex:PATTERN``; raise :class:`PatternError` if bad."""
         if not isinstance(spec, str):  # subtle: a file read back may hold any JSON value here
             raise PatternError(f"the pre-tokenizer must be a name such as 'gpt2', got {spec!r}")
         if spec in NAMED_PATTERNS:
@@ -72,7 +77,7 @@ class Pretokenizer:
         if spec.startswith("regex:"):
             return cls(spec, compile_custom_pattern(spec[len("regex:"):]))
         raise PatternError(
-            f"unknown pre-tokenizer {spec!r}: use one of none, whitespace, gpt2, gpt4 "
+            f"unknown pre-tokenizer {spec!r}: use one of {', '.join(NAMED_PATTERNS)} "
             "or regex:PATTERN (e.g. regex:\\w+)"
         )
 
@@ -134,7 +139,10 @@ def compile_custom_pattern(pattern: str) -> regex.Pattern:
 
 
 def validate_special_tokens(special_tokens: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """Check special tokens are non-empty and distinct; return them as a tuple, order kept."""
+    """Check special tokens are non-empty and distinct; return them as a tuple, order kept.
+
+    Tokens may contain each other (``<|e|>`` and ``<|e|><|e|>``): the longest match wins.
+    """
     seen: set[str] = set()
     for token in special_tokens:
         if not isinstance(token, str) or not token:
@@ -142,19 +150,16 @@ def validate_special_tokens(special_tokens: tuple[str, ...] | list[str]) -> tupl
         if token in seen:
             raise SpecialTokenError(f"the special token {token!r} is listed twice: list each one once")
         seen.add(token)
-    for token in seen:
-        for other in seen:
-            if token != other and token in other:
-                # Ambiguous: should "<|end|>" inside "<|end|>x" be the short or the long token?
-                raise SpecialTokenError(
-                    f"the special token {token!r} occurs inside {other!r}: choose special tokens "
-                    "that do not contain each other"
-                )
     return tuple(special_tokens)
 
 
 def special_token_pattern(special_tokens: tuple[str, ...] | list[str] | set[str]) -> regex.Pattern | None:
-    """A regex matching any of ``special_tokens``, longest first (so overlapping tokens split sanely)."""
+    """A regex matching any of ``special_tokens``: the leftmost occurrence, and there the longest
+    token, as Hugging Face's added tokens match (special tokens may contain each other).
+
+    >>> special_token_pattern(["<|e|>", "<|e|><|e|>"]).findall("<|e|><|e|><|e|>")
+    ['<|e|><|e|>', '<|e|>']
+    """
     if not special_tokens:
         return None
     ordered = sorted(special_tokens, key=lambda token: (-len(token), token))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from .end_of_word import END_OF_WORD_MODES
 from .errors import SettingsError
 from .limits import MAX_MERGES
 from .pretokenize import Pretokenizer, validate_special_tokens
@@ -28,11 +29,16 @@ class TrainSettings:
     unit: str = "byte"
     pretokenizer: str = "gpt2"
     end_of_word: str | None = None
+    end_of_word_mode: str = "separate"
+    """``separate`` or ``attached``: where the marker goes (see ``end_of_word``)."""
     tie_break: str = "first-seen"
     merges: int | None = None
     vocab_size: int | None = None
     min_frequency: int = 2
     special_tokens: tuple[str, ...] = field(default=())
+    specials_as_text: bool = False
+    """Count special-token text in the corpus as ordinary text, as Hugging Face's trainer, rustbpe,
+    minbpe and tiktoken's trainer do; by default it is cut out first, as Stanford CS336 does."""
     top_k: int = 10
     """How many of the best pairs each step records (for the pair-count chart)."""
     max_ties: int = 20
@@ -51,6 +57,17 @@ class TrainSettings:
             raise SettingsError(f"the end-of-word marker must be text such as </w>, got {self.end_of_word!r}")
         if self.end_of_word is not None and not self.end_of_word:
             raise SettingsError("the end-of-word marker is empty: use e.g. </w>, or leave it out")
+        if self.end_of_word_mode not in END_OF_WORD_MODES:
+            raise SettingsError(
+                f"unknown end-of-word mode {self.end_of_word_mode!r}: use one of {', '.join(END_OF_WORD_MODES)}"
+            )
+        if self.end_of_word_mode != "separate" and self.end_of_word is None:
+            raise SettingsError(
+                f"the end-of-word mode {self.end_of_word_mode!r} places a marker, but there is none: "
+                "set one such as </w>, or use the mode 'separate'"
+            )
+        if not isinstance(self.specials_as_text, bool):
+            raise SettingsError(f"specials_as_text must be true or false, got {self.specials_as_text!r}")
         if self.merges is not None and self.vocab_size is not None:
             raise SettingsError("give either a number of merges or a vocabulary size, not both")
         if self.merges is not None:
@@ -60,6 +77,11 @@ class TrainSettings:
         _check_int("min_frequency", self.min_frequency, 1, None)
         _check_int("top_k", self.top_k, 0, 1000)
         _check_int("max_ties", self.max_ties, 1, 1000)
+
+    @property
+    def cut_from_corpus(self) -> tuple[str, ...]:
+        """The special tokens a text corpus is cut around before training (none if counted as text)."""
+        return () if self.specials_as_text else self.special_tokens
 
     def target_merges(self, base_size: int) -> int:
         """How many merges to attempt, given the size of the base vocabulary."""

@@ -22,16 +22,19 @@ from __future__ import annotations
 
 import heapq
 import json
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain, repeat
 from typing import Literal
 
 from .display import TokenizerDisplay
+from .end_of_word import mark_word
 from .errors import BpeError, FormatError, SpecialTokenError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
+from .pair_replace import pair_positions, replace_pair
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
+from .streaming import encode_iterable
 from .trace import Trace
 from .versioned_json import read_versioned_json
 from .vocab import UNITS, Token, token_text
@@ -128,11 +131,13 @@ class Tokenizer(TokenizerDisplay):
         self._marker_id: int | None = None
         self._byte_ids: list[int] = []
         self._char_ids: dict[str, int] = {}
+        ends: dict[bytes, int] = {}  # attached mode: a symbol's bytes -> its form carrying the marker
         for token_id, token in base.items():
             if token.ends_word:
-                if token.data or end_of_word is None:
-                    raise FormatError(f"base token {token_id} carries the end-of-word marker but is not the marker")
-                self._marker_id = token_id
+                if end_of_word is None:
+                    raise FormatError(f"base token {token_id} carries an end-of-word marker, but the tokenizer has none")
+                self._marker_id = self._marker_id if token.data else token_id
+                ends[token.data] = token_id
             elif unit == "byte":
                 if len(token.data) != 1:
                     raise FormatError(f"base token {token_id} of a byte-level tokenizer is not a single byte")
@@ -150,8 +155,15 @@ class Tokenizer(TokenizerDisplay):
                     + (f"; missing: {', '.join(f'0x{b:02x}' for b in missing[:8])}" if missing else "")
                 )
             self._byte_ids = [by_byte[value] for value in range(256)]
-        if end_of_word is not None and self._marker_id is None:
-            raise FormatError(f"the end-of-word marker {end_of_word!r} has no base token")
+        plain = {token.data: token_id for token_id, token in base.items() if not token.ends_word}
+        ends.pop(b"", None)
+        self._attached = {plain.get(data, -1): token_id for data, token_id in ends.items()}
+        self.end_of_word_mode = "attached" if ends else "separate"
+        if -1 in self._attached or (end_of_word is not None and (self._marker_id is None) == (not ends)):
+            raise FormatError(
+                f"the end-of-word marker {end_of_word!r} needs either one base token of its own (mode 'separate') "
+                "or, for each symbol that can end a word, that symbol carrying it (mode 'attached'), not both"
+            )
 
         self._ranks: dict[tuple[int, int], int] = {}
         self._merges: list[tuple[int, int, int]] = []
@@ -172,10 +184,10 @@ class Tokenizer(TokenizerDisplay):
             self.special_tokens[text] = token_id
         self._special_ids = {token_id: text for text, token_id in self.special_tokens.items()}
         # A byte-level word needs no marker or alphabet check: the hot miss path skips them.
-        plain_bytes = unit == "byte" and self._marker_id is None
+        plain_bytes = unit == "byte" and end_of_word is None
         self._word_cache = _ChunkCache(self._merge_bytes if plain_bytes else self._merge_word)
         # Without a marker a word and a gap with the same text encode alike: share one cache.
-        self._gap_cache = self._word_cache if self._marker_id is None else _ChunkCache(self._merge_gap)
+        self._gap_cache = self._word_cache if end_of_word is None else _ChunkCache(self._merge_gap)
         # Subtle: GPT-2's and GPT-4's patterns match every character (letters, numbers, other
         # symbols, whitespace each have a branch), so their splits have no gaps and the words
         # alone are every piece; ``none`` gives the whole text as one word.
@@ -259,6 +271,12 @@ class Tokenizer(TokenizerDisplay):
                 ids.extend(self.encode_ordinary(piece))
         return ids
 
+    def encode_iterable(
+        self, texts: Iterable[str], *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
+    ) -> Iterator[int]:
+        """The ids of ``"".join(texts)``, yielded lazily in bounded memory (see :mod:`bpe.streaming`)."""
+        return encode_iterable(self, texts, allowed_special=allowed_special, disallowed_special=disallowed_special)
+
     def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating special-token text as plain text."""
         if self._split_words is not None:  # the hot path: one cache lookup per chunk, from C
@@ -318,8 +336,9 @@ class Tokenizer(TokenizerDisplay):
                     f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary; "
                     "train on text that contains them, or use the byte unit, which covers every text"
                 ) from None
-        if is_word and self._marker_id is not None:
-            ids.append(self._marker_id)
+        if is_word and self.end_of_word is not None:
+            ids = mark_word(ids, mode=self.end_of_word_mode, marker_id=self._marker_id, attached=self._attached,
+                            spell=lambda token_id: repr(self.token_text(token_id)))
         return ids
 
     def _encode_chunk(self, chunk: str, is_word: bool) -> tuple[int, ...]:
@@ -403,8 +422,8 @@ class Tokenizer(TokenizerDisplay):
             if rank == _NO_MERGE:
                 break
             left, right, new_id = self._merges[rank]
-            positions = _pair_positions(ids, left, right)
-            ids = _replace_pair(ids, left, right, new_id)
+            positions = pair_positions(ids, left, right)
+            ids = replace_pair(ids, left, right, new_id)
             applied.append(AppliedMerge(rank, left, right, new_id, positions, tuple(ids)))
         return tuple(applied)
 
@@ -500,33 +519,6 @@ class Tokenizer(TokenizerDisplay):
         except UnicodeDecodeError:
             raise FormatError(f"{path} is not UTF-8 text, so it is not a BPE Lab tokenizer file") from None
         return cls.from_json(text)
-
-
-def _replace_pair(ids: list[int], left: int, right: int, new_id: int) -> list[int]:
-    """``ids=[1, 2, 3, 1, 2], pair=(1, 2), new_id=4 -> [4, 3, 4]`` (left to right, no overlap)."""
-    out: list[int] = []
-    i, last = 0, len(ids) - 1
-    while i <= last:
-        if i < last and ids[i] == left and ids[i + 1] == right:
-            out.append(new_id)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
-
-
-def _pair_positions(ids: list[int], left: int, right: int) -> tuple[int, ...]:
-    """Where ``_replace_pair`` will merge: ``[1, 1, 1, 1], (1, 1) -> (0, 2)``."""
-    positions: list[int] = []
-    i, last = 0, len(ids) - 1
-    while i < last:
-        if ids[i] == left and ids[i + 1] == right:
-            positions.append(i)
-            i += 2
-        else:
-            i += 1
-    return tuple(positions)
 
 
 def parse_ids(text: str) -> list[int]:

@@ -27,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from .corpus import Corpus
+from .end_of_word import mark_word, marker_ids
 from .settings import TrainSettings
 from .tiebreak import Pair, TieContext, hf_ranks, sort_key
 from .trace import (
@@ -239,6 +240,15 @@ def merge_word(
     return out
 
 
+def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...]:
+    """The base tokens a run on ``corpus`` under ``settings`` starts from (ids in order)."""
+    finals = "".join({text[-1] for text, _ in corpus.words})  # for the attached mode
+    return base_tokens(
+        unit=settings.unit, alphabet=corpus.alphabet, end_of_word=settings.end_of_word,
+        mode=settings.end_of_word_mode, finals=finals,
+    )
+
+
 def _no_first_seen(pair: Pair) -> tuple[int, int]:
     raise RuntimeError("internal error: first occurrences are only tracked for the first-seen rule")
 
@@ -257,13 +267,13 @@ def train(
     ``verify_counts`` (for tests; slow) every merge is followed by a full recount that must equal
     the incrementally maintained counts.
     """
-    marker = settings.end_of_word
-    base = base_tokens(unit=settings.unit, alphabet=corpus.alphabet, end_of_word=marker)
+    marker, mode = settings.end_of_word, settings.end_of_word_mode
+    base = base_vocabulary(corpus, settings)
+    marker_id, attached = marker_ids(base)
     wanted = settings.target_merges(len(base))
     char_id = {} if settings.unit == "byte" else {
         token.data.decode("utf-8"): i for i, token in enumerate(base) if not token.ends_word
     }
-    marker_ids = [len(base) - 1] if marker else []
 
     words: list[list[int]] = []
     freqs: list[int] = []
@@ -271,7 +281,7 @@ def train(
     for text, freq in corpus.words:
         encoded = text.encode("utf-8")
         ids = list(encoded) if settings.unit == "byte" else [char_id[char] for char in text]
-        words.append(ids + marker_ids)
+        words.append(mark_word(ids, mode=mode, marker_id=marker_id, attached=attached))
         freqs.append(freq)
         corpus_bytes += len(encoded) * freq
     tokens_now = sum(len(ids) * freq for ids, freq in zip(words, freqs))

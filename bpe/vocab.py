@@ -49,12 +49,27 @@ def token_sort_bytes(token: Token, end_of_word: str | None = None) -> bytes:
     return token.data + (end_of_word or "").encode("utf-8") if token.ends_word else token.data
 
 
-def base_tokens(*, unit: str, alphabet: str = "", end_of_word: str | None = None) -> tuple[Token, ...]:
-    """The tokens every run starts with; ``alphabet`` is only read for the ``char`` unit."""
+def base_tokens(
+    *, unit: str, alphabet: str = "", end_of_word: str | None = None, mode: str = "separate", finals: str = "",
+) -> tuple[Token, ...]:
+    """The tokens every run starts with; ``alphabet`` is only read for the ``char`` unit.
+
+    With a marker in ``attached`` mode (see ``end_of_word``) the plain tokens are followed by the
+    same tokens carrying the marker: all 256 for the byte unit (so any text encodes), and for
+    the char unit those of the characters in ``finals``, the ones that end a word (Hugging Face
+    counts its ``end_of_word_suffix`` alphabet the same way).
+
+    >>> [token_text(t, "</w>") for t in base_tokens(unit="char", alphabet="wol", end_of_word="</w>",
+    ...                                             mode="attached", finals="w")]
+    ['l', 'o', 'w', 'w</w>']
+    """
     if unit == "byte":
         tokens = [Token(bytes([value])) for value in range(256)]
     else:
         tokens = [Token(char.encode("utf-8")) for char in sorted(set(alphabet))]
-    if end_of_word:
-        tokens.append(Token(b"", ends_word=True))
-    return tuple(tokens)
+    if not end_of_word:
+        return tuple(tokens)
+    if mode == "separate":
+        return (*tokens, Token(b"", ends_word=True))
+    ends = tokens if unit == "byte" else [Token(char.encode("utf-8")) for char in sorted(set(finals))]
+    return (*tokens, *(Token(token.data, ends_word=True) for token in ends))

@@ -4,6 +4,8 @@ Rows that are not errors (an empty corpus just stops) assert the stop reason; ro
 assert the exception class and a phrase of the message that tells the user how to fix it.
 """
 
+import io
+
 import pytest
 
 from bpe import Corpus, Tokenizer, TrainSettings, train
@@ -12,6 +14,7 @@ from bpe.checking import read_learner_merges
 from bpe.errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
 from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, check_corpus_size
 from bpe.pretokenize import Pretokenizer
+from bpe.streaming import read_text_chunks
 from bpe.tokenizer import parse_ids
 
 STOPS_WITHOUT_ERROR = {
@@ -38,7 +41,21 @@ def _tokenizer(special_tokens=("<|endoftext|>",)):
     return Tokenizer.from_trace(train(corpus, TrainSettings(special_tokens=special_tokens, merges=2)))
 
 
+def _attached_char_tokenizer():
+    settings = TrainSettings(unit="char", pretokenizer="space", end_of_word="</w>", end_of_word_mode="attached")
+    return Tokenizer.from_trace(train(Corpus.from_text("low low", pretokenizer="space"), settings))
+
+
 RAISES = {
+    "attached end-of-word mode without a marker": (
+        lambda: TrainSettings(end_of_word_mode="attached"), SettingsError, "set one such as </w>",
+    ),
+    "a word ending in a character that never ended one (char unit, attached)": (
+        lambda: _attached_char_tokenizer().encode("wo"), UnknownTokenError, "'o' never ended a word",
+    ),
+    "streamed file that is not UTF-8": (
+        lambda: list(read_text_chunks(io.BytesIO(b"caf\xe9 ok"), name="big.txt")), BpeError, "save it as UTF-8",
+    ),
     "vocabulary size below the base": (lambda: _train_words(vocab_size=100), SettingsError, "choose at least 256"),
     "huge merge count": (lambda: _train_words(merges=MAX_MERGES + 1), SettingsError, f"to {MAX_MERGES}"),
     "huge vocabulary size": (lambda: _train_words(vocab_size=10**9), SettingsError, "over the limit"),
@@ -52,9 +69,6 @@ RAISES = {
     ),
     "empty special token": (lambda: TrainSettings(special_tokens=("",)), SpecialTokenError, "empty"),
     "duplicated special token": (lambda: TrainSettings(special_tokens=("<s>", "<s>")), SpecialTokenError, "twice"),
-    "overlapping special tokens": (
-        lambda: TrainSettings(special_tokens=("<|end|>", "<|end|>x")), SpecialTokenError, "inside",
-    ),
     "special-token text when disallowed": (
         lambda: _tokenizer().encode("low<|endoftext|>"), SpecialTokenError, "allowed_special",
     ),

@@ -64,7 +64,7 @@ def encode(workdir: Path, tokenizer: str) -> list[str]:
                   cwd=workdir).split()
 
 
-@pytest.mark.parametrize("format", FORMATS)
+@pytest.mark.parametrize("format", sorted(OUT_PATHS))  # the byte-level formats (subword-nmt: below)
 def test_export_writes_the_documented_files_and_import_reads_them_back(workdir, format):
     out, written = OUT_PATHS[format]
     stdout = run_ok("export", "--tokenizer", "trained.json", "--format", format, "--out", out, cwd=workdir)
@@ -79,6 +79,23 @@ def test_export_writes_the_documented_files_and_import_reads_them_back(workdir, 
     assert back["merges"] == original["merges"]
     assert back["special_tokens"] == original["special_tokens"]
     assert encode(workdir, f"back-{format}.json") == encode(workdir, "trained.json")
+
+
+def test_a_subword_nmt_run_exports_its_codes_file_and_reads_back(tmp_path):
+    run_ok("train", "--text", TEXT * 5, "--unit", "char", "--pretokenizer", "space", "--end-of-word", "</w>",
+           "--end-of-word-mode", "attached", "--tie-break", "lexicographic-max", "--merges", "15",
+           "--save", "trained.json", cwd=tmp_path)
+    assert "wrote bpe.codes" in run_ok("export", "--tokenizer", "trained.json", "--format", "subword-nmt",
+                                       "--out", "bpe.codes", cwd=tmp_path)
+    assert (tmp_path / "bpe.codes").read_text(encoding="utf-8").startswith("#version: 0.2\n")
+    run_ok("import", "--format", "subword-nmt", "--in", "bpe.codes", "--out", "back.json", cwd=tmp_path)
+    run_ok("export", "--tokenizer", "back.json", "--format", "subword-nmt", "--out", "again.codes", cwd=tmp_path)
+    assert (tmp_path / "again.codes").read_text(encoding="utf-8") == (tmp_path / "bpe.codes").read_text(encoding="utf-8")
+    assert len(json.loads((tmp_path / "back.json").read_text(encoding="utf-8"))["merges"]) == 15
+
+
+def test_every_format_is_covered_here():
+    assert sorted(FORMATS) == sorted([*OUT_PATHS, "subword-nmt"])
 
 
 def test_minbpe_out_without_suffix_is_a_prefix(workdir):

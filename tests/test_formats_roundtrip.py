@@ -37,7 +37,8 @@ PRETOKENIZERS = {
     "custom-regex-with-gaps": "regex:[A-Za-z]+|[0-9]+",
     "none": "none",
 }
-BYTE_FORMATS = [name for name in FORMATS if name != "ours"]
+HOLD_BYTE_LEVEL = [name for name in FORMATS if name != "subword-nmt"]  # subword-nmt: tests/test_subword_nmt_parity.py
+BYTE_FORMATS = [name for name in HOLD_BYTE_LEVEL if name != "ours"]
 
 
 @lru_cache(maxsize=None)
@@ -139,14 +140,14 @@ def import_back(tokenizer: Tokenizer, format: str) -> Tokenizer:
     )
 
 
-@pytest.mark.parametrize("format", FORMATS)
+@pytest.mark.parametrize("format", HOLD_BYTE_LEVEL)
 @pytest.mark.parametrize("pretokenizer", list(PRETOKENIZERS.values()), ids=list(PRETOKENIZERS))
 def test_export_then_import_gives_the_same_tokenizer(format, pretokenizer):
     original = trained_tokenizer(pretokenizer)
     assert_same_tokenizer(import_back(original, format), original)
 
 
-@pytest.mark.parametrize("format", FORMATS)
+@pytest.mark.parametrize("format", HOLD_BYTE_LEVEL)
 @pytest.mark.parametrize("step", [0, 1, 57])
 def test_a_tokenizer_cut_at_any_step_round_trips(format, step):
     original = trained_tokenizer("gpt2", step=step)

@@ -103,11 +103,14 @@ def test_a_taken_name_gets_a_number():
 
 
 # -- exports ----------------------------------------------------------------------------------------
-def test_a_byte_level_tokenizer_is_offered_in_every_format_and_each_file_reads_back():
+def test_a_byte_level_tokenizer_is_offered_in_every_byte_level_format_and_each_file_reads_back():
     tokenizer = Tokenizer.from_trace(run(SENNRICH), step=7)
     offers = export_offers(tokenizer, stem="sennrich-step7")
     assert [offer.format for offer in offers] == list(FORMATS)
     for offer in offers:
+        if offer.format == "subword-nmt":  # the one char-level format says why not
+            assert "char unit" in offer.problem and not offer.files
+            continue
         assert offer.problem is None and offer.files
         back = import_tokenizer(format=offer.format, files=dict(offer.files), pretokenizer="gpt2") if offer.format in ("tiktoken", "gpt2") \
             else import_tokenizer(format=offer.format, files=dict(offer.files))

@@ -25,7 +25,7 @@ from bpe.errors import BpeError
 from bpe.limits import MAX_TRAIN_SECONDS, check_corpus_size
 from bpe.presets import PRESETS
 from bpe.trace import STOP_TIME_LIMIT, Trace
-from bpe.trainer import train
+from bpe.trainer import base_vocabulary, train
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT, LabState
 from bpe.views.markdown import escape_markdown
 
@@ -117,9 +117,10 @@ def _source(lab: LabState) -> tuple[tuple, str | None, tuple | None, Callable[[]
     else:
         text = PRESETS[lab.source].corpus_text
         digest = f"preset:{lab.source}"  # preset text never changes within a process
-    key = ("text", digest, lab.pretokenizer, lab.special_tokens)
+    cut = () if lab.specials_as_text else lab.special_tokens  # as TrainSettings.cut_from_corpus
+    key = ("text", digest, lab.pretokenizer, cut)
     return key, text, None, lambda: Corpus.from_text(
-        text, pretokenizer=lab.pretokenizer, special_tokens=lab.special_tokens
+        text, pretokenizer=lab.pretokenizer, special_tokens=cut
     )
 
 
@@ -142,9 +143,7 @@ def get_trained(lab: LabState) -> Trained | None:
         trace_key = ("trace", corpus_key, settings)
         trained = cache.get(trace_key)
         if trained is None:
-            wanted = settings.target_merges(
-                256 + bool(settings.end_of_word) if settings.unit == "byte" else len(corpus.alphabet) + bool(settings.end_of_word)
-            )
+            wanted = settings.target_merges(len(base_vocabulary(corpus, settings)))
             bar = st.progress(0.0, text=f"Training {wanted:,} merges…") if wanted >= 300 else None
 
             def progress(done: int, total: int) -> None:

@@ -23,6 +23,7 @@ from bpe.views.markdown import escape_markdown
 from bpe.views.tables import apply_table_edits
 
 from . import state, url
+from .fidelity_settings import end_of_word_mode_picker, special_text_toggle
 from .state import lab, seed, update_lab, write_lab
 from .training import Trained, clamp_step, get_trained
 
@@ -99,6 +100,7 @@ def settings_sidebar() -> None:
         help="Appended to every word before training (Sennrich's </w>), so 'est</w>' (a suffix) "
         "differs from 'est' inside a word. Leave empty for none.",
     )
+    end_of_word_mode_picker(sidebar, current)
 
     seed("w.tie", current.tie_break)
     sidebar.selectbox(
@@ -137,6 +139,7 @@ def settings_sidebar() -> None:
         on_change=write_lab("w.special", "special_tokens", _special_lines),
         help="Never split or merged; they get the last ids. In a text corpus they are cut out before training.",
     )
+    special_text_toggle(sidebar, current)
     sidebar.button("Reset to the example's settings", on_click=_reset_settings, width="stretch")
 
 

@@ -16,8 +16,10 @@ What can go where:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
+from typing import BinaryIO
 
 from ..byte_level import BYTE_TO_UNICODE
 from ..errors import BpeError, FormatError
@@ -30,6 +32,7 @@ FORMAT_TITLES: Mapping[str, str] = MappingProxyType({
     "hf": "Hugging Face tokenizer.json",
     "tiktoken": "tiktoken rank file",
     "gpt2": "GPT-2 encoder.json + vocab.bpe",
+    "subword-nmt": "subword-nmt codes file",
 })
 
 
@@ -50,9 +53,14 @@ def as_text(contents: str | bytes, *, source: str) -> str:
 
 def read_file(path: str) -> bytes:
     """A file's bytes; a missing or unreadable file is a :class:`BpeError` that names it."""
+    with open_binary(path) as file:
+        return file.read()
+
+
+def open_binary(path: str) -> BinaryIO:
+    """``open(path, "rb")``; a missing or unreadable file is a :class:`BpeError` that names it."""
     try:
-        with open(path, "rb") as file:
-            return file.read()
+        return open(path, "rb")
     except FileNotFoundError:
         raise BpeError(f"no such file: {path}") from None
     except IsADirectoryError:
@@ -124,6 +132,39 @@ def rank_order_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
                 "Face tokenizer.json, which store the merge order"
             )
         previous = new_id
+    return None
+
+
+# Python's `regex` syntax that other regex engines reject or read otherwise, by what it is.
+_FOREIGN_SYNTAX: Mapping[str, re.Pattern] = MappingProxyType({
+    "a set operation inside a class (like [\\p{L}--[a-z]])": re.compile(r"\[[^\]]*(--|&&|\|\||~~)"),
+    "\\X (a grapheme cluster)": re.compile(r"(?<!\\)(\\\\)*\\X"),
+    "a POSIX class (like [:alpha:])": re.compile(r"\[:\^?[a-z]+:\]"),
+})
+ENGINE_CANNOT: Mapping[str, tuple[str, tuple[str, ...]]] = MappingProxyType({
+    "hf": ("Oniguruma (Hugging Face's regex engine)", (next(iter(_FOREIGN_SYNTAX)),)),
+    "tiktoken": ("tiktoken's regex engine (fancy-regex)", tuple(_FOREIGN_SYNTAX)),
+})
+"""Per format: whose engine runs the split pattern, and which of :data:`_FOREIGN_SYNTAX` it cannot run."""
+
+
+def foreign_syntax_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
+    """Why the owner of ``format`` cannot run this tokenizer's custom split pattern; None if it can.
+
+    >>> base = {byte: Token(bytes([byte])) for byte in range(256)}
+    >>> foreign_syntax_problem(Tokenizer(unit="byte", pretokenizer=r"regex:\\X", base=base, merges=[]), format="tiktoken")
+    "the split pattern uses \\\\X (a grapheme cluster), which tiktoken's regex engine (fancy-regex) cannot run as Python's regex does; rewrite that part to export it as tiktoken rank file"
+    """
+    if not tokenizer.pretokenizer.is_custom:
+        return None
+    engine, cannot = ENGINE_CANNOT[format]
+    pattern = tokenizer.pretokenizer.name[len("regex:"):]
+    for what in cannot:
+        if _FOREIGN_SYNTAX[what].search(pattern):
+            return (
+                f"the split pattern uses {what}, which {engine} cannot run as Python's regex does; "
+                f"rewrite that part to export it as {FORMAT_TITLES[format]}"
+            )
     return None
 
 

@@ -1,6 +1,6 @@
 """Every format by name: which files it is made of, what it can hold, and one call each way.
 
-Scope: dispatch on a format name (``ours``, ``minbpe``, ``hf``, ``tiktoken``, ``gpt2``) for the
+Scope: dispatch on a format name (``ours``, ``minbpe``, ``hf``, ``tiktoken``, ``gpt2``, ``subword-nmt``) for the
 CLI and the app, which deal in file names and contents, never in a format's details.
 
     >>> from bpe.pretrained import load_gpt2
@@ -25,6 +25,7 @@ from .gpt2 import from_gpt2, gpt2_export_problem, to_gpt2
 from .huggingface import from_hf, hf_export_problem, to_hf
 from .minbpe import from_minbpe, minbpe_export_problem, to_minbpe
 from .ours import from_ours, to_ours
+from .subword_nmt import from_subword_nmt, subword_nmt_export_problem, to_subword_nmt
 from .tiktoken_bpe import from_tiktoken, tiktoken_export_problem, to_tiktoken
 
 FORMATS: tuple[str, ...] = tuple(FORMAT_TITLES)
@@ -34,6 +35,7 @@ FILE_NAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "hf": ("tokenizer.json",),
     "tiktoken": ("tokenizer.tiktoken",),
     "gpt2": ("encoder.json", "vocab.bpe"),
+    "subword-nmt": ("bpe.codes",),
 })
 """The files :func:`export_tokenizer` returns per format (minbpe's ``.vocab`` is for people only)."""
 
@@ -52,6 +54,8 @@ def export_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
     check_format(format)
     if format == "ours":
         return None
+    if format == "subword-nmt":  # the one character-level format
+        return subword_nmt_export_problem(tokenizer)
     problem = byte_level_problem(tokenizer, format=format)
     if problem:
         return problem
@@ -73,6 +77,8 @@ def export_tokenizer(tokenizer: Tokenizer, *, format: str) -> dict[str, str]:
         return {"tokenizer.json": to_hf(tokenizer)}
     if format == "tiktoken":
         return {"tokenizer.tiktoken": to_tiktoken(tokenizer)}
+    if format == "subword-nmt":
+        return {"bpe.codes": to_subword_nmt(tokenizer)}
     encoder, merges = to_gpt2(tokenizer)
     return {"encoder.json": encoder, "vocab.bpe": merges}
 
@@ -109,6 +115,8 @@ def import_tokenizer(
         return from_minbpe(contents, name=name, source=source)
     if format == "hf":
         return from_hf(contents, name=name, source=source)
+    if format == "subword-nmt":
+        return from_subword_nmt(contents, name=name, source=source)
     if format == "tiktoken":
         return from_tiktoken(
             contents, pretokenizer=pretokenizer, special_tokens=dict(special_tokens or {}), name=name, source=source

@@ -14,7 +14,10 @@ byte nor made by a merge (GPT-2's ``<|endoftext|>``) becomes a special token. Wr
 tokens go into ``encoder.json`` under their text and the pattern is not written.
 
 Only byte-level tokenizers without an end-of-word marker can be written, and no two ids may
-decode to the same bytes (``encoder.json`` is keyed by them).
+decode to the same bytes (``encoder.json`` is keyed by them). OpenAI's ``encoder.py`` and Hugging
+Face read any such pair; tiktoken's ``data_gym_to_mergeable_bpe_ranks`` asserts that the ids are
+GPT-2's own layout (bytes in its printable-first order, merges from 256 up), which a tokenizer
+trained here does not have (its byte ids are the byte values): give tiktoken the rank file instead.
 """
 
 from __future__ import annotations
@@ -88,7 +91,8 @@ def parse_vocab_bpe(text: str, *, source: str = "vocab.bpe") -> list[tuple[int, 
         line_number = index + 1
         line = line.rstrip("\r")
         if index == 0 and line.startswith("#version"):
-            if line.strip() != VOCAB_BPE_HEADER:
+            # Hugging Face writes "#version: 0.2 - Trained by `huggingface/tokenizers`": same layout.
+            if line.strip().split(" - ", 1)[0] != VOCAB_BPE_HEADER:
                 raise FormatError(
                     f"{source} line 1: {line.strip()!r} is not supported; this reader knows {VOCAB_BPE_HEADER!r}"
                 )

@@ -16,7 +16,10 @@ the decoder is ``ByteLevel``.
 
 Deliberately left out, and refused with a FormatError when read: normalizers, other models
 (WordPiece, Unigram), dropout, ``ignore_merges``, subword prefixes/suffixes, byte fallback, and
-post-processors that add tokens (``TemplateProcessing``). Custom patterns are written as they are,
+post-processors that add tokens (``TemplateProcessing``), and added tokens BPE Lab would match
+differently: non-special ones (HF cuts them out of any text) and ones with ``lstrip``, ``rstrip``
+or ``single_word`` (``normalized`` is harmless without a normalizer). Special tokens are written
+into ``model.vocab`` as well: HF keeps an added token's id only when the vocab agrees. Custom patterns are written as they are,
 but HF runs them with Oniguruma, not Python's ``regex``: exotic syntax may split differently.
 Only byte-level tokenizers without an end-of-word marker can be written, with no two ids
 decoding to the same bytes (the vocab is keyed by them).
@@ -34,7 +37,7 @@ from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from .common import (
     as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem, first_problem,
-    pretokenizer_name, require_byte_level, to_byte_text,
+    foreign_syntax_problem, pretokenizer_name, require_byte_level, to_byte_text,
 )
 
 _SIMPLE_POST = (None, "ByteLevel")  # post-processors that only adjust offsets
@@ -43,7 +46,7 @@ _SIMPLE_POST = (None, "ByteLevel")  # post-processors that only adjust offsets
 _HF_PATTERNS: Mapping[str, str] = MappingProxyType(
     {"gpt4": NAMED_PATTERNS["gpt4"].replace(r"\p{N}{1,3}+", r"\p{N}{1,3}")}  # type: ignore[union-attr]
 )
-_POSSESSIVE_BOUNDED = re.compile(r"\}\+")
+_POSSESSIVE_BOUNDED = re.compile(r"(?<!\\[pPN])\{\d*,?\d*\}\+")  # X{1,3}+, not \p{L}+ (a class, then +)
 
 
 def from_hf(contents: str | bytes, *, name: str = "", source: str = "tokenizer.json") -> Tokenizer:
@@ -89,6 +92,7 @@ def _from_data(data: object, *, name: str, source: str) -> Tokenizer:
             raise FormatError(f"{source}: added token {index + 1} has no text content")
         if vocab.get(content, token_id) != token_id or owner.get(token_id, content) != content:
             raise FormatError(f"{source}: added token {content!r} disagrees with the vocab about its id {token_id}")
+        _check_added(added, content, source=source)
         special_tokens[content] = token_id
 
     base = byte_base(vocab, source=source)
@@ -120,6 +124,14 @@ def _from_data(data: object, *, name: str, source: str) -> Tokenizer:
         known[merged] = vocab[merged]
         merges.append((known[left], known[right], known[merged]))
 
+    for content, token_id in special_tokens.items():
+        if content in known:
+            what = "a byte" if known[content] in base else "what a merge makes"
+            raise FormatError(
+                f"{source}: the added token {content!r} (id {token_id}) is also {what} in the vocab (id "
+                f"{known[content]}); BPE Lab keeps special tokens apart from the tokens merges build on, so "
+                "it cannot hold both"
+            )
     unreachable = [text for text in vocab if text not in known and text not in special_tokens]
     if unreachable:
         raise FormatError(
@@ -130,6 +142,29 @@ def _from_data(data: object, *, name: str, source: str) -> Tokenizer:
         source=source, unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
         special_tokens=special_tokens, name=name,
     )
+
+
+def _check_added(added: dict, content: str, *, source: str) -> None:
+    """Refuse an added token BPE Lab would replay differently from Hugging Face, saying why.
+
+    ``normalized`` is harmless here: without a normalizer (others are refused) it matches the
+    text as it is. The other flags change where the token matches, which special tokens cannot.
+    """
+    if not added.get("special", False):
+        raise FormatError(
+            f"{source}: the added token {content!r} is not special, yet Hugging Face cuts it out of any "
+            "text as an added token; BPE Lab only cuts out special tokens (and only when allowed), so it "
+            "would encode such text differently. Mark it \"special\": true, or remove it"
+        )
+    for flag, effect in (
+        ("lstrip", "swallows the spaces before it"), ("rstrip", "swallows the spaces after it"),
+        ("single_word", "only matches as a whole word"),
+    ):
+        if added.get(flag, False):
+            raise FormatError(
+                f"{source}: the added token {content!r} sets {flag}=true (it {effect}), which BPE Lab's "
+                f"special tokens do not do; set it to false to read the file"
+            )
 
 
 def _type(component: object) -> str | None:
@@ -180,7 +215,25 @@ def hf_export_problem(tokenizer: Tokenizer) -> str | None:
             "the split pattern has a possessive bounded repeat like X{1,3}+, which Hugging Face's regex "
             "engine (Oniguruma) reads as (X{1,3})+; write it as (?>X{1,3}) to export it"
         )
+    problem = foreign_syntax_problem(tokenizer, format="hf")
+    if problem:
+        return problem
+    for text, token_id in tokenizer.special_tokens.items():
+        if text in _vocab(tokenizer):
+            return (
+                f"the special token {text!r} is spelled like the vocabulary entry {text!r} (id "
+                f"{_vocab(tokenizer)[text]}), so Hugging Face would give it that entry's id; choose "
+                "special tokens that no byte or merged token spells, e.g. <|x|>"
+            )
     return duplicate_bytes_problem(tokenizer, format="hf")
+
+
+def _vocab(tokenizer: Tokenizer) -> dict[str, int]:
+    """``model.vocab`` without the special tokens: each token spelled in GPT-2's byte alphabet."""
+    return {
+        to_byte_text(token.data): token_id for token_id, token in sorted(tokenizer.tokens.items())
+        if not tokenizer.is_special(token_id)
+    }
 
 
 def to_hf(tokenizer: Tokenizer) -> str:
@@ -218,10 +271,9 @@ def to_hf(tokenizer: Tokenizer) -> str:
         "model": {
             "type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
             "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
-            "vocab": {
-                to_byte_text(token.data): token_id for token_id, token in sorted(tokens.items())
-                if not tokenizer.is_special(token_id)
-            },
+            # Special tokens are in the vocab too: Hugging Face honours an added token's id only
+            # when the vocab agrees (at an early step ours are far above the merged ids).
+            "vocab": {**_vocab(tokenizer), **tokenizer.special_tokens},
             "merges": [[to_byte_text(tokens[left].data), to_byte_text(tokens[right].data)] for left, right, _ in tokenizer.merges],
         },
     }

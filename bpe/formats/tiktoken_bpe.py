@@ -30,7 +30,7 @@ from ..pretokenize import Pretokenizer
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 from .common import (
-    as_text, build_tokenizer, duplicate_bytes_problem, first_problem, parse_id, rank_order_problem,
+    as_text, build_tokenizer, duplicate_bytes_problem, first_problem, foreign_syntax_problem, parse_id, rank_order_problem,
     require_byte_level,
 )
 
@@ -134,7 +134,10 @@ def tiktoken_export_problem(tokenizer: Tokenizer) -> str | None:
         require_byte_level(tokenizer, format="tiktoken")
     except FormatError as error:
         return str(error)
-    return duplicate_bytes_problem(tokenizer, format="tiktoken") or rank_order_problem(tokenizer, format="tiktoken")
+    return (
+        foreign_syntax_problem(tokenizer, format="tiktoken") or duplicate_bytes_problem(tokenizer, format="tiktoken")
+        or rank_order_problem(tokenizer, format="tiktoken")
+    )
 
 
 def to_tiktoken(tokenizer: Tokenizer) -> str:

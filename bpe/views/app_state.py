@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 
+from ..end_of_word import END_OF_WORD_MODES
 from ..errors import BpeError
 from ..limits import MAX_MERGES
 from ..presets import PRESETS
@@ -56,12 +57,15 @@ class LabState:
     unit: str = "byte"
     pretokenizer: str = "gpt2"
     end_of_word: str | None = None
+    eow_mode: str = "separate"
+    """Where the marker goes (``separate`` or ``attached``); read only when there is a marker."""
     tie_break: str = "first-seen"
     stop_by: str = "merges"
     amount: int = 10
     """The number of merges, or the vocabulary size, depending on ``stop_by``."""
     min_frequency: int = 2
     special_tokens: tuple[str, ...] = ()
+    specials_as_text: bool = False
     step: int = 0
     names: bool = False
     """Name merged tokens Z, Y, X, ... (tiny examples only)."""
@@ -76,11 +80,13 @@ class LabState:
             unit=settings.unit,
             pretokenizer=settings.pretokenizer,
             end_of_word=settings.end_of_word,
+            eow_mode=settings.end_of_word_mode,
             tie_break=settings.tie_break,
             stop_by="vocab_size" if by_vocab else "merges",
             amount=settings.vocab_size if by_vocab else settings.target_merges(0),
             min_frequency=settings.min_frequency,
             special_tokens=settings.special_tokens,
+            specials_as_text=settings.specials_as_text,
             step=step,
             names=source == "wikipedia",  # Wikipedia's own example reads best as ZabdZabac
         )
@@ -95,11 +101,13 @@ class LabState:
             unit=self.unit,
             pretokenizer=self.pretokenizer,
             end_of_word=self.end_of_word or None,
+            end_of_word_mode=self.eow_mode if self.end_of_word else "separate",
             tie_break=self.tie_break,
             merges=self.amount if self.stop_by == "merges" else None,
             vocab_size=self.amount if self.stop_by == "vocab_size" else None,
             min_frequency=self.min_frequency,
             special_tokens=self.special_tokens,
+            specials_as_text=self.specials_as_text,
         )
 
     def settings_key(self) -> tuple:
@@ -117,6 +125,8 @@ class LabState:
             query["pretok"] = self.pretokenizer
         if (self.end_of_word or None) != default.end_of_word:
             query["eow"] = self.end_of_word or ""
+        if self.eow_mode != default.eow_mode:
+            query["eowmode"] = self.eow_mode
         if self.tie_break != default.tie_break:
             query["tie"] = self.tie_break
         if (self.stop_by, self.amount) != (default.stop_by, default.amount):
@@ -125,6 +135,8 @@ class LabState:
             query["minfreq"] = str(self.min_frequency)
         if self.special_tokens != default.special_tokens:
             query["special"] = list(self.special_tokens)
+        if self.specials_as_text != default.specials_as_text:
+            query["specialtext"] = "1" if self.specials_as_text else "0"
         if self.step:
             query["step"] = str(self.step)
         if self.names != default.names:
@@ -181,6 +193,11 @@ class LabState:
                 warnings.append(f"{error}: using {state.pretokenizer}")
         if (eow := last("eow")) is not None:
             changes["end_of_word"] = eow or None
+        if (eow_mode := last("eowmode")) is not None:
+            if eow_mode in END_OF_WORD_MODES:
+                changes["eow_mode"] = eow_mode
+            else:
+                warnings.append(f"unknown end-of-word mode {eow_mode!r} (use {', '.join(END_OF_WORD_MODES)}): using {state.eow_mode}")
         if (tie := last("tie")) is not None:
             if tie in TIE_BREAK_RULES:
                 changes["tie_break"] = tie
@@ -204,6 +221,11 @@ class LabState:
                 changes["special_tokens"] = ()
             else:
                 changes["special_tokens"] = specials
+        if (as_text := last("specialtext")) is not None:
+            if as_text in ("0", "1"):
+                changes["specials_as_text"] = as_text == "1"
+            else:
+                warnings.append(f"specialtext must be 0 or 1, got {as_text!r}: ignored")
         if (step := whole("step", 0, None, "showing step 0")) is not None:
             changes["step"] = step
         if (names := last("names")) is not None:

@@ -31,11 +31,13 @@ FORMAT_NOTES: Mapping[str, str] = MappingProxyType({
     "minbpe": "Karpathy's minbpe `RegexTokenizer.load()`; the `.vocab` file is for people to read.",
     "hf": "Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
     "tiktoken": "`tiktoken.Encoding(..., mergeable_ranks=load_tiktoken_bpe(path))`; the split pattern is not stored.",
-    "gpt2": "OpenAI's original GPT-2 `encoder.py` layout; the split pattern is not stored.",
+    "gpt2": "OpenAI's original GPT-2 `encoder.py` layout; the split pattern is not stored. tiktoken's "
+    "`data_gym_to_mergeable_bpe_ranks` reads only GPT-2's own id layout: for tiktoken, use its rank file.",
+    "subword-nmt": "Sennrich's `subword-nmt apply-bpe -c bpe.codes`: char-level, marker `</w>`, split on spaces.",
 })
 MIME_TYPES: Mapping[str, str] = MappingProxyType({
     ".json": "application/json", ".model": "text/plain", ".vocab": "text/plain", ".tiktoken": "text/plain",
-    ".bpe": "text/plain", ".zip": "application/zip",
+    ".bpe": "text/plain", ".codes": "text/plain", ".zip": "application/zip",
 })
 _ZIP_TIME = (2024, 1, 1, 0, 0, 0)  # fixed, so the same tokenizer always zips to the same bytes
 

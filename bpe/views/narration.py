@@ -105,7 +105,8 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
     if step == 0:
         start = (
             f"The corpus starts as {trace.initial_tokens:,} tokens, one per {unit}"
-            + (f" plus a {marker} marker ending each word" if marker else "")
+            + ("" if not marker else f" plus a {marker} marker ending each word"
+               if trace.settings.end_of_word_mode == "separate" else f", the last of each word carrying {marker}")
             + f"; the vocabulary has {trace.vocab_size(0):,} tokens."
         )
         sentences: list[tuple[Part, ...]] = [(start,)]

@@ -61,7 +61,8 @@ def token_kind(trace: Trace, token_id: int) -> str:
         return "special"
     if token_id >= len(trace.base):
         return "merge"
-    return "marker" if trace.base[token_id].ends_word else trace.settings.unit
+    token = trace.base[token_id]
+    return "marker" if token.ends_word and not token.data else trace.settings.unit  # w</w> (attached) is a unit
 
 
 def vocab_frame(trace: Trace) -> pd.DataFrame:

@@ -1,0 +1,139 @@
+"""subword-nmt's codes file: what Sennrich's ``learn-bpe`` writes and ``apply-bpe`` reads.
+
+Scope: the codes file of rsennrich/subword-nmt, one merge per line as the two symbols it joins::
+
+    #version: 0.2
+    s t</w>
+    e st</w>
+    l o
+
+``#version: 0.2`` files glue ``</w>`` to a word's last character (``t</w>`` is one symbol: our
+end-of-word mode ``attached``); files without a header, or with ``#version: 0.1``, put ``</w>``
+after the word as a symbol of its own (mode ``separate``). subword-nmt works on characters, cuts
+lines at the space character only (our pre-tokenizer ``space``) and its marker is always ``</w>``.
+
+Reading builds ids as a char-level run would: the characters found in the file plus the space
+and the line break (the text between words), sorted, then (for
+0.2) each of them carrying the marker, then one id per merge in file order. Like ``apply_bpe``, a
+repeated line is ignored after its first occurrence.
+
+Deliberately refused: two merges that make the same symbol (``a bc`` and ``ab c``): subword-nmt
+treats them as one symbol, BPE Lab gives each merge its own token, so encodings could differ.
+``apply_bpe`` passes characters it has never seen through unchanged; a tokenizer read here raises
+an error for them instead (it has no id to give them).
+
+    >>> tok = from_subword_nmt("#version: 0.2\\ns t</w>\\ne st</w>\\nl o\\n")
+    >>> [tok.token_text(i) for i in tok.encode("lost est")]
+    ['lo', 'st</w>', ' ', 'est</w>']
+    >>> to_subword_nmt(tok) == "#version: 0.2\\ns t</w>\\ne st</w>\\nl o\\n"
+    True
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import FormatError
+from ..tokenizer import Tokenizer
+from ..vocab import Token, token_text
+from .common import as_text, build_tokenizer, first_problem
+
+MARKER = "</w>"
+_VERSIONS = {"0.1": "separate", "0.2": "attached"}
+
+
+def from_subword_nmt(contents: str | bytes, *, name: str = "", source: str = "codes file") -> Tokenizer:
+    """Read a codes file; ``source`` names it in error messages."""
+    lines = as_text(contents, source=source).rstrip("\n").split("\n")
+    version, first_line = "0.1", 1
+    if lines and lines[0].startswith("#version:"):
+        version = re.sub(r"(\.0+)*$", "", lines[0].split()[-1])  # apply_bpe's reading: 0.2.0 is 0.2
+        if version not in _VERSIONS:
+            raise FormatError(
+                f"{source} line 1: subword-nmt codes version {version!r} is unknown; "
+                f"this reader knows {', '.join(_VERSIONS)}"
+            )
+        lines, first_line = lines[1:], 2
+    mode = _VERSIONS[version]
+    pairs: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for number, line in enumerate(lines, start=first_line):
+        parts = line.strip("\r\n ").split(" ")
+        if len(parts) != 2 or not all(parts):
+            raise FormatError(
+                f"{source} line {number}: expected two symbols separated by one space, got {line[:60]!r}"
+            )
+        pair = (parts[0], parts[1])
+        if pair not in seen:  # apply_bpe keeps the first of repeated lines
+            seen.add(pair)
+            pairs.append(pair)
+
+    def plain(symbol: str) -> str:
+        return symbol[: -len(MARKER)] if symbol.endswith(MARKER) else symbol
+
+    # The space and the line break join the alphabet: they are what the split leaves between words.
+    alphabet = sorted({" ", "\n"}.union(*(plain(symbol) for pair in pairs for symbol in pair)))
+    base = [Token(char.encode("utf-8")) for char in alphabet]
+    if mode == "separate":
+        base.append(Token(b"", ends_word=True))
+    else:  # every character may end a word, as in apply_bpe, which glues </w> to any last character
+        base += [Token(char.encode("utf-8"), ends_word=True) for char in alphabet]
+    ids = {token_text(token, MARKER): token_id for token_id, token in enumerate(base)}
+    merges: list[tuple[int, int, int]] = []
+    made: dict[str, int] = {}
+    for number, (left, right) in enumerate(pairs, start=1):
+        for symbol in (left, right):
+            if symbol not in ids:
+                raise FormatError(f"{source}: merge {number} uses the symbol {symbol!r}, which no earlier line makes")
+        joined = left + right
+        if joined in ids:
+            raise FormatError(
+                f"{source}: merge {number} ({left} {right}) makes {joined!r}, which "
+                f"{'merge ' + str(made[joined]) if joined in made else 'the alphabet'} already makes; "
+                "subword-nmt treats both as one symbol, BPE Lab cannot"
+            )
+        ids[joined] = len(base) + len(merges)
+        made[joined] = number
+        merges.append((ids[left], ids[right], ids[joined]))
+    return build_tokenizer(
+        source=source, unit="char", pretokenizer="space", end_of_word=MARKER,
+        base=dict(enumerate(base)), merges=merges, name=name,
+    )
+
+
+def subword_nmt_export_problem(tokenizer: Tokenizer) -> str | None:
+    """Why a codes file cannot hold ``tokenizer`` (what to do instead); None if it can."""
+    retrain = "Save it as BPE Lab JSON, or retrain with"
+    if tokenizer.unit != "char" or tokenizer.end_of_word != MARKER:
+        return (
+            f"subword-nmt codes are merges of characters with the end-of-word marker {MARKER}. {retrain} "
+            f"the char unit and the marker {MARKER}"
+        )
+    if tokenizer.pretokenizer.name != "space":
+        return (
+            f"subword-nmt cuts lines at the space character only, but this tokenizer splits with "
+            f"{tokenizer.pretokenizer.name!r}. {retrain} the pre-tokenizer 'space'"
+        )
+    if tokenizer.special_tokens:
+        return f"subword-nmt codes have no special tokens. {retrain}out special tokens"
+    spellings: dict[str, int] = {}
+    for rank, (_, _, new_id) in enumerate(tokenizer.merges, start=1):
+        text = tokenizer.token_text(new_id)
+        if " " in text or "\n" in text or "\r" in text:
+            return f"merge {rank} makes {text!r}: a codes line cannot hold a space or a line break"
+        if text in spellings:
+            return (
+                f"merges {spellings[text]} and {rank} both make {text!r}; subword-nmt would treat them as "
+                "one symbol. Save it as BPE Lab JSON"
+            )
+        spellings[text] = rank
+    return None
+
+
+def to_subword_nmt(tokenizer: Tokenizer) -> str:
+    """The codes file: ``#version: 0.2`` (attached marker) or ``0.1`` (separate), then one merge a line."""
+    first_problem(subword_nmt_export_problem(tokenizer))
+    version = next(number for number, mode in _VERSIONS.items() if mode == tokenizer.end_of_word_mode)
+    lines = [f"#version: {version}"]
+    lines += [f"{tokenizer.token_text(left)} {tokenizer.token_text(right)}" for left, right, _ in tokenizer.merges]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,142 @@
+"""Streaming encode: ids from an iterable of text pieces, lazily, in bounded memory.
+
+Scope: :func:`encode_iterable` (``Tokenizer.encode_iterable`` calls it) and :func:`read_text_chunks`,
+which decodes a binary stream piece by piece. Out of scope: the encoding itself; every settled
+stretch of text goes through ``Tokenizer.encode`` unchanged.
+
+The promise: ``list(encode_iterable(tok, pieces)) == tok.encode("".join(pieces))`` for any way the
+text is cut into pieces. Pieces are gathered until a *safe cut* is found, a place where encoding
+the two sides apart gives the same ids as encoding them together:
+
+* never inside a special token, nor anywhere a special token could still begin (the last
+  ``longest special - 1`` characters are held back until more text comes);
+* at the start or end of an allowed special token (pre-tokenization never crosses one);
+* or where the pre-tokenizer is known to cut whatever follows (:data:`SAFE_CUTS`): for GPT-2 and
+  GPT-4 a space between two non-spaces (``fast_split`` explains why); for ``whitespace`` and
+  ``space`` a change between word and gap characters, with the character after it already read.
+
+Deliberately left out: ``none`` and custom patterns have no safe cut inside plain text, so their
+text is held until a special token or the end (memory grows with the longest such stretch).
+
+    >>> from bpe.pretrained import load_gpt2
+    >>> tok = load_gpt2()
+    >>> list(encode_iterable(tok, ["hello wo", "rld<|endof", "text|>"], allowed_special="all"))
+    [31373, 995, 50256]
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import chain
+from types import MappingProxyType
+from typing import TYPE_CHECKING, BinaryIO
+
+import regex
+
+from .errors import BpeError
+from .fast_split import SAFE_CUT
+from .pretokenize import special_token_pattern, split_special
+
+if TYPE_CHECKING:
+    from .tokenizer import SpecialSet, Tokenizer
+
+SAFE_CUTS: Mapping[str, "regex.Pattern | object"] = MappingProxyType({
+    "gpt2": SAFE_CUT,
+    "gpt4": SAFE_CUT,
+    "whitespace": regex.compile(r"(?<=\S)(?=\s)|(?<=\s)(?=\S)"),
+    "space": regex.compile(r"(?<=[^ \r\n])(?=[ \r\n])|(?<=[ \r\n])(?=[^ \r\n])"),
+})
+"""Per named pre-tokenizer: a pattern whose (empty) matches are places no chunk crosses."""
+GATHER_CHARS = 1 << 16
+"""Characters gathered before a cut is looked for: fewer, larger calls to ``encode``."""
+_WINDOW = 4096  # the last safe cut is looked for in the buffer's last few thousand characters first
+
+
+def encode_iterable(
+    tokenizer: "Tokenizer", texts: Iterable[str], *,
+    allowed_special: "SpecialSet" = frozenset(), disallowed_special: "SpecialSet" = "all",
+) -> Iterator[int]:
+    """Yield the ids of ``"".join(texts)`` as :meth:`Tokenizer.encode` would, piece by piece.
+
+    Bad special-token arguments raise at once; a disallowed special token in the text raises
+    when it is reached, after the ids before it.
+    """
+    tokenizer.encode("", allowed_special=allowed_special, disallowed_special=disallowed_special)  # checks the sets
+    # chain from C: a Python frame per id would cost a third of the time of encoding itself
+    return chain.from_iterable(_encoded_stretches(tokenizer, texts, allowed_special, disallowed_special))
+
+
+def _encoded_stretches(
+    tokenizer: "Tokenizer", texts: Iterable[str], allowed_special: "SpecialSet", disallowed_special: "SpecialSet",
+) -> Iterator[list[int]]:
+    """The ids of each settled stretch of text, a list at a time."""
+    allowed = set(tokenizer.special_tokens) if allowed_special == "all" else set(allowed_special)
+    every = special_token_pattern(set(tokenizer.special_tokens))
+    held_back = max(map(len, tokenizer.special_tokens), default=1) - 1
+    pretokenizer_cut = SAFE_CUTS.get(tokenizer.pretokenizer.name)
+    parts: list[str] = []
+    size, wanted = 0, GATHER_CHARS
+    for text in texts:
+        if not isinstance(text, str):
+            raise BpeError(f"encode_iterable reads text, got a {type(text).__name__}; decode bytes first")
+        parts.append(text)
+        size += len(text)
+        if size < wanted:
+            continue
+        buffer = "".join(parts)
+        cut = _last_safe_cut(buffer, len(buffer) - held_back, every, special_token_pattern(allowed), pretokenizer_cut)
+        if cut:
+            yield tokenizer.encode(buffer[:cut], allowed_special=allowed_special, disallowed_special=disallowed_special)
+            buffer = buffer[cut:]
+        parts, size = [buffer], len(buffer)
+        wanted = max(GATHER_CHARS, 2 * size)  # no cut found: wait for twice as much (linear time overall)
+    yield tokenizer.encode("".join(parts), allowed_special=allowed_special, disallowed_special=disallowed_special)
+
+
+def _last_safe_cut(buffer: str, horizon: int, every, allowed, pretokenizer_cut) -> int:
+    """The last safe cut at or before ``horizon`` (0 if none); see the module docstring."""
+    if horizon <= 0:
+        return 0
+    # Special tokens that start before the horizon are whole in the buffer, longer rivals included.
+    inside = set()  # positions strictly inside some special token's occurrence
+    if every is not None:
+        for match in every.finditer(buffer, overlapped=True):
+            inside.update(range(match.start() + 1, match.end()))
+    candidates: list[int] = []
+    if allowed is not None:
+        position = 0
+        for piece, _ in split_special(buffer, allowed):
+            candidates.append(position)
+            position += len(piece)
+    if pretokenizer_cut is not None:
+        for start in (max(0, horizon - _WINDOW), 0):
+            found = [m.start() for m in pretokenizer_cut.finditer(buffer, start, horizon + 1)]
+            found = [cut for cut in found if cut < len(buffer) and cut not in inside]
+            if found or start == 0:
+                candidates += found
+                break
+    cuts = [cut for cut in candidates if 0 < cut <= horizon and cut not in inside]
+    return max(cuts, default=0)
+
+
+def read_text_chunks(stream: BinaryIO, *, name: str, chunk_bytes: int = 1 << 20) -> Iterator[str]:
+    """Decode a binary stream as UTF-8 a chunk at a time (a character cut between chunks is
+    completed by the next); a byte-order mark is dropped, and bad input raises a :class:`BpeError`
+    naming the byte, as :func:`bpe.corpus.decode_text_file` does for a whole file."""
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    offset = 0
+    while True:
+        data = stream.read(chunk_bytes)
+        if b"\x00" in data:
+            raise BpeError(f"{name} looks like a binary file (it contains NUL bytes): give a UTF-8 text file")
+        try:
+            text = decoder.decode(data, final=not data)
+        except UnicodeDecodeError as error:
+            where = offset + error.start
+            raise BpeError(f"{name} is not UTF-8 text (near byte {where}); save it as UTF-8 and try again") from None
+        if text:
+            yield text
+        if not data:
+            return
+        offset += len(data)

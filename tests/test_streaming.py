@@ -1,0 +1,166 @@
+"""``Tokenizer.encode_iterable`` and ``encode --file``: the same ids as ``encode`` of the whole text,
+however the text is cut, in bounded memory.
+
+The expected ids are ``Tokenizer.encode`` of the joined text (itself checked against tiktoken and
+Hugging Face in the parity tests); the cuts fall at every position of a text that has every kind
+of boundary: inside a pre-token, inside a special token, between ``\\r`` and ``\\n``, inside a
+multi-byte character (for byte streams), around overlapping special tokens.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from bpe import streaming
+from bpe.corpus import Corpus
+from bpe.errors import BpeError, SpecialTokenError
+from bpe.pretrained import load_gpt2
+from bpe.settings import TrainSettings
+from bpe.streaming import encode_iterable, read_text_chunks
+from bpe.tokenizer import Tokenizer
+from bpe.trainer import train
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+EOT = "<|endoftext|>"
+SPECIALS = (EOT, EOT + EOT, "<|im_start|>")
+TEXT = (
+    f"Hello  world!\r\n\r\nIt's 12345 cafés{EOT}{EOT}{EOT}   naïve 東京😀 x\t\ty<|im_start|>user\n"
+    "  trailing   \r\n end"
+)
+PRETOKENIZERS = ["gpt2", "gpt4", "whitespace", "space", "none", r"regex:\w+|[^\w\s]+"]
+
+
+@lru_cache(maxsize=None)
+def trained(pretokenizer: str, unit: str = "byte", mode: str = "separate") -> Tokenizer:
+    settings = TrainSettings(
+        unit=unit, pretokenizer=pretokenizer, merges=60, min_frequency=1, special_tokens=SPECIALS,
+        end_of_word="</w>" if unit == "char" else None, end_of_word_mode=mode,
+    )
+    return Tokenizer.from_trace(train(Corpus.from_text(TEXT * 4, pretokenizer=pretokenizer, special_tokens=SPECIALS), settings))
+
+
+TOKENIZERS = {
+    **{name: (lambda name=name: trained(name)) for name in PRETOKENIZERS},
+    "char-attached-space": lambda: trained("space", "char", "attached"),
+    "char-separate-whitespace": lambda: trained("whitespace", "char"),
+    "gpt2-pretrained": load_gpt2,
+}
+
+
+@pytest.fixture(autouse=True)
+def _cut_as_often_as_possible(monkeypatch):
+    monkeypatch.setattr(streaming, "GATHER_CHARS", 1)  # look for a cut after every piece
+
+
+@pytest.mark.parametrize("name", TOKENIZERS)
+@pytest.mark.parametrize("allowed", ["all", frozenset()], ids=["allowed", "as-text"])
+def test_one_cut_anywhere_gives_the_ids_of_the_whole_text(name, allowed):
+    tok = TOKENIZERS[name]()
+    if not allowed and tok.unit == "char":
+        pytest.skip("the characters of special-token text were never trained on, so a char vocabulary lacks them")
+    disallowed = () if allowed == frozenset() else "all"
+    expected = tok.encode(TEXT, allowed_special=allowed, disallowed_special=disallowed)
+    for cut in range(len(TEXT) + 1):
+        pieces = [TEXT[:cut], TEXT[cut:]]
+        assert list(tok.encode_iterable(pieces, allowed_special=allowed, disallowed_special=disallowed)) == expected, cut
+
+
+@pytest.mark.parametrize("name", TOKENIZERS)
+@pytest.mark.parametrize("size", [1, 2, 3, 7])
+def test_pieces_of_any_size_give_the_ids_of_the_whole_text(name, size):
+    tok = TOKENIZERS[name]()
+    pieces = [TEXT[i:i + size] for i in range(0, len(TEXT), size)]
+    assert list(tok.encode_iterable(pieces, allowed_special="all")) == tok.encode(TEXT, allowed_special="all")
+
+
+@pytest.mark.parametrize("chunk_bytes", [1, 2, 3, 5])
+def test_a_byte_stream_cut_inside_multi_byte_characters_decodes_and_encodes_alike(chunk_bytes):
+    tok = load_gpt2()
+    data = ("\ufeff" + TEXT).encode("utf-8")  # with a byte-order mark, which is not text
+    chunks = list(read_text_chunks(io.BytesIO(data), name="t.txt", chunk_bytes=chunk_bytes))
+    assert "".join(chunks) == TEXT
+    assert list(tok.encode_iterable(chunks, allowed_special="all")) == tok.encode(TEXT, allowed_special="all")
+
+
+def test_ids_come_before_the_input_ends():
+    tok = load_gpt2()
+    pulled = []
+
+    def lines():
+        for number in itertools.count():
+            pulled.append(number)
+            yield f"line {number} of an endless text\n"
+
+    first = list(itertools.islice(tok.encode_iterable(lines()), 10))
+    assert first == tok.encode("line 0 of an endless text\nline 1 of an endless text\n")[:10]
+    assert len(pulled) < 20
+
+
+def test_a_disallowed_special_token_cut_in_two_still_raises():
+    tok = load_gpt2()
+    with pytest.raises(SpecialTokenError, match="allowed_special"):
+        list(tok.encode_iterable(["hello <|endof", "text|> world"]))
+
+
+def test_bad_arguments_raise_at_once_and_bytes_are_refused():
+    tok = load_gpt2()
+    with pytest.raises(SpecialTokenError, match="not a special token"):
+        tok.encode_iterable(["x"], allowed_special={"<|nope|>"})
+    with pytest.raises(BpeError, match="decode bytes first"):
+        list(encode_iterable(tok, [b"bytes"]))
+
+
+def test_a_byte_stream_that_is_not_utf8_names_the_byte():
+    with pytest.raises(BpeError, match="not UTF-8 text"):
+        list(read_text_chunks(io.BytesIO("ok é".encode() + b"\xff\xfe more"), name="bad.txt", chunk_bytes=2))
+
+
+# -- the command line -------------------------------------------------------------------------------
+def run_encode(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "bpe", "encode", "--pretrained", "gpt2", *args], cwd=REPO_ROOT, input=stdin,
+        capture_output=True, timeout=300, env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_encode_file_and_standard_input_print_the_ids_of_the_whole_text(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    expected = " ".join(map(str, load_gpt2().encode(TEXT, allowed_special="all"))) + "\n"
+    assert run_encode("--file", str(path), "--allowed-special", "all").stdout.decode() == expected
+    assert run_encode("--file", "-", "--allowed-special", "all", stdin=TEXT.encode()).stdout.decode() == expected
+    as_json = run_encode("--file", "-", "--allowed-special", "all", "--json", stdin=TEXT.encode()).stdout
+    assert " ".join(map(str, __import__("json").loads(as_json)["ids"])) + "\n" == expected
+
+
+def test_encode_file_streams_a_big_file_in_bounded_memory(tmp_path):
+    paragraph = "The quick brown fox jumps over the lazy dog, again and again: naïve café 東京.\n"
+    repeats = 20 * 1024 * 1024 // len(paragraph.encode())  # about 20 MB
+    path = tmp_path / "big.txt"
+    with open(path, "w", encoding="utf-8") as file:
+        for _ in range(repeats // 1000):
+            file.write(paragraph * 1000)
+    # The CLI's own peak, read in its process at the end (RUSAGE_CHILDREN here would also count
+    # every earlier child of this test session).
+    measure = (
+        "import resource, sys\nfrom bpe.cli import main\ncode = main(sys.argv[1:])\n"
+        "sys.stderr.write(f'peak_kb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}')\nsys.exit(code)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", measure, "encode", "--pretrained", "gpt2", "--file", str(path)], cwd=REPO_ROOT,
+        capture_output=True, timeout=300, env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert result.returncode == 0, result.stderr
+    peak_mb = int(result.stderr.decode().rsplit("peak_kb=", 1)[1]) / 1024
+    one = load_gpt2().encode(paragraph)
+    assert result.stdout.count(b" ") + 1 == len(one) * (repeats // 1000) * 1000
+    assert result.stdout.startswith(" ".join(map(str, one * 3)).encode())
+    # The whole file at once took over 500 MB here (its text, its ids and their printed line).
+    assert peak_mb < 150, f"peak RSS {peak_mb:.0f} MB"
