@@ -142,7 +142,7 @@ class Rules:
 
 def marker_mode(settings: TrainSettings, rules: Rules) -> str:
     """Where this run puts the end-of-word marker: the rules' mode, else the settings'."""
-    return rules.marker or getattr(settings, "end_of_word_mode", "separate")
+    return rules.marker or settings.end_of_word_mode
 
 
 @dataclass(frozen=True)

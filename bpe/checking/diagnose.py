@@ -60,9 +60,7 @@ class CheckCorpus:
 
     def build(self, settings: TrainSettings, *, joined: bool = False) -> Corpus:
         """The corpus under ``settings`` (cached per split); ``joined``: a word table written out as one text."""
-        # the special tokens cut out before counting (issue 15 adds ``cut_from_corpus``: none when
-        # they are counted as text; until then, all of them)
-        specials = getattr(settings, "cut_from_corpus", settings.special_tokens)
+        specials = settings.cut_from_corpus  # the special tokens cut out before counting (none if counted as text)
         key = (settings.pretokenizer, specials, joined)
         if key not in self._built:
             if self.words is not None and not joined:
