@@ -52,32 +52,48 @@ def cache_path(name: str, source_hash: str) -> Path:
     return cache_dir() / f"{name}-{source_hash[:16]}.merges"
 
 
+Parts = tuple[dict[int, Token], list[tuple[int, int, int]], dict[str, int]]
+"""``(base id -> Token, merges, special tokens)``: what a cache file holds."""
+
+
 def cached_tokenizer(
-    *, name: str, source_hash: str, pretokenizer: str, special_tokens: dict[str, int], build: Callable[[], Tokenizer]
+    *, name: str, source_hash: str, pretokenizer: str, special_tokens: dict[str, int],
+    build: Callable[[], Tokenizer], factory: type[Tokenizer] = Tokenizer,
 ) -> Tokenizer:
-    """The tokenizer from the cache if it holds this ``source_hash``; else ``build()`` it and save it.
+    """A ``factory`` tokenizer from the cache if it holds ``source_hash``; else ``build()`` it and save it.
 
     ``pretokenizer`` and ``special_tokens`` come from the caller's registry, not the file, so that
     editing the registry never needs a cache bump; the file adds the special tokens the source
     itself holds (GPT-2's ``<|endoftext|>`` is in its encoder.json).
     """
     path = cache_path(name, source_hash)
-    stored = _read(path, source_hash)
-    if stored is not None:
-        base, merges, stored_special = stored
+    parts = _read(path, source_hash)
+    if parts is not None:
         try:
-            return Tokenizer(
-                unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
-                special_tokens={**stored_special, **special_tokens}, name=name,
-            )
+            return _make(factory, parts, name=name, pretokenizer=pretokenizer, special_tokens=special_tokens)
         except BpeError:
             pass  # subtle: a well-formed file whose merges do not fit together; rebuild it from the source
-    tokenizer = build()
-    _write(path, tokenizer, source_hash)
-    return tokenizer
+    parts = _parts(build())
+    _write(path, parts, source_hash, name)
+    return _make(factory, parts, name=name, pretokenizer=pretokenizer, special_tokens=special_tokens)
 
 
-def _read(path: Path, source_hash: str) -> tuple[dict[int, Token], list[tuple[int, int, int]], dict[str, int]] | None:
+def _make(factory: type[Tokenizer], parts: Parts, *, name: str, pretokenizer: str, special_tokens: dict[str, int]) -> Tokenizer:
+    base, merges, stored_special = parts
+    return factory(
+        unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
+        special_tokens={**stored_special, **special_tokens}, name=name,
+    )
+
+
+def _parts(tokenizer: Tokenizer) -> Parts:
+    tokens, merges = tokenizer.tokens, tokenizer.merges
+    merged = {new_id for _, _, new_id in merges}
+    base = {i: token for i, token in tokens.items() if i not in merged and not tokenizer.is_special(i)}
+    return base, merges, dict(tokenizer.special_tokens)
+
+
+def _read(path: Path, source_hash: str) -> Parts | None:
     try:
         with open(path, "rb") as file:
             header = json.loads(file.readline())
@@ -97,20 +113,18 @@ def _read(path: Path, source_hash: str) -> tuple[dict[int, Token], list[tuple[in
         return None  # no file yet, or one this version cannot read: build from the source instead
 
 
-def _write(path: Path, tokenizer: Tokenizer, source_hash: str) -> None:
+def _write(path: Path, parts: Parts, source_hash: str, name: str) -> None:
     """Save atomically (a reader never sees half a file); a folder we cannot write is no error."""
-    tokens = tokenizer.tokens
-    merged = {new_id for _, _, new_id in tokenizer.merges}
-    base = {tokens[token_id].data[0]: token_id for token_id in tokens
-            if token_id not in merged and not tokenizer.is_special(token_id)}
-    flat = array.array("i", [value for merge in tokenizer.merges for value in merge])
+    base, merges, special_tokens = parts
+    by_byte = {token.data[0]: token_id for token_id, token in base.items()}
+    flat = array.array("i", [value for merge in merges for value in merge])
     if sys.byteorder != "little":
         flat.byteswap()
     payload = flat.tobytes()
     header = {
         "format": CACHE_FORMAT, "version": CACHE_VERSION, "source_sha256": source_hash,
-        "payload_sha256": hashlib.sha256(payload).hexdigest(), "name": tokenizer.name,
-        "base": [base[byte] for byte in range(256)], "special_tokens": tokenizer.special_tokens,
+        "payload_sha256": hashlib.sha256(payload).hexdigest(), "name": name,
+        "base": [by_byte[byte] for byte in range(256)], "special_tokens": special_tokens,
     }
     temporary = None
     try:

@@ -34,6 +34,7 @@ from .formats.common import as_text
 from .formats.gpt2 import from_gpt2
 from .formats.tiktoken_bpe import from_tiktoken
 from .merge_cache import cached_tokenizer
+from .rank_tokenizer import RankFileTokenizer
 from .tokenizer import Tokenizer
 
 
@@ -112,10 +113,14 @@ def _read_tiktoken(entry: PretrainedEntry, contents: list[bytes], paths: list[Pa
     )
 
 
-READERS: Mapping[str, Callable[[PretrainedEntry, list[bytes], list[Path]], Tokenizer]] = MappingProxyType({
-    "gpt2": _read_gpt2,
-    "tiktoken": _read_tiktoken,
-})
+READERS: Mapping[str, tuple[Callable[[PretrainedEntry, list[bytes], list[Path]], Tokenizer], type[Tokenizer]]] = (
+    MappingProxyType({
+        "gpt2": (_read_gpt2, Tokenizer),
+        # Merges recovered from ranks make every token encode to itself: a whole-token lookup is safe.
+        "tiktoken": (_read_tiktoken, RankFileTokenizer),
+    })
+)
+"""Per file format: the function reading an entry's files, and the tokenizer class to build."""
 _missing_readers = {entry.format for entry in PRETRAINED.values()} - READERS.keys()
 if _missing_readers:  # an entry naming no reader is a mistake in this file: fail at import time
     raise ImportError(f"pretrained formats without a reader: {sorted(_missing_readers)}")
@@ -179,9 +184,10 @@ def load_pretrained(name: str) -> Tokenizer:
     entry = pretrained_entry(name)
     contents, paths = read_checked(entry.name)
     source_hash = hashlib.sha256("".join(sha for _, sha in entry.files).encode("ascii")).hexdigest()
+    read, factory = READERS[entry.format]
     return cached_tokenizer(
         name=entry.name, source_hash=source_hash, pretokenizer=entry.pretokenizer,
-        special_tokens=dict(entry.special_tokens), build=lambda: READERS[entry.format](entry, contents, paths),
+        special_tokens=dict(entry.special_tokens), build=lambda: read(entry, contents, paths), factory=factory,
     )
 
 

@@ -71,7 +71,7 @@ def _forbid_building(monkeypatch):
     def refuse(*args):
         raise AssertionError("built from the source although the cache holds it")
 
-    monkeypatch.setattr(pretrained, "READERS", {"gpt2": refuse, "tiktoken": refuse})
+    monkeypatch.setattr(pretrained, "READERS", {name: (refuse, factory) for name, (_, factory) in pretrained.READERS.items()})
 
 
 def test_second_load_reads_the_cache_and_encodes_alike(monkeypatch, cache_folder):
@@ -100,7 +100,7 @@ def test_a_cache_for_other_source_files_is_not_used(monkeypatch, cache_folder):
     load_pretrained("gpt2")
     (written,) = cache_folder.iterdir()
     calls = []
-    monkeypatch.setattr(merge_cache, "_write", lambda path, tokenizer, source_hash: calls.append(source_hash))
+    monkeypatch.setattr(merge_cache, "_write", lambda path, parts, source_hash, name: calls.append(source_hash))
     tokenizer = merge_cache.cached_tokenizer(
         name="gpt2", source_hash="0" * 64, pretokenizer="gpt2", special_tokens={},
         build=lambda: calls.append("built") or load_pretrained("gpt2"),

