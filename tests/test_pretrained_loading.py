@@ -85,15 +85,21 @@ def test_second_load_reads_the_cache_and_encodes_alike(monkeypatch, cache_folder
     assert written.name.startswith("gpt2-")
 
 
-def test_a_damaged_cache_file_is_rebuilt_from_the_source(monkeypatch, cache_folder):
-    load_pretrained("gpt2")
+@pytest.mark.parametrize("damage", ["flipped-byte", "plausible-id"])
+def test_a_damaged_cache_file_is_rebuilt_from_the_source(monkeypatch, cache_folder, damage):
+    gpt2 = load_pretrained("gpt2")
+    last_left, last_right, last_id = gpt2.merges[-1]
+    text = gpt2.decode([last_id])
     (written,) = cache_folder.iterdir()
     data = bytearray(written.read_bytes())
-    data[-5] ^= 0xFF  # one flipped byte in the merges
+    if damage == "flipped-byte":
+        data[-5] ^= 0xFF
+    else:  # still a valid tokenizer, only the payload's own sha256 tells
+        data[-4:] = (60000).to_bytes(4, "little")
     written.write_bytes(bytes(data))
-    assert load_pretrained("gpt2").encode("hello world") == HELLO["gpt2"]
+    assert load_pretrained("gpt2").encode(text) == [last_id]
     _forbid_building(monkeypatch)  # the rebuild rewrote a good file
-    assert load_pretrained("gpt2").encode("hello world") == HELLO["gpt2"]
+    assert load_pretrained("gpt2").encode(text) == [last_id]
 
 
 def test_a_cache_for_other_source_files_is_not_used(monkeypatch, cache_folder):
@@ -134,3 +140,15 @@ def test_cli_exports_gpt4o_as_the_rank_file_it_was_read_from(tmp_path):
     (tmp_path / "source.tiktoken").write_bytes(gzip.decompress(source.read_bytes()))
     exported = tiktoken.load.load_tiktoken_bpe(str(tmp_path / "o.tiktoken"))
     assert exported == tiktoken.load.load_tiktoken_bpe(str(tmp_path / "source.tiktoken"))
+
+
+def test_special_token_text_is_never_taken_for_a_whole_token_chunk():
+    from bpe.rank_tokenizer import RankFileTokenizer
+    from bpe.vocab import Token
+
+    tokenizer = RankFileTokenizer(
+        unit="byte", pretokenizer="none", base={i: Token(bytes([i])) for i in range(256)}, merges=[(60, 124, 256)],
+        special_tokens={"<|e|>": 257},
+    )
+    assert tokenizer.encode_ordinary("<|e|>") == [256, 101, 124, 62]
+    assert tokenizer.encode_ordinary("<|") == [256]  # a whole-token chunk, looked up
