@@ -123,9 +123,8 @@ READERS: Mapping[str, tuple[Callable[[PretrainedEntry, list[bytes], list[Path]],
     })
 )
 """Per file format: the function reading an entry's files, and the tokenizer class to build."""
-_missing_readers = {entry.format for entry in PRETRAINED.values()} - READERS.keys()
-if _missing_readers:  # an entry naming no reader is a mistake in this file: fail at import time
-    raise ImportError(f"pretrained formats without a reader: {sorted(_missing_readers)}")
+if not {entry.format for entry in PRETRAINED.values()} <= READERS.keys():  # a mistake in this file: fail at import
+    raise ImportError(f"pretrained formats without a reader: {sorted({e.format for e in PRETRAINED.values()} - READERS.keys())}")
 
 
 def pretrained_entry(name: str) -> PretrainedEntry:
