@@ -34,7 +34,7 @@ from .formats.common import as_text
 from .formats.gpt2 import from_gpt2
 from .formats.tiktoken_bpe import from_tiktoken
 from .merge_cache import cached_tokenizer
-from .rank_tokenizer import RankFileTokenizer
+from .pretrained_tokenizer import PretrainedTokenizer
 from .tokenizer import Tokenizer
 
 
@@ -117,9 +117,9 @@ def _read_tiktoken(entry: PretrainedEntry, contents: list[bytes], paths: list[Pa
 
 READERS: Mapping[str, tuple[Callable[[PretrainedEntry, list[bytes], list[Path]], Tokenizer], type[Tokenizer]]] = (
     MappingProxyType({
-        "gpt2": (_read_gpt2, Tokenizer),
-        # Merges recovered from ranks make every token encode to itself: a whole-token lookup is safe.
-        "tiktoken": (_read_tiktoken, RankFileTokenizer),
+        # Every token of these encodes to itself (see pretrained_tokenizer), so a whole chunk is looked up.
+        "gpt2": (_read_gpt2, PretrainedTokenizer),
+        "tiktoken": (_read_tiktoken, PretrainedTokenizer),
     })
 )
 """Per file format: the function reading an entry's files, and the tokenizer class to build."""

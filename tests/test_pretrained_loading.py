@@ -143,10 +143,10 @@ def test_cli_exports_gpt4o_as_the_rank_file_it_was_read_from(tmp_path):
 
 
 def test_special_token_text_is_never_taken_for_a_whole_token_chunk():
-    from bpe.rank_tokenizer import RankFileTokenizer
+    from bpe.pretrained_tokenizer import PretrainedTokenizer
     from bpe.vocab import Token
 
-    tokenizer = RankFileTokenizer(
+    tokenizer = PretrainedTokenizer(
         unit="byte", pretokenizer="none", base={i: Token(bytes([i])) for i in range(256)}, merges=[(60, 124, 256)],
         special_tokens={"<|e|>": 257},
     )

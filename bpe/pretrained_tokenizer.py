@@ -1,23 +1,24 @@
-"""A tokenizer read from a tiktoken rank file, which looks a whole chunk up before merging it.
+"""A pretrained tokenizer, which looks a whole chunk up before merging it, as tiktoken does.
 
 Why: tiktoken's encoder first asks whether a chunk *is* a token (``encoder.get(piece)`` in its
 ``CoreBPE``) and only runs the merge loop when it is not. In python-docs about three chunks in four
 are whole tokens of GPT-4 or GPT-4o, so the lookup saves most of a cold encode's merging (the
 benchmark, ``benchmarks/encode_benchmark.py``, measures it).
 
-Why it is safe here: each merge of a rank file is recovered by running tiktoken's merge loop on the
-token's own bytes with lower ranks until two parts remain (``formats.tiktoken_bpe``); the full
-loop then merges those two, so every token encodes to itself and the lookup changes no result. It
-is not safe for every BPE (merges ``a b``, ``b c``, ``a bc`` encode "abc" as ``ab c``), so only
-pretrained rank files use this class; ``tests/test_pretrained_parity.py`` checks the claim on a
-sample of tokens, and the walkthrough still shows every merge.
+Why it is safe here: every token of these tokenizers encodes to itself, so the lookup changes no
+result. For a rank file that holds by construction: each merge is recovered by running tiktoken's
+merge loop on the token's own bytes with lower ranks until two parts remain
+(``formats.tiktoken_bpe``), and the full loop then merges those two. For GPT-2's merges it is
+checked token by token (``tests/test_pretrained_parity.py``). It is not true of every BPE (merges
+``a b``, ``b c``, ``a bc`` encode "abc" as ``ab c``), so trained and imported tokenizers do not
+use this class. The walkthrough still shows every merge.
 
     >>> from bpe import Corpus, TrainSettings, Tokenizer, train
     >>> trace = train(Corpus.from_text("aaabdaaabac", pretokenizer="none"),
     ...               TrainSettings(pretokenizer="none", merges=3))
-    >>> ranked = RankFileTokenizer(unit="byte", pretokenizer="none", base=dict(enumerate(trace.base)),
-    ...                            merges=[(step.left, step.right, step.new_id) for step in trace.steps])
-    >>> ranked.encode("aaab"), ranked.encode("aaabdaaabac") == Tokenizer.from_trace(trace).encode("aaabdaaabac")
+    >>> looked_up = PretrainedTokenizer(unit="byte", pretokenizer="none", base=dict(enumerate(trace.base)),
+    ...                               merges=[(step.left, step.right, step.new_id) for step in trace.steps])
+    >>> looked_up.encode("aaab"), looked_up.encode("aaabdaaabac") == Tokenizer.from_trace(trace).encode("aaabdaaabac")
     ([258], True)
 """
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 from .tokenizer import Tokenizer
 
 
-class RankFileTokenizer(Tokenizer):
+class PretrainedTokenizer(Tokenizer):
     """A :class:`Tokenizer` (same constructor) whose chunk cache misses try a whole-token lookup first."""
 
     def __init__(self, **kwargs) -> None:
