@@ -13,7 +13,7 @@ import pytest
 from bpe.pretrained import load_gpt2
 from bpe.views.markdown import unescape_markdown
 
-from .apptest_support import ENCODE, VOCAB, errors, html_with, open_page
+from .apptest_support import ENCODE, VOCAB, chart_rows, errors, html_with, open_page
 from .peers import tiktoken_encoding
 
 COMPARE = "pages/9_Compare.py"
@@ -106,7 +106,9 @@ def test_vocabulary_search_and_merge_tree_for_gpt4o(gpt4o):
     at.selectbox(key="w.pretrained_tree").set_value(token_id).run()
     dot = at.get("graphviz_chart")[0].proto.spec
     assert f'label="ization\\nid {token_id} · merge {token_id - 255:,}"' in dot
-    assert at.get("vega_lite_chart")  # the length histogram
+    rows = chart_rows(at.get("vega_lite_chart")[0])  # the length histogram, coloured by kind
+    assert {"length": 1, "kind": "byte", "tokens": 256} in rows
+    assert sum(row["tokens"] for row in rows) == 199_998  # every token but the two special ones
 
 
 def test_vocabulary_search_of_200k_tokens_is_cut_to_500_rows():

@@ -62,7 +62,7 @@ def vocab_table(tokenizer: Tokenizer, made: dict[int, tuple[int, int, int]]) -> 
         "token": [visible_text(tokens[i].data) for i in ids],
         "bytes (hex)": [tokens[i].data.hex(" ") for i in ids],
         "length": [len(tokens[i].data) for i in ids],
-        "kind": ["special" if tokenizer.is_special(i) else "merge" if i in made else "base" for i in ids],
+        "kind": ["special" if tokenizer.is_special(i) else "merge" if i in made else "byte" for i in ids],
         "merge": [made[i][0] + 1 if i in made else None for i in ids],
     })
     frame["merge"] = frame["merge"].astype("Int64")  # base and special tokens have none: not "3.0"
