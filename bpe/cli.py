@@ -10,6 +10,7 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe decode --tokenizer t.json 258 100
     python -m bpe encode --pretrained gpt2 --text "hello world"
     python -m bpe encode --pretrained gpt2 --file big.txt      (streamed; --file - reads standard input)
+    python -m bpe encode --pretrained o200k_base --text "hello world"     # or gpt-4o; cl100k_base or gpt-4
     python -m bpe export --tokenizer t.json --format hf --out tokenizer.json
     python -m bpe import --format gpt2 --in encoder.json,vocab.bpe --out t.json
     python -m bpe check --merges merges.txt --preset cs336 --json
@@ -36,7 +37,7 @@ from .end_of_word import END_OF_WORD_MODES
 from .errors import BpeError
 from .formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE, export_tokenizer, import_tokenizer
 from .formats.common import open_binary, read_file
-from .pretrained import PRETRAINED, load_pretrained
+from .pretrained import PRETRAINED_NAMES, load_pretrained
 from .presets import PRESETS, get_preset
 from .settings import TrainSettings
 from .streaming import read_text_chunks
@@ -286,7 +287,7 @@ def add_train_arguments(command: argparse.ArgumentParser, *, size: bool = True) 
     else:
         command.set_defaults(merges=None, vocab_size=None)
     command.add_argument("--unit", choices=["byte", "char"])
-    command.add_argument("--pretokenizer", help="none|whitespace|space|gpt2|gpt4|regex:PATTERN")
+    command.add_argument("--pretokenizer", help="none|whitespace|space|gpt2|gpt4|gpt4o|regex:PATTERN")
     command.add_argument("--end-of-word", metavar="SYMBOL")
     command.add_argument("--end-of-word-mode", choices=list(END_OF_WORD_MODES),
                          help="separate: the marker is its own symbol (the paper); attached: glued to the "
@@ -302,7 +303,7 @@ def add_train_arguments(command: argparse.ArgumentParser, *, size: bool = True) 
 def _add_tokenizer_choice(command: argparse.ArgumentParser) -> None:
     choice = command.add_mutually_exclusive_group(required=True)
     choice.add_argument("--tokenizer", metavar="PATH", help="a BPE Lab tokenizer file")
-    choice.add_argument("--pretrained", choices=list(PRETRAINED), help="a tokenizer shipped with an installed package")
+    choice.add_argument("--pretrained", choices=PRETRAINED_NAMES, help="a tokenizer shipped with an installed package")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -34,6 +34,17 @@ GPT4_PATTERN = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
+# tiktoken's o200k_base pattern (GPT-4o), copied from tiktoken_ext/openai_public.py: a word may
+# start with capitals (camelCase splits before each hump), contractions stick to their word.
+GPT4O_PATTERN = "|".join([
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""\p{N}{1,3}""",
+    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+    r"""\s*[\r\n]+""",
+    r"""\s+(?!\S)""",
+    r"""\s+""",
+])
 WHITESPACE_PATTERN = r"\S+"
 # subword-nmt's learn_bpe and apply_bpe split each line with ``line.strip('\r\n ').split(' ')``:
 # only the space character (and the line breaks between lines) separate words; a tab stays inside.
@@ -45,6 +56,7 @@ NAMED_PATTERNS: MappingProxyType[str, str | None] = MappingProxyType({
     "space": SPACE_PATTERN,
     "gpt2": GPT2_PATTERN,
     "gpt4": GPT4_PATTERN,
+    "gpt4o": GPT4O_PATTERN,
 })
 PRETOKENIZER_HELP: MappingProxyType[str, str] = MappingProxyType({
     "none": "the whole text is one sequence (Wikipedia's 'aaabdaaabac', minbpe's BasicTokenizer)",
@@ -52,6 +64,7 @@ PRETOKENIZER_HELP: MappingProxyType[str, str] = MappingProxyType({
     "space": "words are cut at the space character and line breaks only, tabs stay inside (subword-nmt)",
     "gpt2": "GPT-2's regex: letters, numbers, punctuation and contractions, a space joins the next word",
     "gpt4": "GPT-4's regex (cl100k): like GPT-2 but digits in groups of three, case-blind contractions",
+    "gpt4o": "GPT-4o's regex (o200k): like GPT-4, but camelCase splits at capitals and contractions stay on their word",
     "regex:PATTERN": "your own regex; its matches are the words, the text between them is kept as is",
 })
 REGEX_TIMEOUT_S = 2.0

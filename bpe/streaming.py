@@ -11,8 +11,8 @@ the two sides apart gives the same ids as encoding them together:
 * never inside a special token, nor anywhere a special token could still begin (the last
   ``longest special - 1`` characters are held back until more text comes);
 * at the start or end of an allowed special token (pre-tokenization never crosses one);
-* or where the pre-tokenizer is known to cut whatever follows (:data:`SAFE_CUTS`): for GPT-2 and
-  GPT-4 a space between two non-spaces (``fast_split`` explains why); for ``whitespace`` and
+* or where the pre-tokenizer is known to cut whatever follows (:data:`SAFE_CUTS`): for GPT-2,
+  GPT-4 and GPT-4o a space between two non-spaces (``fast_split`` explains why); for ``whitespace`` and
   ``space`` a change between word and gap characters, with the character after it already read.
 
 Deliberately left out: ``none`` and custom patterns have no safe cut inside plain text, so their
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 SAFE_CUTS: Mapping[str, "regex.Pattern | object"] = MappingProxyType({
     "gpt2": SAFE_CUT,
     "gpt4": SAFE_CUT,
+    "gpt4o": SAFE_CUT,
     "whitespace": regex.compile(r"(?<=\S)(?=\s)|(?<=\s)(?=\S)"),
     "space": regex.compile(r"(?<=[^ \r\n])(?=[ \r\n])|(?<=[ \r\n])(?=[^ \r\n])"),
 })

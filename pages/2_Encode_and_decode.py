@@ -1,4 +1,5 @@
-"""Encode & decode: new text through the merges learned up to step k, and ids back to text.
+"""Encode & decode: new text through the merges learned up to step k (or GPT-2's, GPT-4's, GPT-4o's),
+and ids back to text. Tokens and ids are linked both ways on hover (``bpe.views.linked_tokens``).
 
 Encoding replays the merges in the order they were learned (lowest rank first) inside each chunk
 of the pre-tokenized text; the walkthrough shows every one. Decoding concatenates the tokens'
@@ -10,6 +11,7 @@ import streamlit as st
 from bpe.errors import BpeError
 from bpe.limits import MAX_ENCODE_CHARS
 from bpe.views.encoding import byte_pieces, parse_ids, sample_text, walkthrough_html
+from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.views.markdown import escape_markdown, inline_code
 from bpe.views.token_html import chips_html, pieces_for, visible_text
 from ui import state, tokenizers, url
@@ -86,9 +88,13 @@ def encode_section(tokenizer, trained, names) -> list[int]:
     metrics[0].metric("Characters", f"{len(text):,}")
     metrics[1].metric("Bytes", f"{n_bytes:,}")
     metrics[2].metric("Bytes per token", f"{n_bytes / len(ids):.2f}" if ids else "–")
-    show_html(chips_html(pieces, end_of_word=tokenizer.end_of_word))
+    show_html(linked_html(pieces, end_of_word=tokenizer.end_of_word))
+    st.caption(
+        "Hover a token to mark its id, or an id to mark its token. A character split over several tokens is "
+        f"one chip with each of its ids; dashed grey tokens are special. The first {MAX_LINKED:,} tokens are linked; "
+        "all the ids, to copy:"
+    )
     st.code(", ".join(map(str, ids)) or "(no tokens)", language=None, wrap_lines=True)
-    st.caption("The ids, in order. Hover a token above for its id and bytes; dashed grey tokens are special.")
 
     st.subheader("How each chunk was merged")
     st.caption(

@@ -1,20 +1,39 @@
-"""Vocabulary: every token with its id, bytes, length, the step that made it, and its merge tree."""
+"""Vocabulary: every token with its id, bytes, length, the step that made it, and its merge tree.
+
+Ours at step k, or a pretrained tokenizer's (GPT-2, GPT-4, GPT-4o): how it began, in ``ui.pretrained_vocab``.
+"""
 
 import pandas as pd
 import streamlit as st
 
+from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
 from bpe.views.merge_tree import merge_tree_dot
 from bpe.views.tables import search_vocab, vocab_at, vocab_frame
-from ui import state, url
+from ui import pretrained_vocab, state, tokenizers, url
 from ui.render import names_for, page_setup, show_chart
 from ui.widgets import run_at_step, settings_sidebar
+
+
+def choose_vocabulary() -> str:
+    """``ours`` or a pretrained name; the pretrained ones need no run."""
+    options = [tokenizers.OURS, *PRETRAINED]
+    state.seed("w.vocab_of", st.session_state[state.VOCAB_OF])
+    st.selectbox(
+        "Vocabulary of", options, key="w.vocab_of", on_change=state.write_through("w.vocab_of", state.VOCAB_OF),
+        format_func=lambda choice: "Ours (the run in the sidebar)" if choice == tokenizers.OURS else tokenizers.label(choice, 0),
+    )
+    return st.session_state[state.VOCAB_OF]
 
 
 def main() -> None:
     page_setup("Vocabulary", "📚")
     settings_sidebar()
     st.title(":material/menu_book: Vocabulary")
+    if (chosen := choose_vocabulary()) != tokenizers.OURS:
+        pretrained_vocab.show(chosen)
+        url.write_url()
+        return
     run = run_at_step(slider_key="vocab")
     if run is None:
         return

@@ -14,7 +14,7 @@ from ui import state, url
 from ui.render import page_setup, show_html
 
 MAX_CHARS = 5_000
-LABELS = {"none": "none", "whitespace": "whitespace", "gpt2": "GPT-2", "gpt4": "GPT-4"}
+LABELS = {"none": "none", "whitespace": "whitespace", "gpt2": "GPT-2", "gpt4": "GPT-4", "gpt4o": "GPT-4o"}
 LEARN_MERGES = 10
 
 

@@ -1,7 +1,8 @@
 """Byte inspector: what a byte-level tokenizer sees, character by character.
 
 Any text as UTF-8 bytes in hex and as GPT-2's printable stand-ins for them (why a space shows as
-"Ġ"), and any token's bytes: whole characters, or part of one, which decodes alone as "�".
+"Ġ"), and any token's bytes, typed or taken from GPT-2, GPT-4 or GPT-4o by id: whole characters,
+or part of one, which decodes alone as "�".
 """
 
 import re
@@ -9,10 +10,12 @@ import re
 import pandas as pd
 import streamlit as st
 
+from bpe.errors import BpeError
+from bpe.pretrained import PRETRAINED
 from bpe.teaching.byte_inspector import byte_role, inspect_text, inspect_token
 from bpe.views.labs import bytes_html, token_bytes_html
 from bpe.views.markdown import escape_markdown, inline_code
-from ui import state, url
+from ui import state, tokenizers, url
 from ui.render import page_setup, show_html
 
 MAX_CHARS = 500
@@ -84,6 +87,33 @@ def why_g_with_dot() -> None:
     )
 
 
+def pretrained_token() -> None:
+    """Take a real token's bytes from a pretrained tokenizer by id (GPT-4o's 4103 is half an emoji)."""
+    columns = st.columns([1.2, 1, 2], vertical_alignment="bottom")
+    state.seed("w.byte_from", st.session_state[state.BYTE_FROM])
+    columns[0].selectbox(
+        "…or a real token of", list(PRETRAINED), key="w.byte_from", format_func=tokenizers.pretrained_label,
+        on_change=state.write_through("w.byte_from", state.BYTE_FROM),
+    )
+    state.seed("w.byte_id", st.session_state[state.BYTE_ID])
+    columns[1].number_input(
+        "Token id", min_value=0, max_value=10**6, step=1, key="w.byte_id",
+        on_change=state.write_through("w.byte_id", state.BYTE_ID),
+    )
+    tokenizer = tokenizers.pretrained(st.session_state[state.BYTE_FROM])
+    if tokenizer is None:
+        return
+    try:
+        data = tokenizer.decode_single_token_bytes(int(st.session_state[state.BYTE_ID]))
+    except BpeError as error:
+        columns[2].error(escape_markdown(error), icon="🛑")
+        return
+    columns[2].button(
+        f"Inspect its bytes: {data.hex(' ')}", key="w.byte_take", on_click=_set_token, args=(data.hex(" "),),
+        width="stretch",
+    )
+
+
 def token_section() -> None:
     st.subheader("One token's bytes, decoded on its own")
     st.caption(
@@ -93,6 +123,7 @@ def token_section() -> None:
     columns = st.columns(len(TOKEN_EXAMPLES))
     for column, (label, value) in zip(columns, TOKEN_EXAMPLES):
         column.button(label, key=f"w.byte_example.{value}", on_click=_set_token, args=(value,), width="stretch")
+    pretrained_token()
     state.seed("w.byte_token", st.session_state[state.BYTE_TOKEN])
     st.text_input(
         "The token's bytes, in hex", key="w.byte_token", max_chars=200,

@@ -1,7 +1,9 @@
 """Compare tokenizers: one text under two to four tokenizers side by side, and a run diff.
 
-The tokenizers: ours at step k, ours trained on the same corpus with other settings (cached like
-any run), GPT-2, and whatever the user imported. The run diff trains the corpus under two tie-break
+The tokenizers: ours at step k, ours after all its merges, ours trained on the same corpus with
+other settings (cached like any run), GPT-2, GPT-4, GPT-4o, and whatever the user imported. It opens
+on ours after all its merges beside GPT-2 and GPT-4o: the step slider starts at 0, where ours is
+still bytes, and a first look should show three real tokenizers. The run diff trains the corpus under two tie-break
 rules and explains the first merge at which their merge lists part ways.
 """
 
@@ -24,6 +26,7 @@ from ui.training import get_trained
 from ui.widgets import run_at_step, settings_sidebar
 
 VARIANT = "variant"
+LAST = "ours-last"
 MAX_CHIPS = 400  # tokens drawn per tokenizer (the counts always cover the whole text)
 
 
@@ -85,8 +88,11 @@ def compare_section(trained, step: int) -> None:
         "Text to compare (Ctrl+Enter to apply)", key="w.compare_text", height=90,
         on_change=state.write_through("w.compare_text", state.COMPARE_TEXT),
     )
-    options = [tokenizers.OURS, VARIANT, *tokenizers.choices()[1:]]
-    labels = {choice: tokenizers.label(choice, step) for choice in options} | {VARIANT: _variant_label(step)}
+    total = len(trained.trace.steps)
+    options = [tokenizers.OURS, LAST, VARIANT, *tokenizers.choices()[1:]]
+    labels = {choice: tokenizers.label(choice, step) for choice in options} | {
+        VARIANT: _variant_label(step), LAST: f"Ours after all {total:,} merges",
+    }
     state.seed("w.compare_with", [choice for choice in st.session_state[state.COMPARE_WITH] if choice in options])
     st.multiselect(
         "Tokenizers (two to four)", options, key="w.compare_with", format_func=labels.get, max_selections=4,
@@ -107,8 +113,9 @@ def compare_section(trained, step: int) -> None:
         return
     ours = tokenizer_at(trained, step)
     results = []
+    own = {VARIANT: lambda: variant_tokenizer(step), LAST: lambda: tokenizer_at(trained, total)}
     for choice in chosen:
-        tokenizer = variant_tokenizer(step) if choice == VARIANT else tokenizers.resolve(choice, ours)
+        tokenizer = own[choice]() if choice in own else tokenizers.resolve(choice, ours)
         if tokenizer is None:
             continue
         try:

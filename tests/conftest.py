@@ -36,6 +36,12 @@ def _fresh_streamlit_caches():
 @pytest.fixture(scope="session")
 def app_url():
     """Base URL of a live BPE Lab server for this test session."""
+    from bpe.pretrained import PRETRAINED, load_pretrained
+
+    # A rank file's first load ever recovers its merges (about 20 s for GPT-4o) into the per-user
+    # disk cache the server reads too: do it here, not inside a page's first content wait.
+    for name in PRETRAINED:
+        load_pretrained(name)
     ARTIFACTS.mkdir(exist_ok=True)
     with open(ARTIFACTS / "streamlit-server.log", "w") as log, running_app(log) as (url, _):
         yield url

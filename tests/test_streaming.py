@@ -34,7 +34,7 @@ TEXT = (
     f"Hello  world!\r\n\r\nIt's 12345 cafés{EOT}{EOT}{EOT}   naïve 東京😀 x\t\ty<|im_start|>user\n"
     "  trailing   \r\n end"
 )
-PRETOKENIZERS = ["gpt2", "gpt4", "whitespace", "space", "none", r"regex:\w+|[^\w\s]+"]
+PRETOKENIZERS = ["gpt2", "gpt4", "gpt4o", "whitespace", "space", "none", r"regex:\w+|[^\w\s]+"]
 
 
 @lru_cache(maxsize=None)

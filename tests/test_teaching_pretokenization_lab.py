@@ -65,3 +65,10 @@ def test_a_leading_space_does_not_make_a_token_span_words():
 
 def test_visible_marks_spaces_newlines_and_tabs():
     assert visible("a b\n\tc") == "a␣b↵→c"
+
+
+def test_gpt4o_keeps_contractions_on_their_word_and_splits_camel_case():
+    # The pattern is tiktoken's o200k one (tests/test_pretrained_parity.py checks the string).
+    assert words("I'M HERE", "gpt4o") == ["I'M", " HERE"]
+    assert words("camelCaseWord XMLHttp", "gpt4o") == ["camel", "Case", "Word", " XMLHttp"]
+    assert words("1234567", "gpt4o") == ["123", "456", "7"]

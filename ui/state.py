@@ -41,13 +41,17 @@ DECODE_IDS = "bpe.decode_ids"
 DECODE_ERRORS = "bpe.decode_errors"
 VOCAB_QUERY = "bpe.vocab_query"
 TREE_TOKEN = "bpe.tree_token"
+VOCAB_OF = "bpe.vocab_of"
+"""Whose vocabulary the Vocabulary page shows: ``ours`` or a pretrained name such as ``o200k_base``."""
+MERGES_PAGE = "bpe.merges_page"
+PRETRAINED_TREE = "bpe.pretrained_tree"
 BASE_SIZE = "bpe.base_size"
 """The base vocabulary size of the last run (to turn merges into a vocabulary size and back)."""
 IMPORTED = "bpe.imported"
 """Tokenizers the user imported, a tuple of ``bpe.views.compare.NamedTokenizer`` (replaced, never mutated)."""
 IMPORT_NOTE = "bpe.import_note"
 ENCODE_WITH = "bpe.encode_with"
-"""Which tokenizer the encode page uses: ``ours``, ``gpt2`` or ``imported:<name>``."""
+"""Which tokenizer the encode page uses: ``ours``, a pretrained name (``gpt2``, ``o200k_base``...) or ``imported:<name>``."""
 COMPARE_TEXT = "bpe.compare_text"
 COMPARE_SOURCE = "bpe.compare_text_source"
 """The example the compare text was chosen for (a new example gets its own sample)."""
@@ -76,6 +80,9 @@ PRETOK_LESSON = "bpe.pretok_lesson"
 NEWEST_TEXT = "bpe.newest_text"
 BYTE_TEXT = "bpe.byte_text"
 BYTE_TOKEN = "bpe.byte_token"
+BYTE_FROM = "bpe.byte_from"
+BYTE_ID = "bpe.byte_id"
+"""The pretrained tokenizer and token id the Byte inspector takes a real token from."""
 """The byte inspector's token, as hex (``e2 82``)."""
 CHECK_FORM = "bpe.check_form"
 """What the learner entered on Check my BPE, a :class:`bpe.views.check.CheckForm` (replaced, never mutated)."""
@@ -107,13 +114,16 @@ _DEFAULTS: dict[str, Any] = {
     DECODE_ERRORS: "replace",
     VOCAB_QUERY: "",
     TREE_TOKEN: None,
+    VOCAB_OF: "ours",
+    MERGES_PAGE: 1,
+    PRETRAINED_TREE: None,
     BASE_SIZE: None,
     IMPORTED: (),
     IMPORT_NOTE: None,
     ENCODE_WITH: "ours",
     COMPARE_TEXT: None,
     COMPARE_SOURCE: None,
-    COMPARE_WITH: ["ours", "gpt2"],
+    COMPARE_WITH: ["ours-last", "gpt2", "o200k_base"],  # the first lesson: ours trained vs GPT-2 vs GPT-4o
     VARIANT: None,
     DIFF_RULES: None,
     PRESENT: False,
@@ -132,6 +142,8 @@ _DEFAULTS: dict[str, Any] = {
     BYTE_TOKEN: "e2 82",
     CHECK_FORM: CheckForm().with_preset("cs336"),
     CHECK_RESULT: None,
+    BYTE_FROM: "o200k_base",
+    BYTE_ID: 4103,  # GPT-4o's f0 9f: the first half of most emoji
 }
 
 

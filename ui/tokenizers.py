@@ -1,11 +1,13 @@
-"""The tokenizers a page can pick besides ours at step k: GPT-2 and the ones the user imported.
+"""The tokenizers a page can pick besides ours at step k: GPT-2, GPT-4, GPT-4o and the user's imports.
 
-GPT-2 is read once per server with ``st.cache_resource`` and shared by every session: a
-:class:`~bpe.tokenizer.Tokenizer` only grows a chunk cache, which is deterministic, so sharing is
-safe. Imports live in the session (``state.IMPORTED``, a tuple replaced on every change), so one
-user's files are never seen by another.
+The pretrained ones (``bpe.pretrained.PRETRAINED``) are read once per server process with
+``st.cache_resource`` and shared by every session: a :class:`~bpe.tokenizer.Tokenizer` only grows
+a chunk cache, which is deterministic, so sharing is safe (GPT-4o takes about 1.5 s and 80 MiB, see
+``benchmarks/encode_benchmark.py``). Imports live in the session (``state.IMPORTED``, a tuple
+replaced on every change), so one user's files are never seen by another.
 
-Choices are strings, so a selectbox can hold them: ``ours``, ``gpt2`` or ``imported:<name>``.
+Choices are strings, so a selectbox can hold them: ``ours``, a pretrained name (``gpt2``,
+``cl100k_base``, ``o200k_base``) or ``imported:<name>``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import streamlit as st
 
 from bpe.errors import BpeError
 from bpe.formats import FORMAT_TITLES, import_tokenizer
-from bpe.pretrained import load_pretrained
+from bpe.pretrained import PRETRAINED, load_pretrained
 from bpe.tokenizer import Tokenizer
 from bpe.views.compare import NamedTokenizer, clean_name, unique_name
 from bpe.views.markdown import escape_markdown
@@ -24,23 +26,22 @@ from bpe.views.markdown import escape_markdown
 from . import state
 
 OURS = "ours"
-GPT2 = "gpt2"
 IMPORTED_PREFIX = "imported:"
 MAX_IMPORTED = 5
 """Imports kept per session; the oldest goes first (each holds a whole vocabulary in memory)."""
 
 
-@st.cache_resource(show_spinner="Reading GPT-2's tokenizer files…")
-def _gpt2() -> Tokenizer:
-    return load_pretrained("gpt2")
+@st.cache_resource(show_spinner="Reading the tokenizer's files (GPT-4o's first time ever: about 20 s)…")
+def _pretrained(name: str) -> Tokenizer:
+    return load_pretrained(name)
 
 
-def gpt2() -> Tokenizer | None:
-    """GPT-2's tokenizer, or ``None`` after showing why it is unavailable."""
+def pretrained(name: str) -> Tokenizer | None:
+    """A pretrained tokenizer, or ``None`` after showing why it is unavailable."""
     try:
-        return _gpt2()
+        return _pretrained(name)
     except BpeError as error:
-        st.error(f"**GPT-2 is not available:** {escape_markdown(error)}", icon="🛑")
+        st.error(f"**{escape_markdown(PRETRAINED[name].title)} is not available:** {escape_markdown(error)}", icon="🛑")
         return None
 
 
@@ -49,25 +50,31 @@ def imported() -> tuple[NamedTokenizer, ...]:
 
 
 def choices() -> list[str]:
-    """Every choice: ours, GPT-2, then each import (oldest first)."""
-    return [OURS, GPT2, *(IMPORTED_PREFIX + item.name for item in imported())]
+    """Every choice: ours, the pretrained ones, then each import (oldest first)."""
+    return [OURS, *PRETRAINED, *(IMPORTED_PREFIX + item.name for item in imported())]
 
 
 def label(choice: str, step: int) -> str:
     """What a selectbox shows for ``choice`` (plain text: Streamlit does not render it as Markdown)."""
     if choice == OURS:
         return f"Ours at step {step:,}"
-    if choice == GPT2:
-        return "GPT-2 (50,257 tokens)"
+    if choice in PRETRAINED:
+        return pretrained_label(choice)
     return f"Imported: {choice[len(IMPORTED_PREFIX):]}"
+
+
+def pretrained_label(name: str) -> str:
+    """``GPT-4o (200,000 tokens)``: the size is the registry's, so no file is read to draw a menu."""
+    entry = PRETRAINED[name]
+    return f"{entry.title} ({entry.n_vocab:,} tokens)"
 
 
 def resolve(choice: str, ours: Tokenizer) -> Tokenizer | None:
     """The tokenizer for ``choice``; ``None`` if it is gone (an import removed) or unavailable."""
     if choice == OURS:
         return ours
-    if choice == GPT2:
-        return gpt2()
+    if choice in PRETRAINED:
+        return pretrained(choice)
     name = choice[len(IMPORTED_PREFIX):]
     return next((item.tokenizer for item in imported() if item.name == name), None)
 

@@ -165,7 +165,7 @@ def tiktoken_pattern(tokenizer: Tokenizer) -> str:
 def pattern_with_gaps(pretokenizer: Pretokenizer) -> str:
     from ..pretokenize import NAMED_PATTERNS
 
-    if pretokenizer.name in ("gpt2", "gpt4"):
+    if pretokenizer.name in ("gpt2", "gpt4", "gpt4o"):
         return NAMED_PATTERNS[pretokenizer.name]  # type: ignore[return-value]  # these cover every character
     if pretokenizer.name == "none":
         return r"[\s\S]+"

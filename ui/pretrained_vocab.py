@@ -1,0 +1,90 @@
+"""The Vocabulary page for a pretrained tokenizer: how it began, every token searchable, merge trees.
+
+Work per request stays bounded for 200,000 tokens: the token table and the ``id -> merge`` index
+are built once per server process (``st.cache_resource``, shared read-only, like the tokenizers),
+a search result is cached on its plain inputs (tokenizer name, query) and cut to
+``SEARCH_ROWS`` rows, the merges are shown a page of ``MERGES_PAGE`` at a time, and a merge tree
+is at most ``merge_tree.MAX_NODES`` nodes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from bpe.pretrained import PRETRAINED
+from bpe.views.charts import length_histogram
+from bpe.views.markdown import escape_markdown
+from bpe.views.merge_tree import tokenizer_merge_tree_dot
+from bpe.views.pretrained_vocab import MERGES_PAGE, SEARCH_ROWS, first_merges, made_by, vocab_table
+from bpe.views.tables import search_vocab
+
+from . import state, tokenizers
+from .render import show_chart
+
+
+@st.cache_resource(show_spinner="Indexing the vocabulary (once per server)…")
+def _tables(name: str) -> tuple[dict[int, tuple[int, int, int]], pd.DataFrame, dict]:
+    tokenizer = tokenizers.pretrained(name)
+    made = made_by(tokenizer)
+    frame = vocab_table(tokenizer, made)
+    counted = frame[frame["kind"] != "special"]
+    return made, frame, length_histogram(counted["length"].tolist(), counted["kind"].tolist()).to_dict()
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _search(name: str, query: str) -> tuple[pd.DataFrame, int]:
+    found = search_vocab(_tables(name)[1], query)
+    return found.head(SEARCH_ROWS), len(found)
+
+
+def show(name: str) -> None:
+    """Everything the page shows for the pretrained tokenizer ``name``."""
+    tokenizer = tokenizers.pretrained(name)
+    if tokenizer is None:
+        return
+    title = escape_markdown(PRETRAINED[name].title)
+    made, _, histogram = _tables(name)
+    st.subheader(f"How {title} began")
+    st.caption(
+        f"{title} learned its {len(made):,} merges in this order: merge 1 joined the pair its training text "
+        "repeated most, and every later token is built from two earlier ones. Its ids are its ranks."
+    )
+    pages = math.ceil(len(made) / MERGES_PAGE)
+    state.seed("w.merges_page", min(st.session_state[state.MERGES_PAGE], pages))
+    page = st.number_input(
+        f"Page (of {pages:,}; {MERGES_PAGE} merges each)", min_value=1, max_value=pages, step=1, key="w.merges_page",
+        on_change=state.write_through("w.merges_page", state.MERGES_PAGE),
+    )
+    st.dataframe(first_merges(tokenizer, start=(int(page) - 1) * MERGES_PAGE), hide_index=True, width="stretch")
+
+    left, right = st.columns([1.4, 1], gap="large")
+    with left:
+        st.subheader(f"{tokenizer.n_vocab:,} tokens")
+        state.seed("w.vocab_query", st.session_state[state.VOCAB_QUERY])
+        st.text_input(
+            "Search by text, hex bytes or id", key="w.vocab_query", placeholder="e.g. token, 20 74 68, 9642",
+            on_change=state.write_through("w.vocab_query", state.VOCAB_QUERY),
+        )
+        found, total = _search(name, st.session_state[state.VOCAB_QUERY])
+        st.dataframe(found, hide_index=True, width="stretch", height=420)
+        shown = f"the first {len(found):,} shown" if total > len(found) else "all shown"
+        st.caption(f"{total:,} found, {shown}. · is a space, ↵ a newline, ‹e2› a byte that is only part of a character.")
+    with right:
+        st.subheader("Merge tree")
+        options = [int(token_id) for token_id in found["id"] if int(token_id) in made] or sorted(made)[:SEARCH_ROWS]
+        chosen = st.session_state[state.PRETRAINED_TREE]
+        state.seed("w.pretrained_tree", chosen if chosen in options else options[0])
+        labels = dict(zip(found["id"], found["token"]))
+        st.selectbox(
+            "Token (from the search results)", options, key="w.pretrained_tree",
+            format_func=lambda token_id: f"{token_id} · {labels.get(token_id, tokenizer.token_text(token_id))}",
+            on_change=state.write_through("w.pretrained_tree", state.PRETRAINED_TREE),
+        )
+        st.graphviz_chart(tokenizer_merge_tree_dot(tokenizer, st.session_state["w.pretrained_tree"], made))
+        st.caption("Orange: merged tokens, with the merge that made them; green: single bytes.")
+    st.subheader("Token lengths")
+    show_chart(histogram)
+    st.caption(f"How many of {title}'s tokens have each length in bytes.")
