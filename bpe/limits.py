@@ -27,3 +27,19 @@ def check_corpus_size(text: str) -> str:
             "train on a shorter excerpt"
         )
     return text
+
+MAX_PATTERN_CHARS = 2_000
+"""Longest custom split pattern (GPT-4's is 150 characters, o200k's under 400)."""
+
+MAX_PATTERN_PROGRAM = 10_000
+"""Largest estimated program a custom pattern may compile to (see :mod:`bpe.pattern_guard`).
+
+Measured (``benchmarks/regex_compile_cost.py``, regex 2026.11.15, one compile per fresh process):
+``regex.compile`` costs 200-800 bytes and up to 20 microseconds per unit, so a pattern at this
+limit compiles in under 0.2 s and 10 MB, while ``(?:a{1000}){1000}`` (1,000,000) took 0.4-0.7 s and
+262 MB and ``(?:a{65535}){65535}`` failed after 22 s at a 2 GB cap.
+"""
+
+MAX_PATTERN_DEPTH = 50
+"""Deepest nesting of groups in a custom pattern (``regex``'s parser recurses; about 190 levels
+raise RecursionError)."""

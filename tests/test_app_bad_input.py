@@ -12,7 +12,7 @@ import tomllib
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bpe.limits import MAX_CORPUS_CHARS, MAX_ENCODE_CHARS, MAX_MERGES, MAX_UPLOAD_MB
+from bpe.limits import MAX_CORPUS_CHARS, MAX_ENCODE_CHARS, MAX_MERGES, MAX_PATTERN_PROGRAM, MAX_UPLOAD_MB
 from bpe.views.markdown import unescape_markdown
 
 from .apptest_support import APP, ENCODE, ROOT, TRAIN, narration, open_page
@@ -180,6 +180,35 @@ def test_a_bad_custom_regex_is_an_error_and_the_text_and_regex_are_kept(pattern,
     assert says(at.error, message)
     assert kept(at)
     assert at.text_input(key="w.regex").value == pattern
+
+
+MILD_BOMB = "(?:a{100}){200}"  # over the program-size limit yet cheap to compile: a broken guard cannot hurt
+BOMB_MESSAGE = f"would compile to about 20,000 regex steps (the limit is {MAX_PATTERN_PROGRAM:,})"
+
+
+@pytest.mark.parametrize(
+    "pattern, message",
+    [
+        (MILD_BOMB, BOMB_MESSAGE),
+        ("(" * 300 + "a" + ")" * 300, "nests groups more than 50 levels deep"),
+        (r"(?r)\w+|\s+", "uses the (?r) flag"),
+    ],
+    ids=["regex memory bomb (nested counted repeats)", "custom regex nested too deeply",
+         "custom regex with the reverse flag (?r)"],
+)
+def test_a_costly_or_reversed_custom_regex_in_the_sidebar_is_refused_and_kept(pattern, message):
+    at = custom_regex(own_text(), pattern)
+    assert not at.exception
+    assert says(at.error, message), shown(at.error)
+    assert kept(at)
+    assert at.text_input(key="w.regex").value == pattern
+
+
+def test_a_regex_bomb_in_a_link_warns_with_the_limit_and_falls_back():
+    at = open_page(TRAIN, preset="sennrich", pretok=f"regex:{MILD_BOMB}")
+    assert not at.exception and not at.error
+    assert says(at.warning, BOMB_MESSAGE), shown(at.warning)
+    assert narration(at)
 
 
 def test_a_catastrophically_backtracking_regex_is_stopped_and_explained():

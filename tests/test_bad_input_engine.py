@@ -9,9 +9,12 @@ import pytest
 from bpe import Corpus, Tokenizer, TrainSettings, train
 from bpe.corpus import decode_text_file
 from bpe.errors import BpeError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
-from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, check_corpus_size
+from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, MAX_PATTERN_CHARS, check_corpus_size
 from bpe.pretokenize import Pretokenizer
 from bpe.tokenizer import parse_ids
+
+MILD_BOMB = "(?:a{100}){200}"
+"""Over the program-size limit (20,000) yet cheap to compile, so a broken guard cannot hurt this process."""
 
 STOPS_WITHOUT_ERROR = {
     "empty corpus": ("", "gpt2", "no_pairs"),
@@ -48,6 +51,19 @@ RAISES = {
     "regex that matches the empty string": (lambda: Pretokenizer.parse("regex:a*"), PatternError, "empty string"),
     "catastrophically backtracking regex": (
         lambda: Pretokenizer.parse("regex:(x+x+)+y").split("x" * 5000), PatternError, "backtracking",
+    ),
+    # The real bomb, (?:a{65535}){65535}, is refused in capped child processes: test_pattern_guard.py.
+    "regex memory bomb (nested counted repeats)": (
+        lambda: Pretokenizer.parse(f"regex:{MILD_BOMB}"), PatternError, "Use + or * instead of big counts",
+    ),
+    "custom regex over the length limit": (
+        lambda: Pretokenizer.parse("regex:" + "a|" * MAX_PATTERN_CHARS), PatternError, "shorten it",
+    ),
+    "custom regex nested too deeply": (
+        lambda: Pretokenizer.parse("regex:" + "(" * 300 + "a" + ")" * 300), PatternError, "flatten it",
+    ),
+    "custom regex with the reverse flag (?r)": (
+        lambda: Pretokenizer.parse(r"regex:(?r)\w+|\s+"), PatternError, "remove (?r)",
     ),
     "empty special token": (lambda: TrainSettings(special_tokens=("",)), SpecialTokenError, "empty"),
     "duplicated special token": (lambda: TrainSettings(special_tokens=("<s>", "<s>")), SpecialTokenError, "twice"),
