@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from bpe.limits import MAX_CORPUS_CHARS, MAX_ENCODE_CHARS, MAX_MERGES, MAX_PATTERN_PROGRAM, MAX_UPLOAD_MB
 from bpe.views.markdown import unescape_markdown
 
-from .apptest_support import APP, ENCODE, ROOT, TRAIN, narration, open_page
+from .apptest_support import APP, ENCODE, ROOT, TRAIN, narration, open_page, plain
 
 OWN_TEXT = "my own words, my own words"
 
@@ -261,6 +261,40 @@ def test_encoding_text_over_the_encode_limit_is_an_error_and_the_text_is_kept():
     assert not at.exception
     assert says(at.error, f"it has {len(typed):,} characters, over the limit of {MAX_ENCODE_CHARS:,}")
     assert at.text_area(key="w.encode_text").value == typed
+
+
+# -- display cuts and samples never split a special token (char unit: its characters are no token) -
+EOT = "<|endoftext|>"
+JAPANESE = "吾輩は猫である。名前はまだ無い。"  # no spaces: the 3,000-character cut cannot back up to one
+PREDICT = "pages/4_Predict_the_next_merge.py"
+
+
+def japanese_documents(cut: int = 3_000) -> str:
+    """Documents joined by <|endoftext|>, one of which straddles the character ``cut``."""
+    first = (JAPANESE * (cut // len(JAPANESE) + 1))[: cut - 5]
+    return f"{first}{EOT}{JAPANESE * 20}{EOT}{JAPANESE * 10}"
+
+
+@pytest.mark.parametrize("page", [TRAIN, PREDICT], ids=["Train", "Predict"])
+def test_a_special_token_across_the_display_cut_is_left_whole_with_the_char_unit(page):
+    text = japanese_documents()
+    at = open_page(TRAIN, preset="own-text", unit="char", special=EOT)
+    at.text_area(key="w.own_text").set_value(text).run()
+    if page != TRAIN:
+        at.switch_page(page).run()
+    assert not at.exception and not at.error
+    assert "Showing the first 2,995 of" in "\n".join([plain(element.value) for element in at.html] + [c.value for c in at.caption])
+
+
+def test_the_encode_page_sample_never_cuts_a_special_token_in_half():
+    text = "word " * 38 + EOT + " more words"  # the first line's 200-character cut falls inside <|endoftext|>
+    at = open_page(TRAIN, preset="own-text", unit="char", special=EOT)
+    at.text_area(key="w.own_text").set_value(text).run()
+    at.switch_page(ENCODE).run()
+    assert not at.exception and not at.error
+    sample = at.text_area(key="w.encode_text").value
+    assert EOT not in sample.split(EOT, 1)[0] and "<|endo" not in sample.replace(EOT, "")
+    assert sample.startswith("word word") and EOT in sample
 
 
 # -- decoding -------------------------------------------------------------------------------------

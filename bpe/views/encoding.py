@@ -20,6 +20,7 @@ from types import MappingProxyType
 from ..errors import BpeError, UnknownTokenError
 from ..tokenizer import ChunkWalk, Tokenizer
 from ..vocab import Token
+from .excerpt import excerpt
 from .token_html import Piece, chips_html, pieces_for, visible_text
 
 SAMPLE_TEXTS: Mapping[str, str] = MappingProxyType({
@@ -43,7 +44,8 @@ WALK_CSS = """
 
 def sample_text(source: str, corpus_text: str = "", special_tokens: Sequence[str] = ()) -> str:
     """A text worth encoding for this example (own text: its first line, cut to 200 characters)."""
-    text = SAMPLE_TEXTS.get(source) or (corpus_text.strip().splitlines() or ["hello world"])[0][:200]
+    first_line = (corpus_text.strip().splitlines() or ["hello world"])[0]
+    text = SAMPLE_TEXTS.get(source) or excerpt(first_line, 200, special_tokens=special_tokens)
     if special_tokens:  # show a special token between two copies of the text
         text = f"{text}{special_tokens[0]}{text}"
     return text
