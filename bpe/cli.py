@@ -27,10 +27,11 @@ import sys
 import time
 from collections.abc import Sequence
 
-from .corpus import Corpus, decode_text_file, parse_word_counts
+from .corpus import BOM, Corpus, decode_text_file, parse_word_counts
 from .errors import BpeError
 from .formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE, export_tokenizer, import_tokenizer
 from .formats.common import read_file
+from .ids import read_id
 from .pretrained import PRETRAINED, load_pretrained
 from .presets import PRESETS, get_preset
 from .settings import TrainSettings
@@ -50,7 +51,34 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _read_text_file(path: str) -> str:
-    return decode_text_file(read_file(path), name=path)
+    data = read_file(path)
+    if data.startswith(BOM.encode()):
+        _note_bom(path)
+    return decode_text_file(data, name=path)
+
+
+def _note_bom(where: str) -> None:
+    print(f"note: removed the byte-order mark (U+FEFF) at the start of {where}; it is not part of the text",
+          file=sys.stderr)
+
+
+_PATH_OPTIONS = frozenset({"file", "tokenizer", "save", "save_trace", "out", "input"})
+"""Options holding file names, which may be any bytes (Python hands them to open() unchanged)."""
+
+
+def _check_arguments_are_utf8(args: argparse.Namespace) -> None:
+    """Refuse text arguments holding bytes that are not UTF-8: Python keeps each such byte as a
+    lone surrogate (``surrogateescape``), which no tokenizer can encode."""
+    for dest, value in vars(args).items():
+        for item in value if isinstance(value, list) else [value]:
+            if dest in _PATH_OPTIONS or not isinstance(item, str):
+                continue
+            where = next((i for i, char in enumerate(item) if "\ud800" <= char <= "\udfff"), None)
+            if where is not None:
+                name = "an ID" if dest == "ids" else "--" + dest.replace("_", "-")
+                byte = ord(item[where]) - 0xDC00
+                shown = f"byte 0x{byte:02x}" if 0x80 <= byte <= 0xFF else f"U+{ord(item[where]):04X}"
+                raise UsageError(f"{name} is not UTF-8 text ({shown} at character {where}): pass UTF-8 text")
 
 
 def _load_tokenizer(path: str) -> Tokenizer:
@@ -108,7 +136,7 @@ def _train(args: argparse.Namespace) -> None:
     settings = TrainSettings.from_dict({**base.to_dict(), **overrides})
 
     if args.words is not None or (preset and preset.word_counts is not None):
-        corpus = Corpus.from_word_counts(parse_word_counts(args.words) if args.words else preset.word_counts)
+        corpus = Corpus.from_word_counts(parse_word_counts(args.words) if args.words is not None else preset.word_counts)
     else:
         text = args.text if args.text is not None else _read_text_file(args.file) if args.file else preset.corpus_text
         corpus = Corpus.from_text(text, pretokenizer=settings.pretokenizer, special_tokens=settings.special_tokens)
@@ -174,12 +202,7 @@ def _encode(args: argparse.Namespace) -> None:
 
 def _decode(args: argparse.Namespace) -> None:
     tokenizer = _chosen_tokenizer(args)
-    ids = []
-    for item in args.ids:
-        try:
-            ids.append(int(item))
-        except ValueError:
-            raise UsageError(f"{item!r} is not a token id: ids are whole numbers like 258") from None
+    ids = [read_id(item) for item in args.ids]  # ASCII digits only: int() would take '٣', '1_0', ' 7 '
     sys.stdout.write(tokenizer.decode(ids, errors=args.errors) + "\n")
 
 
@@ -301,6 +324,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        _check_arguments_are_utf8(args)
+        if getattr(args, "text", None) and args.text.startswith(BOM):  # as --file: the same ids for the same text
+            _note_bom("--text")
+            args.text = args.text[len(BOM):]
         args.run(args)
     except (UsageError, BpeError) as error:
         print(f"error: {error}", file=sys.stderr)

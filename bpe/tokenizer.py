@@ -30,6 +30,7 @@ from typing import Literal
 
 from .errors import BpeError, FormatError, SpecialTokenError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
+from .ids import parse_ids  # noqa: F401  (kept importable from here: one rule, in bpe/ids.py)
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
 from .trace import Trace
 from .versioned_json import read_versioned_json
@@ -526,23 +527,3 @@ def _pair_positions(ids: list[int], left: int, right: int) -> tuple[int, ...]:
         else:
             i += 1
     return tuple(positions)
-
-
-def parse_ids(text: str) -> list[int]:
-    """Read token ids typed by a person: ``"258, 100 258" -> [258, 100, 258]``.
-
-    Commas, spaces and brackets separate ids; anything else is an error that names it.
-
-    >>> parse_ids("[258, 100,258]")
-    [258, 100, 258]
-    """
-    ids: list[int] = []
-    for item in text.replace(",", " ").replace("[", " ").replace("]", " ").split():
-        try:
-            value = int(item)
-        except ValueError:
-            raise BpeError(f"{item!r} is not a token id: write whole numbers separated by commas, like 258, 100") from None
-        if value < 0:
-            raise UnknownTokenError(f"{value} is negative: token ids start at 0")
-        ids.append(value)
-    return ids

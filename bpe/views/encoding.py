@@ -13,11 +13,10 @@ records them:
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from ..errors import BpeError, UnknownTokenError
+from ..ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
 from ..tokenizer import ChunkWalk, Tokenizer
 from ..vocab import Token
 from .excerpt import excerpt
@@ -49,23 +48,6 @@ def sample_text(source: str, corpus_text: str = "", special_tokens: Sequence[str
     if special_tokens:  # show a special token between two copies of the text
         text = f"{text}{special_tokens[0]}{text}"
     return text
-
-
-def parse_ids(text: str) -> list[int]:
-    """``"258, 100 258" -> [258, 100, 258]``; anything else raises a teaching :class:`BpeError`."""
-    items = [item for item in re.split(r"[\s,;\[\]]+", text) if item]
-    # subtle: ASCII digits only ('²'.isdigit() is true, but int() refuses it); no id has 19 digits
-    bad = [item for item in items if not (item.isascii() and item.isdigit() and len(item) <= 18)]
-    if bad:
-        item = bad[0]
-        if item.startswith("-") and item[1:].isascii() and item[1:].isdigit():
-            raise UnknownTokenError(f"{item} is negative: token ids start at 0")
-        if item.isascii() and item.isdigit():
-            raise UnknownTokenError(f"unknown token id {item[:12]}…: it has {len(item):,} digits; ids are far smaller")
-        raise BpeError(
-            f"cannot read {item if len(item) <= 40 else item[:40] + '…'!r} as a token id: write whole numbers separated by spaces or commas, e.g. 258, 100"
-        )
-    return [int(item) for item in items]
 
 
 def _kind_label(walk: ChunkWalk) -> str:
