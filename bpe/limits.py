@@ -43,3 +43,22 @@ limit compiles in under 0.2 s and 10 MB, while ``(?:a{1000}){1000}`` (1,000,000)
 MAX_PATTERN_DEPTH = 50
 """Deepest nesting of groups in a custom pattern (``regex``'s parser recurses; about 190 levels
 raise RecursionError)."""
+
+MAX_WALK_CHARS = 200
+"""The Encode page's merge-by-merge walkthrough follows at most this many characters of the text.
+
+Why: walking a chunk records every merge applied to it, each a full copy of the chunk, and finds
+the next merge by scanning the whole chunk: O(characters x merges). Under the ``none`` split, a
+200,000-character text is one chunk, and its walkthrough at 2,000 merges took 31-35 s of server
+CPU on every rerun; the first 200 characters take 5 ms, and their HTML about 0.1 s. The tokens
+and ids above the walkthrough are always the whole text's.
+"""
+
+MAX_WALK_ROWS = 20
+"""Most merges the walkthrough lists for one chunk (each row redraws the chunk)."""
+
+MAX_SHOWN_TOKENS = 3_000
+"""Most token chips (and ids) a page draws for one text; the rest are counted, not drawn."""
+
+MAX_VIEW_ENTRIES = 16
+"""Encodes (ids and walkthrough) kept in the app's shared, content-keyed view cache."""

@@ -21,6 +21,7 @@ from bpe.views.token_html import chips_html, pieces_for
 from ui import state, tokenizers, url
 from ui.render import page_setup, show_html, tokenizer_at
 from ui.training import get_trained
+from ui.view_cache import cached_view
 from ui.widgets import run_at_step, settings_sidebar
 
 VARIANT = "variant"
@@ -67,11 +68,13 @@ def variant_settings() -> None:
 
 
 def variant_tokenizer(step: int):
+    """``(tokenizer, (trace, step))`` of "ours with other settings", or ``None`` after an error."""
     tie, unit, pretokenizer = _variant()
     trained = get_trained(replace(state.lab(), tie_break=tie, unit=unit, pretokenizer=pretokenizer))
     if trained is None:
         return None
-    return tokenizer_at(trained, min(step, len(trained.trace.steps)))
+    at = min(step, len(trained.trace.steps))
+    return tokenizer_at(trained, at), (trained.trace, at)
 
 
 def compare_section(trained, step: int) -> None:
@@ -108,11 +111,17 @@ def compare_section(trained, step: int) -> None:
     ours = tokenizer_at(trained, step)
     results = []
     for choice in chosen:
-        tokenizer = variant_tokenizer(step) if choice == VARIANT else tokenizers.resolve(choice, ours)
+        if choice == VARIANT:
+            tokenizer, anchor = variant_tokenizer(step) or (None, None)
+        else:
+            tokenizer = tokenizers.resolve(choice, ours)
+            anchor = (trained.trace, step) if tokenizer is ours else (tokenizer, None)
         if tokenizer is None:
             continue
-        try:
-            results.append((labels[choice], tokenizer, tokenizer.encode(text, allowed_special="all")))
+        try:  # cached on content (ui/view_cache.py): a 200,000-character text is not encoded again each rerun
+            encode = tokenizer.encode
+            ids = cached_view(anchor[0], ("compare", anchor[1]), text, lambda: encode(text, allowed_special="all"))
+            results.append((labels[choice], tokenizer, ids))
         except BpeError as error:
             st.error(f"**{escape_markdown(labels[choice])} cannot encode this text:** {escape_markdown(error)}", icon="🛑")
     if not results:

@@ -12,7 +12,10 @@ import tomllib
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bpe.limits import MAX_CORPUS_CHARS, MAX_ENCODE_CHARS, MAX_MERGES, MAX_PATTERN_PROGRAM, MAX_UPLOAD_MB
+from bpe.limits import (
+    MAX_CORPUS_CHARS, MAX_ENCODE_CHARS, MAX_MERGES, MAX_PATTERN_PROGRAM, MAX_SHOWN_TOKENS, MAX_UPLOAD_MB, MAX_WALK_CHARS,
+    MAX_WALK_ROWS,
+)
 from bpe.views.markdown import unescape_markdown
 
 from .apptest_support import APP, ENCODE, ROOT, TRAIN, narration, open_page, plain
@@ -318,6 +321,33 @@ def test_the_encode_page_sample_never_cuts_a_special_token_in_half():
     sample = at.text_area(key="w.encode_text").value
     assert EOT not in sample.split(EOT, 1)[0] and "<|endo" not in sample.replace(EOT, "")
     assert sample.startswith("word word") and EOT in sample
+
+
+# -- bounded work per rerun ------------------------------------------------------------------------
+def test_a_long_text_is_encoded_whole_but_walked_through_and_drawn_only_in_part_and_cached(monkeypatch):
+    import bpe.views.encoding
+
+    calls = []
+    real = bpe.views.encoding.encode_for_page
+
+    def counted(*args):
+        calls.append(args[1][:20])
+        return real(*args)
+
+    monkeypatch.setattr(bpe.views.encoding, "encode_for_page", counted)
+    text = "aaabdaaabac" * 18_000  # 198,000 characters, one chunk under the `none` split
+    at = open_page(ENCODE, preset="wikipedia", step="3")
+    at.text_area(key="w.encode_text").set_value(text).run()
+    assert not at.exception and not at.error
+    captions = " ".join(caption.value for caption in at.caption)
+    assert f"The walkthrough follows the first {MAX_WALK_CHARS} of {len(text):,} characters" in captions
+    assert f"Showing the first {MAX_SHOWN_TOKENS:,} of 90,000 tokens" in captions  # XdXac: 5 per copy (Wikipedia)
+    chips = sum(element.value.count('class="bpe-tok ') for element in at.html)
+    assert chips < 2 * MAX_SHOWN_TOKENS + MAX_WALK_CHARS * (MAX_WALK_ROWS + 1)
+    encodes = len(calls)
+    at.text_input(key="w.decode_ids").set_value("97, 98").run()  # a rerun that leaves the encode as it was
+    assert not at.exception
+    assert len(calls) == encodes
 
 
 # -- decoding -------------------------------------------------------------------------------------

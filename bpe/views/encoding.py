@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
+from ..limits import MAX_WALK_CHARS, MAX_WALK_ROWS
 from ..tokenizer import ChunkWalk, Tokenizer
 from ..vocab import Token
 from .excerpt import excerpt
@@ -50,6 +52,44 @@ def sample_text(source: str, corpus_text: str = "", special_tokens: Sequence[str
     return text
 
 
+ENCODE_MODES: Mapping[str, dict] = MappingProxyType({
+    "allowed": {"allowed_special": "all"},
+    "disallowed": {},
+    "plain": {"disallowed_special": ()},
+})
+"""How the Encode page treats special-token text: keyword arguments of ``encode``."""
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A text's ids, and the walkthrough of its first :data:`MAX_WALK_CHARS` characters."""
+
+    ids: tuple[int, ...]
+    walks: tuple[ChunkWalk, ...]
+    walked_chars: int
+    """How many characters the walkthrough follows (all of them when ``== len(text)``)."""
+
+
+def encode_for_page(tokenizer: Tokenizer, text: str, mode: str) -> Encoded:
+    """Encode ``text`` in ``mode`` (a key of :data:`ENCODE_MODES`), and walk through its start.
+
+    The ids cover the whole text (the engine's fast path); the walkthrough, which costs
+    O(characters x merges), only the first :data:`MAX_WALK_CHARS` characters, cut where no
+    special token is split (``excerpt``).
+
+    >>> from bpe import Corpus, TrainSettings, train
+    >>> tok = Tokenizer.from_trace(train(Corpus.from_text("aaabdaaabac", pretokenizer="none"),
+    ...                                  TrainSettings(pretokenizer="none", merges=3)))
+    >>> done = encode_for_page(tok, "aaab " * 100, "allowed")
+    >>> len(done.ids), done.walked_chars, len(done.walks)
+    (200, 199, 1)
+    """
+    options = ENCODE_MODES[mode]
+    ids = tuple(tokenizer.encode(text, **options))
+    walked = excerpt(text, MAX_WALK_CHARS, special_tokens=list(tokenizer.special_tokens))
+    return Encoded(ids, tuple(tokenizer.encode_walkthrough(walked, **options)), len(walked))
+
+
 def _kind_label(walk: ChunkWalk) -> str:
     return {"word": "chunk", "gap": "gap (not trained on, kept)", "special": "special token"}[walk.kind]
 
@@ -80,7 +120,7 @@ def walkthrough_html(
     blocks = []
     for walk in walks[:limit]:
         rows = [f'<tr><td class="bpe-what">start</td><td class="bpe-tokens">{chips(walk.initial)}</td></tr>']
-        for applied in walk.merges:
+        for applied in walk.merges[:MAX_WALK_ROWS]:
             where = ", ".join(str(p) for p in applied.positions)
             what = (
                 f"merge {applied.rank + 1}: {spell(applied.left)} + {spell(applied.right)} "
@@ -90,6 +130,8 @@ def walkthrough_html(
                 f'<tr><td class="bpe-what">{html.escape(what)}</td>'
                 f'<td class="bpe-tokens">{chips(applied.ids_after, applied.new_id)}</td></tr>'
             )
+        if len(walk.merges) > MAX_WALK_ROWS:
+            rows.append(f'<tr><td class="bpe-what">… and {len(walk.merges) - MAX_WALK_ROWS:,} more merges</td><td></td></tr>')
         if walk.kind == "word" and not walk.merges and len(walk.initial) > 1:
             rows.append('<tr><td class="bpe-what">no learned merge applies</td><td></td></tr>')
         head = f"{_kind_label(walk)} “{visible_text(walk.text.encode('utf-8'))}” → {len(walk.ids)} token{'s' if len(walk.ids) != 1 else ''}"
