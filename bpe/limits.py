@@ -54,6 +54,15 @@ CPU on every rerun; the first 200 characters take 5 ms, and their HTML about 0.1
 and ids above the walkthrough are always the whole text's.
 """
 
+MAX_CHUNK_CHARS = 10_000
+"""Longest pre-tokenized chunk the app encodes whole; a text with a longer one is encoded up to there.
+
+Why: encoding a chunk costs O(n log n) in pure Python while holding the GIL. Under the ``none``
+split (or a run of letters with no space, under GPT-2's) a 200,000-character text is one chunk and
+took 4-5 s of server CPU per new text, stalling every other session; 10,000 characters take about
+0.2 s. Texts split into words (the usual case) are encoded whole up to ``MAX_ENCODE_CHARS``.
+"""
+
 MAX_WALK_ROWS = 20
 """Most merges the walkthrough lists for one chunk (each row redraws the chunk)."""
 

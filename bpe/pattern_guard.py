@@ -23,8 +23,10 @@ So the cost of nested counted repeats is the product of their bounds along the n
     >>> program_size(r"\\p{N}{1,3}+| ?\\p{L}+")
     5
 
-The estimate never undercounts what compiling costs: ``regex`` unrolls the mandatory part of a
-repeat (its minimum), and we count the maximum. The limits and the measurements behind them are
+The estimate errs high: ``regex`` unrolls the mandatory part of a repeat (its minimum), and we
+count the maximum. subtle: a group call such as ``(?&name)`` counts 1, while ``regex`` compiles the
+called group again for each direction and fuzziness it is called in (at most 4 copies); at the
+limit that measured 5 MB and 0.1 s, so it is left as is. The limits and the measurements behind them are
 in :mod:`bpe.limits`; ``benchmarks/regex_compile_cost.py`` measures them again.
 
 Deliberately left out: the time a pattern takes to *match* (catastrophic backtracking); that is
@@ -39,20 +41,26 @@ from regex import _regex_core  # subtle: private, pinned in requirements.txt; te
 from .errors import PatternError
 from .limits import MAX_PATTERN_CHARS, MAX_PATTERN_DEPTH, MAX_PATTERN_PROGRAM
 
+# Bound at import: if a regex upgrade renames these, BPE Lab fails to start instead of running unguarded.
+_Source, _Info, _parse_pattern, _UnscopedFlagSet = (
+    _regex_core.Source, _regex_core.Info, _regex_core._parse_pattern, _regex_core._UnscopedFlagSet
+)
+_Node, _Repeat, _Sequence, _Branch = _regex_core.RegexBase, _regex_core.GreedyRepeat, _regex_core.Sequence, _regex_core.Branch
+
 _CHILD_FIELDS = ("subpattern", "items", "branches", "yes_item", "no_item")
 """The attributes through which ``regex``'s parse nodes hold other nodes."""
 
 
-def _parse(pattern: str) -> _regex_core.RegexBase:
+def _parse(pattern: str) -> _Node:
     """Parse like ``regex.compile`` does (including its retry for flags such as ``(?x)``)."""
     global_flags = 0
     while True:
-        source = _regex_core.Source(pattern)
-        info = _regex_core.Info(global_flags, source.char_type, {})
+        source = _Source(pattern)
+        info = _Info(global_flags, source.char_type, {})
         source.ignore_space = bool(info.flags & regex.VERBOSE)
         try:
-            return _regex_core._parse_pattern(source, info)
-        except _regex_core._UnscopedFlagSet:  # a global flag found mid-pattern: parse again with it
+            return _parse_pattern(source, info)
+        except _UnscopedFlagSet:  # a global flag found mid-pattern: parse again with it
             global_flags = info.global_flags
 
 
@@ -60,15 +68,15 @@ def _children(node: object) -> list[object]:
     children: list[object] = []
     for name in _CHILD_FIELDS:
         value = getattr(node, name, None)
-        if isinstance(value, _regex_core.RegexBase):
+        if isinstance(value, _Node):
             children.append(value)
         elif isinstance(value, (list, tuple)):
-            children.extend(item for item in value if isinstance(item, _regex_core.RegexBase))
+            children.extend(item for item in value if isinstance(item, _Node))
     return children
 
 
 def _repeat_bound(node: object) -> int:
-    if not isinstance(node, _regex_core.GreedyRepeat):  # lazy and possessive repeats subclass it
+    if not isinstance(node, _Repeat):  # lazy and possessive repeats subclass it
         return 1
     return max(1, node.max_count if node.max_count is not None else node.min_count)
 
@@ -77,8 +85,8 @@ def program_size(pattern: str) -> int:
     """Estimate the size of ``pattern``'s compiled program (see the module docstring).
 
     Raises :class:`PatternError` if the pattern nests groups deeper than :data:`MAX_PATTERN_DEPTH`
-    and ``regex.error`` (or ``ValueError``, for clashing flags) if it does not parse. Walks the tree with an explicit stack, so a deep
-    pattern cannot exhaust Python's recursion limit here.
+    and ``regex.error`` (or ``ValueError``, for clashing flags) if it does not parse. Walks the
+    tree with an explicit stack, so a deep pattern cannot exhaust Python's recursion limit here.
     """
     try:
         root = _parse(pattern)
@@ -93,7 +101,7 @@ def program_size(pattern: str) -> int:
         children = _children(node)
         if not children_done:
             stack.append((node, depth, True))
-            level = depth + (not isinstance(node, (_regex_core.Sequence, _regex_core.Branch)))  # groups, repeats
+            level = depth + (not isinstance(node, (_Sequence, _Branch)))  # groups, repeats, lookarounds
             stack.extend((child, level, False) for child in children)
             continue
         own = sum(sizes.pop(id(child)) for child in children) if children else 1

@@ -8,7 +8,7 @@ bytes, which may end in the middle of a character: that is what ``errors="replac
 import streamlit as st
 
 from bpe.errors import BpeError
-from bpe.limits import MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
+from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
 from bpe.views.encoding import byte_pieces, encode_for_page, parse_ids, sample_text, walkthrough_html
 from bpe.views.markdown import escape_markdown, inline_code
 from bpe.views.token_html import chips_html, pieces_for, visible_text
@@ -72,6 +72,14 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
         st.error(f"**Cannot encode this text:** {escape_markdown(error)}", icon="🛑")
         return []
     ids, walks = list(encoded.ids), encoded.walks
+    if encoded.encoded_chars < len(text):
+        st.warning(
+            f"This text has a chunk of over {MAX_CHUNK_CHARS:,} characters (the `none` split, or a long run with no "
+            f"space): the page encodes its first {encoded.encoded_chars:,} of {len(text):,} characters, since one "
+            "long chunk takes seconds of the server every student shares. Choose a split that cuts it into words.",
+            icon="✂️",
+        )
+        text = text[: encoded.encoded_chars]
 
     specials = list(tokenizer.special_tokens.values())
     shown = ids[:MAX_SHOWN_TOKENS]  # drawing 50,000 chips would cost the server and the browser more than it shows

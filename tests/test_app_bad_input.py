@@ -13,8 +13,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe.limits import (
-    MAX_CORPUS_CHARS, MAX_ENCODE_CHARS, MAX_MERGES, MAX_PATTERN_PROGRAM, MAX_SHOWN_TOKENS, MAX_UPLOAD_MB, MAX_WALK_CHARS,
-    MAX_WALK_ROWS,
+    MAX_CHUNK_CHARS, MAX_CORPUS_CHARS, MAX_ENCODE_CHARS, MAX_MERGES, MAX_PATTERN_PROGRAM, MAX_SHOWN_TOKENS,
+    MAX_UPLOAD_MB, MAX_WALK_CHARS, MAX_WALK_ROWS,
 )
 from bpe.views.markdown import unescape_markdown
 
@@ -324,7 +324,7 @@ def test_the_encode_page_sample_never_cuts_a_special_token_in_half():
 
 
 # -- bounded work per rerun ------------------------------------------------------------------------
-def test_a_long_text_is_encoded_whole_but_walked_through_and_drawn_only_in_part_and_cached(monkeypatch):
+def test_a_long_text_of_words_is_encoded_whole_but_walked_through_and_drawn_only_in_part_and_cached(monkeypatch):
     import bpe.views.encoding
 
     calls = []
@@ -335,19 +335,30 @@ def test_a_long_text_is_encoded_whole_but_walked_through_and_drawn_only_in_part_
         return real(*args)
 
     monkeypatch.setattr(bpe.views.encoding, "encode_for_page", counted)
-    text = "aaabdaaabac" * 18_000  # 198,000 characters, one chunk under the `none` split
-    at = open_page(ENCODE, preset="wikipedia", step="3")
+    text = "low lower " * 19_000  # 190,000 characters in short chunks: encoded whole
+    at = open_page(ENCODE, preset="sennrich")
     at.text_area(key="w.encode_text").set_value(text).run()
-    assert not at.exception and not at.error
+    assert not at.exception and not at.error and not at.warning
     captions = " ".join(caption.value for caption in at.caption)
-    assert f"The walkthrough follows the first {MAX_WALK_CHARS} of {len(text):,} characters" in captions
-    assert f"Showing the first {MAX_SHOWN_TOKENS:,} of 90,000 tokens" in captions  # XdXac: 5 per copy (Wikipedia)
+    assert f"The walkthrough follows the first 199 of {len(text):,} characters" in captions  # the last space before 200
+    assert f"Showing the first {MAX_SHOWN_TOKENS:,} of " in captions
     chips = sum(element.value.count('class="bpe-tok ') for element in at.html)
     assert chips < 2 * MAX_SHOWN_TOKENS + MAX_WALK_CHARS * (MAX_WALK_ROWS + 1)
     encodes = len(calls)
     at.text_input(key="w.decode_ids").set_value("97, 98").run()  # a rerun that leaves the encode as it was
     assert not at.exception
     assert len(calls) == encodes
+
+
+def test_a_text_that_is_one_long_chunk_is_encoded_up_to_the_chunk_limit_and_says_so():
+    text = "aaabdaaabac" * 18_000  # 198,000 characters, one chunk under the `none` split
+    at = open_page(ENCODE, preset="wikipedia", step="3")
+    at.text_area(key="w.encode_text").set_value(text).run()
+    assert not at.exception and not at.error
+    assert says(at.warning, f"the page encodes its first {MAX_CHUNK_CHARS:,} of {len(text):,} characters")
+    copies, rest = divmod(MAX_CHUNK_CHARS, len("aaabdaaabac"))  # each copy is XdXac, 5 tokens (Wikipedia)
+    assert f"{copies * 5 + rest:,} tokens" in [header.value for header in at.subheader]
+    assert at.text_area(key="w.encode_text").value == text
 
 
 # -- decoding -------------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
-from ..limits import MAX_WALK_CHARS, MAX_WALK_ROWS
+from ..limits import MAX_CHUNK_CHARS, MAX_WALK_CHARS, MAX_WALK_ROWS
+from ..pretokenize import special_token_pattern, split_special
 from ..tokenizer import ChunkWalk, Tokenizer
 from ..vocab import Token
 from .excerpt import excerpt
@@ -66,28 +67,49 @@ class Encoded:
 
     ids: tuple[int, ...]
     walks: tuple[ChunkWalk, ...]
+    encoded_chars: int
+    """How many characters the ids cover (all of them unless a chunk is over :data:`MAX_CHUNK_CHARS`)."""
     walked_chars: int
-    """How many characters the walkthrough follows (all of them when ``== len(text)``)."""
+    """How many characters the walkthrough follows."""
+
+
+def encodable_prefix(tokenizer: Tokenizer, text: str) -> str:
+    """``text``, or, if one of its chunks is longer than :data:`MAX_CHUNK_CHARS`, the text up to
+    that many characters into the first such chunk (a chunk is never cut inside a special token).
+
+    >>> from bpe import Corpus, TrainSettings, train
+    >>> tok = Tokenizer.from_trace(train(Corpus.from_text("ab", pretokenizer="none"), TrainSettings(pretokenizer="none")))
+    >>> len(encodable_prefix(tok, "ab" * 20_000)), len(encodable_prefix(tok, "ab" * 2_000))
+    (10000, 4000)
+    """
+    position = 0
+    for piece, is_special in split_special(text, special_token_pattern(list(tokenizer.special_tokens))):
+        for chunk, _ in [(piece, True)] if is_special else tokenizer.pretokenizer.split(piece):
+            if len(chunk) > MAX_CHUNK_CHARS and not is_special:
+                return text[: position + MAX_CHUNK_CHARS]
+            position += len(chunk)
+    return text
 
 
 def encode_for_page(tokenizer: Tokenizer, text: str, mode: str) -> Encoded:
     """Encode ``text`` in ``mode`` (a key of :data:`ENCODE_MODES`), and walk through its start.
 
-    The ids cover the whole text (the engine's fast path); the walkthrough, which costs
-    O(characters x merges), only the first :data:`MAX_WALK_CHARS` characters, cut where no
-    special token is split (``excerpt``).
+    The ids cover the whole text (the engine's fast path) unless a chunk is too long to encode
+    at once (:func:`encodable_prefix`); the walkthrough, which costs O(characters x merges), only
+    the first :data:`MAX_WALK_CHARS` characters, cut where no special token is split (``excerpt``).
 
     >>> from bpe import Corpus, TrainSettings, train
     >>> tok = Tokenizer.from_trace(train(Corpus.from_text("aaabdaaabac", pretokenizer="none"),
     ...                                  TrainSettings(pretokenizer="none", merges=3)))
     >>> done = encode_for_page(tok, "aaab " * 100, "allowed")
-    >>> len(done.ids), done.walked_chars, len(done.walks)
-    (200, 199, 1)
+    >>> len(done.ids), done.encoded_chars, done.walked_chars, len(done.walks)
+    (200, 500, 199, 1)
     """
     options = ENCODE_MODES[mode]
-    ids = tuple(tokenizer.encode(text, **options))
-    walked = excerpt(text, MAX_WALK_CHARS, special_tokens=list(tokenizer.special_tokens))
-    return Encoded(ids, tuple(tokenizer.encode_walkthrough(walked, **options)), len(walked))
+    encodable = encodable_prefix(tokenizer, text)
+    ids = tuple(tokenizer.encode(encodable, **options))
+    walked = excerpt(encodable, MAX_WALK_CHARS, special_tokens=list(tokenizer.special_tokens))
+    return Encoded(ids, tuple(tokenizer.encode_walkthrough(walked, **options)), len(encodable), len(walked))
 
 
 def _kind_label(walk: ChunkWalk) -> str:
