@@ -237,6 +237,25 @@ def test_a_regex_bomb_in_a_link_warns_with_the_limit_and_falls_back():
     assert narration(at)
 
 
+def test_an_imported_tokenizer_file_whose_pattern_is_a_regex_bomb_is_refused_with_the_limit():
+    import json
+
+    from bpe import Corpus, Tokenizer, TrainSettings, train
+    from bpe.formats import to_hf
+
+    placeholder = r"\w+|\s+"
+    settings = TrainSettings(pretokenizer=f"regex:{placeholder}", merges=3)
+    tokenizer = Tokenizer.from_trace(train(Corpus.from_text("low lower", pretokenizer=settings.pretokenizer), settings))
+    document = to_hf(tokenizer).replace(json.dumps(placeholder)[1:-1], json.dumps(MILD_BOMB)[1:-1])
+    assert MILD_BOMB in document
+    at = open_page("pages/10_Import_and_export.py", preset="sennrich")
+    at.selectbox(key="w.import_format").set_value("hf").run()
+    at.file_uploader(key="w.import_files").set_value([("tokenizer.json", document.encode(), "application/json")])
+    at.button(key="w.import").click().run()
+    assert not at.exception
+    assert says(at.error, "Cannot import:") and says(at.error, BOMB_MESSAGE), shown(at.error)
+
+
 def test_a_catastrophically_backtracking_regex_is_stopped_and_explained():
     text = "x" * 5000
     at = custom_regex(own_text(text), "(x+x+)+y")
