@@ -223,6 +223,8 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def parse_class_args(doc: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--hostile", action="store_true",
+                        help="add one hostile session (regex-bomb links, 200,000-character walkthroughs); server_load_test only")
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60, help="how long the class keeps stepping")
     parser.add_argument("--interval", type=float, default=3.0, help="seconds between clicks in a session")

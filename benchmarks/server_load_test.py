@@ -12,20 +12,32 @@ Same class as ``load_test.py``: unique texts, everyone trained before anyone ste
 ``--interval`` seconds at a random phase, First again after the last merge. Exit code 0 when
 0 errors, 0 cross-talk and p95 < 1 s, else 2.
 
+``--hostile`` adds one more session that is not in the class: while the class steps, it sends a
+link carrying the regex memory bomb ``(?:a{65535}){65535}`` and a new 200,000-character text to
+the Encode page's walkthrough, alternately, 5 s after each answer. The ordinary sessions' p95 must
+stay under 1 s, every bomb must be answered within 5 s with the limit's message, and the server's
+peak memory is reported.
+
     .venv/bin/python benchmarks/server_load_test.py --sessions 20 --seconds 60
+    .venv/bin/python benchmarks/server_load_test.py --sessions 20 --seconds 60 --hostile
 """
 
 from __future__ import annotations
 
 import asyncio
+import statistics
 import sys
 import time
 from collections.abc import Sequence
 from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from load_common import MARKER, Roll, Session, attend, corpus_for, parse_class_args, report, run_class
 
-from tests.apptest_support import plain  # noqa: E402  (load_common put the project root on sys.path)
+from bpe.limits import MAX_ENCODE_CHARS  # noqa: E402  (load_common put the project root on sys.path)
+from bpe.presets import PRESETS  # noqa: E402
+from tests.apptest_support import plain  # noqa: E402
 
 WAIT_S = 15.0
 """Longest wait for one step (counted as an error past it)."""
@@ -33,7 +45,7 @@ WAIT_S = 15.0
 
 class ProtocolSession:
     """One browser's worth of messages: the widget ids and fragment id the server announced,
-    and what the last run drew (HTML and Markdown bodies, and whether Next was disabled)."""
+    and what the last run drew (HTML, Markdown and alert bodies, and whether Next was disabled)."""
 
     def __init__(self, socket) -> None:
         self.socket = socket
@@ -82,7 +94,7 @@ class ProtocolSession:
         element = delta.new_element
         kind = element.WhichOneof("type")
         body = getattr(element, kind)
-        if kind in ("html", "markdown"):
+        if kind in ("html", "markdown", "alert"):  # alert: st.error, st.warning
             self.texts.append(body.body)
         elif kind == "exception":
             self.exceptions.append(body.message)
@@ -130,18 +142,93 @@ async def run_session(url: str, session: Session, roll: Roll, start_at: float, s
                      next_step=next_step, first_step=first_step)
 
 
+# -- one hostile student among them (--hostile) -----------------------------------------------------
+BOMB_QUERY = "preset=sennrich&pretok=" + quote("regex:(?:a{65535}){65535}")
+WALK_QUERY = "preset=python-docs&step=2000"
+HOSTILE_EVERY_S = 5.0
+"""The hostile session sends its next attack this long after the last one answered."""
+
+
+@dataclass
+class Hostile:
+    bomb_s: list[float] = field(default_factory=list)
+    walk_s: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def letters_only(seed: int) -> str:
+    """200,000 letters of real English with nothing between them: one chunk under GPT-2's split
+    (its ``\\p{L}++``), the worst case of a walkthrough; each seed a different text (no cache hit)."""
+    letters = "".join(char for char in PRESETS["python-docs"].corpus_text if char.isalpha())
+    start = (seed * 7_919) % (len(letters) - MAX_ENCODE_CHARS)
+    return letters[start:start + MAX_ENCODE_CHARS]
+
+
+async def hostile_session(url: str, roll: Roll, hostile: Hostile) -> None:
+    """Once the class is seated, until it is dismissed: alternately a link carrying the regex
+    memory bomb (on the Train page) and a new 200,000-character text on the Encode page (its
+    walkthrough was O(characters x merges)), each timed from sending to the run finished."""
+    import websockets
+
+    await roll.seated.wait()
+    try:
+        async with websockets.connect(
+            url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"], max_size=None,
+        ) as socket:
+            client = ProtocolSession(socket)
+            await client.run(page_name="Encode_and_decode", query_string=WALK_QUERY)  # learn the widget ids
+            attack = 0
+            while not roll.dismissed.is_set():
+                if attack % 2 == 0:
+                    hostile.bomb_s.append(await client.run(query_string=BOMB_QUERY))
+                    expected = "counted repeats would compile to about"
+                else:
+                    text = letters_only(attack)
+                    hostile.walk_s.append(await client.run(
+                        page_name="Encode_and_decode", query_string=WALK_QUERY,
+                        widgets=[("w.encode_text", "string_value", text)],
+                    ))
+                    expected = "The walkthrough follows the first"
+                if expected not in plain("\n".join(client.texts)) and not client.exceptions:
+                    hostile.errors.append(f"attack {attack}: the run did not draw {expected!r}")
+                hostile.errors.extend(f"attack {attack}: exception drawn: {m[:120]}" for m in client.exceptions)
+                attack += 1
+                try:
+                    await asyncio.wait_for(roll.dismissed.wait(), timeout=HOSTILE_EVERY_S)
+                except asyncio.TimeoutError:
+                    pass
+    except Exception as error:  # a wait past WAIT_S (a frozen server) ends the attack and is reported
+        hostile.errors.append(f"{type(error).__name__}: {str(error)[:120]}")
+
+
+def hostile_report(hostile: Hostile) -> bool:
+    """Print what the hostile session saw; True when every attack was answered in time, clearly."""
+    for label, times in (("regex-bomb link", hostile.bomb_s), ("200,000-character walkthrough", hostile.walk_s)):
+        if times:
+            print(f"hostile {label}: {len(times)} sent, answered in max {max(times):.2f} s "
+                  f"(median {statistics.median(times):.2f} s)")
+    print(f"hostile errors: {len(hostile.errors)}")
+    for error in hostile.errors[:10]:
+        print(f"  {error}")
+    return bool(hostile.bomb_s) and not hostile.errors and max(hostile.bomb_s) < 5.0
+
+
 async def drive(url: str, sessions: list[Session], roll: Roll, args) -> None:
     now = time.monotonic()
     await asyncio.gather(*(
         run_session(url, session, roll, now + args.ramp * session.index / len(sessions), args.seconds, args.interval)
         for session in sessions
-    ))
+    ), *([hostile_session(url, roll, args.hostile_record)] if args.hostile else []))
 
 
 def main() -> int:
     args = parse_class_args(__doc__)
+    args.hostile_record = Hostile()
     sessions, measures = run_class(drive, args, log_name="server-load-test-server.log")
-    return report(sessions, measures, args, latency_label="step latency, click sent to the run finished (server side)")
+    code = report(sessions, measures, args, latency_label="step latency, click sent to the run finished (server side)")
+    if args.hostile and not hostile_report(args.hostile_record):
+        return 2
+    return code
 
 
 if __name__ == "__main__":

@@ -32,11 +32,12 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 
 from . import cli_app
-from .corpus import Corpus, decode_text_file, parse_word_counts
+from .corpus import BOM, Corpus, decode_text_file, parse_word_counts
 from .end_of_word import END_OF_WORD_MODES
 from .errors import BpeError
 from .formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE, export_tokenizer, import_tokenizer
 from .formats.common import open_binary, read_file
+from .ids import read_id
 from .pretrained import PRETRAINED_NAMES, load_pretrained
 from .presets import PRESETS, get_preset
 from .settings import TrainSettings
@@ -57,7 +58,34 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _read_text_file(path: str) -> str:
-    return decode_text_file(read_file(path), name=path)
+    data = read_file(path)
+    if data.startswith(BOM.encode()):
+        _note_bom(path)
+    return decode_text_file(data, name=path)
+
+
+def _note_bom(where: str) -> None:
+    print(f"note: removed the byte-order mark (U+FEFF) at the start of {where}; it is not part of the text",
+          file=sys.stderr)
+
+
+_PATH_OPTIONS = frozenset({"file", "tokenizer", "save", "save_trace", "out", "input"})
+"""Options holding file names, which may be any bytes (Python hands them to open() unchanged)."""
+
+
+def _check_arguments_are_utf8(args: argparse.Namespace) -> None:
+    """Refuse text arguments holding bytes that are not UTF-8: Python keeps each such byte as a
+    lone surrogate (``surrogateescape``), which no tokenizer can encode."""
+    for dest, value in vars(args).items():
+        for item in value if isinstance(value, list) else [value]:
+            if dest in _PATH_OPTIONS or not isinstance(item, str):
+                continue
+            where = next((i for i, char in enumerate(item) if "\ud800" <= char <= "\udfff"), None)
+            if where is not None:
+                name = "an ID" if dest == "ids" else "--" + dest.replace("_", "-")
+                byte = ord(item[where]) - 0xDC00
+                shown = f"byte 0x{byte:02x}" if 0x80 <= byte <= 0xFF else f"U+{ord(item[where]):04X}"
+                raise UsageError(f"{name} is not UTF-8 text ({shown} at character {where}): pass UTF-8 text")
 
 
 def _load_tokenizer(path: str) -> Tokenizer:
@@ -123,7 +151,7 @@ def corpus_from_args(args: argparse.Namespace) -> tuple[str | None, Mapping[str,
     """``(text, None)`` or ``(None, word table)``: the corpus :func:`add_train_arguments` chose."""
     preset = get_preset(args.preset) if args.preset else None
     if args.words is not None or (preset and preset.word_counts is not None):
-        return None, parse_word_counts(args.words) if args.words else preset.word_counts
+        return None, parse_word_counts(args.words) if args.words is not None else preset.word_counts
     return (args.text if args.text is not None else _read_text_file(args.file) if args.file else preset.corpus_text), None
 
 
@@ -191,7 +219,8 @@ def _encode(args: argparse.Namespace) -> None:
         stream = sys.stdin.buffer if args.file == "-" else open_binary(args.file)
         name = "standard input" if args.file == "-" else args.file
         with stream:
-            ids = tokenizer.encode_iterable(read_text_chunks(stream, name=name), allowed_special=allowed)
+            chunks = read_text_chunks(stream, name=name, on_bom=lambda: _note_bom(name))
+            ids = tokenizer.encode_iterable(chunks, allowed_special=allowed)
             _print_ids(ids, as_json=args.json, started=started)
         return
     _print_ids(ids, as_json=args.json, started=started)
@@ -212,12 +241,7 @@ def _print_ids(ids: Iterator[int], *, as_json: bool, started: float) -> None:
 
 def _decode(args: argparse.Namespace) -> None:
     tokenizer = _chosen_tokenizer(args)
-    ids = []
-    for item in args.ids:
-        try:
-            ids.append(int(item))
-        except ValueError:
-            raise UsageError(f"{item!r} is not a token id: ids are whole numbers like 258") from None
+    ids = [read_id(item) for item in args.ids]  # ASCII digits only: int() would take '٣', '1_0', ' 7 '
     sys.stdout.write(tokenizer.decode(ids, errors=args.errors) + "\n")
 
 
@@ -359,6 +383,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        _check_arguments_are_utf8(args)
+        if getattr(args, "text", None) and args.text.startswith(BOM):  # as --file: the same ids for the same text
+            _note_bom("--text")
+            args.text = args.text[len(BOM):]
         args.run(args)
     except (UsageError, BpeError) as error:
         print(f"error: {error}", file=sys.stderr)

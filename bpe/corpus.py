@@ -83,18 +83,51 @@ def parse_word_counts(spec: str) -> dict[str, int]:
     return table
 
 
+BOM = "\ufeff"
+"""A byte-order mark: files often start with one; it is not part of the corpus, so it is removed
+(from uploads, ``--file`` and ``--text`` alike, and each says so)."""
+
+
 def decode_text_file(data: bytes, *, name: str) -> str:
-    """The text of an uploaded file, or a :class:`BpeError` saying why it is not UTF-8 text.
+    """The text of a file (its leading byte-order mark removed), or a :class:`BpeError` saying why
+    it is not UTF-8 text. Any valid UTF-8 is text, NUL and control characters included.
 
     >>> decode_text_file("low lower".encode(), name="words.txt")
     'low lower'
+    >>> decode_text_file("low".encode("utf-16"), name="w.txt")
+    Traceback (most recent call last):
+    ...
+    bpe.errors.BpeError: w.txt is UTF-16 text, not UTF-8: save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8) and try again
     """
-    if b"\x00" in data:
-        raise BpeError(f"{name} looks like a binary file (it contains NUL bytes): upload a UTF-8 text file")
+    if looks_like_utf16(data):
+        raise utf16_error(name)
     try:
-        return data.decode("utf-8-sig")  # -sig: a byte-order mark is not part of the corpus
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
+        if b"\x00" in data:
+            raise BpeError(f"{name} looks like a binary file (it contains NUL bytes): use a UTF-8 text file") from None
         raise BpeError(
             f"{name} is not UTF-8 text (byte {error.start} is 0x{data[error.start]:02x}); "
-            "save it as UTF-8 and upload it again"
+            "save it as UTF-8 and try again"
         ) from None
+    return text.removeprefix(BOM)
+
+
+def utf16_error(name: str) -> BpeError:
+    return BpeError(f"{name} is UTF-16 text, not UTF-8: save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8) and try again")
+
+
+def looks_like_utf16(data: bytes) -> bool:
+    """A UTF-16 byte-order mark, or (without one) NUL in at least half the odd or even bytes and
+    few of the others, as ASCII-range text in UTF-16 has; UTF-8 text almost never does.
+
+    subtle: UTF-16 without a mark is valid UTF-8 when all its characters are ASCII ("a" is
+    ``61 00``), so decoding alone would take it for text full of NULs.
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    sample = data[:4096]
+    if len(sample) < 4 or len(sample) % 2:
+        return False
+    nuls = sorted((sample[0::2].count(0), sample[1::2].count(0)))
+    return nuls[1] * 4 >= len(sample) and nuls[0] * 16 <= len(sample)  # one half mostly NUL, the other not

@@ -27,3 +27,47 @@ def check_corpus_size(text: str) -> str:
             "train on a shorter excerpt"
         )
     return text
+
+MAX_PATTERN_CHARS = 2_000
+"""Longest custom split pattern (GPT-4's is 150 characters, o200k's under 400)."""
+
+MAX_PATTERN_PROGRAM = 10_000
+"""Largest estimated program a custom pattern may compile to (see :mod:`bpe.pattern_guard`).
+
+Measured (``benchmarks/regex_compile_cost.py``, regex 2026.11.15, one compile per fresh process):
+``regex.compile`` costs 200-800 bytes and up to 20 microseconds per unit, so a pattern at this
+limit compiles in under 0.2 s and 10 MB, while ``(?:a{1000}){1000}`` (1,000,000) took 0.4-0.7 s and
+262 MB and ``(?:a{65535}){65535}`` failed after 22 s at a 2 GB cap.
+"""
+
+MAX_PATTERN_DEPTH = 50
+"""Deepest nesting of groups in a custom pattern (``regex``'s parser recurses; about 190 levels
+raise RecursionError)."""
+
+MAX_WALK_CHARS = 200
+"""The Encode page's merge-by-merge walkthrough follows at most this many characters of the text.
+
+Why: walking a chunk records every merge applied to it, each a full copy of the chunk, and finds
+the next merge by scanning the whole chunk: O(characters x merges). Under the ``none`` split, a
+200,000-character text is one chunk, and its walkthrough at 2,000 merges took 31-35 s of server
+CPU on every rerun; the first 200 characters take 5 ms, and their HTML about 0.1 s. The tokens
+and ids above the walkthrough are always the whole text's.
+"""
+
+MAX_CHUNK_CHARS = 10_000
+"""Longest pre-tokenized chunk the app encodes whole; a text with a longer one is encoded up to there.
+
+Why: encoding a chunk costs O(n log n) in pure Python while holding the GIL. Under the ``none``
+split (or a run of letters with no space, under GPT-2's) a 200,000-character text is one chunk and
+took 4-5 s of server CPU per new text, stalling every other session; 10,000 characters take about
+0.2 s. Texts split into words (the usual case) are encoded whole up to ``MAX_ENCODE_CHARS``.
+"""
+
+MAX_WALK_ROWS = 20
+"""Most merges the walkthrough lists for one chunk (each row redraws the chunk)."""
+
+MAX_SHOWN_TOKENS = 3_000
+"""Most token chips (and ids) a page draws for one text; the rest are counted, not drawn."""
+
+MAX_VIEW_ENTRIES = 16
+"""Encodes (ids and walkthrough) kept in the app's shared, content-keyed view cache."""

@@ -26,6 +26,7 @@ from types import MappingProxyType
 import regex
 
 from .errors import PatternError, SpecialTokenError
+from .pattern_guard import check_pattern_cost
 
 # tiktoken's spelling of GPT-2's split pattern (r50k_base); same splits as GPT-2's encoder.py.
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
@@ -136,13 +137,26 @@ class Pretokenizer:
 
 
 def compile_custom_pattern(pattern: str) -> regex.Pattern:
-    """Compile a user's split regex, refusing patterns that are empty or match the empty string."""
+    """Compile a user's split regex, refusing patterns that are empty, too costly to compile
+    (:mod:`bpe.pattern_guard`), reversed, or that match the empty string.
+
+    Every custom pattern passes here (links, the sidebar, imported files, the CLI all build a
+    :class:`Pretokenizer` with :meth:`Pretokenizer.parse`).
+    """
     if not pattern:
         raise PatternError("the custom pattern is empty: write a regex after 'regex:', e.g. regex:\\w+|\\W")
+    check_pattern_cost(pattern)  # before compiling: a pattern like (?:a{65535}){65535} is a memory bomb
     try:
-        compiled = regex.compile(pattern)
-    except regex.error as error:
+        # cache_pattern=False: regex's module cache would keep up to 500 users' programs alive
+        compiled = regex.compile(pattern, cache_pattern=False)
+    except (regex.error, ValueError, RecursionError) as error:  # ValueError: e.g. (?V0)(?V1), clashing flags
         raise PatternError(f"the custom pattern {pattern!r} is not a valid regex: {error}") from error
+    if compiled.flags & regex.REVERSE:
+        # Matches would come from the end of the text backwards, and the split would repeat text.
+        raise PatternError(
+            f"the custom pattern {pattern!r} uses the (?r) flag, which searches from the end of the text "
+            "backwards; a split pattern reads left to right: remove (?r)"
+        )
     if compiled.fullmatch("") is not None:
         raise PatternError(
             f"the custom pattern {pattern!r} matches the empty string; "

@@ -27,13 +27,14 @@ text is held until a special token or the end (memory grows with the longest suc
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain
 from types import MappingProxyType
 from typing import TYPE_CHECKING, BinaryIO
 
 import regex
 
+from .corpus import BOM, looks_like_utf16, utf16_error
 from .errors import BpeError
 from .fast_split import SAFE_CUT
 from .pretokenize import special_token_pattern, split_special
@@ -51,6 +52,7 @@ SAFE_CUTS: Mapping[str, "regex.Pattern | object"] = MappingProxyType({
 """Per named pre-tokenizer: a pattern whose (empty) matches are places no chunk crosses."""
 GATHER_CHARS = 1 << 16
 """Characters gathered before a cut is looked for: fewer, larger calls to ``encode``."""
+_BOM_BYTES = BOM.encode()
 _WINDOW = 4096  # the last safe cut is looked for in the buffer's last few thousand characters first
 
 
@@ -121,23 +123,37 @@ def _last_safe_cut(buffer: str, horizon: int, every, allowed, pretokenizer_cut) 
     return max(cuts, default=0)
 
 
-def read_text_chunks(stream: BinaryIO, *, name: str, chunk_bytes: int = 1 << 20) -> Iterator[str]:
+def read_text_chunks(
+    stream: BinaryIO, *, name: str, chunk_bytes: int = 1 << 20, on_bom: Callable[[], None] | None = None,
+) -> Iterator[str]:
     """Decode a binary stream as UTF-8 a chunk at a time (a character cut between chunks is
-    completed by the next); a byte-order mark is dropped, and bad input raises a :class:`BpeError`
-    naming the byte, as :func:`bpe.corpus.decode_text_file` does for a whole file."""
-    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    completed by the next), by :func:`bpe.corpus.decode_text_file`'s rules: any valid UTF-8 is
+    text (NUL included), UTF-16 is named, a leading byte-order mark is dropped (``on_bom`` is told),
+    and bad input raises a :class:`BpeError` naming the byte."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    head = stream.read(chunk_bytes)
+    while 0 < len(head) < 4 and (more := stream.read(chunk_bytes)):  # enough to see a mark or UTF-16
+        head += more
+    if looks_like_utf16(head):
+        raise utf16_error(name)
     offset = 0
-    while True:
-        data = stream.read(chunk_bytes)
-        if b"\x00" in data:
-            raise BpeError(f"{name} looks like a binary file (it contains NUL bytes): give a UTF-8 text file")
+    if head.startswith(_BOM_BYTES):
+        head, offset = head[len(_BOM_BYTES):], len(_BOM_BYTES)
+        if on_bom is not None:
+            on_bom()
+    for data in chain([head], iter(lambda: stream.read(chunk_bytes), b"")):
         try:
-            text = decoder.decode(data, final=not data)
+            text = decoder.decode(data)
         except UnicodeDecodeError as error:
-            where = offset + error.start
-            raise BpeError(f"{name} is not UTF-8 text (near byte {where}); save it as UTF-8 and try again") from None
+            raise _not_utf8(name, offset + error.start) from None
         if text:
             yield text
-        if not data:
-            return
         offset += len(data)
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError as error:
+        raise _not_utf8(name, offset + error.start) from None
+
+
+def _not_utf8(name: str, where: int) -> BpeError:
+    return BpeError(f"{name} is not UTF-8 text (near byte {where}); save it as UTF-8 and try again")

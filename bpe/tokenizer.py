@@ -33,6 +33,7 @@ from .end_of_word import mark_word
 from .errors import BpeError, FormatError, SpecialTokenError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
 from .pair_replace import pair_positions, replace_pair
+from .ids import parse_ids  # noqa: F401  (kept importable from here: one rule, in bpe/ids.py)
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
 from .streaming import encode_iterable
 from .trace import Trace
@@ -521,21 +522,3 @@ class Tokenizer(TokenizerDisplay):
         return cls.from_json(text)
 
 
-def parse_ids(text: str) -> list[int]:
-    """Read token ids typed by a person: ``"258, 100 258" -> [258, 100, 258]``.
-
-    Commas, spaces and brackets separate ids; anything else is an error that names it.
-
-    >>> parse_ids("[258, 100,258]")
-    [258, 100, 258]
-    """
-    ids: list[int] = []
-    for item in text.replace(",", " ").replace("[", " ").replace("]", " ").split():
-        try:
-            value = int(item)
-        except ValueError:
-            raise BpeError(f"{item!r} is not a token id: write whole numbers separated by commas, like 258, 100") from None
-        if value < 0:
-            raise UnknownTokenError(f"{value} is negative: token ids start at 0")
-        ids.append(value)
-    return ids

@@ -13,6 +13,7 @@ from bpe.views.exports import export_offers, mime_type
 from bpe.views.markdown import escape_markdown
 from ui import state, tokenizers, url
 from ui.render import page_setup, tokenizer_at
+from ui.view_cache import cached_view
 from ui.widgets import run_at_step, settings_sidebar
 
 
@@ -24,7 +25,8 @@ def export_section(trained, step: int) -> None:
         f"({tokenizer.unit}-level, pre-tokenizer {escape_markdown(tokenizer.pretokenizer.name)}). "
         "Move the step to export an earlier or later one."
     )
-    offers = export_offers(tokenizer, stem=f"{state.lab().source}-step{step}")
+    stem = f"{state.lab().source}-step{step}"  # serialising 20,000 merges five ways takes seconds: once per run and step
+    offers = cached_view(trained.trace, ("export", step, stem), "", lambda: export_offers(tokenizer, stem=stem))
     for row in range(0, len(offers), 2):
         for column, offer in zip(st.columns(2), offers[row:row + 2]):
             with column.container(border=True):

@@ -10,6 +10,7 @@ import streamlit as st
 from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT
 from bpe.views.charts import COMPRESSION_FIELDS, compression_chart, pair_chart, pair_rows, with_rows, with_step
+from bpe.views.excerpt import excerpt
 from bpe.views.narration import narrate_step
 from bpe.views.stats import stats_html, step_stats
 from bpe.views.tables import latest_rows_html, merges_frame
@@ -42,10 +43,7 @@ def corpus_view(trained: Trained, step: int, names: dict[int, str]) -> str:
         ]
         return word_table_html(rows, end_of_word=eow)
     text = trained.text
-    shown = text
-    if len(text) > SHOWN_CHARS:
-        cut = text.rfind(" ", 0, SHOWN_CHARS)
-        shown = text[: cut if cut > SHOWN_CHARS // 2 else SHOWN_CHARS]
+    shown = excerpt(text, SHOWN_CHARS, special_tokens=trace.settings.special_tokens)
     tokenizer = tokenizer_at(trained, step)
     ids = tokenizer.encode(shown, allowed_special="all")
     specials = list(trace.special_ids.values())

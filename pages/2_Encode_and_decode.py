@@ -9,13 +9,14 @@ bytes, which may end in the middle of a character: that is what ``errors="replac
 import streamlit as st
 
 from bpe.errors import BpeError
-from bpe.limits import MAX_ENCODE_CHARS
-from bpe.views.encoding import byte_pieces, parse_ids, sample_text, walkthrough_html
+from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
+from bpe.views.encoding import byte_pieces, encode_for_page, parse_ids, sample_text, walkthrough_html
 from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.views.markdown import escape_markdown, inline_code
 from bpe.views.token_html import chips_html, pieces_for, visible_text
 from ui import state, tokenizers, url
 from ui.render import names_for, page_setup, show_html, tokenizer_at
+from ui.view_cache import cached_view
 from ui.widgets import run_at_step, settings_sidebar
 
 SPECIAL_MODES = {
@@ -29,7 +30,8 @@ def _set_decode_ids(text: str) -> None:
     st.session_state[state.DECODE_IDS] = text
 
 
-def encode_section(tokenizer, trained, names) -> list[int]:
+def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
+    """``anchor``: what the tokenizer comes from, ``(object, detail)``, to cache the encode on."""
     lab = state.lab()
     settings = trained.trace.settings
     if st.session_state[state.ENCODE_SOURCE] != lab.source or st.session_state[state.ENCODE_TEXT] is None:
@@ -66,22 +68,24 @@ def encode_section(tokenizer, trained, names) -> list[int]:
             icon="🛑",
         )
         return []
-    try:
-        if mode == "allowed":
-            ids = tokenizer.encode(text, allowed_special="all")
-            walks = tokenizer.encode_walkthrough(text, allowed_special="all")
-        elif mode == "disallowed":
-            ids = tokenizer.encode(text)
-            walks = tokenizer.encode_walkthrough(text)
-        else:
-            ids = tokenizer.encode_ordinary(text)
-            walks = tokenizer.encode_walkthrough(text, disallowed_special=())
+    try:  # cached on content: reruns and other sessions reuse it (ui/view_cache.py)
+        encoded = cached_view(anchor[0], ("encode", anchor[1], mode), text, lambda: encode_for_page(tokenizer, text, mode))
     except BpeError as error:
         st.error(f"**Cannot encode this text:** {escape_markdown(error)}", icon="🛑")
         return []
+    ids, walks = list(encoded.ids), encoded.walks
+    if encoded.encoded_chars < len(text):
+        st.warning(
+            f"This text has a chunk of over {MAX_CHUNK_CHARS:,} characters (the `none` split, or a long run with no "
+            f"space): the page encodes its first {encoded.encoded_chars:,} of {len(text):,} characters, since one "
+            "long chunk takes seconds of the server every student shares. Choose a split that cuts it into words.",
+            icon="✂️",
+        )
+        text = text[: encoded.encoded_chars]
 
     specials = list(tokenizer.special_tokens.values())
-    pieces = pieces_for(ids, tokenizer.tokens, special_ids=specials, names=names)
+    shown = ids[:MAX_SHOWN_TOKENS]  # drawing 50,000 chips would cost the server and the browser more than it shows
+    pieces = pieces_for(shown, tokenizer.tokens, special_ids=specials, names=names)
     st.subheader(f"{len(ids):,} tokens")
     metrics = st.columns(3)
     n_bytes = len(text.encode("utf-8"))
@@ -89,19 +93,26 @@ def encode_section(tokenizer, trained, names) -> list[int]:
     metrics[1].metric("Bytes", f"{n_bytes:,}")
     metrics[2].metric("Bytes per token", f"{n_bytes / len(ids):.2f}" if ids else "–")
     show_html(linked_html(pieces, end_of_word=tokenizer.end_of_word))
+    cut = f"Showing the first {len(shown):,} of {len(ids):,} tokens. " if len(shown) < len(ids) else ""
     st.caption(
-        "Hover a token to mark its id, or an id to mark its token. A character split over several tokens is "
+        f"{cut}Hover a token to mark its id, or an id to mark its token. A character split over several tokens is "
         f"one chip with each of its ids; dashed grey tokens are special. The first {MAX_LINKED:,} tokens are linked; "
-        "all the ids, to copy:"
+        "the ids, to copy:"
     )
-    st.code(", ".join(map(str, ids)) or "(no tokens)", language=None, wrap_lines=True)
+    st.code(", ".join(map(str, shown)) or "(no tokens)", language=None, wrap_lines=True)
 
     st.subheader("How each chunk was merged")
     st.caption(
         "The pre-tokenizer cuts the text into chunks; inside each chunk the tokenizer applies the learned "
         "merges in the order they were learned (merge 1 first), everywhere it can, until none applies."
     )
-    show_html(walkthrough_html(tokenizer, walks, names=names))
+    if encoded.walked_chars < len(text):
+        st.caption(
+            f"The walkthrough follows the first {encoded.walked_chars:,} of {len(text):,} characters (as if the "
+            f"text ended there): it redraws a chunk for every merge, so a whole long text would be too much."
+        )
+    walk_key = ("walkthrough", anchor[1], mode, tuple(sorted(names.items())))
+    show_html(cached_view(anchor[0], walk_key, text, lambda: walkthrough_html(tokenizer, walks, names=names)))
     return ids
 
 
@@ -166,8 +177,9 @@ def decode_section(tokenizer, encoded: list[int]) -> None:
     except BpeError as error:
         st.error(f"**Cannot decode:** {escape_markdown(error)}", icon="🛑")
         return
-    show_html(chips_html(byte_pieces(tokenizer, ids), end_of_word=tokenizer.end_of_word))
-    st.caption("Each token's own bytes: ‹e2 82› marks bytes that are only part of a character.")
+    show_html(chips_html(byte_pieces(tokenizer, ids[:MAX_SHOWN_TOKENS]), end_of_word=tokenizer.end_of_word))
+    cut = f"Showing the first {MAX_SHOWN_TOKENS:,} of {len(ids):,} tokens. " if len(ids) > MAX_SHOWN_TOKENS else ""
+    st.caption(f"{cut}Each token's own bytes: ‹e2 82› marks bytes that are only part of a character.")
     errors = st.session_state[state.DECODE_ERRORS]
     try:
         text = tokenizer.decode(ids, errors=errors)
@@ -195,7 +207,8 @@ def main() -> None:
     trained, step = run
     ours = tokenizer_at(trained, step)
     tokenizer = choose_tokenizer(ours, step)
-    encoded = encode_section(tokenizer, trained, names_for(trained) if tokenizer is ours else {})
+    anchor = (trained.trace, step) if tokenizer is ours else (tokenizer, None)
+    encoded = encode_section(tokenizer, trained, names_for(trained) if tokenizer is ours else {}, anchor=anchor)
     decode_section(tokenizer, encoded)
     url.write_url()
 

@@ -8,6 +8,7 @@ It quizzes the same run as the Train page: the example, the settings and the ste
 import streamlit as st
 
 from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, Question, Score, grade, make_question
+from bpe.views.excerpt import excerpt
 from bpe.views.labs import candidates_html
 from bpe.views.markdown import escape_markdown
 from bpe.views.token_html import chips_html, pieces_for, word_table_html
@@ -34,7 +35,7 @@ def corpus_view(trained: Trained, step: int) -> None:
         ]
         show_html(word_table_html(rows, end_of_word=eow))
         return
-    text = trained.text[:SHOWN_CHARS]
+    text = excerpt(trained.text, SHOWN_CHARS, special_tokens=trace.settings.special_tokens)
     tokenizer = tokenizer_at(trained, step)
     ids = tokenizer.encode(text, allowed_special="all")
     specials = list(trace.special_ids.values())

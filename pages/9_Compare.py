@@ -12,17 +12,18 @@ from dataclasses import replace
 import streamlit as st
 
 from bpe.errors import BpeError
-from bpe.limits import MAX_ENCODE_CHARS
+from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS
 from bpe.pretokenize import NAMED_PATTERNS
 from bpe.teaching.tie_lab import first_divergence
 from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.views.compare import COMPARE_CSS, compare_frame, divergence_html, explain_divergence, highlight_merge, merges_side_by_side
-from bpe.views.encoding import sample_text
+from bpe.views.encoding import encode_for_page, sample_text
 from bpe.views.markdown import escape_markdown
 from bpe.views.token_html import chips_html, pieces_for
 from ui import state, tokenizers, url
 from ui.render import page_setup, show_html, tokenizer_at
 from ui.training import get_trained
+from ui.view_cache import cached_view
 from ui.widgets import run_at_step, settings_sidebar
 
 VARIANT = "variant"
@@ -70,11 +71,38 @@ def variant_settings() -> None:
 
 
 def variant_tokenizer(step: int):
+    """``(tokenizer, (trace, step))`` of "ours with other settings", or ``None`` after an error."""
     tie, unit, pretokenizer = _variant()
     trained = get_trained(replace(state.lab(), tie_break=tie, unit=unit, pretokenizer=pretokenizer))
     if trained is None:
         return None
-    return tokenizer_at(trained, min(step, len(trained.trace.steps)))
+    at = min(step, len(trained.trace.steps))
+    return tokenizer_at(trained, at), (trained.trace, at)
+
+
+def encode_all(chosen: list[tuple[str, object, tuple]], text: str, labels: dict[str, str]) -> list[tuple]:
+    """``(label, tokenizer, Encoded)`` per tokenizer, all over the same text: if a tokenizer
+    encodes only a prefix (a chunk over MAX_CHUNK_CHARS), everyone encodes that prefix, and the
+    page says so. Cached on content (ui/view_cache.py), so reruns do not encode again."""
+    for attempt in range(2):
+        results = []
+        for choice, tokenizer, anchor in chosen:
+            try:
+                results.append((labels[choice], tokenizer, cached_view(
+                    anchor[0], ("compare", anchor[1]), text, lambda: encode_for_page(tokenizer, text, "allowed")
+                )))
+            except BpeError as error:
+                if attempt == 0:
+                    st.error(f"**{escape_markdown(labels[choice])} cannot encode this text:** {escape_markdown(error)}", icon="🛑")
+        shortest = min((encoded.encoded_chars for _, _, encoded in results), default=len(text))
+        if shortest == len(text):
+            return results
+        st.warning(
+            f"This text has a chunk of over {MAX_CHUNK_CHARS:,} characters for one of these tokenizers: "
+            f"all of them encode its first {shortest:,} of {len(text):,} characters.", icon="✂️",
+        )
+        text = text[:shortest]
+    return results
 
 
 def compare_section(trained, step: int) -> None:
@@ -112,18 +140,22 @@ def compare_section(trained, step: int) -> None:
         )
         return
     ours = tokenizer_at(trained, step)
-    results = []
-    own = {VARIANT: lambda: variant_tokenizer(step), LAST: lambda: tokenizer_at(trained, total)}
+    chosen_tokenizers = []
     for choice in chosen:
-        tokenizer = own[choice]() if choice in own else tokenizers.resolve(choice, ours)
-        if tokenizer is None:
-            continue
-        try:
-            results.append((labels[choice], tokenizer, tokenizer.encode(text, allowed_special="all")))
-        except BpeError as error:
-            st.error(f"**{escape_markdown(labels[choice])} cannot encode this text:** {escape_markdown(error)}", icon="🛑")
+        if choice == VARIANT:
+            tokenizer, anchor = variant_tokenizer(step) or (None, None)
+        elif choice == LAST:
+            tokenizer, anchor = tokenizer_at(trained, total), (trained.trace, total)
+        else:
+            tokenizer = tokenizers.resolve(choice, ours)
+            anchor = (trained.trace, step) if tokenizer is ours else (tokenizer, None)
+        if tokenizer is not None:
+            chosen_tokenizers.append((choice, tokenizer, anchor))
+    results = encode_all(chosen_tokenizers, text, labels)
     if not results:
         return
+    text = text[: min(encoded.encoded_chars for _, _, encoded in results)]
+    results = [(name, tokenizer, list(encoded.ids)) for name, tokenizer, encoded in results]
     st.dataframe(
         compare_frame(text, [(name, ids, tokenizer.n_vocab) for name, tokenizer, ids in results]),
         hide_index=True, width="stretch",

@@ -7,6 +7,7 @@ every byte on this machine; the server is always stopped, even when the caller f
 from __future__ import annotations
 
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -14,11 +15,16 @@ import time
 import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 STREAMLIT_RUN = (sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"))
+
+
+def _cap_address_space(limit: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def free_port() -> int:
@@ -29,12 +35,17 @@ def free_port() -> int:
 
 @contextmanager
 def running_app(
-    log: IO[str], *, startup_s: float = 30, run: Sequence[str] = STREAMLIT_RUN, cwd: Path = ROOT,
-    env: Mapping[str, str] | None = None,
+    log: IO[str], *, startup_s: float = 30, address_space_bytes: int | None = None,
+    run: Sequence[str] = STREAMLIT_RUN, cwd: Path = ROOT, env: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen]]:
     """Yield ``(base URL, server process)`` once ``/_stcore/health`` answers ``ok``. ``run`` is the
-    command before the server options (e.g. ``bpe-lab app --``), ``env`` adds to the environment."""
+    command before the server options (e.g. ``bpe-lab app --``), ``env`` adds to the environment.
+
+    ``address_space_bytes`` caps the server's address space (``RLIMIT_AS``), for tests that send
+    it input which, were a guard broken, would eat the machine's memory instead of failing.
+    """
     port = free_port()
+    cap = None if address_space_bytes is None else partial(_cap_address_space, address_space_bytes)
     server = subprocess.Popen(
         [
             *run, "--server.headless=true",
@@ -42,7 +53,7 @@ def running_app(
             "--server.fileWatcherType=none",
         ],
         cwd=cwd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "STREAMLIT_SERVER_HEADLESS": "true", **(env or {})},
+        env={**os.environ, "STREAMLIT_SERVER_HEADLESS": "true", **(env or {})}, preexec_fn=cap,
     )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -171,7 +171,9 @@ def test_the_encode_page_walks_gpt2_through_its_merges_and_caps_the_chunks():
     assert f"{len(load_gpt2().encode(text)):,} tokens" in [header.value for header in at.subheader]
     walk = plain(next(element.value for element in at.html if "bpe-walk-head" in element.value))
     assert "merge 19: e + s → es" in walk and "merge 8761: ·low + est → ·lowest" in walk  # GPT-2's own ranks
-    assert walk.count("chunk “") == 25 and "… and 35 more chunks" in walk
+    # the walkthrough follows the text up to its last space before MAX_WALK_CHARS = 200 (character 197):
+    # ten copies of the three chunks, then " lowest": 31 chunks, 25 drawn
+    assert walk.count("chunk “") == 25 and "… and 6 more chunks" in walk
     at.button[[button.label for button in at.button].index("Try half a character (e2 82)")].click().run()
     gpt2 = load_gpt2()
     byte_ids = [next(i for i, token in gpt2.tokens.items() if token.data == bytes([value])) for value in b"\xe2\x82"]

@@ -9,13 +9,16 @@ import io
 import pytest
 
 from bpe import Corpus, Tokenizer, TrainSettings, train
-from bpe.corpus import decode_text_file
+from bpe.corpus import decode_text_file, parse_word_counts
 from bpe.checking import read_learner_merges
 from bpe.errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
-from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, check_corpus_size
+from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, MAX_PATTERN_CHARS, check_corpus_size
 from bpe.pretokenize import Pretokenizer
 from bpe.streaming import read_text_chunks
 from bpe.tokenizer import parse_ids
+
+MILD_BOMB = "(?:a{100}){200}"
+"""Over the program-size limit (20,000) yet cheap to compile, so a broken guard cannot hurt this process."""
 
 STOPS_WITHOUT_ERROR = {
     "empty corpus": ("", "gpt2", "no_pairs"),
@@ -62,10 +65,27 @@ RAISES = {
     "corpus over the size limit": (lambda: check_corpus_size("a" * (MAX_CORPUS_CHARS + 1)), BpeError, "shorter"),
     "non-UTF-8 upload": (lambda: decode_text_file(b"caf\xe9", name="latin1.txt"), BpeError, "save it as UTF-8"),
     "binary upload": (lambda: decode_text_file(b"\x89PNG\x00\x00", name="x.png"), BpeError, "binary"),
+    "UTF-16 file": (lambda: decode_text_file("low".encode("utf-16"), name="u16.txt"), BpeError, "is UTF-16 text"),
+    "an id with digits that are not 0-9": (lambda: parse_ids("258, ٣"), BpeError, "with the digits 0-9"),
+    "an id with an underscore": (lambda: parse_ids("1_0"), BpeError, "cannot read '1_0' as a token id"),
+    "empty word table": (lambda: parse_word_counts(""), BpeError, "cannot read '' as word:count"),
     "invalid custom regex": (lambda: Pretokenizer.parse("regex:("), PatternError, "not a valid regex"),
     "regex that matches the empty string": (lambda: Pretokenizer.parse("regex:a*"), PatternError, "empty string"),
     "catastrophically backtracking regex": (
         lambda: Pretokenizer.parse("regex:(x+x+)+y").split("x" * 5000), PatternError, "backtracking",
+    ),
+    # The real bomb, (?:a{65535}){65535}, is refused in capped child processes: test_pattern_guard.py.
+    "regex memory bomb (nested counted repeats)": (
+        lambda: Pretokenizer.parse(f"regex:{MILD_BOMB}"), PatternError, "Use + or * instead of big counts",
+    ),
+    "custom regex over the length limit": (
+        lambda: Pretokenizer.parse("regex:" + "a|" * MAX_PATTERN_CHARS), PatternError, "shorten it",
+    ),
+    "custom regex nested too deeply": (
+        lambda: Pretokenizer.parse("regex:" + "(" * 300 + "a" + ")" * 300), PatternError, "flatten it",
+    ),
+    "custom regex with the reverse flag (?r)": (
+        lambda: Pretokenizer.parse(r"regex:(?r)\w+|\s+"), PatternError, "remove (?r)",
     ),
     "empty special token": (lambda: TrainSettings(special_tokens=("",)), SpecialTokenError, "empty"),
     "duplicated special token": (lambda: TrainSettings(special_tokens=("<s>", "<s>")), SpecialTokenError, "twice"),
@@ -89,6 +109,11 @@ def test_bad_input_raises_a_documented_error_that_says_how_to_fix_it(action, err
         action()
     assert hint in str(raised.value)
     assert isinstance(raised.value, ValueError)  # the app and CLI catch ValueError subclasses only
+
+
+def test_a_utf8_file_with_nul_and_control_characters_is_text_and_a_byte_order_mark_is_dropped():
+    assert decode_text_file(b"a\x00b\x01c", name="log.txt") == "a\x00b\x01c"
+    assert decode_text_file("\ufefflow".encode(), name="bom.txt") == "low"
 
 
 def test_every_row_of_the_bad_input_table_is_covered_here():

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from bpe.corpus import decode_text_file
+from bpe.corpus import BOM, decode_text_file
 from bpe.errors import BpeError
 from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, MAX_UPLOAD_MB, check_corpus_size
 from bpe.presets import PRESETS
@@ -188,7 +188,8 @@ def read_upload(data: bytes, name: str) -> None:
         st.session_state[state.UPLOAD_NOTE] = ("error", f"**Cannot use this file:** {escape_markdown(error)}")
         return
     st.session_state[state.OWN_TEXT] = text
-    st.session_state[state.UPLOAD_NOTE] = ("success", f"Loaded {escape_markdown(name)}.")
+    bom = " (its byte-order mark, U+FEFF, removed: it is not part of the text)" if data.startswith(BOM.encode()) else ""
+    st.session_state[state.UPLOAD_NOTE] = ("success", f"Loaded {escape_markdown(name)}{bom}.")
     update_lab(source=OWN_TEXT)
 
 

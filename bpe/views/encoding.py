@@ -13,13 +13,16 @@ records them:
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..errors import BpeError, UnknownTokenError
+from ..ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
+from ..limits import MAX_CHUNK_CHARS, MAX_WALK_CHARS, MAX_WALK_ROWS
+from ..pretokenize import special_token_pattern, split_special
 from ..tokenizer import ChunkWalk, Tokenizer
 from ..vocab import Token
+from .excerpt import excerpt
 from .token_html import Piece, chips_html, pieces_for, visible_text
 
 SAMPLE_TEXTS: Mapping[str, str] = MappingProxyType({
@@ -43,27 +46,70 @@ WALK_CSS = """
 
 def sample_text(source: str, corpus_text: str = "", special_tokens: Sequence[str] = ()) -> str:
     """A text worth encoding for this example (own text: its first line, cut to 200 characters)."""
-    text = SAMPLE_TEXTS.get(source) or (corpus_text.strip().splitlines() or ["hello world"])[0][:200]
+    first_line = (corpus_text.strip().splitlines() or ["hello world"])[0]
+    text = SAMPLE_TEXTS.get(source) or excerpt(first_line, 200, special_tokens=special_tokens)
     if special_tokens:  # show a special token between two copies of the text
         text = f"{text}{special_tokens[0]}{text}"
     return text
 
 
-def parse_ids(text: str) -> list[int]:
-    """``"258, 100 258" -> [258, 100, 258]``; anything else raises a teaching :class:`BpeError`."""
-    items = [item for item in re.split(r"[\s,;\[\]]+", text) if item]
-    # subtle: ASCII digits only ('²'.isdigit() is true, but int() refuses it); no id has 19 digits
-    bad = [item for item in items if not (item.isascii() and item.isdigit() and len(item) <= 18)]
-    if bad:
-        item = bad[0]
-        if item.startswith("-") and item[1:].isascii() and item[1:].isdigit():
-            raise UnknownTokenError(f"{item} is negative: token ids start at 0")
-        if item.isascii() and item.isdigit():
-            raise UnknownTokenError(f"unknown token id {item[:12]}…: it has {len(item):,} digits; ids are far smaller")
-        raise BpeError(
-            f"cannot read {item if len(item) <= 40 else item[:40] + '…'!r} as a token id: write whole numbers separated by spaces or commas, e.g. 258, 100"
-        )
-    return [int(item) for item in items]
+ENCODE_MODES: Mapping[str, dict] = MappingProxyType({
+    "allowed": {"allowed_special": "all"},
+    "disallowed": {},
+    "plain": {"disallowed_special": ()},
+})
+"""How the Encode page treats special-token text: keyword arguments of ``encode``."""
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A text's ids, and the walkthrough of its first :data:`MAX_WALK_CHARS` characters."""
+
+    ids: tuple[int, ...]
+    walks: tuple[ChunkWalk, ...]
+    encoded_chars: int
+    """How many characters the ids cover (all of them unless a chunk is over :data:`MAX_CHUNK_CHARS`)."""
+    walked_chars: int
+    """How many characters the walkthrough follows."""
+
+
+def encodable_prefix(tokenizer: Tokenizer, text: str) -> str:
+    """``text``, or, if one of its chunks is longer than :data:`MAX_CHUNK_CHARS`, the text up to
+    that many characters into the first such chunk (a chunk is never cut inside a special token).
+
+    >>> from bpe import Corpus, TrainSettings, train
+    >>> tok = Tokenizer.from_trace(train(Corpus.from_text("ab", pretokenizer="none"), TrainSettings(pretokenizer="none")))
+    >>> len(encodable_prefix(tok, "ab" * 20_000)), len(encodable_prefix(tok, "ab" * 2_000))
+    (10000, 4000)
+    """
+    position = 0
+    for piece, is_special in split_special(text, special_token_pattern(list(tokenizer.special_tokens))):
+        for chunk, _ in [(piece, True)] if is_special else tokenizer.pretokenizer.split(piece):
+            if len(chunk) > MAX_CHUNK_CHARS and not is_special:
+                return text[: position + MAX_CHUNK_CHARS]
+            position += len(chunk)
+    return text
+
+
+def encode_for_page(tokenizer: Tokenizer, text: str, mode: str) -> Encoded:
+    """Encode ``text`` in ``mode`` (a key of :data:`ENCODE_MODES`), and walk through its start.
+
+    The ids cover the whole text (the engine's fast path) unless a chunk is too long to encode
+    at once (:func:`encodable_prefix`); the walkthrough, which costs O(characters x merges), only
+    the first :data:`MAX_WALK_CHARS` characters, cut where no special token is split (``excerpt``).
+
+    >>> from bpe import Corpus, TrainSettings, train
+    >>> tok = Tokenizer.from_trace(train(Corpus.from_text("aaabdaaabac", pretokenizer="none"),
+    ...                                  TrainSettings(pretokenizer="none", merges=3)))
+    >>> done = encode_for_page(tok, "aaab " * 100, "allowed")
+    >>> len(done.ids), done.encoded_chars, done.walked_chars, len(done.walks)
+    (200, 500, 199, 1)
+    """
+    options = ENCODE_MODES[mode]
+    encodable = encodable_prefix(tokenizer, text)
+    ids = tuple(tokenizer.encode(encodable, **options))
+    walked = excerpt(encodable, MAX_WALK_CHARS, special_tokens=list(tokenizer.special_tokens))
+    return Encoded(ids, tuple(tokenizer.encode_walkthrough(walked, **options)), len(encodable), len(walked))
 
 
 def _kind_label(walk: ChunkWalk) -> str:
@@ -96,7 +142,7 @@ def walkthrough_html(
     blocks = []
     for walk in walks[:limit]:
         rows = [f'<tr><td class="bpe-what">start</td><td class="bpe-tokens">{chips(walk.initial)}</td></tr>']
-        for applied in walk.merges:
+        for applied in walk.merges[:MAX_WALK_ROWS]:
             where = ", ".join(str(p) for p in applied.positions)
             what = (
                 f"merge {applied.rank + 1}: {spell(applied.left)} + {spell(applied.right)} "
@@ -106,6 +152,8 @@ def walkthrough_html(
                 f'<tr><td class="bpe-what">{html.escape(what)}</td>'
                 f'<td class="bpe-tokens">{chips(applied.ids_after, applied.new_id)}</td></tr>'
             )
+        if len(walk.merges) > MAX_WALK_ROWS:
+            rows.append(f'<tr><td class="bpe-what">… and {len(walk.merges) - MAX_WALK_ROWS:,} more merges</td><td></td></tr>')
         if walk.kind == "word" and not walk.merges and len(walk.initial) > 1:
             rows.append('<tr><td class="bpe-what">no learned merge applies</td><td></td></tr>')
         head = f"{_kind_label(walk)} “{visible_text(walk.text.encode('utf-8'))}” → {len(walk.ids)} token{'s' if len(walk.ids) != 1 else ''}"

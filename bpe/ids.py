@@ -1,0 +1,42 @@
+"""Token ids written by a person (the app's decode box, the CLI's ``decode`` arguments) -> ints.
+
+One rule for every place ids are typed: an id is ASCII digits only, at most 18 of them. Python's
+``int()`` is far more lenient (it reads ``'٣'`` as 3, ``'1_0'`` as 10 and ``' 7 '`` as 7) and
+refuses 4,300-digit strings with a message about a limit nobody asked about.
+
+    >>> parse_ids("[258, 100,258]")
+    [258, 100, 258]
+    >>> read_id("٣")
+    Traceback (most recent call last):
+    ...
+    bpe.errors.BpeError: cannot read '٣' as a token id: write whole numbers with the digits 0-9, separated by spaces or commas, e.g. 258, 100
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import BpeError, UnknownTokenError
+
+MAX_ID_DIGITS = 18
+"""No vocabulary comes near 19 digits, and int() of 18 digits is instant."""
+
+
+def read_id(item: str) -> int:
+    """One id: ASCII digits only; anything else raises a teaching :class:`BpeError`."""
+    if item.isascii() and item.isdigit() and len(item) <= MAX_ID_DIGITS:
+        return int(item)
+    if item.startswith("-") and item[1:].isascii() and item[1:].isdigit():
+        raise UnknownTokenError(f"{item[:12]} is negative: token ids start at 0")
+    if item.isascii() and item.isdigit():
+        raise UnknownTokenError(f"unknown token id {item[:12]}…: it has {len(item):,} digits; ids are far smaller")
+    shown = item if len(item) <= 40 else item[:40] + "…"
+    raise BpeError(
+        f"cannot read {shown!r} as a token id: write whole numbers with the digits 0-9, "
+        "separated by spaces or commas, e.g. 258, 100"
+    )
+
+
+def parse_ids(text: str) -> list[int]:
+    """Ids separated by spaces, commas, semicolons or brackets: ``"258, 100 258" -> [258, 100, 258]``."""
+    return [read_id(item) for item in re.split(r"[\s,;\[\]]+", text) if item]

@@ -1,0 +1,61 @@
+"""One student cannot take down the class: a regex memory bomb sent by link is refused within 5 s
+while another session keeps working.
+
+The server runs under a 3 GB address-space cap (its own, not the shared ``app_url`` server): were
+the guard in ``bpe/pattern_guard.py`` broken, ``(?:a{65535}){65535}`` would end in a MemoryError
+page after seconds of a frozen server (and fail this test) instead of eating the machine.
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+from .app_server import running_app
+from .conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+BOMB = "(?:a{65535}){65535}"
+ANSWER_WITHIN_S = 5.0
+
+
+@pytest.fixture(scope="module")
+def capped_app_url():
+    ARTIFACTS.mkdir(exist_ok=True)
+    with open(ARTIFACTS / "streamlit-capped-server.log", "w") as log, \
+            running_app(log, address_space_bytes=3 << 30) as (url, _):
+        yield url
+
+
+@pytest.fixture
+def second_page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1600})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def test_a_regex_bomb_link_is_refused_quickly_while_another_session_steps(page, second_page, capped_app_url):
+    classmate = second_page
+    classmate.goto(f"{capped_app_url}/Train?preset=sennrich")
+    expect(classmate.locator(".bpe-narration")).to_contain_text("Before any merge")
+    page.goto(capped_app_url)  # the student's browser has the app's scripts cached, as after any visit
+    expect(page.get_by_role("heading", name="BPE Lab: byte-pair encoding, step by step")).to_be_visible()
+
+    classmate.get_by_role("button", name="Next").click()  # the classmate steps while the bomb is handled
+    started = time.perf_counter()
+    page.goto(f"{capped_app_url}/Train?preset=sennrich&pretok={quote('regex:' + BOMB)}", wait_until="commit")
+    expect(page.get_by_text("counted repeats would compile to about 4,294,836,225 regex steps")).to_be_visible()
+    elapsed = time.perf_counter() - started
+    expect(classmate.locator(".bpe-narration")).to_contain_text("Merge 1 of 10")
+
+    assert elapsed < ANSWER_WITHIN_S, f"the bomb link took {elapsed:.1f} s to answer"
+    expect(page.get_by_text("Use + or * instead of big counts")).to_be_visible()
+    expect(page.locator(".bpe-narration")).to_contain_text("Before any merge")  # fell back to a working run
+    classmate.get_by_role("button", name="Next").click()
+    expect(classmate.locator(".bpe-narration")).to_contain_text("Merge 2 of 10")
