@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from .apptest_support import (
-    APP, ENCODE, ROOT, TRAIN, VOCAB, chart_rows, errors, html_with, narration, open_page, plain,
+    APP, ENCODE, ROOT, TRAIN, VOCAB, after_merge, chart_rows, errors, html_with, narration, open_page, plain,
 )
 
 PAGES = [None, TRAIN, ENCODE, VOCAB]
@@ -69,7 +69,7 @@ def test_choosing_sennrich_and_stepping_to_merge_3_shows_o_plus_w_everywhere():
     assert [row["pair"] for row in rows[:3]] == ["1. o + w", "2. l + o", "3. · + l"]
     assert [(r["left"], r["right"], r["count"], r["status"]) for r in rows[:2]] == [("o", "w", 7, "chosen"), ("l", "o", 7, "tied")]
 
-    corpus = html_with(at, "bpe-tokens\"><span")
+    corpus = after_merge(html_with(at, "bpe-tokens\"><span"))
     new_tokens = re.findall(r'class="bpe-tok[^"]* bpe-new"[^>]*title="([^"]*)"[^>]*>([^<]*)<', corpus)
     assert len(new_tokens) == 7 and all(text == "ow" and title.startswith("id 258 · bytes 6f 77") for title, text in new_tokens)
     assert at.query_params["step"] == "3"
@@ -97,7 +97,7 @@ def test_play_starts_and_pause_stops():
 
 def test_word_table_example_shows_each_word_with_its_segmentation():
     at = open_page(TRAIN, preset="cs336", step="3")
-    table = html_with(at, "bpe-words")
+    table = after_merge(html_with(at, "bpe-words"))
     rows = re.findall(r"<tr><td>(.*?)</td><td class=\"bpe-count\">(\d+)</td><td class=\"bpe-tokens\">(.*?)</td></tr>", table)
     assert [(word, count) for word, count, _ in rows] == [("low", "5"), ("lower", "2"), ("newest", "6"), ("widest", "3")]
     segmented = {word: re.findall(r">([^<>]+)</span>", chips) for word, _, chips in rows}
@@ -106,7 +106,7 @@ def test_word_table_example_shows_each_word_with_its_segmentation():
 
 def reads_as(at) -> str | None:
     """The corpus's "Reads as ..." line (shown only with Wikipedia-style names), as plain text."""
-    found = re.search(r'<p class="bpe-reads-as">.*?</p>', html_with(at, "bpe-tokens"))
+    found = re.search(r'<p class="bpe-reads-as">.*?</p>', after_merge(html_with(at, "bpe-tokens")))
     return plain(found.group()) if found else None
 
 

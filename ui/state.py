@@ -76,6 +76,10 @@ NEWEST_TEXT = "bpe.newest_text"
 BYTE_TEXT = "bpe.byte_text"
 BYTE_TOKEN = "bpe.byte_token"
 """The byte inspector's token, as hex (``e2 82``)."""
+LAST_RUN = "bpe.last_run"
+"""``(source, Trained)`` the Train page last drew, to say what a retrain changed."""
+RETRAIN_NOTE = "bpe.retrain_note"
+"""The Train page's "Retrained with ...: merges now differ from merge k" line, or ``None``."""
 
 DEFAULT_OWN_TEXT = (
     "The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs.\n"
@@ -125,6 +129,8 @@ _DEFAULTS: dict[str, Any] = {
     NEWEST_TEXT: "newest newest newest widest",
     BYTE_TEXT: "aaabdaaabac é € 🙂",
     BYTE_TOKEN: "e2 82",
+    LAST_RUN: None,
+    RETRAIN_NOTE: None,
 }
 
 

@@ -20,6 +20,7 @@ from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT, SOURCES, LabState
 from bpe.views.markdown import escape_markdown
+from bpe.views.narration import retrain_notice
 from bpe.views.tables import apply_table_edits
 
 from . import state, url
@@ -303,46 +304,65 @@ def _tick(total: int) -> None:
 
 
 def stepper(total: int, *, key: str = "main") -> int:
-    """First / previous / next / last, play/pause with a speed, and a slider. Returns the step."""
+    """First / previous / next / last, play/pause with a speed, and a slider, in one row (the
+    slider wraps under the buttons on a phone). Returns the step.
+
+    The row is a keyed horizontal container (CSS class ``st-key-bpe-stepper``): the page's CSS
+    keeps it one compact row at every width (see ``STEPPER_CSS``), where Streamlit's columns
+    would stack six full-width buttons on a phone.
+    """
     step = lab().step
     playing = st.session_state[state.PLAYING]
-    cols = st.columns([1, 1.7, 1.7, 1, 1.2, 1.5])  # room for the PageUp/PageDown hints
-    cols[0].button(
+    row = st.container(horizontal=True, key=f"bpe-stepper-{key}", vertical_alignment="center", gap="small")
+    row.button(
         "First", icon=":material/first_page:", key=f"w.first.{key}", on_click=_go, args=(0,),
-        disabled=step == 0, width="stretch",
+        disabled=step == 0, help="Step 0: the corpus before any merge",
     )
-    cols[1].button(
+    row.button(
         "Previous", icon=":material/chevron_left:", key=f"w.prev.{key}", on_click=_go,
-        args=(max(step - 1, 0),), disabled=step == 0, width="stretch",
+        args=(max(step - 1, 0),), disabled=step == 0,
         shortcut="PageUp",  # what a presenter's clicker sends
     )
-    cols[2].button(
+    row.button(
         "Next", icon=":material/chevron_right:", key=f"w.next.{key}", on_click=_go,
-        args=(min(step + 1, total),), disabled=step >= total, width="stretch", type="primary",
+        args=(min(step + 1, total),), disabled=step >= total, type="primary",
         shortcut="PageDown",
     )
-    cols[3].button(
+    row.button(
         "Last", icon=":material/last_page:", key=f"w.last.{key}", on_click=_go, args=(total,),
-        disabled=step >= total, width="stretch",
+        disabled=step >= total, help="The last merge",
     )
-    cols[4].button(
+    row.button(
         "Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:",
-        key=f"w.play.{key}", on_click=_toggle_play, args=(total,), disabled=total == 0, width="stretch",
+        key=f"w.play.{key}", on_click=_toggle_play, args=(total,), disabled=total == 0,
     )
     seed(f"w.speed.{key}", st.session_state[state.SPEED])
-    cols[5].selectbox(
+    row.selectbox(
         "Speed", list(state.SPEEDS), key=f"w.speed.{key}", label_visibility="collapsed",
-        on_change=_set_speed, args=(f"w.speed.{key}",),
+        on_change=_set_speed, args=(f"w.speed.{key}",), width=150,
     )
     if total > 0:
         seed(f"w.step.{key}", step)
-        st.slider(
-            "Step (merges applied so far)", 0, total, key=f"w.step.{key}",
-            on_change=_set_step, args=(f"w.step.{key}",),
+        row.slider(
+            "Step (merges applied so far)", 0, total, key=f"w.step.{key}", label_visibility="collapsed",
+            on_change=_set_step, args=(f"w.step.{key}",), width="stretch",
         )
     else:
-        st.caption("No merge was learned, so there is only step 0.")
+        row.caption("No merge was learned, so there is only step 0.")
     return step
+
+
+def retrain_notice_for(trained: Trained) -> str | None:
+    """The one-line notice after a setting (or the user's text) changed the run: what changed and
+    from which merge on the merges differ. It stays up while the learner steps through the new run;
+    another example clears it."""
+    source = lab().source
+    last = st.session_state[state.LAST_RUN]
+    if last is None or last[1] is not trained:
+        changed = last is not None and last[0] == source and last[1].trace != trained.trace
+        st.session_state[state.RETRAIN_NOTE] = retrain_notice(last[1].trace, trained.trace) if changed else None
+        st.session_state[state.LAST_RUN] = (source, trained)
+    return st.session_state[state.RETRAIN_NOTE]
 
 
 def step_slider(total: int, *, key: str) -> int:

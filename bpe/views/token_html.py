@@ -144,20 +144,22 @@ def chip_title(piece: Piece, end_of_word: str | None = None) -> str:
     return f"id {piece.token_id} · bytes {piece.data.hex(' ') or '(none)'} · {name}{spelled}{kind}"
 
 
+def chip_html(piece: Piece, color: int, *, end_of_word: str | None = None, attrs: str = "", title: str = "") -> str:
+    """One chip in palette colour ``color``. ``attrs``: extra attributes the caller built (already
+    escaped); ``title``: more hover text after the id and bytes (escaped here)."""
+    classes = "bpe-tok" + (" bpe-special" if piece.special else f" bpe-c{color}") + (" bpe-new" if piece.new else "")
+    hover = html.escape(chip_title(piece, end_of_word) + title, quote=True)
+    chip = f'<span class="{classes}" title="{hover}" data-id="{piece.token_id}"{attrs}>{_chip_body(piece, end_of_word)}</span>'
+    # A newline inside the token also breaks the line on screen, after the chip.
+    if piece.name is None and b"\n" in piece.data:
+        chip += "<br>" * piece.data.count(b"\n")
+    return chip
+
+
 def chips_html(pieces: Sequence[Piece], *, end_of_word: str | None = None, wrap: bool = True) -> str:
     """Pieces -> one HTML fragment of chips; neighbours never share a colour."""
     colors = assign_colors([piece.token_id for piece in pieces])
-    out: list[str] = []
-    for piece, color in zip(pieces, colors):
-        classes = "bpe-tok" + (" bpe-special" if piece.special else f" bpe-c{color}") + (" bpe-new" if piece.new else "")
-        title = html.escape(chip_title(piece, end_of_word), quote=True)
-        out.append(
-            f'<span class="{classes}" title="{title}" data-id="{piece.token_id}">{_chip_body(piece, end_of_word)}</span>'
-        )
-        # A newline inside the token also breaks the line on screen, after the chip.
-        if piece.name is None and b"\n" in piece.data:
-            out.append("<br>" * piece.data.count(b"\n"))
-    body = "".join(out)
+    body = "".join(chip_html(piece, color, end_of_word=end_of_word) for piece, color in zip(pieces, colors))
     return f'<div class="bpe-tokens">{body}</div>' if wrap else body
 
 
@@ -217,13 +219,20 @@ def word_table_html(
     rows: Sequence[tuple[str, int, Sequence[Piece]]], *, end_of_word: str | None = None, limit: int = 200
 ) -> str:
     """A word-count table with each word's current segmentation as chips (first ``limit`` rows)."""
+    cells = [(word, count, chips_html(pieces, end_of_word=end_of_word, wrap=False)) for word, count, pieces in rows[:limit]]
+    return word_cells_html(cells, rows=len(rows))
+
+
+def word_cells_html(cells: Sequence[tuple[str, int, str]], *, rows: int) -> str:
+    """The word table from ``(word, count, segmentation HTML)`` cells (the first of ``rows``)."""
+    limit = len(cells)
     body = "".join(
         f'<tr><td>{html.escape(visible_text(word.encode("utf-8")))}</td><td class="bpe-count">{count:,}</td>'
-        f'<td class="bpe-tokens">{chips_html(pieces, end_of_word=end_of_word, wrap=False)}</td></tr>'
-        for word, count, pieces in rows[:limit]
+        f'<td class="bpe-tokens">{segmentation}</td></tr>'
+        for word, count, segmentation in cells
     )
     more = (
-        f'<p class="bpe-legend">… and {len(rows) - limit:,} more words</p>' if len(rows) > limit else ""
+        f'<p class="bpe-legend">… and {rows - limit:,} more words</p>' if rows > limit else ""
     )
     return (
         '<table class="bpe-words"><thead><tr><th>word</th><th>count</th><th>segmentation now</th></tr>'
