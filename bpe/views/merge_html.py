@@ -64,7 +64,7 @@ MERGE_CSS = f"""
 .bpe-pick + label.bpe-pick-last {{ border-radius: 0 6px 6px 0; margin-left: -1px; }}
 .bpe-pick:checked + label {{ background: #0072B2; border-color: #0072B2; color: #fff; font-weight: 600; }}
 .bpe-pick:focus-visible + label {{ outline: 3px solid #E69F00; outline-offset: 1px; }}
-.bpe-layers {{ display: grid; max-height: var(--bpe-corpus-height, 26rem); overflow-y: auto;
+.bpe-layers {{ display: grid; max-height: var(--bpe-corpus-height, max(14rem, calc(100vh - 33rem))); overflow-y: auto;
   overscroll-behavior: contain; padding: 3px 2px 0 3px; }}
 .bpe-layers > .bpe-layer {{ grid-area: 1 / 1; min-width: 0; }}
 .bpe-word {{ display: inline-flex; flex-wrap: wrap; max-width: 100%; vertical-align: top; }}

@@ -57,7 +57,7 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 .stMain .bpe-why > summary {{ display: list-item; }}  /* a projector folds the narration's sentences */
 .stMain .bpe-why:not([open])::details-content {{ content-visibility: hidden; }}
 .stMainBlockContainer {{ padding-top: 3.5rem; }}  /* Streamlit's header grows with the root font */
-.stMain .bpe-layers {{ --bpe-corpus-height: 17rem; }}
+.stMain .bpe-layers {{ --bpe-corpus-height: max(9rem, calc(100vh - 22rem)); }}
 </style>
 """
 
