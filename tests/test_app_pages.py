@@ -283,3 +283,24 @@ def test_vocabulary_lists_tokens_with_their_step_and_draws_a_merge_tree():
     at.text_input(key="w.vocab_query").set_value("aa").run()
     assert set(at.dataframe[0].value["id"]) >= {256, 258}
     assert len(at.get("vega_lite_chart")) == 1  # the length histogram
+
+
+# -- the merge, seen: honest words on the page ----------------------------------------------------
+def test_changing_the_tie_rule_says_from_which_merge_the_run_now_differs():
+    at = open_page(TRAIN, preset="sennrich", step="2")
+    assert not at.info
+    at.selectbox(key="w.tie").set_value("first-seen").run()
+    notices = [element.value for element in at.info]
+    assert "Retrained with tie-break first-seen: merges now differ from merge 1 on (was s + t, now e + s)." in notices
+    at.button(key="w.next.main").click().run()  # it stays up while the learner steps through the new run
+    assert any("Retrained with tie-break first-seen" in notice for notice in (e.value for e in at.info))
+    at.selectbox(key="w.source").set_value("wikipedia").run()  # another example is not a retrain
+    assert not any("Retrained" in element.value for element in at.info)
+
+
+def test_an_early_stop_is_said_at_step_zero_and_the_last_step_shows_the_counts_that_stopped_it():
+    at = open_page(TRAIN, preset="wikipedia", merges="30")
+    assert "Training stopped after 3 of the 30 merges asked for" in narration(at)
+    at.button(key="w.last.main").click().run()
+    stop = plain(html_with(at, "bpe-stop"))
+    assert "After the last merge the best pairs are" in stop and "(once)" in stop
