@@ -19,7 +19,7 @@ from bpe.tokenizer import Tokenizer
 from bpe.trainer import train
 from bpe.views.charts import STATUS_COLORS, pair_chart, pair_legend_html, pair_rows
 from bpe.views.narration import narrate_step, retrain_notice
-from bpe.views.occurrences import chunks_of, pairs_after_training, training_corpus
+from bpe.views.occurrences import chunks_of, merged, pairs_after_training, training_corpus
 from bpe.views.stats import drawn_tokens_note, step_stats
 from bpe.views.train_step import corpus_block, stop_html
 
@@ -182,3 +182,21 @@ def test_hostile_corpus_text_is_escaped_in_both_moments(text):
     trace = own(text + text, pretokenizer="none", merges=1)
     block = corpus_block(trace, text=text + text, step=1)
     assert "<script" not in block and ' onmouseover="x' not in block
+
+
+RUNS = {
+    "sennrich (gpt2 split)": (lambda: trained("sennrich"), SENNRICH.corpus_text),
+    "python-docs sample": (lambda: trained("python-docs"), PRESETS["python-docs"].corpus_text[:1500]),
+    "char run with </w>": (lambda: own("low lower newest widest", unit="char", end_of_word="</w>", pretokenizer="whitespace", merges=12), "low lower newest widest"),
+    "custom regex gaps + special": (lambda: own("aa-aa<|e|>aaa-a", pretokenizer="regex:a+", special_tokens=("<|e|>",), merges=3), "aa-aa<|e|>aaa-a"),
+}
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_one_more_merge_applied_to_the_chunks_equals_encoding_again(name):
+    build, text = RUNS[name]
+    trace = build()
+    for step in range(1, min(len(trace.steps), 60) + 1):
+        before = chunks_of(Tokenizer.from_trace(trace, step=step - 1), text)
+        merge = trace.steps[step - 1]
+        assert merged(before, (merge.left, merge.right), merge.new_id) == chunks_of(Tokenizer.from_trace(trace, step=step), text)

@@ -100,6 +100,7 @@ def layer_html(
     origins = origins or {}
     colors = assign_colors([piece.token_id for piece in pieces])
     numbers = {position: number for number, position in enumerate(sorted(marks.counted), start=1)}
+    drawn: dict[tuple[Piece, int, str], str] = {}
     out: list[str] = []
     start = 0
     for chunk in chunks:
@@ -111,9 +112,12 @@ def layer_html(
             if position > start and position - 1 in marks.rank_at:
                 attrs += f' data-r="{marks.rank_at[position - 1]}"'
             piece = pieces[position]
-            parts.append(chip_html(
-                piece, colors[position], end_of_word=end_of_word, attrs=attrs, title=origins.get(piece.token_id, ""),
-            ))
+            key = (piece, colors[position], attrs)
+            if key not in drawn:  # a corpus repeats its tokens: draw each look once
+                drawn[key] = chip_html(
+                    piece, colors[position], end_of_word=end_of_word, attrs=attrs, title=origins.get(piece.token_id, ""),
+                )
+            parts.append(drawn[key])
             if position in numbers:  # the counting lab's badges: solid replaced, dashed counted only
                 kind, what = (
                     ("replaced", "counted and replaced by the merge") if position in marks.replaced

@@ -78,6 +78,31 @@ def chunks_of(tokenizer: Tokenizer, text: str) -> list[Chunk]:
     return chunks
 
 
+def merged(chunks: Sequence[Chunk], pair: Pair, new_id: int) -> list[Chunk]:
+    """The chunks after one more merge: ``pair`` replaced left to right, as encoding does.
+
+    Equal to encoding again with the merge added (the property test checks it): a merge's new
+    token only enters pairs ranked after it, so no earlier merge can apply once it is made. This
+    saves the Train page a second tokenizer and encode per step.
+
+    >>> merged([Chunk((1, 1, 1, 1)), Chunk((1, 1), trained=False)], (1, 1), 9)
+    [Chunk(ids=(9, 9), trained=True), Chunk(ids=(9,), trained=False)]
+    """
+    left, right = pair
+    out = []
+    for chunk in chunks:
+        ids, new, i = chunk.ids, [], 0
+        while i < len(ids):
+            if i + 1 < len(ids) and ids[i] == left and ids[i + 1] == right:
+                new.append(new_id)
+                i += 2
+            else:
+                new.append(ids[i])
+                i += 1
+        out.append(Chunk(tuple(new), chunk.trained))
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class PairMarks:
     """What to mark on the drawn ids (positions of a pair's left token)."""

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from ..tokenizer import Tokenizer
 from ..trace import PairCount, Trace
 from .merge_html import Layer, before_legend, merge_view_html
-from .occurrences import Chunk, chunks_of, mark_pairs
+from .occurrences import Chunk, chunks_of, mark_pairs, merged
 from .stats import drawn_tokens_note
 from .token_html import pieces_for
 
@@ -96,7 +96,8 @@ def corpus_block(
         before = Layer(chunks, pieces, f"{AFTER_LEGEND} {note}")
     after = None
     if step:
-        chunks = _chunks(trace, step, text=text, table=table)
+        merge = trace.steps[step - 1]
+        chunks = merged(chunks, (merge.left, merge.right), merge.new_id)
         note = _count_note(trace, step, chunks, whole=whole, word_table=word_table)
         pieces = _pieces(trace, chunks, names, new_id=trace.steps[step - 1].new_id)
         after = Layer(chunks, pieces, f"{AFTER_LEGEND} {note}", origins=_origins(trace, pieces, names))
