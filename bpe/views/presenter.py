@@ -51,7 +51,7 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 .stMain .bpe-narration .bpe-tokens {{ font-size: inherit; }}
 .stMain [data-testid="stBaseButton-primary"] kbd, .stMain [data-testid="stBaseButton-secondary"] kbd {{
   display: none; }}  /* the shortcut hints: the presenter knows them, and the labels need the room */
-.stMain h1 {{ font-size: 1.7rem; }}
+.stMain:has([class*="st-key-bpe-stepper"]) h1 {{ font-size: 1.7rem; }}  /* a stepped lesson needs the room */
 .stMain [data-testid="stCaptionContainer"] {{ display: none; }}  /* the presenter says it */
 .stMain .st-key-w-leave_present {{ position: fixed; top: .35rem; right: 3.2rem; width: auto; z-index: 999991; }}
 .stMain .bpe-why > summary {{ display: list-item; }}  /* a projector folds the narration's sentences */

@@ -119,15 +119,20 @@ def step_stats(trace: Trace, step: int) -> list[Stat]:
 
 
 def drawn_tokens_note(
-    *, drawn: int, trained: int, special: int, tokens_in_corpus: int, whole: bool, word_table: bool
+    *, drawn: int, trained: int, special: int, tokens_in_corpus: int, whole: bool, word_table: bool, moment: str = "",
 ) -> str:
     """How the drawn corpus's token count relates to "Tokens in corpus" (the training words).
+    ``moment`` (e.g. ``"Before merge 3: "``) says which step the count belongs to.
 
     >>> drawn_tokens_note(drawn=41, trained=39, special=2, tokens_in_corpus=39, whole=True, word_table=False)
     '41 tokens drawn: 39 in the training words (the "Tokens in corpus" figure) + 2 special tokens.'
     >>> drawn_tokens_note(drawn=95, trained=16, special=0, tokens_in_corpus=16, whole=True, word_table=False)
     '95 tokens drawn: 16 in the training words (the "Tokens in corpus" figure) + 79 in text the pre-tokenizer leaves out (never trained on).'
     """
+    return moment + _drawn_note(drawn, trained, special, tokens_in_corpus, whole, word_table)
+
+
+def _drawn_note(drawn: int, trained: int, special: int, tokens_in_corpus: int, whole: bool, word_table: bool) -> str:
     if word_table:
         return (
             f"{drawn:,} tokens drawn: each distinct word once. \"Tokens in corpus\" ({tokens_in_corpus:,}) "

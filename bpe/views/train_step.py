@@ -59,13 +59,15 @@ def _origins(trace: Trace, pieces, names: Mapping[int, str]) -> dict[int, str]:
     return origins
 
 
-def _count_note(trace: Trace, step: int, chunks: Sequence[Chunk], *, whole: bool, word_table: bool) -> str:
+def _count_note(
+    trace: Trace, step: int, chunks: Sequence[Chunk], *, whole: bool, word_table: bool, moment: str
+) -> str:
     special_ids = set(trace.special_ids.values())
     return html.escape(drawn_tokens_note(
         drawn=sum(len(chunk.ids) for chunk in chunks),
         trained=sum(len(chunk.ids) for chunk in chunks if chunk.trained),
         special=sum(1 for chunk in chunks for token_id in chunk.ids if token_id in special_ids),
-        tokens_in_corpus=trace.tokens_after(step), whole=whole, word_table=word_table,
+        tokens_in_corpus=trace.tokens_after(step), whole=whole, word_table=word_table, moment=moment,
     ))
 
 
@@ -82,7 +84,8 @@ def corpus_block(
     before_step = max(step - 1, 0)
     chunks = _chunks(trace, before_step, text=text, table=table)
     pieces = _pieces(trace, chunks, names)
-    note = _count_note(trace, before_step, chunks, whole=whole, word_table=word_table)
+    moment = f"Before merge {step:,}: " if step else "Before any merge: "
+    note = _count_note(trace, before_step, chunks, whole=whole, word_table=word_table, moment=moment)
     if trace.steps:
         merge = trace.steps[max(step, 1) - 1]
         marks = mark_pairs(
@@ -98,7 +101,7 @@ def corpus_block(
     if step:
         merge = trace.steps[step - 1]
         chunks = merged(chunks, (merge.left, merge.right), merge.new_id)
-        note = _count_note(trace, step, chunks, whole=whole, word_table=word_table)
+        note = _count_note(trace, step, chunks, whole=whole, word_table=word_table, moment=f"After merge {step:,}: ")
         pieces = _pieces(trace, chunks, names, new_id=trace.steps[step - 1].new_id)
         after = Layer(chunks, pieces, f"{AFTER_LEGEND} {note}", origins=_origins(trace, pieces, names))
     return merge_view_html(
