@@ -143,7 +143,7 @@ def test_hovering_a_bar_marks_its_places_and_before_after_is_one_click_apart(pag
 
     page.mouse.move(5, 5)
     expect(after).to_be_visible()
-    page.get_by_text("Before merge 3").click()  # one click (or one arrow key) back to "before"
+    page.locator("label", has_text="Before merge 3").click()  # one click (or one arrow key) back to "before"
     expect(before).to_be_visible()
     expect(after).to_be_hidden()
     expect(before.locator(REPLACED)).to_have_count(7)  # o + w, 7 times, before it is merged

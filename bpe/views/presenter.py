@@ -51,12 +51,11 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 .stMain .bpe-narration .bpe-tokens {{ font-size: inherit; }}
 .stMain [data-testid="stBaseButton-primary"] kbd, .stMain [data-testid="stBaseButton-secondary"] kbd {{
   display: none; }}  /* the shortcut hints: the presenter knows them, and the labels need the room */
-.stMain:has([class*="st-key-bpe-stepper"]) h1 {{ font-size: 1.7rem; }}  /* a stepped lesson needs the room */
+.stMain:has([class*="st-key-bpe-stepper"]) h1 {{ font-size: 1.5rem; }}  /* a stepped lesson needs the room */
 .stMain [data-testid="stCaptionContainer"] {{ display: none; }}  /* the presenter says it */
-.stMain .st-key-w-leave_present {{ position: fixed; top: .35rem; right: 3.2rem; width: auto; z-index: 999991; }}
 .stMain .bpe-why > summary {{ display: list-item; }}  /* a projector folds the narration's sentences */
 .stMain .bpe-why:not([open])::details-content {{ content-visibility: hidden; }}
-.stMainBlockContainer {{ padding-top: 3.5rem; }}  /* Streamlit's header grows with the root font */
+.stMainBlockContainer {{ padding-top: 3rem; }}  /* Streamlit's header grows with the root font */
 .stMain .bpe-layers {{ --bpe-corpus-height: max(9rem, calc(100vh - 22rem)); }}
 </style>
 """
