@@ -20,7 +20,6 @@ from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT, SOURCES, LabState
 from bpe.views.markdown import escape_markdown
-from bpe.views.narration import retrain_notice
 from bpe.views.tables import apply_table_edits
 
 from . import state, url
@@ -350,19 +349,6 @@ def stepper(total: int, *, key: str = "main") -> int:
     else:
         row.caption("No merge was learned, so there is only step 0.")
     return step
-
-
-def retrain_notice_for(trained: Trained) -> str | None:
-    """The one-line notice after a setting (or the user's text) changed the run: what changed and
-    from which merge on the merges differ. It stays up while the learner steps through the new run;
-    another example clears it."""
-    source = lab().source
-    last = st.session_state[state.LAST_RUN]
-    if last is None or last[1] is not trained:
-        changed = last is not None and last[0] == source and last[1].trace != trained.trace
-        st.session_state[state.RETRAIN_NOTE] = retrain_notice(last[1].trace, trained.trace) if changed else None
-        st.session_state[state.LAST_RUN] = (source, trained)
-    return st.session_state[state.RETRAIN_NOTE]
 
 
 def step_slider(total: int, *, key: str) -> int:

@@ -163,33 +163,6 @@ def chips_html(pieces: Sequence[Piece], *, end_of_word: str | None = None, wrap:
     return f'<div class="bpe-tokens">{body}</div>' if wrap else body
 
 
-CORPUS_LEGEND = (
-    "Each box is one token; <b>bold with a thick outline</b> = made by this merge. · is a space, ↵ a "
-    "newline, → a tab, ‹e2 82› bytes that are only part of a character. Hover a token for its id and bytes."
-)
-
-
-def corpus_html(
-    pieces: Sequence[Piece], *, end_of_word: str | None = None, shown_chars: int, total_chars: int,
-    reading: bool = False,
-) -> str:
-    """A corpus drawn as chips, then (``reading``, for Wikipedia-style names) a "Reads as" line,
-    then a legend with the token count and, when only the start of the corpus is drawn, how much.
-    One block, so a page that redraws it on every step redraws one element.
-
-    >>> body = corpus_html([Piece(90, b"Z", name="Z"), Piece(98, b"b")], shown_chars=2, total_chars=9, reading=True)
-    >>> "Reads as <b><code>Zb</code></b>" in body, "Showing the first 2 of 9 characters · 2 tokens." in body
-    (True, True)
-    """
-    reads_as = (
-        f'<p class="bpe-reads-as">Reads as <b><code>{html.escape(segmentation_text(pieces))}</code></b></p>'
-        if reading else ""
-    )
-    cut = f"Showing the first {shown_chars:,} of {total_chars:,} characters · " if shown_chars < total_chars else ""
-    legend = f'<p class="bpe-legend">{cut}{len(pieces):,} tokens. {CORPUS_LEGEND}</p>'
-    return chips_html(pieces, end_of_word=end_of_word) + reads_as + legend
-
-
 def pieces_for(
     ids: Sequence[int],
     tokens: Mapping[int, Token],
