@@ -68,17 +68,18 @@ MERGE_CSS = f"""
   overscroll-behavior: contain; padding: 3px 2px 0 3px; }}
 .bpe-layers > .bpe-layer {{ grid-area: 1 / 1; min-width: 0; }}
 .bpe-word {{ display: inline-flex; flex-wrap: wrap; max-width: 100%; vertical-align: top; }}
-/* Pressing Next shows the pair marked, then the merge happening: the "after" layer fades in. */
-.bpe-animate .bpe-before {{ animation: bpe-fade-out .35s ease-in 1.1s both; }}
-.bpe-animate .bpe-after {{ animation: bpe-fade-in .35s ease-out 1.1s both; }}
-@keyframes bpe-fade-out {{ from {{ opacity: 1; visibility: visible; }} to {{ opacity: 0; visibility: hidden; }} }}
-@keyframes bpe-fade-in {{ from {{ opacity: 0; visibility: hidden; }} to {{ opacity: 1; visibility: visible; }} }}
+/* Pressing Next shows the pair's places for a moment, then the corpus after the merge. One swap,
+   not a fade: a fade repaints the whole corpus every frame, on every learner's machine, each step. */
+.bpe-animate .bpe-before {{ animation: bpe-leave 0s linear 1.2s both; }}
+.bpe-animate .bpe-after {{ animation: bpe-arrive 0s linear 1.2s both; }}
+@keyframes bpe-leave {{ from {{ visibility: visible; }} to {{ visibility: hidden; }} }}
+@keyframes bpe-arrive {{ from {{ visibility: hidden; }} to {{ visibility: visible; }} }}
 .bpe-merge-view:has(.bpe-pick-before:checked) .bpe-before,
 .stMain:has([aria-label^="bpe-pair-"]:hover, [data-pair]:hover) .bpe-merge-view .bpe-before {{
-  animation: none; opacity: 1; visibility: visible; }}
+  animation: none; visibility: visible; }}
 .bpe-merge-view:has(.bpe-pick-before:checked) .bpe-after,
 .stMain:has([aria-label^="bpe-pair-"]:hover, [data-pair]:hover) .bpe-merge-view .bpe-after {{
-  animation: none; opacity: 0; visibility: hidden; }}
+  animation: none; visibility: hidden; }}
 .bpe-pairref {{ cursor: help; border-bottom: 2px dotted #555; }}
 .bpe-merge-view .bpe-join::after {{ content: attr(data-n); }}
 {_hover_rules()}
