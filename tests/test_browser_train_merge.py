@@ -8,7 +8,7 @@ content (Playwright's auto-retrying ``expect``), never on time.
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ROOT
+from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
@@ -68,12 +68,10 @@ def test_at_step_3_controls_headline_chart_and_corpus_share_the_first_screen(scr
     assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page overflows sideways"
     # every bar is labelled with its count (an audience cannot hover)
     expect(chart.locator('svg text', has_text="7 ◀ merged")).to_be_visible()
-    if query:
-        page.screenshot(path=str(ROOT / "docs" / "train-projector-1280x720.png"))
-    elif width < 600:
-        page.screenshot(path=str(ROOT / "docs" / "train-phone-390x844.png"))
-    else:
-        page.screenshot(path=str(ROOT / "docs" / "train-laptop-1366x768.png"))
+    # docs/train-{laptop,projector,phone}-*.png are copies of these
+    ARTIFACTS.mkdir(exist_ok=True)
+    size = "projector-1280x720" if query else "phone-390x844" if width < 600 else "laptop-1366x768"
+    page.screenshot(path=str(ARTIFACTS / f"train-{size}.png"))
 
 
 def test_a_long_corpus_scrolls_inside_its_panel_and_breaks_only_between_words(page, app_url):

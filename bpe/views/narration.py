@@ -250,7 +250,9 @@ def retrain_notice(old: Trace, new: Trace) -> str:
         for name in SETTING_NAMES if old_settings[name] != new_settings[name]
     ]
     what = "Retrained with " + ", ".join(changed) if changed else "Retrained on the changed corpus"
-    spell = lambda trace, step: f"{trace.token_text(step.left)} + {trace.token_text(step.right)}"  # noqa: E731
+    def spell(trace: Trace, step: MergeStep) -> str:  # by bytes: ids differ when the base does (byte/char)
+        return f"{trace.token_text(step.left)} + {trace.token_text(step.right)}"
+
     for number, (was, now) in enumerate(zip(old.steps, new.steps), start=1):
         if spell(old, was) != spell(new, now):
             return f"{what}: merges now differ from merge {number} on (was {spell(old, was)}, now {spell(new, now)})."
