@@ -33,12 +33,12 @@ def _table_height(rows: int) -> int:
     return min(36 * (rows + 1) + 3, 360)
 
 
-def corpus_view(trained: Trained, step: int, names: dict[int, str]) -> str:
+def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_before: bool = False) -> str:
     """The corpus before and after merge ``step`` as one block of HTML: chips (the first
     ``SHOWN_CHARS`` of a text) or, for a word table, each word with its count and segmentation."""
     trace = trained.trace
     if trained.table is not None:
-        return corpus_block(trace, table=trained.table, step=step, names=names)
+        return corpus_block(trace, table=trained.table, step=step, names=names, hold_before=hold_before)
     text = trained.text
     shown = text
     if len(text) > SHOWN_CHARS:
@@ -48,7 +48,7 @@ def corpus_view(trained: Trained, step: int, names: dict[int, str]) -> str:
         f'<p class="bpe-legend">Showing the first {len(shown):,} of {len(text):,} characters.</p>'
         if len(shown) < len(text) else ""
     )
-    return corpus_block(trace, text=shown, step=step, names=names, whole=shown == text) + cut_note
+    return corpus_block(trace, text=shown, step=step, names=names, whole=shown == text, hold_before=hold_before) + cut_note
 
 
 def main() -> None:
@@ -93,7 +93,7 @@ def step_view(trained: Trained) -> None:
     if total:
         template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
         pairs_spec = with_rows(template, pair_rows(trace, step, names).to_dict("records"))
-    corpus = corpus_view(trained, step, names)
+    corpus = corpus_view(trained, step, names, hold_before=st.session_state[state.HOLD_BEFORE])
     if total and step == total:
         stop_pairs = trained.view("stop-pairs", lambda: pairs_after_training(
             trace, training_corpus(trace, text=trained.text, table=trained.table)

@@ -153,3 +153,21 @@ def test_a_token_shows_its_id_bytes_and_the_merge_that_made_it(page, app_url):
     page.goto(f"{app_url}/Train?preset=sennrich&step=3")
     new = page.locator(".bpe-merge-view .bpe-after .bpe-tok.bpe-new").first
     expect(new).to_have_attribute("title", "id 258 · bytes 6f 77 · ow · new at this step · made by merge 3: o + w")
+
+
+def test_key_b_holds_the_corpus_before_each_merge_until_pressed_again(page, app_url):
+    page.goto(f"{app_url}/Train?preset=sennrich&step=3")
+    before, after = page.locator(".bpe-merge-view .bpe-before"), page.locator(".bpe-merge-view .bpe-after")
+    expect(after).to_be_visible()
+    page.locator("body").press("b")
+    expect(page.locator("#bpe-moment-before")).to_be_checked()
+    expect(before).to_be_visible()
+    page.get_by_role("button", name="Next").click()
+    expect(page.locator(".bpe-headline")).to_contain_text("Merge 4 of 10")
+    expect(page.locator(".bpe-headline")).to_contain_text("l + ow")
+    expect(before.locator(REPLACED)).to_have_count(7)  # l + ow, 7 places before merge 4: still "before"
+    expect(before).to_be_visible()
+    expect(after).to_be_hidden()
+    page.locator("body").press("b")
+    expect(page.locator("#bpe-moment-after")).to_be_checked()
+    expect(after).to_be_visible()

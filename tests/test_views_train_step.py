@@ -200,3 +200,11 @@ def test_one_more_merge_applied_to_the_chunks_equals_encoding_again(name):
         before = chunks_of(Tokenizer.from_trace(trace, step=step - 1), text)
         merge = trace.steps[step - 1]
         assert merged(before, (merge.left, merge.right), merge.new_id) == chunks_of(Tokenizer.from_trace(trace, step=step), text)
+
+
+def test_holding_before_checks_the_before_switch_and_stops_the_swap():
+    trace = trained("sennrich")
+    moving = corpus_block(trace, text=SENNRICH.corpus_text, step=3)
+    held = corpus_block(trace, text=SENNRICH.corpus_text, step=3, hold_before=True)
+    assert "bpe-animate" in moving and 'id="bpe-moment-after" checked' in moving
+    assert "bpe-animate" not in held and 'id="bpe-moment-before" checked' in held

@@ -40,7 +40,7 @@ _LAYOUT_CSS = """
 [class*="st-key-bpe-stepper"] { flex-wrap: wrap; row-gap: .3rem; }
 [class*="st-key-bpe-stepper"] [data-testid="stSlider"] { flex: 1 1 12rem; min-width: 12rem; padding: 0 .6rem; }
 [class*="st-key-bpe-stepper"] .stButton button { min-height: 2.4rem; }
-[class*="st-key-w-first-"] p, [class*="st-key-w-last-"] p, [class*="st-key-w-play-"] p {
+[class*="st-key-w-first-"] p, [class*="st-key-w-last-"] p, [class*="st-key-w-play-"] p, [class*="st-key-w-moment-"] p {
   position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
 .bpe-pair-legend { margin-top: -.6rem; }
 .bpe-swatch { display: inline-block; width: .85em; height: .85em; border: 1px solid #222; vertical-align: -.08em; }

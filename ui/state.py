@@ -78,6 +78,8 @@ BYTE_TOKEN = "bpe.byte_token"
 """The byte inspector's token, as hex (``e2 82``)."""
 LAST_RUN = "bpe.last_run"
 """``(source, Trained)`` the Train page last drew, to say what a retrain changed."""
+HOLD_BEFORE = "bpe.hold_before"
+"""The Train page shows the corpus *before* each merge until "Before / after" (key B) is pressed again."""
 RETRAIN_NOTE = "bpe.retrain_note"
 """The Train page's "Retrained with ...: merges now differ from merge k" line, or ``None``."""
 
@@ -130,6 +132,7 @@ _DEFAULTS: dict[str, Any] = {
     BYTE_TEXT: "aaabdaaabac é € 🙂",
     BYTE_TOKEN: "e2 82",
     LAST_RUN: None,
+    HOLD_BEFORE: False,
     RETRAIN_NOTE: None,
 }
 

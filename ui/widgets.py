@@ -302,9 +302,13 @@ def _tick(total: int) -> None:
         st.rerun(scope="app")  # the last step: a full run draws it and stops the timer
 
 
+def _flip_moment() -> None:
+    st.session_state[state.HOLD_BEFORE] = not st.session_state[state.HOLD_BEFORE]
+
+
 def stepper(total: int, *, key: str = "main") -> int:
-    """First / previous / next / last, play/pause with a speed, and a slider, in one row (the
-    slider wraps under the buttons on a phone). Returns the step.
+    """First / previous / next / last, play/pause, before/after (key B), a speed and a slider, in
+    one row (the speed and the slider wrap under the buttons on a phone). Returns the step.
 
     The row is a keyed horizontal container (CSS class ``st-key-bpe-stepper``): the page's CSS
     keeps it one compact row at every width (see ``STEPPER_CSS``), where Streamlit's columns
@@ -313,10 +317,7 @@ def stepper(total: int, *, key: str = "main") -> int:
     step = lab().step
     playing = st.session_state[state.PLAYING]
     row = st.container(horizontal=True, key=f"bpe-stepper-{key}", vertical_alignment="center", gap="small")
-    row.button(
-        "First", icon=":material/first_page:", key=f"w.first.{key}", on_click=_go, args=(0,),
-        disabled=step == 0, help="Step 0: the corpus before any merge",
-    )
+    row.button("First", icon=":material/first_page:", key=f"w.first.{key}", on_click=_go, args=(0,), disabled=step == 0)
     row.button(
         "Previous", icon=":material/chevron_left:", key=f"w.prev.{key}", on_click=_go,
         args=(max(step - 1, 0),), disabled=step == 0,
@@ -327,13 +328,14 @@ def stepper(total: int, *, key: str = "main") -> int:
         args=(min(step + 1, total),), disabled=step >= total, type="primary",
         shortcut="PageDown",
     )
-    row.button(
-        "Last", icon=":material/last_page:", key=f"w.last.{key}", on_click=_go, args=(total,),
-        disabled=step >= total, help="The last merge",
-    )
+    row.button("Last", icon=":material/last_page:", key=f"w.last.{key}", on_click=_go, args=(total,), disabled=step >= total)
     row.button(
         "Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:",
         key=f"w.play.{key}", on_click=_toggle_play, args=(total,), disabled=total == 0,
+    )
+    row.button(
+        "Before / after", icon=":material/compare:", key=f"w.moment.{key}", on_click=_flip_moment,
+        disabled=total == 0, shortcut="B", help="The corpus just before each merge, or just after it",
     )
     seed(f"w.speed.{key}", st.session_state[state.SPEED])
     row.selectbox(

@@ -64,7 +64,7 @@ MERGE_CSS = f"""
 .bpe-pick + label.bpe-pick-last {{ border-radius: 0 6px 6px 0; margin-left: -1px; }}
 .bpe-pick:checked + label {{ background: #0072B2; border-color: #0072B2; color: #fff; font-weight: 600; }}
 .bpe-pick:focus-visible + label {{ outline: 3px solid #E69F00; outline-offset: 1px; }}
-.bpe-layers {{ display: grid; max-height: var(--bpe-corpus-height, max(14rem, calc(100vh - 33rem))); overflow-y: auto;
+.bpe-layers {{ display: grid; max-height: var(--bpe-corpus-height, max(10rem, calc(100vh - 36rem))); overflow-y: auto;
   overscroll-behavior: contain; padding: 3px 2px 0 3px; }}
 .bpe-layers > .bpe-layer {{ grid-area: 1 / 1; min-width: 0; }}
 .bpe-word {{ display: inline-flex; flex-wrap: wrap; max-width: 100%; vertical-align: top; }}
@@ -158,8 +158,11 @@ def _layer_body(layer: Layer, words: Sequence[tuple[str, int]] | None, total_wor
 def merge_view_html(
     *, before: Layer | None, after: Layer | None, step: int, end_of_word: str | None = None,
     words: Sequence[tuple[str, int]] | None = None, total_words: int = 0, reading: bool = False,
+    hold_before: bool = False,
 ) -> str:
     """The corpus block: the "before" layer, the "after" layer, or both with a switch between them.
+
+    With both, "before" shows for a moment and then "after" (``hold_before``: "before" stays).
 
     ``words``: for a word table, the ``(word, count)`` of each chunk (one chunk per word).
     ``reading``: add a "Reads as" line (Wikipedia-style names) under each layer.
@@ -176,14 +179,15 @@ def merge_view_html(
             f'<p class="bpe-legend">{layer.legend}</p></div>'
         )
     switch = ""
+    checked = (" checked", "") if hold_before else ("", " checked")
     if len(layers) == 2:
         switch = (
-            '<input type="radio" class="bpe-pick bpe-pick-before" name="bpe-moment" id="bpe-moment-before">'
+            f'<input type="radio" class="bpe-pick bpe-pick-before" name="bpe-moment" id="bpe-moment-before"{checked[0]}>'
             f'<label for="bpe-moment-before" class="bpe-pick-first">Before merge {step:,}</label>'
-            '<input type="radio" class="bpe-pick bpe-pick-after" name="bpe-moment" id="bpe-moment-after" checked>'
+            f'<input type="radio" class="bpe-pick bpe-pick-after" name="bpe-moment" id="bpe-moment-after"{checked[1]}>'
             f'<label for="bpe-moment-after" class="bpe-pick-last">After merge {step:,}</label>'
         )
-    animate = " bpe-animate" if len(layers) == 2 else ""
+    animate = " bpe-animate" if len(layers) == 2 and not hold_before else ""
     return f'<div class="bpe-merge-view{animate}">{switch}<div class="bpe-layers">{"".join(body)}</div></div>'
 
 

@@ -73,11 +73,12 @@ def _count_note(
 
 def corpus_block(
     trace: Trace, *, text: str | None = None, table: Sequence[tuple[str, int]] | None = None, step: int,
-    names: Mapping[int, str] | None = None, whole: bool = True,
+    names: Mapping[int, str] | None = None, whole: bool = True, hold_before: bool = False,
 ) -> str:
     """The corpus before and after merge ``step`` (see the module docstring) as one HTML block.
 
     ``text`` is the drawn text (``whole``: all of the corpus), or ``table`` the word table.
+    ``hold_before``: keep showing "before" (the learner pressed B) instead of moving on to "after".
     """
     names = names or {}
     word_table = table is not None
@@ -107,6 +108,7 @@ def corpus_block(
     return merge_view_html(
         before=before, after=after, step=step, end_of_word=trace.settings.end_of_word,
         words=list(table) if word_table else None, total_words=len(table) if word_table else 0, reading=bool(names),
+        hold_before=hold_before,
     )
 
 
