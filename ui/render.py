@@ -38,7 +38,7 @@ _LAYOUT_CSS = """
 .stMain h1 { padding-top: 0; }
 /* The stepper: one compact row (see ui.widgets.stepper). */
 [class*="st-key-bpe-stepper"] { flex-wrap: wrap; row-gap: .3rem; }
-[class*="st-key-bpe-stepper"] [data-testid="stSlider"] { flex: 1 1 12rem; min-width: 12rem; padding: 0 .6rem; }
+[class*="st-key-bpe-stepper"] [data-testid="stSlider"] { flex: 1 1 8rem; min-width: 8rem; padding: 0 .6rem; }
 [class*="st-key-bpe-stepper"] .stButton button { min-height: 2.4rem; }
 [class*="st-key-w-first-"] p, [class*="st-key-w-last-"] p, [class*="st-key-w-play-"] p, [class*="st-key-w-moment-"] p {
   position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }

@@ -340,7 +340,7 @@ def stepper(total: int, *, key: str = "main") -> int:
     seed(f"w.speed.{key}", st.session_state[state.SPEED])
     row.selectbox(
         "Speed", list(state.SPEEDS), key=f"w.speed.{key}", label_visibility="collapsed",
-        on_change=_set_speed, args=(f"w.speed.{key}",), width=150,
+        on_change=_set_speed, args=(f"w.speed.{key}",), width=140,
     )
     if total > 0:
         seed(f"w.step.{key}", step)
