@@ -159,7 +159,9 @@ def test_key_b_holds_the_corpus_before_each_merge_until_pressed_again(page, app_
     page.goto(f"{app_url}/Train?preset=sennrich&step=3")
     before, after = page.locator(".bpe-merge-view .bpe-before"), page.locator(".bpe-merge-view .bpe-after")
     expect(after).to_be_visible()
-    page.locator("body").press("b")
+    expect(page.get_by_role("button", name="Before / after")).to_be_enabled()
+    page.locator(".bpe-headline").click()  # the keyboard's focus in the page, on no widget
+    page.keyboard.press("b")
     expect(page.locator("#bpe-moment-before")).to_be_checked()
     expect(before).to_be_visible()
     page.get_by_role("button", name="Next").click()
@@ -168,6 +170,7 @@ def test_key_b_holds_the_corpus_before_each_merge_until_pressed_again(page, app_
     expect(before.locator(REPLACED)).to_have_count(7)  # l + ow, 7 places before merge 4: still "before"
     expect(before).to_be_visible()
     expect(after).to_be_hidden()
-    page.locator("body").press("b")
+    page.locator(".bpe-headline").click()
+    page.keyboard.press("b")
     expect(page.locator("#bpe-moment-after")).to_be_checked()
     expect(after).to_be_visible()
