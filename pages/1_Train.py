@@ -1,22 +1,28 @@
 """Train, step by step: pick a corpus and settings, then walk through the merges one at a time.
 
 At step k everything on the page describes merge k: the narration, the pair counts just before
-it, the corpus segmented just after it, the merges and vocabulary so far, and where k sits on
-the compression curve. Step 0 is the corpus before any merge.
+it, the corpus just before it (the pair's places numbered) and just after it (the new tokens
+outlined), one click or key apart, the merges and vocabulary so far, and where k sits on the
+compression curve. Step 0 is the corpus before any merge, with merge 1's places numbered.
 """
 
 import streamlit as st
 
 from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
 from bpe.views.app_state import OWN_TABLE, OWN_TEXT
-from bpe.views.charts import COMPRESSION_FIELDS, compression_chart, pair_chart, pair_rows, with_rows, with_step
+from bpe.views.charts import (
+    COMPRESSION_FIELDS, compression_chart, pair_chart, pair_legend_html, pair_rows, with_rows, with_step,
+)
 from bpe.views.excerpt import excerpt
 from bpe.views.narration import narrate_step
+from bpe.views.occurrences import pairs_after_training, training_corpus
+from bpe.views.presenter import PRESENTER_BARS
 from bpe.views.stats import stats_html, step_stats
 from bpe.views.tables import latest_rows_html, merges_frame
-from bpe.views.token_html import corpus_html, pieces_for, word_table_html
+from bpe.views.train_step import corpus_block, stop_html
 from ui import state, url
-from ui.render import can_name, names_for, page_setup, show_chart, show_html, tokenizer_at
+from ui.render import can_name, names_for, page_setup, presenter, show_chart, show_html
+from ui.retrain import retrain_notice_for
 from ui.training import Trained, clamp_step, get_trained
 from ui.widgets import corpus_editor, settings_sidebar, step_fragment, stepper
 
@@ -28,27 +34,19 @@ def _table_height(rows: int) -> int:
     return min(36 * (rows + 1) + 3, 360)
 
 
-def corpus_view(trained: Trained, step: int, names: dict[int, str]) -> str:
-    """The corpus after ``step`` merges as one block of HTML: chips (the first ``SHOWN_CHARS`` of a
-    text) or, for a word table, each word with its count and segmentation."""
+def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_before: bool = False) -> str:
+    """The corpus before and after merge ``step`` as one block of HTML: chips (the first
+    ``SHOWN_CHARS`` of a text) or, for a word table, each word with its count and segmentation."""
     trace = trained.trace
-    new_id = trace.steps[step - 1].new_id if step else None
-    eow = trace.settings.end_of_word
     if trained.table is not None:
-        tokenizer = tokenizer_at(trained, step, whole_words=True)
-        tokens = tokenizer.tokens
-        rows = [
-            (word, count, pieces_for(tokenizer.encode_ordinary(word), tokens, new_id=new_id, names=names))
-            for word, count in trained.table
-        ]
-        return word_table_html(rows, end_of_word=eow)
+        return corpus_block(trace, table=trained.table, step=step, names=names, hold_before=hold_before)
     text = trained.text
     shown = excerpt(text, SHOWN_CHARS, special_tokens=trace.settings.special_tokens)
-    tokenizer = tokenizer_at(trained, step)
-    ids = tokenizer.encode(shown, allowed_special="all")
-    specials = list(trace.special_ids.values())
-    pieces = pieces_for(ids, tokenizer.tokens, special_ids=specials, new_id=new_id, names=names)
-    return corpus_html(pieces, end_of_word=eow, shown_chars=len(shown), total_chars=len(text), reading=bool(names))
+    cut_note = (
+        f'<p class="bpe-legend">Showing the first {len(shown):,} of {len(text):,} characters.</p>'
+        if len(shown) < len(text) else ""
+    )
+    return corpus_block(trace, text=shown, step=step, names=names, whole=shown == text, hold_before=hold_before) + cut_note
 
 
 def main() -> None:
@@ -57,7 +55,7 @@ def main() -> None:
     st.title(":material/school: Train, step by step")
     st.caption(
         "Byte-pair encoding counts every pair of adjacent tokens, merges the most frequent pair into a "
-        "new token, and repeats. Step through the merges and watch the corpus shrink."
+        "new token, and repeats. Step through the merges and watch each one happen in the corpus.",
     )
     url.show_url_warnings()
     with st.expander("Corpus", expanded=state.lab().source in (OWN_TEXT, OWN_TABLE)):
@@ -76,53 +74,55 @@ def main() -> None:
 
 
 def step_view(trained: Trained) -> None:
-    """The stepper and everything it drives: numbers and narration, pair counts, corpus, then the
-    merges, vocabulary and compression in tabs; then the URL (inside the fragment, so a fragment
-    rerun updates it too).
+    """The stepper and everything it drives: the merge's headline, numbers and narration, the pair
+    counts beside the corpus before and after the merge, then the merges, vocabulary and
+    compression in tabs; then the URL (inside the fragment, so a fragment rerun updates it too).
 
+    Laid out for one screen (1366x768, a 1280x720 projector, a 390x844 phone): controls, headline,
+    chart and corpus are all visible without scrolling; a long corpus scrolls inside its panel.
     Every element here is redrawn by the browser on every step, so the view is a few large
-    elements rather than many small ones (the numbers, the narration and the corpus are HTML
-    blocks, and only the open tab is drawn): with a class of twenty on one server, the browser's
-    work per step is most of a step's cost. Everything is computed before the first element is
-    drawn, so the elements leave the server in one burst and the browser redraws once."""
+    elements rather than many small ones, all computed before the first is drawn (one burst)."""
     trace = trained.trace
     total = len(trace.steps)
     step = state.lab().step  # what the stepper will show: its callbacks ran before this rerun
     names = names_for(trained)
 
-    header = stats_html(step_stats(trace, step)) + narrate_step(trace, step, names=names).to_html()
+    header = narrate_step(trace, step, names=names).to_html(aside=stats_html(step_stats(trace, step)))
     if total:
         template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
         pairs_spec = with_rows(template, pair_rows(trace, step, names).to_dict("records"))
-    corpus = corpus_view(trained, step, names)
+    corpus = corpus_view(trained, step, names, hold_before=st.session_state[state.HOLD_BEFORE])
+    if total and step == total:
+        stop_pairs = trained.view("stop-pairs", lambda: pairs_after_training(
+            trace, training_corpus(trace, text=trained.text, table=trained.table)
+        ))
+        corpus += stop_html(trace, stop_pairs, names)
 
     stepper(total)
-    if can_name(trace):
-        state.seed("w.names", state.lab().names)
-        st.toggle(
-            "Name new tokens as Wikipedia does (Z, Y, X, …)", key="w.names",
-            on_change=state.write_lab("w.names", "names"),
-        )
+    retrained = retrain_notice_for(trained)
+    if retrained:
+        st.info(retrained, icon=":material/restart_alt:")
     show_html(header)
 
-    left, right = st.columns([1, 1.3], gap="large")
+    with st.container(key="bpe-step-panels"):
+        left, right = st.columns([1, 1.35], gap="medium")
     with left:
-        st.subheader(f"Pair counts before merge {max(step, 1)}" if total else "Pair counts")
         if total:
-            show_chart(pairs_spec)
-            st.caption(
-                "The most frequent pairs just before this merge. Red: the pair merged; purple: pairs tied "
-                "with it (the tie-break rule chose among them); blue: the runners-up. Hover a bar for its count."
-                + (" At step 0 this previews merge 1." if step == 0 else "")
-            )
+            show_chart(pairs_spec, renderer="svg", bars=PRESENTER_BARS if presenter() else None)
+            show_html(pair_legend_html(step))
         else:
             # the corpus itself gave nothing to merge (empty, one character...): a problem to fix
             (st.warning if trace.stop_reason in (STOP_NO_PAIRS, STOP_MIN_FREQUENCY) else st.info)(
                 f"No merge to show: {trace.stop_detail}."
             )
     with right:
-        st.subheader(f"The corpus after merge {step}" if step else "The corpus before any merge")
         show_html(corpus)
+        if can_name(trace):
+            state.seed("w.names", state.lab().names)
+            st.toggle(
+                "Name new tokens as Wikipedia does (Z, Y, X, …)", key="w.names",
+                on_change=state.write_lab("w.names", "names"),
+            )
 
     # Only the open tab is drawn (a tab switch reruns the step fragment): one table or chart pair per step.
     merges_tab, vocab_tab, compression_tab = st.tabs(

@@ -39,6 +39,11 @@ def html_with(at: AppTest, marker: str) -> str:
     return found[0]
 
 
+def after_merge(markup: str) -> str:
+    """The Train page's corpus *after* the step's merge (the block also holds the corpus before it)."""
+    return markup.split('class="bpe-layer bpe-after"', 1)[-1]
+
+
 def narration(at: AppTest) -> str:
     return plain(html_with(at, "bpe-narration"))
 

@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from .apptest_support import (
-    APP, ENCODE, ROOT, TRAIN, VOCAB, chart_rows, errors, html_with, narration, open_page, plain,
+    APP, ENCODE, ROOT, TRAIN, VOCAB, after_merge, chart_rows, errors, html_with, narration, open_page, plain,
 )
 
 PAGES = [None, TRAIN, ENCODE, VOCAB]
@@ -69,7 +69,7 @@ def test_choosing_sennrich_and_stepping_to_merge_3_shows_o_plus_w_everywhere():
     assert [row["pair"] for row in rows[:3]] == ["1. o + w", "2. l + o", "3. · + l"]
     assert [(r["left"], r["right"], r["count"], r["status"]) for r in rows[:2]] == [("o", "w", 7, "chosen"), ("l", "o", 7, "tied")]
 
-    corpus = html_with(at, "bpe-tokens\"><span")
+    corpus = after_merge(html_with(at, "bpe-tokens\"><span"))
     new_tokens = re.findall(r'class="bpe-tok[^"]* bpe-new"[^>]*title="([^"]*)"[^>]*>([^<]*)<', corpus)
     assert len(new_tokens) == 7 and all(text == "ow" and title.startswith("id 258 · bytes 6f 77") for title, text in new_tokens)
     assert at.query_params["step"] == "3"
@@ -97,7 +97,7 @@ def test_play_starts_and_pause_stops():
 
 def test_word_table_example_shows_each_word_with_its_segmentation():
     at = open_page(TRAIN, preset="cs336", step="3")
-    table = html_with(at, "bpe-words")
+    table = after_merge(html_with(at, "bpe-words"))
     rows = re.findall(r"<tr><td>(.*?)</td><td class=\"bpe-count\">(\d+)</td><td class=\"bpe-tokens\">(.*?)</td></tr>", table)
     assert [(word, count) for word, count, _ in rows] == [("low", "5"), ("lower", "2"), ("newest", "6"), ("widest", "3")]
     segmented = {word: re.findall(r">([^<>]+)</span>", chips) for word, _, chips in rows}
@@ -106,7 +106,7 @@ def test_word_table_example_shows_each_word_with_its_segmentation():
 
 def reads_as(at) -> str | None:
     """The corpus's "Reads as ..." line (shown only with Wikipedia-style names), as plain text."""
-    found = re.search(r'<p class="bpe-reads-as">.*?</p>', html_with(at, "bpe-tokens"))
+    found = re.search(r'<p class="bpe-reads-as">.*?</p>', after_merge(html_with(at, "bpe-tokens")))
     return plain(found.group()) if found else None
 
 
@@ -283,3 +283,24 @@ def test_vocabulary_lists_tokens_with_their_step_and_draws_a_merge_tree():
     at.text_input(key="w.vocab_query").set_value("aa").run()
     assert set(at.dataframe[0].value["id"]) >= {256, 258}
     assert len(at.get("vega_lite_chart")) == 1  # the length histogram
+
+
+# -- the merge, seen: honest words on the page ----------------------------------------------------
+def test_changing_the_tie_rule_says_from_which_merge_the_run_now_differs():
+    at = open_page(TRAIN, preset="sennrich", step="2")
+    assert not at.info
+    at.selectbox(key="w.tie").set_value("first-seen").run()
+    notices = [element.value for element in at.info]
+    assert "Retrained with tie-break first-seen: merges now differ from merge 1 on (was s + t, now e + s)." in notices
+    at.button(key="w.next.main").click().run()  # it stays up while the learner steps through the new run
+    assert any("Retrained with tie-break first-seen" in notice for notice in (e.value for e in at.info))
+    at.selectbox(key="w.source").set_value("wikipedia").run()  # another example is not a retrain
+    assert not any("Retrained" in element.value for element in at.info)
+
+
+def test_an_early_stop_is_said_at_step_zero_and_the_last_step_shows_the_counts_that_stopped_it():
+    at = open_page(TRAIN, preset="wikipedia", merges="30")
+    assert "Training stopped after 3 of the 30 merges asked for" in narration(at)
+    at.button(key="w.last.main").click().run()
+    stop = plain(html_with(at, "bpe-stop"))
+    assert "After the last merge the best pairs are" in stop and "(once)" in stop

@@ -230,7 +230,7 @@ def test_presenter_mode_from_the_link_enlarges_type_and_chart_fonts_and_stays_in
     assert at.session_state["bpe.present"] and at.toggle(key="w.present").value
     assert any(PRESENTER_ROOT in e.value for e in at.html)
     pairs = json.loads(at.get("vega_lite_chart")[0].proto.spec)
-    assert '"labelFontSize": 24' in json.dumps(pairs)  # the pair labels: 15 px x 1.6
+    assert '"labelFontSize": 22' in json.dumps(pairs)  # the pair labels: 14 px x 1.6
     assert at.query_params["present"] == "1" and at.query_params["step"] == "3"
 
 

@@ -43,7 +43,7 @@ def test_pick_an_example_and_step_forward_and_back(page, app_url, dialogs):
     new_tokens = page.locator(".bpe-tokens .bpe-tok.bpe-new")
     expect(new_tokens).to_have_count(7)  # " low" x5 and " lower" x2 now hold "ow"
     expect(page.locator(".bpe-tokens .bpe-tok.bpe-new").first).to_have_attribute("title", re.compile(r"^id 258 · bytes 6f 77"))
-    expect(page.locator('[data-testid="stVegaLiteChart"] canvas.marks').first).to_be_visible()
+    expect(page.locator('[data-testid="stVegaLiteChart"] svg.marks').first).to_be_visible()  # the pair counts: SVG, for hover links
 
     page.get_by_role("button", name="Previous").click()
     expect(narration(page)).to_contain_text("Merge 2 of 10")
@@ -52,7 +52,7 @@ def test_pick_an_example_and_step_forward_and_back(page, app_url, dialogs):
     latest = page.locator("table.bpe-table tr").nth(1)  # the Merges tab: latest merge first
     expect(latest).to_contain_text("2")
     page.get_by_role("tab", name="Compression").click()  # only the open tab is drawn
-    expect(page.locator('[data-testid="stVegaLiteChart"] canvas.marks')).to_have_count(3)
+    expect(page.locator('[data-testid="stVegaLiteChart"] canvas.marks')).to_have_count(2)
     expect(page.get_by_text("The diamond marks step 2.")).to_be_visible()
     page.set_viewport_size({"width": 1400, "height": 2400})
     ARTIFACTS.mkdir(exist_ok=True)

@@ -36,7 +36,9 @@ def test_pair_chart_highlights_the_chosen_pair_and_marks_the_ties():
     label = spec["layer"][1]
     assert label["mark"]["type"] == "text"  # the winner is also labelled, not marked by colour only
     assert "transform" not in label  # same rows as the bars, or Vega-Lite loses the rank order
-    assert label["encoding"]["text"]["condition"] == {"test": f"(datum.status === '{CHOSEN}')", "value": "◀ merged"}
+    assert label["encoding"]["text"] == {"field": "label", "type": "nominal"}
+    # every bar carries its count (an audience cannot hover a tooltip); the winner also says so
+    assert [r["label"] for r in rows[:5]] == ["7 ◀ merged", "7", "7", "6", "6"]
 
 
 def test_pair_chart_orders_bars_best_first():

@@ -39,7 +39,7 @@ def test_scale_fonts_enlarges_every_font_and_band_but_never_the_data():
 def test_scale_fonts_enlarges_the_pair_charts_explicit_label_sizes():
     spec = pair_chart(WIKIPEDIA, 1).to_dict()
     scaled = repr(scale_fonts(spec, 2))
-    assert "'labelFontSize': 30" in scaled and "'fontSize': 28" in scaled and "'step': 60" in scaled
+    assert "'labelFontSize': 28" in scaled and "'fontSize': 26" in scaled and "'step': 42" in scaled
 
 
 def test_presenter_css_scales_the_root_font_and_styles_only_the_main_area_besides():

@@ -7,7 +7,7 @@ import pytest
 
 from bpe.views.palette import TINTS, assign_colors
 from bpe.views.token_html import (
-    TOKEN_CSS, Piece, chips_html, corpus_html, pieces_for, segmentation_text, visible_parts, visible_text, word_table_html,
+    TOKEN_CSS, Piece, chips_html, pieces_for, segmentation_text, visible_parts, visible_text, word_table_html,
 )
 
 HOSTILE = [
@@ -132,11 +132,13 @@ def test_pieces_for_marks_new_and_special_tokens():
     assert [(p.new, p.special) for p in pieces] == [(True, False), (False, True)]
 
 
-def test_corpus_block_escapes_its_reading_and_counts_what_it_shows():
+def test_corpus_block_escapes_its_reading_and_its_names():
+    from bpe.views.merge_html import Layer, merge_view_html
+    from bpe.views.occurrences import Chunk
+
     pieces = [Piece(300, b"<b>", name="<i>"), Piece(97, b"a")]
-    body = corpus_html(pieces, shown_chars=4, total_chars=4, reading=True)
+    layer = Layer([Chunk((300, 97))], pieces, "legend")
+    body = merge_view_html(before=None, after=layer, step=1, reading=True)
     assert "<i>" not in body and "&lt;i&gt; = &lt;b&gt;" in body  # the name, and the bytes in the hover
     assert "Reads as <b><code>&lt;i&gt;a</code></b>" in body
-    assert "2 tokens." in body and "Showing the first" not in body
-    assert "Showing the first 4 of 10 characters" in corpus_html(pieces, shown_chars=4, total_chars=10)
-    assert "Reads as" not in corpus_html(pieces, shown_chars=4, total_chars=4)
+    assert "Reads as" not in merge_view_html(before=None, after=layer, step=1)

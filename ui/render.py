@@ -11,6 +11,7 @@ from bpe.tokenizer import Tokenizer
 from bpe.trace import Trace
 from bpe.views.encoding import WALK_CSS
 from bpe.views.labs import LABS_CSS
+from bpe.views.merge_html import MERGE_CSS
 from bpe.views.naming import MAX_NAMED_MERGES, wikipedia_names
 from bpe.views.narration import NARRATION_CSS
 from bpe.views.presenter import PRESENTER_CSS, PRESENTER_SCALE, scale_fonts
@@ -29,7 +30,39 @@ _STALE_CSS = """
 [data-stale="true"] { transition: opacity 0s linear 0.5s !important; }
 </style>
 """
-_CSS = TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS + _STALE_CSS
+_LAYOUT_CSS = """
+<style>
+/* Streamlit leaves a 6rem band above every page (room for its header, which is transparent here):
+   keep just enough for the header's buttons, so a lesson's first screen holds the lesson. */
+.stMainBlockContainer { padding-top: 2.6rem; padding-bottom: 3rem; }
+.stMain h1 { padding-top: 0; }
+/* The stepper: one compact row (see ui.widgets.stepper). */
+[class*="st-key-bpe-stepper"] { flex-wrap: wrap; row-gap: .3rem; }
+[class*="st-key-bpe-stepper"] [data-testid="stSlider"] { flex: 1 1 8rem; min-width: 8rem; padding: 0 .6rem; }
+[class*="st-key-bpe-stepper"] .stButton button { min-height: 2.4rem; }
+[class*="st-key-w-first-"] p, [class*="st-key-w-last-"] p, [class*="st-key-w-play-"] p, [class*="st-key-w-moment-"] p {
+  position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+.bpe-pair-legend { margin-top: -.6rem; }
+.bpe-swatch { display: inline-block; width: .85em; height: .85em; border: 1px solid #222; vertical-align: -.08em; }
+.bpe-stop { margin: .3rem 0 0 0; padding: .3rem .6rem; border-left: 4px solid #D55E00; background: #FDF1E9; }
+@media (max-width: 640px) {
+  .stMainBlockContainer { padding-left: .75rem; padding-right: .75rem; padding-top: 3.2rem; }
+  .stMain [data-testid="stVerticalBlock"] { gap: .55rem; }
+  .bpe-layers { --bpe-corpus-height: 8.5rem; }
+  .stMain h1 { font-size: 1.6rem; }
+  .stMain [data-testid="stCaptionContainer"] { display: none; }
+  [class*="st-key-bpe-stepper"] kbd, [class*="st-key-bpe-stepper"] p { position: absolute; width: 1px; height: 1px;
+    overflow: hidden; clip-path: inset(50%); }
+  [class*="st-key-bpe-stepper"] { column-gap: .35rem; }
+  [class*="st-key-bpe-stepper"] .stButton button { padding: 0 .5rem; min-width: 2.4rem; }
+  [class*="st-key-bpe-stepper"] [data-testid="stSelectbox"] { width: 7rem !important; }
+  [class*="st-key-bpe-stepper"] [data-testid="stSlider"] { flex-basis: 100%; }
+  .st-key-bpe-step-panels [data-testid="stHorizontalBlock"] { flex-direction: column-reverse; }
+  .stMain { overflow-x: hidden; }
+}
+</style>
+"""
+_CSS = TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS + MERGE_CSS + _STALE_CSS + _LAYOUT_CSS
 
 
 PAGES = (
@@ -91,14 +124,20 @@ def _leave_presenter() -> None:
     st.session_state[state.PRESENT] = False
 
 
-def show_chart(spec: dict, container=None) -> None:
+def show_chart(spec: dict, container=None, *, renderer: str = "canvas", bars: int | None = None) -> None:
     """Draw a Vega-Lite spec (``chart.to_dict()``) full width, with projector-sized fonts in
-    presenter mode."""
+    presenter mode. ``bars``: keep only the first rows of a one-dataset chart (a shorter chart).
+
+    Canvas by default: a chart redrawn on every step then adds no SVG elements for the browser to
+    style and lay out (measured: about 28 ms less browser time per step on the Train page). The
+    pair-count chart asks for SVG: its bars must be elements, so that hovering one can mark the
+    pair's places in the corpus (CSS ``:has()`` on the bar's ``aria-label``, see ``merge_html``)."""
+    if bars is not None:
+        (name, rows), = spec["datasets"].items()
+        spec = {**spec, "datasets": {name: rows[:bars]}}
     if presenter():
         spec = scale_fonts(spec, PRESENTER_SCALE)
-    # Canvas, not SVG: a chart redrawn on every step then adds no SVG elements for the browser to
-    # style and lay out (measured: about 28 ms less browser time per step on the Train page).
-    spec = {**spec, "usermeta": {**spec.get("usermeta", {}), "embedOptions": {"renderer": "canvas"}}}
+    spec = {**spec, "usermeta": {**spec.get("usermeta", {}), "embedOptions": {"renderer": renderer}}}
     (container or st).vega_lite_chart(spec, width="stretch")
 
 

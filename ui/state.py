@@ -88,6 +88,12 @@ CHECK_FORM = "bpe.check_form"
 """What the learner entered on Check my BPE, a :class:`bpe.views.check.CheckForm` (replaced, never mutated)."""
 CHECK_RESULT = "bpe.check_result"
 """``("ok", CheckResult, shape, seconds)`` or ``("error", message)`` of the last check, or ``None``."""
+LAST_RUN = "bpe.last_run"
+"""``(source, Trained)`` the Train page last drew, to say what a retrain changed."""
+HOLD_BEFORE = "bpe.hold_before"
+"""The Train page shows the corpus *before* each merge until "Before / after" (key B) is pressed again."""
+RETRAIN_NOTE = "bpe.retrain_note"
+"""The Train page's "Retrained with ...: merges now differ from merge k" line, or ``None``."""
 
 DEFAULT_OWN_TEXT = (
     "The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs.\n"
@@ -144,6 +150,9 @@ _DEFAULTS: dict[str, Any] = {
     CHECK_RESULT: None,
     BYTE_FROM: "o200k_base",
     BYTE_ID: 4103,  # GPT-4o's f0 9f: the first half of most emoji
+    LAST_RUN: None,
+    HOLD_BEFORE: False,
+    RETRAIN_NOTE: None,
 }
 
 

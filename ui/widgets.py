@@ -306,46 +306,54 @@ def _tick(total: int) -> None:
         st.rerun(scope="app")  # the last step: a full run draws it and stops the timer
 
 
+def _flip_moment() -> None:
+    st.session_state[state.HOLD_BEFORE] = not st.session_state[state.HOLD_BEFORE]
+
+
 def stepper(total: int, *, key: str = "main") -> int:
-    """First / previous / next / last, play/pause with a speed, and a slider. Returns the step."""
+    """First / previous / next / last, play/pause, before/after (key B), a speed and a slider, in
+    one row (the speed and the slider wrap under the buttons on a phone). Returns the step.
+
+    The row is a keyed horizontal container (CSS class ``st-key-bpe-stepper``): the page's CSS
+    keeps it one compact row at every width (see ``STEPPER_CSS``), where Streamlit's columns
+    would stack six full-width buttons on a phone.
+    """
     step = lab().step
     playing = st.session_state[state.PLAYING]
-    cols = st.columns([1, 1.7, 1.7, 1, 1.2, 1.5])  # room for the PageUp/PageDown hints
-    cols[0].button(
-        "First", icon=":material/first_page:", key=f"w.first.{key}", on_click=_go, args=(0,),
-        disabled=step == 0, width="stretch",
-    )
-    cols[1].button(
+    row = st.container(horizontal=True, key=f"bpe-stepper-{key}", vertical_alignment="center", gap="small")
+    row.button("First", icon=":material/first_page:", key=f"w.first.{key}", on_click=_go, args=(0,), disabled=step == 0)
+    row.button(
         "Previous", icon=":material/chevron_left:", key=f"w.prev.{key}", on_click=_go,
-        args=(max(step - 1, 0),), disabled=step == 0, width="stretch",
+        args=(max(step - 1, 0),), disabled=step == 0,
         shortcut="PageUp",  # what a presenter's clicker sends
     )
-    cols[2].button(
+    row.button(
         "Next", icon=":material/chevron_right:", key=f"w.next.{key}", on_click=_go,
-        args=(min(step + 1, total),), disabled=step >= total, width="stretch", type="primary",
+        args=(min(step + 1, total),), disabled=step >= total, type="primary",
         shortcut="PageDown",
     )
-    cols[3].button(
-        "Last", icon=":material/last_page:", key=f"w.last.{key}", on_click=_go, args=(total,),
-        disabled=step >= total, width="stretch",
-    )
-    cols[4].button(
+    row.button("Last", icon=":material/last_page:", key=f"w.last.{key}", on_click=_go, args=(total,), disabled=step >= total)
+    row.button(
         "Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:",
-        key=f"w.play.{key}", on_click=_toggle_play, args=(total,), disabled=total == 0, width="stretch",
+        key=f"w.play.{key}", on_click=_toggle_play, args=(total,), disabled=total == 0,
+    )
+    row.button(
+        "Before / after", icon=":material/compare:", key=f"w.moment.{key}", on_click=_flip_moment,
+        disabled=total == 0, shortcut="B", help="The corpus just before each merge, or just after it",
     )
     seed(f"w.speed.{key}", st.session_state[state.SPEED])
-    cols[5].selectbox(
+    row.selectbox(
         "Speed", list(state.SPEEDS), key=f"w.speed.{key}", label_visibility="collapsed",
-        on_change=_set_speed, args=(f"w.speed.{key}",),
+        on_change=_set_speed, args=(f"w.speed.{key}",), width=140,
     )
     if total > 0:
         seed(f"w.step.{key}", step)
-        st.slider(
-            "Step (merges applied so far)", 0, total, key=f"w.step.{key}",
-            on_change=_set_step, args=(f"w.step.{key}",),
+        row.slider(
+            "Step (merges applied so far)", 0, total, key=f"w.step.{key}", label_visibility="collapsed",
+            on_change=_set_step, args=(f"w.step.{key}",), width="stretch",
         )
     else:
-        st.caption("No merge was learned, so there is only step 0.")
+        row.caption("No merge was learned, so there is only step 0.")
     return step
 
 

@@ -13,6 +13,7 @@ Okabe-Ito family; the chosen pair is also marked by a text label, not by colour 
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -35,11 +36,17 @@ def _spell(trace: Trace, token_id: int, names: Mapping[int, str]) -> str:
 
 
 def pair_rows(trace: Trace, step: int, names: Mapping[int, str] | None = None) -> pd.DataFrame:
-    """The top pairs just before merge ``step`` (merge 1 when ``step`` is 0), best first."""
+    """The top pairs just before merge ``step`` (merge 1 when ``step`` is 0), best first.
+
+    ``label`` is drawn beside each bar: its count, and for the chosen pair whether it is merged
+    at this step or (at step 0) next. ``key`` names the bar's SVG mark (its ``aria-label``), which
+    the corpus's hover rules look for (see :mod:`bpe.views.merge_html`).
+    """
     names = names or {}
     if not trace.steps:
-        return pd.DataFrame(columns=["rank", "pair", "left", "right", "count", "status"])
+        return pd.DataFrame(columns=["rank", "pair", "left", "right", "count", "status", "label", "key"])
     merge = trace.steps[max(step, 1) - 1]
+    arrow = " ◀ merged" if step else " ◀ next"
     rows = []
     for rank, pair in enumerate(merge.top_pairs, start=1):
         key = (pair.left, pair.right)
@@ -53,18 +60,54 @@ def pair_rows(trace: Trace, step: int, names: Mapping[int, str] | None = None) -
             "right": right,
             "count": pair.count,
             "status": status,
+            "label": f"{pair.count:,}" + (arrow if status == CHOSEN else ""),
+            "key": f"bpe-pair-{rank}",
         })
     return pd.DataFrame(rows)
 
 
-def pair_chart(trace: Trace, step: int, names: Mapping[int, str] | None = None) -> alt.LayerChart:
-    """Horizontal bars of the top pair counts before merge ``step``; the winner labelled."""
+STATUS_MEANINGS: Mapping[str, str] = MappingProxyType({
+    CHOSEN: "the pair merged at this step",
+    TIED: "the same count; the tie-break rule passed them over",
+    OTHER: "the runners-up",
+})
+
+
+def pair_legend_html(step: int) -> str:
+    """The chart's legend, drawn under it as HTML: the same names and colours as the bars.
+
+    >>> "chosen</b>: the pair merged next" in pair_legend_html(0)
+    True
+    """
+    items = []
+    for status, color in STATUS_COLORS.items():
+        meaning = STATUS_MEANINGS[status]
+        if status == CHOSEN and step == 0:
+            meaning = "the pair merged next"
+        items.append(
+            f'<span class="bpe-swatch" style="background:{color}"></span> <b>{status}</b>: {html.escape(meaning)}'
+        )
+    return (
+        '<p class="bpe-legend bpe-pair-legend">' + " · ".join(items)
+        + ". The number on a bar is its count. Hover a bar to mark its places in the corpus.</p>"
+    )
+
+
+def pair_chart(
+    trace: Trace, step: int, names: Mapping[int, str] | None = None, *, bar_step: int = 21
+) -> alt.LayerChart:
+    """Horizontal bars of the top pair counts before merge ``step``, each labelled with its count.
+
+    The legend is :func:`pair_legend_html`, not Vega-Lite's: the caption and the legend are then
+    one thing, and the chart is shorter."""
     data = pair_rows(trace, step, names)
     base = alt.Chart(data).encode(
         # Sorted by a field, not a list, so the spec is the same at every step but for its rows.
         y=alt.Y("pair:N", sort=alt.EncodingSortField("rank", op="min", order="ascending"), title=None,
-                axis=alt.Axis(labelFontSize=15, labelLimit=260)),
-        x=alt.X("count:Q", title="occurrences in the corpus", axis=alt.Axis(tickMinStep=1, titleFontSize=13)),
+                axis=alt.Axis(labelFontSize=14, labelLimit=200, ticks=False, domain=False)),
+        # No x axis: every bar carries its count (an audience cannot hover a tooltip).
+        x=alt.X("count:Q", axis=None, scale=alt.Scale(zero=True), stack=None),
+        description=alt.Description("key:N"),
         tooltip=[
             alt.Tooltip("left:N", title="left"),
             alt.Tooltip("right:N", title="right"),
@@ -74,20 +117,18 @@ def pair_chart(trace: Trace, step: int, names: Mapping[int, str] | None = None) 
     )
     bars = base.mark_bar(stroke="#222", strokeWidth=0.6).encode(
         color=alt.Color(
-            "status:N",
-            scale=alt.Scale(domain=list(STATUS_COLORS), range=list(STATUS_COLORS.values())),
-            legend=alt.Legend(title=None, orient="bottom", labelFontSize=13),
+            "status:N", scale=alt.Scale(domain=list(STATUS_COLORS), range=list(STATUS_COLORS.values())), legend=None,
         ),
     )
     # Subtle: the label layer reads the same rows as the bars (no filter), so both layers share one
     # data source and Vega-Lite keeps the rank order; a filtered layer made it sort labels as text.
-    labels = base.mark_text(align="left", dx=4, fontWeight="bold", fontSize=14).encode(
-        text=alt.condition(alt.datum.status == CHOSEN, alt.value("◀ merged"), alt.value(""))
-    )
+    labels = base.mark_text(align="left", dx=4, fontWeight="bold", fontSize=13).encode(text="label:N")
     # A height per bar (not per chart) keeps every pair label readable, however many pairs; fit-x
     # stretches the width only (Streamlit's default "fit" would squeeze the bars into its height).
+    # The right padding leaves room for the longest label ("12,345 ◀ merged") past the longest bar.
     return alt.layer(bars, labels).properties(
-        height=alt.Step(30), autosize=alt.AutoSizeParams(type="fit-x", contains="padding")
+        height=alt.Step(bar_step), autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
+        padding={"left": 5, "top": 2, "bottom": 2, "right": 95},
     )
 
 

@@ -18,9 +18,11 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..tiebreak import TIE_BREAK_RULES
-from ..trace import Trace
+from ..trace import MergeStep, Trace
+from .stats import early_stop, per_token
 from .token_html import Piece, chips_html, visible_text
 
 MAX_TIES_SHOWN = 6
@@ -33,7 +35,17 @@ class TokenRef:
     """Show the token's Wikipedia-style name if it has one (``False``: always its bytes)."""
 
 
-Part = str | TokenRef
+@dataclass(frozen=True, slots=True)
+class PairRef:
+    """A pair of the pair-count chart (1-based ``rank``), drawn so that hovering it marks the
+    pair's places in the corpus, as hovering its bar does (see :mod:`bpe.views.merge_html`)."""
+
+    left: int
+    right: int
+    rank: int
+
+
+Part = str | TokenRef | PairRef
 
 
 @dataclass(frozen=True)
@@ -51,7 +63,12 @@ class Narration:
         return "'" + visible_text(token.data, self.trace.settings.end_of_word, token.ends_word) + "'"
 
     def _line_text(self, parts: tuple[Part, ...]) -> str:
-        return "".join(part if isinstance(part, str) else self._spell(part) for part in parts)
+        return "".join(
+            part if isinstance(part, str)
+            else f"{self._spell(TokenRef(part.left))} + {self._spell(TokenRef(part.right))}" if isinstance(part, PairRef)
+            else self._spell(part)
+            for part in parts
+        )
 
     def to_text(self) -> str:
         return "\n".join(self._line_text(line) for line in (self.headline, *self.sentences))
@@ -61,6 +78,10 @@ class Narration:
         for part in parts:
             if isinstance(part, str):
                 out.append(html.escape(part))
+                continue
+            if isinstance(part, PairRef):
+                pair = self._line_html((TokenRef(part.left), " + ", TokenRef(part.right)))
+                out.append(f'<span class="bpe-pairref" data-pair="{part.rank}">{pair}</span>')
                 continue
             token = self.trace.tokens[part.token_id]
             piece = Piece(
@@ -72,20 +93,44 @@ class Narration:
             out.append(chips_html([piece], end_of_word=self.trace.settings.end_of_word, wrap=False))
         return "".join(out)
 
-    def to_html(self) -> str:
+    def to_html(self, *, aside: str = "") -> str:
+        """One block: the headline (with ``aside``, e.g. the step's numbers, beside it), then the
+        sentences. ``aside`` is HTML the caller escaped."""
         items = "".join(f"<li>{self._line_html(line)}</li>" for line in self.sentences)
+        # The sentences are a <details>: shown open on a wide screen (NARRATION_CSS), folded under
+        # "Why this pair?" on a phone and a projector, where the chart and the corpus need the room.
         return (
-            f'<div class="bpe-narration"><div class="bpe-headline">{self._line_html(self.headline)}</div>'
-            f"<ul>{items}</ul></div>"
+            f'<div class="bpe-narration"><div class="bpe-head-row"><div class="bpe-headline">'
+            f"{self._line_html(self.headline)}</div>{aside}</div>"
+            f'<details class="bpe-why"><summary>Why this pair, and what the merge did</summary><ul>{items}</ul></details></div>'
         )
 
 
 NARRATION_CSS = """
 <style>
-.bpe-narration { border-left: 6px solid #0072B2; background: #F4F8FB; padding: .6em 1em .3em 1em;
-  border-radius: 6px; font-size: 1.08rem; line-height: 1.9; }
-.bpe-headline { font-size: 1.35rem; font-weight: 700; margin-bottom: .2em; }
-.bpe-narration ul { margin: 0 0 .3em 0; padding-left: 1.2em; }
+.bpe-narration { border-left: 6px solid #0072B2; background: #F4F8FB; padding: .3em 1em .15em 1em;
+  border-radius: 6px; font-size: .98rem; line-height: 1.5; }
+.bpe-head-row { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .1em 1.5em; }
+.bpe-headline { font-size: 1.35rem; font-weight: 700; }
+.bpe-narration .bpe-stats { margin: 0; gap: .1em 1.6em; }
+.bpe-narration .bpe-stat-label { font-size: .78rem; }
+.bpe-narration .bpe-stat-value { font-size: 1.2rem; line-height: 1.2; }
+.bpe-narration .bpe-stat { display: grid; grid-template-columns: auto auto; column-gap: .4em; align-items: baseline; }
+.bpe-narration .bpe-stat-label { grid-column: 1 / 3; }
+.bpe-narration .bpe-stat-change { font-size: .78rem; }
+.bpe-narration ul { margin: .15em 0 .2em 0; padding-left: 1.2em; columns: 2 24rem; column-gap: 2.5em; }
+.bpe-narration li { break-inside: avoid; }
+.bpe-why > summary { cursor: pointer; color: #0B5A8A; font-size: .95rem; }
+@media (min-width: 641px) {
+  .bpe-why > summary { display: none; }
+  .bpe-why::details-content { content-visibility: visible; }
+}
+@media (max-width: 640px) {
+  .bpe-narration .bpe-stats { display: grid; grid-template-columns: repeat(4, auto); gap: 0 .8em; width: 100%; }
+  .bpe-narration .bpe-stat-label { font-size: .68rem; }
+  .bpe-narration .bpe-stat-value { font-size: 1.05rem; }
+  .bpe-headline { font-size: 1.2rem; }
+}
 </style>
 """
 
@@ -112,12 +157,17 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
         sentences: list[tuple[Part, ...]] = [(start,)]
         if trace.steps:
             first = trace.steps[0]
+            left, right = TokenRef(first.left), TokenRef(first.right)
             sentences.append((
-                "Merge 1 will join ", TokenRef(first.left), " + ", TokenRef(first.right),
-                f", the most frequent pair ({_plural(first.count, 'time')}). Press Next.",
+                "Merge 1 will join ", left, " + ", right, f", the most frequent pair ({_plural(first.count, 'time')}).",
             ))
+            sentences += _tie_lines(trace, first, left, right)
+            sentences.append(("Its places are numbered in the corpus. Press Next.",))
         else:
             sentences.append((f"Training stopped before any merge: {trace.stop_detail}.",))
+        stopped = early_stop(trace)
+        if stopped and trace.steps:
+            sentences.append((stopped,))
         return Narration((f"Before any merge ({_plural(total, 'merge')} to come)",), tuple(sentences), trace, names)
 
     s = trace.steps[step - 1]
@@ -128,17 +178,8 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
     if s.tie_count == 1:
         sentences = [(*count_line, ", more than any other pair.")]
     else:
-        rule = TIE_BREAK_RULES[trace.settings.tie_break]
         sentences = [(*count_line, f"; {s.tie_count:,} pairs share that count.")]
-        tied: list[Part] = [f"Tied at {s.count:,}: "]
-        for index, (a, b) in enumerate(s.tied[:MAX_TIES_SHOWN]):
-            tied += ([", "] if index else []) + [TokenRef(a), " + ", TokenRef(b)]
-        if s.tie_count > MAX_TIES_SHOWN:
-            tied.append(f" and {s.tie_count - MAX_TIES_SHOWN:,} more")
-        sentences.append(tuple(tied) + (".",))
-        sentences.append((
-            f"The {rule.name} rule prefers {rule.summary}, so it picks ", left, " + ", right, ".",
-        ))
+        sentences += _tie_lines(trace, s, left, right)
 
     replaced = f"It replaced the pair {_plural(s.replacements, 'time')} in {_plural(s.words_changed, 'distinct word')}"
     if s.replacements < s.count:
@@ -156,11 +197,74 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
 
     before, after = trace.tokens_after(step - 1), s.tokens_after
     shrink = 100 * (before - after) / before if before else 0.0
-    per_token = trace.corpus_bytes / after if after else 0.0
+    label, value = per_token(trace, step)
     sentences.append((
         f"The corpus shrank from {before:,} to {after:,} tokens (−{before - after:,}, {shrink:.1f}%): "
-        f"{per_token:.2f} bytes per token.",
+        f"{value:.2f} {label}.",
     ))
     if step == total:
         sentences.append((f"Training stopped here: {trace.stop_detail}.",))
     return Narration(headline, tuple(sentences), trace, names, new_id=s.new_id)
+
+
+def _tie_lines(trace: Trace, s: MergeStep, left: TokenRef, right: TokenRef) -> list[tuple[Part, ...]]:
+    """Who tied with the chosen pair and why the rule picked it (nothing when there was no tie)."""
+    if s.tie_count == 1:
+        return []
+    rule = TIE_BREAK_RULES[trace.settings.tie_break]
+    ranks = {(pair.left, pair.right): rank for rank, pair in enumerate(s.top_pairs, start=1)}
+    tied: list[Part] = [f"Tied at {s.count:,}: "]
+    for index, (a, b) in enumerate(s.tied[:MAX_TIES_SHOWN]):
+        tied += [", "] if index else []
+        tied.append(PairRef(a, b, ranks[a, b]) if (a, b) in ranks else f"{trace.token_text(a)} + {trace.token_text(b)}")
+    if s.tie_count > MAX_TIES_SHOWN:
+        tied.append(f" and {s.tie_count - MAX_TIES_SHOWN:,} more")
+    return [
+        tuple(tied) + (" (hover one to mark it).",),
+        (f"The {rule.name} rule prefers {rule.summary}, so it picks ", left, " + ", right, "."),
+    ]
+
+
+SETTING_NAMES = MappingProxyType({
+    "unit": "unit", "pretokenizer": "pre-tokenizer", "end_of_word": "end-of-word marker",
+    "tie_break": "tie-break", "merges": "merges", "vocab_size": "vocabulary size",
+    "min_frequency": "minimum pair frequency", "special_tokens": "special tokens",
+})
+"""How the retrain notice names each setting that changed."""
+
+
+def retrain_notice(old: Trace, new: Trace) -> str:
+    """One line saying what changed in a retrained run and from which merge on its merges differ.
+
+    >>> from bpe.presets import PRESETS
+    >>> from dataclasses import replace
+    >>> from bpe.trainer import train
+    >>> preset = PRESETS["sennrich"]
+    >>> before = train(preset.corpus(), preset.settings)
+    >>> after = train(preset.corpus(), replace(preset.settings, tie_break="first-seen"))
+    >>> retrain_notice(before, after)
+    'Retrained with tie-break first-seen: merges now differ from merge 1 on (was s + t, now e + s).'
+    """
+    old_settings, new_settings = old.settings.to_dict(), new.settings.to_dict()
+    changed = [
+        f"{SETTING_NAMES[name]} {_setting_text(new_settings[name])}"
+        for name in SETTING_NAMES if old_settings[name] != new_settings[name]
+    ]
+    what = "Retrained with " + ", ".join(changed) if changed else "Retrained on the changed corpus"
+    def spell(trace: Trace, step: MergeStep) -> str:  # by bytes: ids differ when the base does (byte/char)
+        return f"{trace.token_text(step.left)} + {trace.token_text(step.right)}"
+
+    for number, (was, now) in enumerate(zip(old.steps, new.steps), start=1):
+        if spell(old, was) != spell(new, now):
+            return f"{what}: merges now differ from merge {number} on (was {spell(old, was)}, now {spell(new, now)})."
+    if len(old.steps) != len(new.steps):
+        return f"{what}: the same merges, {len(old.steps):,} of them before and {len(new.steps):,} now."
+    return f"{what}: the merges are the same as before."
+
+
+def _setting_text(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "none"
+    return str(value)

@@ -36,6 +36,10 @@ _DEFAULT_FONTS: Mapping[str, Mapping[str, int]] = MappingProxyType({
     "text": MappingProxyType({"fontSize": 11}),
 })
 
+PRESENTER_BARS = 6
+"""Bars of the pair-count chart in presenter mode: six projector-sized bars fit a 720-pixel screen
+beside the corpus; the runners-up further down matter least to an audience."""
+
 PRESENTER_ROOT_PX = 22
 """The root font size in presenter mode (16 otherwise): every size Streamlit and our CSS give in
 ``rem`` grows with it, the sidebar, widgets and token chips included."""
@@ -47,6 +51,12 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 .stMain .bpe-narration .bpe-tokens {{ font-size: inherit; }}
 .stMain [data-testid="stBaseButton-primary"] kbd, .stMain [data-testid="stBaseButton-secondary"] kbd {{
   display: none; }}  /* the shortcut hints: the presenter knows them, and the labels need the room */
+.stMain:has([class*="st-key-bpe-stepper"]) h1 {{ font-size: 1.5rem; }}  /* a stepped lesson needs the room */
+.stMain [data-testid="stCaptionContainer"] {{ display: none; }}  /* the presenter says it */
+.stMain .bpe-why > summary {{ display: list-item; }}  /* a projector folds the narration's sentences */
+.stMain .bpe-why:not([open])::details-content {{ content-visibility: hidden; }}
+.stMainBlockContainer {{ padding-top: 3rem; }}  /* Streamlit's header grows with the root font */
+.stMain .bpe-layers {{ --bpe-corpus-height: max(9rem, calc(100vh - 22rem)); }}
 </style>
 """
 

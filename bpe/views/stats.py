@@ -26,7 +26,7 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..trace import Trace
+from ..trace import STOP_MERGES, STOP_VOCAB_SIZE, Trace
 
 STATS_CSS = """
 <style>
@@ -66,13 +66,87 @@ def stats_html(stats: Sequence[Stat]) -> str:
     return f'<div class="bpe-stats">{"".join(cells)}</div>'
 
 
+def per_token(trace: Trace, step: int) -> tuple[str, float]:
+    """``("bytes per token", 1.36)``: the starting symbols each token stands for after ``step`` merges.
+
+    A char run counts characters, a byte run bytes. An end-of-word marker is one more starting
+    symbol per word, so it counts as one character (or byte): at step 0 the figure is then exactly
+    1.00 rather than the 0.83 that bytes over tokens gave with ``</w>``, unexplained.
+
+    >>> from bpe.presets import PRESETS
+    >>> from bpe.trainer import train
+    >>> per_token(train(PRESETS["hf-course"].corpus(), PRESETS["hf-course"].settings), 0)
+    ('characters per token', 1.0)
+    """
+    after = trace.tokens_after(step)
+    unit = "byte" if trace.settings.unit == "byte" else "character"
+    return f"{unit}s per token", (trace.initial_tokens / after if after else 0.0)
+
+
+def marker_note(trace: Trace) -> str | None:
+    """What the per-token figure counts the end-of-word marker as, if there is one."""
+    marker = trace.settings.end_of_word
+    unit = "byte" if trace.settings.unit == "byte" else "character"
+    return f"each {marker} counts as one {unit}" if marker else None
+
+
+def early_stop(trace: Trace) -> str | None:
+    """``"stopped after 12 of the 30 merges asked for: ..."`` when training ended before the
+    requested merges (or vocabulary size); ``None`` when it got them all."""
+    if trace.stop_reason in (STOP_MERGES, STOP_VOCAB_SIZE):
+        return None
+    asked = trace.settings.target_merges(len(trace.base))
+    done = len(trace.steps)
+    return f"Training stopped after {done:,} of the {asked:,} merges asked for: {trace.stop_detail}."
+
+
 def step_stats(trace: Trace, step: int) -> list[Stat]:
-    """Step, vocabulary size, tokens in the corpus and bytes per token after ``step`` merges,
-    with the change the step made (fewer tokens is good news)."""
+    """Step, vocabulary size, tokens in the corpus and symbols per token after ``step`` merges,
+    with the change the step made (fewer tokens is good news).
+
+    "Tokens in corpus" has one definition on the page: the tokens of the words training counted
+    pairs in (each word times its count). The drawn corpus says how its own count differs
+    (:func:`drawn_tokens_note`)."""
     before, after = trace.tokens_after(max(step - 1, 0)), trace.tokens_after(step)
+    label, value = per_token(trace, step)
+    stopped = f"of {trace.settings.target_merges(len(trace.base)):,} asked" if early_stop(trace) else None
     return [
-        Stat("Step", f"{step:,} / {len(trace.steps):,}"),
+        Stat("Step", f"{step:,} / {len(trace.steps):,}", change=stopped, good=None),
         Stat("Vocabulary", f"{trace.vocab_size(step):,}", change="+1" if step else None),
         Stat("Tokens in corpus", f"{after:,}", change=f"{after - before:+,}" if step else None, good=after <= before),
-        Stat("Bytes per token", f"{trace.corpus_bytes / after:.2f}" if after else "–"),
+        Stat(label.capitalize(), f"{value:.2f}" if after else "–", change=marker_note(trace)),
     ]
+
+
+def drawn_tokens_note(
+    *, drawn: int, trained: int, special: int, tokens_in_corpus: int, whole: bool, word_table: bool, moment: str = "",
+) -> str:
+    """How the drawn corpus's token count relates to "Tokens in corpus" (the training words).
+    ``moment`` (e.g. ``"Before merge 3: "``) says which step the count belongs to.
+
+    >>> drawn_tokens_note(drawn=41, trained=39, special=2, tokens_in_corpus=39, whole=True, word_table=False)
+    '41 tokens drawn: 39 in the training words (the "Tokens in corpus" figure) + 2 special tokens.'
+    >>> drawn_tokens_note(drawn=95, trained=16, special=0, tokens_in_corpus=16, whole=True, word_table=False)
+    '95 tokens drawn: 16 in the training words (the "Tokens in corpus" figure) + 79 in text the pre-tokenizer leaves out (never trained on).'
+    """
+    return moment + _drawn_note(drawn, trained, special, tokens_in_corpus, whole, word_table)
+
+
+def _drawn_note(drawn: int, trained: int, special: int, tokens_in_corpus: int, whole: bool, word_table: bool) -> str:
+    if word_table:
+        return (
+            f"{drawn:,} tokens drawn: each distinct word once. \"Tokens in corpus\" ({tokens_in_corpus:,}) "
+            "counts every word as often as the table says."
+        )
+    parts = []
+    if special:
+        parts.append(f"{special:,} special token{'s' if special != 1 else ''}")
+    if drawn - trained - special:
+        parts.append(f"{drawn - trained - special:,} in text the pre-tokenizer leaves out (never trained on)")
+    where = (
+        '(the "Tokens in corpus" figure)' if whole
+        else f'(of the {tokens_in_corpus:,} of the whole corpus, the "Tokens in corpus" figure)'
+    )
+    if not parts and whole:
+        return f'{drawn:,} tokens drawn, as "Tokens in corpus" counts them.'
+    return f"{drawn:,} tokens drawn: {trained:,} in the training words {where}" + "".join(f" + {part}" for part in parts) + "."

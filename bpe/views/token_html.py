@@ -148,52 +148,29 @@ def chip_title(piece: Piece, end_of_word: str | None = None) -> str:
     return f"id {piece.token_id} · bytes {piece.data.hex(' ') or '(none)'} · {name}{spelled}{kind}"
 
 
+def chip_html(piece: Piece, color: int, *, end_of_word: str | None = None, attrs: str = "", title: str = "") -> str:
+    """One chip in palette colour ``color``. ``attrs``: extra attributes the caller built (already
+    escaped); ``title``: more hover text after the id and bytes (escaped here)."""
+    classes = "bpe-tok" + (" bpe-special" if piece.special else f" bpe-c{color}") + (" bpe-new" if piece.new else "")
+    hover = html.escape(chip_title(piece, end_of_word) + title, quote=True)
+    chip = f'<span class="{classes}" title="{hover}" data-id="{piece.token_id}"{attrs}>{_chip_body(piece, end_of_word)}</span>'
+    # A newline inside the token also breaks the line on screen, after the chip.
+    if piece.name is None and b"\n" in piece.data:
+        chip += "<br>" * piece.data.count(b"\n")
+    return chip
+
+
 def chips_html(pieces: Sequence[Piece], *, end_of_word: str | None = None, wrap: bool = True, link: bool = False) -> str:
     """Pieces -> one HTML fragment of chips; neighbours never share a colour.
 
     ``link`` numbers the chips (``data-g="0"``, ``"1"``...) for ``linked_tokens`` to tie each to its ids.
     """
     colors = assign_colors([piece.token_id for piece in pieces])
-    out: list[str] = []
-    for index, (piece, color) in enumerate(zip(pieces, colors)):
-        classes = "bpe-tok" + (" bpe-special" if piece.special else f" bpe-c{color}") + (" bpe-new" if piece.new else "")
-        title = html.escape(chip_title(piece, end_of_word), quote=True)
-        group = f' data-g="{index}"' if link else ""
-        out.append(
-            f'<span class="{classes}" title="{title}" data-id="{piece.token_id}"{group}>{_chip_body(piece, end_of_word)}</span>'
-        )
-        # A newline inside the token also breaks the line on screen, after the chip.
-        if piece.name is None and b"\n" in piece.data:
-            out.append("<br>" * piece.data.count(b"\n"))
-    body = "".join(out)
-    return f'<div class="bpe-tokens">{body}</div>' if wrap else body
-
-
-CORPUS_LEGEND = (
-    "Each box is one token; <b>bold with a thick outline</b> = made by this merge. · is a space, ↵ a "
-    "newline, → a tab, ‹e2 82› bytes that are only part of a character. Hover a token for its id and bytes."
-)
-
-
-def corpus_html(
-    pieces: Sequence[Piece], *, end_of_word: str | None = None, shown_chars: int, total_chars: int,
-    reading: bool = False,
-) -> str:
-    """A corpus drawn as chips, then (``reading``, for Wikipedia-style names) a "Reads as" line,
-    then a legend with the token count and, when only the start of the corpus is drawn, how much.
-    One block, so a page that redraws it on every step redraws one element.
-
-    >>> body = corpus_html([Piece(90, b"Z", name="Z"), Piece(98, b"b")], shown_chars=2, total_chars=9, reading=True)
-    >>> "Reads as <b><code>Zb</code></b>" in body, "Showing the first 2 of 9 characters · 2 tokens." in body
-    (True, True)
-    """
-    reads_as = (
-        f'<p class="bpe-reads-as">Reads as <b><code>{html.escape(segmentation_text(pieces))}</code></b></p>'
-        if reading else ""
+    body = "".join(
+        chip_html(piece, color, end_of_word=end_of_word, attrs=f' data-g="{index}"' if link else "")
+        for index, (piece, color) in enumerate(zip(pieces, colors))
     )
-    cut = f"Showing the first {shown_chars:,} of {total_chars:,} characters · " if shown_chars < total_chars else ""
-    legend = f'<p class="bpe-legend">{cut}{len(pieces):,} tokens. {CORPUS_LEGEND}</p>'
-    return chips_html(pieces, end_of_word=end_of_word) + reads_as + legend
+    return f'<div class="bpe-tokens">{body}</div>' if wrap else body
 
 
 def pieces_for(
@@ -225,13 +202,20 @@ def word_table_html(
     rows: Sequence[tuple[str, int, Sequence[Piece]]], *, end_of_word: str | None = None, limit: int = 200
 ) -> str:
     """A word-count table with each word's current segmentation as chips (first ``limit`` rows)."""
+    cells = [(word, count, chips_html(pieces, end_of_word=end_of_word, wrap=False)) for word, count, pieces in rows[:limit]]
+    return word_cells_html(cells, rows=len(rows))
+
+
+def word_cells_html(cells: Sequence[tuple[str, int, str]], *, rows: int) -> str:
+    """The word table from ``(word, count, segmentation HTML)`` cells (the first of ``rows``)."""
+    limit = len(cells)
     body = "".join(
         f'<tr><td>{html.escape(visible_text(word.encode("utf-8")))}</td><td class="bpe-count">{count:,}</td>'
-        f'<td class="bpe-tokens">{chips_html(pieces, end_of_word=end_of_word, wrap=False)}</td></tr>'
-        for word, count, pieces in rows[:limit]
+        f'<td class="bpe-tokens">{segmentation}</td></tr>'
+        for word, count, segmentation in cells
     )
     more = (
-        f'<p class="bpe-legend">… and {len(rows) - limit:,} more words</p>' if len(rows) > limit else ""
+        f'<p class="bpe-legend">… and {rows - limit:,} more words</p>' if rows > limit else ""
     )
     return (
         '<table class="bpe-words"><thead><tr><th>word</th><th>count</th><th>segmentation now</th></tr>'
