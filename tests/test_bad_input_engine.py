@@ -4,6 +4,8 @@ Rows that are not errors (an empty corpus just stops) assert the stop reason; ro
 assert the exception class and a phrase of the message that tells the user how to fix it.
 """
 
+from pathlib import Path
+
 import pytest
 
 from bpe import Corpus, Tokenizer, TrainSettings, train
@@ -73,7 +75,6 @@ def test_bad_input_raises_a_documented_error_that_says_how_to_fix_it(action, err
 
 
 def test_every_row_of_the_bad_input_table_is_covered_here():
-    with open("docs/bad-input.md", encoding="utf-8") as file:
-        table = file.read()
+    table = (Path(__file__).resolve().parents[1] / "docs" / "bad-input.md").read_text(encoding="utf-8")
     for row in [*STOPS_WITHOUT_ERROR, *RAISES]:
         assert f"| {row} |" in table, row
