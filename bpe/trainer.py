@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from .corpus import Corpus
 from .settings import TrainSettings
-from .tiebreak import Pair, TieContext, hf_ranks, sort_key
+from .tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from .trace import (
     STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE,
     MergeStep, PairCount, Trace,
@@ -240,7 +240,7 @@ def merge_word(
 
 
 def _no_first_seen(pair: Pair) -> tuple[int, int]:
-    raise RuntimeError("internal error: first occurrences are only tracked for the first-seen rule")
+    raise RuntimeError("internal error: first occurrences are only tracked for rules with tracks_first_occurrence")
 
 
 def train(
@@ -288,9 +288,10 @@ def train(
     sort_bytes = [token_sort_bytes(token, marker) for token in base]
     hf_rank = hf_ranks(base, unit=settings.unit)
     token_bytes = [len(token.data) for token in base]
-    first_seen = FirstSeenIndex(words, pair_words, token_bytes) if settings.tie_break == "first-seen" else None
-    context = TieContext(sort_bytes, hf_rank, first_seen.locate if first_seen else _no_first_seen)
-    rule_key, reverse = sort_key(settings.tie_break, context)
+    rule = tie_break_rule(settings.tie_break)
+    first_seen = FirstSeenIndex(words, pair_words, token_bytes) if rule.tracks_first_occurrence else None
+    context = TieContext(sort_bytes, hf_rank, settings.unit, first_seen.locate if first_seen else _no_first_seen)
+    rule_key, reverse = rule.key(context), rule.greatest_wins
     # Keys are computed once per pair and looked up from C (``dict.__getitem__``) when ranking:
     # ranking ties and top pairs would otherwise be most of the trace's cost.
     keys = first_seen.keys if first_seen else {pair: rule_key(pair) for pair in pair_words}

@@ -1,12 +1,15 @@
 """The tie lab: one corpus under every tie-break rule, where the rules part ways and why."""
 
 from dataclasses import replace
+from types import MappingProxyType
 
 import pytest
 from hypothesis import given, settings as hypothesis_settings, strategies as st
 
-from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, train
+from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, tiebreak, train
+from bpe.errors import SettingsError
 from bpe.teaching.tie_lab import first_divergence, hf_ranks, run_rules, tie_lab_for_preset, why_rule_picks
+from bpe.tiebreak import TieBreakRule, tie_break_rule
 from bpe.vocab import token_sort_bytes
 
 from .naive_bpe import merge_pair
@@ -114,3 +117,45 @@ def test_every_reason_given_agrees_with_the_order_the_trainer_chose(text, rule):
             reason = why_rule_picks(trace, winner, loser)
             assert prefers(trace, rule, ids, winner, loser), reason
         ids = merge_pair(ids, step.left, step.right, step.new_id)
+
+
+# -- adding a rule is one registry entry ------------------------------------------------------------
+def _made_length(context, pair):
+    return len(context.sort_bytes[pair[0]] + context.sort_bytes[pair[1]])
+
+
+LONGEST_FIRST = TieBreakRule(
+    "longest-first",
+    "the pair that makes the longest token",
+    "nobody: a rule made up by this test",
+    key=lambda context: lambda pair: (-_made_length(context, pair), pair),
+    why=lambda context, winner, loser: (
+        f"it makes a longer token: {_made_length(context, winner)} bytes against {_made_length(context, loser)}"
+    ),
+)
+
+
+@pytest.fixture
+def longest_first(monkeypatch):
+    """The registry with one more entry, as a new rule would be added to bpe/tiebreak.py."""
+    monkeypatch.setattr(tiebreak, "TIE_BREAK_RULES", MappingProxyType({**tiebreak.TIE_BREAK_RULES, "longest-first": LONGEST_FIRST}))
+    return LONGEST_FIRST
+
+
+def test_a_new_rule_is_one_registry_entry_that_trains_and_is_explained(longest_first):
+    wikipedia = PRESETS["wikipedia"]
+    trace = train(wikipedia.corpus(), replace(wikipedia.settings, tie_break="longest-first"))
+    assert [trace.token_text(step.new_id) for step in trace.steps] == ["aa", "aaa", "aaab"]
+    tie = trace.steps[1]  # "ZabdZabac" (Z = aa): Z + a makes 3 bytes, a + b only 2
+    assert tie.tied == ((256, 97), (97, 98))
+    assert why_rule_picks(trace, *tie.tied) == "it makes a longer token: 3 bytes against 2"
+    lab = tie_lab_for_preset("wikipedia")
+    assert lab.runs["longest-first"].tokens == ("aa", "aaa", "aaab")
+    assert ["first-seen", "lexicographic-max", "longest-first"] in lab.groups()
+
+
+def test_an_unknown_rule_is_a_settings_error_never_a_default():
+    with pytest.raises(SettingsError, match="unknown tie-break rule 'random': use one of first-seen, "):
+        TrainSettings(tie_break="random")
+    with pytest.raises(SettingsError, match="unknown tie-break rule 'longest-first'"):
+        tie_break_rule("longest-first")
