@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from .errors import FormatError
 from .versioned_json import read_versioned_json
@@ -37,8 +38,10 @@ STOP_NO_PAIRS = "no_pairs"
 STOP_TIME_LIMIT = "time_limit"
 
 
-@dataclass(frozen=True, slots=True)
-class PairCount:
+class PairCount(NamedTuple):
+    """A pair and how often it occurs. A named tuple rather than a dataclass: a full trace holds
+    ``top_k`` of them per step (50,000 for 5,000 merges), and a tuple is five times cheaper to make."""
+
     left: int
     right: int
     count: int
