@@ -16,7 +16,7 @@ from .end_of_word import END_OF_WORD_MODES
 from .errors import SettingsError
 from .limits import MAX_MERGES
 from .pretokenize import Pretokenizer, validate_special_tokens
-from .tiebreak import TIE_BREAK_RULES
+from .tiebreak import tie_break_rule
 from .vocab import UNITS
 
 DEFAULT_MERGES = 10
@@ -47,10 +47,7 @@ class TrainSettings:
     def __post_init__(self) -> None:
         if self.unit not in UNITS:
             raise SettingsError(f"unknown unit {self.unit!r}: use 'byte' or 'char'")
-        if self.tie_break not in TIE_BREAK_RULES:
-            raise SettingsError(
-                f"unknown tie-break rule {self.tie_break!r}: use one of {', '.join(TIE_BREAK_RULES)}"
-            )
+        tie_break_rule(self.tie_break)  # an unknown rule is a SettingsError here, not a default later
         Pretokenizer.parse(self.pretokenizer)
         object.__setattr__(self, "special_tokens", validate_special_tokens(tuple(self.special_tokens)))
         if self.end_of_word is not None and not isinstance(self.end_of_word, str):

@@ -4,9 +4,13 @@ Ties are the rule, not the exception: on real text thousands of the first 5,000 
 so a trainer that does not say how it breaks them cannot be reproduced. Each rule here is named
 after what it does and reproduces the trainers listed under it exactly.
 
-Every rule is a sort key over candidate pairs (the preferred pair sorts first). The key reads the
-trainer's current state through :class:`TieContext`, so the rules stay independent of how the
-trainer stores its words.
+A rule is one :class:`TieBreakRule` in one registry: its name, who uses it, its sort key over
+candidate pairs (the preferred pair sorts first, or last for ``greatest_wins``), the sentence the
+labs use to explain a choice, and whether it needs first occurrences tracked. The trainer and the
+labs read only the rule object, never its name; the key reads the trainer's state through
+:class:`TieContext`, so the rules stay independent of how the trainer stores its words. Adding a
+rule is one more entry in ``TIE_BREAK_RULES`` (tests/test_teaching_tie_lab.py adds a toy rule); a
+name that is not registered is an error when it is looked up, never a silent default.
 
 Worked example, the pairs tied at count 2 in Wikipedia's "ZabdZabac" after Z=aa:
 ``lexicographic-min`` picks (a, b) because b"a" < b"aa"; ``first-seen`` picks (Z, a) because it
@@ -20,9 +24,29 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from .byte_level import BYTE_TO_UNICODE
+from .errors import SettingsError
 from .vocab import Token
 
 Pair = tuple[int, int]
+SortKey = Callable[[Pair], object]
+
+
+@dataclass(frozen=True)
+class TieContext:
+    """What a rule may read: per-id spellings and ranks, where a pair first occurs, and how to
+    name a pair in a sentence."""
+
+    sort_bytes: Sequence[bytes]
+    """Per token id: the bytes the lexicographic rules compare."""
+    hf_rank: Sequence[int]
+    """Per token id: its id in Hugging Face's numbering."""
+    unit: str
+    """``byte`` or ``char``."""
+    first_occurrence: Callable[[Pair], tuple[int, int]]
+    """Pair -> (index of the first word containing it, byte offset of its first occurrence there);
+    only rules with ``tracks_first_occurrence`` may call it."""
+    label: Callable[[Pair], str] = str
+    """A pair as people read it (explanations only), e.g. ``'aa' + 'a'``."""
 
 
 @dataclass(frozen=True)
@@ -32,8 +56,65 @@ class TieBreakRule:
     """One line: what the rule prefers."""
     used_by: str
     """Who breaks ties this way."""
+    key: Callable[[TieContext], SortKey]
+    """Given the trainer's state, the sort key of a pair. Keys must be total (end on the pair
+    itself when spellings can repeat), so the order never depends on set iteration order."""
+    why: Callable[[TieContext, Pair, Pair], str]
+    """``why(context, winner, loser)`` completes "the rule picks <winner> because ..."."""
+    greatest_wins: bool = False
+    """The pair with the greatest key wins (the key sorts descending)."""
+    tracks_first_occurrence: bool = False
+    """The key reads ``first_occurrence``, which the trainer then keeps up to date."""
 
 
+def tie_break_rule(name: str) -> TieBreakRule:
+    """The registered rule called ``name``; an unknown name is a :class:`SettingsError`.
+
+    It reads the registry when called, so everything that looks rules up sees the same entries.
+    """
+    rule = TIE_BREAK_RULES.get(name)
+    if rule is None:
+        raise SettingsError(f"unknown tie-break rule {name!r}: use one of {', '.join(TIE_BREAK_RULES)}")
+    return rule
+
+
+def _spelling(context: TieContext) -> SortKey:
+    # subtle: two different tokens can spell the same bytes (ab+c and a+bc); the ids then decide
+    spell = context.sort_bytes
+    return lambda pair: (spell[pair[0]], spell[pair[1]], pair)
+
+
+def _why_by_spelling(word: str, sign: str) -> Callable[[TieContext, Pair, Pair], str]:
+    def why(context: TieContext, winner: Pair, loser: Pair) -> str:
+        spell = context.sort_bytes
+        won, lost = (spell[winner[0]], spell[winner[1]]), (spell[loser[0]], spell[loser[1]])
+        if won == lost:
+            return f"both spell the same bytes, so the smaller ids decide: {winner} < {loser}"
+        return (
+            f"its byte strings are the {word}, comparing the left token first: "
+            f"({won[0]!r}, {won[1]!r}) {sign} ({lost[0]!r}, {lost[1]!r})"
+        )
+    return why
+
+
+def _hf_key(context: TieContext) -> SortKey:
+    rank = context.hf_rank  # the trainer appends each merged token's rank as it is made
+    return lambda pair: (rank[pair[0]], rank[pair[1]])
+
+
+def _why_hf(context: TieContext, winner: Pair, loser: Pair) -> str:
+    rank = context.hf_rank
+    ordering = "its alphabet sorted by character" + (
+        " (bytes by GPT-2's stand-in, so a space 'Ġ' sorts after the letters)" if context.unit == "byte" else ""
+    )
+    return (
+        f"it has the smallest ids in Hugging Face's numbering ({ordering}, merged tokens after it): "
+        f"({rank[winner[0]]}, {rank[winner[1]]}) < ({rank[loser[0]]}, {rank[loser[1]]})"
+    )
+
+
+# Module-level data is shared by every user of the app, so the registry is read-only; a new rule is
+# one more entry in this tuple.
 TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
     rule.name: rule
     for rule in (
@@ -42,59 +123,42 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
             "the pair whose first occurrence comes earliest in the current corpus",
             "minbpe, tiktoken's educational trainer, the Hugging Face course, the Sennrich paper's "
             "code (Python's max over an insertion-ordered dict)",
+            key=lambda context: context.first_occurrence,
+            why=lambda context, winner, loser: (
+                "it occurs first in the text: its first occurrence comes before any occurrence of "
+                f"{context.label(loser)} (words are read in the order they first appear)"
+            ),
+            tracks_first_occurrence=True,
         ),
         TieBreakRule(
             "lexicographic-max",
             "the greatest pair of byte strings",
             "Stanford CS336, subword-nmt's learn_bpe, the seed tutorial",
+            key=_spelling, why=_why_by_spelling("greatest", ">"), greatest_wins=True,
         ),
         TieBreakRule(
             "lexicographic-min",
             "the smallest pair of byte strings",
             "Wikipedia's walk-through (Z=aa, Y=ab, X=ZY)",
+            key=_spelling, why=_why_by_spelling("smallest", "<"),
         ),
         TieBreakRule(
             "hf",
             "the smallest (left id, right id), ids ordered as Hugging Face numbers its alphabet "
             "(by character; bytes by GPT-2's byte-to-unicode character), then merges in order",
             "Hugging Face tokenizers' BpeTrainer",
+            key=_hf_key, why=_why_hf,
         ),
         TieBreakRule(
             "smallest-ids",
             "the smallest (left id, right id) with raw byte ids",
             "rustbpe (nanochat)",
+            key=lambda context: lambda pair: pair,
+            why=lambda context, winner, loser: f"it has the smallest raw ids, left id first: {winner} < {loser}",
         ),
     )
 })
-
-
-@dataclass(frozen=True)
-class TieContext:
-    """What a rule may read: per-id spellings and ranks, and where a pair first occurs."""
-
-    sort_bytes: list[bytes]
-    """Per token id: the bytes the lexicographic rules compare."""
-    hf_rank: list[int]
-    """Per token id: its id in Hugging Face's numbering."""
-    first_occurrence: Callable[[Pair], tuple[int, int]]
-    """Pair -> (index of the first word containing it, byte offset of its first occurrence there)."""
-
-
-def sort_key(rule: str, context: TieContext) -> tuple[Callable[[Pair], object], bool]:
-    """Return ``(key, reverse)`` such that ``sorted(pairs, key=key, reverse=reverse)[0]`` wins.
-
-    Subtle: two different tokens can spell the same bytes (``ab+c`` and ``a+bc``); the ids then
-    decide, so the order is always total and never depends on set iteration order.
-    """
-    if rule == "first-seen":
-        return context.first_occurrence, False
-    if rule in ("lexicographic-max", "lexicographic-min"):
-        spell = context.sort_bytes
-        return (lambda pair: (spell[pair[0]], spell[pair[1]], pair)), rule == "lexicographic-max"
-    if rule == "hf":
-        rank = context.hf_rank
-        return (lambda pair: (rank[pair[0]], rank[pair[1]])), False
-    return (lambda pair: pair), False
+"""Every rule by name, in the order the app lists them."""
 
 
 def hf_ranks(base: Sequence[Token], *, unit: str, vocab_size: int | None = None) -> list[int]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .display import TraceDisplay
 from .errors import FormatError
@@ -42,8 +42,10 @@ STOP_NO_PAIRS = "no_pairs"
 STOP_TIME_LIMIT = "time_limit"
 
 
-@dataclass(frozen=True, slots=True)
-class PairCount:
+class PairCount(NamedTuple):
+    """A pair and how often it occurs. A named tuple rather than a dataclass: a full trace holds
+    ``top_k`` of them per step (50,000 for 5,000 merges), and a tuple is five times cheaper to make."""
+
     left: int
     right: int
     count: int

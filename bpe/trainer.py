@@ -12,6 +12,9 @@ How it stays fast without ever recounting the corpus:
 * Counts are also bucketed (``count -> pairs``) with the distinct counts kept sorted, so the best
   count, every pair tied at it, and the top-k pairs come without a scan. A merge can never create a
   pair more frequent than itself, so the best count only goes down.
+* The loop in :func:`train` reads like minbpe's (stop? pick the best pair, merge it everywhere,
+  record the step); the bookkeeping lives in :class:`_Run` and the helpers under it. What a step
+  records is read from the buckets, only as much as the trace keeps.
 
 Counting is with overlap ("aaa" has (a, a) twice: that is what every trainer compares), while
 merging replaces left to right without overlap ("aaa" -> "aa a"). Worked example, merging
@@ -22,14 +25,16 @@ merging replaces left to right without overlap ("aaa" -> "aa a"). Worked example
 from __future__ import annotations
 
 import bisect
+import heapq
 import time
 from collections import defaultdict
 from collections.abc import Callable
 
 from .corpus import Corpus
 from .end_of_word import mark_word, marker_ids
+from .first_seen import FirstSeenIndex
 from .settings import TrainSettings
-from .tiebreak import Pair, TieContext, hf_ranks, sort_key
+from .tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from .trace import (
     STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE,
     MergeStep, PairCount, Trace,
@@ -43,18 +48,20 @@ ProgressCallback = Callable[[int, int], None]
 class PairCounts:
     """``pair -> count`` plus buckets by count, so the best pairs are found without a scan.
 
-    Buckets that have been read in order stay sorted by the tie-break key as counts change, so
-    listing the ties and the top-k pairs costs no sort per merge.
+    The best count's bucket, once read in order, stays sorted by the tie-break key as counts
+    change, so listing the ties costs no sort per merge; lower buckets are read only for the top-k.
 
     >>> counts = PairCounts({(1, 2): 2, (2, 3): 1, (3, 1): 1}, keys={})
     >>> counts.best_count(), sorted(counts.pairs_with(1))
     (2, [(2, 3), (3, 1)])
     """
 
-    def __init__(self, counts: dict[Pair, int], *, keys: dict[Pair, object]) -> None:
+    def __init__(self, counts: dict[Pair, int], *, keys: dict[Pair, object], greatest_wins: bool = False) -> None:
         self.count = {pair: n for pair, n in counts.items() if n > 0}
         self.keys = keys
-        """``pair -> tie-break key`` (preferred first); the trainer keeps it up to date."""
+        """``pair -> tie-break key``; the trainer keeps it up to date."""
+        self.greatest_wins = greatest_wins
+        """The greatest key is preferred (else the smallest)."""
         self._bucket: dict[int, set[Pair]] = defaultdict(set)
         for pair, n in self.count.items():
             self._bucket[n].add(pair)
@@ -70,12 +77,21 @@ class PairCounts:
     def pairs_with(self, count: int) -> set[Pair]:
         return self._bucket[count]
 
-    def sorted_pairs_with(self, count: int) -> list[Pair]:
-        """The pairs with ``count``, ascending by key."""
-        ordered = self._sorted.get(count)
-        if ordered is None:
-            ordered = self._sorted[count] = sorted(self._bucket[count], key=self.keys.__getitem__)
-        return ordered
+    def ranked(self, count: int, n: int) -> list[Pair]:
+        """The first ``n`` pairs with ``count`` in the rule's order (the winner first).
+
+        Only the best count's bucket is kept sorted: it is read at every step. A lower bucket is
+        read only when the top-k reaches below the ties, so its few best pairs are picked from it
+        then. (Keeping every bucket the top-k had visited sorted, through every later change of
+        count, made recording a quarter to a third of the training time on python-docs.)
+        """
+        if count == self._levels[-1]:
+            ordered = self._sorted.get(count)
+            if ordered is None:
+                ordered = self._sorted[count] = sorted(self._bucket[count], key=self.keys.__getitem__)
+            return ordered[: -n - 1 : -1] if self.greatest_wins else ordered[:n]
+        pick = heapq.nlargest if self.greatest_wins else heapq.nsmallest
+        return pick(n, self._bucket[count], key=self.keys.__getitem__)
 
     def levels_descending(self):
         return reversed(self._levels)
@@ -119,73 +135,6 @@ class PairCounts:
                 raise RuntimeError(f"internal error: the count of pair {pair} fell to {new}")
 
 
-class FirstSeenIndex:
-    """Where each pair first occurs, as ``(word index, byte offset in that word)``.
-
-    Words are in order of first appearance, so the smallest key is the pair Python's ``max`` over
-    an insertion-ordered dict of fresh counts would meet first. Byte offsets, unlike token
-    positions, do not move when a merge shortens the word, so a key stays valid until the very
-    occurrence it points at is merged away; only those keys are recomputed.
-    """
-
-    def __init__(self, words: list[list[int]], pair_words: dict[Pair, set[int]], token_bytes: list[int]):
-        self._words = words
-        self._pair_words = pair_words
-        self._token_bytes = token_bytes  # per token id: its length in bytes (the marker has 0)
-        self.keys: dict[Pair, tuple[int, int]] = {}
-        self._keyed_in: dict[int, set[Pair]] = defaultdict(set)  # word index -> pairs keyed there
-        for index, ids in enumerate(words):
-            for pair, offset in self._first_offsets(ids).items():
-                if pair not in self.keys:
-                    self.keys[pair] = (index, offset)
-                    self._keyed_in[index].add(pair)
-
-    def _first_offsets(self, ids: list[int]) -> dict[Pair, int]:
-        firsts: dict[Pair, int] = {}
-        offset = 0
-        token_bytes = self._token_bytes
-        for pair in zip(ids, ids[1:]):
-            firsts.setdefault(pair, offset)
-            offset += token_bytes[pair[0]]
-        return firsts
-
-    def locate(self, pair: Pair) -> tuple[int, int]:
-        """Search for the first occurrence of ``pair``, pruning words it has left."""
-        holders = self._pair_words[pair]
-        while holders:
-            index = min(holders)
-            offset = self._first_offsets(self._words[index]).get(pair)
-            if offset is not None:
-                return index, offset
-            holders.discard(index)
-        raise RuntimeError(f"internal error: pair {pair} has a count but occurs nowhere")
-
-    def rekey(
-        self, rewritten: list[int], created: set[Pair], still_counted: Callable[[Pair], bool]
-    ) -> dict[Pair, tuple[int, int]]:
-        """New keys after a merge rewrote the words ``rewritten`` and made the pairs ``created``."""
-        new_keys: dict[Pair, tuple[int, int]] = {}
-        for index in rewritten:
-            keyed = self._keyed_in.get(index)
-            if not keyed:
-                continue
-            firsts = self._first_offsets(self._words[index])
-            for pair in list(keyed):
-                if firsts.get(pair) == self.keys[pair][1]:
-                    continue
-                keyed.discard(pair)
-                if pair in firsts:
-                    new_keys[pair] = (index, firsts[pair])  # still first here: no earlier word has it
-                elif still_counted(pair):
-                    new_keys[pair] = self.locate(pair)
-        for pair in created:
-            if pair not in self.keys and pair not in new_keys:
-                new_keys[pair] = self.locate(pair)
-        for pair, (index, _) in new_keys.items():
-            self._keyed_in[index].add(pair)
-        return new_keys
-
-
 def count_pairs(words: list[list[int]], freqs: list[int]) -> dict[Pair, int]:
     """Weighted pair counts with overlap: ``[[1, 2, 3, 1, 2]], [1] -> {(1, 2): 2, (2, 3): 1, (3, 1): 1}``."""
     counts: dict[Pair, int] = defaultdict(int)
@@ -195,49 +144,43 @@ def count_pairs(words: list[list[int]], freqs: list[int]) -> dict[Pair, int]:
     return dict(counts)
 
 
-def merge_word(
-    ids: list[int], left: int, right: int, new_id: int, freq: int, deltas: dict[Pair, int],
-    created: list[Pair],
-) -> list[int]:
-    """Replace ``(left, right)`` by ``new_id`` left to right.
+def merge_word(ids: list[int], pair: Pair, new_id: int) -> tuple[list[int], list[Pair], list[Pair]]:
+    """Replace ``pair`` by ``new_id`` left to right; return the new ids, the pairs that went and the
+    pairs that came (once per occurrence; the caller weights them by the word's count).
 
-    The pair-count changes are added to ``deltas`` and the pairs containing ``new_id`` are appended
-    to ``created`` (a pair may be listed that a later replacement in the same word undoes).
-
-    >>> deltas, created = defaultdict(int), []
-    >>> merge_word([1, 2, 3, 1, 2], 1, 2, 4, 1, deltas, created), dict(deltas)
-    ([4, 3, 4], {(1, 2): -2, (2, 3): -1, (4, 3): 1, (3, 1): -1, (3, 4): 1})
+    >>> merge_word([1, 2, 3, 1, 2], (1, 2), 4)
+    ([4, 3, 4], [(1, 2), (2, 3), (1, 2), (3, 1)], [(4, 3), (3, 4)])
 
     Subtle: the left neighbour is read from the *output* (it may be a token this very call just
-    made, as in "abab" -> "cc"), the right neighbour from the input.
+    made, as in "abab" -> "cc"), the right neighbour from the input; so a pair can come and go
+    again in one word, and only the sum over both lists is the change.
     """
+    left, right = pair
     out: list[int] = []
+    went: list[Pair] = []
+    came: list[Pair] = []
     last = len(ids) - 1
     copied = 0  # ids[:copied] are already in out
     i = -1
-    while True:
-        try:
-            i = ids.index(left, i + 1)  # jump to the next candidate instead of looping in Python
-        except ValueError:
-            break
+    for _ in range(ids.count(left)):  # counted first: a failing ``index`` would cost an exception
+        i = ids.index(left, i + 1)  # jump to the next candidate instead of looping in Python
         if i >= last or ids[i + 1] != right or i < copied:
             continue
         out.extend(ids[copied:i])
-        deltas[left, right] -= freq
+        went.append(pair)
         if out:
             before = out[-1]
-            deltas[before, left] -= freq
-            deltas[before, new_id] += freq
-            created.append((before, new_id))
+            went.append((before, left))
+            came.append((before, new_id))
         if i + 1 < last:
             after = ids[i + 2]
-            deltas[right, after] -= freq
-            deltas[new_id, after] += freq
-            created.append((new_id, after))
+            went.append((right, after))
+            came.append((new_id, after))
         out.append(new_id)
         copied = i + 2
     out.extend(ids[copied:])
-    return out
+    return out, went, came
+
 
 
 def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...]:
@@ -247,10 +190,6 @@ def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...
         unit=settings.unit, alphabet=corpus.alphabet, end_of_word=settings.end_of_word,
         mode=settings.end_of_word_mode, finals=finals,
     )
-
-
-def _no_first_seen(pair: Pair) -> tuple[int, int]:
-    raise RuntimeError("internal error: first occurrences are only tracked for the first-seen rule")
 
 
 def train(
@@ -284,110 +223,27 @@ def train(
         words.append(mark_word(ids, mode=mode, marker_id=marker_id, attached=attached))
         freqs.append(freq)
         corpus_bytes += len(encoded) * freq
-    tokens_now = sum(len(ids) * freq for ids, freq in zip(words, freqs))
-    initial_tokens = tokens_now
 
-    # Words that contain each pair. Entries can go stale (the pair merged away from that word);
-    # visiting a stale word costs a scan and changes nothing, and FirstSeenIndex prunes them.
-    pair_words: dict[Pair, set[int]] = defaultdict(set)
-    for index, ids in enumerate(words):
-        for pair in zip(ids, ids[1:]):
-            pair_words[pair].add(index)
-
-    tokens = list(base)
-    sort_bytes = [token_sort_bytes(token, marker) for token in base]
-    hf_rank = hf_ranks(base, unit=settings.unit)
-    token_bytes = [len(token.data) for token in base]
-    first_seen = FirstSeenIndex(words, pair_words, token_bytes) if settings.tie_break == "first-seen" else None
-    context = TieContext(sort_bytes, hf_rank, first_seen.locate if first_seen else _no_first_seen)
-    rule_key, reverse = sort_key(settings.tie_break, context)
-    # Keys are computed once per pair and looked up from C (``dict.__getitem__``) when ranking:
-    # ranking ties and top pairs would otherwise be most of the trace's cost.
-    keys = first_seen.keys if first_seen else {pair: rule_key(pair) for pair in pair_words}
-    counts = PairCounts(count_pairs(words, freqs), keys=keys)
-
-    def ranked(level: int, n: int) -> list[Pair]:
-        in_order = counts.sorted_pairs_with(level)
-        return in_order[: -n - 1 : -1] if reverse else in_order[:n]
-
-    steps: list[MergeStep] = []
-    stop_reason, stop_detail = STOP_MERGES, f"reached the requested {wanted} merges"
-    if settings.vocab_size is not None:
-        stop_reason, stop_detail = STOP_VOCAB_SIZE, f"reached the vocabulary size {settings.vocab_size}"
+    run = _Run(words, freqs, base, settings)
+    initial_tokens = run.tokens_now
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
+    steps: list[MergeStep] = []
+    stop_reason, stop_detail = _reached(settings, wanted)
     while len(steps) < wanted:
-        if not counts:
-            stop_reason = STOP_NO_PAIRS
-            stop_detail = (
-                "no pair of adjacent tokens is left: every word is a single token"
-                if words else "the corpus has no words, so there is no pair to merge"
-            )
+        stop = _stop_early(run, settings.min_frequency, deadline, time_limit_s)
+        if stop:
+            stop_reason, stop_detail = stop
             break
-        best = counts.best_count()
-        if best < settings.min_frequency:
-            stop_reason = STOP_MIN_FREQUENCY
-            stop_detail = (
-                f"the most frequent pair occurs {best} time{'s' if best != 1 else ''}, "
-                f"below the minimum frequency {settings.min_frequency}"
-            )
-            break
-        if deadline is not None and time.perf_counter() > deadline:
-            stop_reason = STOP_TIME_LIMIT
-            stop_detail = f"stopped after the time limit of {time_limit_s:g} s"
-            break
-
-        tied_set = counts.pairs_with(best)
-        tie_count = len(tied_set)  # read now: the bucket is a live set that the merge changes
-        tied = ranked(best, max(settings.max_ties, settings.top_k, 1))
-        left, right = tied[0]
-        top_pairs = [PairCount(a, b, best) for a, b in tied[: settings.top_k]]
-        if len(top_pairs) < settings.top_k:
-            for level in counts.levels_descending():
-                if level == best:
-                    continue
-                needed = settings.top_k - len(top_pairs)
-                top_pairs.extend(PairCount(a, b, level) for a, b in ranked(level, needed))
-                if len(top_pairs) >= settings.top_k:
-                    break
-
-        new_id = len(tokens)
-        tokens.append(tokens[left].merged_with(tokens[right]))
-        sort_bytes.append(token_sort_bytes(tokens[-1], marker))
-        hf_rank.append(new_id)
-        token_bytes.append(len(tokens[-1].data))
-
-        deltas: dict[Pair, int] = defaultdict(int)
-        rewritten: list[int] = []
-        created: list[Pair] = []
-        before_total = tokens_now
-        for index in pair_words.pop((left, right)):
-            ids = words[index]
-            made = len(created)
-            merged = merge_word(ids, left, right, new_id, freqs[index], deltas, created)
-            if len(merged) == len(ids):
-                continue  # a stale entry: the pair had already left this word
-            rewritten.append(index)
-            tokens_now -= (len(ids) - len(merged)) * freqs[index]
-            words[index] = merged
-            for pair in created[made:]:
-                pair_words[pair].add(index)
-        # A created pair can vanish again in the same word ("abab" -> "cc" makes and unmakes (c, a)).
-        created_pairs = {pair for pair in created if deltas[pair] > 0}
-        if first_seen is not None:
-            still_counted = lambda pair: counts.count.get(pair, 0) + deltas.get(pair, 0) > 0  # noqa: E731
-            new_keys = first_seen.rekey(rewritten, created_pairs, still_counted)
-        else:
-            new_keys = {pair: rule_key(pair) for pair in created_pairs}
-        counts.apply(deltas, new_keys)
-
-        if verify_counts and counts.count != count_pairs(words, freqs):
-            raise RuntimeError(f"internal error: pair counts after merge {len(steps) + 1} differ from a recount")
+        best, tie_count, tied, top_pairs = _ranking(run.counts, settings)  # read before the merge
+        before = run.tokens_now
+        new_id, words_changed = run.merge(tied[0])
+        if verify_counts:
+            run.verify(len(steps) + 1)
         steps.append(
             MergeStep(
-                step=len(steps) + 1, new_id=new_id, left=left, right=right, count=best,
-                replacements=before_total - tokens_now, tie_count=tie_count,
-                tied=tuple(tied[: settings.max_ties]), top_pairs=tuple(top_pairs),
-                tokens_after=tokens_now, words_changed=len(rewritten),
+                step=len(steps) + 1, new_id=new_id, left=tied[0][0], right=tied[0][1], count=best,
+                replacements=before - run.tokens_now, tie_count=tie_count, tied=tied[: settings.max_ties],
+                top_pairs=top_pairs, tokens_after=run.tokens_now, words_changed=words_changed,
             )
         )
         if progress is not None and len(steps) % 100 == 0:
@@ -398,3 +254,123 @@ def train(
         stop_detail=stop_detail, initial_tokens=initial_tokens, corpus_bytes=corpus_bytes,
         word_count=len(words), corpus=corpus,
     )
+
+
+def _reached(settings: TrainSettings, wanted: int) -> tuple[str, str]:
+    """Why training stops when it makes every merge it was asked for."""
+    if settings.vocab_size is not None:
+        return STOP_VOCAB_SIZE, f"reached the vocabulary size {settings.vocab_size}"
+    return STOP_MERGES, f"reached the requested {wanted} merges"
+
+
+def _stop_early(run: "_Run", min_frequency: int, deadline: float | None, time_limit_s: float | None):
+    """``(stop reason, detail)`` if training must stop before the next merge, else ``None``."""
+    if not run.counts:
+        return STOP_NO_PAIRS, (
+            "no pair of adjacent tokens is left: every word is a single token"
+            if run.words else "the corpus has no words, so there is no pair to merge"
+        )
+    best = run.counts.best_count()
+    if best < min_frequency:
+        return STOP_MIN_FREQUENCY, (
+            f"the most frequent pair occurs {best} time{'s' if best != 1 else ''}, "
+            f"below the minimum frequency {min_frequency}"
+        )
+    if deadline is not None and time.perf_counter() > deadline:
+        return STOP_TIME_LIMIT, f"stopped after the time limit of {time_limit_s:g} s"
+    return None
+
+
+def _ranking(counts: PairCounts, settings: TrainSettings):
+    """What a step records about the choice: ``(best count, tie count, tied pairs, top pairs)``.
+
+    The tied pairs come in the rule's order, winner first, as many as the trace keeps (at least
+    one: the winner); the top pairs are the ``top_k`` best, reaching below the ties if needed.
+    """
+    best = counts.best_count()
+    tie_count = len(counts.pairs_with(best))
+    tied = tuple(counts.ranked(best, max(settings.max_ties, settings.top_k, 1)))
+    top = [PairCount(a, b, best) for a, b in tied[: settings.top_k]]
+    levels = counts.levels_descending()
+    next(levels)  # the best count: done
+    for level in levels:
+        if len(top) >= settings.top_k:
+            break
+        top.extend(PairCount(a, b, level) for a, b in counts.ranked(level, settings.top_k - len(top)))
+    return best, tie_count, tied, tuple(top)
+
+
+def _no_first_seen(pair: Pair) -> tuple[int, int]:
+    raise RuntimeError("internal error: first occurrences are only tracked for rules with tracks_first_occurrence")
+
+
+class _Run:
+    """A training run's state between merges: the words, which words hold each pair, the pair
+    counts, the tokens so far and what the tie-break rule reads."""
+
+    def __init__(self, words: list[list[int]], freqs: list[int], base: tuple[Token, ...], settings: TrainSettings):
+        self.words, self.freqs = words, freqs
+        self.tokens_now = sum(len(ids) * freq for ids, freq in zip(words, freqs))
+        # Words that contain each pair. Entries can go stale (the pair merged away from that word);
+        # visiting a stale word costs a scan and changes nothing, and FirstSeenIndex prunes them.
+        self.pair_words: dict[Pair, set[int]] = defaultdict(set)
+        for index, ids in enumerate(words):
+            for pair in zip(ids, ids[1:]):
+                self.pair_words[pair].add(index)
+        self.marker = settings.end_of_word
+        self.tokens = list(base)
+        self.sort_bytes = [token_sort_bytes(token, self.marker) for token in base]
+        self.hf_rank = hf_ranks(base, unit=settings.unit)
+        self.token_bytes = [len(token.data) for token in base]
+        rule = tie_break_rule(settings.tie_break)
+        self.first_seen = (
+            FirstSeenIndex(words, self.pair_words, self.token_bytes) if rule.tracks_first_occurrence else None
+        )
+        locate = self.first_seen.locate if self.first_seen else _no_first_seen
+        self.rule_key = rule.key(TieContext(self.sort_bytes, self.hf_rank, settings.unit, locate))
+        # Keys are computed once per pair and looked up from C (``dict.__getitem__``) when ranking:
+        # ranking ties and top pairs would otherwise be most of the trace's cost.
+        keys = self.first_seen.keys if self.first_seen else {pair: self.rule_key(pair) for pair in self.pair_words}
+        self.counts = PairCounts(count_pairs(words, freqs), keys=keys, greatest_wins=rule.greatest_wins)
+
+    def merge(self, pair: Pair) -> tuple[int, int]:
+        """Make the token ``pair`` stands for, merge it in every word that holds it and update
+        the counts, the index and the keys; return ``(new id, words changed)``."""
+        left, right = pair
+        new_id = len(self.tokens)
+        self.tokens.append(self.tokens[left].merged_with(self.tokens[right]))
+        self.sort_bytes.append(token_sort_bytes(self.tokens[-1], self.marker))
+        self.hf_rank.append(new_id)
+        self.token_bytes.append(len(self.tokens[-1].data))
+
+        words, freqs, pair_words = self.words, self.freqs, self.pair_words
+        deltas: dict[Pair, int] = defaultdict(int)
+        rewritten: list[int] = []
+        for index in pair_words.pop(pair):
+            ids = words[index]
+            merged, went, came = merge_word(ids, pair, new_id)
+            if len(merged) == len(ids):
+                continue  # a stale entry: the pair had already left this word
+            freq = freqs[index]
+            for gone in went:
+                deltas[gone] -= freq
+            for new in came:
+                deltas[new] += freq
+                pair_words[new].add(index)
+            rewritten.append(index)
+            self.tokens_now -= (len(ids) - len(merged)) * freq
+            words[index] = merged
+        # A created pair can vanish again in the same word ("abab" -> "cc" makes and unmakes (c, a)).
+        created = {new for new, delta in deltas.items() if delta > 0 and new_id in new}
+        if self.first_seen is not None:
+            counted = self.counts.count
+            still_counted = lambda p: counted.get(p, 0) + deltas.get(p, 0) > 0  # noqa: E731
+            new_keys = self.first_seen.rekey(rewritten, created, still_counted)
+        else:
+            new_keys = {new: self.rule_key(new) for new in created}
+        self.counts.apply(deltas, new_keys)
+        return new_id, len(rewritten)
+
+    def verify(self, step: int) -> None:
+        if self.counts.count != count_pairs(self.words, self.freqs):
+            raise RuntimeError(f"internal error: pair counts after merge {step} differ from a recount")

@@ -5,6 +5,7 @@ assert the exception class and a phrase of the message that tells the user how t
 """
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -117,7 +118,6 @@ def test_a_utf8_file_with_nul_and_control_characters_is_text_and_a_byte_order_ma
 
 
 def test_every_row_of_the_bad_input_table_is_covered_here():
-    with open("docs/bad-input.md", encoding="utf-8") as file:
-        table = file.read()
+    table = (Path(__file__).resolve().parents[1] / "docs" / "bad-input.md").read_text(encoding="utf-8")
     for row in [*STOPS_WITHOUT_ERROR, *RAISES]:
         assert f"| {row} |" in table, row

@@ -50,7 +50,8 @@ def test_pick_an_example_and_step_forward_and_back(page, app_url, dialogs):
     expect(page).to_have_url(re.compile(r"step=2"))
 
     latest = page.locator("table.bpe-table tr").nth(1)  # the Merges tab: latest merge first
-    expect(latest).to_contain_text("2")
+    # merge 2 of the paper's example: e + st -> est (id 257), 9 times (newest 6 + widest 3)
+    expect(latest.locator("td")).to_have_text(["2", "e", "st", "est", "257", "9", re.compile(r"\d+"), re.compile(r"\d+")])
     page.get_by_role("tab", name="Compression").click()  # only the open tab is drawn
     expect(page.locator('[data-testid="stVegaLiteChart"] canvas.marks')).to_have_count(2)
     expect(page.get_by_text("The diamond marks step 2.")).to_be_visible()
@@ -87,7 +88,7 @@ def test_hostile_corpus_text_is_shown_as_text_and_runs_nothing(page, app_url, di
     expect(corpus.first).to_contain_text("<img·src=x·onerror=alert(2)>")
     expect(page.locator("img[src='x']")).to_have_count(0)
     expect(page.locator(".bpe-tokens script")).to_have_count(0)
-    page.wait_for_timeout(500)  # give any injected handler a moment to fire
+    assert page.locator("[onerror], [onload]").count() == 0  # no element can run a handler, so no sleep
     assert dialogs == []
 
 

@@ -44,10 +44,11 @@ def watched(page, app_url):
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     page.on("request", lambda request: None if request.url.startswith(app_url) else foreign.append(request.url))
     yield page
-    page.wait_for_timeout(500)  # let any injected handler fire before judging
+    # No sleep before judging: a payload can only run from an element that carries it, so the
+    # elements are the proof; the dialog and request lists catch anything that ran already.
+    assert page.locator(INJECTED).count() == 0
     assert dialogs == []
     assert foreign == []
-    assert page.locator(INJECTED).count() == 0
 
 
 def commit(locator, text: str) -> None:
@@ -56,34 +57,16 @@ def commit(locator, text: str) -> None:
 
 
 def custom_regex_box(page):
-    """Choose "custom regex" as the pre-tokenizer; return its pattern box."""
+    """Choose "custom regex" as the pre-tokenizer; return its pattern box once the run that the
+    choice started has finished (it writes the choice into the URL last), so nothing redraws the
+    box while it is typed in."""
     pretokenizer = page.get_by_role("combobox", name="Pre-tokenizer")
     pretokenizer.click()  # the selectbox filters its list as you type
     pretokenizer.fill("custom regex")
     pretokenizer.press("Enter")
     regex = page.get_by_role("textbox", name="Your split regex")
     expect(regex).to_be_visible(timeout=15_000)
-    return regex
-
-
-def submit_regex_until(page, text: str, shown):
-    """Type ``text`` as the custom regex and press Enter until ``shown`` appears; return the box.
-
-    Subtle: on a loaded machine a rerun still in flight can redraw the sidebar and drop what was
-    typed (or the choice itself); choosing and typing again is what a person would do too.
-    """
-    regex = page.get_by_role("textbox", name="Your split regex")
-    for attempt in range(3):
-        if not regex.is_visible():
-            regex = custom_regex_box(page)
-        regex.fill(text)
-        regex.press("Enter")
-        try:
-            expect(shown).to_be_visible(timeout=15_000)
-            return regex
-        except AssertionError:
-            if attempt == 2:
-                raise
+    expect(page).to_have_url(re.compile(r"pretok=regex(:|%3A)"), timeout=15_000)
     return regex
 
 
@@ -98,9 +81,11 @@ def test_hostile_corpus_special_token_and_regex_are_shown_as_text(watched, app_u
     commit(page.get_by_role("textbox", name="Special tokens (one per line)"), SPECIAL)
     expect(page.locator(".bpe-tokens .bpe-special").first).to_contain_text("onerror=alert(7)")
 
-    custom_regex_box(page)
+    regex = custom_regex_box(page)
     error = page.locator('[data-testid="stAlertContentError"]')
-    regex = submit_regex_until(page, BAD_REGEX, error.filter(has_text="is not a valid regex"))
+    regex.fill(BAD_REGEX)
+    regex.press("Enter")
+    expect(error.filter(has_text="is not a valid regex")).to_be_visible(timeout=15_000)
     expect(error).to_contain_text(f"![p]({ELSEWHERE}/regex.png)<img src=x onerror=alert(9)>")
     expect(page.get_by_label("Your text (Ctrl+Enter to train on it)")).to_have_value(CORPUS)
 

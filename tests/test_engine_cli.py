@@ -141,14 +141,40 @@ BAD_INPUTS = {
 }
 
 
-@pytest.mark.parametrize("args", BAD_INPUTS.values(), ids=BAD_INPUTS.keys())
-def test_bad_input_exits_2_with_one_line_on_stderr_and_no_traceback(args, bad_files, special_tokenizer):
+BAD_INPUT_SAYS = {
+    "missing-file": "no such file: no/such/file.txt",
+    "non-utf8-file": "is not UTF-8 text (byte 3 is 0xe9)",
+    "invalid-regex": "the custom pattern '((' is not a valid regex",
+    "regex-matching-empty": "the custom pattern 'a*' matches the empty string",
+    "unknown-pretokenizer": "unknown pre-tokenizer 'gpt9'",
+    "vocab-size-below-base": "vocabulary size 100 is below the base vocabulary",
+    "negative-merges": "merges must be from 0 to",
+    "two-sources": "give exactly one of --preset, --text, --file or --words",
+    "no-source": "give exactly one of --preset, --text, --file or --words",
+    "bad-word-table": "cannot read 'low:five' as word:count",
+    "unknown-command": "invalid choice: 'tokenize'",
+    "tokenizer-not-json": "the tokenizer file is not valid JSON",
+    "tokenizer-wrong-format": "not a BPE Lab tokenizer file",
+    "tokenizer-missing-fields": "the tokenizer file is malformed",
+    "tokenizer-with-null-pretokenizer": "the pre-tokenizer must be a name",
+    "tokenizer-missing-file": "no such file: no/such/tokenizer.json",
+    "unknown-ids": "unknown token id 99999",
+    "non-integer-id": "cannot read 'abc' as a token id",
+    "negative-id": "-5 is negative: token ids start at 0",
+    "special-text-not-allowed": "the text contains the special token '<|endoftext|>', which is not allowed",
+}
+"""What each bad input's one line must say (a fragment), so a case cannot pass on another error."""
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS)
+def test_bad_input_exits_2_with_one_line_on_stderr_and_no_traceback(case, bad_files, special_tokenizer):
     paths = {name: str(path) for name, path in bad_files.items()} | {"tokenizer": str(special_tokenizer)}
-    result = run_bpe(*(arg.format(**paths) if arg.startswith("{") else arg for arg in args))
+    result = run_bpe(*(arg.format(**paths) if arg.startswith("{") else arg for arg in BAD_INPUTS[case]))
     assert "Traceback" not in result.stderr
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
     assert result.stderr.startswith("error: ")
+    assert BAD_INPUT_SAYS[case] in result.stderr
     assert result.stdout == ""
 
 

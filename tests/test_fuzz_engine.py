@@ -12,13 +12,16 @@ file runs in well under 20 s (small examples, no deadline: the first regex compi
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
+
+import pytest
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bpe.corpus import Corpus, decode_text_file, parse_word_counts
-from bpe.errors import BpeError
+from bpe.errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
 from bpe.pretokenize import NAMED_PATTERNS
 from bpe.settings import TrainSettings
 from bpe.tiebreak import TIE_BREAK_RULES
@@ -50,6 +53,14 @@ def only_bpe_errors(action) -> None:
         assert str(error), "a BpeError must say what is wrong"
 
 
+def only_format_errors(load) -> None:
+    """A damaged file loads (the node may have been harmless) or raises a FormatError, nothing else."""
+    try:
+        load()
+    except FormatError as error:
+        assert str(error), "a FormatError must say what is wrong"
+
+
 @lru_cache(maxsize=None)
 def tokenizer(unit: str) -> Tokenizer:
     text = f"low lower lowest newest{SPECIAL}widest é€ " * 3
@@ -78,28 +89,47 @@ INVALID = {
 }
 
 
+RAISES = {
+    None: SettingsError,  # all valid, yet a vocabulary size can fall below the base plus the specials
+    "unit": SettingsError,
+    "pretokenizer": PatternError,  # a random regex may also be a fine one
+    "end_of_word": SettingsError,
+    "tie_break": SettingsError,
+    "amount": SettingsError,
+    "min_frequency": SettingsError,
+    "special_tokens": SpecialTokenError,
+}
+"""The one error class each broken field may raise (the fields are checked one by one)."""
+ALWAYS_RAISES = {"unit", "tie_break", "min_frequency"}
+"""Fields whose odd values are never valid, so training must refuse them."""
+
+
 @st.composite
-def train_settings(draw) -> dict:
-    """Settings with at most one field drawn from odd values, so most examples get to train."""
+def train_settings(draw) -> tuple[str | None, dict]:
+    """``(broken field, settings)``: at most one field drawn from odd values, so most examples train."""
     broken = draw(st.sampled_from([None, None, None, *VALID]))
     value = {name: draw(INVALID[name] if name == broken else VALID[name]) for name in VALID}
     amount = value.pop("amount")
     stop = draw(st.sampled_from([{"merges": amount}, {"vocab_size": amount + 256}, {}]))
-    return {**value, **stop}
+    return broken, {**value, **stop}
 
 
 @FUZZ
-@given(text=TEXT, options=train_settings())
-@example(text="x" * 30, options={"pretokenizer": "regex:(x+x+)+y"})
-def test_training_on_random_text_with_random_settings_raises_only_bpe_errors(text, options):
-    def run():
+@given(text=TEXT, drawn=train_settings())
+@example(text="x" * 30, drawn=("pretokenizer", {"pretokenizer": "regex:(x+x+)+y"}))
+def test_training_on_random_text_with_random_settings_raises_only_the_broken_fields_error(text, drawn):
+    broken, options = drawn
+    try:
         corpus = Corpus.from_text(text, pretokenizer=options.get("pretokenizer", "gpt2"),
                                   special_tokens=options.get("special_tokens", ()))
         trace = train(corpus, TrainSettings(**options), time_limit_s=5)
-        assert Trace.from_json(trace.to_json()) == trace
-        if trace.steps:
-            Tokenizer.from_trace(trace).encode(text, disallowed_special=())
-    only_bpe_errors(run)
+    except BpeError as error:
+        assert type(error) is RAISES[broken] and str(error), (broken, error)
+        return
+    assert broken not in ALWAYS_RAISES, f"{broken}={options.get(broken)!r} was accepted"
+    assert Trace.from_json(trace.to_json()) == trace
+    if trace.steps:
+        Tokenizer.from_trace(trace).encode(text, disallowed_special=())
 
 
 @FUZZ
@@ -124,18 +154,30 @@ def test_encoding_random_text_raises_only_bpe_errors(unit, text, allowed, disall
         ids = tok.encode(text, allowed_special=allowed, disallowed_special=disallowed)
         walks = tok.encode_walkthrough(text, allowed_special=allowed, disallowed_special=disallowed)
         assert [i for walk in walks for i in walk.ids] == ids
-    only_bpe_errors(run)
-    only_bpe_errors(lambda: tok.encode_ordinary(text))
+    try:
+        run()
+    except (SpecialTokenError, UnknownTokenError) as error:  # special text not allowed; chars not in the alphabet
+        assert str(error)
+    if unit == "byte":  # every text is bytes: nothing to refuse
+        assert tok.decode(tok.encode_ordinary(text)) == text
 
 
 @FUZZ
 @given(unit=st.sampled_from(["byte", "char"]), ids=st.lists(INTS, max_size=8),
        errors=st.sampled_from(["replace", "strict"]))
-def test_decoding_random_ids_raises_only_bpe_errors(unit, ids, errors):
+def test_decoding_random_ids_refuses_exactly_the_unknown_ones(unit, ids, errors):
     tok = tokenizer(unit)
-    only_bpe_errors(lambda: tok.decode(ids, errors=errors))
-    only_bpe_errors(lambda: tok.decode_tokens_bytes(ids))
-    only_bpe_errors(lambda: tok.token_text(ids[0]) if ids else None)
+    unknown = [i for i in ids if i not in tok.tokens]
+    if unknown:
+        for action in (lambda: tok.decode(ids, errors=errors), lambda: tok.decode_tokens_bytes(ids)):
+            with pytest.raises(UnknownTokenError, match=re.escape(repr(unknown[0]))):
+                action()
+        return
+    assert b"".join(tok.decode_tokens_bytes(ids)) == b"".join(tok.tokens[i].data for i in ids)
+    try:
+        tok.decode(ids, errors=errors)
+    except BpeError as error:  # only strict decoding may refuse, and only bytes that are not UTF-8
+        assert errors == "strict" and "not valid UTF-8" in str(error)
 
 
 TYPED_IDS = st.text(alphabet=st.sampled_from("0123456789 ,;[]-+²٣x.e_"), max_size=25) | st.text(max_size=15)
@@ -187,21 +229,22 @@ def replace_at(document, path: list[int], value):
 @FUZZ
 @given(path=st.lists(st.integers(0, 20), min_size=1, max_size=5), value=JSON)
 def test_trace_json_with_a_random_node_replaced_loads_or_raises_bpe_errors(path, value):
-    only_bpe_errors(lambda: Trace.from_json(json.dumps(replace_at(good_trace(), path, value))))
+    only_format_errors(lambda: Trace.from_json(json.dumps(replace_at(good_trace(), path, value))))
 
 
 @FUZZ
 @given(path=st.lists(st.integers(0, 20), min_size=1, max_size=5), value=JSON)
 def test_tokenizer_json_with_a_random_node_replaced_loads_or_raises_bpe_errors(path, value):
     document = json.loads(tokenizer("byte").to_json())
-    only_bpe_errors(lambda: Tokenizer.from_json(json.dumps(replace_at(document, path, value))))
+    only_format_errors(lambda: Tokenizer.from_json(json.dumps(replace_at(document, path, value))))
 
 
 @FUZZ
 @given(text=st.text(max_size=40) | st.sampled_from(["{", "[]", "null", '{"format": 1}', "\x00"]))
-def test_random_text_as_trace_or_tokenizer_json_raises_bpe_errors(text):
-    only_bpe_errors(lambda: Trace.from_json(text))
-    only_bpe_errors(lambda: Tokenizer.from_json(text))
+def test_random_text_as_trace_or_tokenizer_json_raises_format_errors(text):
+    for load in (Trace.from_json, Tokenizer.from_json):
+        with pytest.raises(FormatError):
+            load(text)
 
 
 LINK_VALUE = st.text(max_size=8) | st.sampled_from(["²", "9" * 5000, "-1", "regex:(", "regex:a*", ""])

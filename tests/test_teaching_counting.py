@@ -1,7 +1,5 @@
 """The counting lab: pairs counted with overlap beside the replacements a merge actually makes."""
 
-from collections import defaultdict
-
 import pytest
 from hypothesis import given, settings as hypothesis_settings, strategies as st
 
@@ -55,7 +53,7 @@ def _symbols(ids):
 @given(ids=st.lists(st.integers(0, 3), max_size=30), left=st.integers(0, 3), right=st.integers(0, 3))
 def test_replacements_are_exactly_what_the_trainers_merge_word_does(ids, left, right):
     result = tally(_symbols(ids), (left, right))
-    merged = merge_word(ids, left, right, 99, 1, defaultdict(int), [])
+    merged, _, _ = merge_word(ids, (left, right), 99)
     assert result.replacements == len(ids) - len(merged)
     assert result.merged_texts() == [f"{left}{right}" if i == 99 else str(i) for i in merged]
     assert result.count == count_pairs([ids], [1]).get((left, right), 0)
@@ -67,6 +65,6 @@ def test_on_text_the_lab_agrees_with_merge_word_at_both_levels(text, pair):
     for unit in ("byte", "char"):
         ids = [s.id for s in symbols_of(text, unit=unit)]
         wanted = (ord(pair[0]), ord(pair[1]))
-        merged = merge_word(ids, *wanted, -1, 1, defaultdict(int), [])
+        merged, _, _ = merge_word(ids, wanted, -1)
         result = count_pair(text, pair, unit=unit)
         assert result.replacements == len(ids) - len(merged)

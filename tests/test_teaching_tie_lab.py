@@ -1,13 +1,18 @@
 """The tie lab: one corpus under every tie-break rule, where the rules part ways and why."""
 
 from dataclasses import replace
+from types import MappingProxyType
 
 import pytest
 from hypothesis import given, settings as hypothesis_settings, strategies as st
 
-from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, train
+from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, tiebreak, train
+from bpe.errors import SettingsError
 from bpe.teaching.tie_lab import first_divergence, hf_ranks, run_rules, tie_lab_for_preset, why_rule_picks
+from bpe.tiebreak import TieBreakRule, tie_break_rule
 from bpe.vocab import token_sort_bytes
+
+from .naive_bpe import merge_pair
 
 WIKIPEDIA = tie_lab_for_preset("wikipedia")
 
@@ -82,6 +87,22 @@ def test_hf_ranks_rank_tied_pairs_as_the_trainer_did(preset):
         assert list(step.tied) == sorted(step.tied, key=lambda pair: (ranks[pair[0]], ranks[pair[1]]))
 
 
+def prefers(trace, rule: str, ids: list[int], winner, loser) -> bool:
+    """Whether ``rule`` puts ``winner`` before ``loser``, worked out from the sources' definitions
+    (not from bpe.tiebreak): ``ids`` is the one word's tokens just before the merge."""
+    if rule == "first-seen":  # Python's max over a dict of fresh counts meets the first occurrence first
+        first = {pair: i for i, pair in reversed(list(enumerate(zip(ids, ids[1:]))))}
+        return first[winner] < first[loser]
+    if rule == "hf":
+        ranks = hf_ranks(trace)
+        return (ranks[winner[0]], ranks[winner[1]]) < (ranks[loser[0]], ranks[loser[1]])
+    if rule == "smallest-ids":
+        return winner < loser
+    spell = [token_sort_bytes(token) for token in trace.tokens]
+    key = lambda pair: (spell[pair[0]], spell[pair[1]], pair)
+    return {"lexicographic-min": key(winner) < key(loser), "lexicographic-max": key(winner) > key(loser)}[rule]
+
+
 @hypothesis_settings(max_examples=40, deadline=None)
 @given(text=st.text(alphabet="ab é\n", min_size=2, max_size=40), rule=st.sampled_from(sorted(TIE_BREAK_RULES)))
 def test_every_reason_given_agrees_with_the_order_the_trainer_chose(text, rule):
@@ -89,16 +110,52 @@ def test_every_reason_given_agrees_with_the_order_the_trainer_chose(text, rule):
         Corpus.from_text(text, pretokenizer="none"),
         TrainSettings(pretokenizer="none", tie_break=rule, min_frequency=1, merges=6, max_ties=50),
     )
-    ranks = hf_ranks(trace)
-    spell = [token_sort_bytes(token) for token in trace.tokens]
+    ids = list(text.encode("utf-8"))  # "none" keeps the text as one word
     for step in trace.steps:
         winner, *losers = step.tied
         for loser in losers:
             reason = why_rule_picks(trace, winner, loser)
-            if rule == "hf":
-                assert (ranks[winner[0]], ranks[winner[1]]) < (ranks[loser[0]], ranks[loser[1]]), reason
-            elif rule == "smallest-ids":
-                assert winner < loser and str(winner) in reason
-            elif rule.startswith("lexicographic"):
-                key = lambda pair: (spell[pair[0]], spell[pair[1]], pair)
-                assert (key(winner) < key(loser)) == (rule == "lexicographic-min"), reason
+            assert prefers(trace, rule, ids, winner, loser), reason
+        ids = merge_pair(ids, step.left, step.right, step.new_id)
+
+
+# -- adding a rule is one registry entry ------------------------------------------------------------
+def _made_length(context, pair):
+    return len(context.sort_bytes[pair[0]] + context.sort_bytes[pair[1]])
+
+
+LONGEST_FIRST = TieBreakRule(
+    "longest-first",
+    "the pair that makes the longest token",
+    "nobody: a rule made up by this test",
+    key=lambda context: lambda pair: (-_made_length(context, pair), pair),
+    why=lambda context, winner, loser: (
+        f"it makes a longer token: {_made_length(context, winner)} bytes against {_made_length(context, loser)}"
+    ),
+)
+
+
+@pytest.fixture
+def longest_first(monkeypatch):
+    """The registry with one more entry, as a new rule would be added to bpe/tiebreak.py."""
+    monkeypatch.setattr(tiebreak, "TIE_BREAK_RULES", MappingProxyType({**tiebreak.TIE_BREAK_RULES, "longest-first": LONGEST_FIRST}))
+    return LONGEST_FIRST
+
+
+def test_a_new_rule_is_one_registry_entry_that_trains_and_is_explained(longest_first):
+    wikipedia = PRESETS["wikipedia"]
+    trace = train(wikipedia.corpus(), replace(wikipedia.settings, tie_break="longest-first"))
+    assert [trace.token_text(step.new_id) for step in trace.steps] == ["aa", "aaa", "aaab"]
+    tie = trace.steps[1]  # "ZabdZabac" (Z = aa): Z + a makes 3 bytes, a + b only 2
+    assert tie.tied == ((256, 97), (97, 98))
+    assert why_rule_picks(trace, *tie.tied) == "it makes a longer token: 3 bytes against 2"
+    lab = tie_lab_for_preset("wikipedia")
+    assert lab.runs["longest-first"].tokens == ("aa", "aaa", "aaab")
+    assert ["first-seen", "lexicographic-max", "longest-first"] in lab.groups()
+
+
+def test_an_unknown_rule_is_a_settings_error_never_a_default():
+    with pytest.raises(SettingsError, match="unknown tie-break rule 'random': use one of first-seen, "):
+        TrainSettings(tie_break="random")
+    with pytest.raises(SettingsError, match="unknown tie-break rule 'longest-first'"):
+        tie_break_rule("longest-first")

@@ -215,7 +215,17 @@ def test_walkthrough_lists_each_merge_by_rank_and_escapes_text():
     assert "<script" not in walk and "“·&lt;”" in walk  # GPT-2 splits " <" from "script"
 
 
-def test_sample_texts_encode_with_each_example():
-    for name in PRESETS:
-        tokenizer = Tokenizer.from_trace(trained(name))
-        assert tokenizer.decode(tokenizer.encode(sample_text(name))) == sample_text(name)
+@pytest.mark.parametrize("name", PRESETS)
+def test_each_examples_sample_text_round_trips_and_uses_its_learned_merges(name):
+    trace = trained(name)
+    text = sample_text(name)
+    ids = Tokenizer.from_trace(trace).encode(text)
+    assert Tokenizer.from_trace(trace).decode(ids) == text
+    assert len(ids) < len(Tokenizer.from_trace(trace, step=0).encode(text))  # some merge applies to it
+
+
+def test_own_texts_sample_is_its_first_line_cut_to_200_characters_with_the_special_token_shown():
+    assert sample_text("own-text", "  low lower\nnewest") == "low lower"
+    assert sample_text("own-text", "x" * 300 + "\ny") == "x" * 200
+    assert sample_text("own-text", "") == "hello world"
+    assert sample_text("own-text", "low lower", special_tokens=["<|eot|>"]) == "low lower<|eot|>low lower"

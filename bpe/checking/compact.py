@@ -43,7 +43,7 @@ from types import MappingProxyType
 
 from ..corpus import Corpus
 from ..settings import TrainSettings
-from ..tiebreak import Pair, TieContext, hf_ranks, sort_key
+from ..tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from ..trainer import merge_word
 from ..vocab import Token, base_tokens, token_sort_bytes
 
@@ -214,7 +214,7 @@ class _State:
         self.by_count: dict[int, set[Pair]] = defaultdict(set)
         """``count -> pairs``: the top count's pairs without a scan of every pair (as in the reference)."""
         self._apply(counts)
-        self.context = TieContext(self.spelling, self.hf_rank, self._first_occurrence)
+        self.context = TieContext(self.spelling, self.hf_rank, settings.unit, self._first_occurrence)
 
     def _tally(self, ids: Ids, weight: int, into: dict[Pair, int]) -> None:
         """Add ``weight`` to ``into`` for each counted occurrence in ``ids``."""
@@ -266,7 +266,8 @@ class _State:
 
     def choose(self, rule: str, tied: list[Pair], n: int = 1) -> list[Pair]:
         """The ``n`` pairs ``rule`` prefers among ``tied``, best first."""
-        key, reverse = sort_key(rule, self.context)
+        chosen = tie_break_rule(rule)
+        key, reverse = chosen.key(self.context), chosen.greatest_wins
         if n == 1:
             return [(max if reverse else min)(tied, key=key)]
         return sorted(tied, key=key, reverse=reverse)[:n]
@@ -284,8 +285,11 @@ class _State:
             old = self.words[index]
             weight = self.weights[index]
             if self.local:  # no mistake in counting or replacing: the reference's local update
-                created: list[Pair] = []
-                merged = merge_word(old, left, right, new, weight, deltas, created)
+                merged, went, created = merge_word(old, pair, new)
+                for gone in went:
+                    deltas[gone] -= weight
+                for came in created:
+                    deltas[came] += weight
             else:  # any rule: recount the word before and after
                 merged = self.replace(old, left, right, new)
                 if merged != old:

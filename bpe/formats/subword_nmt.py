@@ -32,6 +32,7 @@ an error for them instead (it has no id to give them).
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
@@ -39,7 +40,7 @@ from ..vocab import Token, token_text
 from .common import as_text, build_tokenizer, first_problem
 
 MARKER = "</w>"
-_VERSIONS = {"0.1": "separate", "0.2": "attached"}
+_VERSIONS = MappingProxyType({"0.1": "separate", "0.2": "attached"})
 
 
 def from_subword_nmt(contents: str | bytes, *, name: str = "", source: str = "codes file") -> Tokenizer:

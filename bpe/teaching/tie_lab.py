@@ -29,7 +29,8 @@ from itertools import combinations
 from ..corpus import Corpus
 from ..presets import get_preset
 from ..settings import TrainSettings
-from ..tiebreak import TIE_BREAK_RULES
+from .. import tiebreak
+from ..tiebreak import TieContext, tie_break_rule
 from ..tiebreak import hf_ranks as tiebreak_hf_ranks
 from ..tokenizer import Tokenizer
 from ..trace import Trace
@@ -119,11 +120,12 @@ class TieLab:
 
 
 def run_rules(
-    corpus: Corpus, settings: TrainSettings, *, text: str, rules: tuple[str, ...] = tuple(TIE_BREAK_RULES)
+    corpus: Corpus, settings: TrainSettings, *, text: str, rules: tuple[str, ...] | None = None
 ) -> TieLab:
-    """Train ``corpus`` once per rule (other settings unchanged) and segment ``text`` with each run."""
+    """Train ``corpus`` once per rule (every registered rule by default; other settings unchanged)
+    and segment ``text`` with each run."""
     runs = {}
-    for rule in rules:
+    for rule in tiebreak.TIE_BREAK_RULES if rules is None else rules:  # read now: the registry may grow
         trace = train(corpus, replace(settings, tie_break=rule))
         runs[rule] = RuleRun(
             rule,
@@ -173,39 +175,31 @@ def merge_label(trace: Trace, pair: Pair) -> str:
 def why_rule_picks(trace: Trace, winner: Pair, loser: Pair) -> str:
     """Why the trace's tie-break rule puts ``winner`` before ``loser`` (both at the same count).
 
-    The sentence completes "the <rule> rule picks <winner> because ...".
+    The sentence completes "the <rule> rule picks <winner> because ..."; each rule writes its own
+    (``TieBreakRule.why`` in :mod:`bpe.tiebreak`).
 
     >>> from bpe import PRESETS, train
     >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
     >>> why_rule_picks(trace, (97, 98), (256, 97))
     "its byte strings are the smallest, comparing the left token first: (b'a', b'b') < (b'aa', b'a')"
     """
-    rule = trace.settings.tie_break
-    if rule == "first-seen":
-        return (
-            "it occurs first in the text: its first occurrence comes before any occurrence of "
-            f"{merge_label(trace, loser)} (words are read in the order they first appear)"
-        )
-    if rule in ("lexicographic-min", "lexicographic-max"):
-        spell = lambda pair: tuple(token_sort_bytes(trace.tokens[i], trace.settings.end_of_word) for i in pair)
-        won, lost = spell(winner), spell(loser)
-        if won == lost:
-            return f"both spell the same bytes, so the smaller ids decide: {winner} < {loser}"
-        word, sign = ("smallest", "<") if rule == "lexicographic-min" else ("greatest", ">")
-        return (
-            f"its byte strings are the {word}, comparing the left token first: "
-            f"({won[0]!r}, {won[1]!r}) {sign} ({lost[0]!r}, {lost[1]!r})"
-        )
-    if rule == "hf":
-        ranks = hf_ranks(trace)
-        ordering = "its alphabet sorted by character" + (
-            " (bytes by GPT-2's stand-in, so a space 'Ġ' sorts after the letters)" if trace.settings.unit == "byte" else ""
-        )
-        return (
-            f"it has the smallest ids in Hugging Face's numbering ({ordering}, merged tokens after it): "
-            f"({ranks[winner[0]]}, {ranks[winner[1]]}) < ({ranks[loser[0]]}, {ranks[loser[1]]})"
-        )
-    return f"it has the smallest raw ids, left id first: {winner} < {loser}"
+    return tie_break_rule(trace.settings.tie_break).why(trace_context(trace), winner, loser)
+
+
+def trace_context(trace: Trace) -> TieContext:
+    """What a rule reads, rebuilt from a finished trace (first occurrences are not kept in a trace:
+    a rule that tracks them explains itself without asking where a pair occurs)."""
+    return TieContext(
+        sort_bytes=[token_sort_bytes(token, trace.settings.end_of_word) for token in trace.tokens],
+        hf_rank=hf_ranks(trace),
+        unit=trace.settings.unit,
+        first_occurrence=_not_in_a_trace,
+        label=lambda pair: merge_label(trace, pair),
+    )
+
+
+def _not_in_a_trace(pair: Pair) -> tuple[int, int]:
+    raise RuntimeError("internal error: a trace does not keep first occurrences; explain without them")
 
 
 def hf_ranks(trace: Trace) -> list[int]:
