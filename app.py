@@ -52,7 +52,7 @@ cards = [
 for row in range(0, len(cards), 4):
     columns = st.columns(4)
     for column, (name, title, description, facts) in zip(columns, cards[row:row + 4]):
-        with column.container(border=True, height=320):
+        with column.container(border=True, height="stretch"):  # a fixed height scrolls, out of keyboard reach, in presenter mode
             st.markdown(f"**{title}**")
             st.caption(description)
             st.caption(f"`{facts}`")

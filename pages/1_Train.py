@@ -109,7 +109,7 @@ def step_view(trained: Trained) -> None:
 
     left, right = st.columns([1, 1.3], gap="large")
     with left:
-        st.subheader(f"Pair counts before merge {max(step, 1)}" if total else "Pair counts")
+        st.header(f"Pair counts before merge {max(step, 1)}" if total else "Pair counts")
         if total:
             show_chart(pairs_spec)
             st.caption(
@@ -123,7 +123,7 @@ def step_view(trained: Trained) -> None:
                 f"No merge to show: {trace.stop_detail}."
             )
     with right:
-        st.subheader(f"The corpus after merge {step}" if step else "The corpus before any merge")
+        st.header(f"The corpus after merge {step}" if step else "The corpus before any merge")
         show_html(corpus)
 
     # Only the open tab is drawn (a tab switch reruns the step fragment): one table or chart pair per step.

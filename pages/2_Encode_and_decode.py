@@ -80,7 +80,7 @@ def encode_section(tokenizer, trained, names) -> list[int]:
 
     specials = list(tokenizer.special_tokens.values())
     pieces = pieces_for(ids, tokenizer.tokens, special_ids=specials, names=names)
-    st.subheader(f"{len(ids):,} tokens")
+    st.header(f"{len(ids):,} tokens")
     metrics = st.columns(3)
     n_bytes = len(text.encode("utf-8"))
     metrics[0].metric("Characters", f"{len(text):,}")
@@ -90,7 +90,7 @@ def encode_section(tokenizer, trained, names) -> list[int]:
     st.code(", ".join(map(str, ids)) or "(no tokens)", language=None, wrap_lines=True)
     st.caption("The ids, in order. Hover a token above for its id and bytes; dashed grey tokens are special.")
 
-    st.subheader("How each chunk was merged")
+    st.header("How each chunk was merged")
     st.caption(
         "The pre-tokenizer cuts the text into chunks; inside each chunk the tokenizer applies the learned "
         "merges in the order they were learned (merge 1 first), everywhere it can, until none applies."

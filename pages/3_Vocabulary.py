@@ -26,7 +26,7 @@ def main() -> None:
 
     left, right = st.columns([1.4, 1], gap="large")
     with left:
-        st.subheader(f"{len(present):,} tokens after {step:,} merges")
+        st.header(f"{len(present):,} tokens after {step:,} merges")
         state.seed("w.vocab_query", st.session_state[state.VOCAB_QUERY])
         st.text_input(
             "Search by text, hex bytes or id", key="w.vocab_query", placeholder="e.g. est, 65 73, 258",
@@ -46,7 +46,7 @@ def main() -> None:
         )
         st.caption(f"{len(found):,} shown, learned tokens first. · is a space, ↵ a newline, ‹e2› a byte that is only part of a character.")
     with right:
-        st.subheader("Merge tree")
+        st.header("Merge tree")
         merged = [token_id for token_id in trace.vocab_ids(step) if trace.created_at(token_id)]
         if not merged:
             st.info("No merged token yet: move the step forward.")
@@ -62,7 +62,7 @@ def main() -> None:
             )
             st.graphviz_chart(merge_tree_dot(trace, st.session_state["w.tree_token"], names))
             st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
-    st.subheader("Token lengths")
+    st.header("Token lengths")
     counted = present[present["kind"] != "marker"]
     show_chart(length_histogram(counted["length"].tolist(), counted["kind"].tolist()).to_dict())
     st.caption("How many tokens of each length (in bytes) the vocabulary has at this step.")

@@ -107,10 +107,10 @@ def main() -> None:
 
     left, right = st.columns([1.3, 1], gap="large")
     with left:
-        st.subheader(f"The corpus after merge {step}" if step else "The corpus before any merge")
+        st.header(f"The corpus after merge {step}" if step else "The corpus before any merge")
         corpus_view(trained, step)
     with right:
-        st.subheader(question.prompt if not question.finished else "No next merge")
+        st.header(question.prompt if not question.finished else "No next merge")
         if question.finished:
             st.info(escape_markdown(question.prompt), icon="🏁")
             st.button("Start again from step 0", key="w.quiz.restart", on_click=_go, args=(0,), type="primary")

@@ -73,7 +73,7 @@ def text_section() -> None:
 
 
 def why_g_with_dot() -> None:
-    st.subheader("Why a space shows as Ġ")
+    st.header("Why a space shows as Ġ")
     space, newline = byte_role(0x20), byte_role(0x0A)
     st.markdown(
         "GPT-2 stores its vocabulary and merges as *text*, so every byte needs a printable character. The "
@@ -85,7 +85,7 @@ def why_g_with_dot() -> None:
 
 
 def token_section() -> None:
-    st.subheader("One token's bytes, decoded on its own")
+    st.header("One token's bytes, decoded on its own")
     st.caption(
         "Byte-level BPE may merge part of a character into a token. Decoding that token alone (as a "
         "streaming API does) cannot make a character of it, so errors=\"replace\" shows �."

@@ -39,7 +39,7 @@ TOKEN_CSS = """
   border-radius: 4px; padding: 0 .18em; margin: 0 2px 2px 0; color: #111; line-height: 1.5; }
 .bpe-tok.bpe-new { outline: 2.5px solid #111; outline-offset: 0; font-weight: 700; }
 .bpe-tok.bpe-special { border-style: dashed; font-style: italic; background: {special}; }
-.bpe-ws { color: #777; }
+.bpe-ws { color: #595E63; }  /* 4.5:1 or more on every tint (WCAG AA) */
 .bpe-hex { color: #7a3b00; font-size: .85em; }
 .bpe-eow { color: #777; font-size: .8em; }
 .bpe-name { font-weight: 700; }
