@@ -120,7 +120,8 @@ class Pretokenizer:
 def compile_custom_pattern(pattern: str) -> regex.Pattern:
     """Compile a user's split regex, refusing patterns that are empty or match the empty string."""
     if not pattern:
-        raise PatternError("the custom pattern is empty: write a regex after 'regex:', e.g. regex:\\w+|\\W")
+        # Said for the app's regex box and the command line alike, so it names no prefix or option.
+        raise PatternError("the custom split pattern is empty: give it a regex, for example \\w+|\\W")
     try:
         compiled = regex.compile(pattern)
     except regex.error as error:

@@ -10,6 +10,7 @@ import streamlit as st
 from bpe.teaching.counting import count_pair, pairs_present, symbols_of
 from bpe.views.labs import counting_html, merged_html
 from bpe.views.markdown import escape_markdown, inline_code
+from bpe.views.notation import quote
 from ui import state, url
 from ui.render import page_setup, show_html
 
@@ -75,7 +76,7 @@ def pair_buttons(text: str, unit: str) -> None:
     for pair in top:
         left, right = spelled[pair.left], spelled[pair.right]
         row.button(
-            escape_markdown(f"{left!r} + {right!r}"), key=f"w.count_pair.{pair.left}.{pair.right}", on_click=_use,
+            escape_markdown(f"{quote(left)} + {quote(right)}"), key=f"w.count_pair.{pair.left}.{pair.right}", on_click=_use,
             kwargs={"pair": (left, right)}, icon=":material/merge:",
         )
 

@@ -37,6 +37,8 @@ ENCODE_SOURCE = "bpe.encode_text_source"
 """The example the encode text was chosen for (a new example gets its own sample)."""
 SPECIAL_MODE = "bpe.special_mode"
 DECODE_IDS = "bpe.decode_ids"
+DECODE_FOR = "bpe.decode_for"
+"""``(tokenizer key, label)`` the Decode ids were typed for; ``None``: Decode follows Encode."""
 DECODE_ERRORS = "bpe.decode_errors"
 VOCAB_QUERY = "bpe.vocab_query"
 TREE_TOKEN = "bpe.tree_token"
@@ -99,6 +101,7 @@ _DEFAULTS: dict[str, Any] = {
     ENCODE_SOURCE: None,
     SPECIAL_MODE: "allowed",
     DECODE_IDS: "",
+    DECODE_FOR: None,
     DECODE_ERRORS: "replace",
     VOCAB_QUERY: "",
     TREE_TOKEN: None,

@@ -23,7 +23,9 @@ from ..teaching.pretokenization_lab import Learned, Split
 from ..teaching.quiz import Result
 from ..teaching.tie_lab import TieLab
 from .palette import TINTS, assign_colors
-from .token_html import WHITESPACE_GLYPHS, visible_text
+from .notation import name as mark_name
+from .notation import spell
+from .token_html import visible_text
 
 LABS_CSS = """
 <style>
@@ -67,8 +69,8 @@ LABS_CSS = """
 
 
 def _glyph(text: str) -> str:
-    """A symbol's text with whitespace made visible, escaped."""
-    return html.escape("".join(WHITESPACE_GLYPHS.get(char, char) for char in text))
+    """A symbol's text with every invisible character marked (:mod:`bpe.views.notation`), escaped."""
+    return html.escape(spell(text))
 
 
 def _chip(text: str, tint: str, classes: str = "", title: str = "") -> str:
@@ -201,8 +203,8 @@ def bytes_html(rows: Sequence[CharBytes]) -> str:
             f'<span class="bpe-g2{" bpe-remapped" if stand_in != chr(value) else ""}">{html.escape(stand_in)}</span>'
             for value, stand_in in zip(row.utf8, row.gpt2)
         )
-        glyph = _glyph(row.char) if row.char in WHITESPACE_GLYPHS or row.char.isprintable() else "␀"
-        title = html.escape(f"{row.codepoint} {row.name}".strip(), quote=True)
+        glyph = _glyph(row.char)  # ZWJ, RLO and BEL each get their own mark, never a shared "␀"
+        title = html.escape(f"{row.codepoint} {row.name or mark_name(row.char) or ''}".strip(), quote=True)
         boxes.append(
             f'<div class="bpe-char" title="{title}"><div class="bpe-glyph">{glyph}</div>'
             f'<div class="bpe-cp">{row.codepoint}</div><div class="bpe-row">{hex_bytes}</div>'

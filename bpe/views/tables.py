@@ -29,7 +29,17 @@ def _spell(trace: Trace, token_id: int) -> str:
 
 
 def merges_frame(trace: Trace, names: Mapping[int, str] | None = None) -> pd.DataFrame:
-    """One row per merge: step, left + right -> token (its id), count, ties, tokens after."""
+    """One row per merge: step, left + right -> token (its id), count, tie, tokens after.
+
+    Every token is spelled as the chips spell it, so a space or a zero-width joiner is never a
+    blank cell:
+
+    >>> from bpe import Corpus, TrainSettings, train
+    >>> corpus = Corpus.from_text("a\u200db a\u200db", pretokenizer="none")
+    >>> frame = merges_frame(train(corpus, TrainSettings(unit="char", pretokenizer="none", merges=1)))
+    >>> frame.iloc[0][["left", "right", "token", "tie"]].to_dict()
+    {'left': 'a', 'right': '‹ZWJ›', 'token': 'a‹ZWJ›', 'tie': '2 pairs'}
+    """
     names = names or {}
     rows = [
         {
@@ -40,12 +50,13 @@ def merges_frame(trace: Trace, names: Mapping[int, str] | None = None) -> pd.Dat
             "name": names.get(s.new_id, ""),
             "id": s.new_id,
             "count": s.count,
-            "tied": s.tie_count,
+            # "tied 1" would read as "tied", when it means the pair stood alone at its count.
+            "tie": f"{s.tie_count:,} pairs" if s.tie_count > 1 else "no",
             "tokens after": s.tokens_after,
         }
         for s in trace.steps
     ]
-    frame = pd.DataFrame(rows, columns=["step", "left", "right", "token", "name", "id", "count", "tied", "tokens after"])
+    frame = pd.DataFrame(rows, columns=["step", "left", "right", "token", "name", "id", "count", "tie", "tokens after"])
     return frame if names else frame.drop(columns="name")
 
 
