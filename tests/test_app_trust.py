@@ -1,0 +1,82 @@
+"""Pages a learner can trust (headless, Streamlit's AppTest): no Python in the prose, and no stale ids.
+
+The sweep opens every page of ``ui.render.PAGES`` (so pages added later are swept too) and reads
+everything a learner reads: titles, Markdown, captions, alerts, HTML and button labels (code spans
+excepted: the export page shows, as code, how to load a file in Python).
+"""
+
+import re
+
+import pytest
+
+from bpe.views.markdown import unescape_markdown
+from ui.render import PAGES
+
+from .apptest_support import ENCODE, open_page, plain
+
+# What learner-facing text must never contain: a function call, a Python byte literal or escape,
+# a keyword argument of the Python API, the command line's pattern prefix.
+JARGON = {
+    "function call": re.compile(r"\b[a-z_]+\(\)"),
+    "byte literal": re.compile(r"(?<![\w'])b'"),
+    "byte escape": re.compile(r"\\x[0-9a-f]{2}"),
+    "keyword argument": re.compile(r"\b[a-z]+_[a-z_]+=|\berrors="),
+    "CLI prefix": re.compile(r"'regex:'|\bregex:\S"),
+}
+CODE_SPAN = re.compile(r"`[^`]*`")  # marked as code: the export page shows how to load a file in Python
+
+
+def learner_text(at) -> list[str]:
+    texts = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "info", "warning", "error", "success"):
+        texts += [element.value for element in getattr(at, kind)]
+    texts += [plain(element.value) for element in at.html if "<style>" not in element.value]
+    texts += [button.label for button in at.button]
+    return texts
+
+
+@pytest.mark.parametrize("page_file", [path for path, _, _ in PAGES], ids=[label for _, label, _ in PAGES])
+def test_no_python_or_command_line_syntax_in_what_a_learner_reads(page_file):
+    at = open_page(None if page_file == "app.py" else page_file)
+    assert not at.exception
+    found = [
+        (what, text[max(match.start() - 40, 0):match.end() + 40])
+        for text in map(lambda text: CODE_SPAN.sub("", text), learner_text(at))
+        for what, pattern in JARGON.items() if (match := pattern.search(text))
+    ]
+    assert not found, found
+
+
+def test_an_empty_custom_split_pattern_in_the_sidebar_names_no_prefix():
+    at = open_page("pages/1_Train.py", preset="own-text")
+    at.selectbox(key="w.pretok").set_value("custom regex").run()
+    at.text_input(key="w.regex").set_value("").run()
+    said = " ".join(unescape_markdown(element.value) for element in at.error)
+    assert "the custom split pattern is empty" in said and "regex:" not in said
+
+
+def ids_shown(at) -> str:
+    return at.code[0].value  # the encoded ids, in order
+
+
+def test_decode_follows_encode_until_the_learner_types_other_ids():
+    at = open_page(ENCODE, preset="sennrich", step="10")
+    assert at.text_input(key="w.decode_ids").value == ids_shown(at)
+    at.text_area(key="w.encode_text").set_value("lowest newest").run()
+    assert at.text_input(key="w.decode_ids").value == ids_shown(at)  # followed the new text
+
+    at.text_input(key="w.decode_ids").set_value("108, 111").run()
+    at.text_area(key="w.encode_text").set_value("wider").run()
+    assert at.text_input(key="w.decode_ids").value == "108, 111"  # typed ids stay
+    at.button[0].click().run()  # "Use the ids encoded above"
+    assert at.text_input(key="w.decode_ids").value == ids_shown(at)
+
+
+def test_decode_never_reads_one_tokenizers_ids_with_another():
+    at = open_page(ENCODE, preset="sennrich", step="10")
+    at.text_input(key="w.decode_ids").set_value("265, 258").run()  # ids of ours
+    at.selectbox(key="w.encode_with").set_value("gpt2").run()
+    assert not at.exception
+    assert at.text_input(key="w.decode_ids").value == ids_shown(at)  # GPT-2's own ids, not ours
+    assert any("the same id is another token" in info.value for info in at.info)
+    assert not any("half-finished character" in info.value for info in at.info)
