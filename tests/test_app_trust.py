@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from bpe.teaching.tour import TOUR
 from bpe.views.markdown import unescape_markdown
 from ui.render import PAGES
 
@@ -80,3 +81,36 @@ def test_decode_never_reads_one_tokenizers_ids_with_another():
     assert at.text_input(key="w.decode_ids").value == ids_shown(at)  # GPT-2's own ids, not ours
     assert any("the same id is another token" in info.value for info in at.info)
     assert not any("half-finished character" in info.value for info in at.info)
+
+
+# -- the guided tour --------------------------------------------------------------------------------
+def tour_links(at) -> dict[str, str]:
+    """The tour bar's links: label -> the page they open (Streamlit's page name)."""
+    return {link.proto.label: link.proto.page for link in at.get("page_link") if "tour" in link.proto.label.lower()
+            or link.proto.label.startswith("Next: ")}
+
+
+@pytest.mark.parametrize("number", range(1, len(TOUR) + 1))
+def test_each_tour_page_says_where_the_tour_is_and_leads_on(number):
+    step = TOUR[number - 1]
+    at = open_page(step.page, **step.link_params(number))
+    assert not at.exception
+    assert f"**Tour step {number} of {len(TOUR)}:** {step.title}" in [m.value for m in at.markdown]
+    links = tour_links(at)
+    if number < len(TOUR):
+        following = TOUR[number]
+        assert links == {f"Next: {following.title}": following.url_path().split("?")[0]}
+    else:
+        assert links == {"The tour is done: back to the start": ""}
+
+
+def test_the_tours_last_step_opens_encode_with_every_merge_learned():
+    at = open_page(ENCODE, **TOUR[-1].link_params(len(TOUR)))
+    trace_steps = 3  # Wikipedia's "aaabdaaabac" learns aa, ab (or aaa), aaab: three merges
+    assert at.session_state["bpe.lab"].step == trace_steps
+    assert "no learned merge applies" not in " ".join(plain(h.value) for h in at.html)
+
+
+def test_a_page_opened_without_the_tour_shows_no_tour_bar():
+    at = open_page(TOUR[0].page, **TOUR[0].params)
+    assert not any(m.value.startswith("**Tour step") for m in at.markdown)

@@ -19,6 +19,7 @@ from bpe.views.tables import TABLES_CSS
 from bpe.views.token_html import TOKEN_CSS
 
 from . import state, url
+from .tour import tour_bar
 from .training import Trained
 
 _STALE_CSS = """
@@ -85,6 +86,7 @@ def page_setup(title: str, icon: str) -> None:
         except StreamlitPageNotFoundError:
             pass  # a page run on its own (`streamlit run pages/1_Train.py`) has no other pages
         st.divider()
+    tour_bar(title)
     if presenting:
         st.button(
             "Leave presenter mode", key="w.leave_present", icon=":material/close_fullscreen:", type="tertiary",

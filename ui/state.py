@@ -75,6 +75,8 @@ PRETOK_REGEX = "bpe.pretok_regex"
 PRETOK_LESSON = "bpe.pretok_lesson"
 """The title of the example last loaded with its button (its lesson is shown), or ``None``."""
 NEWEST_TEXT = "bpe.newest_text"
+TOUR_AT = "bpe.tour_at"
+"""``(tour step number, page title)`` while a page the guided tour opened is shown; else ``None``."""
 BYTE_TEXT = "bpe.byte_text"
 BYTE_TOKEN = "bpe.byte_token"
 """The byte inspector's token, as hex (``e2 82``)."""
@@ -126,6 +128,7 @@ _DEFAULTS: dict[str, Any] = {
     PRETOK_REGEX: r"\w+|[^\w\s]+",
     PRETOK_LESSON: None,
     NEWEST_TEXT: "newest newest newest widest",
+    TOUR_AT: None,
     BYTE_TEXT: "aaabdaaabac é € 🙂",
     BYTE_TOKEN: "e2 82",
 }
