@@ -4,6 +4,7 @@ the guided tour, run headless with Streamlit's AppTest."""
 import html
 import json
 import re
+from urllib.parse import urlencode
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -254,8 +255,9 @@ def test_presenter_mode_survives_a_page_switch():
 def test_home_tour_links_each_step_to_its_page_with_its_parameters():
     at = open_page()
     links = [(link.proto.page, link.proto.query_string) for link in at.get("page_link")]
-    for step in TOUR:
-        name, _, query = step.url_path().partition("?")
+    for number, step in enumerate(TOUR, start=1):
+        name = step.url_path().partition("?")[0]
+        query = urlencode(step.link_params(number))  # with tour=<number>, for the page's tour bar
         assert (name, query) in links, (name, query)
     assert [h.value for h in at.header][0] == "A guided tour in five steps"
 
