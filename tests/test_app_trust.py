@@ -114,3 +114,20 @@ def test_the_tours_last_step_opens_encode_with_every_merge_learned():
 def test_a_page_opened_without_the_tour_shows_no_tour_bar():
     at = open_page(TOUR[0].page, **TOUR[0].params)
     assert not any(m.value.startswith("**Tour step") for m in at.markdown)
+
+
+# -- links that cannot carry the learner's text ------------------------------------------------------
+@pytest.mark.parametrize("preset, what", [("own-text", "text"), ("own-table", "word table")])
+def test_a_link_to_someone_elses_own_text_says_the_text_is_not_in_it(preset, what):
+    at = open_page("pages/1_Train.py", preset=preset, step="2", merges="5")
+    said = [unescape_markdown(w.value) for w in at.warning]
+    assert any(f"the sender's own {what} is not in the link" in w for w in said), said
+    assert at.session_state["bpe.lab"].step == 2 and at.session_state["bpe.lab"].amount == 5  # what it can keep
+
+
+def test_a_link_to_own_text_in_a_session_that_has_its_own_text_says_nothing():
+    at = open_page("pages/1_Train.py", preset="own-text")
+    at.session_state["bpe.own_text"] = "my own words, my own words"
+    at.query_params["step"] = "1"
+    at.run()
+    assert not [w.value for w in at.warning if "not in the link" in w.value]

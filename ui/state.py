@@ -141,6 +141,12 @@ def init() -> None:
             st.session_state[key] = list(value) if isinstance(value, list) else value
 
 
+def default(key: str) -> Any:
+    """The value ``key`` starts with (a fresh copy of a list)."""
+    value = _DEFAULTS[key]
+    return list(value) if isinstance(value, list) else value
+
+
 def lab() -> LabState:
     return st.session_state[LAB]
 

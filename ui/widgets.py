@@ -54,6 +54,7 @@ def _reset_settings() -> None:
 
 def settings_sidebar() -> None:
     """The example picker and every training setting, in the sidebar."""
+    url.write_lab_now()  # before the page draws: the address bar names the step about to be shown
     current = lab()
     sidebar = st.sidebar
     sidebar.header("Example")
@@ -285,6 +286,7 @@ def step_fragment(draw: Callable[[Trained], None], trained: Trained) -> None:
 def _stepping(draw: Callable[[Trained], None], trained: Trained) -> None:
     if st.session_state[state.PLAYING]:
         _tick(len(trained.trace.steps))
+    url.write_lab_now()  # before drawing: a link copied during a slow step names the step shown
     draw(trained)
 
 
