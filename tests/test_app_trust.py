@@ -9,7 +9,9 @@ import re
 
 import pytest
 
+from bpe.teaching.tie_lab import tie_lab_for_preset
 from bpe.teaching.tour import TOUR
+from bpe.views.labs import tie_table_html
 from bpe.views.markdown import unescape_markdown
 from ui.render import PAGES
 
@@ -131,3 +133,22 @@ def test_a_link_to_own_text_in_a_session_that_has_its_own_text_says_nothing():
     at.query_params["step"] = "1"
     at.run()
     assert not [w.value for w in at.warning if "not in the link" in w.value]
+
+
+# -- tables that open at the row that matters ---------------------------------------------------------
+def test_the_tie_table_opens_at_the_first_disagreement():
+    lab = tie_lab_for_preset("hf-course")
+    assert lab.first_disagreement == 5  # first-seen and lexicographic-min part ways at merge 5
+    table = tie_table_html(lab, limit=4)
+    shown = [int(n) for n in re.findall(r'<tr[^>]*><td class="bpe-num">(\d+)</td>', table)]
+    assert 5 in shown and shown[0] == 2
+    assert '<tr class="bpe-differ"><td class="bpe-num">5</td>' in table
+    assert "Merges 1 to 1 are the same under every rule" in plain(table)
+
+
+def test_compares_run_diff_opens_at_the_first_difference():
+    at = open_page("pages/9_Compare.py", preset="python-docs")
+    assert "The merge lists first differ at merge 117" in [h.value for h in at.subheader]
+    merges = at.dataframe[-1].value["merge"].tolist()
+    assert 117 in merges and merges[0] == 112 and len(merges) <= 10  # all on screen, no scrolling
+    assert any("merges 1 to 111 are the same in both runs" in c.value for c in at.caption)
