@@ -4,10 +4,10 @@ import pandas as pd
 import streamlit as st
 
 from bpe.views.charts import length_histogram
-from bpe.views.merge_tree import merge_tree_dot
+from bpe.views.merge_tree import TREE_FONT_PX, merge_tree_dot
 from bpe.views.tables import search_vocab, vocab_at, vocab_frame
 from ui import state, url
-from ui.render import names_for, page_setup, show_chart
+from ui.render import names_for, page_setup, presenter, show_chart
 from ui.widgets import run_at_step, settings_sidebar
 
 
@@ -39,7 +39,8 @@ def main() -> None:
         st.dataframe(
             found, hide_index=True, width="stretch", height=420,
             column_config={
-                "created at step": st.column_config.NumberColumn("created at step", help="The merge that made it"),
+                # "medium": wide enough for its own title and four digits (a narrow one showed 2000 as "200")
+                "created at step": st.column_config.NumberColumn("created at step", help="The merge that made it", width="medium"),
                 "count then": st.column_config.NumberColumn("count then", help="How often its pair occurred then"),
                 "length": st.column_config.NumberColumn("length", help="Bytes"),
             },
@@ -60,12 +61,17 @@ def main() -> None:
                 format_func=lambda token_id: f"{token_id} · {names.get(token_id, '') + ' = ' if token_id in names else ''}{labels[token_id]}",
                 on_change=state.write_through("w.tree_token", state.TREE_TOKEN),
             )
-            st.graphviz_chart(merge_tree_dot(trace, st.session_state["w.tree_token"], names))
+            font = TREE_FONT_PX * 3 // 2 if presenter() else TREE_FONT_PX  # readable from the back of a room
+            st.graphviz_chart(merge_tree_dot(trace, st.session_state["w.tree_token"], names, font_size=font))
             st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
     st.header("Token lengths")
     counted = present[present["kind"] != "marker"]
     show_chart(length_histogram(counted["length"].tolist(), counted["kind"].tolist()).to_dict())
-    st.caption("How many tokens of each length (in bytes) the vocabulary has at this step.")
+    per_length = counted["length"].value_counts().sort_index()
+    st.caption(  # the chart's counts as text, for screen readers and for exact numbers
+        "How many tokens of each length (in bytes) the vocabulary has at this step: "
+        + "; ".join(f"{length} byte{'s' if length != 1 else ''}: {n:,}" for length, n in per_length.items()) + "."
+    )
     url.write_url()
 
 

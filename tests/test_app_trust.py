@@ -5,6 +5,7 @@ everything a learner reads: titles, Markdown, captions, alerts, HTML and button 
 excepted: the export page shows, as code, how to load a file in Python).
 """
 
+import json
 import re
 
 import pytest
@@ -15,7 +16,7 @@ from bpe.views.labs import tie_table_html
 from bpe.views.markdown import unescape_markdown
 from ui.render import PAGES
 
-from .apptest_support import ENCODE, open_page, plain
+from .apptest_support import ENCODE, VOCAB, open_page, plain
 
 # What learner-facing text must never contain: a function call, a Python byte literal or escape,
 # a keyword argument of the Python API, the command line's pattern prefix.
@@ -152,3 +153,15 @@ def test_compares_run_diff_opens_at_the_first_difference():
     merges = at.dataframe[-1].value["merge"].tolist()
     assert 117 in merges and merges[0] == 112 and len(merges) <= 10  # all on screen, no scrolling
     assert any("merges 1 to 111 are the same in both runs" in c.value for c in at.caption)
+
+
+# -- the Vocabulary page: columns that fit, readable trees, counts as text -----------------------------
+@pytest.mark.parametrize("present, font", [(False, 20), (True, 30)], ids=["normal", "presenter"])
+def test_vocabulary_shows_readable_trees_whole_step_numbers_and_the_chart_counts(present, font):
+    query = {"present": "1"} if present else {}
+    at = open_page(VOCAB, preset="sennrich", step="10", **query)
+    columns = json.loads(at.dataframe[0].proto.columns)
+    assert columns["created at step"]["width"] == "medium"
+    assert f"fontsize={font}," in at.get("graphviz_chart")[0].proto.spec
+    lengths = [c.value for c in at.caption if c.value.startswith("How many tokens of each length")]
+    assert lengths and "1 byte: 256" in lengths[0]  # the 256 base bytes, as the chart's first bar says

@@ -32,15 +32,22 @@ def dot_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def merge_tree_dot(trace: Trace, token_id: int, names: Mapping[int, str] | None = None) -> str:
+TREE_FONT_PX = 20
+"""Label size. The page scales a wide tree down to its column, so labels start large enough to stay
+readable (14 came out at about 8 px); presenter mode passes a larger size."""
+
+
+def merge_tree_dot(
+    trace: Trace, token_id: int, names: Mapping[int, str] | None = None, *, font_size: int = TREE_FONT_PX
+) -> str:
     """DOT source of the tree of merges that made ``token_id`` (a single node for base tokens)."""
     names = names or {}
     base_count = len(trace.base)
     lines = [
         "digraph merges {",
         '  graph [rankdir=TB, bgcolor="transparent", nodesep=0.25, ranksep=0.45];',
-        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=14, fillcolor="#C9E7F8"];',
-        '  edge [color="#555555", arrowsize=0.7];',
+        f'  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize={font_size}, fillcolor="#C9E7F8"];',
+        f'  edge [color="#555555", arrowsize={0.7 * font_size / 14:.2f}];',
     ]
     counter = 0
 
