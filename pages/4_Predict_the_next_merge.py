@@ -117,8 +117,15 @@ def main() -> None:
         else:
             st.caption(f"Ties are broken by the **{trace.settings.tie_break}** rule. Keys 1–{len(question.candidates)} answer.")
             for number, candidate in enumerate(question.candidates, start=1):
+                # Answered buttons are disabled, and disabled buttons all look alike: say it in words and icons.
+                marks = [] if result is None else [
+                    note for note, pair in (("merged next", result.answer), ("your pick", result.chosen))
+                    if candidate.pair == pair
+                ]
+                icon = (":material/check_circle:" if "merged next" in marks else ":material/cancel:") if marks else None
                 st.button(
-                    escape_markdown(candidate.label), key=f"w.quiz.answer.{number}", on_click=_answer,
+                    escape_markdown(candidate.label) + (f" — {' · '.join(marks)}" if marks else ""),
+                    key=f"w.quiz.answer.{number}", on_click=_answer, icon=icon,
                     args=(question, candidate.pair, key), disabled=result is not None, width="stretch",
                     type="primary" if result is not None and candidate.pair == result.answer else "secondary",
                     shortcut=ANSWER_KEYS[number - 1] if number <= len(ANSWER_KEYS) else None,

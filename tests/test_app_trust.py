@@ -165,3 +165,19 @@ def test_vocabulary_shows_readable_trees_whole_step_numbers_and_the_chart_counts
     assert f"fontsize={font}," in at.get("graphviz_chart")[0].proto.spec
     lengths = [c.value for c in at.caption if c.value.startswith("How many tokens of each length")]
     assert lengths and "1 byte: 256" in lengths[0]  # the 256 base bytes, as the chart's first bar says
+
+
+# -- feedback -------------------------------------------------------------------------------------------
+def answer_labels(at) -> list[str]:
+    return [b.label for b in at.button if (b.key or "").startswith("w.quiz.answer.")]
+
+
+def test_after_an_answer_the_quiz_buttons_mark_the_merged_pair_and_the_pick():
+    at = open_page("pages/4_Predict_the_next_merge.py", preset="wikipedia", step="1")
+    before = answer_labels(at)
+    assert not any("—" in label for label in before)
+    wrong = next(b for b in at.button if (b.key or "").startswith("w.quiz.answer.") and "'a' + 'b'" not in b.label)
+    wrong.click().run()  # Wikipedia's merge 2 (lexicographic-min) joins 'a' + 'b'
+    after = answer_labels(at)
+    assert [label for label in after if label.endswith("— merged next")] == ["'a' + 'b' — merged next"]
+    assert len([label for label in after if label.endswith("— your pick")]) == 1
