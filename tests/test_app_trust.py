@@ -128,6 +128,11 @@ def test_a_link_to_someone_elses_own_text_says_the_text_is_not_in_it(preset, wha
     assert at.session_state["bpe.lab"].step == 2 and at.session_state["bpe.lab"].amount == 5  # what it can keep
 
 
+def test_the_gallerys_own_text_card_is_not_taken_for_a_shared_link():
+    at = open_page("pages/1_Train.py", preset="own-text")
+    assert not [w.value for w in at.warning if "not in the link" in w.value]
+
+
 def test_a_link_to_own_text_in_a_session_that_has_its_own_text_says_nothing():
     at = open_page("pages/1_Train.py", preset="own-text")
     at.session_state["bpe.own_text"] = "my own words, my own words"
@@ -181,3 +186,37 @@ def test_after_an_answer_the_quiz_buttons_mark_the_merged_pair_and_the_pick():
     after = answer_labels(at)
     assert [label for label in after if label.endswith("— merged next")] == ["'a' + 'b' — merged next"]
     assert len([label for label in after if label.endswith("— your pick")]) == 1
+
+
+def upload(at, name: str, data: bytes):
+    return at.file_uploader(key="w.upload").set_value((name, data, "text/plain")).run()
+
+
+def errors_said(at) -> str:
+    return " ".join(unescape_markdown(e.value) for e in at.error)
+
+
+def test_a_utf16_upload_is_named_as_such_and_its_refusal_stays_while_the_file_is_there():
+    at = open_page("pages/1_Train.py", preset="own-text")
+    upload(at, "notepad.txt", "low lower".encode("utf-16"))  # starts with the byte-order mark FF FE
+    assert "notepad.txt is UTF-16 text" in errors_said(at) and "binary" not in errors_said(at)
+    assert "Training still uses the text above" in errors_said(at)
+    at.toggle(key="w.present").set_value(True).run()  # any other rerun, the file still in the uploader
+    assert "notepad.txt is UTF-16 text" in errors_said(at)
+
+
+def test_the_upload_and_merges_boxes_name_their_limits():
+    at = open_page("pages/1_Train.py", preset="own-text")
+    assert "at most 5 MB" in at.file_uploader(key="w.upload").proto.label  # bpe.limits.MAX_UPLOAD_MB
+    assert at.number_input(key="w.amount").label == "Merges (at most 20,000)"  # bpe.limits.MAX_MERGES
+
+
+@pytest.mark.parametrize("count, said", [(None, "the word 'new' in the word table has no count"),
+                                         (0, "the count of 'new' must be a whole number of at least 1, got 0")])
+def test_a_word_table_row_without_a_usable_count_says_so(count, said):
+    at = open_page("pages/1_Train.py", preset="own-table")
+    count_column = json.loads(at.dataframe[0].proto.columns)["count"]  # the word table's editor
+    assert not count_column.get("required") and "min" not in json.dumps(count_column)
+    at.session_state["bpe.own_table"] = [("low", 5), ("new", count)]  # what the editor now passes through
+    at.run()
+    assert said in errors_said(at)

@@ -48,7 +48,9 @@ def apply_url() -> None:
         st.session_state[state.URL_SEEN] = params
         return
     lab, warnings = LabState.from_query(params)
-    if not _has_own_corpus(lab.source):
+    # A step or settings mean someone trained on their own text and shared the view (the gallery's
+    # "your own text" card links with the example alone).
+    if not _has_own_corpus(lab.source) and (LAB_KEYS - {"preset"}).intersection(params):
         warnings.append(
             f"the sender's own {'word table' if lab.source == OWN_TABLE else 'text'} is not in the link (a link "
             "never carries it), so this is a sample in its place, with the link's settings and step; paste or "
