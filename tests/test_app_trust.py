@@ -12,6 +12,7 @@ import pytest
 
 from bpe.teaching.tie_lab import tie_lab_for_preset
 from bpe.teaching.tour import TOUR
+from bpe.views.exports import download_name
 from bpe.views.labs import tie_table_html
 from bpe.views.markdown import unescape_markdown
 from ui.render import PAGES
@@ -220,3 +221,13 @@ def test_a_word_table_row_without_a_usable_count_says_so(count, said):
     at.session_state["bpe.own_table"] = [("low", 5), ("new", count)]  # what the editor now passes through
     at.run()
     assert said in errors_said(at)
+
+
+def test_import_and_export_offers_the_whole_run_at_step_0_and_names_files_by_run_and_step():
+    at = open_page("pages/10_Import_and_export.py", preset="sennrich")
+    assert at.session_state["bpe.lab"].step == 0
+    said = [c.value for c in at.caption if c.value.startswith("The tokenizer after")]
+    assert said and said[0].startswith("The tokenizer after 10 of this run's 10 merges: 266 tokens")
+    assert download_name("sennrich-step10", "tokenizer.json") == "sennrich-step10-tokenizer.json"
+    at = open_page("pages/10_Import_and_export.py", preset="sennrich", step="4")
+    assert any(c.value.startswith("The tokenizer after 4 of this run's 10 merges") for c in at.caption)
