@@ -231,3 +231,10 @@ def test_import_and_export_offers_the_whole_run_at_step_0_and_names_files_by_run
     assert download_name("sennrich-step10", "tokenizer.json") == "sennrich-step10-tokenizer.json"
     at = open_page("pages/10_Import_and_export.py", preset="sennrich", step="4")
     assert any(c.value.startswith("The tokenizer after 4 of this run's 10 merges") for c in at.caption)
+
+
+def test_charts_have_their_counts_as_text_for_screen_readers():
+    at = open_page("pages/1_Train.py", preset="wikipedia", step="1")
+    tables = [plain(h.value) for h in at.html if 'class="bpe-sr-only"' in h.value]
+    assert tables, "the pair-count chart has no text equivalent"
+    assert "1. a + a" in tables[0] and "4" in tables[0]  # Wikipedia: a + a occurs 4 times before merge 1
