@@ -39,9 +39,9 @@ def main() -> None:
         st.dataframe(
             found, hide_index=True, width="stretch", height=420,
             column_config={
-                # "medium": wide enough for its own title and four digits (a narrow one showed 2000 as "200")
-                "created at step": st.column_config.NumberColumn("created at step", help="The merge that made it", width="medium"),
-                "count then": st.column_config.NumberColumn("count then", help="How often its pair occurred then"),
+                # Short titles: with the long ones the table ran past its column and cut "2000" to "200".
+                "created at step": st.column_config.NumberColumn("step", help="The merge that created it"),
+                "count then": st.column_config.NumberColumn("count", help="How often its pair occurred then"),
                 "length": st.column_config.NumberColumn("length", help="Bytes"),
             },
         )

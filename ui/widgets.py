@@ -179,14 +179,13 @@ def _read_upload() -> None:
 
 
 def read_upload(data: bytes, name: str, *, file_id: str | None = None) -> None:
-    """Make an uploaded file the corpus, or leave a note saying why not (the text stays as it was).
-    The note stays up for as long as that file sits in the uploader (``file_id``)."""
+    """Make an uploaded file the corpus, or leave a note saying why not (the text stays as it was);
+    the note stays up while that file (``file_id``) sits in the uploader."""
     try:
         text = check_corpus_size(decode_text_file(data, name=name))
     except BpeError as error:
         why = escape_markdown(error)
-        if data[:2] in (b"\xff\xfe", b"\xfe\xff") and "UTF-16" not in str(error):
-            # Its byte-order mark says UTF-16 (Windows Notepad's "Unicode"), which the reader calls binary.
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff") and "UTF-16" not in str(error):  # a UTF-16 byte-order mark
             why = f"{escape_markdown(name)} is UTF-16 text; save it as UTF-8 and upload it again"
         st.session_state[state.UPLOAD_NOTE] = (
             "error", f"**Cannot use this file:** {why}. Training still uses the text above.", file_id,
@@ -233,8 +232,7 @@ def corpus_editor() -> None:
             on_change=_edit_table, hide_index=True,
             column_config={
                 "word": st.column_config.TextColumn("word", required=True),
-                # No min_value/required here: the editor would drop a row without a count and silently
-                # undo a 0; passed through, the training's message names the word and the fix.
+                # No min_value/required: the editor would silently drop a count-less row and undo a 0.
                 "count": st.column_config.NumberColumn("count", step=1, format="%d"),
             },
         )
