@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe.views.charts import length_histogram
-from bpe.views.merge_tree import TREE_FONT_PX, merge_tree_dot
+from bpe.views.merge_tree import TREE_FONT_PX, merge_tree_dot, merge_tree_text
 from bpe.views.tables import search_vocab, vocab_at, vocab_frame
 from ui import state, url
 from ui.render import names_for, page_setup, presenter, show_chart
@@ -62,7 +62,8 @@ def main() -> None:
                 on_change=state.write_through("w.tree_token", state.TREE_TOKEN),
             )
             font = TREE_FONT_PX * 3 // 2 if presenter() else TREE_FONT_PX  # readable from the back of a room
-            st.graphviz_chart(merge_tree_dot(trace, st.session_state["w.tree_token"], names, font_size=font))
+            chosen = st.session_state["w.tree_token"]
+            st.graphviz_chart(merge_tree_dot(trace, chosen, names, font_size=font), alt=merge_tree_text(trace, chosen))
             st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
     st.header("Token lengths")
     counted = present[present["kind"] != "marker"]

@@ -168,7 +168,9 @@ def test_vocabulary_shows_readable_trees_whole_step_numbers_and_the_chart_counts
     at = open_page(VOCAB, preset="sennrich", step="10", **query)
     columns = json.loads(at.dataframe[0].proto.columns)
     assert columns["created at step"]["label"] == "step" and columns["count then"]["label"] == "count"
-    assert f"fontsize={font}," in at.get("graphviz_chart")[0].proto.spec
+    tree = at.get("graphviz_chart")[0].proto
+    assert f"fontsize={font}," in tree.spec
+    assert tree.alt == "Merge tree of 'wi': 'wi' = 'w' + 'i' (merge 10)."  # the picture in words (Sennrich's merge 10)
     lengths = [c.value for c in at.caption if c.value.startswith("How many tokens of each length")]
     assert lengths and "1 byte: 256" in lengths[0]  # the 256 base bytes, as the chart's first bar says
 

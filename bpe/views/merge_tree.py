@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..trace import Trace
+from .notation import quote
 from .token_html import visible_text
 
 MAX_NODES = 127
@@ -75,3 +76,26 @@ def merge_tree_dot(
     add(token_id)
     lines.append("}")
     return "\n".join(lines)
+
+
+def merge_tree_text(trace: Trace, token_id: int, *, limit: int = 20) -> str:
+    """The tree in words, for screen readers (the drawing is a picture): each merged token as its
+    two halves, top down, in the notation of the chips.
+
+    >>> from bpe import PRESETS, train
+    >>> merge_tree_text(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings), 258)
+    "Merge tree of 'aaab': 'aaab' = 'aa' + 'ab' (merge 3); 'aa' = 'a' + 'a' (merge 1); 'ab' = 'a' + 'b' (merge 2)."
+    """
+    def label(current: int) -> str:
+        token = trace.tokens[current]
+        return quote(visible_text(token.data, trace.settings.end_of_word, token.ends_word))
+
+    parts, queue = [], [token_id]
+    while queue and len(parts) < limit:
+        current = queue.pop(0)
+        created = trace.created_at(current)
+        if created is not None:
+            parts.append(f"{label(current)} = {label(created.left)} + {label(created.right)} (merge {created.step})")
+            queue += [created.left, created.right]
+    body = "; ".join(parts) if parts else "a base token, made by no merge"
+    return f"Merge tree of {label(token_id)}: {body}{'; …' if queue and len(parts) >= limit else ''}."
