@@ -27,14 +27,14 @@ st.markdown(
 )
 
 st.header("A guided tour in five steps")
-st.caption("Each step opens the page that shows it, already set up; come back here for the next one.")
+st.caption("Each step opens the page that shows it, already set up, with a link on to the next step.")
 page_labels = {path: (label, icon) for path, label, icon in PAGES}
 for number, (column, step) in enumerate(zip(st.columns(len(TOUR)), TOUR), start=1):
     with column.container(border=True, height="stretch"):
         st.markdown(f"**{number}. {step.title}**")
         st.caption(step.body)
         label, icon = page_labels[step.page]
-        st.page_link(step.page, label="Open", icon=icon, help=f"Opens {label}", query_params=step.params)
+        st.page_link(step.page, label="Open", icon=icon, help=f"Opens {label}", query_params=step.link_params(number))
         st.caption(f"on *{label}*")
 
 st.header("Examples")
@@ -52,7 +52,7 @@ cards = [
 for row in range(0, len(cards), 4):
     columns = st.columns(4)
     for column, (name, title, description, facts) in zip(columns, cards[row:row + 4]):
-        with column.container(border=True, height=320):
+        with column.container(border=True, height="stretch"):  # a fixed height scrolls, out of keyboard reach, in presenter mode
             st.markdown(f"**{title}**")
             st.caption(description)
             st.caption(f"`{facts}`")

@@ -57,6 +57,8 @@ class Corpus:
         for word, count in word_counts.items():
             if not isinstance(word, str) or not word:
                 raise BpeError(f"word {word!r} in the word table is empty: remove it or give it text")
+            if count is None or count == "":
+                raise BpeError(f"the word {word!r} in the word table has no count: give it a whole number of at least 1")
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 raise BpeError(f"the count of {word!r} must be a whole number of at least 1, got {count!r}")
         characters = set(" ").union(*word_counts) if word_counts else set()

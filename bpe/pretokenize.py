@@ -144,7 +144,8 @@ def compile_custom_pattern(pattern: str) -> regex.Pattern:
     :class:`Pretokenizer` with :meth:`Pretokenizer.parse`).
     """
     if not pattern:
-        raise PatternError("the custom pattern is empty: write a regex after 'regex:', e.g. regex:\\w+|\\W")
+        # Said for the app's regex box and the command line alike, so it names no prefix or option.
+        raise PatternError("the custom split pattern is empty: give it a regex, for example \\w+|\\W")
     check_pattern_cost(pattern)  # before compiling: a pattern like (?:a{65535}){65535} is a memory bomb
     try:
         # cache_pattern=False: regex's module cache would keep up to 500 users' programs alive

@@ -47,6 +47,8 @@ class TieContext:
     only rules with ``tracks_first_occurrence`` may call it."""
     label: Callable[[Pair], str] = str
     """A pair as people read it (explanations only), e.g. ``'aa' + 'a'``."""
+    spell: Callable[[bytes], str] = repr
+    """A token's bytes as people read them (explanations only); the labs pass the chips' notation."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,7 @@ def _why_by_spelling(word: str, sign: str) -> Callable[[TieContext, Pair, Pair],
             return f"both spell the same bytes, so the smaller ids decide: {winner} < {loser}"
         return (
             f"its byte strings are the {word}, comparing the left token first: "
-            f"({won[0]!r}, {won[1]!r}) {sign} ({lost[0]!r}, {lost[1]!r})"
+            f"({', '.join(map(context.spell, won))}) {sign} ({', '.join(map(context.spell, lost))})"
         )
     return why
 

@@ -9,7 +9,7 @@ import streamlit as st
 
 from bpe.formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE
 from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
-from bpe.views.exports import export_offers, mime_type
+from bpe.views.exports import download_name, export_offers, mime_type
 from bpe.views.markdown import escape_markdown
 from ui import state, tokenizers, url
 from ui.render import page_setup, tokenizer_at
@@ -19,11 +19,15 @@ from ui.widgets import run_at_step, settings_sidebar
 
 def export_section(trained, step: int) -> None:
     st.header("Export this tokenizer")
+    total = len(trained.trace.steps)
+    # At step 0 nothing is learned yet: a tokenizer of bare bytes is never what someone came to export.
+    step = step or total
     tokenizer = tokenizer_at(trained, step)
     st.caption(
-        f"The tokenizer after {step:,} merges of this run: {tokenizer.n_vocab:,} tokens "
+        f"The tokenizer after {step:,} of this run's {total:,} merges: {tokenizer.n_vocab:,} tokens "
         f"({tokenizer.unit}-level, pre-tokenizer {escape_markdown(tokenizer.pretokenizer.name)}). "
-        "Move the step to export an earlier or later one."
+        + ("At step 0 no merge is learned yet, so this is the whole run; move the step to export an earlier one."
+           if step == total and not state.lab().step else "Move the step to export an earlier or later one.")
     )
     stem = f"{state.lab().source}-step{step}"  # serialising 20,000 merges five ways takes seconds: once per run and step
     offers = cached_view(trained.trace, ("export", step, stem), "", lambda: export_offers(tokenizer, stem=stem))
@@ -38,7 +42,8 @@ def export_section(trained, step: int) -> None:
                 buttons = st.container(horizontal=True)  # wraps onto a second line when the card is narrow
                 for name, data in offer.files.items():
                     buttons.download_button(
-                        name, data, file_name=name, mime=mime_type(name), key=f"w.download.{offer.format}.{name}",
+                        name, data, file_name=download_name(stem, name), mime=mime_type(name),
+                        key=f"w.download.{offer.format}.{name}",
                         icon=":material/download:", on_click="ignore",
                     )
                 if offer.zip_name:

@@ -134,7 +134,7 @@ def step_view(trained: Trained) -> None:
         with merges_tab:
             show_html(
                 latest_rows_html(frame, upto=step, what="merges")
-                + '<p class="bpe-legend">Latest merge first. count: occurrences of the pair; tied: pairs that '
+                + '<p class="bpe-legend">Latest merge first. count: occurrences of the pair; tie: how many pairs '
                 "shared that count. The Vocabulary page lists every merge.</p>"
                 if step else '<p class="bpe-legend">No merge yet: press Next.</p>'
             )

@@ -3,7 +3,11 @@ and ids back to text. Tokens and ids are linked both ways on hover (``bpe.views.
 
 Encoding replays the merges in the order they were learned (lowest rank first) inside each chunk
 of the pre-tokenized text; the walkthrough shows every one. Decoding concatenates the tokens'
-bytes, which may end in the middle of a character: that is what ``errors="replace"`` is for.
+bytes, which may end in the middle of a character: that is what replacing with � is for.
+
+Decode follows Encode (its ids are the ids encoded above) until the learner types or picks other
+ids; those belong to the tokenizer they were typed for, so when the tokenizer changes Decode
+follows Encode again rather than read one tokenizer's ids with another's vocabulary.
 """
 
 import streamlit as st
@@ -26,8 +30,18 @@ SPECIAL_MODES = {
 }
 
 
-def _set_decode_ids(text: str) -> None:
+def _set_decode_ids(text: str, owner: tuple[str, str]) -> None:
+    """Ids the learner chose: Decode stops following Encode, for this tokenizer only."""
     st.session_state[state.DECODE_IDS] = text
+    st.session_state[state.DECODE_FOR] = owner
+
+
+def _type_decode_ids(owner: tuple[str, str]) -> None:
+    _set_decode_ids(st.session_state["w.decode_ids"], owner)
+
+
+def _follow_encode() -> None:
+    st.session_state[state.DECODE_FOR] = None
 
 
 def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
@@ -71,7 +85,15 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
     try:  # cached on content: reruns and other sessions reuse it (ui/view_cache.py)
         encoded = cached_view(anchor[0], ("encode", anchor[1], mode), text, lambda: encode_for_page(tokenizer, text, mode))
     except BpeError as error:
-        st.error(f"**Cannot encode this text:** {escape_markdown(error)}", icon="🛑")
+        found = [token for token in tokenizer.special_tokens if token in text] if mode == "disallowed" else []
+        # The engine's message teaches the Python call (allowed_special=...); the page names its own choices.
+        why = (
+            f"it contains the special token {inline_code(found[0])}, and special tokens are set to *disallowed* "
+            "(tiktoken's safe default). Choose *allowed* to encode it as one special token, or *plain text* "
+            "to encode its characters like any other text."
+            if found else escape_markdown(error)
+        )
+        st.error(f"**Cannot encode this text:** {why}", icon="🛑")
         return []
     ids, walks = list(encoded.ids), encoded.walks
     if encoded.encoded_chars < len(text):
@@ -86,7 +108,7 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
     specials = list(tokenizer.special_tokens.values())
     shown = ids[:MAX_SHOWN_TOKENS]  # drawing 50,000 chips would cost the server and the browser more than it shows
     pieces = pieces_for(shown, tokenizer.tokens, special_ids=specials, names=names)
-    st.subheader(f"{len(ids):,} tokens")
+    st.header(f"{len(ids):,} tokens")
     metrics = st.columns(3)
     n_bytes = len(text.encode("utf-8"))
     metrics[0].metric("Characters", f"{len(text):,}")
@@ -101,7 +123,7 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
     )
     st.code(", ".join(map(str, shown)) or "(no tokens)", language=None, wrap_lines=True)
 
-    st.subheader("How each chunk was merged")
+    st.header("How each chunk was merged")
     st.caption(
         "The pre-tokenizer cuts the text into chunks; inside each chunk the tokenizer applies the learned "
         "merges in the order they were learned (merge 1 first), everywhere it can, until none applies."
@@ -141,28 +163,38 @@ def choose_tokenizer(ours, step: int):
     return tokenizers.resolve(st.session_state[state.ENCODE_WITH], ours) or ours
 
 
-def decode_section(tokenizer, encoded: list[int]) -> None:
+def decode_section(tokenizer, encoded: list[int], owner: tuple[str, str]) -> None:
+    """``owner``: ``(key, label)`` of the tokenizer in use; the key changes whenever ids change meaning."""
     st.header("Decode")
-    if not st.session_state[state.DECODE_IDS]:
-        st.session_state[state.DECODE_IDS] = ", ".join(map(str, encoded[:40]))
+    typed_for = st.session_state[state.DECODE_FOR]
+    if typed_for is not None and typed_for[0] != owner[0]:
+        st.info(
+            f"The ids you chose were for {escape_markdown(typed_for[1])}; the same id is another token in "
+            f"{escape_markdown(owner[1])}, so Decode shows the ids encoded above again.", icon=":material/sync:",
+        )
+        typed_for = st.session_state[state.DECODE_FOR] = None
+    if typed_for is None:
+        st.session_state[state.DECODE_IDS] = ", ".join(map(str, encoded))
     buttons = st.columns(3)
-    buttons[0].button("Use the ids encoded above", on_click=_set_decode_ids, args=(", ".join(map(str, encoded)),), width="stretch")
+    buttons[0].button(
+        "Use the ids encoded above", on_click=_follow_encode, width="stretch", disabled=typed_for is None,
+        help="Decode follows Encode until you type or pick other ids.",
+    )
     partial = _byte_ids(tokenizer, b"\xe2\x82") if tokenizer.unit == "byte" else None  # two of the three bytes of "€"
     buttons[1].button(
-        "Try half a character (e2 82)", on_click=_set_decode_ids, args=(", ".join(map(str, partial or ())),),
+        "Try half a character (e2 82)", on_click=_set_decode_ids, args=(", ".join(map(str, partial or ())), owner),
         disabled=partial is None, width="stretch",
         help=f"Byte-level only: ids {' and '.join(map(str, partial or ()))} are the bytes e2 82, two thirds of '€'.",
     )
     buttons[2].button(
-        "Try an unknown id", on_click=_set_decode_ids, args=(f"{encoded[0] if encoded else 97}, {tokenizer.n_vocab + 7}",),
+        "Try an unknown id", on_click=_set_decode_ids, args=(f"{encoded[0] if encoded else 97}, {tokenizer.n_vocab + 7}", owner),
         width="stretch",
     )
     left, right = st.columns([2, 1], gap="large")
     with left:
         state.seed("w.decode_ids", st.session_state[state.DECODE_IDS])
         st.text_input(
-            "Token ids (spaces or commas between them)", key="w.decode_ids",
-            on_change=state.write_through("w.decode_ids", state.DECODE_IDS),
+            "Token ids (spaces or commas between them)", key="w.decode_ids", on_change=_type_decode_ids, args=(owner,),
         )
     with right:
         state.seed("w.decode_errors", st.session_state[state.DECODE_ERRORS])
@@ -190,7 +222,7 @@ def decode_section(tokenizer, encoded: list[int]) -> None:
     st.code(visible_text(text.encode("utf-8")) or "(empty)", language=None, wrap_lines=True)
     if "\ufffd" in text:
         st.info(
-            "Some bytes were not a whole UTF-8 character, so `errors=\"replace\"` put **�** (U+FFFD) in "
+            "Some bytes were not a whole UTF-8 character, so decoding put **�** (U+FFFD) in "
             "their place. A model emits one token at a time, so a half-finished character is normal "
             "until its next token arrives; switch to *strict* to see the error instead.",
             icon="ℹ️",
@@ -209,7 +241,10 @@ def main() -> None:
     tokenizer = choose_tokenizer(ours, step)
     anchor = (trained.trace, step) if tokenizer is ours else (tokenizer, None)
     encoded = encode_section(tokenizer, trained, names_for(trained) if tokenizer is ours else {}, anchor=anchor)
-    decode_section(tokenizer, encoded)
+    choice = st.session_state[state.ENCODE_WITH]
+    # Ids change meaning with the tokenizer, the example, its settings and (for your own text) the text.
+    owner_key = repr((choice, state.lab().source, trained.trace.settings, hash(trained.text), hash(trained.table)))
+    decode_section(tokenizer, encoded, (owner_key, tokenizers.label(choice, step)))
     url.write_url()
 
 

@@ -8,10 +8,10 @@ import streamlit as st
 
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
-from bpe.views.merge_tree import merge_tree_dot
+from bpe.views.merge_tree import TREE_FONT_PX, merge_tree_dot, merge_tree_text
 from bpe.views.tables import search_vocab, vocab_at, vocab_frame
 from ui import pretrained_vocab, state, tokenizers, url
-from ui.render import names_for, page_setup, show_chart
+from ui.render import names_for, page_setup, presenter, show_chart
 from ui.widgets import run_at_step, settings_sidebar
 
 
@@ -45,7 +45,7 @@ def main() -> None:
 
     left, right = st.columns([1.4, 1], gap="large")
     with left:
-        st.subheader(f"{len(present):,} tokens after {step:,} merges")
+        st.header(f"{len(present):,} tokens after {step:,} merges")
         state.seed("w.vocab_query", st.session_state[state.VOCAB_QUERY])
         st.text_input(
             "Search by text, hex bytes or id", key="w.vocab_query", placeholder="e.g. est, 65 73, 258",
@@ -58,14 +58,15 @@ def main() -> None:
         st.dataframe(
             found, hide_index=True, width="stretch", height=420,
             column_config={
-                "created at step": st.column_config.NumberColumn("created at step", help="The merge that made it"),
-                "count then": st.column_config.NumberColumn("count then", help="How often its pair occurred then"),
+                # Short titles: with the long ones the table ran past its column and cut "2000" to "200".
+                "created at step": st.column_config.NumberColumn("step", help="The merge that created it"),
+                "count then": st.column_config.NumberColumn("count", help="How often its pair occurred then"),
                 "length": st.column_config.NumberColumn("length", help="Bytes"),
             },
         )
         st.caption(f"{len(found):,} shown, learned tokens first. · is a space, ↵ a newline, ‹e2› a byte that is only part of a character.")
     with right:
-        st.subheader("Merge tree")
+        st.header("Merge tree")
         merged = [token_id for token_id in trace.vocab_ids(step) if trace.created_at(token_id)]
         if not merged:
             st.info("No merged token yet: move the step forward.")
@@ -79,12 +80,18 @@ def main() -> None:
                 format_func=lambda token_id: f"{token_id} · {names.get(token_id, '') + ' = ' if token_id in names else ''}{labels[token_id]}",
                 on_change=state.write_through("w.tree_token", state.TREE_TOKEN),
             )
-            st.graphviz_chart(merge_tree_dot(trace, st.session_state["w.tree_token"], names))
+            font = TREE_FONT_PX * 3 // 2 if presenter() else TREE_FONT_PX  # readable from the back of a room
+            chosen = st.session_state["w.tree_token"]
+            st.graphviz_chart(merge_tree_dot(trace, chosen, names, font_size=font), alt=merge_tree_text(trace, chosen))
             st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
-    st.subheader("Token lengths")
+    st.header("Token lengths")
     counted = present[present["kind"] != "marker"]
     show_chart(length_histogram(counted["length"].tolist(), counted["kind"].tolist()).to_dict())
-    st.caption("How many tokens of each length (in bytes) the vocabulary has at this step.")
+    per_length = counted["length"].value_counts().sort_index()
+    st.caption(  # the chart's counts as text, for screen readers and for exact numbers
+        "How many tokens of each length (in bytes) the vocabulary has at this step: "
+        + "; ".join(f"{length} byte{'s' if length != 1 else ''}: {n:,}" for length, n in per_length.items()) + "."
+    )
     url.write_url()
 
 

@@ -108,18 +108,25 @@ def main() -> None:
 
     left, right = st.columns([1.3, 1], gap="large")
     with left:
-        st.subheader(f"The corpus after merge {step}" if step else "The corpus before any merge")
+        st.header(f"The corpus after merge {step}" if step else "The corpus before any merge")
         corpus_view(trained, step)
     with right:
-        st.subheader(question.prompt if not question.finished else "No next merge")
+        st.header(question.prompt if not question.finished else "No next merge")
         if question.finished:
             st.info(escape_markdown(question.prompt), icon="🏁")
             st.button("Start again from step 0", key="w.quiz.restart", on_click=_go, args=(0,), type="primary")
         else:
             st.caption(f"Ties are broken by the **{trace.settings.tie_break}** rule. Keys 1–{len(question.candidates)} answer.")
             for number, candidate in enumerate(question.candidates, start=1):
+                # Answered buttons are disabled, and disabled buttons all look alike: say it in words and icons.
+                marks = [] if result is None else [
+                    note for note, pair in (("merged next", result.answer), ("your pick", result.chosen))
+                    if candidate.pair == pair
+                ]
+                icon = (":material/check_circle:" if "merged next" in marks else ":material/cancel:") if marks else None
                 st.button(
-                    escape_markdown(candidate.label), key=f"w.quiz.answer.{number}", on_click=_answer,
+                    escape_markdown(candidate.label) + (f" — {' · '.join(marks)}" if marks else ""),
+                    key=f"w.quiz.answer.{number}", on_click=_answer, icon=icon,
                     args=(question, candidate.pair, key), disabled=result is not None, width="stretch",
                     type="primary" if result is not None and candidate.pair == result.answer else "secondary",
                     shortcut=ANSWER_KEYS[number - 1] if number <= len(ANSWER_KEYS) else None,

@@ -113,7 +113,7 @@ def main() -> None:
     st.info(escape_markdown(lab.explanation()), icon=":material/lightbulb:")
     st.markdown(learned_lines(lab))
 
-    st.subheader("Merge by merge")
+    st.header("Merge by merge")
     show_html(tie_table_html(lab, limit=TABLE_ROWS, rules_used_by={rule: short_user(rule) for rule in lab.runs}))
     st.caption(
         "Each cell: the token the rule made, and the pair it merged. Highlighted rows: the rules disagree; "
@@ -124,7 +124,7 @@ def main() -> None:
         for rule in TIE_BREAK_RULES.values():
             st.markdown(f"**{rule.name}**: prefers {rule.summary}. *Used by {escape_markdown(rule.used_by)}.*")
 
-    st.subheader("The corpus at the end, under each rule")
+    st.header("The corpus at the end, under each rule")
     if len(preset.corpus_text) > len(lab.text):
         st.caption(f"The first {len(lab.text):,} characters of the corpus.")
     segmentations(lab)

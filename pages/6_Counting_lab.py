@@ -10,6 +10,7 @@ import streamlit as st
 from bpe.teaching.counting import count_pair, pairs_present, symbols_of
 from bpe.views.labs import counting_html, merged_html
 from bpe.views.markdown import escape_markdown, inline_code
+from bpe.views.notation import quote
 from ui import state, url
 from ui.render import page_setup, show_html
 
@@ -75,7 +76,7 @@ def pair_buttons(text: str, unit: str) -> None:
     for pair in top:
         left, right = spelled[pair.left], spelled[pair.right]
         row.button(
-            escape_markdown(f"{left!r} + {right!r}"), key=f"w.count_pair.{pair.left}.{pair.right}", on_click=_use,
+            escape_markdown(f"{quote(left)} + {quote(right)}"), key=f"w.count_pair.{pair.left}.{pair.right}", on_click=_use,
             kwargs={"pair": (left, right)}, icon=":material/merge:",
         )
 
@@ -113,14 +114,14 @@ def main() -> None:
     metrics[1].metric("Replaced by one merge", tally.replacements, help="How many tokens the merge saves.")
     metrics[2].metric("Counted but not replaced", len(tally.overlapped), help="Overlaps: their left symbol was already merged.")
 
-    st.subheader("Counted: every occurrence, overlaps included")
+    st.header("Counted: every occurrence, overlaps included")
     show_html(counting_html(tally))
     st.caption(
         "Each numbered badge sits between the two symbols of one counted occurrence. Solid orange: the merge "
         "replaces it. Dashed: it overlaps the occurrence before it (they share a symbol), so it is counted "
         "but cannot be replaced."
     )
-    st.subheader("Replaced: the text after merging, left to right")
+    st.header("Replaced: the text after merging, left to right")
     show_html(merged_html(tally))
     before, after = len(tally.symbols), len(tally.merged_texts())
     st.caption(f"{before:,} symbols → {after:,}: the outlined tokens are the new ones, numbered in the order the merge makes them.")

@@ -84,7 +84,7 @@ def main() -> None:
             label = LABELS.get(split.spec, "your regex")
             st.markdown(f"**{label}**: {escape_markdown(split.help)}")
 
-    st.subheader("What training learns without pre-tokenization")
+    st.header("What training learns without pre-tokenization")
     state.seed("w.newest_text", st.session_state[state.NEWEST_TEXT])
     st.text_input(
         "Training text", key="w.newest_text", max_chars=MAX_CHARS,

@@ -15,12 +15,14 @@ from bpe.pretrained import PRETRAINED
 from bpe.teaching.byte_inspector import byte_role, inspect_text, inspect_token
 from bpe.views.labs import bytes_html, token_bytes_html
 from bpe.views.markdown import escape_markdown, inline_code
+from bpe.views.notation import name as mark_name
+from bpe.views.notation import spell
 from ui import state, tokenizers, url
 from ui.render import page_setup, show_html
 
 MAX_CHARS = 500
 TOKEN_EXAMPLES = (
-    ("' the' (whole)", "20 74 68 65"),
+    ("'·the' (whole)", "20 74 68 65"),
     ("€ without its last byte", "e2 82"),
     ("€ without its first byte", "82 ac"),
     ("é (two bytes)", "c3 a9"),
@@ -68,7 +70,7 @@ def text_section() -> None:
         "box for the character's Unicode name."
     )
     frame = pd.DataFrame(
-        [(row.char, row.codepoint, row.name or "(no name)", row.hex, row.gpt2) for row in rows],
+        [(spell(row.char), row.codepoint, row.name or mark_name(row.char) or "(no name)", row.hex, row.gpt2) for row in rows],
         columns=["character", "code point", "Unicode name", "UTF-8 bytes", "GPT-2 shows"],
     )
     with st.expander("As a table"):
@@ -76,14 +78,14 @@ def text_section() -> None:
 
 
 def why_g_with_dot() -> None:
-    st.subheader("Why a space shows as Ġ")
+    st.header("Why a space shows as Ġ")
     space, newline = byte_role(0x20), byte_role(0x0A)
     st.markdown(
         "GPT-2 stores its vocabulary and merges as *text*, so every byte needs a printable character. The "
         "188 bytes that are already printable (letters, digits, punctuation, most of Latin-1) stand for "
         "themselves; the other 68 (space, newline, control bytes…) are moved up to U+0100 and beyond, in "
         f"order. For example, {escape_markdown(space.why_gpt2)}; and {escape_markdown(newline.why_gpt2)}. "
-        f"That is why GPT-2's vocabulary has {inline_code('Ġthe')} for {inline_code(' the')}."
+        f"That is why GPT-2's vocabulary has {inline_code('Ġthe')} for a space then \"the\" ({inline_code('·the')} on the other pages)."
     )
 
 
@@ -115,10 +117,10 @@ def pretrained_token() -> None:
 
 
 def token_section() -> None:
-    st.subheader("One token's bytes, decoded on its own")
+    st.header("One token's bytes, decoded on its own")
     st.caption(
         "Byte-level BPE may merge part of a character into a token. Decoding that token alone (as a "
-        "streaming API does) cannot make a character of it, so errors=\"replace\" shows �."
+        "streaming API does) cannot make a character of it, so the decoder puts the replacement character � in its place."
     )
     columns = st.columns(len(TOKEN_EXAMPLES))
     for column, (label, value) in zip(columns, TOKEN_EXAMPLES):
@@ -138,7 +140,7 @@ def token_section() -> None:
     metrics = st.columns(3)
     metrics[0].metric("Bytes", token.hex)
     metrics[1].metric("GPT-2 shows", token.gpt2)
-    metrics[2].metric("Decoded alone", token.shown if token.shown.strip() else repr(token.shown))
+    metrics[2].metric("Decoded alone", spell(token.shown) or "(nothing)")
     (st.success if token.whole else st.warning)(escape_markdown(token.explanation), icon="✅" if token.whole else "⚠️")
     show_html(token_bytes_html(token))
 

@@ -209,9 +209,15 @@ def run_diff_section() -> None:
     show_html(divergence_html(explain_divergence(a, b, names=(rule_a, rule_b))))
     longest = max(len(a.steps), len(b.steps))
     upto = min(longest, max(8, (merge or 0) + 3))
+    first = max(1, upto - 8)  # the table opens on the merge that matters, with a few agreeing ones before it
     if upto:
-        st.dataframe(highlight_merge(merges_side_by_side(a, b, names=names, upto=upto), merge), hide_index=True, width="stretch")
-        st.caption(f"Merges 1 to {upto:,} of {longest:,}" + (f"; merge {merge} (tinted) is where they part ways." if merge else "."))
+        frame = merges_side_by_side(a, b, names=names, upto=upto)
+        st.dataframe(highlight_merge(frame[frame["merge"] >= first], merge), hide_index=True, width="stretch")
+        same = f"; merges 1 to {first - 1:,} are the same in both runs" if first > 1 else ""
+        st.caption(
+            f"Merges {first:,} to {upto:,} of {longest:,}{same}"
+            + (f"; merge {merge:,} (tinted) is where they part ways." if merge else ".")
+        )
 
 
 def main() -> None:

@@ -242,8 +242,9 @@ def test_special_token_text_when_disallowed_is_an_error_and_the_text_is_kept():
     at.text_area(key="w.encode_text").set_value(typed).run()
     at.radio(key="w.special_mode").set_value("disallowed").run()
     assert not at.exception
-    assert says(at.error, "the text contains the special token '<|endoftext|>'")
-    assert says(at.error, "allowed_special")
+    assert says(at.error, "it contains the special token `<|endoftext|>`")
+    assert says(at.error, "Choose *allowed* to encode it as one special token")
+    assert not says(at.error, "allowed_special")  # the page names its own choices, not the Python call
     assert at.text_area(key="w.encode_text").value == typed
 
 

@@ -278,7 +278,7 @@ def test_special_tokens_allowed_disallowed_and_plain():
     at.text_area(key="w.encode_text").set_value("the end<|endoftext|>the start").run()
     assert any('class="bpe-tok bpe-special"' in element.value for element in at.html)
     at.radio(key="w.special_mode").set_value("disallowed").run()
-    assert any("contains the special token '<|endoftext|>'" in message for message in errors(at))
+    assert any("contains the special token `<|endoftext|>`" in message for message in errors(at))
     assert not at.exception
     at.radio(key="w.special_mode").set_value("plain").run()
     assert not errors(at)

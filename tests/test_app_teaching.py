@@ -4,6 +4,7 @@ the guided tour, run headless with Streamlit's AppTest."""
 import html
 import json
 import re
+from urllib.parse import urlencode
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -72,7 +73,7 @@ def test_hostile_text_from_a_link_is_shown_as_text(page, shown):
 # -- predict the next merge -----------------------------------------------------------------------
 def test_the_quiz_scores_a_right_answer_then_a_wrong_one_and_moves_on():
     at = open_page(QUIZ, preset="wikipedia", step="1")
-    assert "After 1 merge, which pair does merge 2 join?" in [s.value for s in at.subheader]
+    assert "After 1 merge, which pair does merge 2 join?" in [s.value for s in at.header]
     assert not [b for b in at.button if b.key and b.key.startswith("w.quiz.answer.") and b.disabled]
 
     at.button(key=answer_key(at, "'a' + 'b'")).click().run()
@@ -109,13 +110,13 @@ def test_the_quiz_at_the_last_merge_says_why_training_stopped_and_can_start_agai
     assert any("no next merge" in info.value.lower() or "stopped" in info.value for info in at.info)
     at.button(key="w.quiz.restart").click().run()
     assert at.session_state["bpe.lab"].step == 0
-    assert "Before any merge, which pair does merge 1 join?" in [s.value for s in at.subheader]
+    assert "Before any merge, which pair does merge 1 join?" in [s.value for s in at.header]
 
 
 def test_the_quiz_shares_the_step_with_the_train_page():
     at = open_page(TRAIN, preset="sennrich", step="4")
     at.switch_page(QUIZ).run()
-    assert "After 4 merges, which pair does merge 5 join?" in [s.value for s in at.subheader]
+    assert "After 4 merges, which pair does merge 5 join?" in [s.value for s in at.header]
 
 
 # -- tie-break lab --------------------------------------------------------------------------------
@@ -258,8 +259,9 @@ def test_presenter_mode_survives_a_page_switch():
 def test_home_tour_links_each_step_to_its_page_with_its_parameters():
     at = open_page()
     links = [(link.proto.page, link.proto.query_string) for link in at.get("page_link")]
-    for step in TOUR:
-        name, _, query = step.url_path().partition("?")
+    for number, step in enumerate(TOUR, start=1):
+        name = step.url_path().partition("?")[0]
+        query = urlencode(step.link_params(number))  # with tour=<number>, for the page's tour bar
         assert (name, query) in links, (name, query)
     assert [h.value for h in at.header][0] == "A guided tour in five steps"
 

@@ -37,7 +37,7 @@ def test_at_a_step_of_a_trace_the_symbols_are_the_tokens_after_that_many_merges(
 
 
 def test_a_pair_that_is_not_one_symbol_of_the_text_is_refused_with_a_hint():
-    with pytest.raises(ValueError, match="pairs_present"):
+    with pytest.raises(ValueError, match="^'ab' is not one byte symbol of this text: pick one of the pairs"):
         count_pair("abc", ("ab", "c"))
 
 

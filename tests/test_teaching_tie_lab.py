@@ -60,7 +60,7 @@ def test_when_segmentations_differ_the_explanation_shows_the_words_that_differ()
     lab = tie_lab_for_preset("sennrich")
     assert not lab.same_segmentation
     assert "The final segmentations differ" in lab.explanation()
-    assert "' widest' becomes" in lab.explanation()
+    assert "'·widest' becomes" in lab.explanation()  # a space as everywhere else: ·
 
 
 def test_a_corpus_without_decisive_ties_says_every_rule_agrees():

@@ -104,3 +104,5 @@ def test_length_histogram_counts_tokens_per_length():
         {"length": 5, "kind": "merge", "tokens": 1},
     ]
     assert spec["encoding"]["color"]["field"] == "kind"
+    # a numeric axis: length 5 sits three steps from length 2, not next to it as a category
+    assert spec["encoding"]["x"]["type"] == "quantitative" and spec["encoding"]["x"]["axis"]["format"] == "d"

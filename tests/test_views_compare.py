@@ -67,7 +67,7 @@ def test_runs_with_another_pretokenizer_count_different_pairs_rather_than_tie():
         for split in ("whitespace", "none")
     )
     said = explain_divergence(a, b, names=("whitespace", "none"))
-    assert said[1] == "whitespace merges 'c' + 'd' (making 'cd', count 2); none merges 'ab' + ' ' (making 'ab ', count 3)."
+    assert said[1] == "whitespace merges 'c' + 'd' (making 'cd', count 2); none merges 'ab' + '·' (making 'ab·', count 3)."
     assert said[2].startswith("Not a tie between the same pairs")
 
 

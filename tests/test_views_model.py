@@ -152,7 +152,7 @@ def test_a_base_token_is_a_single_node():
 def test_merges_and_vocab_tables():
     trace = trained("sennrich")
     merges = merges_frame(trace)
-    assert merges.iloc[2][["left", "right", "token", "id", "count", "tied"]].tolist() == ["o", "w", "ow", 258, 7, 3]
+    assert merges.iloc[2][["left", "right", "token", "id", "count", "tie"]].tolist() == ["o", "w", "ow", 258, 7, "3 pairs"]
     vocab = vocab_frame(trace)
     row = vocab.set_index("id").loc[258]
     assert (row["token"], row["bytes (hex)"], row["length"], row["created at step"], row["count then"]) == ("ow", "6f 77", 2, 3, 7)

@@ -38,6 +38,8 @@ ENCODE_SOURCE = "bpe.encode_text_source"
 """The example the encode text was chosen for (a new example gets its own sample)."""
 SPECIAL_MODE = "bpe.special_mode"
 DECODE_IDS = "bpe.decode_ids"
+DECODE_FOR = "bpe.decode_for"
+"""``(tokenizer key, label)`` the Decode ids were typed for; ``None``: Decode follows Encode."""
 DECODE_ERRORS = "bpe.decode_errors"
 VOCAB_QUERY = "bpe.vocab_query"
 TREE_TOKEN = "bpe.tree_token"
@@ -78,6 +80,8 @@ PRETOK_REGEX = "bpe.pretok_regex"
 PRETOK_LESSON = "bpe.pretok_lesson"
 """The title of the example last loaded with its button (its lesson is shown), or ``None``."""
 NEWEST_TEXT = "bpe.newest_text"
+TOUR_AT = "bpe.tour_at"
+"""``(tour step number, page title)`` while a page the guided tour opened is shown; else ``None``."""
 BYTE_TEXT = "bpe.byte_text"
 BYTE_TOKEN = "bpe.byte_token"
 BYTE_FROM = "bpe.byte_from"
@@ -117,6 +121,7 @@ _DEFAULTS: dict[str, Any] = {
     ENCODE_SOURCE: None,
     SPECIAL_MODE: "allowed",
     DECODE_IDS: "",
+    DECODE_FOR: None,
     DECODE_ERRORS: "replace",
     VOCAB_QUERY: "",
     TREE_TOKEN: None,
@@ -144,6 +149,7 @@ _DEFAULTS: dict[str, Any] = {
     PRETOK_REGEX: r"\w+|[^\w\s]+",
     PRETOK_LESSON: None,
     NEWEST_TEXT: "newest newest newest widest",
+    TOUR_AT: None,
     BYTE_TEXT: "aaabdaaabac é € 🙂",
     BYTE_TOKEN: "e2 82",
     CHECK_FORM: CheckForm().with_preset("cs336"),
@@ -161,6 +167,12 @@ def init() -> None:
     for key, value in _DEFAULTS.items():
         if key not in st.session_state:
             st.session_state[key] = list(value) if isinstance(value, list) else value
+
+
+def default(key: str) -> Any:
+    """The value ``key`` starts with (a fresh copy of a list)."""
+    value = _DEFAULTS[key]
+    return list(value) if isinstance(value, list) else value
 
 
 def lab() -> LabState:

@@ -5,7 +5,10 @@
   warnings. An *empty* query string is ignored: Streamlit clears it when you switch page from
   the sidebar, and that must not reset your work.
 * :func:`write_url` at the end: the current state goes into the address bar, so copying it
-  reproduces this view.
+  reproduces this view. :func:`write_lab_now` does the example's part at the *start* of a run:
+  a slow page would otherwise show the new step while the address bar still names the old one.
+* A link to the learner's own text or table cannot carry it: opened in a session that has none,
+  it says so, and keeps what it can (the settings and the step).
 * Presenter mode travels as ``present=1``. A lab page's own parameters (a short text, a pair) are
   read once from :func:`new_param` and written back by ``write_url(page=..., lab=False)``.
 """
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe.views.app_state import LabState
+from bpe.views.app_state import OWN_TABLE, OWN_TEXT, LabState
 from bpe.views.markdown import escape_markdown
 
 from . import state
@@ -45,11 +48,39 @@ def apply_url() -> None:
         st.session_state[state.URL_SEEN] = params
         return
     lab, warnings = LabState.from_query(params)
+    # A step or settings mean someone trained on their own text and shared the view (the gallery's
+    # "your own text" card links with the example alone).
+    if not _has_own_corpus(lab.source) and (LAB_KEYS - {"preset"}).intersection(params):
+        warnings.append(
+            f"the sender's own {'word table' if lab.source == OWN_TABLE else 'text'} is not in the link (a link "
+            "never carries it), so this is a sample in its place, with the link's settings and step; paste or "
+            "upload your own in the Corpus box on the Train page"
+        )
     st.session_state[state.LAB] = lab
     st.session_state[state.URL_WARNINGS] = warnings
     st.session_state[state.STEP_FROM_URL] = "step" in params
     st.session_state[state.PLAYING] = False
     st.session_state[state.URL_SEEN] = params
+
+
+def _has_own_corpus(source: str) -> bool:
+    """False for a link to "your own text" (or table) in a session that still has only the sample."""
+    if source == OWN_TEXT:
+        return st.session_state[state.OWN_TEXT] != state.DEFAULT_OWN_TEXT
+    if source == OWN_TABLE:
+        return st.session_state[state.OWN_TABLE] != state.default(state.OWN_TABLE)
+    return True
+
+
+def write_lab_now() -> None:
+    """Put the example's part of the state in the address bar at once, keeping the other
+    parameters (the settings sidebar calls it first, on every page that shows the example)."""
+    current = _current()
+    query = {key: value for key, value in current.items() if key not in LAB_KEYS}
+    query = {**state.lab().to_query(), **query}
+    if query != current:
+        st.query_params.from_dict(query)
+        st.session_state[state.URL_SEEN] = query
 
 
 def show_url_warnings() -> None:

@@ -55,6 +55,7 @@ def _reset_settings() -> None:
 
 def settings_sidebar() -> None:
     """The example picker and every training setting, in the sidebar."""
+    url.write_lab_now()  # before the page draws: the address bar names the step about to be shown
     current = lab()
     sidebar = st.sidebar
     sidebar.header("Example")
@@ -121,7 +122,7 @@ def settings_sidebar() -> None:
     )
     seed("w.amount", current.amount)
     sidebar.number_input(
-        "Merges" if current.stop_by == "merges" else "Vocabulary size (base + merges + special)",
+        f"Merges (at most {MAX_MERGES:,})" if current.stop_by == "merges" else "Vocabulary size (base + merges + special)",
         min_value=0 if current.stop_by == "merges" else 1,
         max_value=MAX_MERGES if current.stop_by == "merges" else None,
         step=1, key="w.amount", on_change=write_lab("w.amount", "amount", int),
@@ -177,19 +178,25 @@ def _read_upload() -> None:
     upload = st.session_state.get("w.upload")
     if upload is None:
         return
-    read_upload(upload.getvalue(), upload.name)
+    read_upload(upload.getvalue(), upload.name, file_id=upload.file_id)
 
 
-def read_upload(data: bytes, name: str) -> None:
-    """Make an uploaded file the corpus, or leave a note saying why not (the text stays as it was)."""
+def read_upload(data: bytes, name: str, *, file_id: str | None = None) -> None:
+    """Make an uploaded file the corpus, or leave a note saying why not (the text stays as it was);
+    the note stays up while that file (``file_id``) sits in the uploader."""
     try:
         text = check_corpus_size(decode_text_file(data, name=name))
     except BpeError as error:
-        st.session_state[state.UPLOAD_NOTE] = ("error", f"**Cannot use this file:** {escape_markdown(error)}")
+        why = escape_markdown(error)
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff") and "UTF-16" not in str(error):  # a UTF-16 byte-order mark
+            why = f"{escape_markdown(name)} is UTF-16 text; save it as UTF-8 and upload it again"
+        st.session_state[state.UPLOAD_NOTE] = (
+            "error", f"**Cannot use this file:** {why}. Training still uses the text above.", file_id,
+        )
         return
     st.session_state[state.OWN_TEXT] = text
     bom = " (its byte-order mark, U+FEFF, removed: it is not part of the text)" if data.startswith(BOM.encode()) else ""
-    st.session_state[state.UPLOAD_NOTE] = ("success", f"Loaded {escape_markdown(name)}{bom}.")
+    st.session_state[state.UPLOAD_NOTE] = ("success", f"Loaded {escape_markdown(name)}{bom}.", file_id)
     update_lab(source=OWN_TEXT)
 
 
@@ -208,13 +215,15 @@ def corpus_editor() -> None:
             "Your text (Ctrl+Enter to train on it)", key="w.own_text", height=140,
             on_change=state.write_through("w.own_text", state.OWN_TEXT),
         )
-        st.file_uploader(
-            "…or upload a .txt file (UTF-8)", type=["txt"], key="w.upload", on_change=_read_upload,
-            help=f"At most {MAX_UPLOAD_MB} MB and {MAX_CORPUS_CHARS:,} characters.",
+        st.file_uploader(  # the label names the limit: a bigger file is refused in the browser with only a red "!"
+            f"…or upload a .txt file (UTF-8, at most {MAX_UPLOAD_MB} MB)", type=["txt"], key="w.upload",
+            on_change=_read_upload, help=f"At most {MAX_UPLOAD_MB} MB and {MAX_CORPUS_CHARS:,} characters.",
         )
         note = st.session_state[state.UPLOAD_NOTE]
-        if note:
+        held = st.session_state.get("w.upload")
+        if note and held is not None and note[2] in (None, held.file_id):
             (st.error if note[0] == "error" else st.success)(note[1])
+        else:  # the file was removed from the uploader: its note goes with it
             st.session_state[state.UPLOAD_NOTE] = None
         st.caption("Links never include your text: a shared link opens with the settings and the step only.")
     elif current.source == OWN_TABLE:
@@ -227,7 +236,8 @@ def corpus_editor() -> None:
             on_change=_edit_table, hide_index=True,
             column_config={
                 "word": st.column_config.TextColumn("word", required=True),
-                "count": st.column_config.NumberColumn("count", min_value=1, step=1, format="%d", required=True),
+                # No min_value/required: the editor would silently drop a count-less row and undo a 0.
+                "count": st.column_config.NumberColumn("count", step=1, format="%d"),
             },
         )
         st.caption("Edit a cell, add a row at the bottom, or select rows and delete them. Counts are whole numbers ≥ 1.")
@@ -289,6 +299,7 @@ def step_fragment(draw: Callable[[Trained], None], trained: Trained) -> None:
 def _stepping(draw: Callable[[Trained], None], trained: Trained) -> None:
     if st.session_state[state.PLAYING]:
         _tick(len(trained.trace.steps))
+    url.write_lab_now()  # before drawing: a link copied during a slow step names the step shown
     draw(trained)
 
 

@@ -11,7 +11,7 @@ GPT-2's printable stand-ins for them) and says what a single token's bytes decod
     >>> token.whole, token.shown
     (False, '�')
     >>> print(token.explanation)
-    Not a whole character: 0xe2 starts a 3-byte character but only 2 of its bytes are in this token; the rest is in the next token. Decoding this token on its own (errors="replace") shows �.
+    Not a whole character: 0xe2 starts a 3-byte character but only 2 of its bytes are in this token; the rest is in the next token. Decoding this token on its own shows �.
 
 Scope: UTF-8 and GPT-2's byte-to-unicode table (:mod:`bpe.byte_level`). Out of scope: other
 encodings, and grapheme clusters (an emoji with a skin tone is two code points here, and two rows).
@@ -23,6 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..byte_level import BYTE_TO_UNICODE
+from ..views.notation import quote
 
 
 @dataclass(frozen=True)
@@ -156,11 +157,11 @@ def _explain(data: bytes, whole: bool, shown: str) -> str:
         chars = len(data.decode("utf-8"))
         return (
             f"Whole UTF-8: these {len(data)} byte{'s' if len(data) != 1 else ''} are {chars} complete "
-            f"character{'s' if chars != 1 else ''}, so the token decodes on its own to {shown!r}."
+            f"character{'s' if chars != 1 else ''}, so the token decodes on its own to {quote(shown)}."
         )
     reason = _first_problem(data)
     return (
-        f"Not a whole character: {reason}. Decoding this token on its own (errors=\"replace\") shows "
+        f"Not a whole character: {reason}. Decoding this token on its own shows "
         f"{shown}."
     )
 

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from ..pretokenize import Pretokenizer
 from ..trace import PairCount, Trace
 from ..tokenizer import Tokenizer
-from ..vocab import Token, token_text
+from ..views.notation import quote, spell
+from ..views.token_html import visible_text
 
 Pair = tuple[int, int]
 
@@ -39,7 +40,7 @@ class Symbol:
     id: int
     """Byte value or code point before any merge; the trace's token id after ``k`` merges."""
     text: str
-    """Its spelling (a partial UTF-8 byte as ``\\xe2``)."""
+    """Its spelling, as the chips spell it: a space ``·``, a partial UTF-8 byte ``‹e2›``."""
     chunk: int
     """Index of the pre-tokenized piece it belongs to: pairs never cross chunks."""
     counted: bool
@@ -93,18 +94,18 @@ def symbols_of(text: str, *, unit: str = "byte", pretokenizer: str = "none") -> 
     """The text before any merge: one symbol per byte (``unit="byte"``) or per character.
 
     >>> [(s.id, s.text) for s in symbols_of("é", unit="byte")]
-    [(195, '\\\\xc3'), (169, '\\\\xa9')]
+    [(195, '‹c3›'), (169, '‹a9›')]
     >>> [(s.text, s.chunk, s.counted) for s in symbols_of("a b", unit="char", pretokenizer="whitespace")]
-    [('a', 0, True), (' ', 1, False), ('b', 2, True)]
+    [('a', 0, True), ('·', 1, False), ('b', 2, True)]
     """
     if unit not in ("byte", "char"):
         raise ValueError(f"unknown unit {unit!r}: use 'byte' or 'char'")
     symbols: list[Symbol] = []
     for chunk, (piece, is_word) in enumerate(Pretokenizer.parse(pretokenizer).split(text)):
         if unit == "byte":
-            symbols.extend(Symbol(b, token_text(Token(bytes([b]))), chunk, is_word) for b in piece.encode("utf-8"))
+            symbols.extend(Symbol(b, visible_text(bytes([b])), chunk, is_word) for b in piece.encode("utf-8"))
         else:
-            symbols.extend(Symbol(ord(char), char, chunk, is_word) for char in piece)
+            symbols.extend(Symbol(ord(char), spell(char), chunk, is_word) for char in piece)
     return tuple(symbols)
 
 
@@ -119,10 +120,13 @@ def symbols_at_step(trace: Trace, step: int, text: str) -> tuple[Symbol, ...]:
     ['aa', 'a', 'b']
     """
     tokenizer = Tokenizer.from_trace(trace, step=step)
+    tokens, marker = tokenizer.tokens, tokenizer.end_of_word
     symbols: list[Symbol] = []
     for chunk, walk in enumerate(tokenizer.encode_walkthrough(text, allowed_special="all")):
         symbols.extend(
-            Symbol(token_id, tokenizer.token_text(token_id), chunk, walk.kind == "word") for token_id in walk.ids
+            Symbol(token_id, visible_text(tokens[token_id].data, marker, tokens[token_id].ends_word), chunk,
+                   walk.kind == "word")
+            for token_id in walk.ids
         )
     return tuple(symbols)
 
@@ -162,7 +166,8 @@ def tally(symbols: tuple[Symbol, ...], pair: Pair) -> PairTally:
 def count_pair(
     text: str, pair_text: tuple[str, str], *, unit: str = "byte", pretokenizer: str = "none"
 ) -> PairTally:
-    """:func:`tally` for a pair given by spelling, on ``text`` before any merge.
+    """:func:`tally` for a pair given by spelling, on ``text`` before any merge. A symbol may be
+    typed as itself (a space) or as the lab shows it (``·``, ``‹c3›``).
 
     >>> count_pair("banana", ("a", "n")).count, count_pair("x", ("a", "n")).count
     (2, 0)
@@ -179,7 +184,8 @@ def count_pair(
         pair = (ids[pair_text[0]], ids[pair_text[1]])
     except KeyError as error:
         raise ValueError(
-            f"{error.args[0]!r} is not one {unit} symbol of this text; pick a pair from pairs_present()"
+            f"{quote(error.args[0])} is not one {unit} symbol of this text: pick one of the pairs the text "
+            "holds, or type a single symbol on each side"
         ) from None
     return tally(symbols, pair)
 

@@ -17,7 +17,7 @@ so a page shows the same question on every rerun.
     >>> result.verdict, result.correct
     ('right_count', False)
     >>> print(result.explanation)
-    Right count, but the tie-break picks 'a' + 'b' (making 'ab'): 'aa' + 'a' also occurs 2 times. It was a tie between 2 pairs at count 2, and the lexicographic-min rule picks 'a' + 'b' because its byte strings are the smallest, comparing the left token first: (b'a', b'b') < (b'aa', b'a').
+    Right count, but the tie-break picks 'a' + 'b' (making 'ab'): 'aa' + 'a' also occurs 2 times. It was a tie between 2 pairs at count 2, and the lexicographic-min rule picks 'a' + 'b' because its byte strings are the smallest, comparing the left token first: ('a', 'b') < ('aa', 'a').
     >>> Score().add(result).add(grade(question, question.answer))
     Score(answered=2, correct=1, right_count=1, streak=1, best_streak=1)
 
@@ -32,7 +32,8 @@ import random
 from dataclasses import dataclass
 
 from ..trace import STOP_MERGES, STOP_TIME_LIMIT, STOP_VOCAB_SIZE, Trace
-from .tie_lab import merge_label, why_rule_picks
+from ..views.notation import quote
+from .tie_lab import merge_label, spelled, why_rule_picks
 
 Pair = tuple[int, int]
 
@@ -163,7 +164,7 @@ def make_question(trace: Trace, step: int, *, choices: int = 4, seed: int = 0) -
         prompt=f"{after}, which pair does merge {step + 1} join?",
         candidates=candidates,
         answer=answer,
-        new_token=trace.token_text(record.new_id),
+        new_token=spelled(trace, record.new_id),
         count=record.count,
         tie_count=record.tie_count,
         tied=record.tied,
@@ -191,19 +192,19 @@ def grade(question: Question, chosen: Pair) -> Result:
     shown = [*question.candidates] + ([] if chosen in by_pair else [mine])
     shown.sort(key=lambda c: -1 if c.count is None else c.count, reverse=True)
 
-    made = f"{answer.label} (making {question.new_token!r})"
+    made = f"{answer.label} (making {quote(question.new_token)})"
     if chosen == question.answer:
         verdict = CORRECT
         if question.tie_count > 1:
             text = (
                 f"Right: {answer.label} occurs {_times(question.count)} and merge {question.step + 1} makes "
-                f"{question.new_token!r}. " + _tie_sentence(question, _rival(question))
+                f"{quote(question.new_token)}. " + _tie_sentence(question, _rival(question))
             )
         else:
             beaten = f" (next best: {question.runner_up})" if question.runner_up else ""
             text = (
                 f"Right: {answer.label} occurs {_times(question.count)}, more than any other pair{beaten}, "
-                f"so merge {question.step + 1} makes {question.new_token!r}."
+                f"so merge {question.step + 1} makes {quote(question.new_token)}."
             )
     elif chosen in question.tied or mine.count == question.count:
         verdict = RIGHT_COUNT

@@ -35,6 +35,8 @@ from ..tiebreak import hf_ranks as tiebreak_hf_ranks
 from ..tokenizer import Tokenizer
 from ..trace import Trace
 from ..trainer import train
+from ..views.notation import quote
+from ..views.token_html import visible_text
 from ..vocab import token_sort_bytes
 
 Pair = tuple[int, int]
@@ -49,9 +51,9 @@ class RuleRun:
     merges: tuple[str, ...]
     """Each merge as ``'aa' + 'a'``."""
     tokens: tuple[str, ...]
-    """The token each merge made, in order."""
+    """The token each merge made, in order, spelled as the chips spell it (a space is ``·``)."""
     segmentation: tuple[str, ...]
-    """The corpus text encoded with every merge of this run, one string per token."""
+    """The corpus text encoded with every merge of this run, one spelled string per token."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,7 @@ def run_rules(
             rule,
             trace,
             tuple(merge_label(trace, (step.left, step.right)) for step in trace.steps),
-            tuple(trace.token_text(step.new_id) for step in trace.steps),
+            tuple(spelled(trace, step.new_id) for step in trace.steps),
             final_segmentation(trace, text),
         )
     return TieLab(text, runs)
@@ -151,7 +153,10 @@ def final_segmentation(trace: Trace, text: str) -> tuple[str, ...]:
     ('aaab', 'd', 'aaab', 'a', 'c')
     """
     tokenizer = Tokenizer.from_trace(trace)
-    return tuple(tokenizer.token_text(i) for i in tokenizer.encode(text, allowed_special="all"))
+    tokens, marker = tokenizer.tokens, tokenizer.end_of_word
+    return tuple(
+        visible_text(tokens[i].data, marker, tokens[i].ends_word) for i in tokenizer.encode(text, allowed_special="all")
+    )
 
 
 def first_divergence(a: Trace, b: Trace) -> int | None:
@@ -167,9 +172,20 @@ def first_divergence(a: Trace, b: Trace) -> int | None:
     return None
 
 
+def spelled(trace: Trace, token_id: int) -> str:
+    """A token spelled as the chips spell it: ``·the``, ``‹e2 82›``, ``est</w>``."""
+    token = trace.tokens[token_id]
+    return visible_text(token.data, trace.settings.end_of_word, token.ends_word)
+
+
+def token_label(trace: Trace, token_id: int) -> str:
+    """A token inside a sentence: ``'·the'`` (never a Python literal such as ``b' the'``)."""
+    return quote(spelled(trace, token_id))
+
+
 def merge_label(trace: Trace, pair: Pair) -> str:
-    """A pair as people read it: ``'aa' + 'a'``."""
-    return f"{trace.token_text(pair[0])!r} + {trace.token_text(pair[1])!r}"
+    """A pair as people read it: ``'aa' + 'a'``; a space is ``'·'``, as on the Train page."""
+    return f"{token_label(trace, pair[0])} + {token_label(trace, pair[1])}"
 
 
 def why_rule_picks(trace: Trace, winner: Pair, loser: Pair) -> str:
@@ -181,7 +197,7 @@ def why_rule_picks(trace: Trace, winner: Pair, loser: Pair) -> str:
     >>> from bpe import PRESETS, train
     >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
     >>> why_rule_picks(trace, (97, 98), (256, 97))
-    "its byte strings are the smallest, comparing the left token first: (b'a', b'b') < (b'aa', b'a')"
+    "its byte strings are the smallest, comparing the left token first: ('a', 'b') < ('aa', 'a')"
     """
     return tie_break_rule(trace.settings.tie_break).why(trace_context(trace), winner, loser)
 
@@ -195,6 +211,7 @@ def trace_context(trace: Trace) -> TieContext:
         unit=trace.settings.unit,
         first_occurrence=_not_in_a_trace,
         label=lambda pair: merge_label(trace, pair),
+        spell=lambda data: quote(visible_text(data)),
     )
 
 
@@ -243,7 +260,7 @@ def explain(lab: TieLab, *, max_examples: int = 3) -> str:
         if label is None:
             choices.append(f"{who} had already stopped")
         else:
-            choices.append(f"{who} pick{'s' if len(rules) == 1 else ''} {label} (making {row.made[rules[0]]!r})")
+            choices.append(f"{who} pick{'s' if len(rules) == 1 else ''} {label} (making {quote(row.made[rules[0]])})")
     parts.append("; ".join(choices)[0].upper() + "; ".join(choices)[1:] + ".")
     segmentations = {run.segmentation for run in lab.runs.values()}
     if len(segmentations) == 1:
@@ -283,7 +300,7 @@ def _routes(lab: TieLab, segmentation: tuple[str, ...]) -> list[str]:
                 routes.setdefault(run.merges[run.tokens.index(token)], []).append(rule)
         if len(routes) > 1:
             ways = "; ".join(f"{_join(rules)} as {label}" for label, rules in routes.items())
-            sentences.append(f"{token!r} is built by different merges: {ways}.")
+            sentences.append(f"{quote(token)} is built by different merges: {ways}.")
     return sentences
 
 
@@ -295,11 +312,13 @@ def _different_words(lab: TieLab) -> list[str]:
     for word in dict.fromkeys(some.pretokenizer.words(lab.text)):
         ways: dict[str, list[str]] = {}
         for rule, tokenizer in tokenizers.items():
-            pieces = repr([tokenizer.token_text(i) for i in tokenizer.encode_ordinary(word)])
+            pieces = " ".join(
+                quote(visible_text(tokenizer.tokens[i].data)) for i in tokenizer.encode_ordinary(word)
+            )
             ways.setdefault(pieces, []).append(rule)
         if len(ways) > 1:
             sentences.append(
-                f"{word!r} becomes " + "; ".join(f"{pieces} under {_join(rules)}" for pieces, rules in ways.items()) + "."
+                f"{quote(word)} becomes " + "; ".join(f"{pieces} under {_join(rules)}" for pieces, rules in ways.items()) + "."
             )
     return sentences
 

@@ -11,6 +11,8 @@ state only: a preset, a step, a short text). The page names live here, once, as 
     (True, {'preset': 'wikipedia', 'step': '1'})
     >>> TOUR[2].url_path()
     'Train?preset=wikipedia&step=1'
+    >>> TOUR[2].link_params(3)
+    {'preset': 'wikipedia', 'step': '1', 'tour': '3'}
 
 Scope: the tour's content and links. Out of scope: how a page reads its query parameters (each
 page parses and validates its own) and whether a page exists (a test in the app suite checks that).
@@ -45,6 +47,14 @@ class TourStep:
         """The page's URL path and query, as Streamlit names pages (``Train?preset=wikipedia``)."""
         name = self.page.rsplit("/", 1)[-1].removesuffix(".py").split("_", 1)[-1]
         return name + (f"?{urlencode(self.params)}" if self.params else "")
+
+    def link_params(self, number: int) -> dict[str, str]:
+        """:attr:`params` plus ``tour=<number>`` (1-based), so the page can show where the tour is."""
+        return {**self.params, TOUR_PARAM: str(number)}
+
+
+TOUR_PARAM = "tour"
+"""The query parameter a tour link adds: its step number, 1 to ``len(TOUR)``."""
 
 
 TOUR: tuple[TourStep, ...] = (
@@ -83,6 +93,8 @@ TOUR: tuple[TourStep, ...] = (
         "To encode, a tokenizer splits text into bytes and replays the learned merges in the order "
         "they were learned. Decoding just joins the tokens' bytes back together.",
         PAGE_ENCODE,
-        {"preset": "wikipedia", "text": "aaabdaaabac"},
+        # Step 3 is the last: Wikipedia's example learns exactly three merges, and encoding is
+        # about replaying all of them (at step 0 no learned merge would apply).
+        {"preset": "wikipedia", "step": "3", "text": "aaabdaaabac"},
     ),
 )

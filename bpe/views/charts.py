@@ -193,9 +193,16 @@ def length_histogram(lengths: list[int], kinds: list[str] | None = None, *, unit
         .sort_values(["length", "kind"], ignore_index=True)
     )
     present = [kind for kind in KIND_COLORS if kind in set(kinds)] or sorted(set(kinds))
-    return alt.Chart(data).mark_bar(stroke="#222", strokeWidth=0.5).encode(
-        x=alt.X("length:O", title=f"token length ({unit})", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("tokens:Q", title="tokens"),
+    # A numeric axis: lengths 1, 2 and 9 sit at their distances, not side by side as categories.
+    return alt.Chart(data).transform_calculate(start="datum.length - 0.4", end="datum.length + 0.4").mark_bar(
+        stroke="#222", strokeWidth=0.5, orient="vertical",  # x to x2 is a range: the bars still stand up
+    ).encode(
+        x=alt.X(
+            "start:Q", title=f"token length ({unit})", axis=alt.Axis(tickMinStep=1, format="d"),
+            scale=alt.Scale(domain=[0.5, max(lengths, default=1) + 0.5], nice=False),
+        ),
+        x2="end:Q",
+        y=alt.Y("tokens:Q", title="tokens", axis=alt.Axis(tickMinStep=1, format="d")),
         color=alt.Color(
             "kind:N", title=None,
             scale=alt.Scale(domain=present, range=[KIND_COLORS.get(kind, ACCENT) for kind in present]),

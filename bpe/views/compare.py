@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..teaching.tie_lab import first_divergence, merge_label, why_rule_picks
+from ..teaching.tie_lab import first_divergence, merge_label, token_label, why_rule_picks
 from ..tokenizer import Tokenizer
 from ..trace import MergeStep, Trace
 
@@ -136,7 +136,7 @@ def _in_other(trace: Trace, other: Trace, pair: tuple[int, int], upto: int) -> t
 
 
 def _made(trace: Trace, step: MergeStep) -> str:
-    return f"{merge_label(trace, (step.left, step.right))} (making {trace.token_text(step.new_id)!r}, count {step.count})"
+    return f"{merge_label(trace, (step.left, step.right))} (making {token_label(trace, step.new_id)}, count {step.count})"
 
 
 def explain_divergence(a: Trace, b: Trace, *, names: tuple[str, str] = ("A", "B")) -> list[str]:
@@ -152,7 +152,7 @@ def explain_divergence(a: Trace, b: Trace, *, names: tuple[str, str] = ("A", "B"
     Both runs make merge 1 alike; they part ways at merge 2.
     lexicographic-min merges 'a' + 'b' (making 'ab', count 2); first-seen merges 'aa' + 'a' (making 'aaa', count 2).
     It is a tie: both pairs occur 2 times (2 pairs share the top count), so only the tie-break rule decides.
-    lexicographic-min picks 'a' + 'b' because its byte strings are the smallest, comparing the left token first: (b'a', b'b') < (b'aa', b'a').
+    lexicographic-min picks 'a' + 'b' because its byte strings are the smallest, comparing the left token first: ('a', 'b') < ('aa', 'a').
     first-seen picks 'aa' + 'a' because it occurs first in the text: its first occurrence comes before any occurrence of 'a' + 'b' (words are read in the order they first appear).
     """
     name_a, name_b = names

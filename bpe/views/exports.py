@@ -58,6 +58,16 @@ class ExportOffer:
         return zip_files(self.files)
 
 
+def download_name(stem: str, name: str) -> str:
+    """The name a downloaded file gets: which run and step it holds, then the library's own name
+    (libraries read any file name; a folder of ``tokenizer.json`` files would not say which is which).
+
+    >>> download_name("sennrich-step10", "tokenizer.json")
+    'sennrich-step10-tokenizer.json'
+    """
+    return f"{stem}-{name}"
+
+
 def mime_type(file_name: str) -> str:
     """``"tokenizer.json" -> "application/json"``; plain text for anything else."""
     suffix = file_name[file_name.rfind("."):] if "." in file_name else ""

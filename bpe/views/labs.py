@@ -23,7 +23,9 @@ from ..teaching.pretokenization_lab import Learned, Split
 from ..teaching.quiz import Result
 from ..teaching.tie_lab import TieLab
 from .palette import TINTS, assign_colors
-from .token_html import WHITESPACE_GLYPHS, visible_text
+from .notation import name as mark_name
+from .notation import spell
+from .token_html import visible_text
 
 LABS_CSS = """
 <style>
@@ -67,8 +69,8 @@ LABS_CSS = """
 
 
 def _glyph(text: str) -> str:
-    """A symbol's text with whitespace made visible, escaped."""
-    return html.escape("".join(WHITESPACE_GLYPHS.get(char, char) for char in text))
+    """A symbol's text with every invisible character marked (:mod:`bpe.views.notation`), escaped."""
+    return html.escape(spell(text))
 
 
 def _chip(text: str, tint: str, classes: str = "", title: str = "") -> str:
@@ -201,8 +203,8 @@ def bytes_html(rows: Sequence[CharBytes]) -> str:
             f'<span class="bpe-g2{" bpe-remapped" if stand_in != chr(value) else ""}">{html.escape(stand_in)}</span>'
             for value, stand_in in zip(row.utf8, row.gpt2)
         )
-        glyph = _glyph(row.char) if row.char in WHITESPACE_GLYPHS or row.char.isprintable() else "␀"
-        title = html.escape(f"{row.codepoint} {row.name}".strip(), quote=True)
+        glyph = _glyph(row.char)  # ZWJ, RLO and BEL each get their own mark, never a shared "␀"
+        title = html.escape(f"{row.codepoint} {row.name or mark_name(row.char) or ''}".strip(), quote=True)
         boxes.append(
             f'<div class="bpe-char" title="{title}"><div class="bpe-glyph">{glyph}</div>'
             f'<div class="bpe-cp">{row.codepoint}</div><div class="bpe-row">{hex_bytes}</div>'
@@ -227,7 +229,16 @@ def token_bytes_html(token: TokenBytes) -> str:
 # -- tie-break lab ------------------------------------------------------------------------------
 def tie_table_html(lab: TieLab, *, limit: int = 60, rules_used_by: Mapping[str, str] | None = None) -> str:
     """Merge by merge, the token each rule made; rows where the rules disagree are highlighted,
-    and in them each cell that differs from the most common choice is marked."""
+    and in them each cell that differs from the most common choice is marked.
+
+    The table opens a few rows before the first disagreement, so the row that matters is on
+    screen; a note says the merges before it are the same under every rule.
+
+    >>> from bpe.teaching.tie_lab import tie_lab_for_preset
+    >>> table = tie_table_html(tie_lab_for_preset("hf-course"), limit=4)  # rules first disagree at merge 5
+    >>> '<td class="bpe-num">2</td>' in table, "bpe-differ" in table, "Merges 1 to 1 are the same" in table
+    (True, True, True)
+    """
     rules = list(lab.runs)
     used_by = rules_used_by or {}
     head = "".join(
@@ -236,8 +247,9 @@ def tie_table_html(lab: TieLab, *, limit: int = 60, rules_used_by: Mapping[str, 
         + "</th>"
         for rule in rules
     )
+    first = max((lab.first_disagreement or 1) - 3, 1)
     body = []
-    for row in lab.rows[:limit]:
+    for row in lab.rows[first - 1:first - 1 + limit]:
         choices = list(row.merged.values())
         usual = max(choices, key=choices.count)
         cells = []
@@ -253,11 +265,14 @@ def tie_table_html(lab: TieLab, *, limit: int = 60, rules_used_by: Mapping[str, 
             cells.append(f'<td class="{"bpe-odd" if odd else ""}">{content}</td>')
         differ = "" if row.agree else ' class="bpe-differ"'
         body.append(f'<tr{differ}><td class="bpe-num">{row.step}</td>{"".join(cells)}</tr>')
-    more = (
-        f'<p class="bpe-legend">… and {len(lab.rows) - limit:,} more merges</p>' if len(lab.rows) > limit else ""
+    later = len(lab.rows) - (first - 1 + limit)
+    more = f'<p class="bpe-legend">… and {later:,} more merges</p>' if later > 0 else ""
+    same = (
+        f'<p class="bpe-legend">Merges 1 to {first - 1:,} are the same under every rule (not shown).</p>'
+        if first > 1 else ""
     )
     return (
-        f'<table class="bpe-lab-table bpe-tie-table"><thead><tr><th>merge</th>{head}</tr></thead>'
+        f'{same}<table class="bpe-lab-table bpe-tie-table"><thead><tr><th>merge</th>{head}</tr></thead>'
         f'<tbody>{"".join(body)}</tbody></table>{more}'
     )
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 
 from ..tokenizer import Tokenizer
 from ..trace import Trace
+from .notation import quote
 from .token_html import visible_text
 
 MAX_NODES = 127
@@ -33,7 +34,14 @@ def dot_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def merge_tree_dot(trace: Trace, token_id: int, names: Mapping[int, str] | None = None) -> str:
+TREE_FONT_PX = 20
+"""Label size. The page scales a wide tree down to its column, so labels start large enough to stay
+readable (14 came out at about 8 px); presenter mode passes a larger size."""
+
+
+def merge_tree_dot(
+    trace: Trace, token_id: int, names: Mapping[int, str] | None = None, *, font_size: int = TREE_FONT_PX
+) -> str:
     """DOT source of the tree of merges that made ``token_id`` (a single node for base tokens)."""
     names = names or {}
     base_count = len(trace.base)
@@ -79,8 +87,8 @@ def _tree_dot(token_id: int, describe: Callable[[int], tuple[str, str, tuple[int
     lines = [
         "digraph merges {",
         '  graph [rankdir=TB, bgcolor="transparent", nodesep=0.25, ranksep=0.45];',
-        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=14, fillcolor="#C9E7F8"];',
-        '  edge [color="#555555", arrowsize=0.7];',
+        f'  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize={font_size}, fillcolor="#C9E7F8"];',
+        f'  edge [color="#555555", arrowsize={0.7 * font_size / 14:.2f}];',
     ]
     counter = 0
 
@@ -104,3 +112,26 @@ def _tree_dot(token_id: int, describe: Callable[[int], tuple[str, str, tuple[int
     add(token_id)
     lines.append("}")
     return "\n".join(lines)
+
+
+def merge_tree_text(trace: Trace, token_id: int, *, limit: int = 20) -> str:
+    """The tree in words, for screen readers (the drawing is a picture): each merged token as its
+    two halves, top down, in the notation of the chips.
+
+    >>> from bpe import PRESETS, train
+    >>> merge_tree_text(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings), 258)
+    "Merge tree of 'aaab': 'aaab' = 'aa' + 'ab' (merge 3); 'aa' = 'a' + 'a' (merge 1); 'ab' = 'a' + 'b' (merge 2)."
+    """
+    def label(current: int) -> str:
+        token = trace.tokens[current]
+        return quote(visible_text(token.data, trace.settings.end_of_word, token.ends_word))
+
+    parts, queue = [], [token_id]
+    while queue and len(parts) < limit:
+        current = queue.pop(0)
+        created = trace.created_at(current)
+        if created is not None:
+            parts.append(f"{label(current)} = {label(created.left)} + {label(created.right)} (merge {created.step})")
+            queue += [created.left, created.right]
+    body = "; ".join(parts) if parts else "a base token, made by no merge"
+    return f"Merge tree of {label(token_id)}: {body}{'; …' if queue and len(parts) >= limit else ''}."

@@ -43,7 +43,7 @@ MERGES_SHOWN = 30
 WORDS_SHOWN = 50
 TEXT_SHOWN = 20_000
 SPECIALS_SHOWN = 10
-NUMBER_COLUMNS = frozenset({"step", "rank", "id", "count", "tied", "tokens after"})
+NUMBER_COLUMNS = frozenset({"step", "rank", "id", "count", "tokens after"})
 
 NOTEBOOK_CSS = TOKEN_CSS + STATS_CSS + TABLES_CSS + """
 <style>

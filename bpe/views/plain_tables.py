@@ -31,7 +31,7 @@ TABLES_CSS = """
 </style>
 """
 
-MERGE_COLUMNS = ("step", "left", "right", "token", "name", "id", "count", "tied", "tokens after")
+MERGE_COLUMNS = ("step", "left", "right", "token", "name", "id", "count", "tie", "tokens after")
 
 
 def _spell(token: Token, end_of_word: str | None) -> str:
@@ -40,7 +40,7 @@ def _spell(token: Token, end_of_word: str | None) -> str:
 
 def merge_rows(trace: Trace, names: Mapping[int, str] | None = None) -> list[dict]:
     """One row per merge, keyed by :data:`MERGE_COLUMNS`: left + right -> token (its id), count,
-    ties, tokens after. ``names`` (Wikipedia's Z, Y, X) replace the spelling of parts and fill
+    tie, tokens after. ``names`` (Wikipedia's Z, Y, X) replace the spelling of parts and fill
     ``name``."""
     names = names or {}
     tokens, eow = trace.tokens, trace.settings.end_of_word
@@ -53,7 +53,8 @@ def merge_rows(trace: Trace, names: Mapping[int, str] | None = None) -> list[dic
             "name": names.get(s.new_id, ""),
             "id": s.new_id,
             "count": s.count,
-            "tied": s.tie_count,
+            # "tied 1" would read as "tied", when it means the pair stood alone at its count.
+            "tie": f"{s.tie_count:,} pairs" if s.tie_count > 1 else "no",
             "tokens after": s.tokens_after,
         }
         for s in trace.steps

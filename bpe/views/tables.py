@@ -30,7 +30,17 @@ def _spell(trace: Trace, token_id: int) -> str:
 
 
 def merges_frame(trace: Trace, names: Mapping[int, str] | None = None) -> pd.DataFrame:
-    """One row per merge: step, left + right -> token (its id), count, ties, tokens after."""
+    """One row per merge: step, left + right -> token (its id), count, tie, tokens after.
+
+    Every token is spelled as the chips spell it, so a space or a zero-width joiner is never a
+    blank cell:
+
+    >>> from bpe import Corpus, TrainSettings, train
+    >>> corpus = Corpus.from_text("a\u200db a\u200db", pretokenizer="none")
+    >>> frame = merges_frame(train(corpus, TrainSettings(unit="char", pretokenizer="none", merges=1)))
+    >>> frame.iloc[0][["left", "right", "token", "tie"]].to_dict()
+    {'left': 'a', 'right': '‹ZWJ›', 'token': 'a‹ZWJ›', 'tie': '2 pairs'}
+    """
     frame = pd.DataFrame(merge_rows(trace, names), columns=list(MERGE_COLUMNS))
     return frame if names else frame.drop(columns="name")
 

@@ -6,7 +6,8 @@ the markup, as in Hugging Face's ``EncodingVisualizer``.
 
 How a token's bytes are shown (:func:`visible_parts`):
 
-* space ``·``, tab ``→``, newline ``↵`` (followed by a real line break), carriage return ``␍``;
+* space ``·``, tab ``→``, newline ``↵`` (followed by a real line break), carriage return ``␍``, and
+  every other character that draws nothing by its mark from :mod:`bpe.views.notation`;
 * bytes that are not whole UTF-8 characters as hex in guillemets, never dropped:
   ``b"\\xe2\\x82"`` (two thirds of "€") -> ``‹e2 82›``;
 * a token ending with the end-of-word marker gets the marker spelled out, dimmed: ``est</w>``.
@@ -15,8 +16,8 @@ How a token's bytes are shown (:func:`visible_parts`):
     '·a→b↵'
     >>> visible_text(b"\\xe2\\x82")
     '‹e2 82›'
-    >>> visible_text(b"\\x00")        # a control character has no glyph: its byte is shown
-    '‹00›'
+    >>> visible_text(b"\\x00\\xe2\\x80\\x8d")  # a control and a zero-width joiner: marked, never empty
+    '␀‹ZWJ›'
 """
 
 from __future__ import annotations
@@ -24,12 +25,11 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from ..vocab import Token
+from .notation import WHITESPACE_GLYPHS, mark  # noqa: F401 (WHITESPACE_GLYPHS: re-exported)
 from .palette import SPECIAL_TINT, TINTS, assign_colors
 
-WHITESPACE_GLYPHS: Mapping[str, str] = MappingProxyType({" ": "·", "\t": "→", "\n": "↵", "\r": "␍"})
 
 TOKEN_CSS = """
 <style>
@@ -39,7 +39,7 @@ TOKEN_CSS = """
   border-radius: 4px; padding: 0 .18em; margin: 0 2px 2px 0; color: #111; line-height: 1.5; }
 .bpe-tok.bpe-new { outline: 2.5px solid #111; outline-offset: 0; font-weight: 700; }
 .bpe-tok.bpe-special { border-style: dashed; font-style: italic; background: {special}; }
-.bpe-ws { color: #777; }
+.bpe-ws { color: #595E63; }  /* 4.5:1 or more on every tint (WCAG AA) */
 .bpe-hex { color: #7a3b00; font-size: .85em; }
 .bpe-eow { color: #777; font-size: .8em; }
 .bpe-name { font-weight: 700; }
@@ -94,14 +94,12 @@ def visible_parts(data: bytes) -> list[tuple[str, str]]:
             position += error.end
         run = ""
         for char in decoded:
-            if char in WHITESPACE_GLYPHS or _is_control(char):
+            shown = mark(char)  # spaces, controls, zero-width and format characters: one notation
+            if shown is not None:
                 if run:
                     parts.append(("text", run))
                     run = ""
-                if char in WHITESPACE_GLYPHS:
-                    parts.append(("ws", WHITESPACE_GLYPHS[char]))
-                else:  # other control characters draw nothing: show their bytes instead
-                    parts.append(("hex", f"‹{char.encode('utf-8').hex(' ')}›"))
+                parts.append(("ws", shown))
             else:
                 run += char
         if run:
@@ -112,12 +110,6 @@ def visible_parts(data: bytes) -> list[tuple[str, str]]:
             else:
                 parts.append(("hex", f"‹{bad.hex(' ')}›"))
     return parts
-
-
-def _is_control(char: str) -> bool:
-    """C0 controls, DEL and C1 controls: characters with no glyph of their own."""
-    code = ord(char)
-    return code < 0x20 or 0x7F <= code < 0xA0
 
 
 def visible_text(data: bytes, end_of_word: str | None = None, ends_word: bool = False) -> str:

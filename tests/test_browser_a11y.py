@@ -1,0 +1,108 @@
+"""WCAG 2.2 AA on every page: axe-core (the engine behind Lighthouse's accessibility audit) in Chromium.
+
+axe-core comes from the PyPI package ``axe-playwright-python`` (pinned in requirements-dev.txt), which
+bundles ``axe.min.js``; only that file is used: it is evaluated in the page, then ``axe.run`` audits
+the whole document. The pages come from ``ui.render.PAGES``, so a page added later is audited too,
+in normal and presenter (``present=1``) mode. Any *serious* or *critical* violation fails, with the
+rule, its help text and the first failing elements, so the message says what to fix. Each page is
+also saved as ``test-artifacts/page-<name>[-presenter].png`` for people to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from ui.render import PAGES
+
+from .conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+AXE_JS = Path(__import__("axe_playwright_python").__file__).with_name("axe.min.js")
+FAILING = {"serious", "critical"}
+# axe rates a skipped heading level (h1 -> h3) "moderate", but a screen-reader user navigating by
+# headings loses the outline with it, so it fails here as well.
+ALSO_FAILING = {"heading-order"}
+
+
+def url_path(page_file: str) -> str:
+    """Streamlit's address for a page file: ``pages/10_Import_and_export.py`` -> ``Import_and_export``.
+
+    >>> url_path("app.py"), url_path("pages/1_Train.py"), url_path("pages/7_Pre-tokenization_lab.py")
+    ('', 'Train', 'Pre-tokenization_lab')
+    """
+    if page_file == "app.py":
+        return ""
+    return re.sub(r"^\d+_", "", Path(page_file).stem)
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's serious and critical violations (and skipped heading levels) on the page as it is now."""
+    page.evaluate(AXE_JS.read_text(encoding="utf-8"))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [v for v in result["violations"] if v["impact"] in FAILING or v["id"] in ALSO_FAILING]
+
+
+# axe skips text whose colour comes from opacity on an ancestor (it reports it "incomplete"), which is
+# how Streamlit draws keyboard-shortcut hints on buttons; so this measures them itself: WCAG 2.x
+# contrast of the hint's colour, blended through every opacity up to the button, on the button's fill.
+HINT_CONTRASTS = """() => {
+  const rgba = (text) => text.match(/[\\d.]+/g).map(Number).concat([1]).slice(0, 4);
+  const luminance = ([r, g, b]) => [r, g, b].map((v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  return [...document.querySelectorAll('button:not([disabled]) kbd')].map((kbd) => {
+    const button = kbd.closest('button');
+    let [r, g, b, a] = rgba(getComputedStyle(kbd).color);
+    for (let el = kbd; el && el !== button.parentElement; el = el.parentElement) a *= Number(getComputedStyle(el).opacity);
+    let fill = [255, 255, 255];
+    for (let el = button; el; el = el.parentElement) {
+      const [fr, fg, fb, fa] = rgba(getComputedStyle(el).backgroundColor);
+      if (fa > 0) { fill = [fr, fg, fb]; break; }
+    }
+    const shown = [r, g, b].map((v, i) => v * a + fill[i] * (1 - a));
+    const [hi, lo] = [luminance(shown), luminance(fill)].sort((x, y) => y - x);
+    return [kbd.innerText, (hi + 0.05) / (lo + 0.05)];
+  });
+}"""
+
+
+def report(violations: list[dict]) -> str:
+    lines = []
+    for v in violations:
+        lines.append(f"{v['impact']}: {v['id']}: {v['help']} ({len(v['nodes'])} elements)")
+        for node in v["nodes"][:3]:
+            summary = node.get("failureSummary", "").splitlines()
+            lines.append(f"    {node['target'][-1][-90:]}: {summary[-1].strip() if summary else ''}")
+    return "\n".join(lines)
+
+
+def wait_until_drawn(page) -> None:
+    """The page's title is up, the script has finished and the app's stylesheet has arrived (st.html
+    draws it a moment after the script ends; axe run before it would judge Streamlit's own colours)."""
+    expect(page.locator("h1").first).to_be_visible()
+    expect(page.locator('[data-testid="stApp"]')).to_have_attribute("data-test-script-state", "notRunning")
+    page.wait_for_function("() => [...document.querySelectorAll('style')].some((s) => s.textContent.includes('.bpe-tokens'))")
+    expect(page.locator('[data-stale="true"]')).to_have_count(0)
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "presenter"])
+@pytest.mark.parametrize("page_file", [path for path, _, _ in PAGES], ids=[label for _, label, _ in PAGES])
+def test_no_serious_or_critical_axe_violation(page, app_url, page_file, present):
+    query = "?present=1" if present else ""
+    page.goto(f"{app_url}/{url_path(page_file)}{query}")
+    wait_until_drawn(page)
+    violations = axe_violations(page)
+    ARTIFACTS.mkdir(exist_ok=True)  # a screenshot of every page, for people to look at
+    page.screenshot(path=str(ARTIFACTS / f"page-{url_path(page_file) or 'Home'}{'-presenter' if present else ''}.png"), full_page=True)
+    faint_hints = [(hint, round(ratio, 2)) for hint, ratio in page.evaluate(HINT_CONTRASTS) if ratio < 4.5]
+    if violations:
+        name = f"axe-{url_path(page_file) or 'Home'}-{'presenter' if present else 'normal'}.json"
+        (ARTIFACTS / name).write_text(json.dumps(violations, indent=1), encoding="utf-8")
+    assert not violations, f"{page_file}{query}:\n{report(violations)}"
+    assert not faint_hints, f"{page_file}{query}: shortcut hints below WCAG AA's 4.5:1 contrast: {faint_hints}"

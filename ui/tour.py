@@ -1,0 +1,39 @@
+"""The guided tour's bar on the pages it opens: "Tour step 2 of 5 · Next: Merge the most frequent pair".
+
+A tour link carries ``tour=<n>`` (:meth:`bpe.teaching.tour.TourStep.link_params`). The page that
+opens remembers the number for as long as the learner stays on it (its own reruns drop the
+parameter from the address bar), and shows the bar with a link to the next step, already set up,
+or back to the start after the last.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bpe.teaching.tour import TOUR, TOUR_PARAM
+
+from . import state, url
+
+
+def tour_bar(title: str) -> None:
+    """Draw the bar on the page titled ``title`` if the tour opened it (call after the page config)."""
+    linked = url.new_param(TOUR_PARAM)
+    if linked is not None:
+        number = int(linked) if linked.isdigit() and 1 <= int(linked) <= len(TOUR) else None
+        st.session_state[state.TOUR_AT] = (number, title) if number else None
+    elif url.new_params():  # any other link leaves the tour
+        st.session_state[state.TOUR_AT] = None
+    at = st.session_state[state.TOUR_AT]
+    if at is None or at[1] != title:
+        return
+    number = at[0]
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.markdown(f"**Tour step {number} of {len(TOUR)}:** {TOUR[number - 1].title}")
+        if number < len(TOUR):
+            following = TOUR[number]
+            st.page_link(
+                following.page, label=f"Next: {following.title}", icon=":material/arrow_forward:",
+                query_params=following.link_params(number + 1),
+            )
+        else:
+            st.page_link("app.py", label="The tour is done: back to the start", icon=":material/home:")
