@@ -8,7 +8,7 @@ import streamlit as st
 
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
-from bpe.views.merge_tree import TREE_FONT_PX, merge_tree_dot, merge_tree_text
+from bpe.views.merge_tree import merge_tree_dot, merge_tree_text, tree_font_px
 from bpe.views.tables import search_vocab, vocab_at, vocab_frame
 from ui import pretrained_vocab, state, tokenizers, url
 from ui.render import names_for, page_setup, presenter, show_chart
@@ -80,9 +80,9 @@ def main() -> None:
                 format_func=lambda token_id: f"{token_id} · {names.get(token_id, '') + ' = ' if token_id in names else ''}{labels[token_id]}",
                 on_change=state.write_through("w.tree_token", state.TREE_TOKEN),
             )
-            font = TREE_FONT_PX * 3 // 2 if presenter() else TREE_FONT_PX  # readable from the back of a room
             chosen = st.session_state["w.tree_token"]
-            st.graphviz_chart(merge_tree_dot(trace, chosen, names, font_size=font), alt=merge_tree_text(trace, chosen))
+            dot = merge_tree_dot(trace, chosen, names, font_size=tree_font_px(presenting=presenter()))
+            st.graphviz_chart(dot, alt=merge_tree_text(trace, chosen))
             st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
     st.header("Token lengths")
     counted = present[present["kind"] != "marker"]

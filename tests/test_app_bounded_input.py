@@ -133,5 +133,5 @@ def test_a_text_that_is_one_long_chunk_is_encoded_up_to_the_chunk_limit_and_says
     assert not at.exception and not at.error
     assert says(at.warning, f"the page encodes its first {MAX_CHUNK_CHARS:,} of {len(text):,} characters")
     copies, rest = divmod(MAX_CHUNK_CHARS, len("aaabdaaabac"))  # each copy is XdXac, 5 tokens (Wikipedia)
-    assert f"{copies * 5 + rest:,} tokens" in [header.value for header in at.subheader]
+    assert f"{copies * 5 + rest:,} tokens" in [header.value for header in at.header]
     assert at.text_area(key="w.encode_text").value == text

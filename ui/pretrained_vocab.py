@@ -17,12 +17,12 @@ import streamlit as st
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
 from bpe.views.markdown import escape_markdown
-from bpe.views.merge_tree import tokenizer_merge_tree_dot
+from bpe.views.merge_tree import tokenizer_merge_tree_dot, tree_font_px
 from bpe.views.pretrained_vocab import MERGES_PAGE, SEARCH_ROWS, first_merges, made_by, vocab_table
 from bpe.views.tables import search_vocab
 
 from . import state, tokenizers
-from .render import show_chart
+from .render import presenter, show_chart
 
 
 @st.cache_resource(show_spinner="Indexing the vocabulary (once per server)…")
@@ -83,7 +83,9 @@ def show(name: str) -> None:
             format_func=lambda token_id: f"{token_id} · {labels.get(token_id, tokenizer.token_text(token_id))}",
             on_change=state.write_through("w.pretrained_tree", state.PRETRAINED_TREE),
         )
-        st.graphviz_chart(tokenizer_merge_tree_dot(tokenizer, st.session_state["w.pretrained_tree"], made))
+        st.graphviz_chart(tokenizer_merge_tree_dot(
+            tokenizer, st.session_state["w.pretrained_tree"], made, font_size=tree_font_px(presenting=presenter())
+        ))
         st.caption("Orange: merged tokens, with the merge that made them; green: single bytes.")
     st.subheader("Token lengths")
     show_chart(histogram)

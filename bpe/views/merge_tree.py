@@ -39,6 +39,11 @@ TREE_FONT_PX = 20
 readable (14 came out at about 8 px); presenter mode passes a larger size."""
 
 
+def tree_font_px(*, presenting: bool) -> int:
+    """Label size: half as large again in presenter mode, readable from the back of a room."""
+    return TREE_FONT_PX * 3 // 2 if presenting else TREE_FONT_PX
+
+
 def merge_tree_dot(
     trace: Trace, token_id: int, names: Mapping[int, str] | None = None, *, font_size: int = TREE_FONT_PX
 ) -> str:
@@ -55,10 +60,12 @@ def merge_tree_dot(
         parts = (created.left, created.right) if created is not None and current >= base_count else None
         return name + text, detail, parts
 
-    return _tree_dot(token_id, describe)
+    return _tree_dot(token_id, describe, font_size=font_size)
 
 
-def tokenizer_merge_tree_dot(tokenizer: Tokenizer, token_id: int, made_by: Mapping[int, tuple[int, int, int]]) -> str:
+def tokenizer_merge_tree_dot(
+    tokenizer: Tokenizer, token_id: int, made_by: Mapping[int, tuple[int, int, int]], *, font_size: int = TREE_FONT_PX
+) -> str:
     """The same tree for a tokenizer without a trace (e.g. GPT-4o): ``made_by`` is ``new id -> (rank, left, right)``.
 
     >>> from bpe.tokenizer import Tokenizer
@@ -79,10 +86,12 @@ def tokenizer_merge_tree_dot(tokenizer: Tokenizer, token_id: int, made_by: Mappi
         detail = f"id {current}" + (f" · merge {made[0] + 1:,}" if made else "")
         return visible_text(tokens[current].data), detail, (made[1], made[2]) if made else None
 
-    return _tree_dot(token_id, describe)
+    return _tree_dot(token_id, describe, font_size=font_size)
 
 
-def _tree_dot(token_id: int, describe: Callable[[int], tuple[str, str, tuple[int, int] | None]]) -> str:
+def _tree_dot(
+    token_id: int, describe: Callable[[int], tuple[str, str, tuple[int, int] | None]], *, font_size: int
+) -> str:
     """The DOT of a merge tree; ``describe(id)`` gives its label, detail line and two parts (None: a leaf)."""
     lines = [
         "digraph merges {",
