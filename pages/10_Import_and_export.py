@@ -14,7 +14,8 @@ from bpe.views.markdown import escape_markdown
 from ui import state, tokenizers, url
 from ui.render import page_setup, tokenizer_at
 from ui.view_cache import cached_view
-from ui.widgets import run_at_step, settings_sidebar
+from ui.preamble import run_at_step
+from ui.widgets import settings_sidebar
 
 
 def export_section(trained, step: int) -> None:

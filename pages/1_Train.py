@@ -24,7 +24,8 @@ from ui import state, url
 from ui.render import can_name, names_for, page_setup, presenter, show_chart, show_html
 from ui.retrain import retrain_notice_for
 from ui.training import Trained, clamp_step, get_trained
-from ui.widgets import corpus_editor, settings_sidebar, step_fragment, stepper
+from ui.stepper import step_fragment, stepper
+from ui.widgets import corpus_editor, settings_sidebar
 
 SHOWN_CHARS = 3_000  # big corpora are shown (and encoded per step) only this far: a page, not a book
 

@@ -21,7 +21,8 @@ from bpe.views.token_html import chips_html, pieces_for, visible_text
 from ui import state, tokenizers, url
 from ui.render import names_for, page_setup, show_html, tokenizer_at
 from ui.view_cache import cached_view
-from ui.widgets import run_at_step, settings_sidebar
+from ui.preamble import run_at_step
+from ui.widgets import settings_sidebar
 
 SPECIAL_MODES = {
     "allowed": "allowed: encode them as special tokens",

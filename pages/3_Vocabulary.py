@@ -12,7 +12,8 @@ from bpe.views.merge_tree import merge_tree_dot, merge_tree_text, tree_font_px
 from bpe.views.tables import search_vocab, vocab_at, vocab_frame
 from ui import pretrained_vocab, state, tokenizers, url
 from ui.render import names_for, page_setup, presenter, show_chart
-from ui.widgets import run_at_step, settings_sidebar
+from ui.preamble import run_at_step
+from ui.widgets import settings_sidebar
 
 
 def choose_vocabulary() -> str:

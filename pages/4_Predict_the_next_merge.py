@@ -15,7 +15,8 @@ from bpe.views.token_html import chips_html, pieces_for, word_table_html
 from ui import state, url
 from ui.render import page_setup, show_html, tokenizer_at
 from ui.training import Trained
-from ui.widgets import current_run, run_summary, settings_sidebar
+from ui.preamble import current_run, run_summary
+from ui.widgets import settings_sidebar
 
 SHOWN_CHARS = 3_000  # as on the Train page: a page of the corpus, not a book
 ANSWER_KEYS = "1234"

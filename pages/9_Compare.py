@@ -24,7 +24,8 @@ from ui import state, tokenizers, url
 from ui.render import page_setup, show_html, tokenizer_at
 from ui.training import get_trained
 from ui.view_cache import cached_view
-from ui.widgets import run_at_step, settings_sidebar
+from ui.preamble import run_at_step
+from ui.widgets import settings_sidebar
 
 VARIANT = "variant"
 LAST = "ours-last"

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import ui.widgets
+import ui.stepper
 
 from .apptest_support import (
     APP, ENCODE, ROOT, TRAIN, VOCAB, after_merge, chart_rows, errors, html_with, narration, open_page, plain,
@@ -94,7 +94,7 @@ def test_previous_first_and_last_move_the_step():
 def test_play_advances_one_step_per_tick_pause_stops_and_the_last_step_ends_play(monkeypatch):
     # Every clock reading is a minute after the last, so each run of the page is a timer tick.
     clock = itertools.count(0, 60)
-    monkeypatch.setattr(ui.widgets, "time", SimpleNamespace(monotonic=lambda: next(clock)))
+    monkeypatch.setattr(ui.stepper, "time", SimpleNamespace(monotonic=lambda: next(clock)))
     at = open_page(TRAIN, preset="sennrich", step="7")
     at.button(key="w.play.main").click().run()
     assert at.session_state["bpe.playing"] and at.session_state["bpe.lab"].step == 8

@@ -38,7 +38,7 @@ _LAYOUT_CSS = """
    keep just enough for the header's buttons, so a lesson's first screen holds the lesson. */
 .stMainBlockContainer { padding-top: 2.6rem; padding-bottom: 3rem; }
 .stMain h1 { padding-top: 0; }
-/* The stepper: one compact row (see ui.widgets.stepper). */
+/* The stepper: one compact row (see ui.stepper.stepper). */
 [class*="st-key-bpe-stepper"] { flex-wrap: wrap; row-gap: .3rem; }
 [class*="st-key-bpe-stepper"] [data-testid="stSlider"] { flex: 1 1 8rem; min-width: 8rem; padding: 0 .6rem; }
 [class*="st-key-bpe-stepper"] .stButton button { min-height: 2.4rem; }

@@ -1,0 +1,47 @@
+"""The shared top of the pages that read the current run: link warnings, the run at its step,
+a summary line and a step slider."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bpe.views.app_state import SOURCES
+from bpe.views.markdown import escape_markdown
+
+from . import url
+from .state import lab
+from .stepper import step_slider
+from .training import Trained, clamp_step, get_trained
+
+
+def run_summary(trained_trace) -> None:
+    """One caption line naming the example, the settings and the step in use."""
+    current = lab()
+    settings = trained_trace.settings
+    st.caption(
+        f"**{SOURCES[current.source]}** · {settings.unit} · pre-tokenizer {escape_markdown(settings.pretokenizer)} · "
+        f"ties: {settings.tie_break} · step {current.step:,} of {len(trained_trace.steps):,} "
+        "(change them in the sidebar or on the Train page)."
+    )
+
+
+def current_run() -> Trained | None:
+    """The shared top of every page that reads the current run: link warnings, then the run
+    (trained now if needed) with the step kept inside it. ``None`` after an error message; the
+    URL is still written, so a copied link keeps the settings that caused it."""
+    url.show_url_warnings()
+    trained = get_trained(lab())
+    if trained is None:
+        url.write_url()
+        return None
+    clamp_step(trained)
+    return trained
+
+
+def run_at_step(*, slider_key: str) -> tuple[Trained, int] | None:
+    """:func:`current_run`, its summary line and a step slider: ``(run, step)``, or ``None``."""
+    trained = current_run()
+    if trained is None:
+        return None
+    run_summary(trained.trace)
+    return trained, step_slider(len(trained.trace.steps), key=slider_key)
