@@ -45,12 +45,20 @@ class FirstSeenIndex:
             offset += token_bytes[pair[0]]
         return firsts
 
-    def locate(self, pair: Pair) -> tuple[int, int]:
-        """Search for the first occurrence of ``pair``, pruning words it has left."""
+    def locate(self, pair: Pair, scanned: dict[int, dict[Pair, int]] | None = None) -> tuple[int, int]:
+        """Search for the first occurrence of ``pair``, pruning words it has left. ``scanned``
+        keeps each word's first offsets for the rest of one merge's rekeying.
+
+        subtle: without it a merge that creates many pairs in one long word (the ``none`` split of
+        a whole text) rescans that word once per created pair: 16 merges of python-docs took minutes.
+        """
         holders = self._pair_words[pair]
+        scanned = {} if scanned is None else scanned
         while holders:
             index = min(holders)
-            offset = self._first_offsets(self._words[index]).get(pair)
+            if index not in scanned:
+                scanned[index] = self._first_offsets(self._words[index])
+            offset = scanned[index].get(pair)
             if offset is not None:
                 return index, offset
             holders.discard(index)
@@ -61,11 +69,12 @@ class FirstSeenIndex:
     ) -> dict[Pair, tuple[int, int]]:
         """New keys after a merge rewrote the words ``rewritten`` and made the pairs ``created``."""
         new_keys: dict[Pair, tuple[int, int]] = {}
+        scanned: dict[int, dict[Pair, int]] = {}  # word index -> its first offsets, during this merge
         for index in rewritten:
             keyed = self._keyed_in.get(index)
             if not keyed:
                 continue
-            firsts = self._first_offsets(self._words[index])
+            firsts = scanned[index] = self._first_offsets(self._words[index])
             for pair in list(keyed):
                 if firsts.get(pair) == self.keys[pair][1]:
                     continue
@@ -73,10 +82,10 @@ class FirstSeenIndex:
                 if pair in firsts:
                     new_keys[pair] = (index, firsts[pair])  # still first here: no earlier word has it
                 elif still_counted(pair):
-                    new_keys[pair] = self.locate(pair)
+                    new_keys[pair] = self.locate(pair, scanned)
         for pair in created:
             if pair not in self.keys and pair not in new_keys:
-                new_keys[pair] = self.locate(pair)
+                new_keys[pair] = self.locate(pair, scanned)
         for pair, (index, _) in new_keys.items():
             self._keyed_in[index].add(pair)
         return new_keys
