@@ -16,6 +16,7 @@ from bpe.views.tables import latest_rows_html, merges_frame
 from bpe.views.token_html import corpus_html, pieces_for, word_table_html
 from ui import state, url
 from ui.render import can_name, names_for, page_setup, show_chart, show_html, tokenizer_at
+from ui.step_views import step_view as shared
 from ui.training import Trained, clamp_step, get_trained
 from ui.widgets import corpus_editor, settings_sidebar, step_fragment, stepper
 
@@ -91,12 +92,17 @@ def step_view(trained: Trained) -> None:
     total = len(trace.steps)
     step = state.lab().step  # what the stepper will show: its callbacks ran before this rerun
     names = names_for(trained)
+    options = tuple(sorted(names.items()))  # besides the run and the step, what the views depend on
 
-    header = stats_html(step_stats(trace, step)) + narrate_step(trace, step, names=names).to_html()
+    # Built once per (run, step, options) for the whole server and shared: a class on one example
+    # builds each step once (ui.step_views).
+    header = shared(trained, "header", step, options, lambda: stats_html(step_stats(trace, step))
+                    + narrate_step(trace, step, names=names).to_html())
     if total:
         template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
-        pairs_spec = with_rows(template, pair_rows(trace, step, names).to_dict("records"))
-    corpus = corpus_view(trained, step, names)
+        pairs_spec = shared(trained, "pairs", step, options,
+                            lambda: with_rows(template, pair_rows(trace, step, names).to_dict("records")))
+    corpus = shared(trained, "corpus", step, options, lambda: corpus_view(trained, step, names))
 
     stepper(total)
     if can_name(trace):
@@ -135,7 +141,7 @@ def step_view(trained: Trained) -> None:
     if merges_tab.open:
         with merges_tab:
             show_html(
-                latest_rows_html(frame, upto=step, what="merges")
+                shared(trained, "latest merges", step, options, lambda: latest_rows_html(frame, upto=step, what="merges"))
                 + '<p class="bpe-legend">Latest merge first. count: occurrences of the pair; tied: pairs that '
                 "shared that count. The Vocabulary page lists every merge.</p>"
                 if step else '<p class="bpe-legend">No merge yet: press Next.</p>'
