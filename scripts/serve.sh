@@ -11,8 +11,8 @@
 # from its link, which holds the example, the settings and the step.
 #
 # Prints a line per replica ("replica r1 pid 1234 port 40001") and one for HAProxy, then
-# "serving on URL" and the load-test command that measures this replica set. Ctrl+C or SIGTERM
-# stops every process it started (a trap; nothing is left running).
+# "serving on URL" and the load-test command that measures it (replicas and HAProxy). Ctrl+C or
+# SIGTERM stops every process it started (a trap; nothing is left running).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,10 +39,19 @@ python=${BPE_PYTHON:-.venv/bin/python}
 
 run_dir=$(mktemp -d "${TMPDIR:-/tmp}/bpe-serve.XXXXXX")
 pids=()
-stop() {
+stop() {  # SIGTERM to all; whatever still runs after 10 s gets SIGKILL; then reap them all
   trap - EXIT INT TERM
-  [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null
-  wait 2>/dev/null
+  if [ ${#pids[@]} -gt 0 ]; then
+    kill "${pids[@]}" 2>/dev/null || true
+    for _ in $(seq 50); do
+      running=false
+      for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && running=true; done
+      $running || break
+      sleep 0.2
+    done
+    kill -KILL "${pids[@]}" 2>/dev/null || true
+  fi
+  wait 2>/dev/null || true
   rm -rf "$run_dir"
 }
 trap stop EXIT
@@ -101,8 +110,8 @@ defaults
     timeout connect 5s
     timeout client 60s
     timeout server 60s
-    # After the upgrade a WebSocket is a tunnel that lives as long as the lesson: an idle learner
-    # must not be cut off (Streamlit pings it, but only every few tens of seconds).
+    # After the upgrade a WebSocket is a tunnel that lives as long as the lesson: a learner who
+    # reads for a while must not be cut off by the 60 s timeouts meant for plain requests.
     timeout tunnel 2h
     timeout client-fin 10s
 
@@ -131,5 +140,5 @@ echo "haproxy pid $haproxy_pid port $port"
 local_host=$([ "$address" = 0.0.0.0 ] && echo 127.0.0.1 || echo "$address")
 healthy "http://$local_host:$port"
 echo "serving on http://$local_host:$port (replica logs in $run_dir; Ctrl+C stops everything)"
-echo "measure it: $python benchmarks/server_load_test.py --url http://$local_host:$port$(printf ' --server-pid %s' "${pids[@]:0:$replicas}")"
+echo "measure it: $python benchmarks/server_load_test.py --url http://$local_host:$port$(printf ' --server-pid %s' "${pids[@]}")"
 wait "$haproxy_pid"

@@ -1,5 +1,6 @@
-"""A class on one example shares each Train step's views: built once per (run, step, options) for
-the whole server, in a store bounded in entries and in characters.
+"""Cheaper Train steps: a class on one example shares each step's views, built once per (run, step,
+options) for the whole server in a store bounded in entries and in characters; and the server
+skips Streamlit's full garbage collection after every rerun.
 
 That different options (the names toggle) never share a view is checked by ``test_app_pages``'
 Wikipedia example.
@@ -7,11 +8,13 @@ Wikipedia example.
 
 from __future__ import annotations
 
+import tomllib
+
 import bpe.views.token_html
 import ui.step_views
 from ui.training import BoundedStore
 
-from .apptest_support import TRAIN, html_with, narration, open_page, plain
+from .apptest_support import ROOT, TRAIN, html_with, narration, open_page, plain
 
 
 def test_a_class_on_one_example_builds_each_steps_corpus_view_once(monkeypatch):
@@ -52,3 +55,9 @@ def test_the_store_drops_the_least_recent_views_past_its_character_limit():
 def test_the_apps_view_store_is_bounded():
     views = ui.step_views.store()
     assert views.max_entries == ui.step_views.MAX_VIEWS and views.max_weight == ui.step_views.MAX_CHARS <= 32_000_000
+
+
+def test_the_server_skips_streamlits_full_garbage_collection_after_every_rerun():
+    with open(ROOT / ".streamlit" / "config.toml", "rb") as file:
+        config = tomllib.load(file)
+    assert config["runner"]["postScriptGC"] is False  # it was most of a step's server CPU
