@@ -146,3 +146,31 @@ def test_stopping_the_replica_set_leaves_no_process_running(replicas):
     assert alive(replicas.pids["r1"]) and alive(replicas.pids["haproxy"])
     assert replicas.stop() == 128 + signal.SIGTERM  # its trap ran, then it exited as signalled
     assert [name for name, pid in replicas.pids.items() if alive(pid)] == []
+
+
+@pytest.mark.browser
+def test_each_learners_upload_reaches_the_replica_that_holds_their_session(replicas, browser, tmp_path):
+    from playwright.sync_api import expect
+
+    contexts = [browser.new_context(viewport={"width": 1400, "height": 2400}) for _ in range(2)]
+    try:
+        pages, placed = [], []
+        for context in contexts:
+            if placed:  # the second learner goes to the other replica: the cookie is what decides
+                other = ({"r1", "r2"} - set(placed)).pop()
+                context.add_cookies([{"name": "BPE_REPLICA", "value": other, "url": replicas.url}])
+            page = context.new_page()
+            page.goto(f"{replicas.url}/Train?preset=own-text")
+            expect(page.get_by_text("…or upload a .txt file (UTF-8)")).to_be_visible()
+            placed += [cookie["value"] for cookie in context.cookies() if cookie["name"] == "BPE_REPLICA"]
+            pages.append(page)
+        assert sorted(placed) == ["r1", "r2"]
+        for page, word in zip(pages, ["zebra", "quokka"]):
+            path = tmp_path / f"{word}.txt"
+            path.write_text(f"{word} {word} {word}s graze near the {word} herd; {word}s again.", encoding="utf-8")
+            page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+            expect(page.get_by_text(f"Loaded {word}.txt.")).to_be_visible()
+            expect(page.locator(".bpe-tokens")).to_contain_text(f"{word}s")
+    finally:
+        for context in contexts:
+            context.close()
