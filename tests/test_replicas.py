@@ -8,6 +8,10 @@ WebSocket drops: it reconnects through HAProxy with its cookie (HAProxy finds th
 sends it to a live one and names that one in a new cookie) and reruns the page with the link's
 query string, which holds the example, the settings and the step.
 
+One real-browser test (Playwright, Debian's Chromium) checks what only a browser does: its
+file uploads go over plain HTTP beside the WebSocket, and must reach the replica holding the
+session, which the stickiness cookie gives them.
+
 Needs Debian's ``haproxy`` (``scripts/install.sh --test`` installs it); skipped only where it is
 not installed, and the skip says so.
 """
