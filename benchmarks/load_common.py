@@ -233,7 +233,7 @@ def parse_class_args(doc: str) -> argparse.Namespace:
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which sessions arrive")
     parser.add_argument("--url", help="drive this running server or replica set (scripts/serve.sh) instead of starting one")
     parser.add_argument("--server-pid", type=int, action="append", default=[],
-                        help="with --url: a server process whose memory and CPU to measure (once per replica)")
+                        help="with --url: a server process to measure (each replica and HAProxy; scripts/serve.sh prints them)")
     args = parser.parse_args()
     if not (1 <= args.sessions <= 100 and 1 <= args.seconds <= 600):
         parser.error("use 1-100 sessions and 1-600 seconds")

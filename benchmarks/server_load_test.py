@@ -15,7 +15,7 @@ Same class as ``load_test.py``: unique texts, everyone trained before anyone ste
     .venv/bin/python benchmarks/server_load_test.py --sessions 20 --seconds 60
 
 ``--url`` drives a server already running, e.g. a replica set behind HAProxy from
-``scripts/serve.sh`` (which prints the ``--server-pid`` options that measure its replicas). Each
+``scripts/serve.sh`` (which prints the ``--server-pid`` options that measure its processes). Each
 session first loads the page, as a browser does, and sends the cookies it got (the load
 balancer's stickiness cookie) with its WebSocket, so it stays on one replica.
 
