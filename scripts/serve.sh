@@ -83,11 +83,16 @@ for index in $(seq 1 "$replicas"); do
 done
 
 healthy() {  # URLs...: wait until each answers /_stcore/health with "ok" (at most 60 s in all)
-  "$python" - "$@" <<'PY'
-import sys, time, urllib.request
+  BPE_SERVE_PIDS="${pids[*]}" "$python" - "$@" <<'PY'
+import os, sys, time, urllib.request
 deadline = time.monotonic() + 60
 for url in sys.argv[1:]:
     while True:
+        for pid in os.environ["BPE_SERVE_PIDS"].split():
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                sys.exit(f"serve.sh: process {pid} exited while starting (a port in use?)")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as answer:
                 if answer.read().strip() == b"ok":
@@ -104,6 +109,8 @@ healthy "${replica_urls[@]}" || { tail -n 20 "$run_dir"/replica-*.log >&2; exit 
 cat >"$run_dir/haproxy.cfg" <<EOF
 global
     maxconn 4096
+    # Fail on a port already in use rather than silently sharing it with another server.
+    noreuseport
 
 defaults
     mode http
