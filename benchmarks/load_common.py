@@ -3,7 +3,8 @@ and CPU, and the report.
 
 ``load_test.py`` drives real browsers; ``server_load_test.py`` speaks Streamlit's protocol
 directly. Each supplies only ``drive(url, sessions, roll, args)``, a coroutine that runs every
-session; :func:`run_class` starts the server, watches its memory while ``drive`` runs, and
+session; :func:`run_class` starts the server (or, with ``--url``, drives one already running, such
+as a replica set from ``scripts/serve.sh``), watches its memory and CPU while ``drive`` runs, and
 :func:`report` prints the figures and decides the exit code.
 """
 
@@ -125,6 +126,8 @@ class ServerMeasures:
     rss_peak_mib: float
     rss_end_mib: float
     stepping: StepCosts | None = None
+    processes: int = 1
+    """Server processes measured (the replicas with ``--url``; 0 when none was named)."""
 
 
 @dataclass(frozen=True)
@@ -137,8 +140,8 @@ class CpuSnapshot:
     """CPU seconds the whole machine spent busy (all cores, from /proc/stat)."""
 
     @classmethod
-    def take(cls, server_pid: int, sessions: list[Session]) -> CpuSnapshot:
-        return cls(time.monotonic(), sum(s.steps for s in sessions), cpu_seconds(server_pid),
+    def take(cls, server_pids: tuple[int, ...], sessions: list[Session]) -> CpuSnapshot:
+        return cls(time.monotonic(), sum(s.steps for s in sessions), sum(map(cpu_seconds, server_pids)),
                    cpu_of_processes(b"chromium"), machine_busy_seconds())
 
 
@@ -155,9 +158,10 @@ class StepCosts:
         per_step = lambda field: 1000 * (getattr(self.end, field) - getattr(self.start, field)) / steps  # noqa: E731
         busy = (self.end.busy_s - self.start.busy_s) / wall
         browsers = f", browsers {per_step('browsers_s'):.0f} ms" if self.end.browsers_s > self.start.browsers_s else ""
+        server = f"server {per_step('server_s'):.0f} ms" if self.end.server_s else "server not measured"
         return [
             f"while stepping ({steps} steps in {wall:.0f} s): the machine was busy {busy:.2f} of {os.cpu_count()} cores; "
-            f"CPU per step: server {per_step('server_s'):.0f} ms{browsers}",
+            f"CPU per step: {server}{browsers}",
         ]
 
 
@@ -229,6 +233,9 @@ def parse_class_args(doc: str) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60, help="how long the class keeps stepping")
     parser.add_argument("--interval", type=float, default=3.0, help="seconds between clicks in a session")
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which sessions arrive")
+    parser.add_argument("--url", help="drive this running server or replica set (scripts/serve.sh) instead of starting one")
+    parser.add_argument("--server-pid", type=int, action="append", default=[],
+                        help="with --url: a server process to measure (each replica and HAProxy; scripts/serve.sh prints them)")
     args = parser.parse_args()
     if not (1 <= args.sessions <= 100 and 1 <= args.seconds <= 600):
         parser.error("use 1-100 sessions and 1-600 seconds")
@@ -242,34 +249,42 @@ SETUP_LIMIT_S = 90.0
 
 
 def run_class(drive: Drive, args: argparse.Namespace, *, log_name: str) -> tuple[list[Session], ServerMeasures]:
-    """Start the app, run ``drive`` over a fresh class while sampling the server's memory, stop."""
+    """Start the app (unless ``args.url`` names a running one), run ``drive`` over a fresh class
+    while sampling the server's memory and CPU, stop."""
     sessions = [Session(index, f"mk{index:03d}q") for index in range(args.sessions)]
+    if args.url:
+        return sessions, _measure(drive, args.url.rstrip("/"), tuple(args.server_pid), sessions, args)
     log_path = ROOT / "test-artifacts" / log_name
     log_path.parent.mkdir(exist_ok=True)
     with open(log_path, "w") as log, running_app(log) as (url, server):
-        started, cpu_before = time.monotonic(), cpu_seconds(server.pid)
-        before = rss_mib(server.pid) or 0.0
-        peak, stepping = asyncio.run(_drive_watching_memory(drive, url, server.pid, sessions, args))
-        end = rss_mib(server.pid) or 0.0
-        measures = ServerMeasures(
-            time.monotonic() - started, cpu_seconds(server.pid) - cpu_before, before, max(peak, end), end, stepping,
-        )
-    return sessions, measures
+        return sessions, _measure(drive, url, (server.pid,), sessions, args)
+
+
+def _measure(drive: Drive, url: str, pids: tuple[int, ...], sessions: list[Session], args) -> ServerMeasures:
+    """Run ``drive`` against ``url``; memory and CPU are the sums over ``pids`` (the replicas)."""
+    rss = lambda: sum(rss_mib(pid) or 0.0 for pid in pids)  # noqa: E731
+    started, cpu_before, before = time.monotonic(), sum(map(cpu_seconds, pids)), rss()
+    peak, stepping = asyncio.run(_drive_watching_memory(drive, url, pids, rss, sessions, args))
+    end = rss()
+    return ServerMeasures(
+        time.monotonic() - started, sum(map(cpu_seconds, pids)) - cpu_before, before, max(peak, end), end, stepping,
+        len(pids),
+    )
 
 
 async def _drive_watching_memory(
-    drive: Drive, url: str, pid: int, sessions: list[Session], args,
+    drive: Drive, url: str, pids: tuple[int, ...], rss: Callable[[], float], sessions: list[Session], args,
 ) -> tuple[float, StepCosts | None]:
-    peak = rss_mib(pid) or 0.0
+    peak = rss()
     done = asyncio.Event()
     snapshots: list[CpuSnapshot] = []
-    snapshot = lambda: snapshots.append(CpuSnapshot.take(pid, sessions))  # noqa: E731
+    snapshot = lambda: snapshots.append(CpuSnapshot.take(pids, sessions))  # noqa: E731
     roll = Roll(len(sessions), on_seated=snapshot, on_dismissed=snapshot)
 
     async def watch() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, rss_mib(pid) or 0.0)
+            peak = max(peak, rss())
             try:
                 await asyncio.wait_for(done.wait(), timeout=0.25)
             except asyncio.TimeoutError:
@@ -307,10 +322,14 @@ def report(sessions: list[Session], server: ServerMeasures, args, *, latency_lab
     driver = [value for session in sessions for value in session.driver_latencies]
     if driver and driver_label:
         print(f"  {driver_label}: p50 {statistics.median(driver) * 1000:.0f} ms, p95 {percentile(driver, 0.95) * 1000:.0f} ms")
-    print(f"server memory (VmRSS): before sessions {server.rss_before_mib:.0f} MiB, peak {server.rss_peak_mib:.0f} MiB, "
-          f"end {server.rss_end_mib:.0f} MiB")
-    print(f"server CPU: {server.cpu_s:.0f} s over {server.elapsed_s:.0f} s "
-          f"({100 * server.cpu_s / server.elapsed_s:.0f} % of one core)")
+    if server.processes:
+        summed = f", {server.processes} processes together" if server.processes > 1 else ""
+        print(f"server memory (VmRSS{summed}): before sessions {server.rss_before_mib:.0f} MiB, peak "
+              f"{server.rss_peak_mib:.0f} MiB, end {server.rss_end_mib:.0f} MiB")
+        print(f"server CPU{summed}: {server.cpu_s:.0f} s over {server.elapsed_s:.0f} s "
+              f"({100 * server.cpu_s / server.elapsed_s:.0f} % of one core)")
+    else:
+        print("server memory and CPU: not measured (with --url, name each replica with --server-pid)")
     for line in server.stepping.lines() if server.stepping else []:
         print(line)
     met = not errors and not crosstalk and latencies and percentile(latencies, 0.95) < TARGET_P95_S

@@ -20,6 +20,13 @@ peak memory is reported.
 
     .venv/bin/python benchmarks/server_load_test.py --sessions 20 --seconds 60
     .venv/bin/python benchmarks/server_load_test.py --sessions 20 --seconds 60 --hostile
+
+``--url`` drives a server already running, e.g. a replica set behind HAProxy from
+``scripts/serve.sh`` (which prints the ``--server-pid`` options that measure its processes). Each
+session first loads the page, as a browser does, and sends the cookies it got (the load
+balancer's stickiness cookie) with its WebSocket, so it stays on one replica.
+
+    .venv/bin/python benchmarks/server_load_test.py --url http://127.0.0.1:8501 --server-pid 11 --server-pid 12
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import asyncio
 import statistics
 import sys
 import time
+import urllib.request
 from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
@@ -54,6 +62,8 @@ class ProtocolSession:
         self.texts: list[str] = []
         self.exceptions: list[str] = []
         self.next_disabled = False
+        self.query_string = ""
+        """The page's link as the server last wrote it (``st.query_params``), e.g. ``preset=sennrich&step=2``."""
 
     async def run(self, *, widgets: Sequence[tuple[str, str, object]] = (), **fields) -> float:
         """Send one rerun and read until it finishes: seconds taken. ``widgets`` are
@@ -87,6 +97,8 @@ class ProtocolSession:
             kind = message.WhichOneof("type")
             if kind == "delta" and message.delta.WhichOneof("type") == "new_element":
                 self._read_element(message.delta)
+            elif kind == "page_info_changed":
+                self.query_string = message.page_info_changed.query_string
             elif kind == "script_finished":
                 return
 
@@ -114,17 +126,36 @@ class ProtocolSession:
         session.foreign_markers.update(set(MARKER.findall(shown)) - {session.marker})
 
 
-async def run_session(url: str, session: Session, roll: Roll, start_at: float, seconds: float, interval: float) -> None:
+def page_cookies(url: str, *, cookie: str = "") -> str:
+    """Load the page as a browser does (sending ``cookie``) and return the ``Cookie`` header it
+    would send next: the cookies it held, updated by the ones the server set. Behind HAProxy this
+    carries the stickiness cookie naming the replica that served the page (a new one if that
+    replica is gone), so the session's WebSocket reaches that replica; one process sets none
+    that matter."""
+    request = urllib.request.Request(url + "/", headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(request, timeout=WAIT_S) as response:
+        jar = dict(part.split("=", 1) for part in cookie.split("; ") if "=" in part)
+        jar.update(header.split(";", 1)[0].split("=", 1) for header in response.headers.get_all("Set-Cookie") or [])
+    return "; ".join(f"{name}={value}" for name, value in jar.items())
+
+
+async def connect(stack: AsyncExitStack, url: str, cookie: str) -> ProtocolSession:
+    """A WebSocket session on ``url``'s server, sending ``cookie`` as a browser would."""
     import websockets
 
+    return ProtocolSession(await stack.enter_async_context(websockets.connect(
+        url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"], max_size=None,
+        additional_headers={"Cookie": cookie} if cookie else None,
+    )))
+
+
+async def run_session(url: str, session: Session, roll: Roll, start_at: float, seconds: float, interval: float) -> None:
     async with AsyncExitStack() as stack:
         client: ProtocolSession | None = None
 
         async def set_up() -> None:
             nonlocal client
-            client = ProtocolSession(await stack.enter_async_context(websockets.connect(
-                url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"], max_size=None,
-            )))
+            client = await connect(stack, url, await asyncio.to_thread(page_cookies, url))
             await client.run(query_string="preset=own-text")
             await client.run(widgets=[("w.own_text", "string_value", corpus_for(session))])
             client.check(session, session.marker)

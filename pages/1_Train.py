@@ -23,6 +23,7 @@ from bpe.views.train_step import corpus_block, stop_html
 from ui import state, url
 from ui.render import can_name, names_for, page_setup, presenter, show_chart, show_html
 from ui.retrain import retrain_notice_for
+from ui.step_views import step_view as shared
 from ui.training import Trained, clamp_step, get_trained
 from ui.stepper import step_fragment, stepper
 from ui.widgets import corpus_editor, settings_sidebar
@@ -87,12 +88,20 @@ def step_view(trained: Trained) -> None:
     total = len(trace.steps)
     step = state.lab().step  # what the stepper will show: its callbacks ran before this rerun
     names = names_for(trained)
+    options = tuple(sorted(names.items()))  # besides the run and the step, what the views depend on
 
-    header = narrate_step(trace, step, names=names).to_html(aside=stats_html(step_stats(trace, step)))
+    # Built once per (run, step, options) for the whole server and shared: a class on one example
+    # builds each step once (ui.step_views).
+    header = shared(trained, "header", step, options, lambda: narrate_step(trace, step, names=names).to_html(
+        aside=stats_html(step_stats(trace, step))
+    ))
     if total:
         template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
-        pairs_spec = with_rows(template, pair_rows(trace, step, names).to_dict("records"))
-    corpus = corpus_view(trained, step, names, hold_before=st.session_state[state.HOLD_BEFORE])
+        pairs_spec = shared(trained, "pairs", step, options,
+                            lambda: with_rows(template, pair_rows(trace, step, names).to_dict("records")))
+    hold_before = st.session_state[state.HOLD_BEFORE]
+    corpus = shared(trained, "corpus", step, (options, hold_before),
+                    lambda: corpus_view(trained, step, names, hold_before=hold_before))
     if total and step == total:
         stop_pairs = trained.view("stop-pairs", lambda: pairs_after_training(
             trace, training_corpus(trace, text=trained.text, table=trained.table)
@@ -134,7 +143,7 @@ def step_view(trained: Trained) -> None:
     if merges_tab.open:
         with merges_tab:
             show_html(
-                latest_rows_html(frame, upto=step, what="merges")
+                shared(trained, "latest merges", step, options, lambda: latest_rows_html(frame, upto=step, what="merges"))
                 + '<p class="bpe-legend">Latest merge first. count: occurrences of the pair; tie: how many pairs '
                 "shared that count. The Vocabulary page lists every merge.</p>"
                 if step else '<p class="bpe-legend">No merge yet: press Next.</p>'

@@ -8,12 +8,13 @@ cd "$(dirname "$0")/.."
 with_tests=false
 [ "${1:-}" = "--test" ] && with_tests=true
 
-if $with_tests && ! command -v chromium >/dev/null 2>&1; then
+if $with_tests && ! { command -v chromium >/dev/null 2>&1 && [ -x /usr/sbin/haproxy ]; }; then
   # Debian's Chromium drives the browser tests; Playwright's own download does not work offline.
+  # Debian's HAProxy fronts the replicas of scripts/serve.sh in tests/test_replicas.py.
   as_root=""
   [ "$(id -u)" -ne 0 ] && as_root="sudo"
   $as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+  $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium haproxy
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv

@@ -38,11 +38,15 @@ BIG_TEXT = 50_000
 
 
 class BoundedStore:
-    """A thread-safe least-recently-used dict with at most ``max_entries`` entries."""
+    """A thread-safe least-recently-used dict with at most ``max_entries`` entries and, when
+    ``weigh`` is given, at most ``max_weight`` of total weight (e.g. characters of HTML)."""
 
-    def __init__(self, max_entries: int) -> None:
-        self.max_entries = max_entries
-        self._items: OrderedDict[Any, Any] = OrderedDict()
+    def __init__(
+        self, max_entries: int, *, max_weight: float = float("inf"), weigh: Callable[[Any], float] = lambda value: 0,
+    ) -> None:
+        self.max_entries, self.max_weight, self._weigh = max_entries, max_weight, weigh
+        self.weight = 0.0
+        self._items: OrderedDict[Any, tuple[Any, float]] = OrderedDict()  # key -> (value, its weight)
         self._lock = threading.Lock()
 
     def get(self, key: Any) -> Any:
@@ -50,14 +54,19 @@ class BoundedStore:
             if key not in self._items:
                 return None
             self._items.move_to_end(key)
-            return self._items[key]
+            return self._items[key][0]
 
     def put(self, key: Any, value: Any) -> None:
+        weight = self._weigh(value)
         with self._lock:
-            self._items[key] = value
+            if key in self._items:
+                self.weight -= self._items[key][1]
+            self._items[key] = (value, weight)
             self._items.move_to_end(key)
-            while len(self._items) > self.max_entries:
-                self._items.popitem(last=False)
+            self.weight += weight
+            # subtle: the newest entry stays even if it alone outweighs the limit (it is about to be drawn)
+            while len(self._items) > self.max_entries or (self.weight > self.max_weight and len(self._items) > 1):
+                self.weight -= self._items.popitem(last=False)[1][1]
 
     def __len__(self) -> int:
         return len(self._items)

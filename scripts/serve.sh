@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# A classroom server: N copies of BPE Lab behind HAProxy, each learner's session kept on one copy.
+#   bash scripts/serve.sh [--replicas N] [--port P] [--address A]
+# N defaults to the number of cores (Streamlit runs every session of one process on one core),
+# P to 8501, A to 0.0.0.0 (HAProxy's address; the replicas listen on loopback only).
+#
+# Why HAProxy, and why sticky: a Streamlit session lives in the memory of the process that holds
+# its WebSocket, and its uploads must reach that same process. HAProxy sets a cookie naming the
+# replica on the first page load; the WebSocket and every later request carry it. If a replica
+# dies, HAProxy sends its learners to a live one (option redispatch) and their page comes back
+# from its link, which holds the example, the settings and the step.
+#
+# Prints a line per replica ("replica r1 pid 1234 port 40001") and one for HAProxy, then
+# "serving on URL" and the load-test command that measures it (replicas and HAProxy). Ctrl+C or
+# SIGTERM stops every process it started (a trap; nothing is left running).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+replicas=$(nproc)
+port=8501
+address=0.0.0.0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --replicas) replicas=${2:?--replicas needs a number}; shift 2 ;;
+    --port) port=${2:?--port needs a number}; shift 2 ;;
+    --address) address=${2:?--address needs an address}; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0" | cut -c3-; exit 0 ;;
+    *) echo "serve.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+[[ $replicas =~ ^[1-9][0-9]?$ ]] || { echo "serve.sh: --replicas must be 1 to 99, got $replicas" >&2; exit 2; }
+[[ $port =~ ^[0-9]+$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] \
+  || { echo "serve.sh: --port must be 1 to 65535, got $port" >&2; exit 2; }
+PATH=$PATH:/usr/sbin  # Debian installs HAProxy there, outside an ordinary user's PATH
+command -v haproxy >/dev/null \
+  || { echo "serve.sh needs HAProxy: apt-get install -y haproxy (bash scripts/install.sh --test does)" >&2; exit 1; }
+python=${BPE_PYTHON:-.venv/bin/python}
+[ -x "$python" ] || { echo "serve.sh: no $python; run bash scripts/install.sh first (or set BPE_PYTHON)" >&2; exit 1; }
+
+run_dir=$(mktemp -d "${TMPDIR:-/tmp}/bpe-serve.XXXXXX")
+pids=()
+stop() {  # SIGTERM to all; whatever still runs after 10 s gets SIGKILL; then reap them all
+  trap - EXIT INT TERM
+  if [ ${#pids[@]} -gt 0 ]; then
+    kill "${pids[@]}" 2>/dev/null || true
+    for _ in $(seq 50); do
+      running=false
+      for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && running=true; done
+      $running || break
+      sleep 0.2
+    done
+    kill -KILL "${pids[@]}" 2>/dev/null || true
+  fi
+  wait 2>/dev/null || true
+  rm -rf "$run_dir"
+}
+trap stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Every replica must sign cookies with the same secret (Streamlit's server.cookieSecret, read
+# from this variable), or a cookie one replica signed is refused by another after a failover.
+# Set it yourself to keep it across restarts; otherwise each start makes a fresh random one.
+# (The XSRF token of uploads is a double-submit cookie and needs no shared secret in Streamlit
+# 1.67; uploads need the session's own replica, which the stickiness cookie gives them.)
+export STREAMLIT_SERVER_COOKIE_SECRET=${STREAMLIT_SERVER_COOKIE_SECRET:-$("$python" -c 'import secrets; print(secrets.token_hex(32))')}
+export STREAMLIT_SERVER_HEADLESS=true
+
+free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+servers=""
+replica_urls=()
+for index in $(seq 1 "$replicas"); do
+  replica_port=$(free_port)
+  # Same app, same .streamlit/config.toml (read from this directory), so caches and limits agree.
+  "$python" -m streamlit run app.py --server.headless=true --server.address=127.0.0.1 \
+    --server.port="$replica_port" --browser.gatherUsageStats=false --server.fileWatcherType=none \
+    </dev/null >"$run_dir/replica-r$index.log" 2>&1 &
+  pids+=($!)
+  replica_urls+=("http://127.0.0.1:$replica_port")
+  echo "replica r$index pid $! port $replica_port"
+  servers+="    server r$index 127.0.0.1:$replica_port cookie r$index"$'\n'
+done
+
+healthy() {  # URLs...: wait until each answers /_stcore/health with "ok" (at most 60 s in all)
+  BPE_SERVE_PIDS="${pids[*]}" "$python" - "$@" <<'PY'
+import os, sys, time, urllib.request
+deadline = time.monotonic() + 60
+for url in sys.argv[1:]:
+    while True:
+        for pid in os.environ["BPE_SERVE_PIDS"].split():
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                sys.exit(f"serve.sh: process {pid} exited while starting (a port in use?)")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as answer:
+                if answer.read().strip() == b"ok":
+                    break
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            sys.exit(f"serve.sh: {url}/_stcore/health did not answer ok within 60 s")
+        time.sleep(0.2)
+PY
+}
+healthy "${replica_urls[@]}" || { tail -n 20 "$run_dir"/replica-*.log >&2; exit 1; }
+
+cat >"$run_dir/haproxy.cfg" <<EOF
+global
+    maxconn 4096
+    # Fail on a port already in use rather than silently sharing it with another server.
+    noreuseport
+
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 60s
+    timeout server 60s
+    # After the upgrade a WebSocket is a tunnel that lives as long as the lesson: a learner who
+    # reads for a while must not be cut off by the 60 s timeouts meant for plain requests.
+    timeout tunnel 2h
+    timeout client-fin 10s
+
+frontend bpe_lab
+    bind $address:$port
+    default_backend replicas
+
+backend replicas
+    # Sessions are long WebSockets: a new learner goes to the replica holding the fewest.
+    balance leastconn
+    # The stickiness cookie: set on the first response, names the replica, never cached by proxies.
+    cookie BPE_REPLICA insert indirect nocache httponly attr "SameSite=Lax"
+    # A dead replica's learners go to a live one (and get a new cookie) instead of an error.
+    option redispatch
+    retries 2
+    option httpchk GET /_stcore/health
+    http-check expect string ok
+    default-server check inter 1s fall 2 rise 2
+$servers
+EOF
+haproxy -c -q -f "$run_dir/haproxy.cfg"
+haproxy -db -f "$run_dir/haproxy.cfg" &
+haproxy_pid=$!
+pids+=("$haproxy_pid")
+echo "haproxy pid $haproxy_pid port $port"
+local_host=$([ "$address" = 0.0.0.0 ] && echo 127.0.0.1 || echo "$address")
+healthy "http://$local_host:$port"
+echo "serving on http://$local_host:$port (replica logs in $run_dir; Ctrl+C stops everything)"
+echo "measure it: $python benchmarks/server_load_test.py --url http://$local_host:$port$(printf ' --server-pid %s' "${pids[@]}")"
+wait "$haproxy_pid"

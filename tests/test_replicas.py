@@ -1,0 +1,180 @@
+"""Two replicas behind HAProxy (``scripts/serve.sh``): each session sticks to one replica, and
+when a replica dies the other's sessions carry on while its learners come back, at their step,
+from their link.
+
+The sessions speak Streamlit's own protocol with the server load test's client (no browser, so
+the test takes seconds). A learner whose replica died does what Streamlit's page does when its
+WebSocket drops: it reconnects through HAProxy with its cookie (HAProxy finds that replica down,
+sends it to a live one and names that one in a new cookie) and reruns the page with the link's
+query string, which holds the example, the settings and the step.
+
+One real-browser test (Playwright, Debian's Chromium) checks what only a browser does: its
+file uploads go over plain HTTP beside the WebSocket, and must reach the replica holding the
+session, which the stickiness cookie gives them.
+
+Needs Debian's ``haproxy`` (``scripts/install.sh --test`` installs it); skipped only where it is
+not installed, and the skip says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from contextlib import AsyncExitStack
+
+import pytest
+
+from .app_server import ROOT, free_port
+from .apptest_support import plain
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from server_load_test import ProtocolSession, connect, page_cookies  # noqa: E402
+
+HAPROXY = shutil.which("haproxy", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
+pytestmark = pytest.mark.skipif(
+    HAPROXY is None,
+    reason="HAProxy is not installed and could not be installed on this machine "
+    "(scripts/install.sh --test runs apt-get install haproxy): the replica failover test needs it",
+)
+REPLICA = re.compile(r"BPE_REPLICA=(\w+)")
+
+
+def shown(client: ProtocolSession) -> str:
+    return plain("\n".join(client.texts))
+
+
+class ReplicaSet:
+    """``scripts/serve.sh --replicas 2`` on a free port: its URL, and each replica's pid by name."""
+
+    def __init__(self) -> None:
+        port = free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        self.process = subprocess.Popen(
+            ["bash", str(ROOT / "scripts" / "serve.sh"), "--replicas", "2", "--port", str(port), "--address", "127.0.0.1"],
+            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "BPE_PYTHON": sys.executable},
+        )
+        self.pids: dict[str, int] = {}
+        self.output: list[str] = []
+        for line in self.process.stdout:  # serve.sh bounds its own start (60 s) and exits on failure
+            self.output.append(line)
+            if found := re.match(r"(replica r\d|haproxy) pid (\d+)", line):
+                self.pids[found.group(1).removeprefix("replica ")] = int(found.group(2))
+            if line.startswith("serving on"):
+                break
+        else:
+            raise RuntimeError("serve.sh did not start:\n" + "".join(self.output))
+
+    def stop(self) -> int:
+        """SIGTERM, as Ctrl+C would; serve.sh's exit code."""
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=30)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.fixture
+def replicas():
+    replica_set = ReplicaSet()
+    try:
+        yield replica_set
+    finally:
+        if replica_set.process.poll() is None:
+            replica_set.stop()
+
+
+async def open_train(stack: AsyncExitStack, url: str, cookie: str, query: str) -> ProtocolSession:
+    client = await connect(stack, url, cookie)
+    await client.run(query_string=query)
+    return client
+
+
+async def learner_on_other_replica(url: str, taken: str) -> str:
+    """The cookies of a new learner that HAProxy placed on a replica other than ``taken``."""
+    for _ in range(5):  # leastconn already prefers the replica without the first learner's socket
+        cookie = await asyncio.to_thread(page_cookies, url)
+        if REPLICA.search(cookie).group(1) != taken:
+            return cookie
+    raise AssertionError(f"HAProxy put every new learner on {taken}")
+
+
+async def failover(replicas: ReplicaSet) -> None:
+    import websockets
+
+    url = replicas.url
+    async with AsyncExitStack() as stack:
+        cookie_a = await asyncio.to_thread(page_cookies, url)
+        replica_a = REPLICA.search(cookie_a).group(1)
+        a = await open_train(stack, url, cookie_a, "preset=sennrich")
+        cookie_b = await learner_on_other_replica(url, replica_a)
+        b = await open_train(stack, url, cookie_b, "preset=sennrich")
+        for _ in range(3):
+            await a.press("w.next.main")
+        await b.press("w.next.main")
+        assert "Merge 3 of" in shown(a) and "Merge 1 of" in shown(b)
+        link_a = a.query_string
+        assert "step=3" in link_a.split("&")
+
+        os.kill(replicas.pids[replica_a], signal.SIGKILL)
+        with pytest.raises(websockets.ConnectionClosed):  # a's session lived on the dead replica
+            await a.press("w.next.main")
+
+        await b.press("w.next.main")  # the other replica's learner carries on
+        assert "Merge 2 of" in shown(b) and not b.exceptions
+
+        cookie_back = await asyncio.to_thread(page_cookies, url, cookie=cookie_a)
+        assert REPLICA.search(cookie_back).group(1) == REPLICA.search(cookie_b).group(1)  # moved to the live one
+        back = await open_train(stack, url, cookie_back, link_a)
+        assert "Merge 3 of" in shown(back) and not back.exceptions  # its step, from its link
+        await back.press("w.next.main")
+        assert "Merge 4 of" in shown(back)
+
+
+def test_a_dead_replicas_learner_comes_back_at_its_step_while_the_other_carries_on(replicas):
+    assert set(replicas.pids) == {"r1", "r2", "haproxy"}, replicas.output
+    asyncio.run(asyncio.wait_for(failover(replicas), timeout=120))
+
+
+def test_stopping_the_replica_set_leaves_no_process_running(replicas):
+    assert alive(replicas.pids["r1"]) and alive(replicas.pids["haproxy"])
+    assert replicas.stop() == 128 + signal.SIGTERM  # its trap ran, then it exited as signalled
+    assert [name for name, pid in replicas.pids.items() if alive(pid)] == []
+
+
+@pytest.mark.browser
+def test_each_learners_upload_reaches_the_replica_that_holds_their_session(replicas, browser, tmp_path):
+    from playwright.sync_api import expect
+
+    contexts = [browser.new_context(viewport={"width": 1400, "height": 2400}) for _ in range(2)]
+    try:
+        pages, placed = [], []
+        for context in contexts:
+            if placed:  # the second learner goes to the other replica: the cookie is what decides
+                other = ({"r1", "r2"} - set(placed)).pop()
+                context.add_cookies([{"name": "BPE_REPLICA", "value": other, "url": replicas.url}])
+            page = context.new_page()
+            page.goto(f"{replicas.url}/Train?preset=own-text")
+            expect(page.get_by_text("…or upload a .txt file (UTF-8)")).to_be_visible()
+            placed += [cookie["value"] for cookie in context.cookies() if cookie["name"] == "BPE_REPLICA"]
+            pages.append(page)
+        assert sorted(placed) == ["r1", "r2"]
+        for page, word in zip(pages, ["zebra", "quokka"]):
+            path = tmp_path / f"{word}.txt"
+            path.write_text(f"{word} {word} {word}s graze near the {word} herd; {word}s again.", encoding="utf-8")
+            page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+            expect(page.get_by_text(f"Loaded {word}.txt.")).to_be_visible()
+            expect(page.locator(".bpe-tokens")).to_contain_text(f"{word}s")
+    finally:
+        for context in contexts:
+            context.close()
