@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 
-import bpe.views.token_html
+import bpe.views.train_step
 import ui.step_views
 from ui.training import BoundedStore
 
@@ -19,8 +19,8 @@ from .apptest_support import ROOT, TRAIN, html_with, narration, open_page, plain
 
 def test_a_class_on_one_example_builds_each_steps_corpus_view_once(monkeypatch):
     calls = []
-    real = bpe.views.token_html.corpus_html
-    monkeypatch.setattr(bpe.views.token_html, "corpus_html", lambda *args, **kwargs: calls.append(1) or real(*args, **kwargs))
+    real = bpe.views.train_step.corpus_block
+    monkeypatch.setattr(bpe.views.train_step, "corpus_block", lambda *args, **kwargs: calls.append(1) or real(*args, **kwargs))
     students = [open_page(TRAIN, preset="sennrich") for _ in range(3)]
     assert len(calls) == 1  # step 0: built for the first student, shared with the other two
     for at in students:
