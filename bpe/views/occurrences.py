@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..corpus import Corpus
+from ..pair_replace import replace_pair
 from ..pretokenize import special_token_pattern, split_special
 from ..teaching.counting import Symbol, tally
 from ..tokenizer import Tokenizer
@@ -89,18 +90,7 @@ def merged(chunks: Sequence[Chunk], pair: Pair, new_id: int) -> list[Chunk]:
     [Chunk(ids=(9, 9), trained=True), Chunk(ids=(9,), trained=False)]
     """
     left, right = pair
-    out = []
-    for chunk in chunks:
-        ids, new, i = chunk.ids, [], 0
-        while i < len(ids):
-            if i + 1 < len(ids) and ids[i] == left and ids[i + 1] == right:
-                new.append(new_id)
-                i += 2
-            else:
-                new.append(ids[i])
-                i += 1
-        out.append(Chunk(tuple(new), chunk.trained))
-    return out
+    return [Chunk(tuple(replace_pair(list(chunk.ids), left, right, new_id)), chunk.trained) for chunk in chunks]
 
 
 @dataclass(frozen=True, slots=True)
