@@ -58,7 +58,7 @@ def _choose_preset() -> None:
 
 
 def merges_section() -> None:
-    st.subheader("1 · Your merges")
+    st.header("1 · Your merges")
     form = _form()
     left, right = st.columns(2, gap="large")
     left.file_uploader(
@@ -76,7 +76,7 @@ def merges_section() -> None:
 
 
 def corpus_section() -> None:
-    st.subheader("2 · The corpus you trained on")
+    st.header("2 · The corpus you trained on")
     form = _form()
     state.seed("w.check_corpus", form.corpus)
     st.radio("Corpus", list(CORPUS_KINDS), format_func=CORPUS_KINDS.get, key="w.check_corpus", horizontal=True,
@@ -96,7 +96,7 @@ def corpus_section() -> None:
 
 
 def settings_section() -> None:
-    st.subheader("3 · The settings you meant")
+    st.header("3 · The settings you meant")
     form = _form()
     state.seed("w.check_guess", form.guess)
     st.checkbox("I don't know my settings: find the ones that fit best", key="w.check_guess",

@@ -87,7 +87,7 @@ def test_vocabulary_shows_how_gpt4o_began_in_rank_order(gpt4o):
     at = open_page(VOCAB)
     at.selectbox(key="w.vocab_of").set_value("o200k_base").run()
     assert not at.exception and not errors(at)
-    assert "How GPT-4o began" in [header.value for header in at.subheader]
+    assert "How GPT-4o began" in [header.value for header in at.header]
     merges = at.dataframe[0].value
     by_rank = sorted((rank, data) for data, rank in gpt4o._mergeable_ranks.items() if len(data) > 1)
     assert merges["id"].tolist() == [rank for rank, _ in by_rank[:50]]

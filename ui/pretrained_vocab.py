@@ -47,7 +47,7 @@ def show(name: str) -> None:
         return
     title = escape_markdown(PRETRAINED[name].title)
     made, _, histogram = _tables(name)
-    st.subheader(f"How {title} began")
+    st.header(f"How {title} began")
     st.caption(
         f"{title} learned its {len(made):,} merges in this order: merge 1 joined the pair its training text "
         "repeated most, and every later token is built from two earlier ones. Its ids are its ranks."
@@ -62,7 +62,7 @@ def show(name: str) -> None:
 
     left, right = st.columns([1.4, 1], gap="large")
     with left:
-        st.subheader(f"{tokenizer.n_vocab:,} tokens")
+        st.header(f"{tokenizer.n_vocab:,} tokens")
         state.seed("w.vocab_query", st.session_state[state.VOCAB_QUERY])
         st.text_input(
             "Search by text, hex bytes or id", key="w.vocab_query", placeholder="e.g. token, 20 74 68, 9642",
@@ -73,7 +73,7 @@ def show(name: str) -> None:
         shown = f"the first {len(found):,} shown" if total > len(found) else "all shown"
         st.caption(f"{total:,} found, {shown}. · is a space, ↵ a newline, ‹e2› a byte that is only part of a character.")
     with right:
-        st.subheader("Merge tree")
+        st.header("Merge tree")
         options = [int(token_id) for token_id in found["id"] if int(token_id) in made] or sorted(made)[:SEARCH_ROWS]
         chosen = st.session_state[state.PRETRAINED_TREE]
         state.seed("w.pretrained_tree", chosen if chosen in options else options[0])
@@ -87,6 +87,6 @@ def show(name: str) -> None:
             tokenizer, st.session_state["w.pretrained_tree"], made, font_size=tree_font_px(presenting=presenter())
         ))
         st.caption("Orange: merged tokens, with the merge that made them; green: single bytes.")
-    st.subheader("Token lengths")
+    st.header("Token lengths")
     show_chart(histogram)
     st.caption(f"How many of {title}'s tokens have each length in bytes.")
