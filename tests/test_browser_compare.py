@@ -56,7 +56,7 @@ def test_a_downloaded_tokenizer_json_loads_in_hugging_face_and_encodes_like_ours
     with page.expect_download() as download_info:
         button.click()
     download = download_info.value
-    assert download.suggested_filename == "tokenizer.json"
+    assert download.suggested_filename == "sennrich-step10-tokenizer.json"
     path = tmp_path / "tokenizer.json"
     download.save_as(path)
     theirs = HfTokenizer.from_str(path.read_text(encoding="utf-8"))
@@ -90,4 +90,4 @@ def test_uploaded_gpt2_files_become_a_tokenizer_on_the_compare_page(page, app_ur
     expect(page.get_by_role("heading", name="Compare tokenizers")).to_be_visible()
     choose(page, "Tokenizers (two to four)", "Imported: sennrich via gpt2 files")
     expect(page.get_by_text("Imported: sennrich via gpt2 files · 12 tokens")).to_be_visible()
-    expect(page.get_by_text("Ours at step 10 · 12 tokens")).to_be_visible()
+    expect(page.get_by_text("Ours after all 10 merges · 12 tokens")).to_be_visible()

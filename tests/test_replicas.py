@@ -165,7 +165,7 @@ def test_each_learners_upload_reaches_the_replica_that_holds_their_session(repli
                 context.add_cookies([{"name": "BPE_REPLICA", "value": other, "url": replicas.url}])
             page = context.new_page()
             page.goto(f"{replicas.url}/Train?preset=own-text")
-            expect(page.get_by_text("…or upload a .txt file (UTF-8)")).to_be_visible()
+            expect(page.get_by_text("…or upload a .txt file (UTF-8, at most 5 MB)")).to_be_visible()
             placed += [cookie["value"] for cookie in context.cookies() if cookie["name"] == "BPE_REPLICA"]
             pages.append(page)
         assert sorted(placed) == ["r1", "r2"]
