@@ -111,7 +111,10 @@ def test_a_char_level_run_explains_why_only_our_format_can_hold_it():
     at = open_page(PORT, preset="hf-course")
     assert [button.label for button in at.download_button] == ["tokenizer.bpe-lab.json"]
     reasons = [unescape_markdown(info.value) for info in at.info]
-    assert len(reasons) == 4 and all("cannot hold a char-level tokenizer" in reason for reason in reasons)
+    byte_level = [reason for reason in reasons if "cannot hold a char-level tokenizer" in reason]
+    assert len(reasons) == 5 and len(byte_level) == 4  # minbpe, Hugging Face, tiktoken, GPT-2
+    (codes,) = set(reasons) - set(byte_level)  # subword-nmt holds characters, but with its marker only
+    assert codes.startswith("subword-nmt") and "end-of-word marker </w>" in codes
 
 
 # -- import -----------------------------------------------------------------------------------------
