@@ -25,6 +25,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack
 
 import pytest
@@ -143,7 +144,10 @@ async def failover(replicas: ReplicaSet) -> None:
 
 def test_a_dead_replicas_learner_comes_back_at_its_step_while_the_other_carries_on(replicas):
     assert set(replicas.pids) == {"r1", "r2", "haproxy"}, replicas.output
-    asyncio.run(asyncio.wait_for(failover(replicas), timeout=120))
+    # In a thread of its own: after a browser test, Playwright's sync API keeps an event loop running
+    # in this thread, and asyncio.run refuses to start a second one here.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, asyncio.wait_for(failover(replicas), timeout=120)).result()
 
 
 def test_stopping_the_replica_set_leaves_no_process_running(replicas):

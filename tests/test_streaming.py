@@ -148,11 +148,13 @@ def test_encode_file_streams_a_big_file_in_bounded_memory(tmp_path):
         for _ in range(repeats // 1000):
             file.write(paragraph * 1000)
     one = load_gpt2().encode(paragraph)  # first: a fresh machine builds GPT-2's merge cache here, not in the CLI run
-    # The CLI's own peak, read in its process at the end (RUSAGE_CHILDREN here would also count
-    # every earlier child of this test session).
+    # The CLI's own peak, read in its process at the end from /proc (VmHWM, this address space's
+    # high-water mark). subtle: not getrusage: Linux carries ru_maxrss across exec, so a child
+    # started with vfork reports the pytest process's size (657 MB seen in a full run).
     measure = (
-        "import resource, sys\nfrom bpe.cli import main\ncode = main(sys.argv[1:])\n"
-        "sys.stderr.write(f'peak_kb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}')\nsys.exit(code)"
+        "import sys\nfrom bpe.cli import main\ncode = main(sys.argv[1:])\n"
+        "hwm = next(line for line in open('/proc/self/status') if line.startswith('VmHWM:'))\n"
+        "sys.stderr.write(f'peak_kb={hwm.split()[1]}')\nsys.exit(code)"
     )
     result = subprocess.run(
         [sys.executable, "-c", measure, "encode", "--pretrained", "gpt2", "--file", str(path)], cwd=REPO_ROOT,
