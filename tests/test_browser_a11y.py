@@ -83,12 +83,15 @@ def report(violations: list[dict]) -> str:
 
 
 def wait_until_drawn(page) -> None:
-    """The page's title is up, the script has finished and the app's stylesheet has arrived (st.html
-    draws it a moment after the script ends; axe run before it would judge Streamlit's own colours)."""
+    """The page's title is up, the script has finished, the app's stylesheet has arrived (st.html
+    draws it a moment after the script ends; axe run before it would judge Streamlit's own colours)
+    and every widget is drawn."""
     expect(page.locator("h1").first).to_be_visible()
     expect(page.locator('[data-testid="stApp"]')).to_have_attribute("data-test-script-state", "notRunning")
     page.wait_for_function("() => [...document.querySelectorAll('style')].some((s) => s.textContent.includes('.bpe-tokens'))")
     expect(page.locator('[data-stale="true"]')).to_have_count(0)
+    # Widgets whose code loads lazily stand as grey skeletons first; axe would not see the real ones.
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
 
 
 @pytest.mark.parametrize("present", [False, True], ids=["normal", "presenter"])
