@@ -13,7 +13,7 @@ from bpe.views.tables import search_vocab, vocab_at, vocab_frame
 from ui import pretrained_vocab, state, tokenizers, url
 from ui.render import names_for, page_setup, presenter, show_chart
 from ui.preamble import run_at_step
-from ui.widgets import settings_sidebar
+from ui.widgets import settings_sidebar, vocab_search
 
 
 def choose_vocabulary() -> str:
@@ -47,15 +47,11 @@ def main() -> None:
     left, right = st.columns([1.4, 1], gap="large")
     with left:
         st.header(f"{len(present):,} tokens after {step:,} merges")
-        state.seed("w.vocab_query", st.session_state[state.VOCAB_QUERY])
-        st.text_input(
-            "Search by text, hex bytes or id", key="w.vocab_query", placeholder="e.g. est, 65 73, 258",
-            on_change=state.write_through("w.vocab_query", state.VOCAB_QUERY),
-        )
+        query = vocab_search(example="est, 65 73, 258")
         # Learned and special tokens first (newest first): they are what the run taught.
         learned = present["kind"].isin(["merge", "special"])
         ordered = pd.concat([present[learned].iloc[::-1], present[~learned]])
-        found = search_vocab(ordered, st.session_state[state.VOCAB_QUERY])
+        found = search_vocab(ordered, query)
         st.dataframe(
             found, hide_index=True, width="stretch", height=420,
             column_config={

@@ -23,6 +23,7 @@ from bpe.views.tables import search_vocab
 
 from . import state, tokenizers
 from .render import presenter, show_chart
+from .widgets import vocab_search
 
 
 @st.cache_resource(show_spinner="Indexing the vocabulary (once per server)…")
@@ -63,12 +64,7 @@ def show(name: str) -> None:
     left, right = st.columns([1.4, 1], gap="large")
     with left:
         st.header(f"{tokenizer.n_vocab:,} tokens")
-        state.seed("w.vocab_query", st.session_state[state.VOCAB_QUERY])
-        st.text_input(
-            "Search by text, hex bytes or id", key="w.vocab_query", placeholder="e.g. token, 20 74 68, 9642",
-            on_change=state.write_through("w.vocab_query", state.VOCAB_QUERY),
-        )
-        found, total = _search(name, st.session_state[state.VOCAB_QUERY])
+        found, total = _search(name, vocab_search(example="token, 20 74 68, 9642"))
         st.dataframe(found, hide_index=True, width="stretch", height=420)
         shown = f"the first {len(found):,} shown" if total > len(found) else "all shown"
         st.caption(f"{total:,} found, {shown}. · is a space, ↵ a newline, ‹e2› a byte that is only part of a character.")

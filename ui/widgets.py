@@ -249,3 +249,14 @@ def corpus_editor() -> None:
             "Edit a copy", on_click=_copy_to_own, width="stretch",
             help="Copy this corpus into 'your own' text or word table, keeping the settings, and edit it.",
         )
+
+
+def vocab_search(*, example: str) -> str:
+    """The Vocabulary page's search box (our runs and pretrained tokenizers share it, and its text
+    survives a page switch); returns the query. ``example``: the placeholder's three kinds of query."""
+    seed("w.vocab_query", st.session_state[state.VOCAB_QUERY])
+    st.text_input(
+        "Search by text, hex bytes or id", key="w.vocab_query", placeholder=f"e.g. {example}",
+        on_change=state.write_through("w.vocab_query", state.VOCAB_QUERY),
+    )
+    return st.session_state[state.VOCAB_QUERY]
