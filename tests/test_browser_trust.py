@@ -49,6 +49,9 @@ FOCUSED = """() => { const el = document.activeElement;
 def test_the_keyboard_reaches_every_control_of_a_step(page, app_url):
     page.goto(f"{app_url}/Train?preset=sennrich&step=2")
     expect(page.locator(".bpe-narration")).to_contain_text("Merge 2 of 10")
+    # Settled first: a rerun still in flight redraws the controls and drops the focus to the page top.
+    expect(page.locator('[data-testid="stApp"]')).to_have_attribute("data-test-script-state", "notRunning")
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
     reached = []
     for _ in range(120):
         page.keyboard.press("Tab")
