@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+from bpe.app import pages
 from bpe.checking import SHAPES, check_merges
 from bpe.errors import BpeError
 from bpe.limits import MAX_UPLOAD_MB
@@ -164,7 +165,7 @@ def result_section() -> None:
 
 
 def main() -> None:
-    page_setup("Check my BPE", "🩺")
+    page_setup(pages.CHECK)
     show_html(CHECK_CSS)
     st.title(":material/fact_check: Check my BPE")
     st.caption(

@@ -7,6 +7,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
+from bpe.app.pages import PAGES, Page
 from bpe.tokenizer import Tokenizer
 from bpe.trace import Trace
 from bpe.views.chart_text import SR_ONLY_CSS, chart_table_html
@@ -78,31 +79,17 @@ button[kind^="secondary"] kbd, button[kind^="tertiary"] kbd { color: #5C6066 !im
 _CSS = _A11Y_CSS + SR_ONLY_CSS + TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS + MERGE_CSS + _STALE_CSS + _LAYOUT_CSS
 
 
-PAGES = (
-    ("app.py", "Home", ":material/home:"),
-    ("pages/1_Train.py", "Train, step by step", ":material/school:"),
-    ("pages/2_Encode_and_decode.py", "Encode & decode", ":material/swap_horiz:"),
-    ("pages/3_Vocabulary.py", "Vocabulary", ":material/menu_book:"),
-    ("pages/4_Predict_the_next_merge.py", "Predict the next merge", ":material/quiz:"),
-    ("pages/5_Tie_break_lab.py", "Tie-break lab", ":material/balance:"),
-    ("pages/6_Counting_lab.py", "Counting lab", ":material/calculate:"),
-    ("pages/7_Pre-tokenization_lab.py", "Pre-tokenization lab", ":material/content_cut:"),
-    ("pages/8_Byte_inspector.py", "Byte inspector", ":material/memory:"),
-    ("pages/9_Compare.py", "Compare tokenizers", ":material/compare:"),
-    ("pages/10_Import_and_export.py", "Import & export", ":material/import_export:"),
-    ("pages/11_Check_my_BPE.py", "Check my BPE", ":material/fact_check:"),
-)
-"""The sidebar's links (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 _ROOT = Path(__file__).resolve().parent.parent
 
 
-def page_setup(title: str, icon: str) -> None:
-    """The first lines of every page: session defaults, any new link's state, then config."""
+def page_setup(page: Page) -> None:
+    """The first lines of every page (``page``: its entry in :data:`bpe.app.pages.PAGES`): session
+    defaults, any new link's state, then config."""
     state.init()
     url.apply_url()  # first: a link may turn presenter mode on, which changes the config
     presenting = presenter()
     st.set_page_config(
-        page_title=f"{title} · BPE Lab", page_icon=icon, layout="wide",
+        page_title=f"{page.title} · BPE Lab", page_icon=page.icon, layout="wide",
         initial_sidebar_state="collapsed" if presenting else "auto",
     )
     st.html(_CSS + (PRESENTER_CSS if presenting else ""))  # styles only: no element is drawn
@@ -121,7 +108,7 @@ def page_setup(title: str, icon: str) -> None:
         except StreamlitPageNotFoundError:
             pass  # a page run on its own (`streamlit run pages/1_Train.py`) has no other pages
         st.divider()
-    tour_bar(title)
+    tour_bar(page)
     if presenting:
         st.button(
             "Leave presenter mode", key="w.leave_present", icon=":material/close_fullscreen:", type="tertiary",
