@@ -13,6 +13,7 @@ from bpe.limits import MAX_UPLOAD_MB
 from bpe.presets import PRESETS
 from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.tiebreak import TIE_BREAK_RULES
+from bpe.vocab import UNITS
 from bpe.views.check import (
     CHECK_CSS, attempts_frame, diagnosis_html, difference_html, rest_frame, summary_text,
 )
@@ -105,7 +106,7 @@ def settings_section() -> None:
     columns = st.columns(5)
     if not form.guess:
         for column, (field, label, options) in zip(columns, (
-            ("unit", "Unit", ["byte", "char"]),
+            ("unit", "Unit", list(UNITS)),
             ("pretokenizer", "Pre-tokenizer", list(dict.fromkeys([*NAMED_PATTERNS, form.pretokenizer]))),
             ("tie_break", "Tie-break rule", list(TIE_BREAK_RULES)),
         )):

@@ -16,6 +16,7 @@ from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
 from bpe.pretokenize import NAMED_PATTERNS
 from bpe.teaching.tie_lab import first_divergence
 from bpe.tiebreak import TIE_BREAK_RULES
+from bpe.vocab import UNITS
 from bpe.views.compare import COMPARE_CSS, compare_frame, divergence_html, explain_divergence, highlight_merge, merges_side_by_side
 from bpe.views.encoding import encode_for_page, sample_text
 from bpe.views.markdown import escape_markdown
@@ -62,7 +63,7 @@ def variant_settings() -> None:
     state.seed("w.variant_tie", tie)
     columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), key="w.variant_tie", on_change=_set_variant(0, "w.variant_tie"))
     state.seed("w.variant_unit", unit)
-    columns[1].radio("Other unit", ["byte", "char"], key="w.variant_unit", horizontal=True, on_change=_set_variant(1, "w.variant_unit"))
+    columns[1].radio("Other unit", UNITS, key="w.variant_unit", horizontal=True, on_change=_set_variant(1, "w.variant_unit"))
     options = list(dict.fromkeys([*NAMED_PATTERNS, pretokenizer]))
     state.seed("w.variant_pretok", pretokenizer)
     columns[2].selectbox(

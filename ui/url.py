@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState, lab_params
+from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState, lab_params, repeated_params
 from bpe.views.markdown import escape_markdown
 
 from . import state
 
 
 def _current() -> dict[str, str | list[str]]:
-    params = st.query_params
-    return {key: (values if len(values := params.get_all(key)) > 1 or key == "special" else values[-1]) for key in params}
+    params, repeated = st.query_params, repeated_params()
+    return {key: (values if len(values := params.get_all(key)) > 1 or key in repeated else values[-1]) for key in params}
 
 
 PRESENT_KEY = "present"

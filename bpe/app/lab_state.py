@@ -71,6 +71,11 @@ def lab_params() -> frozenset[str]:
     return frozenset((*APP_PARAMS, *(spec.param for spec in setting_specs.SETTINGS)))
 
 
+def repeated_params() -> frozenset[str]:
+    """The parameters that repeat in a link, one value each (``special=<a>&special=<b>``)."""
+    return frozenset(spec.param for spec in setting_specs.SETTINGS if spec.repeated)
+
+
 @dataclass(frozen=True)
 class LabState:
     source: str
