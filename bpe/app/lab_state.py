@@ -33,7 +33,7 @@ from ..errors import BpeError
 from ..limits import MAX_MERGES
 from ..presets import PRESETS
 from ..settings import TrainSettings
-from . import setting_specs
+from . import setting_specs  # SETTINGS is read when used, so a test may register one more
 from .setting_specs import flag, show_flag, whole
 
 OWN_TEXT_SOURCE = "own-text"
