@@ -2,14 +2,13 @@
 
 import streamlit as st
 
+from bpe.app import pages
+from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, SOURCES
 from bpe.presets import PRESETS
 from bpe.teaching.tour import TOUR
-from bpe.views.app_state import OWN_TABLE, OWN_TEXT, SOURCES
-from ui.render import PAGES, page_setup
+from ui.render import page_setup
 
-TRAIN_PAGE = "pages/1_Train.py"
-
-page_setup("Home", "🔤")
+page_setup(pages.HOME)
 st.title("BPE Lab: byte-pair encoding, step by step")
 st.markdown(
     "**Byte-pair encoding (BPE)** turns text into tokens the way GPT-2, GPT-4 and most language models do. "
@@ -28,14 +27,13 @@ st.markdown(
 
 st.header("A guided tour in five steps")
 st.caption("Each step opens the page that shows it, already set up, with a link on to the next step.")
-page_labels = {path: (label, icon) for path, label, icon in PAGES}
 for number, (column, step) in enumerate(zip(st.columns(len(TOUR)), TOUR), start=1):
     with column.container(border=True, height="stretch"):
         st.markdown(f"**{number}. {step.title}**")
         st.caption(step.body)
-        label, icon = page_labels[step.page]
-        st.page_link(step.page, label="Open", icon=icon, help=f"Opens {label}", query_params=step.link_params(number))
-        st.caption(f"on *{label}*")
+        target = pages.page_for(step.page)
+        st.page_link(step.page, label="Open", icon=target.icon, help=f"Opens {target.title}", query_params=step.link_params(number))
+        st.caption(f"on *{target.title}*")
 
 st.header("Examples")
 cards = [
@@ -44,9 +42,9 @@ cards = [
      f"{preset.settings.target_merges(0):,} merges")
     for name, preset in PRESETS.items()
 ] + [
-    (OWN_TEXT, SOURCES[OWN_TEXT], "Paste text or upload a .txt file, then choose every setting yourself.",
+    (OWN_TEXT_SOURCE, SOURCES[OWN_TEXT_SOURCE], "Paste text or upload a .txt file, then choose every setting yourself.",
      "byte · gpt2 · ties: first-seen · 30 merges"),
-    (OWN_TABLE, SOURCES[OWN_TABLE], "Type words and their counts in a table, as in the Sennrich paper.",
+    (OWN_TABLE_SOURCE, SOURCES[OWN_TABLE_SOURCE], "Type words and their counts in a table, as in the Sennrich paper.",
      "char · </w> · ties: first-seen · 15 merges"),
 ]
 for row in range(0, len(cards), 4):
@@ -56,7 +54,7 @@ for row in range(0, len(cards), 4):
             st.markdown(f"**{title}**")
             st.caption(description)
             st.caption(f"`{facts}`")
-            st.page_link(TRAIN_PAGE, label="Open step by step", icon=":material/play_circle:", query_params={"preset": name})
+            st.page_link(pages.TRAIN.file, label="Open step by step", icon=":material/play_circle:", query_params={"preset": name})
 
 st.divider()
 left, right = st.columns(2)

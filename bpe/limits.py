@@ -71,3 +71,29 @@ MAX_SHOWN_TOKENS = 3_000
 
 MAX_VIEW_ENTRIES = 16
 """Encodes (ids and walkthrough) kept in the app's shared, content-keyed view cache."""
+
+
+# -- what the pages show and take (each bounds one page's work per rerun) -------------------------
+SHOWN_CORPUS_CHARS = 3_000
+"""The Train and quiz pages show (and encode per step) a big corpus only this far: a page, not a book."""
+
+MAX_COMPARE_CHIPS = 400
+"""Tokens Compare draws per tokenizer (its counts always cover the whole text)."""
+
+MAX_TIE_LAB_MERGES = 300
+"""The tie-break lab trains once per rule: a big example is cut to this many merges."""
+
+TIE_LAB_SEGMENTED_CHARS = 1_000
+"""The tie-break lab segments the corpus this far under each rule."""
+
+TIE_LAB_TABLE_ROWS = 60
+"""Rows of the tie-break lab's merge table."""
+
+MAX_COUNTING_LAB_CHARS = 2_000
+"""Longest text the counting lab counts (it lists every pair's places)."""
+
+MAX_PRETOKENIZATION_LAB_CHARS = 5_000
+"""Longest text the pre-tokenization lab splits and trains on."""
+
+MAX_BYTE_INSPECTOR_CHARS = 500
+"""Longest text the byte inspector draws byte by byte."""

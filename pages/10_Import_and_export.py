@@ -7,6 +7,7 @@ decode and Compare pages.
 
 import streamlit as st
 
+from bpe.app import pages
 from bpe.formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE
 from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.views.exports import download_name, export_offers, mime_type
@@ -15,7 +16,7 @@ from ui import state, tokenizers, url
 from ui.render import page_setup, tokenizer_at
 from ui.view_cache import cached_view
 from ui.preamble import run_at_step
-from ui.widgets import settings_sidebar
+from ui.settings_sidebar import settings_sidebar
 
 
 def export_section(trained, step: int) -> None:
@@ -115,7 +116,7 @@ def import_section() -> None:
 
 
 def main() -> None:
-    page_setup("Import & export", "📦")
+    page_setup(pages.IMPORT_EXPORT)
     settings_sidebar()
     st.title(":material/import_export: Import & export")
     st.caption(

@@ -6,12 +6,14 @@ from dataclasses import replace
 
 import streamlit as st
 
+from bpe.app import pages
 from bpe.checking import SHAPES, check_merges
 from bpe.errors import BpeError
 from bpe.limits import MAX_UPLOAD_MB
 from bpe.presets import PRESETS
 from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.tiebreak import TIE_BREAK_RULES
+from bpe.vocab import UNITS
 from bpe.views.check import (
     CHECK_CSS, attempts_frame, diagnosis_html, difference_html, rest_frame, summary_text,
 )
@@ -104,7 +106,7 @@ def settings_section() -> None:
     columns = st.columns(5)
     if not form.guess:
         for column, (field, label, options) in zip(columns, (
-            ("unit", "Unit", ["byte", "char"]),
+            ("unit", "Unit", list(UNITS)),
             ("pretokenizer", "Pre-tokenizer", list(dict.fromkeys([*NAMED_PATTERNS, form.pretokenizer]))),
             ("tie_break", "Tie-break rule", list(TIE_BREAK_RULES)),
         )):
@@ -164,7 +166,7 @@ def result_section() -> None:
 
 
 def main() -> None:
-    page_setup("Check my BPE", "🩺")
+    page_setup(pages.CHECK)
     show_html(CHECK_CSS)
     st.title(":material/fact_check: Check my BPE")
     st.caption(

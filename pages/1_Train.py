@@ -8,8 +8,10 @@ compression curve. Step 0 is the corpus before any merge, with merge 1's places 
 
 import streamlit as st
 
+from bpe.app import pages
+from bpe.limits import SHOWN_CORPUS_CHARS
 from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
-from bpe.views.app_state import OWN_TABLE, OWN_TEXT
+from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
 from bpe.views.charts import (
     COMPRESSION_FIELDS, compression_chart, pair_chart, pair_legend_html, pair_rows, with_rows, with_step,
 )
@@ -26,9 +28,9 @@ from ui.retrain import retrain_notice_for
 from ui.step_views import step_view as shared
 from ui.training import Trained, clamp_step, get_trained
 from ui.stepper import step_fragment, stepper
-from ui.widgets import corpus_editor, settings_sidebar
+from ui.settings_sidebar import settings_sidebar
+from ui.widgets import corpus_editor
 
-SHOWN_CHARS = 3_000  # big corpora are shown (and encoded per step) only this far: a page, not a book
 
 
 def _table_height(rows: int) -> int:
@@ -38,12 +40,12 @@ def _table_height(rows: int) -> int:
 
 def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_before: bool = False) -> str:
     """The corpus before and after merge ``step`` as one block of HTML: chips (the first
-    ``SHOWN_CHARS`` of a text) or, for a word table, each word with its count and segmentation."""
+    ``SHOWN_CORPUS_CHARS`` of a text) or, for a word table, each word with its count and segmentation."""
     trace = trained.trace
     if trained.table is not None:
         return corpus_block(trace, table=trained.table, step=step, names=names, hold_before=hold_before)
     text = trained.text
-    shown = excerpt(text, SHOWN_CHARS, special_tokens=trace.settings.special_tokens)
+    shown = excerpt(text, SHOWN_CORPUS_CHARS, special_tokens=trace.settings.special_tokens)
     cut_note = (
         f'<p class="bpe-legend">Showing the first {len(shown):,} of {len(text):,} characters.</p>'
         if len(shown) < len(text) else ""
@@ -52,7 +54,7 @@ def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_befo
 
 
 def main() -> None:
-    page_setup("Train, step by step", "🧮")
+    page_setup(pages.TRAIN)
     settings_sidebar()
     st.title(":material/school: Train, step by step")
     st.caption(
@@ -60,7 +62,7 @@ def main() -> None:
         "new token, and repeats. Step through the merges and watch each one happen in the corpus.",
     )
     url.show_url_warnings()
-    with st.expander("Corpus", expanded=state.lab().source in (OWN_TEXT, OWN_TABLE)):
+    with st.expander("Corpus", expanded=state.lab().source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)):
         corpus_editor()
 
     trained = get_trained(state.lab())

@@ -12,6 +12,7 @@ follows Encode again rather than read one tokenizer's ids with another's vocabul
 
 import streamlit as st
 
+from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
 from bpe.views.encoding import byte_pieces, encode_for_page, parse_ids, sample_text, walkthrough_html
@@ -22,7 +23,7 @@ from ui import state, tokenizers, url
 from ui.render import names_for, page_setup, show_html, tokenizer_at
 from ui.view_cache import cached_view
 from ui.preamble import run_at_step
-from ui.widgets import settings_sidebar
+from ui.settings_sidebar import settings_sidebar
 
 SPECIAL_MODES = {
     "allowed": "allowed: encode them as special tokens",
@@ -231,7 +232,7 @@ def decode_section(tokenizer, encoded: list[int], owner: tuple[str, str]) -> Non
 
 
 def main() -> None:
-    page_setup("Encode & decode", "🔡")
+    page_setup(pages.ENCODE)
     settings_sidebar()
     st.title(":material/swap_horiz: Encode & decode")
     run = run_at_step(slider_key="encode")

@@ -6,6 +6,7 @@ Ours at step k, or a pretrained tokenizer's (GPT-2, GPT-4, GPT-4o): how it began
 import pandas as pd
 import streamlit as st
 
+from bpe.app import pages
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
 from bpe.views.merge_tree import merge_tree_dot, merge_tree_text, tree_font_px
@@ -13,7 +14,8 @@ from bpe.views.tables import search_vocab, vocab_at, vocab_frame
 from ui import pretrained_vocab, state, tokenizers, url
 from ui.render import names_for, page_setup, presenter, show_chart
 from ui.preamble import run_at_step
-from ui.widgets import settings_sidebar, vocab_search
+from ui.settings_sidebar import settings_sidebar
+from ui.widgets import vocab_search
 
 
 def choose_vocabulary() -> str:
@@ -28,7 +30,7 @@ def choose_vocabulary() -> str:
 
 
 def main() -> None:
-    page_setup("Vocabulary", "📚")
+    page_setup(pages.VOCABULARY)
     settings_sidebar()
     st.title(":material/menu_book: Vocabulary")
     if (chosen := choose_vocabulary()) != tokenizers.OURS:

@@ -7,6 +7,8 @@ It quizzes the same run as the Train page: the example, the settings and the ste
 
 import streamlit as st
 
+from bpe.app import pages
+from bpe.limits import SHOWN_CORPUS_CHARS
 from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, Question, Score, grade, make_question
 from bpe.views.excerpt import excerpt
 from bpe.views.labs import candidates_html
@@ -16,9 +18,8 @@ from ui import state, url
 from ui.render import page_setup, show_html, tokenizer_at
 from ui.training import Trained
 from ui.preamble import current_run, run_summary
-from ui.widgets import settings_sidebar
+from ui.settings_sidebar import settings_sidebar
 
-SHOWN_CHARS = 3_000  # as on the Train page: a page of the corpus, not a book
 ANSWER_KEYS = "1234"
 BIG_TOKENS = 120  # a short corpus is drawn in large type: it is the whole question
 
@@ -36,7 +37,7 @@ def corpus_view(trained: Trained, step: int) -> None:
         ]
         show_html(word_table_html(rows, end_of_word=eow))
         return
-    text = excerpt(trained.text, SHOWN_CHARS, special_tokens=trace.settings.special_tokens)
+    text = excerpt(trained.text, SHOWN_CORPUS_CHARS, special_tokens=trace.settings.special_tokens)
     tokenizer = tokenizer_at(trained, step)
     ids = tokenizer.encode(text, allowed_special="all")
     specials = list(trace.special_ids.values())
@@ -85,7 +86,7 @@ def verdict(result) -> None:
 
 
 def main() -> None:
-    page_setup("Predict the next merge", "❓")
+    page_setup(pages.QUIZ)
     settings_sidebar()
     st.title(":material/quiz: Predict the next merge")
     st.caption(

@@ -11,6 +11,8 @@ from dataclasses import replace
 
 import streamlit as st
 
+from bpe.app import pages
+from bpe.limits import MAX_TIE_LAB_MERGES, TIE_LAB_SEGMENTED_CHARS, TIE_LAB_TABLE_ROWS
 from bpe.presets import PRESETS
 from bpe.teaching.tie_lab import TieLab, run_rules
 from bpe.tiebreak import TIE_BREAK_RULES
@@ -21,9 +23,6 @@ from bpe.views.token_html import chips_html, pieces_for
 from ui import state, url
 from ui.render import page_setup, show_html
 
-MAX_LAB_MERGES = 300  # every rule is a full training run: big examples are cut to this many merges
-SEGMENTED_CHARS = 1_000  # the final segmentations show the corpus this far
-TABLE_ROWS = 60
 
 
 @st.cache_resource(show_spinner="Training once under every tie-break rule…", max_entries=16)
@@ -31,9 +30,9 @@ def tie_lab(name: str) -> TieLab:
     """The lab for a preset (cached per preset: presets never change within a process)."""
     preset = PRESETS[name]
     settings = preset.settings
-    if settings.merges is None or settings.merges > MAX_LAB_MERGES:
-        settings = replace(settings, merges=MAX_LAB_MERGES, vocab_size=None)
-    return run_rules(preset.corpus(), settings, text=preset.corpus_text[:SEGMENTED_CHARS])
+    if settings.merges is None or settings.merges > MAX_TIE_LAB_MERGES:
+        settings = replace(settings, merges=MAX_TIE_LAB_MERGES, vocab_size=None)
+    return run_rules(preset.corpus(), settings, text=preset.corpus_text[:TIE_LAB_SEGMENTED_CHARS])
 
 
 def short_user(rule: str) -> str:
@@ -82,7 +81,7 @@ def segmentations(lab: TieLab) -> None:
 
 
 def main() -> None:
-    page_setup("Tie-break lab", "⚖️")
+    page_setup(pages.TIE_LAB)
     st.title(":material/balance: Tie-break lab")
     st.caption(
         "When two pairs share the top count, the tie-break rule decides which one is merged; each library "
@@ -99,7 +98,7 @@ def main() -> None:
     preset = PRESETS[name]
     lab = tie_lab(name)
     some_run = next(iter(lab.runs.values()))
-    cut = " (cut to the first {:,} merges)".format(MAX_LAB_MERGES) if len(some_run.trace.steps) >= MAX_LAB_MERGES else ""
+    cut = " (cut to the first {:,} merges)".format(MAX_TIE_LAB_MERGES) if len(some_run.trace.steps) >= MAX_TIE_LAB_MERGES else ""
     st.caption(
         f"{escape_markdown(preset.description)} Settings: {preset.settings.unit} · pre-tokenizer "
         f"{escape_markdown(preset.settings.pretokenizer)} · {len(some_run.trace.steps):,} merges{cut}."
@@ -114,7 +113,7 @@ def main() -> None:
     st.markdown(learned_lines(lab))
 
     st.header("Merge by merge")
-    show_html(tie_table_html(lab, limit=TABLE_ROWS, rules_used_by={rule: short_user(rule) for rule in lab.runs}))
+    show_html(tie_table_html(lab, limit=TIE_LAB_TABLE_ROWS, rules_used_by={rule: short_user(rule) for rule in lab.runs}))
     st.caption(
         "Each cell: the token the rule made, and the pair it merged. Highlighted rows: the rules disagree; "
         "the marked cells differ from the most common choice. Once two runs part ways they count different "

@@ -7,6 +7,8 @@ the text, occurrence by occurrence.
 
 import streamlit as st
 
+from bpe.app import pages
+from bpe.limits import MAX_COUNTING_LAB_CHARS
 from bpe.teaching.counting import count_pair, pairs_present, symbols_of
 from bpe.views.labs import counting_html, merged_html
 from bpe.views.markdown import escape_markdown, inline_code
@@ -14,16 +16,15 @@ from bpe.views.notation import quote
 from ui import state, url
 from ui.render import page_setup, show_html
 
-MAX_CHARS = 2_000
 EXAMPLES = ("aaaa", "aaabdaaabac", "banana bandana", "ööö")
 UNITS = {"char": "characters", "byte": "UTF-8 bytes"}
 
 
 def read_url() -> None:
     if (text := url.new_param("text")) is not None:
-        if len(text) > MAX_CHARS:
-            st.warning(f"In the link: the text has {len(text):,} characters; the lab keeps the first {MAX_CHARS:,}.", icon="🔗")
-        st.session_state[state.COUNT_TEXT] = text[:MAX_CHARS]
+        if len(text) > MAX_COUNTING_LAB_CHARS:
+            st.warning(f"In the link: the text has {len(text):,} characters; the lab keeps the first {MAX_COUNTING_LAB_CHARS:,}.", icon="🔗")
+        st.session_state[state.COUNT_TEXT] = text[:MAX_COUNTING_LAB_CHARS]
     left, right = url.new_param("left"), url.new_param("right")
     if left is not None or right is not None:
         old_left, old_right = st.session_state[state.COUNT_PAIR]
@@ -44,7 +45,7 @@ def _edit_pair() -> None:
 def inputs() -> None:
     state.seed("w.count_text", st.session_state[state.COUNT_TEXT])
     st.text_area(
-        "Text (Ctrl+Enter to apply)", key="w.count_text", height=80, max_chars=MAX_CHARS,
+        "Text (Ctrl+Enter to apply)", key="w.count_text", height=80, max_chars=MAX_COUNTING_LAB_CHARS,
         on_change=state.write_through("w.count_text", state.COUNT_TEXT),
     )
     row = st.container(horizontal=True, vertical_alignment="center")
@@ -82,7 +83,7 @@ def pair_buttons(text: str, unit: str) -> None:
 
 
 def main() -> None:
-    page_setup("Counting lab", "🧮")
+    page_setup(pages.COUNTING_LAB)
     st.title(":material/calculate: Counting lab")
     st.caption(
         "Training counts every occurrence of a pair, overlaps included; merging replaces occurrences left to "

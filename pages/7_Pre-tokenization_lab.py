@@ -7,13 +7,14 @@ learns tokens like "newest newest " that span words.
 
 import streamlit as st
 
+from bpe.app import pages
+from bpe.limits import MAX_PRETOKENIZATION_LAB_CHARS
 from bpe.teaching.pretokenization_lab import EXAMPLES, compare_splits, without_pretokenization
 from bpe.views.labs import learned_html, splits_html
 from bpe.views.markdown import escape_markdown, inline_code
 from ui import state, url
 from ui.render import page_setup, show_html
 
-MAX_CHARS = 5_000
 LABELS = {"none": "none", "whitespace": "whitespace", "gpt2": "GPT-2", "gpt4": "GPT-4", "gpt4o": "GPT-4o"}
 LEARN_MERGES = 10
 
@@ -30,12 +31,12 @@ def _load(title: str, text: str) -> None:
 
 def read_url() -> None:
     if (text := url.new_param("text")) is not None:
-        st.session_state[state.PRETOK_TEXT] = text[:MAX_CHARS]
+        st.session_state[state.PRETOK_TEXT] = text[:MAX_PRETOKENIZATION_LAB_CHARS]
         st.session_state[state.PRETOK_LESSON] = None
 
 
 def main() -> None:
-    page_setup("Pre-tokenization lab", "✂️")
+    page_setup(pages.PRETOKENIZATION_LAB)
     st.title(":material/content_cut: Pre-tokenization lab")
     st.caption(
         "Before counting pairs, a tokenizer cuts the text into chunks with a regex, and merges never cross a "
@@ -54,7 +55,7 @@ def main() -> None:
     with text_column:
         state.seed("w.pretok_text", st.session_state[state.PRETOK_TEXT])
         st.text_area(
-            "Text (Ctrl+Enter to apply)", key="w.pretok_text", height=90, max_chars=MAX_CHARS,
+            "Text (Ctrl+Enter to apply)", key="w.pretok_text", height=90, max_chars=MAX_PRETOKENIZATION_LAB_CHARS,
             on_change=state.write_through("w.pretok_text", state.PRETOK_TEXT),
         )
     with regex_column:
@@ -87,7 +88,7 @@ def main() -> None:
     st.header("What training learns without pre-tokenization")
     state.seed("w.newest_text", st.session_state[state.NEWEST_TEXT])
     st.text_input(
-        "Training text", key="w.newest_text", max_chars=MAX_CHARS,
+        "Training text", key="w.newest_text", max_chars=MAX_PRETOKENIZATION_LAB_CHARS,
         on_change=state.write_through("w.newest_text", state.NEWEST_TEXT),
     )
     runs = learned(st.session_state[state.NEWEST_TEXT])

@@ -10,7 +10,9 @@ import re
 import pandas as pd
 import streamlit as st
 
+from bpe.app import pages
 from bpe.errors import BpeError
+from bpe.limits import MAX_BYTE_INSPECTOR_CHARS
 from bpe.pretrained import PRETRAINED
 from bpe.teaching.byte_inspector import byte_role, inspect_text, inspect_token
 from bpe.views.labs import bytes_html, token_bytes_html
@@ -20,7 +22,6 @@ from bpe.views.notation import spell
 from ui import state, tokenizers, url
 from ui.render import page_setup, show_html
 
-MAX_CHARS = 500
 TOKEN_EXAMPLES = (
     ("'·the' (whole)", "20 74 68 65"),
     ("€ without its last byte", "e2 82"),
@@ -50,7 +51,7 @@ def _set_token(value: str) -> None:
 def text_section() -> None:
     state.seed("w.byte_text", st.session_state[state.BYTE_TEXT])
     st.text_input(
-        "Text", key="w.byte_text", max_chars=MAX_CHARS,
+        "Text", key="w.byte_text", max_chars=MAX_BYTE_INSPECTOR_CHARS,
         on_change=state.write_through("w.byte_text", state.BYTE_TEXT),
     )
     text = st.session_state[state.BYTE_TEXT]
@@ -146,14 +147,14 @@ def token_section() -> None:
 
 
 def main() -> None:
-    page_setup("Byte inspector", "🔬")
+    page_setup(pages.BYTE_INSPECTOR)
     st.title(":material/memory: Byte inspector")
     st.caption(
         "A byte-level tokenizer never sees letters: it sees UTF-8 bytes, 256 possible values. 'a' is one "
         "byte, 'é' two, '€' three and most emoji four."
     )
     if (linked := url.new_param("text")) is not None:
-        st.session_state[state.BYTE_TEXT] = linked[:MAX_CHARS]
+        st.session_state[state.BYTE_TEXT] = linked[:MAX_BYTE_INSPECTOR_CHARS]
     text_section()
     why_g_with_dot()
     token_section()

@@ -7,15 +7,16 @@ still bytes, and a first look should show three real tokenizers. The run diff tr
 rules and explains the first merge at which their merge lists part ways.
 """
 
-from dataclasses import replace
 
 import streamlit as st
 
+from bpe.app import pages
 from bpe.errors import BpeError
-from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS
+from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
 from bpe.pretokenize import NAMED_PATTERNS
 from bpe.teaching.tie_lab import first_divergence
 from bpe.tiebreak import TIE_BREAK_RULES
+from bpe.vocab import UNITS
 from bpe.views.compare import COMPARE_CSS, compare_frame, divergence_html, explain_divergence, highlight_merge, merges_side_by_side
 from bpe.views.encoding import encode_for_page, sample_text
 from bpe.views.markdown import escape_markdown
@@ -25,15 +26,15 @@ from ui.render import page_setup, show_html, tokenizer_at
 from ui.training import get_trained
 from ui.view_cache import cached_view
 from ui.preamble import run_at_step
-from ui.widgets import settings_sidebar
+from ui.settings_sidebar import settings_sidebar
 
 VARIANT = "variant"
 LAST = "ours-last"
-MAX_CHIPS = 400  # tokens drawn per tokenizer (the counts always cover the whole text)
 
 
 def _other_rule(rule: str) -> str:
-    return "first-seen" if rule != "first-seen" else "lexicographic-min"
+    """The first registered tie-break rule that is not ``rule``: the default to compare it with."""
+    return next(name for name in TIE_BREAK_RULES if name != rule)
 
 
 def _variant() -> tuple[str, str, str]:
@@ -62,7 +63,7 @@ def variant_settings() -> None:
     state.seed("w.variant_tie", tie)
     columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), key="w.variant_tie", on_change=_set_variant(0, "w.variant_tie"))
     state.seed("w.variant_unit", unit)
-    columns[1].radio("Other unit", ["byte", "char"], key="w.variant_unit", horizontal=True, on_change=_set_variant(1, "w.variant_unit"))
+    columns[1].radio("Other unit", UNITS, key="w.variant_unit", horizontal=True, on_change=_set_variant(1, "w.variant_unit"))
     options = list(dict.fromkeys([*NAMED_PATTERNS, pretokenizer]))
     state.seed("w.variant_pretok", pretokenizer)
     columns[2].selectbox(
@@ -74,7 +75,7 @@ def variant_settings() -> None:
 def variant_tokenizer(step: int):
     """``(tokenizer, (trace, step))`` of "ours with other settings", or ``None`` after an error."""
     tie, unit, pretokenizer = _variant()
-    trained = get_trained(replace(state.lab(), tie_break=tie, unit=unit, pretokenizer=pretokenizer))
+    trained = get_trained(state.lab().replace(tie_break=tie, unit=unit, pretokenizer=pretokenizer))
     if trained is None:
         return None
     at = min(step, len(trained.trace.steps))
@@ -169,10 +170,10 @@ def compare_section(trained, step: int) -> None:
     for column, (name, tokenizer, ids) in zip(st.columns(len(results), gap="medium"), results):
         with column:
             st.markdown(f"**{escape_markdown(name)}** · {len(ids):,} tokens")
-            pieces = pieces_for(ids[:MAX_CHIPS], tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))
+            pieces = pieces_for(ids[:MAX_COMPARE_CHIPS], tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))
             show_html(chips_html(pieces, end_of_word=tokenizer.end_of_word))
-            if len(ids) > MAX_CHIPS:
-                st.caption(f"The first {MAX_CHIPS:,} of {len(ids):,} tokens.")
+            if len(ids) > MAX_COMPARE_CHIPS:
+                st.caption(f"The first {MAX_COMPARE_CHIPS:,} of {len(ids):,} tokens.")
     st.caption("Colours only tell neighbouring tokens apart; hover a token for its id and bytes.")
 
 
@@ -199,8 +200,8 @@ def run_diff_section() -> None:
         state.seed(key, rule)
         column.selectbox(f"Run {'AB'[index]}: tie-break rule", list(TIE_BREAK_RULES), key=key, on_change=_set_diff_rule(index, key))
     lab = state.lab()
-    run_a = get_trained(replace(lab, tie_break=rule_a))
-    run_b = get_trained(replace(lab, tie_break=rule_b))
+    run_a = get_trained(lab.replace(tie_break=rule_a))
+    run_b = get_trained(lab.replace(tie_break=rule_b))
     if run_a is None or run_b is None:
         return
     a, b = run_a.trace, run_b.trace
@@ -222,7 +223,7 @@ def run_diff_section() -> None:
 
 
 def main() -> None:
-    page_setup("Compare tokenizers", "⚖️")
+    page_setup(pages.COMPARE)
     show_html(COMPARE_CSS)
     settings_sidebar()
     st.title(":material/compare: Compare tokenizers")

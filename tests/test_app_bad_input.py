@@ -296,7 +296,7 @@ def test_a_link_without_parameters_opens_the_default_example_without_warnings():
         ({"preset": "sennrich", "step": "99"}, "training stopped after 10 merges"),
         ({"preset": "sennrich", "merges": ""}, f"merges must be a whole number from 0 to {MAX_MERGES:,}, got ''"),
         ({"preset": "sennrich", "minfreq": "0"}, "minfreq must be a whole number at least 1"),
-        ({"preset": "sennrich", "unit": "word"}, "unit must be byte or char"),
+        ({"preset": "sennrich", "unit": "word"}, "unknown unit 'word' (use byte, char): using byte"),
         ({"preset": "sennrich", "tie": "random"}, "unknown tie-break rule 'random'"),
         ({"preset": "sennrich", "pretok": "regex:a*"}, "matches the empty string"),
     ],

@@ -7,7 +7,7 @@ from .apptest_support import TRAIN, errors, narration, open_page
 def test_the_marker_placement_choice_retrains_explains_itself_and_goes_into_the_link():
     at = open_page(TRAIN, preset="sennrich-paper", step="2")
     assert "Merge 2 of 10: es + t → est" in narration(at)
-    at.radio(key="w.eow_mode").set_value("attached").run()
+    at.radio(key="w.eowmode").set_value("attached").run()
     assert not at.exception and not errors(at)
     assert "Merge 2 of 10: es + t</w> → est</w>" in narration(at)
     assert any("**attached**" in caption.value and "*Used by subword-nmt's learn\\_bpe" in caption.value
@@ -17,20 +17,20 @@ def test_the_marker_placement_choice_retrains_explains_itself_and_goes_into_the_
 
 def test_a_link_with_the_attached_mode_opens_it():
     at = open_page(TRAIN, preset="sennrich-paper", step="2", eowmode="attached")
-    assert at.radio(key="w.eow_mode").value == "attached"
+    assert at.radio(key="w.eowmode").value == "attached"
     assert "Merge 2 of 10: es + t</w> → est</w>" in narration(at)
 
 
 def test_without_a_marker_there_is_no_placement_to_choose():
     at = open_page(TRAIN, preset="sennrich")
-    assert not [radio for radio in at.radio if radio.key == "w.eow_mode"]
+    assert not [radio for radio in at.radio if radio.key == "w.eowmode"]
 
 
 def test_special_tokens_can_be_trained_on_as_text_and_the_link_says_so():
     at = open_page(TRAIN, preset="own-text", special="<|endoftext|>", specialtext="1")
     assert not at.exception and not errors(at)
-    assert at.checkbox(key="w.special_text").value is True
-    at.checkbox(key="w.special_text").uncheck().run()
+    assert at.checkbox(key="w.specialtext").value is True
+    at.checkbox(key="w.specialtext").uncheck().run()
     assert "specialtext" not in at.query_params
 
 

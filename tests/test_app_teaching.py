@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe.teaching.tour import TOUR
 from bpe.views.markdown import unescape_markdown
-from bpe.views.presenter import PRESENTER_ROOT_PX
+from ui.page_css import PRESENTER_ROOT_PX
 
 from .apptest_support import TRAIN, html_with, open_page, plain
 

@@ -28,7 +28,7 @@ from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.tokenizer import Tokenizer, parse_ids
 from bpe.trace import Trace
 from bpe.trainer import train
-from bpe.views.app_state import LabState
+from bpe.app.lab_state import LabState, lab_params
 from bpe.views.encoding import parse_ids as parse_typed_ids
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -249,7 +249,7 @@ def test_random_text_as_trace_or_tokenizer_json_raises_format_errors(text):
 
 LINK_VALUE = st.text(max_size=8) | st.sampled_from(["²", "9" * 5000, "-1", "regex:(", "regex:a*", ""])
 LINK = st.dictionaries(
-    st.sampled_from(["preset", "unit", "pretok", "eow", "tie", "merges", "vocab", "minfreq", "special", "step", "names"]),
+    st.sampled_from(sorted(lab_params())),
     LINK_VALUE | st.lists(LINK_VALUE, max_size=3),
     max_size=6,
 )

@@ -19,7 +19,7 @@ from bpe.corpus import Corpus
 from bpe.presets import python_docs_text
 from bpe.settings import TrainSettings
 from bpe.trainer import train
-from bpe.views.app_state import LabState
+from bpe.app.lab_state import LabState
 
 from .peers import hf_merges, rustbpe_tokens
 
@@ -63,7 +63,7 @@ def test_counted_as_text_the_smallest_ids_rule_matches_rustbpe():
 
 def test_the_choice_is_in_the_link_and_survives_a_round_trip():
     state = LabState.for_source("own-text")
-    chosen = LabState(**{**state.__dict__, "special_tokens": (EOT,), "specials_as_text": True})
+    chosen = state.replace(special_tokens=(EOT,), specials_as_text=True)
     query = chosen.to_query()
     assert query["specialtext"] == "1"
     back, warnings = LabState.from_query(query)

@@ -3,17 +3,16 @@
 import re
 from pathlib import Path
 
-from bpe.teaching import tour
+from bpe.app import pages
 from bpe.teaching.tour import TOUR
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = {value for name, value in vars(tour).items() if name.startswith("PAGE_")}
 
 
 def test_the_tour_goes_bytes_pairs_merge_repeat_encode():
     assert len(TOUR) == 5
     assert [step.page for step in TOUR] == [
-        tour.PAGE_BYTE_INSPECTOR, tour.PAGE_COUNTING_LAB, tour.PAGE_TRAIN, tour.PAGE_QUIZ, tour.PAGE_ENCODE,
+        pages.BYTE_INSPECTOR.file, pages.COUNTING_LAB.file, pages.TRAIN.file, pages.QUIZ.file, pages.ENCODE.file,
     ]
 
 
@@ -26,10 +25,6 @@ def test_every_target_is_a_page_file_with_string_query_params():
     for step in TOUR:
         assert (ROOT / step.page).is_file() and step.page.startswith("pages/"), step.page
         assert all(isinstance(key, str) and isinstance(value, str) for key, value in step.params.items())
-
-
-def test_every_page_constant_names_a_page_file():
-    assert PAGES and all((ROOT / page).is_file() and page.startswith("pages/") for page in PAGES), PAGES
 
 
 def test_a_url_path_uses_streamlits_page_name_and_the_query():

@@ -1,7 +1,6 @@
 """The other pure view models: URL state, narration, naming, merge trees, tables, encode views."""
 
 import re
-from dataclasses import replace
 from functools import cache
 
 import pandas as pd
@@ -13,7 +12,7 @@ from bpe.presets import PRESETS
 from bpe.settings import TrainSettings
 from bpe.tokenizer import Tokenizer
 from bpe.trainer import train
-from bpe.views.app_state import OWN_TEXT, SOURCES, LabState
+from bpe.app.lab_state import OWN_TEXT_SOURCE, SOURCES, LabState
 from bpe.views.encoding import parse_ids, sample_text, walkthrough_html
 from bpe.views.merge_tree import dot_escape, merge_tree_dot
 from bpe.views.naming import wikipedia_names
@@ -33,7 +32,7 @@ BAD_LINKS = {
     "unknown preset": ({"preset": "gpt5"}, "unknown example 'gpt5'"),
     "step not a number": ({"preset": "sennrich", "step": "three"}, "step must be a whole number"),
     "negative step": ({"preset": "sennrich", "step": "-2"}, "step must be a whole number"),
-    "bad unit": ({"preset": "sennrich", "unit": "word"}, "unit must be byte or char"),
+    "bad unit": ({"preset": "sennrich", "unit": "word"}, "unknown unit 'word' (use byte, char)"),
     "bad regex": ({"preset": "own-text", "pretok": "regex:(("}, "not a valid regex"),
     "bad tie rule": ({"preset": "sennrich", "tie": "coin-flip"}, "unknown tie-break rule"),
     "too many merges": ({"preset": "sennrich", "merges": "10000000"}, "merges must be a whole number from 0"),
@@ -44,20 +43,20 @@ BAD_LINKS = {
 
 @pytest.mark.parametrize("source", list(SOURCES))
 def test_every_example_round_trips_through_the_url(source):
-    state = replace(LabState.for_source(source), step=2)
+    state = LabState.for_source(source).replace(step=2)
     assert LabState.from_query(state.to_query()) == (state, [])
 
 
 def test_the_url_holds_only_what_differs_from_the_example():
     assert LabState.for_source("cs336").to_query() == {"preset": "cs336"}
-    changed = replace(LabState.for_source("cs336"), tie_break="hf", special_tokens=("<|e|>",), step=4)
+    changed = LabState.for_source("cs336").replace(tie_break="hf", special_tokens=("<|e|>",), step=4)
     assert changed.to_query() == {"preset": "cs336", "tie": "hf", "special": ["<|e|>"], "step": "4"}
     assert LabState.from_query(changed.to_query())[0] == changed
 
 
 def test_the_url_never_carries_the_corpus_text():
-    query = replace(LabState.for_source(OWN_TEXT), step=3).to_query()
-    assert set(query) <= {"preset", "unit", "pretok", "eow", "tie", "merges", "vocab", "minfreq", "special", "step", "names"}
+    query = LabState.for_source(OWN_TEXT_SOURCE).replace(step=3).to_query()
+    assert set(query) <= {"preset", "unit", "pretok", "eow", "eowmode", "tie", "merges", "vocab", "minfreq", "special", "specialtext", "step", "names"}
 
 
 @pytest.mark.parametrize("params, message", BAD_LINKS.values(), ids=BAD_LINKS.keys())
@@ -74,7 +73,7 @@ def test_a_link_may_ask_for_a_vocabulary_size():
 
 def test_invalid_settings_raise_teaching_errors():
     with pytest.raises(BpeError, match="not a valid regex"):
-        replace(LabState.for_source(OWN_TEXT), pretokenizer="regex:(").to_settings()
+        LabState.for_source(OWN_TEXT_SOURCE).replace(pretokenizer="regex:(").to_settings()
 
 
 # -- narration ------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ from bpe.views.labs import (
     bytes_html, candidates_html, counting_html, learned_html, merged_html, splits_html, tie_table_html,
     token_bytes_html,
 )
-from bpe.views.presenter import PRESENTER_CSS, scale_fonts
+from bpe.views.presenter import scale_fonts
+from ui.page_css import PRESENTER_CSS
 
 HOSTILE = "<script>alert(1)</script>"
 WIKIPEDIA = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe.views.app_state import SOURCES
+from bpe.app.lab_state import SOURCES
 from bpe.views.markdown import escape_markdown
 
 from . import url

@@ -7,6 +7,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
+from bpe.app.pages import PAGES, Page
 from bpe.tokenizer import Tokenizer
 from bpe.trace import Trace
 from bpe.views.chart_text import SR_ONLY_CSS, chart_table_html
@@ -15,94 +16,30 @@ from bpe.views.labs import LABS_CSS
 from bpe.views.merge_html import MERGE_CSS
 from bpe.views.naming import MAX_NAMED_MERGES, wikipedia_names
 from bpe.views.narration import NARRATION_CSS
-from bpe.views.presenter import PRESENTER_CSS, PRESENTER_SCALE, scale_fonts
+from bpe.views.presenter import PRESENTER_SCALE, scale_fonts
 from bpe.views.stats import STATS_CSS
 from bpe.views.tables import TABLES_CSS
 from bpe.views.token_html import TOKEN_CSS
 
 from . import state, url
+from .page_css import A11Y_CSS, LAYOUT_CSS, PRESENTER_CSS, STALE_CSS
 from .tour import tour_bar
 from .training import Trained
 
-_STALE_CSS = """
-<style>
-/* While a rerun is slow (over 0.5 s), Streamlit dims the elements it is about to replace with a
-   1 s opacity fade: 60 frames of repainting every element, in every open tab, just when the machine
-   is busiest. Dim them in one step after the same delay instead: the same cue, one repaint. */
-[data-stale="true"] { transition: opacity 0s linear 0.5s !important; }
-</style>
-"""
-_LAYOUT_CSS = """
-<style>
-/* Streamlit leaves a 6rem band above every page (room for its header, which is transparent here):
-   keep just enough for the header's buttons, so a lesson's first screen holds the lesson. */
-.stMainBlockContainer { padding-top: 2.6rem; padding-bottom: 3rem; }
-.stMain h1 { padding-top: 0; }
-/* The stepper: one compact row (see ui.stepper.stepper). */
-[class*="st-key-bpe-stepper"] { flex-wrap: wrap; row-gap: .3rem; }
-[class*="st-key-bpe-stepper"] [data-testid="stSlider"] { flex: 1 1 8rem; min-width: 8rem; padding: 0 .6rem; }
-[class*="st-key-bpe-stepper"] .stButton button { min-height: 2.4rem; }
-[class*="st-key-w-first-"] p, [class*="st-key-w-last-"] p, [class*="st-key-w-play-"] p, [class*="st-key-w-moment-"] p {
-  position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
-.bpe-pair-legend { margin-top: -.6rem; }
-.bpe-swatch { display: inline-block; width: .85em; height: .85em; border: 1px solid #222; vertical-align: -.08em; }
-.bpe-stop { margin: .3rem 0 0 0; padding: .3rem .6rem; border-left: 4px solid #D55E00; background: #FDF1E9; }
-@media (max-width: 640px) {
-  .stMainBlockContainer { padding-left: .75rem; padding-right: .75rem; padding-top: 3.2rem; }
-  .stMain [data-testid="stVerticalBlock"] { gap: .55rem; }
-  .bpe-layers { --bpe-corpus-height: 8.5rem; }
-  .stMain h1 { font-size: 1.6rem; }
-  .stMain [data-testid="stCaptionContainer"] { display: none; }
-  [class*="st-key-bpe-stepper"] kbd, [class*="st-key-bpe-stepper"] p { position: absolute; width: 1px; height: 1px;
-    overflow: hidden; clip-path: inset(50%); }
-  [class*="st-key-bpe-stepper"] { column-gap: .35rem; }
-  [class*="st-key-bpe-stepper"] .stButton button { padding: 0 .5rem; min-width: 2.4rem; }
-  [class*="st-key-bpe-stepper"] [data-testid="stSelectbox"] { width: 7rem !important; }
-  [class*="st-key-bpe-stepper"] [data-testid="stSlider"] { flex-basis: 100%; }
-  .st-key-bpe-step-panels [data-testid="stHorizontalBlock"] { flex-direction: column-reverse; }
-  .stMain { overflow-x: hidden; }
-}
-</style>
-"""
-_A11Y_CSS = """
-<style>
-/* WCAG 2.2 AA asks 4.5:1 for text. Streamlit draws captions and keyboard-shortcut hints at 60 %
-   opacity: 4.37:1 for captions on white, 2.9:1 for PageDown on the primary blue. Opaque, in a
-   grey that keeps 4.5:1 on white and on the sidebar (tests/test_browser_a11y.py measures both). */
-[data-testid="stCaptionContainer"] { opacity: 1 !important; color: #5C6066 !important; }
-[data-testid="stCaptionContainer"] p { color: inherit; }
-button kbd { opacity: 1 !important; }
-button[kind^="secondary"] kbd, button[kind^="tertiary"] kbd { color: #5C6066 !important; }
-</style>
-"""
-_CSS = _A11Y_CSS + SR_ONLY_CSS + TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS + MERGE_CSS + _STALE_CSS + _LAYOUT_CSS
+_CSS = A11Y_CSS + SR_ONLY_CSS + TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS + MERGE_CSS + STALE_CSS + LAYOUT_CSS
 
 
-PAGES = (
-    ("app.py", "Home", ":material/home:"),
-    ("pages/1_Train.py", "Train, step by step", ":material/school:"),
-    ("pages/2_Encode_and_decode.py", "Encode & decode", ":material/swap_horiz:"),
-    ("pages/3_Vocabulary.py", "Vocabulary", ":material/menu_book:"),
-    ("pages/4_Predict_the_next_merge.py", "Predict the next merge", ":material/quiz:"),
-    ("pages/5_Tie_break_lab.py", "Tie-break lab", ":material/balance:"),
-    ("pages/6_Counting_lab.py", "Counting lab", ":material/calculate:"),
-    ("pages/7_Pre-tokenization_lab.py", "Pre-tokenization lab", ":material/content_cut:"),
-    ("pages/8_Byte_inspector.py", "Byte inspector", ":material/memory:"),
-    ("pages/9_Compare.py", "Compare tokenizers", ":material/compare:"),
-    ("pages/10_Import_and_export.py", "Import & export", ":material/import_export:"),
-    ("pages/11_Check_my_BPE.py", "Check my BPE", ":material/fact_check:"),
-)
-"""The sidebar's links (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 _ROOT = Path(__file__).resolve().parent.parent
 
 
-def page_setup(title: str, icon: str) -> None:
-    """The first lines of every page: session defaults, any new link's state, then config."""
+def page_setup(page: Page) -> None:
+    """The first lines of every page (``page``: its entry in :data:`bpe.app.pages.PAGES`): session
+    defaults, any new link's state, then config."""
     state.init()
     url.apply_url()  # first: a link may turn presenter mode on, which changes the config
     presenting = presenter()
     st.set_page_config(
-        page_title=f"{title} · BPE Lab", page_icon=icon, layout="wide",
+        page_title=f"{page.title} · BPE Lab", page_icon=page.icon, layout="wide",
         initial_sidebar_state="collapsed" if presenting else "auto",
     )
     st.html(_CSS + (PRESENTER_CSS if presenting else ""))  # styles only: no element is drawn
@@ -121,7 +58,7 @@ def page_setup(title: str, icon: str) -> None:
         except StreamlitPageNotFoundError:
             pass  # a page run on its own (`streamlit run pages/1_Train.py`) has no other pages
         st.divider()
-    tour_bar(title)
+    tour_bar(page)
     if presenting:
         st.button(
             "Leave presenter mode", key="w.leave_present", icon=":material/close_fullscreen:", type="tertiary",

@@ -8,19 +8,19 @@ before they are drawn, and copy their value back in ``on_change``.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
 from bpe.presets import SENNRICH_WORDS
 from bpe.teaching.quiz import Score
-from bpe.views.app_state import DEFAULT_SOURCE, LabState
+from bpe.app.lab_state import DEFAULT_SOURCE, LabState
 from bpe.views.check import CheckForm
 
 LAB = "bpe.lab"
 """The shareable :class:`LabState`: example, settings, step, naming."""
 OWN_TEXT = "bpe.own_text"
+"""The learner's own text, as typed (the source `OWN_TEXT_SOURCE` trains on it)."""
 OWN_TABLE = "bpe.own_table"
 """The user's word table as a list of ``(word, count)`` rows, as typed (may be invalid)."""
 TABLE_VERSION = "bpe.own_table_version"
@@ -81,7 +81,7 @@ PRETOK_LESSON = "bpe.pretok_lesson"
 """The title of the example last loaded with its button (its lesson is shown), or ``None``."""
 NEWEST_TEXT = "bpe.newest_text"
 TOUR_AT = "bpe.tour_at"
-"""``(tour step number, page title)`` while a page the guided tour opened is shown; else ``None``."""
+"""``(tour step number, page file)`` while a page the guided tour opened is shown; else ``None``."""
 BYTE_TEXT = "bpe.byte_text"
 BYTE_TOKEN = "bpe.byte_token"
 BYTE_FROM = "bpe.byte_from"
@@ -180,7 +180,7 @@ def lab() -> LabState:
 
 
 def update_lab(**changes: Any) -> None:
-    st.session_state[LAB] = replace(lab(), **changes)
+    st.session_state[LAB] = lab().replace(**changes)
 
 
 def seed(widget_key: str, value: Any) -> None:

@@ -87,7 +87,7 @@ def stepper(total: int, *, key: str = "main") -> int:
     one row (the speed and the slider wrap under the buttons on a phone). Returns the step.
 
     The row is a keyed horizontal container (CSS class ``st-key-bpe-stepper``): the page's CSS
-    keeps it one compact row at every width (see ``STEPPER_CSS``), where Streamlit's columns
+    keeps it one compact row at every width (see ``ui.page_css.LAYOUT_CSS``), where Streamlit's columns
     would stack six full-width buttons on a phone.
     """
     step = lab().step

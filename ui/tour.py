@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bpe.app.pages import HOME, Page
 from bpe.teaching.tour import TOUR, TOUR_PARAM
 
 from . import state, url
 
 
-def tour_bar(title: str) -> None:
-    """Draw the bar on the page titled ``title`` if the tour opened it (call after the page config)."""
+def tour_bar(page: Page) -> None:
+    """Draw the bar on ``page`` if the tour opened it (call after the page config)."""
     linked = url.new_param(TOUR_PARAM)
     if linked is not None:
         number = int(linked) if linked.isdigit() and 1 <= int(linked) <= len(TOUR) else None
-        st.session_state[state.TOUR_AT] = (number, title) if number else None
+        st.session_state[state.TOUR_AT] = (number, page.file) if number else None
     elif url.new_params():  # any other link leaves the tour
         st.session_state[state.TOUR_AT] = None
     at = st.session_state[state.TOUR_AT]
-    if at is None or at[1] != title:
+    if at is None or at[1] != page.file:
         return
     number = at[0]
     with st.container(horizontal=True, vertical_alignment="center"):
@@ -36,4 +37,4 @@ def tour_bar(title: str) -> None:
                 query_params=following.link_params(number + 1),
             )
         else:
-            st.page_link("app.py", label="The tour is done: back to the start", icon=":material/home:")
+            st.page_link(HOME.file, label="The tour is done: back to the start", icon=HOME.icon)

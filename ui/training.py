@@ -26,7 +26,7 @@ from bpe.limits import MAX_TRAIN_SECONDS, check_corpus_size
 from bpe.presets import PRESETS
 from bpe.trace import STOP_TIME_LIMIT, Trace
 from bpe.trainer import base_vocabulary, train
-from bpe.views.app_state import OWN_TABLE, OWN_TEXT, LabState
+from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState
 from bpe.views.markdown import escape_markdown
 
 from . import state
@@ -114,13 +114,13 @@ def own_table_counts(rows: list[tuple[Any, Any]]) -> dict[str, int]:
 
 def _source(lab: LabState) -> tuple[tuple, str | None, tuple | None, Callable[[], Corpus]]:
     """``(cache key, text, table, build corpus)`` for the current example and settings."""
-    if lab.source == OWN_TABLE or (lab.source in PRESETS and PRESETS[lab.source].word_counts is not None):
+    if lab.source == OWN_TABLE_SOURCE or (lab.source in PRESETS and PRESETS[lab.source].word_counts is not None):
         counts = PRESETS[lab.source].word_counts if lab.source in PRESETS else own_table_counts(
             st.session_state[state.OWN_TABLE]
         )
         table = tuple(counts.items())
         return ("table", table), None, table, lambda: Corpus.from_word_counts(counts)
-    if lab.source == OWN_TEXT:
+    if lab.source == OWN_TEXT_SOURCE:
         text = check_corpus_size(st.session_state[state.OWN_TEXT])  # over the limit: an error, text kept
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     else:

@@ -17,20 +17,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe.views.app_state import OWN_TABLE, OWN_TEXT, LabState
+from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState, lab_params, repeated_params
 from bpe.views.markdown import escape_markdown
 
 from . import state
 
 
 def _current() -> dict[str, str | list[str]]:
-    params = st.query_params
-    return {key: (values if len(values := params.get_all(key)) > 1 or key == "special" else values[-1]) for key in params}
+    params, repeated = st.query_params, repeated_params()
+    return {key: (values if len(values := params.get_all(key)) > 1 or key in repeated else values[-1]) for key in params}
 
 
-LAB_KEYS = frozenset({"preset", "unit", "pretok", "eow", "tie", "merges", "vocab", "minfreq", "special", "step", "names"})
-"""The parameters :meth:`LabState.to_query` writes; a link without any (``Byte_inspector?text=é``)
-leaves the example alone. Pages read their own parameters from :func:`new_params`."""
 PRESENT_KEY = "present"
 
 
@@ -43,16 +40,19 @@ def apply_url() -> None:
     st.session_state[state.URL_NEW] = params
     if PRESENT_KEY in params:
         st.session_state[state.PRESENT] = params[PRESENT_KEY] == "1"
-    if not LAB_KEYS.intersection(params):
+    # The parameters LabState writes; a link without any (``Byte_inspector?text=é``) leaves the
+    # example alone. Pages read their own parameters from new_params().
+    lab_keys = lab_params()
+    if not lab_keys.intersection(params):
         st.session_state[state.URL_WARNINGS] = []
         st.session_state[state.URL_SEEN] = params
         return
     lab, warnings = LabState.from_query(params)
     # A step or settings mean someone trained on their own text and shared the view (the gallery's
     # "your own text" card links with the example alone).
-    if not _has_own_corpus(lab.source) and (LAB_KEYS - {"preset"}).intersection(params):
+    if not _has_own_corpus(lab.source) and (lab_keys - {"preset"}).intersection(params):
         warnings.append(
-            f"the sender's own {'word table' if lab.source == OWN_TABLE else 'text'} is not in the link (a link "
+            f"the sender's own {'word table' if lab.source == OWN_TABLE_SOURCE else 'text'} is not in the link (a link "
             "never carries it), so this is a sample in its place, with the link's settings and step; paste or "
             "upload your own in the Corpus box on the Train page"
         )
@@ -65,9 +65,9 @@ def apply_url() -> None:
 
 def _has_own_corpus(source: str) -> bool:
     """False for a link to "your own text" (or table) in a session that still has only the sample."""
-    if source == OWN_TEXT:
+    if source == OWN_TEXT_SOURCE:
         return st.session_state[state.OWN_TEXT] != state.DEFAULT_OWN_TEXT
-    if source == OWN_TABLE:
+    if source == OWN_TABLE_SOURCE:
         return st.session_state[state.OWN_TABLE] != state.default(state.OWN_TABLE)
     return True
 
@@ -76,7 +76,8 @@ def write_lab_now() -> None:
     """Put the example's part of the state in the address bar at once, keeping the other
     parameters (the settings sidebar calls it first, on every page that shows the example)."""
     current = _current()
-    query = {key: value for key, value in current.items() if key not in LAB_KEYS}
+    lab_keys = lab_params()
+    query = {key: value for key, value in current.items() if key not in lab_keys}
     query = {**state.lab().to_query(), **query}
     if query != current:
         st.query_params.from_dict(query)

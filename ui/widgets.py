@@ -1,4 +1,5 @@
-"""Widgets shared by the pages: the example and settings sidebar and the corpus editor.
+"""Widgets shared by the pages: the corpus editor and the vocabulary search box (the settings
+sidebar is :mod:`ui.settings_sidebar`).
 
 Each widget has a ``w.*`` key, is seeded from the session's ``bpe.*`` state just before it is
 drawn (see :mod:`ui.state`) and writes back in ``on_change``; so the state survives a page switch
@@ -11,150 +12,14 @@ import streamlit as st
 
 from bpe.corpus import BOM, decode_text_file
 from bpe.errors import BpeError
-from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, MAX_UPLOAD_MB, check_corpus_size
+from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
+from bpe.limits import MAX_CORPUS_CHARS, MAX_UPLOAD_MB, check_corpus_size
 from bpe.presets import PRESETS
-from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
-from bpe.tiebreak import TIE_BREAK_RULES
-from bpe.views.app_state import OWN_TABLE, OWN_TEXT, SOURCES, LabState
 from bpe.views.markdown import escape_markdown
 from bpe.views.tables import apply_table_edits
 
-from . import state, url
-from .fidelity_settings import end_of_word_mode_picker, special_text_toggle
-from .state import lab, seed, update_lab, write_lab
-
-CUSTOM_REGEX = "custom regex"
-DEFAULT_CUSTOM_PATTERN = r"\w+|[^\w\s]+"
-
-
-# -- example and settings (sidebar) -------------------------------------------------------------
-def _choose_source() -> None:
-    source = st.session_state["w.source"]
-    update = LabState.for_source(source, step=0)
-    st.session_state[state.LAB] = update
-    st.session_state[state.PLAYING] = False
-
-
-def _choose_pretokenizer() -> None:
-    choice = st.session_state["w.pretok"]
-    if choice == CUSTOM_REGEX:
-        pattern = st.session_state.get("w.regex") or DEFAULT_CUSTOM_PATTERN
-        update_lab(pretokenizer=f"regex:{pattern}")
-    else:
-        update_lab(pretokenizer=choice)
-
-
-def _reset_settings() -> None:
-    current = lab()
-    st.session_state[state.LAB] = LabState.for_source(current.source, step=current.step)
-
-
-def settings_sidebar() -> None:
-    """The example picker and every training setting, in the sidebar."""
-    url.write_lab_now()  # before the page draws: the address bar names the step about to be shown
-    current = lab()
-    sidebar = st.sidebar
-    sidebar.header("Example")
-    seed("w.source", current.source)
-    sidebar.selectbox(
-        "Corpus", list(SOURCES), key="w.source", format_func=SOURCES.get, on_change=_choose_source,
-        help="A built-in example with its source's own settings, or your own text / word table.",
-    )
-    if current.source in PRESETS:
-        sidebar.caption(PRESETS[current.source].description)
-
-    sidebar.header("Settings")
-    seed("w.unit", current.unit)
-    sidebar.radio(
-        "Unit", ["byte", "char"], key="w.unit", horizontal=True, on_change=write_lab("w.unit", "unit"),
-        help="byte: start from the 256 byte values (GPT-2, tiktoken). char: start from the characters "
-        "that occur (the Sennrich paper, the Hugging Face course).",
-    )
-
-    custom = current.pretokenizer.startswith("regex:")
-    seed("w.pretok", CUSTOM_REGEX if custom else current.pretokenizer)
-    sidebar.selectbox(
-        "Pre-tokenizer", [*NAMED_PATTERNS, CUSTOM_REGEX], key="w.pretok", on_change=_choose_pretokenizer,
-        disabled=current.is_word_table,
-        help="How text is cut into words before counting pairs; merges never cross a word boundary.",
-    )
-    if current.is_word_table:
-        sidebar.caption("A word table is already split into words, so no pre-tokenizer runs.")
-    elif custom:
-        seed("w.regex", current.pretokenizer[len("regex:"):])
-        sidebar.text_input(
-            "Your split regex", key="w.regex", on_change=write_lab("w.regex", "pretokenizer", lambda p: f"regex:{p}"),
-            help="Its matches are the words; text between matches is kept but never trained on.",
-        )
-        sidebar.caption(PRETOKENIZER_HELP["regex:PATTERN"])
-    else:
-        sidebar.caption(PRETOKENIZER_HELP[current.pretokenizer])
-
-    seed("w.eow", current.end_of_word or "")
-    sidebar.text_input(
-        "End-of-word marker", key="w.eow", placeholder="none (e.g. </w>)",
-        on_change=write_lab("w.eow", "end_of_word", lambda text: text or None),
-        help="Appended to every word before training (Sennrich's </w>), so 'est</w>' (a suffix) "
-        "differs from 'est' inside a word. Leave empty for none.",
-    )
-    end_of_word_mode_picker(sidebar, current)
-
-    seed("w.tie", current.tie_break)
-    sidebar.selectbox(
-        "Tie-break rule", list(TIE_BREAK_RULES), key="w.tie", on_change=write_lab("w.tie", "tie_break"),
-        help="Which pair wins when several share the top count.",
-    )
-    rule = TIE_BREAK_RULES[current.tie_break]
-    sidebar.caption(f"Prefers {rule.summary}. Used by {rule.used_by}.")
-    with sidebar.expander("All tie-break rules"):
-        for other in TIE_BREAK_RULES.values():
-            st.markdown(f"**{other.name}**: {other.summary}. *Used by {other.used_by}.*")
-
-    seed("w.stop_by", current.stop_by)
-    sidebar.radio(
-        "Stop after", ["merges", "vocab_size"], key="w.stop_by", horizontal=True,
-        format_func={"merges": "a number of merges", "vocab_size": "a vocabulary size"}.get,
-        on_change=_switch_stop_by,
-    )
-    seed("w.amount", current.amount)
-    sidebar.number_input(
-        f"Merges (at most {MAX_MERGES:,})" if current.stop_by == "merges" else "Vocabulary size (base + merges + special)",
-        min_value=0 if current.stop_by == "merges" else 1,
-        max_value=MAX_MERGES if current.stop_by == "merges" else None,
-        step=1, key="w.amount", on_change=write_lab("w.amount", "amount", int),
-    )
-    seed("w.minfreq", current.min_frequency)
-    sidebar.number_input(
-        "Minimum pair frequency", min_value=1, step=1, key="w.minfreq",
-        on_change=write_lab("w.minfreq", "min_frequency", int),
-        help="Stop when the best pair occurs fewer times than this (2 by default: a pair seen once only "
-        "memorises the corpus).",
-    )
-    seed("w.special", "\n".join(current.special_tokens))
-    sidebar.text_area(
-        "Special tokens (one per line)", key="w.special", height=80, placeholder="<|endoftext|>",
-        on_change=write_lab("w.special", "special_tokens", _special_lines),
-        help="Never split or merged; they get the last ids. In a text corpus they are cut out before training.",
-    )
-    special_text_toggle(sidebar, current)
-    sidebar.button("Reset to the example's settings", on_click=_reset_settings, width="stretch")
-
-
-def _special_lines(text: str) -> tuple[str, ...]:
-    return tuple(line.rstrip("\r") for line in text.split("\n") if line.strip())
-
-
-def _switch_stop_by() -> None:
-    stop_by = st.session_state["w.stop_by"]
-    current = lab()
-    if stop_by == current.stop_by:
-        return
-    # Keep the same run when switching: 10 merges on bytes <-> a vocabulary of 266.
-    # The base size is known once a run was trained; before that, bytes give a fair guess.
-    base = st.session_state[state.BASE_SIZE] or 256
-    extra = len(current.special_tokens)
-    amount = current.amount + base + extra if stop_by == "vocab_size" else max(current.amount - base - extra, 0)
-    update_lab(stop_by=stop_by, amount=amount)
+from . import state
+from .state import lab, seed, update_lab
 
 
 # -- the corpus (main area) ---------------------------------------------------------------------
@@ -164,10 +29,10 @@ def _copy_to_own() -> None:
     if preset.word_counts is not None:
         st.session_state[state.OWN_TABLE] = list(preset.word_counts.items())
         st.session_state[state.TABLE_VERSION] += 1
-        update_lab(source=OWN_TABLE)
+        update_lab(source=OWN_TABLE_SOURCE)
     else:
         st.session_state[state.OWN_TEXT] = preset.corpus_text
-        update_lab(source=OWN_TEXT)
+        update_lab(source=OWN_TEXT_SOURCE)
 
 
 def _read_upload() -> None:
@@ -193,7 +58,7 @@ def read_upload(data: bytes, name: str, *, file_id: str | None = None) -> None:
     st.session_state[state.OWN_TEXT] = text
     bom = " (its byte-order mark, U+FEFF, removed: it is not part of the text)" if data.startswith(BOM.encode()) else ""
     st.session_state[state.UPLOAD_NOTE] = ("success", f"Loaded {escape_markdown(name)}{bom}.", file_id)
-    update_lab(source=OWN_TEXT)
+    update_lab(source=OWN_TEXT_SOURCE)
 
 
 def _edit_table() -> None:
@@ -205,7 +70,7 @@ def _edit_table() -> None:
 def corpus_editor() -> None:
     """Show the corpus; for 'your own' sources, edit it (text, .txt upload, or word table)."""
     current = lab()
-    if current.source == OWN_TEXT:
+    if current.source == OWN_TEXT_SOURCE:
         seed("w.own_text", st.session_state[state.OWN_TEXT])
         st.text_area(
             "Your text (Ctrl+Enter to train on it)", key="w.own_text", height=140,
@@ -222,7 +87,7 @@ def corpus_editor() -> None:
         else:  # the file was removed from the uploader: its note goes with it
             st.session_state[state.UPLOAD_NOTE] = None
         st.caption("Links never include your text: a shared link opens with the settings and the step only.")
-    elif current.source == OWN_TABLE:
+    elif current.source == OWN_TABLE_SOURCE:
         import pandas as pd
 
         rows = st.session_state[state.OWN_TABLE]

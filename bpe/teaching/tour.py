@@ -1,13 +1,13 @@
 """The guided tour: five short steps through BPE on Wikipedia's "aaabdaaabac", each linking to a page.
 
 bytes -> pairs -> merge -> repeat -> encode. Each step has a title, two or three sentences and a
-target: the page file to open and the query parameters that put it in the right state (small URL
-state only: a preset, a step, a short text). The page names live here, once, as constants.
+target: the page file to open (from the app's page registry, :mod:`bpe.app.pages`) and the query
+parameters that put it in the right state (small URL state only: a preset, a step, a short text).
 
-    >>> from bpe.teaching.tour import TOUR, PAGE_TRAIN
+    >>> from bpe.teaching.tour import TOUR
     >>> [step.title for step in TOUR]
     ['Text is bytes', 'Count the pairs', 'Merge the most frequent pair', 'Repeat', 'Encode new text']
-    >>> TOUR[2].page == PAGE_TRAIN, TOUR[2].params
+    >>> TOUR[2].page == pages.TRAIN.file, TOUR[2].params
     (True, {'preset': 'wikipedia', 'step': '1'})
     >>> TOUR[2].url_path()
     'Train?preset=wikipedia&step=1'
@@ -23,14 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-PAGE_TRAIN = "pages/1_Train.py"
-PAGE_ENCODE = "pages/2_Encode_and_decode.py"
-PAGE_VOCABULARY = "pages/3_Vocabulary.py"
-PAGE_QUIZ = "pages/4_Predict_the_next_merge.py"
-PAGE_TIE_LAB = "pages/5_Tie_break_lab.py"
-PAGE_COUNTING_LAB = "pages/6_Counting_lab.py"
-PAGE_PRETOKENIZATION_LAB = "pages/7_Pre-tokenization_lab.py"
-PAGE_BYTE_INSPECTOR = "pages/8_Byte_inspector.py"
+from ..app import pages
 
 
 @dataclass(frozen=True)
@@ -39,14 +32,13 @@ class TourStep:
     body: str
     """Two or three sentences."""
     page: str
-    """The page file to open, as ``st.switch_page`` and ``st.page_link`` take it."""
+    """The page file to open, as ``st.switch_page`` and ``st.page_link`` take it (one of :data:`bpe.app.pages.PAGES`)."""
     params: dict[str, str] = field(default_factory=dict)
     """Query parameters that set the page up (all strings, as in a URL)."""
 
     def url_path(self) -> str:
         """The page's URL path and query, as Streamlit names pages (``Train?preset=wikipedia``)."""
-        name = self.page.rsplit("/", 1)[-1].removesuffix(".py").split("_", 1)[-1]
-        return name + (f"?{urlencode(self.params)}" if self.params else "")
+        return pages.page_for(self.page).url_name + (f"?{urlencode(self.params)}" if self.params else "")
 
     def link_params(self, number: int) -> dict[str, str]:
         """:attr:`params` plus ``tour=<number>`` (1-based), so the page can show where the tour is."""
@@ -63,21 +55,21 @@ TOUR: tuple[TourStep, ...] = (
         "A byte-level tokenizer never sees letters: it sees UTF-8 bytes, 256 possible values, so any "
         "text can be encoded. 'a' is one byte, 'é' two and '€' three; these 256 bytes are the "
         "starting vocabulary.",
-        PAGE_BYTE_INSPECTOR,
+        pages.BYTE_INSPECTOR.file,
         {"text": "aaabdaaabac é €"},
     ),
     TourStep(
         "Count the pairs",
         "Training counts every pair of neighbouring symbols. In 'aaabdaaabac' the pair (a, a) is "
         "counted 4 times, with overlap: 'aaa' holds it twice.",
-        PAGE_COUNTING_LAB,
+        pages.COUNTING_LAB.file,
         {"text": "aaabdaaabac", "left": "a", "right": "a"},
     ),
     TourStep(
         "Merge the most frequent pair",
         "The most frequent pair becomes a new token: a + a -> 'aa', token 256. Every occurrence is "
         "replaced left to right, and the corpus gets shorter.",
-        PAGE_TRAIN,
+        pages.TRAIN.file,
         {"preset": "wikipedia", "step": "1"},
     ),
     TourStep(
@@ -85,14 +77,14 @@ TOUR: tuple[TourStep, ...] = (
         "Count again and merge again until the wanted vocabulary size is reached or no pair occurs "
         "twice. At merge 2 two pairs tie at count 2, and the tie-break rule decides: try to predict "
         "it.",
-        PAGE_QUIZ,
+        pages.QUIZ.file,
         {"preset": "wikipedia", "step": "1"},
     ),
     TourStep(
         "Encode new text",
         "To encode, a tokenizer splits text into bytes and replays the learned merges in the order "
         "they were learned. Decoding just joins the tokens' bytes back together.",
-        PAGE_ENCODE,
+        pages.ENCODE.file,
         # Step 3 is the last: Wikipedia's example learns exactly three merges, and encoding is
         # about replaying all of them (at step 0 no learned merge would apply).
         {"preset": "wikipedia", "step": "3", "text": "aaabdaaabac"},

@@ -46,7 +46,7 @@ LINKED_RANKS = 20
 def _hover_rules() -> str:
     rules = []
     for rank in range(1, LINKED_RANKS + 1):
-        hovered = f'.stMain:has([aria-label="bpe-pair-{rank}"]:hover, [data-pair="{rank}"]:hover)'
+        hovered = f':root:has([aria-label="bpe-pair-{rank}"]:hover, [data-pair="{rank}"]:hover)'
         rules.append(
             f'{hovered} .bpe-before [data-l="{rank}"], {hovered} .bpe-before [data-r="{rank}"] '
             "{ box-shadow: 0 0 0 3px #111; background: #FFD84D; }"
@@ -75,10 +75,10 @@ MERGE_CSS = f"""
 @keyframes bpe-leave {{ from {{ visibility: visible; }} to {{ visibility: hidden; }} }}
 @keyframes bpe-arrive {{ from {{ visibility: hidden; }} to {{ visibility: visible; }} }}
 .bpe-merge-view:has(.bpe-pick-before:checked) .bpe-before,
-.stMain:has([aria-label^="bpe-pair-"]:hover, [data-pair]:hover) .bpe-merge-view .bpe-before {{
+:root:has([aria-label^="bpe-pair-"]:hover, [data-pair]:hover) .bpe-merge-view .bpe-before {{
   animation: none; visibility: visible; }}
 .bpe-merge-view:has(.bpe-pick-before:checked) .bpe-after,
-.stMain:has([aria-label^="bpe-pair-"]:hover, [data-pair]:hover) .bpe-merge-view .bpe-after {{
+:root:has([aria-label^="bpe-pair-"]:hover, [data-pair]:hover) .bpe-merge-view .bpe-after {{
   animation: none; visibility: hidden; }}
 .bpe-pairref {{ cursor: help; border-bottom: 2px dotted #555; }}
 .bpe-merge-view .bpe-join::after {{ content: attr(data-n); }}

@@ -1,9 +1,9 @@
-"""Presenter mode: large type for a projector, as CSS and as a font scale for chart specs.
+"""Presenter mode: large type for a projector, as a font scale for chart specs.
 
 The page decides *whether* to present (a session key, ``present=1`` in the URL); this module only
-says *how it looks*: :data:`PRESENTER_CSS` enlarges all text (through the root font size) and token chips, and
-:func:`scale_fonts` enlarges every font in a Vega-Lite spec (Altair's ``chart.to_dict()``), since
-CSS cannot reach the text a chart draws in its own SVG.
+says *how charts look*: :func:`scale_fonts` enlarges every font in a Vega-Lite spec (Altair's
+``chart.to_dict()``), since the page's CSS (``ui.page_css.PRESENTER_CSS``, which styles Streamlit's
+own markup and so lives with the app) cannot reach the text a chart draws in its own SVG.
 
     >>> spec = {"mark": {"type": "text", "fontSize": 14}, "encoding": {"y": {"axis": {"labelFontSize": 15}}}}
     >>> scaled = scale_fonts(spec, 2)
@@ -14,8 +14,8 @@ CSS cannot reach the text a chart draws in its own SVG.
     >>> scaled["config"]["axis"]["labelFontSize"]   # defaults for fonts the spec leaves to Vega-Lite
     22
 
-Scope: looks only. Out of scope: the toggle and the URL (``ui``), and layout changes such as a
-collapsed sidebar (``st.set_page_config``).
+Scope: charts' looks only. Out of scope: the toggle and the URL (``ui``), the page's CSS
+(``ui.page_css``), and layout changes such as a collapsed sidebar (``st.set_page_config``).
 """
 
 from __future__ import annotations
@@ -39,27 +39,6 @@ _DEFAULT_FONTS: Mapping[str, Mapping[str, int]] = MappingProxyType({
 PRESENTER_BARS = 6
 """Bars of the pair-count chart in presenter mode: six projector-sized bars fit a 720-pixel screen
 beside the corpus; the runners-up further down matter least to an audience."""
-
-PRESENTER_ROOT_PX = 22
-"""The root font size in presenter mode (16 otherwise): every size Streamlit and our CSS give in
-``rem`` grows with it, the sidebar, widgets and token chips included."""
-
-PRESENTER_CSS = f"""
-<style>
-html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
-.stMain .bpe-tokens {{ font-size: 1.3rem; }}
-.stMain .bpe-narration .bpe-tokens {{ font-size: inherit; }}
-.stMain [data-testid="stBaseButton-primary"] kbd, .stMain [data-testid="stBaseButton-secondary"] kbd {{
-  display: none; }}  /* the shortcut hints: the presenter knows them, and the labels need the room */
-.stMain:has([class*="st-key-bpe-stepper"]) h1 {{ font-size: 1.5rem; }}  /* a stepped lesson needs the room */
-.stMain [data-testid="stCaptionContainer"] {{ display: none; }}  /* the presenter says it */
-.stMain .bpe-why > summary {{ display: list-item; }}  /* a projector folds the narration's sentences */
-.stMain .bpe-why:not([open])::details-content {{ content-visibility: hidden; }}
-.stMainBlockContainer {{ padding-top: 3rem; }}  /* Streamlit's header grows with the root font */
-.stMain .bpe-layers {{ --bpe-corpus-height: max(9rem, calc(100vh - 22rem)); }}
-</style>
-"""
-
 
 def scale_fonts(spec: Mapping[str, Any], scale: float) -> dict[str, Any]:
     """A copy of ``spec`` with every font size (and every band ``step``) times ``scale``."""

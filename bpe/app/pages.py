@@ -1,0 +1,63 @@
+"""The app's pages, each declared once: its file, its title and its icon.
+
+Everything that names a page reads this registry: the page's own setup (browser tab and tour bar,
+``ui.render.page_setup``), the sidebar's links, the home page's tour cards and the tour's targets
+(:mod:`bpe.teaching.tour`). A new page is its file in ``pages/`` and one entry in :data:`PAGES`
+(``tests/test_app_trust.py`` and ``tests/test_browser_a11y.py`` open every entry).
+
+    >>> TRAIN.file, TRAIN.title, TRAIN.icon
+    ('pages/1_Train.py', 'Train, step by step', ':material/school:')
+    >>> page_for("pages/9_Compare.py").title
+    'Compare tokenizers'
+    >>> TRAIN.url_name                    # how Streamlit names the page in a URL
+    'Train'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import NamedTuple
+
+
+class Page(NamedTuple):
+    """A tuple, so ``for file, title, icon in PAGES`` reads each entry whole."""
+
+    file: str
+    """Relative to the app's root, as ``st.page_link`` and ``st.switch_page`` take it."""
+    title: str
+    """The sidebar link's label, the browser tab's title and the tour bar's name for it."""
+    icon: str
+    """A Material Symbols name (``:material/school:``): the sidebar link's icon and the browser tab's."""
+
+    @property
+    def url_name(self) -> str:
+        """The page's URL path as Streamlit derives it from the file name (``9_Compare.py`` -> ``Compare``)."""
+        return self.file.rsplit("/", 1)[-1].removesuffix(".py").split("_", 1)[-1]
+
+
+HOME = Page("app.py", "Home", ":material/home:")
+TRAIN = Page("pages/1_Train.py", "Train, step by step", ":material/school:")
+ENCODE = Page("pages/2_Encode_and_decode.py", "Encode & decode", ":material/swap_horiz:")
+VOCABULARY = Page("pages/3_Vocabulary.py", "Vocabulary", ":material/menu_book:")
+QUIZ = Page("pages/4_Predict_the_next_merge.py", "Predict the next merge", ":material/quiz:")
+TIE_LAB = Page("pages/5_Tie_break_lab.py", "Tie-break lab", ":material/balance:")
+COUNTING_LAB = Page("pages/6_Counting_lab.py", "Counting lab", ":material/calculate:")
+PRETOKENIZATION_LAB = Page("pages/7_Pre-tokenization_lab.py", "Pre-tokenization lab", ":material/content_cut:")
+BYTE_INSPECTOR = Page("pages/8_Byte_inspector.py", "Byte inspector", ":material/memory:")
+COMPARE = Page("pages/9_Compare.py", "Compare tokenizers", ":material/compare:")
+IMPORT_EXPORT = Page("pages/10_Import_and_export.py", "Import & export", ":material/import_export:")
+CHECK = Page("pages/11_Check_my_BPE.py", "Check my BPE", ":material/fact_check:")
+
+PAGES: tuple[Page, ...] = (
+    HOME, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
+    IMPORT_EXPORT, CHECK,
+)
+"""Every page, in the sidebar's order (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
+
+_BY_FILE: Mapping[str, Page] = MappingProxyType({page.file: page for page in PAGES})
+
+
+def page_for(file: str) -> Page:
+    """The page whose file is ``file`` (``pages/1_Train.py``); a file not registered is a ``KeyError``."""
+    return _BY_FILE[file]

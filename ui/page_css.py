@@ -1,0 +1,95 @@
+"""The CSS every page adds on top of Streamlit's own: contrast, layout, the stepper, presenter mode.
+
+Each rule on Streamlit's markup names its selector from :mod:`ui.streamlit_dom` (the one list of
+what we rely on, checked against the pinned Streamlit by a browser test); our own classes
+(``bpe-*``) are styled by the view modules that draw them. Streamlit-free: ``ui.render.page_setup``
+adds :data:`A11Y_CSS`, :data:`LAYOUT_CSS` and :data:`STALE_CSS` to every page, and
+:data:`PRESENTER_CSS` in presenter mode.
+"""
+
+from __future__ import annotations
+
+from .streamlit_dom import (
+    BUTTON, CAPTION, HORIZONTAL_BLOCK, MAIN, MAIN_BLOCK, PRIMARY_BUTTON, SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX,
+    SHORTCUT_HINT, SLIDER, STALE, TERTIARY_KIND, VERTICAL_BLOCK, keyed,
+)
+
+STEPPER = keyed("bpe-stepper")
+"""The stepper's row (``ui.stepper.stepper``: a keyed horizontal container)."""
+
+STALE_CSS = f"""
+<style>
+/* While a rerun is slow (over 0.5 s), Streamlit dims the elements it is about to replace with a
+   1 s opacity fade: 60 frames of repainting every element, in every open tab, just when the machine
+   is busiest. Dim them in one step after the same delay instead: the same cue, one repaint. */
+{STALE} {{ transition: opacity 0s linear 0.5s !important; }}
+</style>
+"""
+
+_HIDDEN = "position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);"
+"""Visually hidden, still read by screen readers."""
+
+LAYOUT_CSS = f"""
+<style>
+/* Streamlit leaves a 6rem band above every page (room for its header, which is transparent here):
+   keep just enough for the header's buttons, so a lesson's first screen holds the lesson. */
+{MAIN_BLOCK} {{ padding-top: 2.6rem; padding-bottom: 3rem; }}
+{MAIN} h1 {{ padding-top: 0; }}
+/* The stepper: one compact row (see ui.stepper.stepper). */
+{STEPPER} {{ flex-wrap: wrap; row-gap: .3rem; }}
+{STEPPER} {SLIDER} {{ flex: 1 1 8rem; min-width: 8rem; padding: 0 .6rem; }}
+{STEPPER} {BUTTON} button {{ min-height: 2.4rem; }}
+{keyed("w-first-")} p, {keyed("w-last-")} p, {keyed("w-play-")} p, {keyed("w-moment-")} p {{
+  {_HIDDEN} }}
+.bpe-pair-legend {{ margin-top: -.6rem; }}
+.bpe-swatch {{ display: inline-block; width: .85em; height: .85em; border: 1px solid #222; vertical-align: -.08em; }}
+.bpe-stop {{ margin: .3rem 0 0 0; padding: .3rem .6rem; border-left: 4px solid #D55E00; background: #FDF1E9; }}
+@media (max-width: 640px) {{
+  {MAIN_BLOCK} {{ padding-left: .75rem; padding-right: .75rem; padding-top: 3.2rem; }}
+  {MAIN} {VERTICAL_BLOCK} {{ gap: .55rem; }}
+  .bpe-layers {{ --bpe-corpus-height: 8.5rem; }}
+  {MAIN} h1 {{ font-size: 1.6rem; }}
+  {MAIN} {CAPTION} {{ display: none; }}
+  {STEPPER} kbd, {STEPPER} p {{ {_HIDDEN} }}
+  {STEPPER} {{ column-gap: .35rem; }}
+  {STEPPER} {BUTTON} button {{ padding: 0 .5rem; min-width: 2.4rem; }}
+  {STEPPER} {SELECTBOX} {{ width: 7rem !important; }}
+  {STEPPER} {SLIDER} {{ flex-basis: 100%; }}
+  {keyed("bpe-step-panels")} {HORIZONTAL_BLOCK} {{ flex-direction: column-reverse; }}
+  {MAIN} {{ overflow-x: hidden; }}
+}}
+</style>
+"""
+
+A11Y_CSS = f"""
+<style>
+/* WCAG 2.2 AA asks 4.5:1 for text. Streamlit draws captions and keyboard-shortcut hints at 60 %
+   opacity: 4.37:1 for captions on white, 2.9:1 for PageDown on the primary blue. Opaque, in a
+   grey that keeps 4.5:1 on white and on the sidebar (tests/test_browser_a11y.py measures both). */
+{CAPTION} {{ opacity: 1 !important; color: #5C6066 !important; }}
+{CAPTION} p {{ color: inherit; }}
+{SHORTCUT_HINT} {{ opacity: 1 !important; }}
+{SECONDARY_KIND} kbd, {TERTIARY_KIND} kbd {{ color: #5C6066 !important; }}
+</style>
+"""
+
+PRESENTER_ROOT_PX = 22
+"""The root font size in presenter mode (16 otherwise): every size Streamlit and our CSS give in
+``rem`` grows with it, the sidebar, widgets and token chips included."""
+
+PRESENTER_CSS = f"""
+<style>
+html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
+{MAIN} .bpe-tokens {{ font-size: 1.3rem; }}
+{MAIN} .bpe-narration .bpe-tokens {{ font-size: inherit; }}
+{MAIN} {PRIMARY_BUTTON} kbd, {MAIN} {SECONDARY_BUTTON} kbd {{
+  display: none; }}  /* the shortcut hints: the presenter knows them, and the labels need the room */
+{MAIN}:has({STEPPER}) h1 {{ font-size: 1.5rem; }}  /* a stepped lesson needs the room */
+{MAIN} {CAPTION} {{ display: none; }}  /* the presenter says it */
+{MAIN} .bpe-why > summary {{ display: list-item; }}  /* a projector folds the narration's sentences */
+{MAIN} .bpe-why:not([open])::details-content {{ content-visibility: hidden; }}
+{MAIN_BLOCK} {{ padding-top: 3rem; }}  /* Streamlit's header grows with the root font */
+{MAIN} .bpe-layers {{ --bpe-corpus-height: max(9rem, calc(100vh - 22rem)); }}
+</style>
+"""
+"""Presenter mode's large type: the root font size, token chips, and room for the lesson."""

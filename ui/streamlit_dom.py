@@ -1,0 +1,72 @@
+"""Every selector BPE Lab's CSS uses on Streamlit's own markup, named once, with why.
+
+Streamlit gives no public API for most of what a teaching app must adjust (caption contrast, the
+band above a page, presenter-sized text), so :mod:`ui.page_css` styles its markup: class names and
+``data-testid`` attributes that a Streamlit release may rename without notice. They live here and
+nowhere else. ``tests/test_browser_streamlit_dom.py`` opens a page of the pinned Streamlit
+(requirements.txt) and fails if any of them matches nothing, and ``tests/test_streamlit_dom.py``
+fails if CSS anywhere else in the project names a Streamlit class or test id directly.
+
+What is public, and so not listed: a widget or container ``key=`` becomes the CSS class
+``st-key-<key>`` (Streamlit's documented way to style one element; :func:`keyed`), and the theme in
+``.streamlit/config.toml``.
+
+Streamlit-free on purpose (plain strings), so the tests read it without a running app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+MAIN = ".stMain"
+"""The main area (not the sidebar)."""
+MAIN_BLOCK = ".stMainBlockContainer"
+"""The main area's padded column: its padding is the band above every page."""
+STALE = '[data-stale="true"]'
+"""An element Streamlit is about to replace during a slow rerun (it fades these)."""
+CAPTION = '[data-testid="stCaptionContainer"]'
+"""``st.caption``'s text."""
+SLIDER = '[data-testid="stSlider"]'
+SELECTBOX = '[data-testid="stSelectbox"]'
+BUTTON = ".stButton"
+"""A button's wrapper."""
+PRIMARY_BUTTON = '[data-testid="stBaseButton-primary"]'
+SECONDARY_BUTTON = '[data-testid="stBaseButton-secondary"]'
+SECONDARY_KIND = 'button[kind^="secondary"]'
+"""A secondary button, by the ``kind`` attribute (any size)."""
+TERTIARY_KIND = 'button[kind^="tertiary"]'
+SHORTCUT_HINT = "button kbd"
+"""The keyboard-shortcut badge Streamlit draws inside a button given ``shortcut=``."""
+VERTICAL_BLOCK = '[data-testid="stVerticalBlock"]'
+HORIZONTAL_BLOCK = '[data-testid="stHorizontalBlock"]'
+"""``st.columns``' row."""
+
+INTERNALS: Mapping[str, str] = MappingProxyType({
+    MAIN: MAIN,
+    MAIN_BLOCK: MAIN_BLOCK,
+    # subtle: data-stale is "true" only while a slow rerun is under way; the attribute is always there
+    STALE: "[data-stale]",
+    CAPTION: CAPTION,
+    SLIDER: SLIDER,
+    SELECTBOX: SELECTBOX,
+    BUTTON: BUTTON,
+    PRIMARY_BUTTON: PRIMARY_BUTTON,
+    SECONDARY_BUTTON: SECONDARY_BUTTON,
+    SECONDARY_KIND: SECONDARY_KIND,
+    TERTIARY_KIND: TERTIARY_KIND,
+    SHORTCUT_HINT: SHORTCUT_HINT,
+    VERTICAL_BLOCK: VERTICAL_BLOCK,
+    HORIZONTAL_BLOCK: HORIZONTAL_BLOCK,
+})
+"""Each selector on Streamlit's internals -> a probe that matches on the Train page in presenter
+mode whenever Streamlit still draws that markup (the browser test's checklist)."""
+
+
+def keyed(key_prefix: str) -> str:
+    """Elements whose ``key=`` starts with ``key_prefix`` (Streamlit's public ``st-key-<key>`` class).
+
+    >>> keyed("bpe-stepper")
+    '[class*="st-key-bpe-stepper"]'
+    """
+    return f'[class*="st-key-{key_prefix}"]'
