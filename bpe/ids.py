@@ -22,6 +22,15 @@ MAX_ID_DIGITS = 18
 """No vocabulary comes near 19 digits, and int() of 18 digits is instant."""
 
 
+def is_whole_number(value: object, *, minimum: int = 0) -> bool:
+    """True for an ``int`` of at least ``minimum``; ``bool`` is an int to Python, but not a count or an id.
+
+    >>> [is_whole_number(v) for v in (0, 7, -1, True, 2.0, "3")], is_whole_number(0, minimum=1)
+    ([True, True, False, False, False, False], False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
 def read_id(item: str) -> int:
     """One id: ASCII digits only; anything else raises a teaching :class:`BpeError`."""
     if item.isascii() and item.isdigit() and len(item) <= MAX_ID_DIGITS:
