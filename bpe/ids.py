@@ -2,7 +2,8 @@
 
 One rule for every place ids are typed: an id is ASCII digits only, at most 18 of them. Python's
 ``int()`` is far more lenient (it reads ``'٣'`` as 3, ``'1_0'`` as 10 and ``' 7 '`` as 7) and
-refuses 4,300-digit strings with a message about a limit nobody asked about.
+refuses 4,300-digit strings with a message about a limit nobody asked about. And one rule for an
+id or a count given as a value (in a file, a word table, a step): :func:`is_whole_number`.
 
     >>> parse_ids("[258, 100,258]")
     [258, 100, 258]
