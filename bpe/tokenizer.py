@@ -300,21 +300,8 @@ class Tokenizer(TokenizerDisplay):
 
         return to_ours(self)
 
-    @classmethod
-    def from_json(cls, text: str) -> "Tokenizer":
+    @staticmethod
+    def from_json(text: str) -> "Tokenizer":
         from .formats.ours import parse_ours
 
         return parse_ours(text)
-
-    def save(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as file:
-            file.write(self.to_json())
-
-    @classmethod
-    def load(cls, path: str) -> "Tokenizer":
-        try:
-            with open(path, encoding="utf-8") as file:
-                text = file.read()
-        except UnicodeDecodeError:
-            raise FormatError(f"{path} is not UTF-8 text, so it is not a BPE Lab tokenizer file") from None
-        return cls.from_json(text)

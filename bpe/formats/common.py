@@ -63,6 +63,10 @@ class TokenizerFormat:
     stores_special_tokens: bool = True
     """False when the files lack the special tokens: importing takes them (``special_tokens``)."""
 
+    def __post_init__(self) -> None:  # a mistake in a format's entry fails at import, not on first use
+        if not 1 <= self.reads <= len(self.file_names) or len(set(self.file_names)) != len(self.file_names):
+            raise ValueError(f"format {self.name!r}: reads {self.reads} of the distinct file names {self.file_names}")
+
     def export_problem(self, tokenizer: Tokenizer) -> str | None:
         """Why this format cannot hold ``tokenizer`` (a sentence that says what to do instead); None if it can."""
         return (byte_level_problem(tokenizer, title=self.title) if self.byte_level_only else None) or self.problem(tokenizer)
