@@ -32,10 +32,10 @@ from ..vocab import Token
 
 @dataclass(frozen=True)
 class TokenizerFormat:
-    """One file format: declared once, in its own module, and listed once in ``registry.FORMATS``.
+    """One file format: declared once, in its own module, and listed once in ``files.FORMATS``.
 
     The CLI, the exporters and the Import & export page read only these fields, so a new format
-    is one module with one of these and one line in the registry (``tests/test_formats_registry.py``
+    is one module with one of these and one line in ``FORMATS`` (``tests/test_formats_registry.py``
     adds a toy format that way).
     """
 

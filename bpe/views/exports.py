@@ -26,10 +26,8 @@ from types import MappingProxyType
 from ..formats import TokenizerFormat, all_formats
 from ..tokenizer import Tokenizer
 
-MIME_TYPES: Mapping[str, str] = MappingProxyType({
-    ".json": "application/json", ".model": "text/plain", ".vocab": "text/plain", ".tiktoken": "text/plain",
-    ".bpe": "text/plain", ".codes": "text/plain", ".zip": "application/zip",
-})
+MIME_TYPES: Mapping[str, str] = MappingProxyType({".json": "application/json", ".zip": "application/zip"})
+"""By file suffix; every other file a format writes is plain text (so a new format needs no entry here)."""
 _ZIP_TIME = (2024, 1, 1, 0, 0, 0)  # fixed, so the same tokenizer always zips to the same bytes
 
 
