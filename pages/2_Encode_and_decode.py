@@ -14,8 +14,7 @@ import streamlit as st
 
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
-from bpe.ids import parse_ids
-from bpe.views.encoding import byte_pieces, encode_for_page, sample_text, walkthrough_html
+from bpe.views.encoding import byte_pieces, encode_for_page, parse_ids, sample_text, walkthrough_html
 from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.views.markdown import escape_markdown, inline_code
 from bpe.views.token_html import chips_html, pieces_for, visible_text

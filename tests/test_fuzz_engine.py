@@ -22,14 +22,15 @@ from hypothesis import strategies as st
 
 from bpe.corpus import Corpus, decode_text_file, parse_word_counts
 from bpe.errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
+from bpe.ids import parse_ids
 from bpe.pretokenize import NAMED_PATTERNS
 from bpe.settings import TrainSettings
 from bpe.tiebreak import TIE_BREAK_RULES
-from bpe.ids import parse_ids
 from bpe.tokenizer import Tokenizer
 from bpe.trace import Trace
 from bpe.trainer import train
 from bpe.views.app_state import LabState
+from bpe.views.encoding import parse_ids as parse_typed_ids
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -187,12 +188,13 @@ TYPED_IDS = st.text(alphabet=st.sampled_from("0123456789 ,;[]-+²٣x.e_"), max_s
 @given(typed=TYPED_IDS)
 @example(typed="1, " + "9" * 5000)
 def test_typed_ids_parse_to_whole_numbers_or_raise_bpe_errors(typed):
-    try:
-        ids = parse_ids(typed)
-    except BpeError:
-        return
-    assert all(isinstance(i, int) and i >= 0 for i in ids)
-    only_bpe_errors(lambda: tokenizer("byte").decode(ids))
+    for parse in (parse_ids, parse_typed_ids):
+        try:
+            ids = parse(typed)
+        except BpeError:
+            continue
+        assert all(isinstance(i, int) and i >= 0 for i in ids)
+        only_bpe_errors(lambda: tokenizer("byte").decode(ids))
 
 
 @FUZZ

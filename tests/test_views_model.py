@@ -14,8 +14,7 @@ from bpe.settings import TrainSettings
 from bpe.tokenizer import Tokenizer
 from bpe.trainer import train
 from bpe.views.app_state import OWN_TEXT, SOURCES, LabState
-from bpe.ids import parse_ids
-from bpe.views.encoding import sample_text, walkthrough_html
+from bpe.views.encoding import parse_ids, sample_text, walkthrough_html
 from bpe.views.merge_tree import dot_escape, merge_tree_dot
 from bpe.views.naming import wikipedia_names
 from bpe.views.narration import narrate_step

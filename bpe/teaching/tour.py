@@ -25,8 +25,11 @@ from urllib.parse import urlencode
 
 PAGE_TRAIN = "pages/1_Train.py"
 PAGE_ENCODE = "pages/2_Encode_and_decode.py"
+PAGE_VOCABULARY = "pages/3_Vocabulary.py"
 PAGE_QUIZ = "pages/4_Predict_the_next_merge.py"
+PAGE_TIE_LAB = "pages/5_Tie_break_lab.py"
 PAGE_COUNTING_LAB = "pages/6_Counting_lab.py"
+PAGE_PRETOKENIZATION_LAB = "pages/7_Pre-tokenization_lab.py"
 PAGE_BYTE_INSPECTOR = "pages/8_Byte_inspector.py"
 
 

@@ -1,4 +1,4 @@
-"""The encode page's views: an encode walkthrough as HTML and sample texts (typed ids: ``bpe.ids``).
+"""The encode page's views: an encode walkthrough as HTML, ids typed by a person, sample texts.
 
 The walkthrough shows, for each chunk of the pre-tokenized text, its starting symbols and every
 merge the tokenizer applied to it, lowest rank first, as ``Tokenizer.encode_walkthrough``
@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
 from ..limits import MAX_CHUNK_CHARS, MAX_WALK_CHARS, MAX_WALK_ROWS
 from ..pretokenize import special_token_pattern, split_special
 from ..tokenizer import ChunkWalk, Tokenizer
