@@ -36,12 +36,12 @@ TARGET_S = 10.0
 
 
 def _merges_file(folder: str, name: str, pairs) -> str:
-    from bpe.byte_level import bytes_to_gpt2_text
+    from bpe.byte_level import to_byte_text
 
     path = str(Path(folder) / f"{name}.bpe")
     with open(path, "w", encoding="utf-8") as file:
         file.write("#version: 0.2\n")
-        file.writelines(f"{bytes_to_gpt2_text(a)} {bytes_to_gpt2_text(b)}\n" for a, b in pairs)
+        file.writelines(f"{to_byte_text(a)} {to_byte_text(b)}\n" for a, b in pairs)
     return path
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bpe.byte_level import bytes_to_gpt2_text  # noqa: E402
+from bpe.byte_level import to_byte_text  # noqa: E402
 from bpe.corpus import Corpus  # noqa: E402
 from bpe.presets import python_docs_text  # noqa: E402
 from bpe.settings import TrainSettings  # noqa: E402
@@ -84,7 +84,7 @@ def main() -> None:
 
     tokens = trace.tokens
     our_pairs = [
-        (bytes_to_gpt2_text(tokens[s.left].data), bytes_to_gpt2_text(tokens[s.right].data)) for s in trace.steps
+        (to_byte_text(tokens[s.left].data), to_byte_text(tokens[s.right].data)) for s in trace.steps
     ]
     smallest_ids = train(corpus, TrainSettings(tie_break="smallest-ids", merges=args.merges, min_frequency=1))
     same_as_hf = our_pairs == hf_merges

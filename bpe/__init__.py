@@ -14,7 +14,8 @@ from .errors import BpeError, FormatError, PatternError, SettingsError, SpecialT
 from .presets import PRESETS, Preset, get_preset
 from .settings import TrainSettings
 from .tiebreak import TIE_BREAK_RULES
-from .tokenizer import AppliedMerge, ChunkWalk, Tokenizer
+from .merge_loop import AppliedMerge
+from .tokenizer import ChunkWalk, Tokenizer
 from .trace import MergeStep, PairCount, Trace
 from .trainer import train
 

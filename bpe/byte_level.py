@@ -41,11 +41,11 @@ UNICODE_TO_BYTE: MappingProxyType[str, int] = MappingProxyType(
 """The inverse table: GPT-2's printable character back to its byte."""
 
 
-def bytes_to_gpt2_text(data: bytes) -> str:
-    """Show bytes the way GPT-2's ``encoder.json`` spells them: ``b" the" -> "Ġthe"``."""
+def to_byte_text(data: bytes) -> str:
+    """``b" the" -> "Ġthe"``: token bytes as GPT-2's ``encoder.json`` and Hugging Face spell them."""
     return "".join(BYTE_TO_UNICODE[byte] for byte in data)
 
 
 def gpt2_text_to_bytes(text: str) -> bytes:
-    """Inverse of :func:`bytes_to_gpt2_text`; raises ``KeyError`` on a character outside the table."""
+    """Inverse of :func:`to_byte_text`; raises ``KeyError`` on a character outside the table."""
     return bytes(UNICODE_TO_BYTE[char] for char in text)

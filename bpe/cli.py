@@ -35,7 +35,7 @@ from . import cli_app
 from .corpus import BOM, Corpus, decode_text_file, parse_word_counts
 from .end_of_word import END_OF_WORD_MODES
 from .errors import BpeError
-from .formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE, export_tokenizer, import_tokenizer
+from .formats import all_formats, import_tokenizer, tokenizer_format
 from .formats.common import open_binary, read_file
 from .ids import read_id
 from .pretrained import PRETRAINED_NAMES, load_pretrained
@@ -247,32 +247,34 @@ def _decode(args: argparse.Namespace) -> None:
 
 def _export(args: argparse.Namespace) -> None:
     tokenizer = _chosen_tokenizer(args)
-    files = export_tokenizer(tokenizer, format=args.format)
-    for path, text in zip(_export_paths(args.format, args.out), files.values()):
+    entry = tokenizer_format(args.format)
+    files = entry.export(tokenizer)
+    for path, text in zip(_export_paths(entry.file_names, args.out), files.values()):
         _write(path, text)
         print(f"wrote {path}")
-    if args.format in PATTERN_FREE:
-        stored = "the split pattern" + (" or special tokens" if args.format == "tiktoken" else "")
+    if not entry.stores_pattern:
+        stored = "the split pattern" + ("" if entry.stores_special_tokens else " or special tokens")
         print(
-            f"note: {FORMAT_TITLES[args.format]} does not store {stored}; this tokenizer splits with "
+            f"note: {entry.title} does not store {stored}; this tokenizer splits with "
             f"{tokenizer.pretokenizer.name!r}"
-            + (f" and has special tokens {tokenizer.special_tokens}" if args.format == "tiktoken" and tokenizer.special_tokens else "")
+            + (f" and has special tokens {tokenizer.special_tokens}" if not entry.stores_special_tokens and tokenizer.special_tokens else "")
             + f" (import with --pretokenizer {tokenizer.pretokenizer.name!r})"
         )
 
 
-def _export_paths(format: str, out: str) -> list[str]:
-    """Where each of ``FILE_NAMES[format]`` goes for ``--out``, in the same order."""
-    if format == "minbpe":
-        prefix = out[: -len(".model")] if out.endswith(".model") else out
-        return [prefix + ".model", prefix + ".vocab"]
-    if format == "gpt2":
-        try:
-            os.makedirs(out, exist_ok=True)
-        except OSError as error:
-            raise UsageError(f"cannot make the folder {out} for encoder.json and vocab.bpe: {error.strerror}") from None
-        return [os.path.join(out, name) for name in FILE_NAMES["gpt2"]]
-    return [out]
+def _export_paths(file_names: Sequence[str], out: str) -> list[str]:
+    """Where each of ``file_names`` goes: ``--out``; PREFIX + suffix when they share a stem (minbpe); else DIR/name."""
+    if len(file_names) == 1:
+        return [out]
+    suffixes = [name[name.rfind("."):] for name in file_names]
+    if len({name[: -len(suffix)] for name, suffix in zip(file_names, suffixes)}) == 1:
+        prefix = out[: -len(suffixes[0])] if out.endswith(suffixes[0]) else out
+        return [prefix + suffix for suffix in suffixes]
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot make the folder {out} for {' and '.join(file_names)}: {error.strerror}") from None
+    return [os.path.join(out, name) for name in file_names]
 
 
 def _import(args: argparse.Namespace) -> None:
@@ -357,12 +359,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     export_cmd = commands.add_parser("export", help="write a tokenizer in another library's format")
     _add_tokenizer_choice(export_cmd)
-    export_cmd.add_argument("--format", required=True, choices=list(FORMATS))
+    export_cmd.add_argument("--format", required=True, choices=(format_names := [f.name for f in all_formats()]))
     export_cmd.add_argument("--out", required=True, metavar="PATH", help="a file; PREFIX for minbpe, DIR for gpt2")
     export_cmd.set_defaults(run=_export)
 
     import_cmd = commands.add_parser("import", help="read another library's tokenizer into BPE Lab JSON")
-    import_cmd.add_argument("--format", required=True, choices=list(FORMATS))
+    import_cmd.add_argument("--format", required=True, choices=format_names)
     import_cmd.add_argument("--in", dest="input", required=True, metavar="PATH[,PATH]",
                             help="gpt2 takes encoder.json,vocab.bpe (either order)")
     import_cmd.add_argument("--out", required=True, metavar="PATH", help="where to write the BPE Lab JSON")

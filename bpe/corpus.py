@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import BpeError
+from .ids import is_whole_number
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
 
 
@@ -59,7 +60,7 @@ class Corpus:
                 raise BpeError(f"word {word!r} in the word table is empty: remove it or give it text")
             if count is None or count == "":
                 raise BpeError(f"the word {word!r} in the word table has no count: give it a whole number of at least 1")
-            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            if not is_whole_number(count, minimum=1):
                 raise BpeError(f"the count of {word!r} must be a whole number of at least 1, got {count!r}")
         characters = set(" ").union(*word_counts) if word_counts else set()
         return cls(tuple(word_counts.items()), "".join(sorted(characters)))

@@ -2,7 +2,8 @@
 
 One rule for every place ids are typed: an id is ASCII digits only, at most 18 of them. Python's
 ``int()`` is far more lenient (it reads ``'٣'`` as 3, ``'1_0'`` as 10 and ``' 7 '`` as 7) and
-refuses 4,300-digit strings with a message about a limit nobody asked about.
+refuses 4,300-digit strings with a message about a limit nobody asked about. And one rule for an
+id or a count given as a value (in a file, a word table, a step): :func:`is_whole_number`.
 
     >>> parse_ids("[258, 100,258]")
     [258, 100, 258]
@@ -20,6 +21,15 @@ from .errors import BpeError, UnknownTokenError
 
 MAX_ID_DIGITS = 18
 """No vocabulary comes near 19 digits, and int() of 18 digits is instant."""
+
+
+def is_whole_number(value: object, *, minimum: int = 0) -> bool:
+    """True for an ``int`` of at least ``minimum``; ``bool`` is an int to Python, but not a count or an id.
+
+    >>> [is_whole_number(v) for v in (0, 7, -1, True, 2.0, "3")], is_whole_number(0, minimum=1)
+    ([True, True, False, False, False, False], False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
 
 
 def read_id(item: str) -> int:

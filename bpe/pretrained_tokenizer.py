@@ -42,7 +42,7 @@ class PretrainedTokenizer(Tokenizer):
                 pass  # part of a character: no chunk of text is spelled like it
         self._whole_tokens = whole
 
-    def _merge_bytes(self, chunk: str) -> tuple[int, ...]:
-        # Overrides the chunk cache's miss path (the only one a byte-level tokenizer without a marker uses).
+    def _merge_chunk(self, chunk: str, is_word: bool = True) -> tuple[int, ...]:
+        # Overrides the chunk cache's miss path (words and gaps alike: these have no end-of-word marker).
         whole = self._whole_tokens.get(chunk)
-        return (whole,) if whole is not None else super()._merge_bytes(chunk)
+        return (whole,) if whole is not None else super()._merge_chunk(chunk, is_word)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .display import TraceDisplay
 from .errors import FormatError
+from .ids import is_whole_number
 from .versioned_json import read_versioned_json
 from .settings import TrainSettings
 from .vocab import Token, token_text
@@ -127,7 +128,7 @@ class Trace(TraceDisplay):
         return self.steps[index] if 0 <= index < len(self.steps) else None
 
     def check_step(self, step: int) -> int:
-        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(self.steps):
+        if not is_whole_number(step) or step > len(self.steps):
             raise ValueError(f"step must be a whole number from 0 to {len(self.steps)}, got {step!r}")
         return step
 

@@ -8,9 +8,9 @@ decode and Compare pages.
 import streamlit as st
 
 from bpe.app import pages
-from bpe.formats import FILE_NAMES, FORMAT_TITLES, FORMATS, PATTERN_FREE
+from bpe.formats import all_formats, tokenizer_format
 from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
-from bpe.views.exports import download_name, export_offers, mime_type
+from bpe.views.exports import download_name, export_offers, mime_type, upload_hint
 from bpe.views.markdown import escape_markdown
 from ui import state, tokenizers, url
 from ui.render import page_setup, tokenizer_at
@@ -57,11 +57,11 @@ def export_section(trained, step: int) -> None:
 
 def _import() -> None:
     uploads = st.session_state.get("w.import_files") or []
-    format = st.session_state["w.import_format"]
+    entry = tokenizer_format(st.session_state["w.import_format"])
     tokenizers.add_import(
-        format=format,
+        format=entry.name,
         files={upload.name: upload.getvalue() for upload in uploads},
-        pretokenizer=st.session_state.get("w.import_pretok", "gpt2") if format in PATTERN_FREE else "gpt2",
+        pretokenizer="gpt2" if entry.stores_pattern else st.session_state.get("w.import_pretok", "gpt2"),
         name=st.session_state.get("w.import_name", ""),
     )
 
@@ -70,18 +70,17 @@ def import_section() -> None:
     st.header("Import a tokenizer")
     left, right = st.columns([1, 1], gap="large")
     with left:
-        format = st.selectbox("Format", FORMATS, format_func=FORMAT_TITLES.get, key="w.import_format")
-        wanted = FILE_NAMES[format]
-        st.caption(
-            "Upload **both** `encoder.json` and `vocab.bpe`." if format == "gpt2"
-            else f"Upload `{wanted[0]}`" + (" (the `.vocab` file is not needed)." if format == "minbpe" else ".")
-        )
+        names = [entry.name for entry in all_formats()]
+        entry = tokenizer_format(st.selectbox(
+            "Format", names, format_func=lambda name: tokenizer_format(name).title, key="w.import_format"
+        ))
+        st.caption(upload_hint(entry))
         st.file_uploader(
             "Tokenizer file(s)", accept_multiple_files=True, key="w.import_files",
             help="One file, or GPT-2's two files together. Nothing leaves this session.",
         )
     with right:
-        if format in PATTERN_FREE:
+        if not entry.stores_pattern:
             st.selectbox(
                 "Split pattern (these files do not store it)", list(NAMED_PATTERNS), index=list(NAMED_PATTERNS).index("gpt2"),
                 key="w.import_pretok", help="The pre-tokenizer the tokenizer was trained with; GPT-2's own files need gpt2.",

@@ -16,7 +16,7 @@ from bpe.errors import BpeError, FormatError, PatternError, SettingsError, Speci
 from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, MAX_PATTERN_CHARS, check_corpus_size
 from bpe.pretokenize import Pretokenizer
 from bpe.streaming import read_text_chunks
-from bpe.tokenizer import parse_ids
+from bpe.ids import parse_ids
 
 MILD_BOMB = "(?:a{100}){200}"
 """Over the program-size limit (20,000) yet cheap to compile, so a broken guard cannot hurt this process."""

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import tiktoken
 from tiktoken._educational import bpe_train as tiktoken_educational_train
 
-from bpe.byte_level import bytes_to_gpt2_text
+from bpe.byte_level import to_byte_text
 from bpe.corpus import Corpus
 from bpe.presets import HF_COURSE_WORDS, python_docs_text
 from bpe.pretokenize import GPT2_PATTERN
@@ -72,7 +72,7 @@ def test_hf_rule_matches_hugging_face_byte_level_trainer_merge_for_merge(name):
     text = corpus_text(name)
     trace = our_trace(name, "hf")
     ours = [
-        (bytes_to_gpt2_text(trace.tokens[s.left].data), bytes_to_gpt2_text(trace.tokens[s.right].data))
+        (to_byte_text(trace.tokens[s.left].data), to_byte_text(trace.tokens[s.right].data))
         for s in trace.steps
     ]
     assert sum(s.tie_count > 1 for s in trace.steps) > 100  # the rule was really exercised

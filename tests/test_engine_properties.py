@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from bpe.corpus import Corpus
 from bpe.errors import BpeError
+from bpe.merge_loop import merge_long, merge_short
 from bpe.settings import TrainSettings
 from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.tokenizer import Tokenizer
@@ -200,7 +201,8 @@ def long_chunk_tokenizer() -> Tokenizer:
 def test_heap_merge_loop_agrees_with_the_simple_loop(text):
     tokenizer = long_chunk_tokenizer()
     ids = list(text.encode("utf-8"))
-    assert tokenizer._merge_long(list(ids)) == tokenizer._merge_short(list(ids))
+    ranks = {(left, right): rank for rank, (left, right, _) in enumerate(tokenizer.merges)}
+    assert merge_long(list(ids), ranks, tokenizer.merges) == merge_short(list(ids), ranks, tokenizer.merges)
 
 
 # -- corrupted files ------------------------------------------------------------------------------

@@ -16,10 +16,10 @@ from tokenizers import decoders, models, pre_tokenizers
 from bpe.corpus import Corpus
 from bpe.errors import FormatError
 from bpe.formats import (
-    FORMATS, PATTERN_FREE, export_problem, export_tokenizer, from_hf, import_tokenizer, tiktoken_pattern, to_hf,
+    FORMATS, export_problem, export_tokenizer, from_hf, import_tokenizer, tiktoken_pattern, to_hf,
     to_minbpe, to_tiktoken,
 )
-from bpe.formats.common import to_byte_text
+from bpe.byte_level import to_byte_text
 from bpe.pretokenize import GPT2_PATTERN
 from bpe.pretrained import gpt2_file_paths, load_gpt2
 from bpe.presets import python_docs_text
@@ -135,7 +135,7 @@ def import_back(tokenizer: Tokenizer, format: str) -> Tokenizer:
     return import_tokenizer(
         format=format,
         files=export_tokenizer(tokenizer, format=format),
-        pretokenizer=tokenizer.pretokenizer.name if format in PATTERN_FREE else "gpt2",
+        pretokenizer=tokenizer.pretokenizer.name if not FORMATS[format].stores_pattern else "gpt2",
         special_tokens=tokenizer.special_tokens if format == "tiktoken" else None,
     )
 

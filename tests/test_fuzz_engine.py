@@ -22,10 +22,11 @@ from hypothesis import strategies as st
 
 from bpe.corpus import Corpus, decode_text_file, parse_word_counts
 from bpe.errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
+from bpe.ids import parse_ids
 from bpe.pretokenize import NAMED_PATTERNS
 from bpe.settings import TrainSettings
 from bpe.tiebreak import TIE_BREAK_RULES
-from bpe.tokenizer import Tokenizer, parse_ids
+from bpe.tokenizer import Tokenizer
 from bpe.trace import Trace
 from bpe.trainer import train
 from bpe.app.lab_state import LabState, lab_params

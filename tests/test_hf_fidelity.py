@@ -146,9 +146,9 @@ def test_tiktoken_reads_gpt2_files_only_in_gpt2s_own_layout_as_the_notes_say(tmp
 
     from bpe.formats import export_tokenizer
     from bpe.pretrained import load_gpt2
-    from bpe.views.exports import FORMAT_NOTES
+    from bpe.formats import FORMATS
 
-    assert "data_gym_to_mergeable_bpe_ranks" in FORMAT_NOTES["gpt2"]
+    assert "data_gym_to_mergeable_bpe_ranks" in FORMATS["gpt2"].note
     for name, tok, readable in (("gpt2", load_gpt2(), True), ("trained", ours(specials=()), False)):
         folder = tmp_path / name
         folder.mkdir()

@@ -141,7 +141,7 @@ def test_tokens_merge_to_themselves_so_the_whole_token_lookup_changes_nothing(ou
     for token_id, text in sample:
         if tokenizer.is_special(token_id):
             continue
-        assert Tokenizer._merge_bytes(tokenizer, text) == (token_id,), text
+        assert Tokenizer._merge_chunk(tokenizer, text) == (token_id,), text
 
 
 def _is_utf8(data: bytes) -> bool:

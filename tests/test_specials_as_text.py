@@ -14,7 +14,7 @@ from pathlib import Path
 from tokenizers import Tokenizer as HfTokenizer
 from tokenizers import models, pre_tokenizers, trainers
 
-from bpe.byte_level import bytes_to_gpt2_text
+from bpe.byte_level import to_byte_text
 from bpe.corpus import Corpus
 from bpe.presets import python_docs_text
 from bpe.settings import TrainSettings
@@ -47,7 +47,7 @@ def hf_trained_with_special() -> list[str]:
 
 
 def as_gpt2_text(tokens: list[bytes]) -> list[str]:
-    return [bytes_to_gpt2_text(token) for token in tokens]
+    return [to_byte_text(token) for token in tokens]
 
 
 def test_counted_as_text_the_hf_rule_matches_hugging_face_trained_with_the_special_token():

@@ -62,7 +62,7 @@ def segment(tokenizer: Tokenizer, line: str) -> str:
     segmented = []
     for word in words:
         ids = tokenizer.encode_ordinary(word)
-        segmented.append("@@ ".join(tokenizer.decode([token_id]) for token_id in ids if token_id != tokenizer.marker_id))
+        segmented.append("@@ ".join(tokenizer.decode([token_id]) for token_id in ids if tokenizer.decode([token_id])))
     return " ".join(segmented)
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from bpe.teaching.pretokenization_lab import (
-    EXAMPLES, NAMED_SPECS, compare_splits, spanning_tokens, spans_words, visible, without_pretokenization,
+    EXAMPLES, NAMED_SPECS, compare_splits, spanning_tokens, spans_words, without_pretokenization,
 )
 
 
@@ -61,10 +61,6 @@ def test_without_pre_tokenization_training_learns_tokens_that_span_words():
 
 def test_a_leading_space_does_not_make_a_token_span_words():
     assert [spans_words(token) for token in ("t n", "est ", " newest", "\n\n")] == [True, True, False, False]
-
-
-def test_visible_marks_spaces_newlines_and_tabs():
-    assert visible("a b\n\tc") == "a␣b↵→c"
 
 
 def test_gpt4o_keeps_contractions_on_their_word_and_splits_camel_case():

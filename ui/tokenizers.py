@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import streamlit as st
 
 from bpe.errors import BpeError
-from bpe.formats import FORMAT_TITLES, import_tokenizer
+from bpe.formats import import_tokenizer, tokenizer_format
 from bpe.pretrained import PRETRAINED, load_pretrained
 from bpe.tokenizer import Tokenizer
 from bpe.views.compare import NamedTokenizer, clean_name, unique_name
@@ -81,7 +81,8 @@ def resolve(choice: str, ours: Tokenizer) -> Tokenizer | None:
 
 def add_import(*, format: str, files: Mapping[str, bytes], pretokenizer: str, name: str) -> None:
     """Read uploaded files into a tokenizer and keep it, or leave an error note saying why not."""
-    default = "GPT-2 files" if format == "gpt2" else (next(iter(files), "") or FORMAT_TITLES[format])
+    title = tokenizer_format(format).title
+    default = title if len(files) > 1 else (next(iter(files), "") or title)
     wanted = clean_name(name, clean_name(default))
     try:
         tokenizer = import_tokenizer(format=format, files=files, pretokenizer=pretokenizer, name=wanted)
@@ -90,7 +91,7 @@ def add_import(*, format: str, files: Mapping[str, bytes], pretokenizer: str, na
         return
     kept = imported()
     final = unique_name(wanted, [item.name for item in kept])
-    origin = f"{', '.join(files)} ({FORMAT_TITLES[format]})"
+    origin = f"{', '.join(files)} ({title})"
     st.session_state[state.IMPORTED] = (*kept, NamedTokenizer(final, tokenizer, origin))[-MAX_IMPORTED:]
     st.session_state[state.IMPORT_NOTE] = (
         "success",

@@ -34,9 +34,9 @@ from ..byte_level import UNICODE_TO_BYTE, gpt2_text_to_bytes
 from ..errors import FormatError
 from ..formats.common import as_text
 from ..formats.gpt2 import parse_vocab_bpe
-from ..formats.huggingface import from_hf
-from ..formats.minbpe import MINBPE_HEADER, from_minbpe
-from ..formats.ours import from_ours
+from ..formats.huggingface import HF, from_hf
+from ..formats.minbpe import MINBPE, MINBPE_HEADER, from_minbpe
+from ..formats.ours import OURS, from_ours
 from ..limits import MAX_MERGES
 from ..tokenizer import Tokenizer
 from ..vocab import token_sort_bytes
@@ -142,11 +142,11 @@ def _read_lines(text: str, source: str, *, gpt2: bool) -> LearnerMerges:
 SHAPES: MappingProxyType[str, Shape] = MappingProxyType({
     shape.name: shape
     for shape in (
-        Shape("minbpe", "minbpe .model", lambda text: text.startswith(MINBPE_HEADER),
+        Shape("minbpe", MINBPE.title, lambda text: text.startswith(MINBPE_HEADER),
               lambda text, source: _from_tokenizer(from_minbpe(text, source=source), "minbpe")),
-        Shape("hf", "Hugging Face tokenizer.json", lambda text: "model" in (_json_object(text) or {}),
+        Shape("hf", HF.title, lambda text: "model" in (_json_object(text) or {}),
               lambda text, source: _from_tokenizer(from_hf(text, source=source), "hf")),
-        Shape("bpe-lab", "BPE Lab JSON", lambda text: _json_object(text) is not None, _read_bpe_lab),
+        Shape("bpe-lab", OURS.title, lambda text: _json_object(text) is not None, _read_bpe_lab),
         Shape("gpt2", "merges lines in GPT-2's byte-to-unicode characters", _looks_gpt2,
               lambda text, source: _read_lines(text, source, gpt2=True)),
         Shape("text", "merges lines of plain text", lambda text: True,

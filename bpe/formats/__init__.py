@@ -3,11 +3,12 @@
 Which tokenizers can go where: BPE Lab JSON (``ours``) holds every tokenizer. minbpe, Hugging
 Face ``tokenizer.json``, tiktoken rank files and GPT-2's ``encoder.json``/``vocab.bpe`` need a
 byte-level tokenizer without an end-of-word marker; subword-nmt codes need characters and the
-marker ``</w>``; :func:`export_problem` says why not otherwise.
+marker ``</w>``; :func:`export_problem` says why not otherwise. Each format is one
+:class:`TokenizerFormat`, declared in its module and listed in :data:`FORMATS` (``files``).
 """
 
-from .common import FORMAT_TITLES
-from .files import FILE_NAMES, FORMATS, PATTERN_FREE, check_format, export_problem, export_tokenizer, import_tokenizer
+from .common import TokenizerFormat
+from .files import FORMATS, all_formats, export_problem, export_tokenizer, import_tokenizer, tokenizer_format
 from .gpt2 import from_gpt2, to_gpt2
 from .huggingface import from_hf, to_hf
 from .minbpe import from_minbpe, render_token, to_minbpe
@@ -16,7 +17,7 @@ from .subword_nmt import from_subword_nmt, to_subword_nmt
 from .tiktoken_bpe import from_tiktoken, recover_merges, tiktoken_pattern, to_tiktoken
 
 __all__ = [
-    "FILE_NAMES", "FORMATS", "FORMAT_TITLES", "PATTERN_FREE", "check_format", "export_problem", "export_tokenizer",
+    "FORMATS", "TokenizerFormat", "all_formats", "export_problem", "export_tokenizer", "tokenizer_format",
     "from_gpt2", "from_hf", "from_minbpe", "from_ours", "from_subword_nmt", "from_tiktoken", "import_tokenizer", "recover_merges",
     "render_token", "tiktoken_pattern", "to_gpt2", "to_hf", "to_minbpe", "to_ours", "to_subword_nmt", "to_tiktoken",
 ]

@@ -2,7 +2,8 @@
 
 Scope: turning raw file contents into text (with a clear error when they are not UTF-8), the
 checks an exporter runs before writing (byte-level only, no end-of-word marker, one id per byte
-string, ids in merge order), the byte-level spelling of tokens, and wrapping engine errors so a
+string, ids in merge order), :class:`TokenizerFormat` (what each format declares about itself),
+reading GPT-2's byte-level spelling of the base tokens, and wrapping engine errors so a
 parser only ever raises :class:`~bpe.errors.FormatError`. Out of scope: any one format's layout
 (one module per format next to this one).
 
@@ -17,23 +18,74 @@ What can go where:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import BinaryIO
 
 from ..byte_level import BYTE_TO_UNICODE
 from ..errors import BpeError, FormatError
+from ..ids import is_whole_number
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 
-FORMAT_TITLES: Mapping[str, str] = MappingProxyType({
-    "ours": "BPE Lab JSON",
-    "minbpe": "minbpe .model",
-    "hf": "Hugging Face tokenizer.json",
-    "tiktoken": "tiktoken rank file",
-    "gpt2": "GPT-2 encoder.json + vocab.bpe",
-    "subword-nmt": "subword-nmt codes file",
-})
+
+@dataclass(frozen=True)
+class TokenizerFormat:
+    """One file format: declared once, in its own module, and listed once in ``files.FORMATS``.
+
+    The CLI, the exporters and the Import & export page read only these fields, so a new format
+    is one module with one of these and one line in ``FORMATS`` (``tests/test_formats_registry.py``
+    adds a toy format that way).
+    """
+
+    name: str
+    """What ``--format`` takes, e.g. ``hf``."""
+    title: str
+    """What a person calls it, e.g. ``Hugging Face tokenizer.json``."""
+    file_names: tuple[str, ...]
+    """The files :meth:`export` writes, in order; the first ``reads`` of them are read back."""
+    note: str
+    """Who reads the files, for the export page (Markdown)."""
+    write: Callable[[Tokenizer], str | tuple[str, ...]]
+    """The files' texts, one per file name (a lone ``str`` for one file); FormatError if it cannot hold it."""
+    read: Callable[..., Tokenizer]
+    """``read(files, *, name, ...)``: ``files`` is ``(source, contents)`` pairs, one per file read, and the
+    options are ``pretokenizer`` unless ``stores_pattern``, ``special_tokens`` unless ``stores_special_tokens``."""
+    problem: Callable[[Tokenizer], str | None] = lambda tokenizer: None
+    """Why it cannot hold a tokenizer, beyond ``byte_level_only``; None if it can."""
+    reads: int = 1
+    """How many of ``file_names`` the reader needs (minbpe's ``.vocab`` is for people only)."""
+    byte_level_only: bool = True
+    """It starts from the 256 bytes: no char-level tokenizers, no end-of-word marker."""
+    stores_pattern: bool = True
+    """False when the files lack the split pattern: importing asks for it (``pretokenizer``)."""
+    stores_special_tokens: bool = True
+    """False when the files lack the special tokens: importing takes them (``special_tokens``)."""
+
+    def __post_init__(self) -> None:  # a mistake in a format's entry fails at import, not on first use
+        if not 1 <= self.reads <= len(self.file_names) or len(set(self.file_names)) != len(self.file_names):
+            raise ValueError(f"format {self.name!r}: reads {self.reads} of the distinct file names {self.file_names}")
+
+    def export_problem(self, tokenizer: Tokenizer) -> str | None:
+        """Why this format cannot hold ``tokenizer`` (a sentence that says what to do instead); None if it can."""
+        return (byte_level_problem(tokenizer, title=self.title) if self.byte_level_only else None) or self.problem(tokenizer)
+
+    def export(self, tokenizer: Tokenizer) -> dict[str, str]:
+        """``file name -> text``; FormatError (saying why) if the format cannot hold ``tokenizer``."""
+        first_problem(self.export_problem(tokenizer))
+        texts = self.write(tokenizer)
+        return dict(zip(self.file_names, (texts,) if isinstance(texts, str) else texts, strict=True))
+
+
+def one_file(parse: Callable[..., Tokenizer]) -> Callable[..., Tokenizer]:
+    """The ``read`` of a one-file format whose ``parse(contents, *, source, name, ...)`` takes the options."""
+
+    def read(files: Sequence[tuple[str, str | bytes]], **options: object) -> Tokenizer:
+        (source, contents), = files
+        return parse(contents, source=source, **options)
+
+    return read
 
 
 def as_text(contents: str | bytes, *, source: str) -> str:
@@ -82,9 +134,8 @@ def build_tokenizer(*, source: str, **fields: object) -> Tokenizer:
 
 
 # -- what an exporter checks -------------------------------------------------------------------
-def byte_level_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
-    """Why ``format`` cannot hold ``tokenizer`` because of its unit or marker; None if it can."""
-    title = FORMAT_TITLES[format]
+def byte_level_problem(tokenizer: Tokenizer, *, title: str) -> str | None:
+    """Why the format ``title`` cannot hold ``tokenizer`` because of its unit or marker; None if it can."""
     if tokenizer.unit != "byte":
         return (
             f"{title} cannot hold a char-level tokenizer: it starts from the 256 bytes. Save it as "
@@ -99,13 +150,7 @@ def byte_level_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
     return None
 
 
-def require_byte_level(tokenizer: Tokenizer, *, format: str) -> None:
-    problem = byte_level_problem(tokenizer, format=format)
-    if problem:
-        raise FormatError(problem)
-
-
-def duplicate_bytes_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
+def duplicate_bytes_problem(tokenizer: Tokenizer, *, title: str) -> str | None:
     """Formats keyed by a token's bytes cannot hold two ids that decode to the same bytes."""
     seen: dict[bytes, int] = {}
     for token_id, token in tokenizer.tokens.items():
@@ -113,7 +158,7 @@ def duplicate_bytes_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
             continue
         if token.data in seen:
             return (
-                f"{FORMAT_TITLES[format]} is keyed by a token's bytes, but ids {seen[token.data]} and "
+                f"{title} is keyed by a token's bytes, but ids {seen[token.data]} and "
                 f"{token_id} both decode to {token.data!r}. Save it as BPE Lab JSON or minbpe, which "
                 "store merges instead"
             )
@@ -121,13 +166,13 @@ def duplicate_bytes_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
     return None
 
 
-def rank_order_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
+def rank_order_problem(tokenizer: Tokenizer, *, title: str) -> str | None:
     """Rank-keyed formats merge the lowest *id* first, so merged ids must rise with merge order."""
     previous = -1
     for rank, (_, _, new_id) in enumerate(tokenizer.merges):
         if new_id <= previous:
             return (
-                f"{FORMAT_TITLES[format]} applies merges in id order, but merge {rank + 1} makes id "
+                f"{title} applies merges in id order, but merge {rank + 1} makes id "
                 f"{new_id}, not above the id {previous} made earlier. Save it as BPE Lab JSON or Hugging "
                 "Face tokenizer.json, which store the merge order"
             )
@@ -136,34 +181,31 @@ def rank_order_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
 
 
 # Python's `regex` syntax that other regex engines reject or read otherwise, by what it is.
-_FOREIGN_SYNTAX: Mapping[str, re.Pattern] = MappingProxyType({
-    "a set operation inside a class (like [\\p{L}--[a-z]])": re.compile(r"\[[^\]]*(--|&&|\|\||~~)"),
+SET_OPERATION = "a set operation inside a class (like [\\p{L}--[a-z]])"
+FOREIGN_SYNTAX: Mapping[str, re.Pattern] = MappingProxyType({
+    SET_OPERATION: re.compile(r"\[[^\]]*(--|&&|\|\||~~)"),
     "\\X (a grapheme cluster)": re.compile(r"(?<!\\)(\\\\)*\\X"),
     "a POSIX class (like [:alpha:])": re.compile(r"\[:\^?[a-z]+:\]"),
 })
-ENGINE_CANNOT: Mapping[str, tuple[str, tuple[str, ...]]] = MappingProxyType({
-    "hf": ("Oniguruma (Hugging Face's regex engine)", (next(iter(_FOREIGN_SYNTAX)),)),
-    "tiktoken": ("tiktoken's regex engine (fancy-regex)", tuple(_FOREIGN_SYNTAX)),
-})
-"""Per format: whose engine runs the split pattern, and which of :data:`_FOREIGN_SYNTAX` it cannot run."""
 
 
-def foreign_syntax_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
-    """Why the owner of ``format`` cannot run this tokenizer's custom split pattern; None if it can.
+def foreign_syntax_problem(tokenizer: Tokenizer, *, title: str, engine: str, cannot: Iterable[str]) -> str | None:
+    """Why ``engine`` cannot run this tokenizer's custom split pattern (it lacks the :data:`FOREIGN_SYNTAX`
+    named in ``cannot``), so ``title`` cannot hold it; None if it can.
 
     >>> base = {byte: Token(bytes([byte])) for byte in range(256)}
-    >>> foreign_syntax_problem(Tokenizer(unit="byte", pretokenizer=r"regex:\\X", base=base, merges=[]), format="tiktoken")
-    "the split pattern uses \\\\X (a grapheme cluster), which tiktoken's regex engine (fancy-regex) cannot run as Python's regex does; rewrite that part to export it as tiktoken rank file"
+    >>> foreign_syntax_problem(Tokenizer(unit="byte", pretokenizer=r"regex:\\X", base=base, merges=[]),
+    ...                        title="tiktoken rank file", engine="fancy-regex", cannot=FOREIGN_SYNTAX)
+    "the split pattern uses \\\\X (a grapheme cluster), which fancy-regex cannot run as Python's regex does; rewrite that part to export it as tiktoken rank file"
     """
     if not tokenizer.pretokenizer.is_custom:
         return None
-    engine, cannot = ENGINE_CANNOT[format]
     pattern = tokenizer.pretokenizer.name[len("regex:"):]
     for what in cannot:
-        if _FOREIGN_SYNTAX[what].search(pattern):
+        if FOREIGN_SYNTAX[what].search(pattern):
             return (
                 f"the split pattern uses {what}, which {engine} cannot run as Python's regex does; "
-                f"rewrite that part to export it as {FORMAT_TITLES[format]}"
+                f"rewrite that part to export it as {title}"
             )
     return None
 
@@ -184,11 +226,6 @@ def base_items(tokenizer: Tokenizer) -> list[tuple[int, Token]]:
 
 
 # -- byte-level spelling -----------------------------------------------------------------------
-def to_byte_text(data: bytes) -> str:
-    """``b" the" -> "Ġthe"``: the spelling GPT-2 and Hugging Face use for token bytes."""
-    return "".join(BYTE_TO_UNICODE[byte] for byte in data)
-
-
 def byte_base(ids_by_text: dict[str, int], *, source: str) -> dict[int, Token]:
     """The 256 base tokens of a vocabulary keyed by byte-level text (GPT-2, Hugging Face)."""
     missing = [byte for byte in range(256) if BYTE_TO_UNICODE[byte] not in ids_by_text]
@@ -202,7 +239,7 @@ def byte_base(ids_by_text: dict[str, int], *, source: str) -> dict[int, Token]:
 
 
 def check_id(value: object, *, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if not is_whole_number(value):
         raise FormatError(f"{where}: id {value!r} is not a whole number from 0")
     return value
 

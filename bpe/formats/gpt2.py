@@ -23,14 +23,12 @@ trained here does not have (its byte ids are the byte values): give tiktoken the
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
-from ..byte_level import BYTE_TO_UNICODE
+from ..byte_level import BYTE_TO_UNICODE, to_byte_text
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
-from .common import (
-    as_text, build_tokenizer, byte_base, check_vocab, duplicate_bytes_problem, first_problem,
-    require_byte_level, to_byte_text,
-)
+from .common import TokenizerFormat, as_text, build_tokenizer, byte_base, check_vocab, duplicate_bytes_problem, first_problem
 
 VOCAB_BPE_HEADER = "#version: 0.2"
 
@@ -112,13 +110,9 @@ def parse_vocab_bpe(text: str, *, source: str = "vocab.bpe") -> list[tuple[int, 
     return merges
 
 
-def gpt2_export_problem(tokenizer: Tokenizer) -> str | None:
-    """Why GPT-2's files cannot hold ``tokenizer``; None if they can."""
-    try:
-        require_byte_level(tokenizer, format="gpt2")
-    except FormatError as error:
-        return str(error)
-    problem = duplicate_bytes_problem(tokenizer, format="gpt2")
+def _problem(tokenizer: Tokenizer) -> str | None:
+    """Why GPT-2's files cannot hold a byte-level ``tokenizer``; None if they can."""
+    problem = duplicate_bytes_problem(tokenizer, title=GPT2.title)
     if problem:
         return problem
     spellings = {to_byte_text(token.data) for token_id, token in tokenizer.tokens.items() if not tokenizer.is_special(token_id)}
@@ -133,7 +127,7 @@ def gpt2_export_problem(tokenizer: Tokenizer) -> str | None:
 
 def to_gpt2(tokenizer: Tokenizer) -> tuple[str, str]:
     """``(encoder.json text, vocab.bpe text)``."""
-    first_problem(gpt2_export_problem(tokenizer))
+    first_problem(GPT2.export_problem(tokenizer))
     tokens = tokenizer.tokens
     special_text = {token_id: text for text, token_id in tokenizer.special_tokens.items()}
     encoder = {
@@ -142,3 +136,26 @@ def to_gpt2(tokenizer: Tokenizer) -> tuple[str, str]:
     lines = [VOCAB_BPE_HEADER]
     lines += [f"{to_byte_text(tokens[left].data)} {to_byte_text(tokens[right].data)}" for left, right, _ in tokenizer.merges]
     return json.dumps(encoder, ensure_ascii=False), "\n".join(lines) + "\n"
+
+
+def _read(files: Sequence[tuple[str, str | bytes]], *, pretokenizer: str, name: str) -> Tokenizer:
+    """GPT-2's two files, told apart by content (``encoder.json`` is a JSON object), so their names do not matter."""
+    (source, contents), (other_source, other) = files
+    if _looks_like_json_object(other) and not _looks_like_json_object(contents):
+        (source, contents), (other_source, other) = (other_source, other), (source, contents)
+    return from_gpt2(
+        encoder_json=contents, vocab_bpe=other, pretokenizer=pretokenizer, name=name, sources=(source, other_source)
+    )
+
+
+def _looks_like_json_object(contents: str | bytes) -> bool:
+    start = contents.lstrip()[:1] if isinstance(contents, (str, bytes, bytearray)) else ""
+    return start in ("{", b"{")
+
+
+GPT2 = TokenizerFormat(
+    name="gpt2", title="GPT-2 encoder.json + vocab.bpe", file_names=("encoder.json", "vocab.bpe"),
+    note="OpenAI's original GPT-2 `encoder.py` layout; the split pattern is not stored. tiktoken's "
+    "`data_gym_to_mergeable_bpe_ranks` reads only GPT-2's own id layout: for tiktoken, use its rank file.",
+    write=to_gpt2, read=_read, problem=_problem, reads=2, stores_pattern=False,
+)

@@ -32,12 +32,13 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ..byte_level import to_byte_text
 from ..errors import FormatError
 from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from .common import (
-    as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem, first_problem,
-    foreign_syntax_problem, pretokenizer_name, require_byte_level, to_byte_text,
+    SET_OPERATION, TokenizerFormat, as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem,
+    first_problem, foreign_syntax_problem, one_file, pretokenizer_name,
 )
 
 _SIMPLE_POST = (None, "ByteLevel")  # post-processors that only adjust offsets
@@ -204,18 +205,16 @@ def _pretokenizer_name(component: object, *, source: str) -> str:
     )
 
 
-def hf_export_problem(tokenizer: Tokenizer) -> str | None:
-    """Why a byte-level ``tokenizer.json`` cannot hold ``tokenizer``; None if it can."""
-    try:
-        require_byte_level(tokenizer, format="hf")
-    except FormatError as error:
-        return str(error)
+def _problem(tokenizer: Tokenizer) -> str | None:
+    """Why a byte-level ``tokenizer.json`` cannot hold a byte-level ``tokenizer``; None if it can."""
     if tokenizer.pretokenizer.is_custom and _POSSESSIVE_BOUNDED.search(tokenizer.pretokenizer.name):
         return (
             "the split pattern has a possessive bounded repeat like X{1,3}+, which Hugging Face's regex "
             "engine (Oniguruma) reads as (X{1,3})+; write it as (?>X{1,3}) to export it"
         )
-    problem = foreign_syntax_problem(tokenizer, format="hf")
+    problem = foreign_syntax_problem(
+        tokenizer, title=HF.title, engine="Oniguruma (Hugging Face's regex engine)", cannot=(SET_OPERATION,)
+    )
     if problem:
         return problem
     for text, token_id in tokenizer.special_tokens.items():
@@ -225,7 +224,7 @@ def hf_export_problem(tokenizer: Tokenizer) -> str | None:
                 f"{_vocab(tokenizer)[text]}), so Hugging Face would give it that entry's id; choose "
                 "special tokens that no byte or merged token spells, e.g. <|x|>"
             )
-    return duplicate_bytes_problem(tokenizer, format="hf")
+    return duplicate_bytes_problem(tokenizer, title=HF.title)
 
 
 def _vocab(tokenizer: Tokenizer) -> dict[str, int]:
@@ -238,7 +237,7 @@ def _vocab(tokenizer: Tokenizer) -> dict[str, int]:
 
 def to_hf(tokenizer: Tokenizer) -> str:
     """The ``tokenizer.json`` text, loadable with ``tokenizers.Tokenizer.from_str``."""
-    first_problem(hf_export_problem(tokenizer))
+    first_problem(HF.export_problem(tokenizer))
     tokens = tokenizer.tokens
     name = tokenizer.pretokenizer.name
     byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": name == "gpt2"}
@@ -278,3 +277,10 @@ def to_hf(tokenizer: Tokenizer) -> str:
         },
     }
     return json.dumps(document, ensure_ascii=False)
+
+
+HF = TokenizerFormat(
+    name="hf", title="Hugging Face tokenizer.json", file_names=("tokenizer.json",),
+    note="Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
+    write=to_hf, read=one_file(from_hf), problem=_problem,
+)

@@ -29,7 +29,7 @@ from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 from .common import (
-    as_text, base_items, build_tokenizer, first_problem, parse_id, pretokenizer_name, require_byte_level,
+    TokenizerFormat, as_text, base_items, build_tokenizer, first_problem, one_file, parse_id, pretokenizer_name,
 )
 
 MINBPE_HEADER = "minbpe v1"
@@ -84,12 +84,8 @@ def from_minbpe(contents: str | bytes, *, name: str = "", source: str = "tokeniz
     )
 
 
-def minbpe_export_problem(tokenizer: Tokenizer) -> str | None:
-    """Why minbpe cannot hold ``tokenizer``; None if it can."""
-    try:
-        require_byte_level(tokenizer, format="minbpe")
-    except FormatError as error:
-        return str(error)
+def _problem(tokenizer: Tokenizer) -> str | None:
+    """Why minbpe cannot hold a byte-level ``tokenizer``; None if it can."""
     if any(token_id != token.data[0] for token_id, token in base_items(tokenizer)) or any(
         new_id != 256 + rank for rank, (_, _, new_id) in enumerate(tokenizer.merges)
     ):
@@ -121,7 +117,7 @@ def _pattern_line(tokenizer: Tokenizer) -> str:
 
 def to_minbpe(tokenizer: Tokenizer) -> tuple[str, str]:
     """``(.model text, .vocab text)``."""
-    first_problem(minbpe_export_problem(tokenizer))
+    first_problem(MINBPE.export_problem(tokenizer))
     model = [MINBPE_HEADER, _pattern_line(tokenizer), str(len(tokenizer.special_tokens))]
     model += [f"{text} {token_id}" for text, token_id in tokenizer.special_tokens.items()]
     model += [f"{left} {right}" for left, right, _ in tokenizer.merges]
@@ -151,3 +147,10 @@ def render_token(data: bytes) -> str:
     return "".join(
         f"\\u{ord(char):04x}" if unicodedata.category(char)[0] == "C" else char for char in text
     )
+
+
+MINBPE = TokenizerFormat(
+    name="minbpe", title="minbpe .model", file_names=("tokenizer.model", "tokenizer.vocab"),
+    note="Karpathy's minbpe `RegexTokenizer.load()`; the `.vocab` file is for people to read.",
+    write=to_minbpe, read=one_file(from_minbpe), problem=_problem,
+)

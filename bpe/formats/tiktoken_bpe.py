@@ -30,8 +30,8 @@ from ..pretokenize import Pretokenizer
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 from .common import (
-    as_text, build_tokenizer, duplicate_bytes_problem, first_problem, foreign_syntax_problem, parse_id, rank_order_problem,
-    require_byte_level,
+    FOREIGN_SYNTAX, TokenizerFormat, as_text, build_tokenizer, duplicate_bytes_problem, first_problem,
+    foreign_syntax_problem, one_file, parse_id, rank_order_problem,
 )
 
 
@@ -128,21 +128,18 @@ def _rank_merge(data: bytes, ranks: dict[bytes, int], *, below: int) -> list[byt
     return parts
 
 
-def tiktoken_export_problem(tokenizer: Tokenizer) -> str | None:
-    """Why a rank file cannot hold ``tokenizer``; None if it can."""
-    try:
-        require_byte_level(tokenizer, format="tiktoken")
-    except FormatError as error:
-        return str(error)
+def _problem(tokenizer: Tokenizer) -> str | None:
+    """Why a rank file cannot hold a byte-level ``tokenizer``; None if it can."""
+    title = TIKTOKEN.title
     return (
-        foreign_syntax_problem(tokenizer, format="tiktoken") or duplicate_bytes_problem(tokenizer, format="tiktoken")
-        or rank_order_problem(tokenizer, format="tiktoken")
+        foreign_syntax_problem(tokenizer, title=title, engine="tiktoken's regex engine (fancy-regex)", cannot=FOREIGN_SYNTAX)
+        or duplicate_bytes_problem(tokenizer, title=title) or rank_order_problem(tokenizer, title=title)
     )
 
 
 def to_tiktoken(tokenizer: Tokenizer) -> str:
     """The rank file: every non-special token as ``base64 id``, in id order."""
-    first_problem(tiktoken_export_problem(tokenizer))
+    first_problem(TIKTOKEN.export_problem(tokenizer))
     lines = [
         f"{base64.b64encode(token.data).decode('ascii')} {token_id}"
         for token_id, token in sorted(tokenizer.tokens.items())
@@ -171,3 +168,10 @@ def pattern_with_gaps(pretokenizer: Pretokenizer) -> str:
         return r"[\s\S]+"
     pattern = NAMED_PATTERNS.get(pretokenizer.name) or pretokenizer.name[len("regex:"):]
     return f"(?:{pattern})|(?:(?!(?:{pattern}))[\\s\\S])+"
+
+
+TIKTOKEN = TokenizerFormat(
+    name="tiktoken", title="tiktoken rank file", file_names=("tokenizer.tiktoken",),
+    note="`tiktoken.Encoding(..., mergeable_ranks=load_tiktoken_bpe(path))`; the split pattern is not stored.",
+    write=to_tiktoken, read=one_file(from_tiktoken), problem=_problem, stores_pattern=False, stores_special_tokens=False,
+)

@@ -8,7 +8,7 @@ side), ``byte_inspector`` (UTF-8 bytes and GPT-2's stand-ins) and ``tour`` (the 
 from .byte_inspector import ByteRole, CharBytes, TokenBytes, byte_role, inspect_text, inspect_token
 from .counting import PairTally, Symbol, count_pair, pairs_present, symbols_at_step, symbols_of, tally
 from .pretokenization_lab import (
-    EXAMPLES, Learned, Split, SplitExample, compare_splits, learn, spanning_tokens, spans_words, visible,
+    EXAMPLES, Learned, Split, SplitExample, compare_splits, learn, spanning_tokens, spans_words,
     without_pretokenization,
 )
 from .quiz import Candidate, Question, Result, Score, grade, make_question
@@ -24,5 +24,5 @@ __all__ = [
     "byte_role", "compare_splits", "count_pair", "final_segmentation", "first_divergence", "grade",
     "inspect_text", "inspect_token", "learn", "make_question", "pairs_present", "run_rules",
     "spanning_tokens", "spans_words", "symbols_at_step", "symbols_of", "tally", "tie_lab_for_preset",
-    "visible", "why_rule_picks", "without_pretokenization",
+    "why_rule_picks", "without_pretokenization",
 ]

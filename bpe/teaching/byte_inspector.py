@@ -22,7 +22,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from ..byte_level import BYTE_TO_UNICODE
+from ..byte_level import BYTE_TO_UNICODE, to_byte_text
 from ..views.notation import quote
 
 
@@ -86,7 +86,7 @@ def inspect_text(text: str) -> list[CharBytes]:
                 name=unicodedata.name(char, ""),
                 utf8=data,
                 hex=data.hex(" "),
-                gpt2="".join(BYTE_TO_UNICODE[b] for b in data),
+                gpt2=to_byte_text(data),
                 remapped=any(BYTE_TO_UNICODE[b] != chr(b) for b in data),
             )
         )
@@ -138,7 +138,7 @@ def inspect_token(data: bytes) -> TokenBytes:
     return TokenBytes(
         data=data,
         hex=data.hex(" "),
-        gpt2="".join(BYTE_TO_UNICODE[b] for b in data),
+        gpt2=to_byte_text(data),
         whole=whole,
         shown=shown,
         roles=tuple(byte_role(b) for b in data),

@@ -131,15 +131,6 @@ def compare_splits(
     return splits
 
 
-def visible(piece: str) -> str:
-    """A piece with its whitespace made visible: ``"a \\n" -> "a␣↵"`` (tabs as ``→``).
-
-    >>> visible(" x\\t\\n")
-    '␣x→↵'
-    """
-    return piece.translate({ord(" "): "␣", ord("\n"): "↵", ord("\t"): "→", ord("\r"): "␍"})
-
-
 def spans_words(token: str) -> bool:
     """True when ``token`` reaches across a word boundary: whitespace after a non-space character.
 

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 from ..trace import STOP_MERGES, STOP_TIME_LIMIT, STOP_VOCAB_SIZE, Trace
 from ..views.notation import quote
-from .tie_lab import merge_label, spelled, why_rule_picks
+from ..views.token_html import spelled
+from .tie_lab import merge_label, why_rule_picks
 
 Pair = tuple[int, int]
 
@@ -121,11 +122,6 @@ class Score:
             streak=streak,
             best_streak=max(self.best_streak, streak),
         )
-
-    @property
-    def accuracy(self) -> float:
-        return self.correct / self.answered if self.answered else 0.0
-
 
 def make_question(trace: Trace, step: int, *, choices: int = 4, seed: int = 0) -> Question:
     """The question "which pair does merge ``step + 1`` join?" with up to ``choices`` candidates.

@@ -24,19 +24,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from itertools import combinations
 
 from ..corpus import Corpus
 from ..presets import get_preset
 from ..settings import TrainSettings
 from .. import tiebreak
-from ..tiebreak import TieContext, tie_break_rule
-from ..tiebreak import hf_ranks as tiebreak_hf_ranks
+from ..tiebreak import TieContext, hf_ranks, tie_break_rule
 from ..tokenizer import Tokenizer
 from ..trace import Trace
 from ..trainer import train
 from ..views.notation import quote
-from ..views.token_html import visible_text
+from ..views.token_html import spelled, visible_text
 from ..vocab import token_sort_bytes
 
 Pair = tuple[int, int]
@@ -94,11 +92,6 @@ class TieLab:
     def divergence(self, rule_a: str, rule_b: str) -> int | None:
         """The first merge (1-based) at which the two rules differ; ``None`` if they never do."""
         return first_divergence(self.runs[rule_a].trace, self.runs[rule_b].trace)
-
-    @cached_property
-    def divergences(self) -> dict[tuple[str, str], int | None]:
-        """:meth:`divergence` for every pair of rules."""
-        return {(a, b): self.divergence(a, b) for a, b in combinations(self.runs, 2)}
 
     @property
     def first_disagreement(self) -> int | None:
@@ -172,12 +165,6 @@ def first_divergence(a: Trace, b: Trace) -> int | None:
     return None
 
 
-def spelled(trace: Trace, token_id: int) -> str:
-    """A token spelled as the chips spell it: ``·the``, ``‹e2 82›``, ``est</w>``."""
-    token = trace.tokens[token_id]
-    return visible_text(token.data, trace.settings.end_of_word, token.ends_word)
-
-
 def token_label(trace: Trace, token_id: int) -> str:
     """A token inside a sentence: ``'·the'`` (never a Python literal such as ``b' the'``)."""
     return quote(spelled(trace, token_id))
@@ -207,7 +194,7 @@ def trace_context(trace: Trace) -> TieContext:
     a rule that tracks them explains itself without asking where a pair occurs)."""
     return TieContext(
         sort_bytes=[token_sort_bytes(token, trace.settings.end_of_word) for token in trace.tokens],
-        hf_rank=hf_ranks(trace),
+        hf_rank=hf_ranks(trace.base, unit=trace.settings.unit, vocab_size=len(trace.tokens)),
         unit=trace.settings.unit,
         first_occurrence=_not_in_a_trace,
         label=lambda pair: merge_label(trace, pair),
@@ -217,17 +204,6 @@ def trace_context(trace: Trace) -> TieContext:
 
 def _not_in_a_trace(pair: Pair) -> tuple[int, int]:
     raise RuntimeError("internal error: a trace does not keep first occurrences; explain without them")
-
-
-def hf_ranks(trace: Trace) -> list[int]:
-    """Every token's id in Hugging Face's numbering: the base sorted by character, then the merges.
-
-    >>> from bpe import PRESETS, train
-    >>> ranks = hf_ranks(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings))
-    >>> ranks[ord("a")] < ranks[ord("b")] < ranks[ord(" ")], ranks[256]
-    (True, 256)
-    """
-    return tiebreak_hf_ranks(trace.base, unit=trace.settings.unit, vocab_size=len(trace.tokens))
 
 
 def explain(lab: TieLab, *, max_examples: int = 3) -> str:

@@ -21,18 +21,11 @@ import altair as alt
 import pandas as pd
 
 from ..trace import Trace
-from .token_html import visible_text
+from .token_html import spelled
 
 CHOSEN, TIED, OTHER = "chosen", "tied", "other"
 STATUS_COLORS: Mapping[str, str] = MappingProxyType({CHOSEN: "#D55E00", TIED: "#CC79A7", OTHER: "#56B4E9"})
 ACCENT = "#0072B2"
-
-
-def _spell(trace: Trace, token_id: int, names: Mapping[int, str]) -> str:
-    if token_id in names:
-        return names[token_id]
-    token = trace.tokens[token_id]
-    return visible_text(token.data, trace.settings.end_of_word, token.ends_word)
 
 
 def pair_rows(trace: Trace, step: int, names: Mapping[int, str] | None = None) -> pd.DataFrame:
@@ -51,7 +44,7 @@ def pair_rows(trace: Trace, step: int, names: Mapping[int, str] | None = None) -
     for rank, pair in enumerate(merge.top_pairs, start=1):
         key = (pair.left, pair.right)
         status = CHOSEN if key == (merge.left, merge.right) else TIED if pair.count == merge.count else OTHER
-        left, right = _spell(trace, pair.left, names), _spell(trace, pair.right, names)
+        left, right = spelled(trace, pair.left, names), spelled(trace, pair.right, names)
         rows.append({
             "rank": rank,
             # Subtle: two pairs can spell the same (ab+c, a+bc); the rank keeps each label unique.

@@ -1,8 +1,8 @@
 """What the Import & export page offers for download: each format's files as bytes, or why not.
 
-Scope: one :class:`ExportOffer` per format for a tokenizer (files from
-:func:`bpe.formats.export_tokenizer`, or :func:`bpe.formats.export_problem`'s sentence when the
-format cannot hold it), a zip of a multi-file format built in memory, and MIME types.
+Scope: one :class:`ExportOffer` per registered format for a tokenizer (its files, or the
+format's sentence on why it cannot hold it), what to upload to import one, a zip of a multi-file
+format built in memory, and MIME types.
 
     >>> from bpe import PRESETS, Tokenizer, train
     >>> tok = Tokenizer.from_trace(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings))
@@ -23,22 +23,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..formats import FORMAT_TITLES, FORMATS, export_problem, export_tokenizer
+from ..formats import TokenizerFormat, all_formats
 from ..tokenizer import Tokenizer
 
-FORMAT_NOTES: Mapping[str, str] = MappingProxyType({
-    "ours": "Everything BPE Lab knows: unit, pre-tokenizer, end-of-word marker, merges, special tokens.",
-    "minbpe": "Karpathy's minbpe `RegexTokenizer.load()`; the `.vocab` file is for people to read.",
-    "hf": "Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
-    "tiktoken": "`tiktoken.Encoding(..., mergeable_ranks=load_tiktoken_bpe(path))`; the split pattern is not stored.",
-    "gpt2": "OpenAI's original GPT-2 `encoder.py` layout; the split pattern is not stored. tiktoken's "
-    "`data_gym_to_mergeable_bpe_ranks` reads only GPT-2's own id layout: for tiktoken, use its rank file.",
-    "subword-nmt": "Sennrich's `subword-nmt apply-bpe -c bpe.codes`: char-level, marker `</w>`, split on spaces.",
-})
-MIME_TYPES: Mapping[str, str] = MappingProxyType({
-    ".json": "application/json", ".model": "text/plain", ".vocab": "text/plain", ".tiktoken": "text/plain",
-    ".bpe": "text/plain", ".codes": "text/plain", ".zip": "application/zip",
-})
+MIME_TYPES: Mapping[str, str] = MappingProxyType({".json": "application/json", ".zip": "application/zip"})
+"""By file suffix; every other file a format writes is plain text (so a new format needs no entry here)."""
 _ZIP_TIME = (2024, 1, 1, 0, 0, 0)  # fixed, so the same tokenizer always zips to the same bytes
 
 
@@ -94,13 +83,24 @@ def zip_contents(data: bytes) -> dict[str, bytes]:
 def export_offers(tokenizer: Tokenizer, *, stem: str) -> tuple[ExportOffer, ...]:
     """Every format in :data:`bpe.formats.FORMATS` order; ``stem`` names the zips (``stem-gpt2.zip``)."""
     offers = []
-    for format in FORMATS:
-        problem = export_problem(tokenizer, format=format)
-        files = {} if problem else {
-            name: text.encode("utf-8") for name, text in export_tokenizer(tokenizer, format=format).items()
-        }
+    for entry in all_formats():
+        problem = entry.export_problem(tokenizer)
+        files = {} if problem else {name: text.encode("utf-8") for name, text in entry.export(tokenizer).items()}
         offers.append(ExportOffer(
-            format, FORMAT_TITLES[format], FORMAT_NOTES[format], MappingProxyType(files), problem,
-            f"{stem}-{format}.zip" if len(files) > 1 else None,
+            entry.name, entry.title, entry.note, MappingProxyType(files), problem,
+            f"{stem}-{entry.name}.zip" if len(files) > 1 else None,
         ))
     return tuple(offers)
+
+
+def upload_hint(entry: TokenizerFormat) -> str:
+    """What the import form asks for (Markdown).
+
+    >>> from bpe.formats import FORMATS
+    >>> upload_hint(FORMATS["gpt2"]), upload_hint(FORMATS["minbpe"])
+    ('Upload **both** `encoder.json` and `vocab.bpe`.', 'Upload `tokenizer.model` (the `.vocab` file is not needed).')
+    """
+    wanted, for_people = entry.file_names[:entry.reads], entry.file_names[entry.reads:]
+    hint = "Upload " + ("**both** " if len(wanted) == 2 else "") + " and ".join(f"`{name}`" for name in wanted)
+    not_needed = ", ".join(f"`{name[name.rfind('.'):]}`" for name in for_people)
+    return hint + (f" (the {not_needed} file is not needed)." if for_people else ".")

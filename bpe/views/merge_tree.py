@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from ..tokenizer import Tokenizer
 from ..trace import Trace
 from .notation import quote
-from .token_html import visible_text
+from .token_html import spelled, visible_text
 
 MAX_NODES = 127
 """A tree this big (64 leaves) is unreadable anyway; deeper nodes are cut with "…"."""
@@ -52,8 +52,7 @@ def merge_tree_dot(
     base_count = len(trace.base)
 
     def describe(current: int) -> tuple[str, str, tuple[int, int] | None]:
-        token = trace.tokens[current]
-        text = visible_text(token.data, trace.settings.end_of_word, token.ends_word)
+        text = spelled(trace, current)
         created = trace.created_at(current)
         name = f"{names[current]} = " if current in names else ""
         detail = f"id {current}" + (f" · step {created.step}" if created else "")
@@ -132,8 +131,7 @@ def merge_tree_text(trace: Trace, token_id: int, *, limit: int = 20) -> str:
     "Merge tree of 'aaab': 'aaab' = 'aa' + 'ab' (merge 3); 'aa' = 'a' + 'a' (merge 1); 'ab' = 'a' + 'b' (merge 2)."
     """
     def label(current: int) -> str:
-        token = trace.tokens[current]
-        return quote(visible_text(token.data, trace.settings.end_of_word, token.ends_word))
+        return quote(spelled(trace, current))
 
     parts, queue = [], [token_id]
     while queue and len(parts) < limit:

@@ -26,12 +26,3 @@ def wikipedia_names(merges: int, *, first_id: int, avoid: str = "") -> dict[int,
     if merges > len(letters):
         return {}
     return {first_id + index: letters[index] for index in range(merges)}
-
-
-def spelled_with_names(token_id: int, parts: dict[int, tuple[int, int]], names: dict[int, str], spell) -> str:
-    """How a token reads one level down: ``X`` -> ``ZY`` (its parts, named where they have names).
-
-    ``parts`` maps a merged id to its ``(left, right)``; ``spell(id)`` spells an unnamed token.
-    """
-    left, right = parts[token_id]
-    return "".join(names.get(side) or spell(side) for side in (left, right))

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from ..tiebreak import TIE_BREAK_RULES
 from ..trace import MergeStep, Trace
 from .stats import early_stop, per_token
-from .token_html import Piece, chips_html, visible_text
+from .token_html import Piece, chips_html, spelled
 
 MAX_TIES_SHOWN = 6
 
@@ -59,8 +59,7 @@ class Narration:
     def _spell(self, ref: TokenRef) -> str:
         if ref.named and ref.token_id in self.names:
             return self.names[ref.token_id]
-        token = self.trace.tokens[ref.token_id]
-        return "'" + visible_text(token.data, self.trace.settings.end_of_word, token.ends_word) + "'"
+        return "'" + spelled(self.trace, ref.token_id) + "'"
 
     def _line_text(self, parts: tuple[Part, ...]) -> str:
         return "".join(

@@ -21,12 +21,7 @@ import pandas as pd
 
 from ..trace import Trace
 from .plain_tables import MERGE_COLUMNS, TABLES_CSS, merge_rows, table_html  # TABLES_CSS: the pages' import
-from .token_html import visible_text
-
-
-def _spell(trace: Trace, token_id: int) -> str:
-    token = trace.tokens[token_id]
-    return visible_text(token.data, trace.settings.end_of_word, token.ends_word)
+from .token_html import spelled, visible_text
 
 
 def merges_frame(trace: Trace, names: Mapping[int, str] | None = None) -> pd.DataFrame:
@@ -82,7 +77,7 @@ def vocab_frame(trace: Trace) -> pd.DataFrame:
         created = trace.created_at(token_id)
         rows.append({
             "id": token_id,
-            "token": _spell(trace, token_id),
+            "token": spelled(trace, token_id),
             "bytes (hex)": token.data.hex(" "),
             "length": len(token.data),
             "kind": token_kind(trace, token_id),

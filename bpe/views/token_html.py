@@ -26,6 +26,7 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..trace import Trace
 from ..vocab import Token
 from .notation import WHITESPACE_GLYPHS, mark  # noqa: F401 (WHITESPACE_GLYPHS: re-exported)
 from .palette import SPECIAL_TINT, TINTS, assign_colors
@@ -116,6 +117,20 @@ def visible_text(data: bytes, end_of_word: str | None = None, ends_word: bool = 
     """Plain-text version of a token as the chips show it (for tables and chart labels)."""
     shown = "".join(text for _, text in visible_parts(data))
     return shown + (end_of_word or "") if ends_word else shown
+
+
+def spelled(trace: Trace, token_id: int, names: Mapping[int, str] | None = None) -> str:
+    """A token of ``trace`` as the chips spell it (``·the``, ``‹e2 82›``, ``est</w>``), or its name in ``names``.
+
+    >>> from bpe import PRESETS, train
+    >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
+    >>> spelled(trace, 256), spelled(trace, 256, {256: "Z"}), spelled(trace, 32)
+    ('aa', 'Z', '·')
+    """
+    if names and token_id in names:
+        return names[token_id]
+    token = trace.tokens[token_id]
+    return visible_text(token.data, trace.settings.end_of_word, token.ends_word)
 
 
 def _chip_body(piece: Piece, end_of_word: str | None) -> str:

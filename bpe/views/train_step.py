@@ -26,7 +26,7 @@ from ..trace import PairCount, Trace
 from .merge_html import Layer, before_legend, merge_view_html
 from .occurrences import Chunk, chunks_of, mark_pairs, merged
 from .stats import drawn_tokens_note
-from .token_html import pieces_for
+from .token_html import pieces_for, spelled
 
 AFTER_LEGEND = (
     "Each box is one token; <b>bold with a thick outline</b> = made by this merge. · is a space, ↵ a newline, "
@@ -54,7 +54,7 @@ def _origins(trace: Trace, pieces, names: Mapping[int, str]) -> dict[int, str]:
         made = trace.created_at(piece.token_id) if piece.token_id not in origins else None
         if made is not None:
             origins[piece.token_id] = (
-                f" · made by merge {made.step:,}: {_spell(trace, made.left, names)} + {_spell(trace, made.right, names)}"
+                f" · made by merge {made.step:,}: {spelled(trace, made.left, names)} + {spelled(trace, made.right, names)}"
             )
     return origins
 
@@ -92,9 +92,9 @@ def corpus_block(
         marks = mark_pairs(
             chunks, chosen=(merge.left, merge.right), ranked=[(pair.left, pair.right) for pair in merge.top_pairs]
         )
-        spelled = f"{_spell(trace, merge.left, names)} + {_spell(trace, merge.right, names)}"
+        pair = f"{spelled(trace, merge.left, names)} + {spelled(trace, merge.right, names)}"
         before = Layer(
-            chunks, pieces, f"{before_legend(marks, spelled, merge.step)} {note}", marks, _origins(trace, pieces, names),
+            chunks, pieces, f"{before_legend(marks, pair, merge.step)} {note}", marks, _origins(trace, pieces, names),
         )
     else:
         before = Layer(chunks, pieces, f"{AFTER_LEGEND} {note}")
@@ -112,10 +112,6 @@ def corpus_block(
     )
 
 
-def _spell(trace: Trace, token_id: int, names: Mapping[int, str]) -> str:
-    return names.get(token_id) or trace.token_text(token_id)
-
-
 def stop_html(trace: Trace, pairs: Sequence[PairCount], names: Mapping[int, str] | None = None) -> str:
     """What stopped training, with the best pair counts after the last merge (the counts the stop
     rule saw), for the last step.
@@ -128,7 +124,7 @@ def stop_html(trace: Trace, pairs: Sequence[PairCount], names: Mapping[int, str]
     """
     names = names or {}
     counts = ", ".join(
-        f"{html.escape(_spell(trace, pair.left, names))} + {html.escape(_spell(trace, pair.right, names))} "
+        f"{html.escape(spelled(trace, pair.left, names))} + {html.escape(spelled(trace, pair.right, names))} "
         f"({'once' if pair.count == 1 else f'{pair.count:,} times'})"
         for pair in pairs
     )
