@@ -67,6 +67,9 @@ class TieBreakRule:
     """The pair with the greatest key wins (the key sorts descending)."""
     tracks_first_occurrence: bool = False
     """The key reads ``first_occurrence``, which the trainer then keeps up to date."""
+    contrast: str = "first-seen"
+    """The rule a lesson sets beside this one (Compare's run diff opens on it): one that breaks
+    ties differently on the classic examples, so the two runs visibly part."""
 
 
 def tie_break_rule(name: str) -> TieBreakRule:
@@ -78,6 +81,19 @@ def tie_break_rule(name: str) -> TieBreakRule:
     if rule is None:
         raise SettingsError(f"unknown tie-break rule {name!r}: use one of {', '.join(TIE_BREAK_RULES)}")
     return rule
+
+
+def contrasting_rule(name: str) -> str:
+    """The rule to compare rule ``name`` with by default: its ``contrast``, or, if that is the rule
+    itself or not registered, the first registered rule that is not ``name``.
+
+    >>> contrasting_rule("first-seen"), contrasting_rule("hf")
+    ('lexicographic-min', 'first-seen')
+    """
+    contrast = tie_break_rule(name).contrast
+    if contrast != name and contrast in TIE_BREAK_RULES:
+        return contrast
+    return next(other for other in TIE_BREAK_RULES if other != name)
 
 
 def _spelling(context: TieContext) -> SortKey:
@@ -131,6 +147,9 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
                 f"{context.label(loser)} (words are read in the order they first appear)"
             ),
             tracks_first_occurrence=True,
+            # first-seen and lexicographic-max agree on every merge of the Hugging Face course's
+            # example, so a lesson beside them would show nothing
+            contrast="lexicographic-min",
         ),
         TieBreakRule(
             "lexicographic-max",

@@ -15,7 +15,7 @@ from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
 from bpe.pretokenize import NAMED_PATTERNS
 from bpe.teaching.tie_lab import first_divergence
-from bpe.tiebreak import TIE_BREAK_RULES
+from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.vocab import UNITS
 from bpe.views.compare import COMPARE_CSS, compare_frame, divergence_html, explain_divergence, highlight_merge, merges_side_by_side
 from bpe.views.encoding import encode_for_page, sample_text
@@ -32,15 +32,10 @@ VARIANT = "variant"
 LAST = "ours-last"
 
 
-def _other_rule(rule: str) -> str:
-    """The first registered tie-break rule that is not ``rule``: the default to compare it with."""
-    return next(name for name in TIE_BREAK_RULES if name != rule)
-
-
 def _variant() -> tuple[str, str, str]:
     """``(tie_break, unit, pretokenizer)`` of "ours with other settings" (another tie rule by default)."""
     lab = state.lab()
-    return st.session_state[state.VARIANT] or (_other_rule(lab.tie_break), lab.unit, lab.pretokenizer)
+    return st.session_state[state.VARIANT] or (contrasting_rule(lab.tie_break), lab.unit, lab.pretokenizer)
 
 
 def _set_variant(index: int, widget_key: str):
@@ -187,7 +182,7 @@ def _set_diff_rule(index: int, widget_key: str):
 
 def _diff_rules() -> tuple[str, str]:
     rule = state.lab().tie_break
-    return st.session_state[state.DIFF_RULES] or (rule, _other_rule(rule))
+    return st.session_state[state.DIFF_RULES] or (rule, contrasting_rule(rule))
 
 
 def run_diff_section() -> None:

@@ -154,11 +154,11 @@ def test_the_tie_table_opens_at_the_first_disagreement():
 
 
 def test_compares_run_diff_opens_at_the_first_difference():
-    at = open_page("pages/9_Compare.py", preset="python-docs")  # first-seen against the next registered rule, lexicographic-max
-    assert "The merge lists first differ at merge 106" in [h.value for h in at.subheader]
+    at = open_page("pages/9_Compare.py", preset="python-docs")  # first-seen beside its contrast, lexicographic-min
+    assert "The merge lists first differ at merge 117" in [h.value for h in at.subheader]
     merges = at.dataframe[-1].value["merge"].tolist()
-    assert 106 in merges and merges[0] == 101 and len(merges) <= 10  # all on screen, no scrolling
-    assert any("merges 1 to 100 are the same in both runs" in c.value for c in at.caption)
+    assert 117 in merges and merges[0] == 112 and len(merges) <= 10  # all on screen, no scrolling
+    assert any("merges 1 to 111 are the same in both runs" in c.value for c in at.caption)
 
 
 # -- the Vocabulary page: columns that fit, readable trees, counts as text -----------------------------

@@ -9,8 +9,7 @@ from hypothesis import given, settings as hypothesis_settings, strategies as st
 from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, tiebreak, train
 from bpe.errors import SettingsError
 from bpe.teaching.tie_lab import first_divergence, run_rules, tie_lab_for_preset, why_rule_picks
-from bpe.tiebreak import hf_ranks
-from bpe.tiebreak import TieBreakRule, tie_break_rule
+from bpe.tiebreak import TieBreakRule, contrasting_rule, hf_ranks, tie_break_rule
 from bpe.vocab import token_sort_bytes
 
 from .naive_bpe import merge_pair
@@ -160,3 +159,12 @@ def test_an_unknown_rule_is_a_settings_error_never_a_default():
         TrainSettings(tie_break="random")
     with pytest.raises(SettingsError, match="unknown tie-break rule 'longest-first'"):
         tie_break_rule("longest-first")
+
+
+@pytest.mark.parametrize("preset", [name for name in PRESETS if name != "python-docs"])
+def test_each_examples_rule_and_its_contrast_part_ways_so_compares_run_diff_has_a_lesson(preset):
+    settings = PRESETS[preset].settings
+    corpus = PRESETS[preset].corpus()
+    run = train(corpus, settings)
+    beside = train(corpus, replace(settings, tie_break=contrasting_rule(settings.tie_break)))
+    assert first_divergence(run, beside) is not None
