@@ -9,9 +9,8 @@ How it stays fast without ever recounting the corpus:
 * ``pair -> count`` is kept up to date from *local* changes only: merging (a, b) -> c at a spot
   with neighbours x and y removes (x, a), (a, b), (b, y) and adds (x, c), (c, y), each weighted by
   the word's count. Only words listed as containing (a, b) are visited.
-* Counts are also bucketed (``count -> pairs``) with the distinct counts kept sorted, so the best
-  count, every pair tied at it, and the top-k pairs come without a scan. A merge can never create a
-  pair more frequent than itself, so the best count only goes down.
+* Counts are also bucketed (``count -> pairs``, :mod:`~bpe.pair_counts`), so the best count, every
+  pair tied at it, and the top-k pairs come without a scan.
 * The loop in :func:`train` reads like minbpe's (stop? pick the best pair, merge it everywhere,
   record the step); the bookkeeping lives in :class:`_Run` and the helpers under it. What a step
   records is read from the buckets, only as much as the trace keeps.
@@ -24,8 +23,6 @@ merging replaces left to right without overlap ("aaa" -> "aa a"). Worked example
 
 from __future__ import annotations
 
-import bisect
-import heapq
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -33,6 +30,7 @@ from collections.abc import Callable
 from .corpus import Corpus
 from .end_of_word import mark_word, marker_ids
 from .first_seen import FirstSeenIndex
+from .pair_counts import PairCounts
 from .settings import TrainSettings
 from .tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from .trace import (
@@ -43,96 +41,6 @@ from .vocab import Token, base_tokens, token_sort_bytes
 
 ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(merges_done, merges_wanted)`` every 100 merges."""
-
-
-class PairCounts:
-    """``pair -> count`` plus buckets by count, so the best pairs are found without a scan.
-
-    The best count's bucket, once read in order, stays sorted by the tie-break key as counts
-    change, so listing the ties costs no sort per merge; lower buckets are read only for the top-k.
-
-    >>> counts = PairCounts({(1, 2): 2, (2, 3): 1, (3, 1): 1}, keys={})
-    >>> counts.best_count(), sorted(counts.pairs_with(1))
-    (2, [(2, 3), (3, 1)])
-    """
-
-    def __init__(self, counts: dict[Pair, int], *, keys: dict[Pair, object], greatest_wins: bool = False) -> None:
-        self.count = {pair: n for pair, n in counts.items() if n > 0}
-        self.keys = keys
-        """``pair -> tie-break key``; the trainer keeps it up to date."""
-        self.greatest_wins = greatest_wins
-        """The greatest key is preferred (else the smallest)."""
-        self._bucket: dict[int, set[Pair]] = defaultdict(set)
-        for pair, n in self.count.items():
-            self._bucket[n].add(pair)
-        self._levels = sorted(self._bucket)  # distinct counts with a non-empty bucket, ascending
-        self._sorted: dict[int, list[Pair]] = {}  # count -> its bucket in key order, once asked for
-
-    def __bool__(self) -> bool:
-        return bool(self.count)
-
-    def best_count(self) -> int:
-        return self._levels[-1]
-
-    def pairs_with(self, count: int) -> set[Pair]:
-        return self._bucket[count]
-
-    def ranked(self, count: int, n: int) -> list[Pair]:
-        """The first ``n`` pairs with ``count`` in the rule's order (the winner first).
-
-        Only the best count's bucket is kept sorted: it is read at every step. A lower bucket is
-        read only when the top-k reaches below the ties, so its few best pairs are picked from it
-        then. (Keeping every bucket the top-k had visited sorted, through every later change of
-        count, made recording a quarter to a third of the training time on python-docs.)
-        """
-        if count == self._levels[-1]:
-            ordered = self._sorted.get(count)
-            if ordered is None:
-                ordered = self._sorted[count] = sorted(self._bucket[count], key=self.keys.__getitem__)
-            return ordered[: -n - 1 : -1] if self.greatest_wins else ordered[:n]
-        pick = heapq.nlargest if self.greatest_wins else heapq.nsmallest
-        return pick(n, self._bucket[count], key=self.keys.__getitem__)
-
-    def levels_descending(self):
-        return reversed(self._levels)
-
-    def apply(self, deltas: dict[Pair, int], new_keys: dict[Pair, object]) -> None:
-        """Add ``deltas[pair]`` to each pair's count (pairs that reach 0 are dropped) and move
-        the pairs in ``new_keys`` to their new key. A re-keyed pair always has a delta."""
-        count, bucket, levels, ordered, keys = self.count, self._bucket, self._levels, self._sorted, self.keys
-        key = keys.__getitem__
-        for pair, delta in deltas.items():
-            if not delta:
-                continue
-            old = count.get(pair, 0)
-            new = old + delta
-            if old:
-                members = bucket[old]
-                members.discard(pair)
-                if not members:
-                    del bucket[old]
-                    del levels[bisect.bisect_left(levels, old)]
-                    ordered.pop(old, None)
-                elif old in ordered:
-                    in_order = ordered[old]
-                    del in_order[bisect.bisect_left(in_order, keys[pair], key=key)]
-            if new > 0:
-                count[pair] = new
-                if pair in new_keys:
-                    keys[pair] = new_keys[pair]
-                members = bucket.get(new)
-                if members is None:
-                    bucket[new] = {pair}
-                    bisect.insort(levels, new)
-                else:
-                    members.add(pair)
-                    if new in ordered:
-                        bisect.insort(ordered[new], pair, key=key)
-            elif new == 0:
-                del count[pair]
-                keys.pop(pair, None)
-            else:
-                raise RuntimeError(f"internal error: the count of pair {pair} fell to {new}")
 
 
 def count_pairs(words: list[list[int]], freqs: list[int]) -> dict[Pair, int]:
