@@ -220,6 +220,27 @@ def _no_first_seen(pair: Pair) -> tuple[int, int]:
     raise RuntimeError("internal error: first occurrences are only tracked for rules with tracks_first_occurrence")
 
 
+class _KeysOnDemand(dict):
+    """``pair -> tie-break key`` for a rule whose key depends only on the pair's two tokens: each
+    key is computed the first time the pair is ranked, and then looked up from C.
+
+    Most pairs are never ranked (python-docs: 13,000 pairs made in 5,000 merges, most of them
+    gone again at a count of 1 or 2), so computing every key up front was wasted work.
+
+    >>> keys = _KeysOnDemand(lambda pair: -sum(pair))
+    >>> keys[(1, 2)], dict(keys)
+    (-3, {(1, 2): -3})
+    """
+
+    def __init__(self, key: Callable[[Pair], object]) -> None:
+        super().__init__()
+        self._key = key
+
+    def __missing__(self, pair: Pair) -> object:
+        key = self[pair] = self._key(pair)
+        return key
+
+
 class _Run:
     """A training run's state between merges: the words, which words hold each pair, the pair
     counts, the tokens so far and what the tie-break rule reads."""
@@ -244,9 +265,7 @@ class _Run:
         )
         locate = self.first_seen.locate if self.first_seen else _no_first_seen
         self.rule_key = rule.key(TieContext(self.sort_bytes, self.hf_rank, settings.unit, locate))
-        # Keys are computed once per pair and looked up from C (``dict.__getitem__``) when ranking:
-        # ranking ties and top pairs would otherwise be most of the trace's cost.
-        keys = self.first_seen.keys if self.first_seen else {pair: self.rule_key(pair) for pair in self.pair_words}
+        keys = self.first_seen.keys if self.first_seen else _KeysOnDemand(self.rule_key)
         self.counts = PairCounts(count_pairs(words, freqs), keys=keys, greatest_wins=rule.greatest_wins)
 
     def merge(self, pair: Pair) -> tuple[int, int]:
@@ -281,14 +300,13 @@ class _Run:
             rewritten.append(index)
             self.tokens_now -= (len(ids) - len(merged)) * freq
             words[index] = merged
-        # A created pair can vanish again in the same word ("abab" -> "cc" makes and unmakes (c, a)).
-        created = {new for new, delta in deltas.items() if delta > 0 and new_id in new}
+        new_keys = {}
         if self.first_seen is not None:
+            # A created pair can vanish again in the same word ("abab" -> "cc" makes and unmakes (c, a)).
+            created = {new for new, delta in deltas.items() if delta > 0 and new_id in new}
             counted = self.counts.count
             still_counted = lambda p: counted.get(p, 0) + deltas.get(p, 0) > 0  # noqa: E731
             new_keys = self.first_seen.rekey(rewritten, created, still_counted)
-        else:
-            new_keys = {new: self.rule_key(new) for new in created}
         self.counts.apply(deltas, new_keys)
         return new_id, len(rewritten)
 
