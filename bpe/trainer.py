@@ -243,7 +243,7 @@ class _KeysOnDemand(dict):
 
 class _Run:
     """A training run's state between merges: the words, which words hold each pair, the pair
-    counts, the tokens so far and what the tie-break rule reads."""
+    counts, how many tokens the words hold and what the tie-break rule reads."""
 
     def __init__(self, words: list[list[int]], freqs: list[int], base: tuple[Token, ...], settings: TrainSettings):
         self.words, self.freqs = words, freqs
@@ -254,9 +254,9 @@ class _Run:
         for index, ids in enumerate(words):
             for pair in zip(ids, ids[1:]):
                 self.pair_words[pair].add(index)
-        self.marker = settings.end_of_word
-        self.tokens = list(base)
-        self.sort_bytes = [token_sort_bytes(token, self.marker) for token in base]
+        # What the tie-break rules and first occurrences read, per token id. The tokens themselves
+        # are not kept: the trace derives them from the merges.
+        self.sort_bytes = [token_sort_bytes(token, settings.end_of_word) for token in base]
         self.hf_rank = hf_ranks(base, unit=settings.unit)
         self.token_bytes = [len(token.data) for token in base]
         rule = tie_break_rule(settings.tie_break)
@@ -272,11 +272,11 @@ class _Run:
         """Make the token ``pair`` stands for, merge it in every word that holds it and update
         the counts, the index and the keys; return ``(new id, words changed)``."""
         left, right = pair
-        new_id = len(self.tokens)
-        self.tokens.append(self.tokens[left].merged_with(self.tokens[right]))
-        self.sort_bytes.append(token_sort_bytes(self.tokens[-1], self.marker))
+        new_id = len(self.hf_rank)
+        # subtle: spellings simply concatenate, as the marker only ever ends the right token
+        self.sort_bytes.append(self.sort_bytes[left] + self.sort_bytes[right])
         self.hf_rank.append(new_id)
-        self.token_bytes.append(len(self.tokens[-1].data))
+        self.token_bytes.append(self.token_bytes[left] + self.token_bytes[right])
 
         words, freqs, pair_words = self.words, self.freqs, self.pair_words
         deltas: dict[Pair, int] = defaultdict(int)
