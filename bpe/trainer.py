@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from .corpus import Corpus
 from .end_of_word import mark_word, marker_ids
@@ -52,43 +53,77 @@ def count_pairs(words: list[list[int]], freqs: list[int]) -> dict[Pair, int]:
     return dict(counts)
 
 
-def merge_word(ids: list[int], pair: Pair, new_id: int) -> tuple[list[int], list[Pair], list[Pair]]:
-    """Replace ``pair`` by ``new_id`` left to right; return the new ids, the pairs that went and the
-    pairs that came (once per occurrence; the caller weights them by the word's count).
+class PairMerge(NamedTuple):
+    """What merging one pair did to the words it visited."""
 
-    >>> merge_word([1, 2, 3, 1, 2], (1, 2), 4)
-    ([4, 3, 4], [(1, 2), (2, 3), (1, 2), (3, 1)], [(4, 3), (3, 4)])
+    deltas: dict[Pair, int]
+    """The change of each pair's count, weighted by the words' counts."""
+    rewritten: list[int]
+    """The indices of the words that changed."""
+    replaced: int
+    """Replacements made, weighted by the words' counts: how many fewer tokens the words hold."""
 
-    Subtle: the left neighbour is read from the *output* (it may be a token this very call just
-    made, as in "abab" -> "cc"), the right neighbour from the input; so a pair can come and go
-    again in one word, and only the sum over both lists is the change.
+
+def merge_pair(
+    words: list[list[int]], freqs: list[int], indices: Iterable[int], pair: Pair, new_id: int,
+    holders: dict[Pair, set[int]],
+) -> PairMerge:
+    """Replace ``pair`` by ``new_id`` left to right in each ``words[index]``, in place, and add
+    the index to ``holders[p]`` for each pair ``p`` the merge makes there.
+
+    >>> words, holders = [[1, 2, 3, 1, 2]], defaultdict(set)
+    >>> done = merge_pair(words, [1], [0], (1, 2), 4, holders)
+    >>> words, done.deltas, done.replaced, dict(holders)
+    ([[4, 3, 4]], {(1, 2): -2, (2, 3): -1, (4, 3): 1, (3, 1): -1, (3, 4): 1}, 2, {(4, 3): {0}, (3, 4): {0}})
+
+    Only local changes: at a spot with neighbours x and y, (x, a), (a, b), (b, y) go and (x, c),
+    (c, y) come. Subtle: the left neighbour is read from the *output* (it may be a token this very
+    merge just made, as in "abab" -> "cc"), the right one from the input; so a pair can come and go
+    again in one word, and only the sum is the change.
+
+    Why one function for all the words rather than a call per word: collecting each word's pairs
+    in lists and walking them again was a tenth of training (python-docs, 5,000 merges).
     """
     left, right = pair
-    out: list[int] = []
-    went: list[Pair] = []
-    came: list[Pair] = []
-    last = len(ids) - 1
-    copied = 0  # ids[:copied] are already in out
-    i = -1
-    for _ in range(ids.count(left)):  # counted first: a failing ``index`` would cost an exception
-        i = ids.index(left, i + 1)  # jump to the next candidate instead of looping in Python
-        if i >= last or ids[i + 1] != right or i < copied:
+    deltas: dict[Pair, int] = defaultdict(int)
+    rewritten: list[int] = []
+    replaced = 0
+    for index in indices:
+        ids = words[index]
+        # subtle: an entry goes stale when another merge takes the pair's last occurrence from the
+        # word. That merge almost always took one of its tokens with it (95% of stale visits on
+        # python-docs), so two scans in C rule most of them out.
+        if left not in ids or right not in ids:
             continue
-        out.extend(ids[copied:i])
-        went.append(pair)
-        if out:
-            before = out[-1]
-            went.append((before, left))
-            came.append((before, new_id))
-        if i + 1 < last:
-            after = ids[i + 2]
-            went.append((right, after))
-            came.append((new_id, after))
-        out.append(new_id)
-        copied = i + 2
-    out.extend(ids[copied:])
-    return out, went, came
-
+        freq = freqs[index]
+        out: list[int] = []
+        last = len(ids) - 1
+        copied = 0  # ids[:copied] are already in out
+        i = -1
+        for _ in range(ids.count(left)):  # counted first: a failing ``index`` would cost an exception
+            i = ids.index(left, i + 1)  # jump to the next candidate instead of looping in Python
+            if i >= last or ids[i + 1] != right or i < copied:
+                continue
+            out += ids[copied:i]
+            deltas[pair] -= freq
+            if out:
+                before = out[-1]
+                deltas[before, left] -= freq
+                deltas[before, new_id] += freq
+                holders[before, new_id].add(index)
+            if i + 1 < last:
+                after = ids[i + 2]
+                deltas[right, after] -= freq
+                deltas[new_id, after] += freq
+                holders[new_id, after].add(index)
+            out.append(new_id)
+            copied = i + 2
+        if copied:  # else stale all the same: both tokens are there, but never side by side
+            out += ids[copied:]
+            words[index] = out
+            rewritten.append(index)
+            replaced += (len(ids) - len(out)) * freq
+    return PairMerge(dict(deltas), rewritten, replaced)
 
 
 def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...]:
@@ -278,28 +313,10 @@ class _Run:
         self.hf_rank.append(new_id)
         self.token_bytes.append(self.token_bytes[left] + self.token_bytes[right])
 
-        words, freqs, pair_words = self.words, self.freqs, self.pair_words
-        deltas: dict[Pair, int] = defaultdict(int)
-        rewritten: list[int] = []
-        for index in pair_words.pop(pair):
-            ids = words[index]
-            # subtle: an entry goes stale when another merge takes the pair's last occurrence from
-            # the word. That merge almost always took one of its tokens with it (95% of stale visits
-            # on python-docs), so two scans in C rule out most of them before a call in Python.
-            if left not in ids or right not in ids:
-                continue
-            merged, went, came = merge_word(ids, pair, new_id)
-            if len(merged) == len(ids):
-                continue  # stale all the same: both tokens are there, but never side by side
-            freq = freqs[index]
-            for gone in went:
-                deltas[gone] -= freq
-            for new in came:
-                deltas[new] += freq
-                pair_words[new].add(index)
-            rewritten.append(index)
-            self.tokens_now -= (len(ids) - len(merged)) * freq
-            words[index] = merged
+        deltas, rewritten, replaced = merge_pair(
+            self.words, self.freqs, self.pair_words.pop(pair), pair, new_id, self.pair_words
+        )
+        self.tokens_now -= replaced
         new_keys = {}
         if self.first_seen is not None:
             # A created pair can vanish again in the same word ("abab" -> "cc" makes and unmakes (c, a)).
