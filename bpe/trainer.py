@@ -74,7 +74,7 @@ def merge_pair(
     >>> words, holders = [[1, 2, 3, 1, 2]], defaultdict(set)
     >>> done = merge_pair(words, [1], [0], (1, 2), 4, holders)
     >>> words, done.deltas, done.replaced, dict(holders)
-    ([[4, 3, 4]], {(1, 2): -2, (2, 3): -1, (4, 3): 1, (3, 1): -1, (3, 4): 1}, 2, {(4, 3): {0}, (3, 4): {0}})
+    ([[4, 3, 4]], {(2, 3): -1, (4, 3): 1, (3, 1): -1, (3, 4): 1, (1, 2): -2}, 2, {(4, 3): {0}, (3, 4): {0}})
 
     Only local changes: at a spot with neighbours x and y, (x, a), (a, b), (b, y) go and (x, c),
     (c, y) come. Subtle: the left neighbour is read from the *output* (it may be a token this very
@@ -87,7 +87,7 @@ def merge_pair(
     left, right = pair
     deltas: dict[Pair, int] = defaultdict(int)
     rewritten: list[int] = []
-    replaced = 0
+    replaced = merged = 0
     for index in indices:
         ids = words[index]
         # subtle: an entry goes stale when another merge takes the pair's last occurrence from the
@@ -105,7 +105,7 @@ def merge_pair(
             if i >= last or ids[i + 1] != right or i < copied:
                 continue
             out += ids[copied:i]
-            deltas[pair] -= freq
+            merged += freq
             if out:
                 before = out[-1]
                 deltas[before, left] -= freq
@@ -123,6 +123,7 @@ def merge_pair(
             words[index] = out
             rewritten.append(index)
             replaced += (len(ids) - len(out)) * freq
+    deltas[pair] -= merged  # once, not per spot (overlaps such as (a, a) in "aaa" went as neighbours)
     return PairMerge(dict(deltas), rewritten, replaced)
 
 
