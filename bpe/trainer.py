@@ -46,11 +46,23 @@ ProgressCallback = Callable[[int, int], None]
 
 def count_pairs(words: list[list[int]], freqs: list[int]) -> dict[Pair, int]:
     """Weighted pair counts with overlap: ``[[1, 2, 3, 1, 2]], [1] -> {(1, 2): 2, (2, 3): 1, (3, 1): 1}``."""
+    return index_pairs(words, freqs)[0]
+
+
+def index_pairs(words: list[list[int]], freqs: list[int]) -> tuple[dict[Pair, int], dict[Pair, set[int]]]:
+    """The weighted pair counts and, for each pair, the indices of the words that hold it (in one
+    pass: it is most of a run's set-up).
+
+    >>> index_pairs([[1, 2, 1, 2], [2, 1]], [1, 5])
+    ({(1, 2): 2, (2, 1): 6}, defaultdict(<class 'set'>, {(1, 2): {0}, (2, 1): {0, 1}}))
+    """
     counts: dict[Pair, int] = defaultdict(int)
-    for ids, freq in zip(words, freqs):
+    holders: dict[Pair, set[int]] = defaultdict(set)
+    for index, (ids, freq) in enumerate(zip(words, freqs)):
         for pair in zip(ids, ids[1:]):
             counts[pair] += freq
-    return dict(counts)
+            holders[pair].add(index)
+    return dict(counts), holders
 
 
 class PairMerge(NamedTuple):
@@ -285,11 +297,8 @@ class _Run:
         self.words, self.freqs = words, freqs
         self.tokens_now = sum(len(ids) * freq for ids, freq in zip(words, freqs))
         # Words that contain each pair. Entries can go stale (the pair merged away from that word);
-        # visiting a stale word costs a scan and changes nothing, and FirstSeenIndex prunes them.
-        self.pair_words: dict[Pair, set[int]] = defaultdict(set)
-        for index, ids in enumerate(words):
-            for pair in zip(ids, ids[1:]):
-                self.pair_words[pair].add(index)
+        # merge_pair skips stale words cheaply, and FirstSeenIndex prunes them.
+        counts, self.pair_words = index_pairs(words, freqs)
         # What the tie-break rules and first occurrences read, per token id. The tokens themselves
         # are not kept: the trace derives them from the merges.
         self.sort_bytes = [token_sort_bytes(token, settings.end_of_word) for token in base]
@@ -302,7 +311,7 @@ class _Run:
         locate = self.first_seen.locate if self.first_seen else _no_first_seen
         self.rule_key = rule.key(TieContext(self.sort_bytes, self.hf_rank, settings.unit, locate))
         keys = self.first_seen.keys if self.first_seen else _KeysOnDemand(self.rule_key)
-        self.counts = PairCounts(count_pairs(words, freqs), keys=keys, greatest_wins=rule.greatest_wins)
+        self.counts = PairCounts(counts, keys=keys, greatest_wins=rule.greatest_wins)
 
     def merge(self, pair: Pair) -> tuple[int, int]:
         """Make the token ``pair`` stands for, merge it in every word that holds it and update
