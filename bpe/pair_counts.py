@@ -78,6 +78,7 @@ class PairCounts:
         the pairs in ``new_keys`` to their new key. A re-keyed pair always has a delta."""
         count, bucket, levels, ordered, keys = self.count, self._bucket, self._levels, self._sorted, self.keys
         key = keys.__getitem__
+        winner = -1 if self.greatest_wins else 0
         for pair, delta in deltas.items():
             if not delta:
                 continue
@@ -92,7 +93,10 @@ class PairCounts:
                     ordered.pop(old, None)
                 elif old in ordered:
                     in_order = ordered[old]
-                    del in_order[bisect.bisect_left(in_order, keys[pair], key=key)]
+                    if in_order[winner] == pair:  # the merged pair: no search
+                        del in_order[winner]
+                    else:
+                        del in_order[bisect.bisect_left(in_order, keys[pair], key=key)]
             if new > 0:
                 count[pair] = new
                 if pair in new_keys:

@@ -121,13 +121,15 @@ def merge_pair(
             if out:
                 before = out[-1]
                 deltas[before, left] -= freq
-                deltas[before, new_id] += freq
-                holders[before, new_id].add(index)
+                made = before, new_id  # one tuple for both dicts
+                deltas[made] += freq
+                holders[made].add(index)
             if i + 1 < last:
                 after = ids[i + 2]
                 deltas[right, after] -= freq
-                deltas[new_id, after] += freq
-                holders[new_id, after].add(index)
+                made = new_id, after
+                deltas[made] += freq
+                holders[made].add(index)
             out.append(new_id)
             copied = i + 2
         if copied:  # else stale all the same: both tokens are there, but never side by side
