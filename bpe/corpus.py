@@ -21,8 +21,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 
 from .errors import BpeError
+from .fast_split import ASCII_PATTERNS, split_words
 from .ids import is_whole_number
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
 
@@ -41,6 +43,8 @@ class Corpus:
         cls, text: str, *, pretokenizer: str = "gpt2", special_tokens: tuple[str, ...] = ()
     ) -> "Corpus":
         splitter = Pretokenizer.parse(pretokenizer)
+        # The GPT patterns' ASCII shortcut gives the same words: a third of building python-docs.
+        words = partial(split_words, splitter) if splitter.name in ASCII_PATTERNS else splitter.words
         pattern = special_token_pattern(validate_special_tokens(special_tokens))
         counts: Counter[str] = Counter()
         characters: set[str] = set()
@@ -50,7 +54,7 @@ class Corpus:
                 special_count += 1
                 continue
             characters.update(piece)
-            counts.update(splitter.words(piece))
+            counts.update(words(piece))
         return cls(tuple(counts.items()), "".join(sorted(characters)), special_count)
 
     @classmethod

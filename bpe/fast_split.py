@@ -1,8 +1,8 @@
 """A faster split for GPT-2's, GPT-4's and GPT-4o's patterns, with exactly the same pieces.
 
 Scope: :func:`split_words` for the named pre-tokenizers ``gpt2``, ``gpt4`` and ``gpt4o``, used by
-the tokenizer's hot encode path. Out of scope: every other pattern, and deciding where chunks end
-(``pretokenize`` does that; this module only gets the same answer sooner).
+the tokenizer's hot encode path and by ``Corpus.from_text``. Out of scope: every other pattern, and
+deciding where chunks end (``pretokenize`` does that; this module only gets the same answer sooner).
 
 Why: the ``regex`` module's ``findall`` is most of the time of encoding a long text with a warm
 cache. On ASCII text the patterns only need ASCII classes (``\\p{L}`` is ``[A-Za-z]``), which the

@@ -8,10 +8,9 @@ How it stays fast without ever recounting the corpus:
 * Words are stored once with their counts, so "low" seen 5 times is one list of ids.
 * ``pair -> count`` is kept up to date from *local* changes only: merging (a, b) -> c at a spot
   with neighbours x and y removes (x, a), (a, b), (b, y) and adds (x, c), (c, y), each weighted by
-  the word's count. Only words listed as containing (a, b) are visited.
-* Counts are also bucketed (``count -> pairs``) with the distinct counts kept sorted, so the best
-  count, every pair tied at it, and the top-k pairs come without a scan. A merge can never create a
-  pair more frequent than itself, so the best count only goes down.
+  the word's count (:func:`merge_pair`). Only words listed as containing (a, b) are visited.
+* Counts are also bucketed (``count -> pairs``, :mod:`~bpe.pair_counts`), so the best count, every
+  pair tied at it, and the top-k pairs come without a scan.
 * The loop in :func:`train` reads like minbpe's (stop? pick the best pair, merge it everywhere,
   record the step); the bookkeeping lives in :class:`_Run` and the helpers under it. What a step
   records is read from the buckets, only as much as the trace keeps.
@@ -24,20 +23,22 @@ merging replaces left to right without overlap ("aaa" -> "aa a"). Worked example
 
 from __future__ import annotations
 
-import bisect
-import heapq
+import gc
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import NamedTuple
 
 from .corpus import Corpus
 from .end_of_word import mark_word, marker_ids
 from .first_seen import FirstSeenIndex
+from .pair_counts import PairCounts
 from .settings import TrainSettings
 from .tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from .trace import (
     STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE,
-    MergeStep, PairCount, Trace,
+    MergeStep, Trace,
 )
 from .vocab import Token, base_tokens, token_sort_bytes
 
@@ -45,142 +46,101 @@ ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(merges_done, merges_wanted)`` every 100 merges."""
 
 
-class PairCounts:
-    """``pair -> count`` plus buckets by count, so the best pairs are found without a scan.
-
-    The best count's bucket, once read in order, stays sorted by the tie-break key as counts
-    change, so listing the ties costs no sort per merge; lower buckets are read only for the top-k.
-
-    >>> counts = PairCounts({(1, 2): 2, (2, 3): 1, (3, 1): 1}, keys={})
-    >>> counts.best_count(), sorted(counts.pairs_with(1))
-    (2, [(2, 3), (3, 1)])
-    """
-
-    def __init__(self, counts: dict[Pair, int], *, keys: dict[Pair, object], greatest_wins: bool = False) -> None:
-        self.count = {pair: n for pair, n in counts.items() if n > 0}
-        self.keys = keys
-        """``pair -> tie-break key``; the trainer keeps it up to date."""
-        self.greatest_wins = greatest_wins
-        """The greatest key is preferred (else the smallest)."""
-        self._bucket: dict[int, set[Pair]] = defaultdict(set)
-        for pair, n in self.count.items():
-            self._bucket[n].add(pair)
-        self._levels = sorted(self._bucket)  # distinct counts with a non-empty bucket, ascending
-        self._sorted: dict[int, list[Pair]] = {}  # count -> its bucket in key order, once asked for
-
-    def __bool__(self) -> bool:
-        return bool(self.count)
-
-    def best_count(self) -> int:
-        return self._levels[-1]
-
-    def pairs_with(self, count: int) -> set[Pair]:
-        return self._bucket[count]
-
-    def ranked(self, count: int, n: int) -> list[Pair]:
-        """The first ``n`` pairs with ``count`` in the rule's order (the winner first).
-
-        Only the best count's bucket is kept sorted: it is read at every step. A lower bucket is
-        read only when the top-k reaches below the ties, so its few best pairs are picked from it
-        then. (Keeping every bucket the top-k had visited sorted, through every later change of
-        count, made recording a quarter to a third of the training time on python-docs.)
-        """
-        if count == self._levels[-1]:
-            ordered = self._sorted.get(count)
-            if ordered is None:
-                ordered = self._sorted[count] = sorted(self._bucket[count], key=self.keys.__getitem__)
-            return ordered[: -n - 1 : -1] if self.greatest_wins else ordered[:n]
-        pick = heapq.nlargest if self.greatest_wins else heapq.nsmallest
-        return pick(n, self._bucket[count], key=self.keys.__getitem__)
-
-    def levels_descending(self):
-        return reversed(self._levels)
-
-    def apply(self, deltas: dict[Pair, int], new_keys: dict[Pair, object]) -> None:
-        """Add ``deltas[pair]`` to each pair's count (pairs that reach 0 are dropped) and move
-        the pairs in ``new_keys`` to their new key. A re-keyed pair always has a delta."""
-        count, bucket, levels, ordered, keys = self.count, self._bucket, self._levels, self._sorted, self.keys
-        key = keys.__getitem__
-        for pair, delta in deltas.items():
-            if not delta:
-                continue
-            old = count.get(pair, 0)
-            new = old + delta
-            if old:
-                members = bucket[old]
-                members.discard(pair)
-                if not members:
-                    del bucket[old]
-                    del levels[bisect.bisect_left(levels, old)]
-                    ordered.pop(old, None)
-                elif old in ordered:
-                    in_order = ordered[old]
-                    del in_order[bisect.bisect_left(in_order, keys[pair], key=key)]
-            if new > 0:
-                count[pair] = new
-                if pair in new_keys:
-                    keys[pair] = new_keys[pair]
-                members = bucket.get(new)
-                if members is None:
-                    bucket[new] = {pair}
-                    bisect.insort(levels, new)
-                else:
-                    members.add(pair)
-                    if new in ordered:
-                        bisect.insort(ordered[new], pair, key=key)
-            elif new == 0:
-                del count[pair]
-                keys.pop(pair, None)
-            else:
-                raise RuntimeError(f"internal error: the count of pair {pair} fell to {new}")
-
-
 def count_pairs(words: list[list[int]], freqs: list[int]) -> dict[Pair, int]:
     """Weighted pair counts with overlap: ``[[1, 2, 3, 1, 2]], [1] -> {(1, 2): 2, (2, 3): 1, (3, 1): 1}``."""
+    return index_pairs(words, freqs)[0]
+
+
+def index_pairs(words: list[list[int]], freqs: list[int]) -> tuple[dict[Pair, int], dict[Pair, set[int]]]:
+    """The weighted pair counts and, for each pair, the indices of the words that hold it (in one
+    pass: it is most of a run's set-up).
+
+    >>> index_pairs([[1, 2, 1, 2], [2, 1]], [1, 5])
+    ({(1, 2): 2, (2, 1): 6}, defaultdict(<class 'set'>, {(1, 2): {0}, (2, 1): {0, 1}}))
+    """
     counts: dict[Pair, int] = defaultdict(int)
-    for ids, freq in zip(words, freqs):
+    holders: dict[Pair, set[int]] = defaultdict(set)
+    for index, (ids, freq) in enumerate(zip(words, freqs)):
         for pair in zip(ids, ids[1:]):
             counts[pair] += freq
-    return dict(counts)
+            holders[pair].add(index)
+    return dict(counts), holders
 
 
-def merge_word(ids: list[int], pair: Pair, new_id: int) -> tuple[list[int], list[Pair], list[Pair]]:
-    """Replace ``pair`` by ``new_id`` left to right; return the new ids, the pairs that went and the
-    pairs that came (once per occurrence; the caller weights them by the word's count).
+class PairMerge(NamedTuple):
+    """What merging one pair did to the words it visited."""
 
-    >>> merge_word([1, 2, 3, 1, 2], (1, 2), 4)
-    ([4, 3, 4], [(1, 2), (2, 3), (1, 2), (3, 1)], [(4, 3), (3, 4)])
+    deltas: dict[Pair, int]
+    """The change of each pair's count, weighted by the words' counts."""
+    rewritten: list[int]
+    """The indices of the words that changed."""
+    replaced: int
+    """Replacements made, weighted by the words' counts: how many fewer tokens the words hold."""
 
-    Subtle: the left neighbour is read from the *output* (it may be a token this very call just
-    made, as in "abab" -> "cc"), the right neighbour from the input; so a pair can come and go
-    again in one word, and only the sum over both lists is the change.
+
+def merge_pair(
+    words: list[list[int]], freqs: list[int], indices: Iterable[int], pair: Pair, new_id: int,
+    holders: dict[Pair, set[int]],
+) -> PairMerge:
+    """Replace ``pair`` by ``new_id`` left to right in each ``words[index]``, in place, and add
+    the index to ``holders[p]`` for each pair ``p`` the merge makes there.
+
+    >>> words, holders = [[1, 2, 3, 1, 2]], defaultdict(set)
+    >>> done = merge_pair(words, [1], [0], (1, 2), 4, holders)
+    >>> words, done.deltas, done.replaced, dict(holders)
+    ([[4, 3, 4]], {(2, 3): -1, (4, 3): 1, (3, 1): -1, (3, 4): 1, (1, 2): -2}, 2, {(4, 3): {0}, (3, 4): {0}})
+
+    Only local changes: at a spot with neighbours x and y, (x, a), (a, b), (b, y) go and (x, c),
+    (c, y) come. Subtle: the left neighbour is read from the *output* (it may be a token this very
+    merge just made, as in "abab" -> "cc"), the right one from the input; so a pair can come and go
+    again in one word, and only the sum is the change.
+
+    Why one function for all the words rather than a call per word: collecting each word's pairs
+    in lists and walking them again was a tenth of training (python-docs, 5,000 merges).
     """
     left, right = pair
-    out: list[int] = []
-    went: list[Pair] = []
-    came: list[Pair] = []
-    last = len(ids) - 1
-    copied = 0  # ids[:copied] are already in out
-    i = -1
-    for _ in range(ids.count(left)):  # counted first: a failing ``index`` would cost an exception
-        i = ids.index(left, i + 1)  # jump to the next candidate instead of looping in Python
-        if i >= last or ids[i + 1] != right or i < copied:
+    deltas: dict[Pair, int] = defaultdict(int)
+    rewritten: list[int] = []
+    replaced = merged = 0
+    for index in indices:
+        ids = words[index]
+        # subtle: an entry goes stale when another merge takes the pair's last occurrence from the
+        # word. That merge almost always took one of its tokens with it (95% of stale visits on
+        # python-docs), so two scans in C rule most of them out.
+        if left not in ids or right not in ids:
             continue
-        out.extend(ids[copied:i])
-        went.append(pair)
-        if out:
-            before = out[-1]
-            went.append((before, left))
-            came.append((before, new_id))
-        if i + 1 < last:
-            after = ids[i + 2]
-            went.append((right, after))
-            came.append((new_id, after))
-        out.append(new_id)
-        copied = i + 2
-    out.extend(ids[copied:])
-    return out, went, came
-
+        freq = freqs[index]
+        out: list[int] = []
+        last = len(ids) - 1
+        copied = 0  # ids[:copied] are already in out
+        i = -1
+        for _ in range(ids.count(left)):  # counted first: a failing ``index`` would cost an exception
+            i = ids.index(left, i + 1)  # jump to the next candidate instead of looping in Python
+            if i >= last or ids[i + 1] != right or i < copied:
+                continue
+            out += ids[copied:i]
+            merged += freq
+            if out:
+                before = out[-1]
+                deltas[before, left] -= freq
+                made = before, new_id  # one tuple for both dicts
+                deltas[made] += freq
+                holders[made].add(index)
+            if i + 1 < last:
+                after = ids[i + 2]
+                deltas[right, after] -= freq
+                made = new_id, after
+                deltas[made] += freq
+                holders[made].add(index)
+            out.append(new_id)
+            copied = i + 2
+        if copied:  # else stale all the same: both tokens are there, but never side by side
+            out += ids[copied:]
+            words[index] = out
+            rewritten.append(index)
+            replaced += (len(ids) - len(out)) * freq
+    deltas[pair] -= merged  # once, not per spot (overlaps such as (a, a) in "aaa" went as neighbours)
+    return PairMerge(dict(deltas), rewritten, replaced)
 
 
 def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...]:
@@ -192,6 +152,26 @@ def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...
     )
 
 
+@contextmanager
+def _cycle_collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while training, as the standard ``timeit`` does while timing.
+
+    Training makes no reference cycles (lists, sets, dicts and tuples of ids, all freed by
+    reference counting) but some 200,000 short-lived tuples and lists, and each 700 of them set
+    the collector walking the young objects for nothing: 5% of training on python-docs at best,
+    15% typically on a loaded machine. It resumes afterwards, on an error too; if it was already
+    paused (by the caller, or by a run in another thread) it is left as it was.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@_cycle_collector_paused()
 def train(
     corpus: Corpus,
     settings: TrainSettings,
@@ -234,7 +214,7 @@ def train(
         if stop:
             stop_reason, stop_detail = stop
             break
-        best, tie_count, tied, top_pairs = _ranking(run.counts, settings)  # read before the merge
+        best, tie_count, tied, top, top_counts = _ranking(run.counts, settings)  # read before the merge
         before = run.tokens_now
         new_id, words_changed = run.merge(tied[0])
         if verify_counts:
@@ -243,7 +223,7 @@ def train(
             MergeStep(
                 step=len(steps) + 1, new_id=new_id, left=tied[0][0], right=tied[0][1], count=best,
                 replacements=before - run.tokens_now, tie_count=tie_count, tied=tied[: settings.max_ties],
-                top_pairs=top_pairs, tokens_after=run.tokens_now, words_changed=words_changed,
+                top=top, top_counts=top_counts, tokens_after=run.tokens_now, words_changed=words_changed,
             )
         )
         if progress is not None and len(steps) % 100 == 0:
@@ -282,44 +262,72 @@ def _stop_early(run: "_Run", min_frequency: int, deadline: float | None, time_li
 
 
 def _ranking(counts: PairCounts, settings: TrainSettings):
-    """What a step records about the choice: ``(best count, tie count, tied pairs, top pairs)``.
+    """What a step records about the choice: ``(best count, tie count, tied pairs, top pairs,
+    their counts)``.
 
     The tied pairs come in the rule's order, winner first, as many as the trace keeps (at least
     one: the winner); the top pairs are the ``top_k`` best, reaching below the ties if needed.
+    Mostly (4,577 of python-docs' first 5,000 merges are ties) they are a slice of the tied pairs
+    and one repeated count, so recording them allocates nearly nothing.
     """
     best = counts.best_count()
     tie_count = len(counts.pairs_with(best))
     tied = tuple(counts.ranked(best, max(settings.max_ties, settings.top_k, 1)))
-    top = [PairCount(a, b, best) for a, b in tied[: settings.top_k]]
+    top = tied[: settings.top_k]
+    if len(top) == settings.top_k:
+        return best, tie_count, tied, top, (best,) * len(top)
+    top, top_counts = list(top), [best] * len(top)
     levels = counts.levels_descending()
     next(levels)  # the best count: done
     for level in levels:
         if len(top) >= settings.top_k:
             break
-        top.extend(PairCount(a, b, level) for a, b in counts.ranked(level, settings.top_k - len(top)))
-    return best, tie_count, tied, tuple(top)
+        more = counts.ranked(level, settings.top_k - len(top))
+        top += more
+        top_counts += [level] * len(more)
+    return best, tie_count, tied, tuple(top), tuple(top_counts)
 
 
 def _no_first_seen(pair: Pair) -> tuple[int, int]:
     raise RuntimeError("internal error: first occurrences are only tracked for rules with tracks_first_occurrence")
 
 
+class _KeysOnDemand(dict):
+    """``pair -> tie-break key`` for a rule whose key depends only on the pair's two tokens: each
+    key is computed the first time the pair is ranked, and then looked up from C.
+
+    Half the pairs are never ranked (python-docs, 5,000 merges: 6,900 keys asked for, of 14,600
+    pairs counted), so computing every key up front was wasted work. Computing a key late is
+    safe because it never changes during a run: only a rule with ``tracks_first_occurrence``
+    reads state that does, and those rules keep their keys in ``FirstSeenIndex`` instead.
+
+    >>> keys = _KeysOnDemand(lambda pair: -sum(pair))
+    >>> keys[(1, 2)], dict(keys)
+    (-3, {(1, 2): -3})
+    """
+
+    def __init__(self, key: Callable[[Pair], object]) -> None:
+        super().__init__()
+        self._key = key
+
+    def __missing__(self, pair: Pair) -> object:
+        key = self[pair] = self._key(pair)
+        return key
+
+
 class _Run:
     """A training run's state between merges: the words, which words hold each pair, the pair
-    counts, the tokens so far and what the tie-break rule reads."""
+    counts, how many tokens the words hold and what the tie-break rule reads."""
 
     def __init__(self, words: list[list[int]], freqs: list[int], base: tuple[Token, ...], settings: TrainSettings):
         self.words, self.freqs = words, freqs
         self.tokens_now = sum(len(ids) * freq for ids, freq in zip(words, freqs))
         # Words that contain each pair. Entries can go stale (the pair merged away from that word);
-        # visiting a stale word costs a scan and changes nothing, and FirstSeenIndex prunes them.
-        self.pair_words: dict[Pair, set[int]] = defaultdict(set)
-        for index, ids in enumerate(words):
-            for pair in zip(ids, ids[1:]):
-                self.pair_words[pair].add(index)
-        self.marker = settings.end_of_word
-        self.tokens = list(base)
-        self.sort_bytes = [token_sort_bytes(token, self.marker) for token in base]
+        # merge_pair skips stale words cheaply, and FirstSeenIndex prunes them.
+        counts, self.pair_words = index_pairs(words, freqs)
+        # What the tie-break rules and first occurrences read, per token id. The tokens themselves
+        # are not kept: the trace derives them from the merges.
+        self.sort_bytes = [token_sort_bytes(token, settings.end_of_word) for token in base]
         self.hf_rank = hf_ranks(base, unit=settings.unit)
         self.token_bytes = [len(token.data) for token in base]
         rule = tie_break_rule(settings.tie_break)
@@ -328,46 +336,30 @@ class _Run:
         )
         locate = self.first_seen.locate if self.first_seen else _no_first_seen
         self.rule_key = rule.key(TieContext(self.sort_bytes, self.hf_rank, settings.unit, locate))
-        # Keys are computed once per pair and looked up from C (``dict.__getitem__``) when ranking:
-        # ranking ties and top pairs would otherwise be most of the trace's cost.
-        keys = self.first_seen.keys if self.first_seen else {pair: self.rule_key(pair) for pair in self.pair_words}
-        self.counts = PairCounts(count_pairs(words, freqs), keys=keys, greatest_wins=rule.greatest_wins)
+        keys = self.first_seen.keys if self.first_seen else _KeysOnDemand(self.rule_key)
+        self.counts = PairCounts(counts, keys=keys, greatest_wins=rule.greatest_wins)
 
     def merge(self, pair: Pair) -> tuple[int, int]:
         """Make the token ``pair`` stands for, merge it in every word that holds it and update
         the counts, the index and the keys; return ``(new id, words changed)``."""
         left, right = pair
-        new_id = len(self.tokens)
-        self.tokens.append(self.tokens[left].merged_with(self.tokens[right]))
-        self.sort_bytes.append(token_sort_bytes(self.tokens[-1], self.marker))
+        new_id = len(self.hf_rank)
+        # subtle: spellings simply concatenate, as the marker only ever ends the right token
+        self.sort_bytes.append(self.sort_bytes[left] + self.sort_bytes[right])
         self.hf_rank.append(new_id)
-        self.token_bytes.append(len(self.tokens[-1].data))
+        self.token_bytes.append(self.token_bytes[left] + self.token_bytes[right])
 
-        words, freqs, pair_words = self.words, self.freqs, self.pair_words
-        deltas: dict[Pair, int] = defaultdict(int)
-        rewritten: list[int] = []
-        for index in pair_words.pop(pair):
-            ids = words[index]
-            merged, went, came = merge_word(ids, pair, new_id)
-            if len(merged) == len(ids):
-                continue  # a stale entry: the pair had already left this word
-            freq = freqs[index]
-            for gone in went:
-                deltas[gone] -= freq
-            for new in came:
-                deltas[new] += freq
-                pair_words[new].add(index)
-            rewritten.append(index)
-            self.tokens_now -= (len(ids) - len(merged)) * freq
-            words[index] = merged
-        # A created pair can vanish again in the same word ("abab" -> "cc" makes and unmakes (c, a)).
-        created = {new for new, delta in deltas.items() if delta > 0 and new_id in new}
+        deltas, rewritten, replaced = merge_pair(
+            self.words, self.freqs, self.pair_words.pop(pair), pair, new_id, self.pair_words
+        )
+        self.tokens_now -= replaced
+        new_keys = {}
         if self.first_seen is not None:
+            # A created pair can vanish again in the same word ("abab" -> "cc" makes and unmakes (c, a)).
+            created = {new for new, delta in deltas.items() if delta > 0 and new_id in new}
             counted = self.counts.count
             still_counted = lambda p: counted.get(p, 0) + deltas.get(p, 0) > 0  # noqa: E731
             new_keys = self.first_seen.rekey(rewritten, created, still_counted)
-        else:
-            new_keys = {new: self.rule_key(new) for new in created}
         self.counts.apply(deltas, new_keys)
         return new_id, len(rewritten)
 

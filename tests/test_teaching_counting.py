@@ -1,11 +1,13 @@
 """The counting lab: pairs counted with overlap beside the replacements a merge actually makes."""
 
+from collections import defaultdict
+
 import pytest
 from hypothesis import given, settings as hypothesis_settings, strategies as st
 
 from bpe import PRESETS, train
 from bpe.teaching.counting import Symbol, count_pair, pairs_present, symbols_at_step, symbols_of, tally
-from bpe.trainer import count_pairs, merge_word
+from bpe.trainer import count_pairs, merge_pair
 
 WIKIPEDIA = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
 
@@ -45,15 +47,21 @@ def test_pairs_present_lists_the_most_frequent_first():
     assert [(p.left, p.right, p.count) for p in pairs_present(symbols_of("abab"))] == [(97, 98, 2), (98, 97, 1)]
 
 
+def merged_by_the_trainer(ids, pair, new_id):
+    words = [list(ids)]
+    merge_pair(words, [1], [0], pair, new_id, defaultdict(set))
+    return words[0]
+
+
 def _symbols(ids):
     return tuple(Symbol(i, str(i), 0, True) for i in ids)
 
 
 @hypothesis_settings(max_examples=300, deadline=None)
 @given(ids=st.lists(st.integers(0, 3), max_size=30), left=st.integers(0, 3), right=st.integers(0, 3))
-def test_replacements_are_exactly_what_the_trainers_merge_word_does(ids, left, right):
+def test_replacements_are_exactly_what_the_trainers_merge_pair_does(ids, left, right):
     result = tally(_symbols(ids), (left, right))
-    merged, _, _ = merge_word(ids, (left, right), 99)
+    merged = merged_by_the_trainer(ids, (left, right), 99)
     assert result.replacements == len(ids) - len(merged)
     assert result.merged_texts() == [f"{left}{right}" if i == 99 else str(i) for i in merged]
     assert result.count == count_pairs([ids], [1]).get((left, right), 0)
@@ -61,10 +69,10 @@ def test_replacements_are_exactly_what_the_trainers_merge_word_does(ids, left, r
 
 @hypothesis_settings(max_examples=100, deadline=None)
 @given(text=st.text(alphabet="ab é", max_size=30), pair=st.tuples(st.sampled_from("ab "), st.sampled_from("ab ")))
-def test_on_text_the_lab_agrees_with_merge_word_at_both_levels(text, pair):
+def test_on_text_the_lab_agrees_with_the_trainers_merge_at_both_levels(text, pair):
     for unit in ("byte", "char"):
         ids = [s.id for s in symbols_of(text, unit=unit)]
         wanted = (ord(pair[0]), ord(pair[1]))
-        merged, _, _ = merge_word(ids, wanted, -1)
+        merged = merged_by_the_trainer(ids, wanted, -1)
         result = count_pair(text, pair, unit=unit)
         assert result.replacements == len(ids) - len(merged)

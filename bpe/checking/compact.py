@@ -9,7 +9,7 @@ Why a second trainer: a mistake changes *how* pairs are counted or merges applie
 reference trainer rightly cannot be told to get wrong; and the reference cannot stop early. This
 one stops at the first merge that differs, so a wrong cause costs a few merges. Under a mistake it
 recounts each word a merge touches with the rule under test, so any rule plugs in; without one it
-updates counts locally with the reference's own :func:`~bpe.trainer.merge_word`. Either way it
+updates counts locally with the reference's own :func:`~bpe.trainer.merge_pair`. Either way it
 makes the reference's choices exactly when the rules are the reference's
 (``tests/test_checking.py`` checks that on every preset and tie rule), and the learner-style
 trainers of ``tests/learners.py`` check each mistake's rules.
@@ -44,7 +44,7 @@ from types import MappingProxyType
 from ..corpus import Corpus
 from ..settings import TrainSettings
 from ..tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
-from ..trainer import merge_word
+from ..trainer import merge_pair
 from ..vocab import Token, base_tokens, token_sort_bytes
 
 Spelled = tuple[bytes, bytes]
@@ -279,25 +279,21 @@ class _State:
         self.spelling.append(self.spelling[left] + self.spelling[right])
         self.id_of.setdefault(self.spelling[-1], new)
         self.hf_rank.append(new)
-        deltas: dict[Pair, int] = defaultdict(int)
         holders = self.holders
-        for index in holders.pop(pair, ()):
+        if self.local:  # no mistake in counting or replacing: the reference's local update
+            self._apply(merge_pair(self.words, self.weights, holders.pop(pair, ()), pair, new, holders).deltas)
+            return
+        deltas: dict[Pair, int] = defaultdict(int)
+        for index in holders.pop(pair, ()):  # any rule: recount the word before and after
             old = self.words[index]
             weight = self.weights[index]
-            if self.local:  # no mistake in counting or replacing: the reference's local update
-                merged, went, created = merge_word(old, pair, new)
-                for gone in went:
-                    deltas[gone] -= weight
-                for came in created:
-                    deltas[came] += weight
-            else:  # any rule: recount the word before and after
-                merged = self.replace(old, left, right, new)
-                if merged != old:
-                    self._tally(old, -weight, deltas)
-                    self._tally(merged, weight, deltas)
-                created = [p for p in zip(merged, merged[1:]) if new in p]
-            for p in created:  # a pair without the new token was in the old word too: already listed
-                holders[p].add(index)
+            merged = self.replace(old, left, right, new)
+            if merged != old:
+                self._tally(old, -weight, deltas)
+                self._tally(merged, weight, deltas)
+            for p in zip(merged, merged[1:]):  # a pair without the new token was listed already
+                if new in p:
+                    holders[p].add(index)
             self.words[index] = merged
         self._apply(deltas)
 
