@@ -19,7 +19,8 @@ Cutting the text is safe at a space that has a non-space on both sides (``"a b"`
 ``" b"``): no piece of either pattern can cross it (a space only starts a piece), the piece
 starting there does not look back, and the piece ending there does not look ahead (only
 whitespace pieces do); GPT-4o's pieces, too, hold a space only as their first character. The
-tests check all three claims: the pieces equal ``Pretokenizer.words`` (``tests/test_fast_split.py``).
+tests check all three claims: the pieces equal ``Pretokenizer.words`` (``tests/test_formats_gpt2.py``,
+``tests/test_fast_split.py``).
 """
 
 from __future__ import annotations
