@@ -7,13 +7,20 @@ deciding where chunks end (``pretokenize`` does that; this module only gets the 
 Why: the ``regex`` module's ``findall`` is most of the time of encoding a long text with a warm
 cache. On ASCII text the patterns only need ASCII classes (``\\p{L}`` is ``[A-Za-z]``), which the
 standard ``re`` module runs about twice as fast. So ASCII stretches go to ``re`` and each
-stretch around a non-ASCII character goes to ``regex``.
+stretch around a non-ASCII letter, number, mark or space goes to ``regex``.
+
+Any other character (curly quotes, dashes, ``…``, ``°``, most emoji) stays with ``re``: it is in
+none of the letter, number, mark or space classes and in every "anything else" class
+(``[^\\s\\p{L}\\p{N}]`` in ``regex``, ``[^\\s0-9A-Za-z]`` in ASCII), so both give it the same pieces:
+``“Don’t”`` -> ``“Don``, ``’t``, ``”`` under either. Python's documentation holds 573 such characters
+and 2 letters (``ß``); each of the 575 used to send a stretch of its own to ``regex``.
 
 Cutting the text is safe at a space that has a non-space on both sides (``"a b"`` -> ``"a"``,
 ``" b"``): no piece of either pattern can cross it (a space only starts a piece), the piece
 starting there does not look back, and the piece ending there does not look ahead (only
 whitespace pieces do); GPT-4o's pieces, too, hold a space only as their first character. The
-tests check both claims: the pieces equal ``Pretokenizer.words``.
+tests check all three claims: the pieces equal ``Pretokenizer.words`` (``tests/test_formats_gpt2.py``,
+``tests/test_fast_split.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
+
+import regex
 
 from .pretokenize import Pretokenizer
 
@@ -45,6 +54,8 @@ ASCII_PATTERNS: Mapping[str, re.Pattern] = MappingProxyType({
 """The GPT-2, GPT-4 and GPT-4o patterns with ASCII classes: the same pieces on ASCII-only text."""
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# What the ASCII classes would get wrong: `regex`'s own classes, so its Unicode version decides.
+NEEDS_REGEX = regex.compile(r"[\p{L}\p{N}\p{M}\s]")
 SAFE_CUT = re.compile(r"(?<=\S) (?=\S)")  # `re`'s \s covers `regex`'s (a test checks): never too eager
 
 
@@ -53,6 +64,8 @@ def split_words(pretokenizer: Pretokenizer, text: str) -> list[str]:
 
     >>> split_words(Pretokenizer.parse("gpt2"), "I'm naïve  ok")
     ['I', "'m", ' naïve', ' ', ' ok']
+    >>> split_words(Pretokenizer.parse("gpt4o"), "“Don’t”—NO…")  # no letter outside ASCII: `re` alone
+    ['“Don', '’t', '”—', 'NO', '…']
     """
     ascii_pattern = ASCII_PATTERNS[pretokenizer.name]
     if text.isascii():
@@ -61,7 +74,7 @@ def split_words(pretokenizer: Pretokenizer, text: str) -> list[str]:
     done = 0  # text[:done] is split already, and done is a safe cut
     for match in _NON_ASCII.finditer(text):
         position = match.start()
-        if position < done:
+        if position < done or not NEEDS_REGEX.match(match.group()):
             continue
         start = _safe_cut_before(text, position, done)
         after = SAFE_CUT.search(text, position + 1)

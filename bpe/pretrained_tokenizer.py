@@ -20,11 +20,21 @@ use this class. The walkthrough still shows every merge.
     ...                               merges=[(step.left, step.right, step.new_id) for step in trace.steps])
     >>> looked_up.encode("aaab"), looked_up.encode("aaabdaaabac") == Tokenizer.from_trace(trace).encode("aaabdaaabac")
     ([258], True)
+
+The lookup is also how :meth:`PretrainedTokenizer.encode_ordinary` reads a whole text: one
+``dict.get`` per chunk, run from C over all chunks at once, gives an id for every chunk that is
+a token; only the others go to the chunk cache (and on a miss, the merge loop). In python-docs
+that is 5 % of the chunks, so a cold encode no longer makes a Python call and a 1-tuple for each
+of its ~5,000 distinct whole-token chunks, nor flattens 100,000 tuples.
 """
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from .tokenizer import Tokenizer
+
+_NOT_WHOLE = -1  # a small int: ``list.index`` finds it by identity, no id can equal it
 
 
 class PretrainedTokenizer(Tokenizer):
@@ -41,6 +51,28 @@ class PretrainedTokenizer(Tokenizer):
             except UnicodeDecodeError:
                 pass  # part of a character: no chunk of text is spelled like it
         self._whole_tokens = whole
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Text -> ids: whole-token chunks by one lookup each, the rest from the chunk cache.
+
+        GPT-2, ``"The cat encodes"``: chunks ``["The", " cat", " encodes"]`` -> lookups ``[464, 3797,
+        -1]`` (" encodes" is no token) -> the ``-1`` becomes its merged ids -> ``[464, 3797, 2207, 4147]``.
+        """
+        if self._split_words is None:  # a pattern with gaps between its words: the general path
+            return super().encode_ordinary(text)
+        words = self._split_words(text)
+        whole = list(map(self._whole_tokens.get, words, repeat(_NOT_WHOLE)))
+        ids: list[int] = []
+        cache, find, done = self._word_cache, whole.index, 0  # whole[:done] is in ids already
+        try:
+            while True:
+                missing = find(_NOT_WHOLE, done)
+                ids += whole[done:missing]
+                ids += cache[words[missing]]
+                done = missing + 1
+        except ValueError:  # no chunk left that is not a token
+            ids += whole[done:]
+        return ids
 
     def _merge_chunk(self, chunk: str, is_word: bool = True) -> tuple[int, ...]:
         # Overrides the chunk cache's miss path (words and gaps alike: these have no end-of-word marker).
