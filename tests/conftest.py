@@ -8,7 +8,9 @@ the server in teardown, even when tests fail. Browser tests need Debian's Chromi
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -31,6 +33,28 @@ def _fresh_streamlit_caches():
     st.cache_data.clear()
     st.cache_resource.clear()
     yield
+
+
+@pytest.fixture
+def slow_clock(monkeypatch):
+    """The trainer's clock reads a minute later at every look, so any time limit is spent at the
+    first check: a time-limit test gives the same answer on a fast machine and a loaded one."""
+    import bpe.trainer
+
+    clock = itertools.count(0, 60)
+    monkeypatch.setattr(bpe.trainer, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+
+
+TINY_REGEX_BUDGET_S = 0.05
+
+
+@pytest.fixture
+def tiny_regex_budget(monkeypatch):
+    """Custom regexes get 0.05 s instead of 2 s. A catastrophically backtracking pattern needs
+    exponential time in the text's length, so it overruns any budget: the test is as sure, 40x faster."""
+    import bpe.pretokenize
+
+    monkeypatch.setattr(bpe.pretokenize, "REGEX_TIMEOUT_S", TINY_REGEX_BUDGET_S)
 
 
 @pytest.fixture(scope="session")

@@ -116,7 +116,6 @@ def train_settings(draw) -> tuple[str | None, dict]:
 
 @FUZZ
 @given(text=TEXT, drawn=train_settings())
-@example(text="x" * 30, drawn=("pretokenizer", {"pretokenizer": "regex:(x+x+)+y"}))
 def test_training_on_random_text_with_random_settings_raises_only_the_broken_fields_error(text, drawn):
     broken, options = drawn
     try:
