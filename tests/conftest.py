@@ -25,6 +25,38 @@ CHROMIUM_ARGS = [
 ARTIFACTS = ROOT / "test-artifacts"
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--screenshots", action="store_true",
+        help="also save the pictures for people (test-artifacts/*.png) and run the tests marked "
+             "screenshots, which only make pictures; the regular run skips both to stay fast",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests that only make pictures are deselected (not skipped: nothing to report) without --screenshots."""
+    if config.getoption("--screenshots"):
+        return
+    pictures = [item for item in items if item.get_closest_marker("screenshots")]
+    if pictures:
+        config.hook.pytest_deselected(items=pictures)
+        items[:] = [item for item in items if not item.get_closest_marker("screenshots")]
+
+
+@pytest.fixture
+def picture(request):
+    """``picture(page, name, **options)`` saves ``test-artifacts/<name>.png`` when the run was asked
+    for pictures (``--screenshots``); otherwise it does nothing, so no check may depend on it."""
+    wanted = request.config.getoption("--screenshots")
+
+    def save(page, name: str, **options) -> None:
+        if wanted:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), **options)
+
+    return save
+
+
 @pytest.fixture(autouse=True)
 def _fresh_streamlit_caches():
     """Streamlit's caches outlive an AppTest: clear them so no test sees another's training."""

@@ -4,8 +4,8 @@ axe-core comes from the PyPI package ``axe-playwright-python`` (pinned in requir
 bundles ``axe.min.js``; only that file is used: it is evaluated in the page, then ``axe.run`` audits
 the whole document. The pages come from ``ui.render.PAGES``, so a page added later is audited too,
 in normal and presenter (``present=1``) mode. Any *serious* or *critical* violation fails, with the
-rule, its help text and the first failing elements, so the message says what to fix. Each page is
-also saved as ``test-artifacts/page-<name>[-presenter].png`` for people to look at.
+rule, its help text and the first failing elements, so the message says what to fix. With
+``--screenshots``, each page is also saved as ``test-artifacts/page-<name>[-presenter].png``.
 """
 
 from __future__ import annotations
@@ -96,15 +96,15 @@ def wait_until_drawn(page) -> None:
 
 @pytest.mark.parametrize("present", [False, True], ids=["normal", "presenter"])
 @pytest.mark.parametrize("page_file", [path for path, _, _ in PAGES], ids=[label for _, label, _ in PAGES])
-def test_no_serious_or_critical_axe_violation(page, app_url, page_file, present):
+def test_no_serious_or_critical_axe_violation(page, app_url, picture, page_file, present):
     query = "?present=1" if present else ""
     page.goto(f"{app_url}/{url_path(page_file)}{query}")
     wait_until_drawn(page)
     violations = axe_violations(page)
-    ARTIFACTS.mkdir(exist_ok=True)  # a screenshot of every page, for people to look at
-    page.screenshot(path=str(ARTIFACTS / f"page-{url_path(page_file) or 'Home'}{'-presenter' if present else ''}.png"), full_page=True)
+    picture(page, f"page-{url_path(page_file) or 'Home'}{'-presenter' if present else ''}", full_page=True)
     faint_hints = [(hint, round(ratio, 2)) for hint, ratio in page.evaluate(HINT_CONTRASTS) if ratio < 4.5]
     if violations:
+        ARTIFACTS.mkdir(exist_ok=True)
         name = f"axe-{url_path(page_file) or 'Home'}-{'presenter' if present else 'normal'}.json"
         (ARTIFACTS / name).write_text(json.dumps(violations, indent=1), encoding="utf-8")
     assert not violations, f"{page_file}{query}:\n{report(violations)}"

@@ -9,7 +9,6 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +27,7 @@ def narration(page):
     return page.locator(".bpe-narration")
 
 
-def test_pick_an_example_and_step_forward_and_back(page, app_url, dialogs):
+def test_pick_an_example_and_step_forward_and_back(page, app_url, dialogs, picture):
     page.goto(app_url)
     expect(page.get_by_role("heading", name="BPE Lab: byte-pair encoding, step by step")).to_be_visible()
     page.get_by_role("link", name="Open step by step").first.click()  # the first card: Sennrich
@@ -57,8 +56,7 @@ def test_pick_an_example_and_step_forward_and_back(page, app_url, dialogs):
     expect(page.locator('[data-testid="stVegaLiteChart"] canvas.marks')).to_have_count(2)
     expect(page.get_by_text("The diamond marks step 2.")).to_be_visible()
     page.set_viewport_size({"width": 1400, "height": 2400})
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "train-page.png"), full_page=True)
+    picture(page, "train-page", full_page=True)
     assert dialogs == []
 
 

@@ -8,7 +8,6 @@ content (Playwright's auto-retrying ``expect``), never on time.
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
@@ -47,7 +46,7 @@ def inside(found, width, height):
 
 
 @pytest.mark.parametrize("screen", list(SCREENS), indirect=True)
-def test_at_step_3_controls_headline_chart_and_corpus_share_the_first_screen(screen, app_url):
+def test_at_step_3_controls_headline_chart_and_corpus_share_the_first_screen(screen, app_url, picture):
     page, width, height, query = screen
     page.goto(f"{app_url}/Train?preset=sennrich&step=3{query}")
     expect(page.locator(".bpe-headline")).to_contain_text("Merge 3 of 10")
@@ -69,9 +68,8 @@ def test_at_step_3_controls_headline_chart_and_corpus_share_the_first_screen(scr
     # every bar is labelled with its count (an audience cannot hover)
     expect(chart.locator('svg text', has_text="7 ◀ merged")).to_be_visible()
     # docs/train-{laptop,projector,phone}-*.png are copies of these
-    ARTIFACTS.mkdir(exist_ok=True)
     size = "projector-1280x720" if query else "phone-390x844" if width < 600 else "laptop-1366x768"
-    page.screenshot(path=str(ARTIFACTS / f"train-{size}.png"))
+    picture(page, f"train-{size}")
 
 
 def test_a_long_corpus_scrolls_inside_its_panel_and_breaks_only_between_words(page, app_url):
