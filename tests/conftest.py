@@ -1,14 +1,18 @@
 """Shared fixtures: fresh Streamlit caches per test, AppTest helpers, and a live app for browsers.
 
-The ``app_url`` fixture starts ``streamlit run app.py`` once per session on a free loopback port
-(stdin closed, so it can never block on a prompt), waits for ``/_stcore/health`` and always stops
-the server in teardown, even when tests fail. Browser tests need Debian's Chromium at
+The ``app_url`` fixture starts ``streamlit run app.py`` once per session (per pytest-xdist worker)
+on a free loopback port (stdin closed, so it can never block on a prompt), waits for
+``/_stcore/health`` and always stops the server in teardown, even when tests fail. Browser tests need Debian's Chromium at
 ``/usr/bin/chromium``; without it they fail with a clear message rather than skip (CI installs it).
 """
 
 from __future__ import annotations
 
+import fcntl
+import functools
 import itertools
+import os
+import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -57,6 +61,29 @@ def picture(request):
     return save
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _pretrained_read_once_per_session():
+    """A server reads each pretrained tokenizer once (``st.cache_resource``) and shares it read-only
+    with every session; the per-test cache clearing below would have every page test read GPT-4o
+    again (seconds each). So the app's loader reads each one once per test session, as a server
+    does. A test that needs a fresh read (a package gone missing) uses ``fresh_pretrained``."""
+    import ui.tokenizers
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(ui.tokenizers, "load_pretrained", functools.cache(ui.tokenizers.load_pretrained))
+    yield
+    patch.undo()
+
+
+@pytest.fixture
+def fresh_pretrained(monkeypatch):
+    """The app reads pretrained tokenizers from their files again in this test (see above)."""
+    import ui.tokenizers
+    from bpe.pretrained import load_pretrained
+
+    monkeypatch.setattr(ui.tokenizers, "load_pretrained", load_pretrained)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_streamlit_caches():
     """Streamlit's caches outlive an AppTest: clear them so no test sees another's training."""
@@ -89,17 +116,31 @@ def tiny_regex_budget(monkeypatch):
     monkeypatch.setattr(bpe.pretokenize, "REGEX_TIMEOUT_S", TINY_REGEX_BUDGET_S)
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    """Base URL of a live BPE Lab server for this test session."""
+def server_log(name: str) -> Path:
+    """``test-artifacts/<name>.log``, one per pytest-xdist worker (``-gw0`` ...) so none overwrites another's."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return ARTIFACTS / f"{name}{'-' + worker if worker else ''}.log"
+
+
+def warm_pretrained_cache() -> None:
+    """Load every pretrained tokenizer once, so their merges are in the per-user disk cache that the
+    servers read too: a rank file's first load ever recovers its merges (about 20 s for GPT-4o),
+    which must not happen inside a page's first content wait. Workers take turns (a file lock):
+    the first builds the files, the others then only read them, instead of all building at once."""
     from bpe.pretrained import PRETRAINED, load_pretrained
 
-    # A rank file's first load ever recovers its merges (about 20 s for GPT-4o) into the per-user
-    # disk cache the server reads too: do it here, not inside a page's first content wait.
-    for name in PRETRAINED:
-        load_pretrained(name)
-    ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / "streamlit-server.log", "w") as log, running_app(log) as (url, _):
+    with open(Path(tempfile.gettempdir()) / "bpe-lab-tests-warm-cache.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for name in PRETRAINED:
+            load_pretrained(name)
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """Base URL of a live BPE Lab server for this test session (one per pytest-xdist worker)."""
+    warm_pretrained_cache()
+    with open(server_log("streamlit-server"), "w") as log, running_app(log) as (url, _):
         yield url
 
 
