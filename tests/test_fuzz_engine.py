@@ -31,7 +31,9 @@ from bpe.trainer import train
 from bpe.views.app_state import LabState
 from bpe.views.encoding import parse_ids as parse_typed_ids
 
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+from .examples import examples
+
+FUZZ = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 SPECIAL = "<|endoftext|>"
 TEXT = st.text(alphabet=st.sampled_from("ab <|>endoftx\n\t.é€🙂\x00"), max_size=40) | st.text(max_size=20)

@@ -8,6 +8,8 @@ from hypothesis import given, settings as hypothesis_settings, strategies as st
 from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, train
 from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, WRONG, Score, grade, make_question
 
+from .examples import examples
+
 WIKIPEDIA = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
 AA, A, B = 256, ord("a"), ord("b")
 
@@ -100,7 +102,7 @@ def test_the_score_keeps_the_best_streak_and_counts_right_counts():
     assert score.accuracy == pytest.approx(0.6)
 
 
-@hypothesis_settings(max_examples=60, deadline=None)
+@hypothesis_settings(max_examples=examples(60), deadline=None)
 @given(
     text=st.text(alphabet="ab c", min_size=2, max_size=30),
     rule=st.sampled_from(sorted(TIE_BREAK_RULES)),
