@@ -147,12 +147,6 @@ def test_hovering_a_bar_marks_its_places_and_before_after_is_one_click_apart(pag
     expect(after).to_be_visible()
 
 
-def test_a_token_shows_its_id_bytes_and_the_merge_that_made_it(page, app_url):
-    page.goto(f"{app_url}/Train?preset=sennrich&step=3")
-    new = page.locator(".bpe-merge-view .bpe-after .bpe-tok.bpe-new").first
-    expect(new).to_have_attribute("title", "id 258 · bytes 6f 77 · ow · new at this step · made by merge 3: o + w")
-
-
 def test_key_b_holds_the_corpus_before_each_merge_until_pressed_again(page, app_url):
     page.goto(f"{app_url}/Train?preset=sennrich&step=3")
     before, after = page.locator(".bpe-merge-view .bpe-before"), page.locator(".bpe-merge-view .bpe-after")
