@@ -1,9 +1,11 @@
-"""Shared fixtures: fresh Streamlit caches per test, AppTest helpers, and a live app for browsers.
+"""Shared fixtures: fresh Streamlit caches per test, a live app for browsers, pictures on request,
+and clocks and budgets that make time limits independent of the machine's speed.
 
 The ``app_url`` fixture starts ``streamlit run app.py`` once per session (per pytest-xdist worker)
 on a free loopback port (stdin closed, so it can never block on a prompt), waits for
-``/_stcore/health`` and always stops the server in teardown, even when tests fail. Browser tests need Debian's Chromium at
-``/usr/bin/chromium``; without it they fail with a clear message rather than skip (CI installs it).
+``/_stcore/health`` and always stops the server in teardown, even when tests fail. Browser tests
+need Debian's Chromium at ``/usr/bin/chromium``; without it they fail with a clear message rather
+than skip (CI installs it).
 """
 
 from __future__ import annotations
@@ -117,7 +119,7 @@ def tiny_regex_budget(monkeypatch):
 
 
 def server_log(name: str) -> Path:
-    """``test-artifacts/<name>.log``, one per pytest-xdist worker (``-gw0`` ...) so none overwrites another's."""
+    """``test-artifacts/<name>.log``, one per pytest-xdist worker (``-gw0``...): none overwrites another's."""
     ARTIFACTS.mkdir(exist_ok=True)
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     return ARTIFACTS / f"{name}{'-' + worker if worker else ''}.log"
