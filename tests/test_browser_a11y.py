@@ -94,9 +94,7 @@ def wait_until_drawn(page) -> None:
     expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
 
 
-@pytest.mark.parametrize("present", [False, True], ids=["normal", "presenter"])
-@pytest.mark.parametrize("page_file", [path for path, _, _ in PAGES], ids=[label for _, label, _ in PAGES])
-def test_no_serious_or_critical_axe_violation(page, app_url, picture, page_file, present):
+def audit(page, app_url: str, picture, page_file: str, present: bool) -> None:
     query = "?present=1" if present else ""
     page.goto(f"{app_url}/{url_path(page_file)}{query}")
     wait_until_drawn(page)
@@ -109,3 +107,20 @@ def test_no_serious_or_critical_axe_violation(page, app_url, picture, page_file,
         (ARTIFACTS / name).write_text(json.dumps(violations, indent=1), encoding="utf-8")
     assert not violations, f"{page_file}{query}:\n{report(violations)}"
     assert not faint_hints, f"{page_file}{query}: shortcut hints below WCAG AA's 4.5:1 contrast: {faint_hints}"
+
+
+# Two classes, one per mode: pytest-xdist (--dist loadscope, pytest.ini) gives each class a worker
+# of its own, so the suite's longest file (24 page loads and audits) runs as two halves at once.
+EVERY_PAGE = pytest.mark.parametrize("page_file", [path for path, _, _ in PAGES], ids=[label for _, label, _ in PAGES])
+
+
+class TestNormalMode:
+    @EVERY_PAGE
+    def test_no_serious_or_critical_axe_violation(self, page, app_url, picture, page_file):
+        audit(page, app_url, picture, page_file, present=False)
+
+
+class TestPresenterMode:
+    @EVERY_PAGE
+    def test_no_serious_or_critical_axe_violation(self, page, app_url, picture, page_file):
+        audit(page, app_url, picture, page_file, present=True)
