@@ -1,14 +1,22 @@
-"""Shared fixtures: fresh Streamlit caches per test, AppTest helpers, and a live app for browsers.
+"""Shared fixtures: fresh Streamlit caches per test, a live app for browsers, pictures on request,
+and clocks and budgets that make time limits independent of the machine's speed.
 
-The ``app_url`` fixture starts ``streamlit run app.py`` once per session on a free loopback port
-(stdin closed, so it can never block on a prompt), waits for ``/_stcore/health`` and always stops
-the server in teardown, even when tests fail. Browser tests need Debian's Chromium at
-``/usr/bin/chromium``; without it they fail with a clear message rather than skip (CI installs it).
+The ``app_url`` fixture starts ``streamlit run app.py`` once per session (per pytest-xdist worker)
+on a free loopback port (stdin closed, so it can never block on a prompt), waits for
+``/_stcore/health`` and always stops the server in teardown, even when tests fail. Browser tests
+need Debian's Chromium at ``/usr/bin/chromium``; without it they fail with a clear message rather
+than skip (CI installs it).
 """
 
 from __future__ import annotations
 
+import fcntl
+import functools
+import itertools
+import os
+import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -23,6 +31,61 @@ CHROMIUM_ARGS = [
 ARTIFACTS = ROOT / "test-artifacts"
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--screenshots", action="store_true",
+        help="also save the pictures for people (test-artifacts/*.png) and run the tests marked "
+             "screenshots, which only make pictures; the regular run skips both to stay fast",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests that only make pictures are deselected (not skipped: nothing to report) without --screenshots."""
+    if config.getoption("--screenshots"):
+        return
+    pictures = [item for item in items if item.get_closest_marker("screenshots")]
+    if pictures:
+        config.hook.pytest_deselected(items=pictures)
+        items[:] = [item for item in items if not item.get_closest_marker("screenshots")]
+
+
+@pytest.fixture
+def picture(request):
+    """``picture(page, name, **options)`` saves ``test-artifacts/<name>.png`` when the run was asked
+    for pictures (``--screenshots``); otherwise it does nothing, so no check may depend on it."""
+    wanted = request.config.getoption("--screenshots")
+
+    def save(page, name: str, **options) -> None:
+        if wanted:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), **options)
+
+    return save
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _pretrained_read_once_per_session():
+    """A server reads each pretrained tokenizer once (``st.cache_resource``) and shares it read-only
+    with every session; the per-test cache clearing below would have every page test read GPT-4o
+    again (seconds each). So the app's loader reads each one once per test session, as a server
+    does. A test that needs a fresh read (a package gone missing) uses ``fresh_pretrained``."""
+    import ui.tokenizers
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(ui.tokenizers, "load_pretrained", functools.cache(ui.tokenizers.load_pretrained))
+    yield
+    patch.undo()
+
+
+@pytest.fixture
+def fresh_pretrained(monkeypatch):
+    """The app reads pretrained tokenizers from their files again in this test (see above)."""
+    import ui.tokenizers
+    from bpe.pretrained import load_pretrained
+
+    monkeypatch.setattr(ui.tokenizers, "load_pretrained", load_pretrained)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_streamlit_caches():
     """Streamlit's caches outlive an AppTest: clear them so no test sees another's training."""
@@ -33,17 +96,53 @@ def _fresh_streamlit_caches():
     yield
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    """Base URL of a live BPE Lab server for this test session."""
+@pytest.fixture
+def slow_clock(monkeypatch):
+    """The trainer's clock reads a minute later at every look, so any time limit is spent at the
+    first check: a time-limit test gives the same answer on a fast machine and a loaded one."""
+    import bpe.trainer
+
+    clock = itertools.count(0, 60)
+    monkeypatch.setattr(bpe.trainer, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+
+
+TINY_REGEX_BUDGET_S = 0.05
+
+
+@pytest.fixture
+def tiny_regex_budget(monkeypatch):
+    """Custom regexes get 0.05 s instead of 2 s. A catastrophically backtracking pattern needs
+    exponential time in the text's length, so it overruns any budget: the test is as sure, 40x faster."""
+    import bpe.pretokenize
+
+    monkeypatch.setattr(bpe.pretokenize, "REGEX_TIMEOUT_S", TINY_REGEX_BUDGET_S)
+
+
+def server_log(name: str) -> Path:
+    """``test-artifacts/<name>.log``, one per pytest-xdist worker (``-gw0``...): none overwrites another's."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return ARTIFACTS / f"{name}{'-' + worker if worker else ''}.log"
+
+
+def warm_pretrained_cache() -> None:
+    """Load every pretrained tokenizer once, so their merges are in the per-user disk cache that the
+    servers read too: a rank file's first load ever recovers its merges (about 20 s for GPT-4o),
+    which must not happen inside a page's first content wait. Workers take turns (a file lock):
+    the first builds the files, the others then only read them, instead of all building at once."""
     from bpe.pretrained import PRETRAINED, load_pretrained
 
-    # A rank file's first load ever recovers its merges (about 20 s for GPT-4o) into the per-user
-    # disk cache the server reads too: do it here, not inside a page's first content wait.
-    for name in PRETRAINED:
-        load_pretrained(name)
-    ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / "streamlit-server.log", "w") as log, running_app(log) as (url, _):
+    with open(Path(tempfile.gettempdir()) / "bpe-lab-tests-warm-cache.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for name in PRETRAINED:
+            load_pretrained(name)
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """Base URL of a live BPE Lab server for this test session (one per pytest-xdist worker)."""
+    warm_pretrained_cache()
+    with open(server_log("streamlit-server"), "w") as log, running_app(log) as (url, _):
         yield url
 
 

@@ -14,6 +14,7 @@ import ui.stepper
 from .apptest_support import (
     APP, ENCODE, ROOT, TRAIN, VOCAB, after_merge, chart_rows, errors, html_with, narration, open_page, plain,
 )
+from .test_app_trust import jargon
 
 PAGES = [None, TRAIN, ENCODE, VOCAB]
 
@@ -27,14 +28,16 @@ ALL_PAGES = [
     ),
 ]
 """Home and every file in pages/, so a new page is smoke-tested without editing this list."""
+# test_app_teaching.py and test_app_trust.py once opened these pages again for the same checks.
 
 
 @pytest.mark.parametrize("page", ALL_PAGES, ids=lambda page: "home" if page is None else page.split("/")[1][:-3])
-def test_every_page_renders_without_an_exception(page):
+def test_every_page_renders_with_a_title_no_error_and_no_python_in_its_text(page):
     at = open_page(page)
     assert not at.exception
     assert not errors(at)
     assert at.title
+    assert not jargon(at)  # no function call, byte literal, keyword argument or CLI prefix in the prose
 
 
 @pytest.mark.parametrize("page", [TRAIN, ENCODE, VOCAB], ids=["train", "encode", "vocabulary"])
@@ -75,7 +78,10 @@ def test_choosing_sennrich_and_stepping_to_merge_3_shows_o_plus_w_everywhere():
 
     corpus = after_merge(html_with(at, "bpe-tokens\"><span"))
     new_tokens = re.findall(r'class="bpe-tok[^"]* bpe-new"[^>]*title="([^"]*)"[^>]*>([^<]*)<', corpus)
-    assert len(new_tokens) == 7 and all(text == "ow" and title.startswith("id 258 · bytes 6f 77") for title, text in new_tokens)
+    assert len(new_tokens) == 7 and all(
+        text == "ow" and html.unescape(title) == "id 258 · bytes 6f 77 · ow · new at this step · made by merge 3: o + w"
+        for title, text in new_tokens
+    )  # the tooltip a browser shows on hover (the page's own markup: no browser needed to read it)
     assert at.query_params["step"] == "3"
 
 

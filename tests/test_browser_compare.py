@@ -11,7 +11,6 @@ from playwright.sync_api import expect
 from bpe import PRESETS, Tokenizer, train
 from bpe.formats import export_tokenizer
 
-from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +27,7 @@ def choose(page, label: str, option: str) -> None:
     page.get_by_role("option", name=option, exact=True).click()
 
 
-def test_compare_shows_gpt2_beside_ours_and_where_two_runs_part(page, app_url):
+def test_compare_shows_gpt2_beside_ours_and_where_two_runs_part(page, app_url, picture):
     page.goto(f"{app_url}/Compare?preset=wikipedia&step=3")
     expect(page.get_by_role("heading", name="Compare tokenizers")).to_be_visible()
     expect(page.locator('[data-testid="stDataFrame"] canvas').first).to_be_visible()
@@ -43,8 +42,7 @@ def test_compare_shows_gpt2_beside_ours_and_where_two_runs_part(page, app_url):
     expect(page.get_by_role("heading", name="The merge lists first differ at merge 2")).to_be_visible()
     expect(page.locator(".bpe-diff")).to_contain_text("lexicographic-max picks 'aa' + 'a' because")
     page.locator(".bpe-diff").scroll_into_view_if_needed()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "compare.png"), full_page=True)
+    picture(page, "compare", full_page=True)
 
 
 def test_a_downloaded_tokenizer_json_loads_in_hugging_face_and_encodes_like_ours(page, app_url, tmp_path):
@@ -65,7 +63,7 @@ def test_a_downloaded_tokenizer_json_loads_in_hugging_face_and_encodes_like_ours
         assert theirs.encode(sample).ids == ours.encode(sample), sample
 
 
-def test_uploaded_gpt2_files_become_a_tokenizer_on_the_compare_page(page, app_url, tmp_path):
+def test_uploaded_gpt2_files_become_a_tokenizer_on_the_compare_page(page, app_url, tmp_path, picture):
     files = export_tokenizer(sennrich_at(10), format="gpt2")
     paths = []
     for name, text in files.items():
@@ -83,8 +81,7 @@ def test_uploaded_gpt2_files_become_a_tokenizer_on_the_compare_page(page, app_ur
     name.press("Enter")
     page.get_by_role("button", name="Import").click()
     expect(page.get_by_text("Imported sennrich via gpt2 files: 266 tokens, 10 merges.")).to_be_visible()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "import-export.png"), full_page=True)
+    picture(page, "import-export", full_page=True)
 
     page.get_by_role("link", name="Compare tokenizers").click()
     expect(page.get_by_role("heading", name="Compare tokenizers")).to_be_visible()

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .app_server import running_app
-from .conftest import ARTIFACTS
+from .conftest import server_log
 
 pytestmark = pytest.mark.browser
 
@@ -25,8 +25,7 @@ ANSWER_WITHIN_S = 5.0
 
 @pytest.fixture(scope="module")
 def capped_app_url():
-    ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / "streamlit-capped-server.log", "w") as log, \
+    with open(server_log("streamlit-capped-server"), "w") as log, \
             running_app(log, address_space_bytes=3 << 30) as (url, _):
         yield url
 

@@ -8,7 +8,6 @@ action changes (Playwright's auto-retrying ``expect``). Golden ids come from tik
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS
 from .peers import tiktoken_encoding
 
 pytestmark = pytest.mark.browser
@@ -26,7 +25,7 @@ def choose(page, label: str, option: str) -> None:
     page.get_by_role("option", name=option, exact=True).click()
 
 
-def test_hovering_a_token_marks_its_ids_and_hovering_an_id_marks_its_token(page, app_url, gpt4o):
+def test_hovering_a_token_marks_its_ids_and_hovering_an_id_marks_its_token(page, app_url, gpt4o, picture):
     hi, *llama, bang = gpt4o.encode(LLAMA)
     page.goto(f"{app_url}/Encode_and_decode")
     choose(page, "Tokenizer", "GPT-4o (200,000 tokens)")
@@ -50,8 +49,7 @@ def test_hovering_a_token_marks_its_ids_and_hovering_an_id_marks_its_token(page,
     hi_chip = page.locator(".bpe-linked .bpe-tok").filter(has_text="hi")
     expect(hi_chip).to_have_css("outline-style", "solid")
     expect(chip).to_have_css("outline-style", "none")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "encode-gpt4o-linked.png"))
+    picture(page, "encode-gpt4o-linked")
 
 
 def test_compare_opens_on_ours_gpt2_and_gpt4o(page, app_url, gpt4o):
@@ -63,7 +61,7 @@ def test_compare_opens_on_ours_gpt2_and_gpt4o(page, app_url, gpt4o):
     expect(page.get_by_text("GPT-2 (50,257 tokens) · 3 tokens")).to_be_visible()
 
 
-def test_vocabulary_of_gpt4o_shows_how_it_began_a_merge_tree_and_lengths(page, app_url):
+def test_vocabulary_of_gpt4o_shows_how_it_began_a_merge_tree_and_lengths(page, app_url, picture):
     page.goto(f"{app_url}/Vocabulary")
     choose(page, "Vocabulary of", "GPT-4o (200,000 tokens)")
     expect(page.get_by_role("heading", name="How GPT-4o began")).to_be_visible()
@@ -73,7 +71,7 @@ def test_vocabulary_of_gpt4o_shows_how_it_began_a_merge_tree_and_lengths(page, a
     expect(page.get_by_text("found, all shown")).to_be_visible()
     expect(page.locator('[data-testid="stGraphVizChart"] svg').first).to_contain_text("merge")
     expect(page.locator('[data-testid="stVegaLiteChart"] svg.marks, [data-testid="stVegaLiteChart"] canvas').first).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "vocabulary-gpt4o.png"))
+    picture(page, "vocabulary-gpt4o")
 
 
 def test_byte_inspector_takes_a_real_gpt4o_token(page, app_url):

@@ -1,5 +1,5 @@
-"""The teaching pages in a real browser: the quiz by mouse and keyboard, presenter mode, and a
-screenshot of each page in ``test-artifacts/`` (tall viewport: ``full_page`` stops at it).
+"""The teaching pages in a real browser: the quiz by mouse and keyboard, presenter mode, and (with
+``--screenshots`` only) a picture of each page in ``test-artifacts/`` (tall viewport: ``full_page`` stops at it).
 
 Waits are on content the action changes (Playwright's auto-retrying ``expect``), never on
 Streamlit's status widget.
@@ -10,7 +10,6 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 FIRST_LOAD_MS = 20_000  # a page's first load trains its example; slower when both cores are busy
@@ -67,7 +66,7 @@ def test_quiz_answers_and_moves_on_from_the_keyboard(page, app_url):
     expect(page.get_by_text("After 3 merges, which pair does merge 4 join?")).to_be_visible()
 
 
-def test_presenter_mode_switches_to_large_type_and_back(page, app_url):
+def test_presenter_mode_switches_to_large_type_and_back(page, app_url, picture):
     page.goto(f"{app_url}/Train?preset=wikipedia&step=2")
     narration = page.locator(".bpe-narration").first
     expect(narration).to_contain_text("Merge 2 of 3", timeout=FIRST_LOAD_MS)
@@ -83,8 +82,7 @@ def test_presenter_mode_switches_to_large_type_and_back(page, app_url):
     headline = page.locator(".bpe-headline")  # the title gives the lesson its room; the merge is what is large
     assert float(headline.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 29  # 1.35rem x 22 px
     expect(page.locator('[data-testid="stVegaLiteChart"] svg.marks').first).to_be_visible()
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "presenter-mode.png"), full_page=True)
+    picture(page, "presenter-mode", full_page=True)
 
     page.get_by_role("button", name="Next").click()  # the step controls still work
     expect(narration).to_contain_text("Merge 3 of 3")
@@ -99,8 +97,9 @@ def test_a_presenter_link_opens_in_presenter_mode(page, app_url):
     expect(page.locator("html")).to_have_css("font-size", "22px")
 
 
+@pytest.mark.screenshots  # pictures for people only: pytest -m browser --screenshots
 @pytest.mark.parametrize("name, path, marker", SCREENSHOTS, ids=[shot[0] for shot in SCREENSHOTS])
-def test_screenshot_of_each_teaching_page(page, app_url, name, path, marker):
+def test_screenshot_of_each_teaching_page(page, app_url, picture, name, path, marker):
     page.goto(f"{app_url}/{path}")
     expect(page.get_by_text(marker).first).to_be_visible(timeout=FIRST_LOAD_MS)
     if name == "predict-the-next-merge":  # the picture worth showing is the verdict
@@ -108,6 +107,6 @@ def test_screenshot_of_each_teaching_page(page, app_url, name, path, marker):
         expect(alerts(page).first).to_contain_text("Right count, but the tie-break picks")
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
     expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
-    page.wait_for_timeout(1000)  # let fonts and chips settle before the picture
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    expect(page.locator('[data-testid="stSpinner"]')).to_have_count(0, timeout=FIRST_LOAD_MS)
+    page.evaluate("() => document.fonts.ready.then(() => true)")  # no boxes where CJK or emoji will be
+    picture(page, name, full_page=True)

@@ -8,7 +8,6 @@ content (Playwright's auto-retrying ``expect``), never on time.
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
@@ -47,7 +46,7 @@ def inside(found, width, height):
 
 
 @pytest.mark.parametrize("screen", list(SCREENS), indirect=True)
-def test_at_step_3_controls_headline_chart_and_corpus_share_the_first_screen(screen, app_url):
+def test_at_step_3_controls_headline_chart_and_corpus_share_the_first_screen(screen, app_url, picture):
     page, width, height, query = screen
     page.goto(f"{app_url}/Train?preset=sennrich&step=3{query}")
     expect(page.locator(".bpe-headline")).to_contain_text("Merge 3 of 10")
@@ -69,9 +68,8 @@ def test_at_step_3_controls_headline_chart_and_corpus_share_the_first_screen(scr
     # every bar is labelled with its count (an audience cannot hover)
     expect(chart.locator('svg text', has_text="7 ◀ merged")).to_be_visible()
     # docs/train-{laptop,projector,phone}-*.png are copies of these
-    ARTIFACTS.mkdir(exist_ok=True)
     size = "projector-1280x720" if query else "phone-390x844" if width < 600 else "laptop-1366x768"
-    page.screenshot(path=str(ARTIFACTS / f"train-{size}.png"))
+    picture(page, f"train-{size}")
 
 
 def test_a_long_corpus_scrolls_inside_its_panel_and_breaks_only_between_words(page, app_url):
@@ -147,12 +145,6 @@ def test_hovering_a_bar_marks_its_places_and_before_after_is_one_click_apart(pag
     expect(before.locator(REPLACED)).to_have_count(7)  # o + w, 7 times, before it is merged
     page.keyboard.press("ArrowRight")  # the focused switch: one key to "after"
     expect(after).to_be_visible()
-
-
-def test_a_token_shows_its_id_bytes_and_the_merge_that_made_it(page, app_url):
-    page.goto(f"{app_url}/Train?preset=sennrich&step=3")
-    new = page.locator(".bpe-merge-view .bpe-after .bpe-tok.bpe-new").first
-    expect(new).to_have_attribute("title", "id 258 · bytes 6f 77 · ow · new at this step · made by merge 3: o + w")
 
 
 def test_key_b_holds_the_corpus_before_each_merge_until_pressed_again(page, app_url):

@@ -161,11 +161,12 @@ def test_vocab_size_counts_base_merges_and_special_tokens():
     assert trace.vocab_size() == 259
 
 
-def test_a_spent_time_limit_stops_training_and_says_so():
+def test_a_spent_time_limit_stops_training_and_says_so(slow_clock):
     preset = PRESETS["sennrich"]
-    trace = train(preset.corpus(), preset.settings, time_limit_s=0)
+    trace = train(preset.corpus(), preset.settings, time_limit_s=1)
     assert trace.steps == ()
     assert trace.stop_reason == STOP_TIME_LIMIT
+    assert "time limit of 1 s" in trace.stop_detail
 
 
 def test_progress_is_reported_every_hundred_merges():

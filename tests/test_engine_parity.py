@@ -29,6 +29,7 @@ from bpe.tokenizer import Tokenizer
 from bpe.trainer import train
 
 from .peers import hf_byte_level_merges, hf_char_merges, rustbpe_tokens
+from .examples import examples
 
 MERGES = 1000
 CORPORA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
@@ -105,7 +106,7 @@ def test_hf_rule_matches_hugging_face_char_level_trainer_on_real_text():
 RANDOM_WORDS = st.lists(st.text(alphabet="ab", min_size=1, max_size=9), min_size=1, max_size=8)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(words=RANDOM_WORDS, repeats=st.lists(st.integers(min_value=1, max_value=4), min_size=8, max_size=8))
 def test_hf_rule_matches_hugging_face_char_level_trainer_on_random_word_tables(words, repeats):
     text = " ".join(word for word, times in zip(words, repeats) for _ in range(times))
@@ -122,7 +123,7 @@ def test_smallest_ids_rule_matches_rustbpe_merge_for_merge(name):
     assert ours == rustbpe_tokens(text, MERGES)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(text=st.text(alphabet="ab é東😀\n'0", min_size=1, max_size=80))
 def test_smallest_ids_rule_matches_rustbpe_on_random_text(text):
     trace = train(Corpus.from_text(text), TrainSettings(tie_break="smallest-ids", merges=30, min_frequency=1))

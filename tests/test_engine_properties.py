@@ -29,6 +29,8 @@ from bpe.trace import Trace
 from bpe.trainer import train
 from tests.naive_bpe import merge_pair, naive_train
 
+from .examples import examples
+
 # Few letters so that pairs repeat and tie; an accent, a CJK character and an emoji so that byte
 # tokens split characters and char tokens are multi-byte.
 LETTERS = "abcé東😀"
@@ -48,7 +50,7 @@ TRAINING_TEXT = (
 @pytest.mark.parametrize("end_of_word", [None, "</w>"], ids=["no-marker", "end-of-word"])
 @pytest.mark.parametrize("unit", ["byte", "char"])
 @pytest.mark.parametrize("tie_break", list(TIE_BREAK_RULES))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(word_counts=WORD_TABLE)
 def test_incremental_trainer_learns_the_same_merges_as_a_full_recount(
     tie_break, unit, end_of_word, word_counts
@@ -66,7 +68,7 @@ def test_incremental_trainer_learns_the_same_merges_as_a_full_recount(
 
 
 @pytest.mark.parametrize("tie_break", list(TIE_BREAK_RULES))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(text=TEXT, pretokenizer=st.sampled_from(PRETOKENIZERS))
 def test_incremental_trainer_matches_a_full_recount_on_pretokenized_text(tie_break, text, pretokenizer):
     corpus = Corpus.from_text(text, pretokenizer=pretokenizer)
@@ -76,7 +78,7 @@ def test_incremental_trainer_matches_a_full_recount_on_pretokenized_text(tie_bre
     assert [(s.left, s.right, s.count) for s in trace.steps] == expected
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     text=TEXT,
     pretokenizer=st.sampled_from(PRETOKENIZERS),
@@ -96,7 +98,7 @@ def test_running_pair_counts_equal_a_recount_after_every_merge(
 
 
 @pytest.mark.parametrize("unit", ["byte", "char"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(word_counts=WORD_TABLE, end_of_word=st.sampled_from([None, "</w>"]))
 def test_tokenizer_segments_each_training_word_as_replaying_the_merges_in_order_does(
     unit, end_of_word, word_counts
@@ -123,7 +125,7 @@ def trained(unit: str, pretokenizer: str, end_of_word: str | None = None) -> Tra
 
 
 @pytest.mark.parametrize("pretokenizer", PRETOKENIZERS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(text=ANY_TEXT)
 def test_byte_level_decode_inverts_encode_for_any_text(pretokenizer, text):
     tokenizer = Tokenizer.from_trace(trained("byte", pretokenizer))
@@ -133,7 +135,7 @@ def test_byte_level_decode_inverts_encode_for_any_text(pretokenizer, text):
 TEXT_WITH_SPECIALS = st.lists(st.one_of(ANY_TEXT, st.just("<|endoftext|>")), max_size=5).map("".join)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(text=TEXT_WITH_SPECIALS)
 def test_decode_inverts_encode_with_special_tokens_allowed(text):
     tokenizer = Tokenizer.from_trace(trained("byte", "gpt2"))
@@ -147,14 +149,14 @@ CHAR_ALPHABET = "".join(sorted(set(TRAINING_TEXT)))
 
 @pytest.mark.parametrize("end_of_word", [None, "</w>"], ids=["no-marker", "end-of-word"])
 @pytest.mark.parametrize("pretokenizer", PRETOKENIZERS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(text=st.text(alphabet=CHAR_ALPHABET, max_size=80))
 def test_char_level_decode_inverts_encode_for_text_in_the_training_alphabet(pretokenizer, end_of_word, text):
     tokenizer = Tokenizer.from_trace(trained("char", pretokenizer, end_of_word))
     assert tokenizer.decode(tokenizer.encode(text)) == text
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     text=TEXT,
     unit=st.sampled_from(["byte", "char"]),
@@ -171,7 +173,7 @@ def test_a_trace_survives_its_json(text, unit, end_of_word, special):
 
 
 @pytest.mark.parametrize("unit", ["byte", "char"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(text=st.text(alphabet=CHAR_ALPHABET, max_size=80))
 def test_a_tokenizer_read_back_from_its_json_encodes_identically(unit, text):
     tokenizer = Tokenizer.from_trace(trained(unit, "gpt2", "</w>" if unit == "char" else None))
@@ -196,7 +198,7 @@ def long_chunk_tokenizer() -> Tokenizer:
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(text=LONG_TEXT)
 def test_heap_merge_loop_agrees_with_the_simple_loop(text):
     tokenizer = long_chunk_tokenizer()

@@ -21,6 +21,8 @@ from bpe.fast_split import ASCII_PATTERNS, split_words
 from bpe.pretokenize import GPT2_PATTERN, Pretokenizer
 from bpe.pretrained import gpt2_file_paths, load_gpt2, load_pretrained
 
+from .examples import examples
+
 ENDOFTEXT = "<|endoftext|>"
 
 SAMPLES: dict[str, str] = {
@@ -118,7 +120,7 @@ def test_gpt2_matches_tiktoken_on_the_python_docs(gpt2, reference):
     assert gpt2.encode_ordinary(text) == reference.encode_ordinary(text)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.text(max_size=60))
 def test_gpt2_equals_tiktoken_on_any_text(gpt2, reference, text):
     assert gpt2.encode_ordinary(text) == reference.encode_ordinary(text)
@@ -144,7 +146,7 @@ def test_gpt2_files_are_found_without_importing_the_package():
 
 
 # -- the fast encode path is the walkthrough's result, sooner ------------------------------------
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab c'sdAT/\n\t1.é中 "), max_size=40) | st.text(max_size=40))
 def test_fast_split_gives_the_same_pieces_as_the_regex(text):
     for name in ASCII_PATTERNS:
@@ -169,7 +171,7 @@ def test_safe_cuts_never_treat_a_regex_space_as_a_non_space():
     assert all(every[i].isspace() for i in regex_spaces)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.text(max_size=80))
 def test_cached_encoding_equals_the_walkthrough(gpt2, text):
     walked = [token for walk in gpt2.encode_walkthrough(text, disallowed_special=()) for token in walk.ids]

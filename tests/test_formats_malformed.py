@@ -18,6 +18,8 @@ from bpe.settings import TrainSettings
 from bpe.tokenizer import Tokenizer
 from bpe.trainer import train
 
+from .examples import examples
+
 NOT_UTF8 = b"\xff\xfe\x00bad"
 
 
@@ -159,14 +161,14 @@ def parses_or_format_error(parser, contents) -> None:
 
 
 @pytest.mark.parametrize("parser", list(PARSERS))
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(contents=st.binary(max_size=300) | st.text(max_size=300))
 def test_random_bytes_and_text_raise_only_format_errors(parser, contents):
     parses_or_format_error(PARSERS[parser], contents)
 
 
 @pytest.mark.parametrize("parser", list(PARSERS))
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_damaged_good_files_raise_only_format_errors(parser, data):
     """Random cuts, deletions and insertions in a valid file: closer to real damage than noise."""
@@ -177,7 +179,7 @@ def test_damaged_good_files_raise_only_format_errors(parser, data):
     parses_or_format_error(PARSERS[parser], text[:start] + insert + text[end:])
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=5),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),

@@ -32,7 +32,9 @@ from bpe.trainer import train
 from bpe.app.lab_state import LabState, lab_params
 from bpe.views.encoding import parse_ids as parse_typed_ids
 
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+from .examples import examples
+
+FUZZ = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 SPECIAL = "<|endoftext|>"
 TEXT = st.text(alphabet=st.sampled_from("ab <|>endoftx\n\t.é€🙂\x00"), max_size=40) | st.text(max_size=20)
@@ -120,7 +122,6 @@ def train_settings(draw) -> tuple[str | None, dict]:
 
 @FUZZ
 @given(text=TEXT, drawn=train_settings())
-@example(text="x" * 30, drawn=("pretokenizer", {"pretokenizer": "regex:(x+x+)+y"}))
 def test_training_on_random_text_with_random_settings_raises_only_the_broken_fields_error(text, drawn):
     broken, options = drawn
     try:

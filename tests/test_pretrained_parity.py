@@ -19,6 +19,7 @@ from bpe.presets import python_docs_text
 
 from .peers import tiktoken_encoding
 from .test_formats_gpt2 import SAMPLES
+from .examples import examples
 
 NAMES = ["cl100k_base", "o200k_base"]
 SPECIAL = {
@@ -109,7 +110,7 @@ def test_long_chunks_take_the_heap_path_with_the_same_result(ours, references, n
     assert ours[name].encode_ordinary(text) == references[name].encode_ordinary(text)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.text(max_size=60)
     | st.text(alphabet=st.sampled_from("aB c'sDT/\n\r\t1234.é中👋\u0301 "), max_size=60)
@@ -119,7 +120,7 @@ def test_both_equal_tiktoken_on_any_text(ours, references, text):
         assert ours[name].encode_ordinary(text) == references[name].encode_ordinary(text)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.sampled_from(["hi ", "<|endoftext|>", "<|endofprompt|>", "<|fim_prefix|>", "é", "<|", "\n"]), max_size=12))
 def test_special_tokens_in_any_position_equal_tiktoken(ours, references, pieces):
     text = "".join(pieces)

@@ -10,7 +10,7 @@ query string, which holds the example, the settings and the step.
 
 One real-browser test (Playwright, Debian's Chromium) checks what only a browser does: its
 file uploads go over plain HTTP beside the WebSocket, and must reach the replica holding the
-session, which the stickiness cookie gives them.
+session, which the stickiness cookie gives them; then it stops the set and finds no process left.
 
 Needs Debian's ``haproxy`` (``scripts/install.sh --test`` installs it); skipped only where it is
 not installed, and the skip says so.
@@ -150,14 +150,8 @@ def test_a_dead_replicas_learner_comes_back_at_its_step_while_the_other_carries_
         pool.submit(asyncio.run, asyncio.wait_for(failover(replicas), timeout=120)).result()
 
 
-def test_stopping_the_replica_set_leaves_no_process_running(replicas):
-    assert alive(replicas.pids["r1"]) and alive(replicas.pids["haproxy"])
-    assert replicas.stop() == 128 + signal.SIGTERM  # its trap ran, then it exited as signalled
-    assert [name for name, pid in replicas.pids.items() if alive(pid)] == []
-
-
 @pytest.mark.browser
-def test_each_learners_upload_reaches_the_replica_that_holds_their_session(replicas, browser, tmp_path):
+def test_each_learners_upload_reaches_its_replica_and_stopping_the_set_leaves_no_process(replicas, browser, tmp_path):
     from playwright.sync_api import expect
 
     contexts = [browser.new_context(viewport={"width": 1400, "height": 2400}) for _ in range(2)]
@@ -182,3 +176,8 @@ def test_each_learners_upload_reaches_the_replica_that_holds_their_session(repli
     finally:
         for context in contexts:
             context.close()
+
+    # Then Ctrl+C (one replica set started for both checks: each start is two app servers and HAProxy)
+    assert all(alive(pid) for pid in replicas.pids.values()), replicas.pids
+    assert replicas.stop() == 128 + signal.SIGTERM  # its trap ran, then it exited as signalled
+    assert [name for name, pid in replicas.pids.items() if alive(pid)] == []

@@ -9,6 +9,8 @@ from bpe import PRESETS, train
 from bpe.teaching.counting import Symbol, count_pair, pairs_present, symbols_at_step, symbols_of, tally
 from bpe.trainer import count_pairs, merge_pair
 
+from .examples import examples
+
 WIKIPEDIA = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
 
 
@@ -57,7 +59,7 @@ def _symbols(ids):
     return tuple(Symbol(i, str(i), 0, True) for i in ids)
 
 
-@hypothesis_settings(max_examples=300, deadline=None)
+@hypothesis_settings(max_examples=examples(300), deadline=None)
 @given(ids=st.lists(st.integers(0, 3), max_size=30), left=st.integers(0, 3), right=st.integers(0, 3))
 def test_replacements_are_exactly_what_the_trainers_merge_pair_does(ids, left, right):
     result = tally(_symbols(ids), (left, right))
@@ -67,7 +69,7 @@ def test_replacements_are_exactly_what_the_trainers_merge_pair_does(ids, left, r
     assert result.count == count_pairs([ids], [1]).get((left, right), 0)
 
 
-@hypothesis_settings(max_examples=100, deadline=None)
+@hypothesis_settings(max_examples=examples(100), deadline=None)
 @given(text=st.text(alphabet="ab é", max_size=30), pair=st.tuples(st.sampled_from("ab "), st.sampled_from("ab ")))
 def test_on_text_the_lab_agrees_with_the_trainers_merge_at_both_levels(text, pair):
     for unit in ("byte", "char"):

@@ -8,6 +8,8 @@ from hypothesis import given, settings as hypothesis_settings, strategies as st
 from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, train
 from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, WRONG, Score, grade, make_question
 
+from .examples import examples
+
 WIKIPEDIA = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
 AA, A, B = 256, ord("a"), ord("b")
 
@@ -99,7 +101,7 @@ def test_the_score_keeps_the_best_streak_and_counts_right_counts():
     assert score == Score(answered=5, correct=3, right_count=1, streak=0, best_streak=2)
 
 
-@hypothesis_settings(max_examples=60, deadline=None)
+@hypothesis_settings(max_examples=examples(60), deadline=None)
 @given(
     text=st.text(alphabet="ab c", min_size=2, max_size=30),
     rule=st.sampled_from(sorted(TIE_BREAK_RULES)),

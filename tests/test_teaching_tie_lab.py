@@ -13,6 +13,7 @@ from bpe.tiebreak import TieBreakRule, contrasting_rule, hf_ranks, tie_break_rul
 from bpe.vocab import token_sort_bytes
 
 from .naive_bpe import merge_pair
+from .examples import examples
 
 WIKIPEDIA = tie_lab_for_preset("wikipedia")
 
@@ -103,7 +104,7 @@ def prefers(trace, rule: str, ids: list[int], winner, loser) -> bool:
     return {"lexicographic-min": key(winner) < key(loser), "lexicographic-max": key(winner) > key(loser)}[rule]
 
 
-@hypothesis_settings(max_examples=40, deadline=None)
+@hypothesis_settings(max_examples=examples(40), deadline=None)
 @given(text=st.text(alphabet="ab é\n", min_size=2, max_size=40), rule=st.sampled_from(sorted(TIE_BREAK_RULES)))
 def test_every_reason_given_agrees_with_the_order_the_trainer_chose(text, rule):
     trace = train(
