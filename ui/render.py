@@ -39,7 +39,7 @@ def page_setup(page: Page) -> None:
     url.apply_url()  # first: a link may turn presenter mode on, which changes the config
     presenting = presenter()
     st.set_page_config(
-        page_title=f"{page.title} · BPE Lab", page_icon=page.icon, layout="wide",
+        page_title=f"{page.title} · BPE Lab", page_icon=page.tab_icon, layout="wide",
         initial_sidebar_state="collapsed" if presenting else "auto",
     )
     st.html(_CSS + (PRESENTER_CSS if presenting else ""))  # styles only: no element is drawn
@@ -52,9 +52,9 @@ def page_setup(page: Page) -> None:
             "top left opens it again). A link with present=1 opens in presenter mode.",
         )
         try:
-            for path, label, page_icon in PAGES:
-                if (_ROOT / path).exists():
-                    st.page_link(path, label=label, icon=page_icon)
+            for listed in PAGES:
+                if (_ROOT / listed.file).exists():
+                    st.page_link(listed.file, label=listed.title, icon=listed.icon)
         except StreamlitPageNotFoundError:
             pass  # a page run on its own (`streamlit run pages/1_Train.py`) has no other pages
         st.divider()

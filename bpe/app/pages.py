@@ -5,8 +5,8 @@ Everything that names a page reads this registry: the page's own setup (browser 
 (:mod:`bpe.teaching.tour`). A new page is its file in ``pages/`` and one entry in :data:`PAGES`
 (``tests/test_app_trust.py`` and ``tests/test_browser_a11y.py`` open every entry).
 
-    >>> TRAIN.file, TRAIN.title, TRAIN.icon
-    ('pages/1_Train.py', 'Train, step by step', ':material/school:')
+    >>> TRAIN.file, TRAIN.title, TRAIN.icon, TRAIN.tab_icon
+    ('pages/1_Train.py', 'Train, step by step', ':material/school:', '🧮')
     >>> page_for("pages/9_Compare.py").title
     'Compare tokenizers'
     >>> TRAIN.url_name                    # how Streamlit names the page in a URL
@@ -21,14 +21,19 @@ from typing import NamedTuple
 
 
 class Page(NamedTuple):
-    """A tuple, so ``for file, title, icon in PAGES`` reads each entry whole."""
+    """A tuple, so ``for file, title, icon, tab_icon in PAGES`` reads each entry whole."""
 
     file: str
     """Relative to the app's root, as ``st.page_link`` and ``st.switch_page`` take it."""
     title: str
     """The sidebar link's label, the browser tab's title and the tour bar's name for it."""
     icon: str
-    """A Material Symbols name (``:material/school:``): the sidebar link's icon and the browser tab's."""
+    """A Material Symbols name (``:material/school:``): the sidebar link's and tour cards' icon
+    (drawn from the font Streamlit ships)."""
+    tab_icon: str
+    """An emoji for the browser tab. Not the Material name: Streamlit turns that into a favicon
+    fetched from fonts.gstatic.com, a request an offline classroom cannot make and a private one
+    must not (tests/test_browser_hostile.py fails on any request to another origin)."""
 
     @property
     def url_name(self) -> str:
@@ -36,18 +41,18 @@ class Page(NamedTuple):
         return self.file.rsplit("/", 1)[-1].removesuffix(".py").split("_", 1)[-1]
 
 
-HOME = Page("app.py", "Home", ":material/home:")
-TRAIN = Page("pages/1_Train.py", "Train, step by step", ":material/school:")
-ENCODE = Page("pages/2_Encode_and_decode.py", "Encode & decode", ":material/swap_horiz:")
-VOCABULARY = Page("pages/3_Vocabulary.py", "Vocabulary", ":material/menu_book:")
-QUIZ = Page("pages/4_Predict_the_next_merge.py", "Predict the next merge", ":material/quiz:")
-TIE_LAB = Page("pages/5_Tie_break_lab.py", "Tie-break lab", ":material/balance:")
-COUNTING_LAB = Page("pages/6_Counting_lab.py", "Counting lab", ":material/calculate:")
-PRETOKENIZATION_LAB = Page("pages/7_Pre-tokenization_lab.py", "Pre-tokenization lab", ":material/content_cut:")
-BYTE_INSPECTOR = Page("pages/8_Byte_inspector.py", "Byte inspector", ":material/memory:")
-COMPARE = Page("pages/9_Compare.py", "Compare tokenizers", ":material/compare:")
-IMPORT_EXPORT = Page("pages/10_Import_and_export.py", "Import & export", ":material/import_export:")
-CHECK = Page("pages/11_Check_my_BPE.py", "Check my BPE", ":material/fact_check:")
+HOME = Page("app.py", "Home", ":material/home:", "🔤")
+TRAIN = Page("pages/1_Train.py", "Train, step by step", ":material/school:", "🧮")
+ENCODE = Page("pages/2_Encode_and_decode.py", "Encode & decode", ":material/swap_horiz:", "🔡")
+VOCABULARY = Page("pages/3_Vocabulary.py", "Vocabulary", ":material/menu_book:", "📚")
+QUIZ = Page("pages/4_Predict_the_next_merge.py", "Predict the next merge", ":material/quiz:", "❓")
+TIE_LAB = Page("pages/5_Tie_break_lab.py", "Tie-break lab", ":material/balance:", "⚖️")
+COUNTING_LAB = Page("pages/6_Counting_lab.py", "Counting lab", ":material/calculate:", "🧮")
+PRETOKENIZATION_LAB = Page("pages/7_Pre-tokenization_lab.py", "Pre-tokenization lab", ":material/content_cut:", "✂️")
+BYTE_INSPECTOR = Page("pages/8_Byte_inspector.py", "Byte inspector", ":material/memory:", "🔬")
+COMPARE = Page("pages/9_Compare.py", "Compare tokenizers", ":material/compare:", "⚖️")
+IMPORT_EXPORT = Page("pages/10_Import_and_export.py", "Import & export", ":material/import_export:", "📦")
+CHECK = Page("pages/11_Check_my_BPE.py", "Check my BPE", ":material/fact_check:", "🩺")
 
 PAGES: tuple[Page, ...] = (
     HOME, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
