@@ -2,7 +2,7 @@
 
 axe-core comes from the PyPI package ``axe-playwright-python`` (pinned in requirements-dev.txt), which
 bundles ``axe.min.js``; only that file is used: it is evaluated in the page, then ``axe.run`` audits
-the whole document. The pages come from ``ui.render.PAGES``, so a page added later is audited too,
+the whole document. The pages come from ``bpe.app.pages.PAGES``, so a page added later is audited too,
 in normal and presenter (``present=1``) mode. Any *serious* or *critical* violation fails, with the
 rule, its help text and the first failing elements, so the message says what to fix. With
 ``--screenshots``, each page is also saved as ``test-artifacts/page-<name>[-presenter].png``.
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from ui.render import PAGES
+from bpe.app.pages import PAGES
 
 from .conftest import ARTIFACTS
 
@@ -111,7 +111,7 @@ def audit(page, app_url: str, picture, page_file: str, present: bool) -> None:
 
 # Two classes, one per mode: pytest-xdist (--dist loadscope, pytest.ini) gives each class a worker
 # of its own, so the suite's longest file (24 page loads and audits) runs as two halves at once.
-EVERY_PAGE = pytest.mark.parametrize("page_file", [path for path, _, _ in PAGES], ids=[label for _, label, _ in PAGES])
+EVERY_PAGE = pytest.mark.parametrize("page_file", [page.file for page in PAGES], ids=[page.title for page in PAGES])
 
 
 class TestNormalMode:

@@ -25,3 +25,4 @@ def test_each_page_sets_itself_up_from_its_own_entry():
 def test_titles_and_icons_are_distinct():
     assert len({page.title for page in PAGES}) == len(PAGES)
     assert all(page.icon.startswith(":material/") for page in PAGES)
+    assert not any(page.tab_icon.startswith(":material/") for page in PAGES)  # no favicon fetched from elsewhere
