@@ -103,7 +103,7 @@ DEFAULT_OWN_TEXT = (
     "The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs.\n"
     "Byte-pair encoding merges the most frequent pair again and again: th, then the, then ' the'."
 )
-SPEEDS = {"slow (1 step/s)": 1.0, "medium (2 steps/s)": 2.0, "fast (5 steps/s)": 5.0}
+SPEEDS = {"1 step/s": 1.0, "2 steps/s": 2.0, "5 steps/s": 5.0}  # short: the select is one button wide, even on a phone
 
 _DEFAULTS: dict[str, Any] = {
     LAB: LabState.for_source(DEFAULT_SOURCE),
@@ -112,7 +112,7 @@ _DEFAULTS: dict[str, Any] = {
     TABLE_VERSION: 0,
     UPLOAD_NOTE: None,
     PLAYING: False,
-    SPEED: "medium (2 steps/s)",
+    SPEED: "2 steps/s",
     LAST_TICK: 0.0,
     URL_SEEN: None,
     URL_WARNINGS: [],
