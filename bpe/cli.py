@@ -37,7 +37,7 @@ from .end_of_word import END_OF_WORD_MODES
 from .errors import BpeError
 from .formats import all_formats, import_tokenizer, tokenizer_format
 from .formats.common import open_binary, read_file
-from .ids import read_id
+from .ids import is_digits, read_id
 from .pretrained import PRETRAINED_NAMES, load_pretrained
 from .presets import PRESETS, get_preset
 from .settings import TrainSettings
@@ -282,7 +282,7 @@ def _import(args: argparse.Namespace) -> None:
     special_tokens = {}
     for item in args.special or []:
         text, separator, token_id = item.rpartition("=")
-        if not separator or not text or not (token_id.isascii() and token_id.isdigit() and len(token_id) <= 18):
+        if not separator or not text or not is_digits(token_id):
             raise UsageError(f"cannot read --special {item!r}: write TEXT=ID, e.g. --special '<|endoftext|>=50256'")
         special_tokens[text] = int(token_id)
     tokenizer = import_tokenizer(

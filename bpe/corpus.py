@@ -25,7 +25,7 @@ from functools import partial
 
 from .errors import BpeError
 from .fast_split import ASCII_PATTERNS, split_words
-from .ids import is_whole_number
+from .ids import is_digits, is_whole_number
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
 
 
@@ -79,9 +79,7 @@ def parse_word_counts(spec: str) -> dict[str, int]:
     for item in spec.split(","):
         word, separator, count = item.strip().rpartition(":")
         count = count.strip()
-        # subtle: str.isdigit() accepts '²', which int() refuses; ASCII digits only, and few enough
-        # that int() cannot hit Python's 4,300-digit limit
-        if not separator or not word or not (count.isascii() and count.isdigit() and len(count) <= 18) or int(count) < 1:
+        if not separator or not word or not is_digits(count) or int(count) < 1:
             raise BpeError(
                 f"cannot read {item.strip()!r} as word:count; write e.g. low:5,lower:2 "
                 "(counts are whole numbers of at least 1)"

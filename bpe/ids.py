@@ -32,9 +32,21 @@ def is_whole_number(value: object, *, minimum: int = 0) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
 
 
+def is_digits(text: str) -> bool:
+    """True for 1 to 18 ASCII digits: text ``int()`` reads as written, and fast.
+
+    Subtle: ``str.isdigit()`` alone accepts ``'²'`` (which ``int()`` refuses) and ``'٣'`` (which it
+    reads as 3); the length keeps ``int()`` off Python's 4,300-digit limit.
+
+    >>> [is_digits(text) for text in ("42", "٣", "²", "1_0", " 7", "", "9" * 19)]
+    [True, False, False, False, False, False, False]
+    """
+    return text.isascii() and text.isdigit() and len(text) <= MAX_ID_DIGITS
+
+
 def read_id(item: str) -> int:
     """One id: ASCII digits only; anything else raises a teaching :class:`BpeError`."""
-    if item.isascii() and item.isdigit() and len(item) <= MAX_ID_DIGITS:
+    if is_digits(item):
         return int(item)
     if item.startswith("-") and item[1:].isascii() and item[1:].isdigit():
         raise UnknownTokenError(f"{item[:12]} is negative: token ids start at 0")

@@ -7,7 +7,7 @@ fields, its URL form) and the sidebar (``ui/settings_sidebar.py``) are loops ove
 neither lists the settings again.
 
 Adding a setting to the app: the field on ``TrainSettings`` with its check, the code that uses it,
-and one entry in :data:`SETTINGS` (``tests/test_views_model.py`` adds one and follows it through
+and one entry in :data:`SETTINGS` (``tests/test_setting_specs.py`` adds one and follows it through
 the URL and the sidebar).
 
     >>> minfreq = SETTING_BY_NAME["min_frequency"]
@@ -35,6 +35,7 @@ from typing import Any
 
 from ..end_of_word import END_OF_WORD_MODES
 from ..errors import SettingsError
+from ..ids import is_digits
 from ..pretokenize import Pretokenizer
 from ..settings import TrainSettings
 from ..tiebreak import TIE_BREAK_RULES
@@ -86,11 +87,7 @@ def whole(param: str, low: int, high: int | None = None) -> Callable[[str], int]
     """A whole number from ``low`` to ``high`` (ASCII digits only)."""
     def parse(raw: str) -> int:
         text = raw.strip()
-        # subtle: ASCII digits only ('²'.isdigit() is true, but int() refuses it), and few enough
-        # for int(): a step of 10**5000 is out of range anyway
-        if not (text.isascii() and text.isdigit() and len(text) <= 18) or int(text) < low or (
-            high is not None and int(text) > high
-        ):
+        if not is_digits(text) or int(text) < low or (high is not None and int(text) > high):
             bound = f"from {low} to {high:,}" if high is not None else f"at least {low}"
             raise SettingsError(f"{param} must be a whole number {bound}, got {raw!r}")
         return int(text)

@@ -25,7 +25,7 @@ from typing import BinaryIO
 
 from ..byte_level import BYTE_TO_UNICODE
 from ..errors import BpeError, FormatError
-from ..ids import is_whole_number
+from ..ids import is_digits, is_whole_number
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 
@@ -259,7 +259,7 @@ def check_vocab(vocab: object, *, source: str, what: str) -> dict[str, int]:
 
 def parse_id(text: str, *, where: str, what: str = "id") -> int:
     """``"42" -> 42``; anything but up to 18 ASCII digits is a FormatError naming ``where``."""
-    if not (text.isascii() and text.isdigit() and len(text) <= 18):
+    if not is_digits(text):
         raise FormatError(f"{where}: the {what} {text[:20]!r} is not a whole number from 0")
     return int(text)
 

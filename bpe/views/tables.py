@@ -19,6 +19,7 @@ import html
 
 import pandas as pd
 
+from ..ids import is_digits
 from ..trace import Trace
 from .plain_tables import MERGE_COLUMNS, TABLES_CSS, merge_rows, table_html  # TABLES_CSS: the pages' import
 from .token_html import spelled, visible_text
@@ -108,7 +109,7 @@ def search_vocab(frame: pd.DataFrame, query: str) -> pd.DataFrame:
     mask = frame["token"].str.lower().str.contains(shown, regex=False) | frame["bytes (hex)"].str.contains(
         query.lower(), regex=False
     )
-    if query.strip().isascii() and query.strip().isdigit() and len(query.strip()) <= 18:
+    if is_digits(query.strip()):
         mask |= frame["id"] == int(query.strip())
     return frame[mask]
 
