@@ -131,6 +131,13 @@ def test_a_page_opened_without_the_tour_shows_no_tour_bar():
     assert not any(m.value.startswith("**Tour step") for m in at.markdown)
 
 
+@pytest.mark.parametrize("number", ["²", "٣", "0", "99", "one"])
+def test_a_tour_link_with_a_number_that_is_no_step_shows_the_page_without_a_tour_bar(number):
+    at = open_page(TOUR[0].page, **TOUR[0].params, tour=number)
+    assert not at.exception
+    assert not any(m.value.startswith("**Tour step") for m in at.markdown)
+
+
 # -- links that cannot carry the learner's text ------------------------------------------------------
 @pytest.mark.parametrize("preset, what", [("own-text", "text"), ("own-table", "word table")])
 def test_a_link_to_someone_elses_own_text_says_the_text_is_not_in_it(preset, what):

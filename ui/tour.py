@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe.app.pages import HOME, Page
+from bpe.ids import is_digits
 from bpe.teaching.tour import TOUR, TOUR_PARAM
 
 from . import state, url
@@ -20,7 +21,7 @@ def tour_bar(page: Page) -> None:
     """Draw the bar on ``page`` if the tour opened it (call after the page config)."""
     linked = url.new_param(TOUR_PARAM)
     if linked is not None:
-        number = int(linked) if linked.isdigit() and 1 <= int(linked) <= len(TOUR) else None
+        number = int(linked) if is_digits(linked) and 1 <= int(linked) <= len(TOUR) else None
         st.session_state[state.TOUR_AT] = (number, page.file) if number else None
     elif url.new_params():  # any other link leaves the tour
         st.session_state[state.TOUR_AT] = None
