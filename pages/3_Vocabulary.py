@@ -71,8 +71,7 @@ def main() -> None:
             st.info("No merged token yet: move the step forward.")
         else:
             options = list(reversed(merged))
-            chosen = st.session_state[state.TREE_TOKEN]
-            state.seed("w.tree_token", chosen if chosen in options else options[0])
+            state.seed_choice("w.tree_token", state.TREE_TOKEN, options)
             labels = dict(zip(everything["id"], everything["token"]))
             st.selectbox(
                 "Token", options, key="w.tree_token",

@@ -71,8 +71,7 @@ def show(name: str) -> None:
     with right:
         st.header("Merge tree")
         options = [int(token_id) for token_id in found["id"] if int(token_id) in made] or sorted(made)[:SEARCH_ROWS]
-        chosen = st.session_state[state.PRETRAINED_TREE]
-        state.seed("w.pretrained_tree", chosen if chosen in options else options[0])
+        state.seed_choice("w.pretrained_tree", state.PRETRAINED_TREE, options)
         labels = dict(zip(found["id"], found["token"]))
         st.selectbox(
             "Token (from the search results)", options, key="w.pretrained_tree",

@@ -188,6 +188,13 @@ def seed(widget_key: str, value: Any) -> None:
     st.session_state[widget_key] = value
 
 
+def seed_choice(widget_key: str, state_key: str, options: list) -> None:
+    """Show the choice remembered in ``state_key`` in the select ``widget_key``, or the first of
+    ``options`` once it is no longer offered (another search, another step)."""
+    chosen = st.session_state[state_key]
+    seed(widget_key, chosen if chosen in options else options[0])
+
+
 def write_through(widget_key: str, state_key: str):
     """An ``on_change`` callback copying the widget's value into a ``bpe.*`` key."""
     def callback() -> None:
