@@ -33,7 +33,7 @@ from .errors import BpeError
 from .formats.common import as_text
 from .formats.gpt2 import from_gpt2
 from .formats.tiktoken_bpe import from_tiktoken
-from .merge_cache import cached_tokenizer
+from .merge_cache import cache_path, cached_tokenizer
 from .pretrained_tokenizer import PretrainedTokenizer
 from .tokenizer import Tokenizer
 
@@ -180,14 +180,23 @@ def read_checked(name: str) -> tuple[list[bytes], list[Path]]:
     return contents, paths
 
 
+def merge_cache_file(name: str) -> Path:
+    """Where :func:`load_pretrained` keeps this tokenizer's merges (``merge_cache``); it exists once
+    the tokenizer has been loaded on this machine with these source files."""
+    return cache_path(pretrained_entry(name).name, _source_hash(pretrained_entry(name)))
+
+
+def _source_hash(entry: PretrainedEntry) -> str:
+    return hashlib.sha256("".join(sha for _, sha in entry.files).encode("ascii")).hexdigest()
+
+
 def load_pretrained(name: str) -> Tokenizer:
     """A pretrained tokenizer by name or alias (a new instance each call; see :data:`PRETRAINED`)."""
     entry = pretrained_entry(name)
     contents, paths = read_checked(entry.name)
-    source_hash = hashlib.sha256("".join(sha for _, sha in entry.files).encode("ascii")).hexdigest()
     read, factory = READERS[entry.format]
     return cached_tokenizer(
-        name=entry.name, source_hash=source_hash, pretokenizer=entry.pretokenizer,
+        name=entry.name, source_hash=_source_hash(entry), pretokenizer=entry.pretokenizer,
         special_tokens=dict(entry.special_tokens), build=lambda: read(entry, contents, paths), factory=factory,
     )
 

@@ -6,14 +6,17 @@ every byte on this machine; the server is always stopped, even when the caller f
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import resource
+import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -44,32 +47,9 @@ def running_app(
     ``address_space_bytes`` caps the server's address space (``RLIMIT_AS``), for tests that send
     it input which, were a guard broken, would eat the machine's memory instead of failing.
     """
-    port = free_port()
-    cap = None if address_space_bytes is None else partial(_cap_address_space, address_space_bytes)
-    server = subprocess.Popen(
-        [
-            *run, "--server.headless=true",
-            f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
-            "--server.fileWatcherType=none",
-        ],
-        cwd=cwd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "STREAMLIT_SERVER_HEADLESS": "true", **(env or {})}, preexec_fn=cap,
-    )
-    url = f"http://127.0.0.1:{port}"
+    server = _start(log, address_space_bytes=address_space_bytes, run=run, cwd=cwd, env=env)
     try:
-        deadline = time.monotonic() + startup_s
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {server.returncode}; see {log.name}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
-                    if response.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not answer /_stcore/health within {startup_s:g} s; see {log.name}")
-            time.sleep(0.2)
+        url = _wait_until_healthy(server, log, startup_s=startup_s)
         yield url, server
     finally:
         server.terminate()
@@ -78,3 +58,105 @@ def running_app(
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def _start(
+    log: IO[str], *, address_space_bytes: int | None = None, run: Sequence[str] = STREAMLIT_RUN,
+    cwd: Path = ROOT, env: Mapping[str, str] | None = None,
+) -> subprocess.Popen:
+    port = free_port()
+    cap = None if address_space_bytes is None else partial(_cap_address_space, address_space_bytes)
+    return subprocess.Popen(
+        [
+            *run, "--server.headless=true",
+            f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
+            "--server.fileWatcherType=none",
+        ],
+        cwd=cwd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "STREAMLIT_SERVER_HEADLESS": "true", **(env or {})}, preexec_fn=cap,
+    )
+
+
+def _wait_until_healthy(server: subprocess.Popen, log: IO[str], *, startup_s: float) -> str:
+    """The server's base URL once ``/_stcore/health`` answers ``ok``."""
+    port = next(arg for arg in server.args if arg.startswith("--server.port=")).split("=", 1)[1]
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + startup_s
+    while True:
+        if server.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {server.returncode}; see {log.name}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
+                if response.read().strip() == b"ok":
+                    return url
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"streamlit did not answer /_stcore/health within {startup_s:g} s; see {log.name}")
+        time.sleep(0.2)
+
+
+@contextmanager
+def shared_app(run_dir: Path, log_path: Path, *, before_start: Callable[[], None]) -> Iterator[str]:
+    """The base URL of one ``streamlit run app.py`` shared by every pytest-xdist worker of a run.
+
+    Why: each server costs seconds of CPU to start and to read the pretrained tokenizers, and a
+    server serves many sessions at once (a class of 60 shares one), so four servers for four
+    workers only added work. The first worker to ask starts it (after ``before_start()``); each
+    worker holds a lease in ``run_dir/app.json`` (under a file lock) and the last one to let go
+    stops it, so no server outlives the run. A worker that asks after that starts a new one.
+    """
+    state_path = run_dir / "app.json"
+    with _locked(run_dir / "app.lock"):
+        state = json.loads(state_path.read_text()) if state_path.exists() else None
+        if state is None:
+            before_start()
+            with open(log_path, "a") as log:
+                server = _start(log)
+                url = _wait_until_healthy(server, log, startup_s=60)
+            state = {"url": url, "pid": server.pid, "leases": 0}
+        state["leases"] += 1
+        state_path.write_text(json.dumps(state))
+    try:
+        yield state["url"]
+    finally:
+        with _locked(run_dir / "app.lock"):
+            state = json.loads(state_path.read_text())
+            state["leases"] -= 1
+            if state["leases"]:
+                state_path.write_text(json.dumps(state))
+            else:
+                state_path.unlink()
+                _stop_pid(state["pid"])
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with open(path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _stop_pid(pid: int) -> None:
+    """Stop a server that may be another worker's child (then this process cannot wait for it)."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while _running(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if _running(pid):
+            os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        os.waitpid(pid, os.WNOHANG)  # reaps it if it is this process's child
+    except ChildProcessError:
+        pass
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (a stopped child of another worker stays a zombie until reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False

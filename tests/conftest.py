@@ -1,9 +1,9 @@
 """Shared fixtures: fresh Streamlit caches per test, a live app for browsers, pictures on request,
 and clocks and budgets that make time limits independent of the machine's speed.
 
-The ``app_url`` fixture starts ``streamlit run app.py`` once per session (per pytest-xdist worker)
+The ``app_url`` fixture starts ``streamlit run app.py`` once per run (shared by the pytest-xdist workers)
 on a free loopback port (stdin closed, so it can never block on a prompt), waits for
-``/_stcore/health`` and always stops the server in teardown, even when tests fail. Browser tests
+``/_stcore/health``; the last worker to finish stops it, even when tests fail. Browser tests
 need Debian's Chromium at ``/usr/bin/chromium``; without it they fail with a clear message rather
 than skip (CI installs it).
 """
@@ -14,13 +14,14 @@ import fcntl
 import functools
 import itertools
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from .app_server import running_app
+from .app_server import shared_app
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -86,6 +87,20 @@ def fresh_pretrained(monkeypatch):
     monkeypatch.setattr(ui.tokenizers, "load_pretrained", load_pretrained)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _component_packages_scanned_once():
+    """Every ``AppTest`` run asks Streamlit to look for custom components in every installed
+    package's metadata (``scan_component_manifests``: about 95 packages here, 0.3 s a run, more than
+    half of a page test's time). A server does that once, at start; the installed packages cannot
+    change during a test run, so the tests do it once per process too."""
+    from streamlit.components.v2 import manifest_scanner
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(manifest_scanner, "scan_component_manifests", functools.cache(manifest_scanner.scan_component_manifests))
+    yield
+    patch.undo()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_streamlit_caches():
     """Streamlit's caches outlive an AppTest: clear them so no test sees another's training."""
@@ -126,23 +141,38 @@ def server_log(name: str) -> Path:
 
 
 def warm_pretrained_cache() -> None:
-    """Load every pretrained tokenizer once, so their merges are in the per-user disk cache that the
+    """Load every pretrained tokenizer whose merges are not yet in the per-user disk cache that the
     servers read too: a rank file's first load ever recovers its merges (about 20 s for GPT-4o),
     which must not happen inside a page's first content wait. Workers take turns (a file lock):
     the first builds the files, the others then only read them, instead of all building at once."""
-    from bpe.pretrained import PRETRAINED, load_pretrained
+    from bpe.pretrained import PRETRAINED, load_pretrained, merge_cache_file
 
     with open(Path(tempfile.gettempdir()) / "bpe-lab-tests-warm-cache.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         for name in PRETRAINED:
-            load_pretrained(name)
+            if not merge_cache_file(name).exists():  # loading from the file costs 2 s of a worker's CPU
+                load_pretrained(name)
+
+
+RUN_DIR = "BPE_LAB_TEST_RUN_DIR"
+"""Environment variable naming a folder of this run's, shared by its pytest-xdist workers."""
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput"):  # the controller (or a run without workers): workers inherit it
+        os.environ[RUN_DIR] = tempfile.mkdtemp(prefix="bpe-lab-tests-")
+
+
+def pytest_unconfigure(config):
+    if not hasattr(config, "workerinput"):
+        shutil.rmtree(os.environ.pop(RUN_DIR), ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
 def app_url():
-    """Base URL of a live BPE Lab server for this test session (one per pytest-xdist worker)."""
-    warm_pretrained_cache()
-    with open(server_log("streamlit-server"), "w") as log, running_app(log) as (url, _):
+    """Base URL of a live BPE Lab server, one for the whole run (all pytest-xdist workers)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    with shared_app(Path(os.environ[RUN_DIR]), ARTIFACTS / "streamlit-server.log", before_start=warm_pretrained_cache) as url:
         yield url
 
 
@@ -168,13 +198,43 @@ def browser():
             instance.close()
 
 
-@pytest.fixture
-def page(browser):
-    """A fresh browser context (a fresh Streamlit session) with a tall viewport."""
-    context = browser.new_context(viewport={"width": 1400, "height": 2400})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+TALL = {"width": 1400, "height": 2400}
+
+
+@pytest.fixture(scope="session")
+def browser_context(browser):
+    """One browser context per worker, as one learner's browser: its HTTP cache keeps Streamlit's
+    scripts (and Chromium's compiled code for them) from one test to the next. A fresh context per
+    test cost about 1.4 s of Chromium's CPU more per page load (measured), most of a browser test."""
+    context = browser.new_context(viewport=TALL)
     try:
-        yield page
+        yield context
     finally:
         context.close()
+
+
+@pytest.fixture
+def new_tab(browser_context):
+    """``new_tab(width, height)``: a new tab of that size; each tab is a Streamlit session of its own
+    (one websocket each), so no test sees another's state. Tabs close when the test ends."""
+    tabs = []
+
+    def open_tab(width: int = TALL["width"], height: int = TALL["height"]):
+        tab = browser_context.new_page()
+        tabs.append(tab)
+        if (width, height) != (TALL["width"], TALL["height"]):
+            tab.set_viewport_size({"width": width, "height": height})
+        tab.set_default_timeout(30_000)
+        return tab
+
+    try:
+        yield open_tab
+    finally:
+        for tab in tabs:
+            tab.close()
+
+
+@pytest.fixture
+def page(new_tab):
+    """A fresh Streamlit session in a new tall tab."""
+    return new_tab()

@@ -33,12 +33,8 @@ def capped_app_url():
 
 
 @pytest.fixture
-def second_page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1600})
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+def second_page(new_tab):
+    return new_tab(1400, 1600)
 
 
 def test_a_regex_bomb_link_is_refused_quickly_while_another_session_steps(page, second_page, capped_app_url):

@@ -21,16 +21,10 @@ OVERLAP = '.bpe-join-overlap[title^="occurrence"]'
 
 
 @pytest.fixture
-def screen(browser, request):
+def screen(new_tab, request):
     """A fresh session at one of the :data:`SCREENS` sizes: ``(page, width, height, query)``."""
     width, height, query = SCREENS[request.param]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    try:
-        yield page, width, height, query
-    finally:
-        context.close()
+    return new_tab(width, height), width, height, query
 
 
 def box(locator):
