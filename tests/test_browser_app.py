@@ -20,8 +20,16 @@ pytestmark = pytest.mark.browser
 def dialogs(page):
     """Every JavaScript dialog the page tries to open (there must never be one)."""
     opened = []
-    page.on("dialog", lambda dialog: (opened.append(dialog.message), dialog.dismiss()))
-    return opened
+
+    def dismiss(dialog):
+        opened.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
+    try:
+        yield opened
+    finally:
+        page.remove_listener("dialog", dismiss)  # the tab goes on to the next test (conftest.page)
 
 
 def narration(page):

@@ -41,9 +41,22 @@ INJECTED = (
 def watched(page, app_url):
     """The page, plus every dialog it opens and every request it makes to another origin."""
     dialogs, foreign = [], []
-    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    page.on("request", lambda request: None if request.url.startswith(app_url) else foreign.append(request.url))
-    yield page
+
+    def dismiss(dialog):
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def note_foreign(request):
+        if not request.url.startswith(app_url):
+            foreign.append(request.url)
+
+    page.on("dialog", dismiss)
+    page.on("request", note_foreign)
+    try:
+        yield page
+    finally:
+        page.remove_listener("dialog", dismiss)  # the tab goes on to the next test (conftest.page)
+        page.remove_listener("request", note_foreign)
     # No sleep before judging: a payload can only run from an element that carries it, so the
     # elements are the proof; the dialog and request lists catch anything that ran already.
     assert page.locator(INJECTED).count() == 0
