@@ -104,7 +104,9 @@ def program_size(pattern: str) -> int:
             level = depth + (not isinstance(node, (_Sequence, _Branch)))  # groups, repeats, lookarounds
             stack.extend((child, level, False) for child in children)
             continue
-        own = sum(sizes.pop(id(child)) for child in children) if children else 1
+        # Not pop: the parser shares one node between equal escapes (both \s of \s\s are one object),
+        # so a node may be a child twice; every node stays alive, so its id stays its own.
+        own = sum(sizes[id(child)] for child in children) if children else 1
         sizes[id(node)] = _repeat_bound(node) * own  # exact: a pattern under the length cap stays a small int
     return sizes[id(root)]
 

@@ -136,13 +136,17 @@ def test_a_tiktoken_import_with_the_bomb_as_its_pattern_is_refused_by_the_cli(tm
         ("[a-c]{4}", 4),
         (r"(?x) a{5}  # a comment with (b{1000}) in it", 5),
         (r"\{1000\}", 6),
+        # The parser shares one node between equal escapes: each use still counts (it was a KeyError).
+        (r"\s\s", 2),
+        (r"\w\w{3}|\d\d", 6),
+        (r"(?:\s\s){10}", 20),
     ],
 )
 def test_the_program_size_estimate_multiplies_counted_repeats_along_a_nesting_path(pattern, size):
     assert program_size(pattern) == size
 
 
-@pytest.mark.parametrize("pattern", [GPT2_PATTERN, GPT4_PATTERN, r"\w+|[^\w\s]+", r"\p{N}{1,3}|\S{1,100}"])
+@pytest.mark.parametrize("pattern", [GPT2_PATTERN, GPT4_PATTERN, r"\w+|[^\w\s]+", r"\p{N}{1,3}|\S{1,100}", r"\d\d|\w\w+"])
 def test_real_split_patterns_are_far_below_the_limit(pattern):
     assert program_size(pattern) < MAX_PATTERN_PROGRAM / 10
     assert Pretokenizer.parse(f"regex:{pattern}").is_custom
