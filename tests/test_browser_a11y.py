@@ -3,7 +3,7 @@
 axe-core comes from the PyPI package ``axe-playwright-python`` (pinned in requirements-dev.txt), which
 bundles ``axe.min.js``; only that file is used: it is evaluated in the page, then ``axe.run`` audits
 the whole document. The pages come from ``bpe.app.pages.PAGES``, so a page added later is audited too,
-in normal and presenter (``present=1``) mode. Any *serious* or *critical* violation fails, with the
+in normal mode and then, in the same session, in presenter mode (switched on in the sidebar). Any *serious* or *critical* violation fails, with the
 rule, its help text and the first failing elements, so the message says what to fix. With
 ``--screenshots``, each page is also saved as ``test-artifacts/page-<name>[-presenter].png``.
 """
@@ -94,33 +94,28 @@ def wait_until_drawn(page) -> None:
     expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
 
 
-def audit(page, app_url: str, picture, page_file: str, present: bool) -> None:
-    query = "?present=1" if present else ""
-    page.goto(f"{app_url}/{url_path(page_file)}{query}")
+def audit(page, picture, name: str) -> None:
+    """Fail on axe's serious or critical violations (and faint shortcut hints) on the page as it is drawn."""
     wait_until_drawn(page)
     violations = axe_violations(page)
-    picture(page, f"page-{url_path(page_file) or 'Home'}{'-presenter' if present else ''}", full_page=True)
+    picture(page, f"page-{name}", full_page=True)
     faint_hints = [(hint, round(ratio, 2)) for hint, ratio in page.evaluate(HINT_CONTRASTS) if ratio < 4.5]
     if violations:
         ARTIFACTS.mkdir(exist_ok=True)
-        name = f"axe-{url_path(page_file) or 'Home'}-{'presenter' if present else 'normal'}.json"
-        (ARTIFACTS / name).write_text(json.dumps(violations, indent=1), encoding="utf-8")
-    assert not violations, f"{page_file}{query}:\n{report(violations)}"
-    assert not faint_hints, f"{page_file}{query}: shortcut hints below WCAG AA's 4.5:1 contrast: {faint_hints}"
+        (ARTIFACTS / f"axe-{name}.json").write_text(json.dumps(violations, indent=1), encoding="utf-8")
+    assert not violations, f"{name}:\n{report(violations)}"
+    assert not faint_hints, f"{name}: shortcut hints below WCAG AA's 4.5:1 contrast: {faint_hints}"
 
 
-# Two classes, one per mode: pytest-xdist (--dist loadscope, pytest.ini) gives each class a worker
-# of its own, so the suite's longest file (24 page loads and audits) runs as two halves at once.
-EVERY_PAGE = pytest.mark.parametrize("page_file", [page.file for page in PAGES], ids=[page.title for page in PAGES])
-
-
-class TestNormalMode:
-    @EVERY_PAGE
-    def test_no_serious_or_critical_axe_violation(self, page, app_url, picture, page_file):
-        audit(page, app_url, picture, page_file, present=False)
-
-
-class TestPresenterMode:
-    @EVERY_PAGE
-    def test_no_serious_or_critical_axe_violation(self, page, app_url, picture, page_file):
-        audit(page, app_url, picture, page_file, present=True)
+@pytest.mark.parametrize("page_file", [page.file for page in PAGES], ids=[page.title for page in PAGES])
+def test_no_serious_or_critical_axe_violation_in_normal_or_presenter_mode(page, app_url, picture, page_file):
+    """Each page as a learner opens it, then in presenter mode as a teacher turns it on (the sidebar's
+    switch: the same session, redrawn in large type). A link with present=1 opens presenter mode
+    too (tests/test_browser_teaching.py); either way the page is the same, with the same stylesheet."""
+    name = url_path(page_file) or "Home"
+    page.goto(f"{app_url}/{url_path(page_file)}")
+    audit(page, picture, name)
+    page.get_by_test_id("stSidebar").get_by_text("Presenter mode").click()
+    expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible()
+    expect(page.locator("html")).to_have_css("font-size", "22px")
+    audit(page, picture, f"{name}-presenter")

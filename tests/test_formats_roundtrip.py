@@ -21,14 +21,17 @@ from bpe.formats import (
 )
 from bpe.byte_level import to_byte_text
 from bpe.pretokenize import GPT2_PATTERN
-from bpe.pretrained import gpt2_file_paths, load_gpt2
+from bpe.pretrained import gpt2_file_paths
 from bpe.presets import python_docs_text
 from bpe.settings import TrainSettings
 from bpe.tokenizer import Tokenizer
 from bpe.trace import Trace
 from bpe.trainer import train
 from bpe.vocab import Token
+
 from tests.test_formats_gpt2 import ENDOFTEXT, SAMPLES
+
+from .shared_tokenizers import shared_gpt2
 
 PRETOKENIZERS = {
     "gpt2": "gpt2",
@@ -117,14 +120,14 @@ def test_hf_refuses_custom_patterns_that_oniguruma_reads_differently():
 
 
 def test_gpt2_exported_to_hf_encodes_like_tiktoken_gpt2_in_tokenizers():
-    gpt2 = load_gpt2()
+    gpt2 = shared_gpt2()
     hf = HfTokenizer.from_str(to_hf(gpt2))
     for text in SAMPLES.values():
         assert hf.encode(text).ids == gpt2.encode(text, allowed_special="all")
 
 
 def test_gpt2_exported_to_tiktoken_round_trips_through_tiktoken(tmp_path, monkeypatch):
-    gpt2 = load_gpt2()
+    gpt2 = shared_gpt2()
     enc = tiktoken_encoding(gpt2, tmp_path, monkeypatch)
     for text in SAMPLES.values():
         assert enc.encode(text, allowed_special="all") == gpt2.encode(text, allowed_special="all")
@@ -157,7 +160,7 @@ def test_a_tokenizer_cut_at_any_step_round_trips(format, step):
 
 @pytest.mark.parametrize("format", ["ours", "hf", "tiktoken", "gpt2"])
 def test_gpt2_round_trips_through_every_format_that_stores_ids(format):
-    gpt2 = load_gpt2()
+    gpt2 = shared_gpt2()
     back = import_back(gpt2, format)
     assert back.merges == gpt2.merges and back.special_tokens == gpt2.special_tokens
     assert back.encode("hello world<|endoftext|>", allowed_special="all") == [31373, 995, 50256]
@@ -180,7 +183,7 @@ def test_hf_file_saved_by_tokenizers_itself_reads_as_gpt2():
     hf.decoder = decoders.ByteLevel()
     hf.add_special_tokens([ENDOFTEXT])
     back = from_hf(hf.to_str())
-    gpt2 = load_gpt2()
+    gpt2 = shared_gpt2()
     assert back.merges == gpt2.merges and back.special_tokens == gpt2.special_tokens
     assert back.pretokenizer.name == "gpt2"
 
@@ -260,4 +263,4 @@ def test_tiktoken_refuses_merged_ids_out_of_merge_order():
 
 def test_minbpe_refuses_gpt2s_shuffled_byte_ids():
     with pytest.raises(FormatError, match="minbpe .model numbers bytes 0-255 by value"):
-        export_tokenizer(load_gpt2(), format="minbpe")
+        export_tokenizer(shared_gpt2(), format="minbpe")
