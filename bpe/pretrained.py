@@ -183,7 +183,8 @@ def read_checked(name: str) -> tuple[list[bytes], list[Path]]:
 def merge_cache_file(name: str) -> Path:
     """Where :func:`load_pretrained` keeps this tokenizer's merges (``merge_cache``); it exists once
     the tokenizer has been loaded on this machine with these source files."""
-    return cache_path(pretrained_entry(name).name, _source_hash(pretrained_entry(name)))
+    entry = pretrained_entry(name)
+    return cache_path(entry.name, _source_hash(entry))
 
 
 def _source_hash(entry: PretrainedEntry) -> str:

@@ -47,9 +47,9 @@ def running_app(
     ``address_space_bytes`` caps the server's address space (``RLIMIT_AS``), for tests that send
     it input which, were a guard broken, would eat the machine's memory instead of failing.
     """
-    server = _start(log, address_space_bytes=address_space_bytes, run=run, cwd=cwd, env=env)
+    server, url = _start(log, address_space_bytes=address_space_bytes, run=run, cwd=cwd, env=env)
     try:
-        url = _wait_until_healthy(server, log, startup_s=startup_s)
+        _wait_until_healthy(server, url, log, startup_s=startup_s)
         yield url, server
     finally:
         server.terminate()
@@ -63,10 +63,11 @@ def running_app(
 def _start(
     log: IO[str], *, address_space_bytes: int | None = None, run: Sequence[str] = STREAMLIT_RUN,
     cwd: Path = ROOT, env: Mapping[str, str] | None = None,
-) -> subprocess.Popen:
+) -> tuple[subprocess.Popen, str]:
+    """The server process and the base URL it will answer on."""
     port = free_port()
     cap = None if address_space_bytes is None else partial(_cap_address_space, address_space_bytes)
-    return subprocess.Popen(
+    server = subprocess.Popen(
         [
             *run, "--server.headless=true",
             f"--server.port={port}", "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
@@ -75,12 +76,11 @@ def _start(
         cwd=cwd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
         env={**os.environ, "STREAMLIT_SERVER_HEADLESS": "true", **(env or {})}, preexec_fn=cap,
     )
+    return server, f"http://127.0.0.1:{port}"
 
 
-def _wait_until_healthy(server: subprocess.Popen, log: IO[str], *, startup_s: float) -> str:
-    """The server's base URL once ``/_stcore/health`` answers ``ok``."""
-    port = next(arg for arg in server.args if arg.startswith("--server.port=")).split("=", 1)[1]
-    url = f"http://127.0.0.1:{port}"
+def _wait_until_healthy(server: subprocess.Popen, url: str, log: IO[str], *, startup_s: float) -> None:
+    """Return once ``/_stcore/health`` answers ``ok``."""
     deadline = time.monotonic() + startup_s
     while True:
         if server.poll() is not None:
@@ -88,7 +88,7 @@ def _wait_until_healthy(server: subprocess.Popen, log: IO[str], *, startup_s: fl
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
                 if response.read().strip() == b"ok":
-                    return url
+                    return
         except OSError:
             pass
         if time.monotonic() > deadline:
@@ -107,20 +107,20 @@ def shared_app(run_dir: Path, log_path: Path, *, before_start: Callable[[], None
     stops it, so no server outlives the run. A worker that asks after that starts a new one.
     """
     state_path = run_dir / "app.json"
-    with _locked(run_dir / "app.lock"):
+    with locked(run_dir / "app.lock"):
         state = json.loads(state_path.read_text()) if state_path.exists() else None
         if state is None:
             before_start()
             with open(log_path, "a") as log:
-                server = _start(log)
-                url = _wait_until_healthy(server, log, startup_s=60)
+                server, url = _start(log)
+                _wait_until_healthy(server, url, log, startup_s=60)
             state = {"url": url, "pid": server.pid, "leases": 0}
         state["leases"] += 1
         state_path.write_text(json.dumps(state))
     try:
         yield state["url"]
     finally:
-        with _locked(run_dir / "app.lock"):
+        with locked(run_dir / "app.lock"):
             state = json.loads(state_path.read_text())
             state["leases"] -= 1
             if state["leases"]:
@@ -131,7 +131,8 @@ def shared_app(run_dir: Path, log_path: Path, *, before_start: Callable[[], None
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the file ``path`` (made if missing), shared by every process that asks."""
     with open(path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield

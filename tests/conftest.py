@@ -10,7 +10,6 @@ than skip (CI installs it).
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import itertools
 import os
@@ -21,7 +20,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from .app_server import shared_app
+from .app_server import locked, shared_app
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -147,8 +146,7 @@ def warm_pretrained_cache() -> None:
     the first builds the files, the others then only read them, instead of all building at once."""
     from bpe.pretrained import PRETRAINED, load_pretrained, merge_cache_file
 
-    with open(Path(tempfile.gettempdir()) / "bpe-lab-tests-warm-cache.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with locked(Path(tempfile.gettempdir()) / "bpe-lab-tests-warm-cache.lock"):
         for name in PRETRAINED:
             if not merge_cache_file(name).exists():  # loading from the file costs 2 s of a worker's CPU
                 load_pretrained(name)
@@ -213,22 +211,27 @@ def browser_context(browser):
         context.close()
 
 
+def open_tab(context, width: int = TALL["width"], height: int = TALL["height"]):
+    """A new tab of ``context`` at ``width`` x ``height``, patient as ``expect`` is (see ``browser``)."""
+    tab = context.new_page()
+    if (width, height) != (TALL["width"], TALL["height"]):
+        tab.set_viewport_size({"width": width, "height": height})
+    tab.set_default_timeout(30_000)
+    return tab
+
+
 @pytest.fixture
 def new_tab(browser_context):
     """``new_tab(width, height)``: a new tab of that size; each tab is a Streamlit session of its own
     (one websocket each), so no test sees another's state. Tabs close when the test ends."""
     tabs = []
 
-    def open_tab(width: int = TALL["width"], height: int = TALL["height"]):
-        tab = browser_context.new_page()
-        tabs.append(tab)
-        if (width, height) != (TALL["width"], TALL["height"]):
-            tab.set_viewport_size({"width": width, "height": height})
-        tab.set_default_timeout(30_000)
-        return tab
+    def open_tracked(width: int = TALL["width"], height: int = TALL["height"]):
+        tabs.append(open_tab(browser_context, width, height))
+        return tabs[-1]
 
     try:
-        yield open_tab
+        yield open_tracked
     finally:
         for tab in tabs:
             tab.close()
@@ -255,8 +258,7 @@ def page(_worker_tab, browser_context):
     A fixture that listens to the page's events removes its listener itself.
     """
     if not _worker_tab:
-        _worker_tab.append(browser_context.new_page())
-        _worker_tab[0].set_default_timeout(30_000)
+        _worker_tab.append(open_tab(browser_context))
     tab = _worker_tab[0]
     yield tab
     try:

@@ -1,11 +1,11 @@
-"""Pretrained tokenizers built once per test process, for tests that only encode, decode or export.
+"""GPT-2 built once per test process, for tests that only encode, decode or export with it.
 
-Why: ``bpe.pretrained.load_pretrained`` builds a new tokenizer at each call (0.25 s of CPU for GPT-2,
-1.1 s for GPT-4o), and building them again and again was a sixth of the tests' time without a
+Why: ``bpe.pretrained.load_pretrained`` builds a new tokenizer at each call (0.25 s of CPU for GPT-2),
+and building pretrained tokenizers again and again was a sixth of the tests' time without a
 browser (py-spy). What a tokenizer changes as it works is only its chunk cache, which never changes
 a result, so tests may share one. Tests of loading itself call ``load_pretrained``.
 
-    >>> shared_pretrained("gpt2") is shared_gpt2()
+    >>> shared_gpt2() is shared_gpt2()
     True
 """
 
@@ -13,14 +13,10 @@ from __future__ import annotations
 
 import functools
 
-from bpe.pretrained import load_pretrained
+from bpe.pretrained import load_gpt2
 from bpe.tokenizer import Tokenizer
 
 
 @functools.cache
-def shared_pretrained(name: str) -> Tokenizer:
-    return load_pretrained(name)
-
-
 def shared_gpt2() -> Tokenizer:
-    return shared_pretrained("gpt2")
+    return load_gpt2()

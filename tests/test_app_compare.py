@@ -8,10 +8,10 @@ from streamlit.testing.v1 import AppTest
 
 from bpe import PRESETS, Tokenizer, train
 from bpe.formats import export_tokenizer
-from .shared_tokenizers import shared_gpt2
 from bpe.views.markdown import unescape_markdown
 
 from .apptest_support import ENCODE, errors, open_page, plain
+from .shared_tokenizers import shared_gpt2
 
 COMPARE = "pages/9_Compare.py"
 PORT = "pages/10_Import_and_export.py"

@@ -3,8 +3,9 @@
 axe-core comes from the PyPI package ``axe-playwright-python`` (pinned in requirements-dev.txt), which
 bundles ``axe.min.js``; only that file is used: it is evaluated in the page, then ``axe.run`` audits
 the whole document. The pages come from ``bpe.app.pages.PAGES``, so a page added later is audited too,
-in normal mode and then, in the same session, in presenter mode (switched on in the sidebar). Any *serious* or *critical* violation fails, with the
-rule, its help text and the first failing elements, so the message says what to fix. With
+in normal mode and then, in the same session, in presenter mode (switched on in the sidebar). Any
+*serious* or *critical* violation fails, with the rule, its help text and the first failing
+elements, so the message says what to fix. With
 ``--screenshots``, each page is also saved as ``test-artifacts/page-<name>[-presenter].png``.
 """
 

@@ -21,11 +21,12 @@ import pytest
 from bpe import streaming
 from bpe.corpus import Corpus
 from bpe.errors import BpeError, SpecialTokenError
-from .shared_tokenizers import shared_gpt2
 from bpe.settings import TrainSettings
 from bpe.streaming import encode_iterable, read_text_chunks
 from bpe.tokenizer import Tokenizer
 from bpe.trainer import train
+
+from .shared_tokenizers import shared_gpt2
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 EOT = "<|endoftext|>"
