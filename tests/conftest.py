@@ -14,6 +14,7 @@ import functools
 import itertools
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,6 +22,13 @@ from types import SimpleNamespace
 import pytest
 
 from .app_server import locked, shared_app
+
+# A run starts about a hundred Python processes (pytest-xdist workers, CLI runs, app servers). With
+# PYTHONDONTWRITEBYTECODE set, as on this machine, each compiled the project's modules (and pytest
+# rewrote the test modules' asserts) from source again: about 2 s of each worker's start alone. The
+# compiled files go to the project's __pycache__ folders, which git ignores.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -58,7 +66,12 @@ def picture(request):
     def save(page, name: str, **options) -> None:
         if wanted:
             ARTIFACTS.mkdir(exist_ok=True)
+            screen = page.viewport_size
+            if options.get("full_page") and screen["height"] < TALL["height"]:
+                # full_page stops at the viewport (Streamlit scrolls inside its own container)
+                page.set_viewport_size({"width": screen["width"], "height": TALL["height"]})
             page.screenshot(path=str(ARTIFACTS / f"{name}.png"), **options)
+            page.set_viewport_size(screen)
 
     return save
 
@@ -196,7 +209,13 @@ def browser():
             instance.close()
 
 
-TALL = {"width": 1400, "height": 2400}
+LAPTOP = {"width": 1366, "height": 768}
+"""The tabs' size: a common laptop screen. Chromium draws (rasterises, in software here) what is
+in the viewport; a 1400x2400 one cost a third more of its CPU per page load (measured)."""
+TALL = {"width": 1366, "height": 2400}
+"""A whole page at once, for an audit of everything or a full-page picture."""
+PROJECTOR = {"width": 1280, "height": 720}
+"""A classroom projector, where a teacher uses presenter mode."""
 
 
 @pytest.fixture(scope="session")
@@ -204,17 +223,17 @@ def browser_context(browser):
     """One browser context per worker, as one learner's browser: its HTTP cache keeps Streamlit's
     scripts (and Chromium's compiled code for them) from one test to the next. A fresh context per
     test cost about 1.4 s of Chromium's CPU more per page load (measured), most of a browser test."""
-    context = browser.new_context(viewport=TALL)
+    context = browser.new_context(viewport=LAPTOP)
     try:
         yield context
     finally:
         context.close()
 
 
-def open_tab(context, width: int = TALL["width"], height: int = TALL["height"]):
+def open_tab(context, width: int = LAPTOP["width"], height: int = LAPTOP["height"]):
     """A new tab of ``context`` at ``width`` x ``height``, patient as ``expect`` is (see ``browser``)."""
     tab = context.new_page()
-    if (width, height) != (TALL["width"], TALL["height"]):
+    if (width, height) != (LAPTOP["width"], LAPTOP["height"]):
         tab.set_viewport_size({"width": width, "height": height})
     tab.set_default_timeout(30_000)
     return tab
@@ -226,7 +245,7 @@ def new_tab(browser_context):
     (one websocket each), so no test sees another's state. Tabs close when the test ends."""
     tabs = []
 
-    def open_tracked(width: int = TALL["width"], height: int = TALL["height"]):
+    def open_tracked(width: int = LAPTOP["width"], height: int = LAPTOP["height"]):
         tabs.append(open_tab(browser_context, width, height))
         return tabs[-1]
 
@@ -249,7 +268,7 @@ def _worker_tab(browser_context):
 
 @pytest.fixture
 def page(_worker_tab, browser_context):
-    """A fresh Streamlit session in a tall tab.
+    """A fresh Streamlit session in a laptop-sized tab (:data:`LAPTOP`).
 
     The tab is the worker's one tab, lent to one test after another: a test's first ``goto`` starts
     a new Streamlit session (a new page load, a new websocket), as a new tab would, for about 0.6 s
@@ -265,7 +284,7 @@ def page(_worker_tab, browser_context):
         if tab.url.startswith("http"):
             tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         tab.goto("about:blank")
-        tab.set_viewport_size(TALL)
+        tab.set_viewport_size(LAPTOP)
     except Exception:  # a crashed or stuck tab: the next test gets a new one
         _worker_tab.clear()
         tab.close()

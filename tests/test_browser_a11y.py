@@ -2,11 +2,11 @@
 
 axe-core comes from the PyPI package ``axe-playwright-python`` (pinned in requirements-dev.txt), which
 bundles ``axe.min.js``; only that file is used: it is evaluated in the page, then ``axe.run`` audits
-the whole document. The pages come from ``bpe.app.pages.PAGES``, so a page added later is audited too,
-in normal mode and then, in the same session, in presenter mode (switched on in the sidebar). Any
-*serious* or *critical* violation fails, with the rule, its help text and the first failing
-elements, so the message says what to fix. With
-``--screenshots``, each page is also saved as ``test-artifacts/page-<name>[-presenter].png``.
+the whole document. The pages come from ``bpe.app.pages.PAGES``, so a page added later is audited too:
+whole, then, in the same session, in presenter mode on a projector's screen (switched on in the
+sidebar). Any *serious* or *critical* violation fails, with the rule, its help text and the first
+failing elements, so the message says what to fix. With ``--screenshots``, each page is also saved
+as ``test-artifacts/page-<name>[-presenter].png``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from bpe.app.pages import PAGES
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, PROJECTOR, TALL
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,8 @@ def url_path(page_file: str) -> str:
 
 def axe_violations(page) -> list[dict]:
     """axe-core's serious and critical violations (and skipped heading levels) on the page as it is now."""
-    page.evaluate(AXE_JS.read_text(encoding="utf-8"))
+    if page.evaluate("typeof axe === 'undefined'"):  # once per page load
+        page.evaluate(AXE_JS.read_text(encoding="utf-8"))
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [v for v in result["violations"] if v["impact"] in FAILING or v["id"] in ALSO_FAILING]
 
@@ -95,11 +96,12 @@ def wait_until_drawn(page) -> None:
     expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
 
 
-def audit(page, picture, name: str) -> None:
-    """Fail on axe's serious or critical violations (and faint shortcut hints) on the page as it is drawn."""
+def audit(page, picture, name: str, *, whole: bool = True) -> None:
+    """Fail on axe's serious or critical violations (and faint shortcut hints) on the page as it is
+    drawn; the picture shows the ``whole`` page or the screen."""
     wait_until_drawn(page)
     violations = axe_violations(page)
-    picture(page, f"page-{name}", full_page=True)
+    picture(page, f"page-{name}", full_page=whole)
     faint_hints = [(hint, round(ratio, 2)) for hint, ratio in page.evaluate(HINT_CONTRASTS) if ratio < 4.5]
     if violations:
         ARTIFACTS.mkdir(exist_ok=True)
@@ -110,13 +112,17 @@ def audit(page, picture, name: str) -> None:
 
 @pytest.mark.parametrize("page_file", [page.file for page in PAGES], ids=[page.title for page in PAGES])
 def test_no_serious_or_critical_axe_violation_in_normal_or_presenter_mode(page, app_url, picture, page_file):
-    """Each page as a learner opens it, then in presenter mode as a teacher turns it on (the sidebar's
-    switch: the same session, redrawn in large type). A link with present=1 opens presenter mode
-    too (tests/test_browser_teaching.py); either way the page is the same, with the same stylesheet."""
+    """Each page as a learner opens it, seen whole (axe judges the contrast of text on the screen
+    only), then as a teacher projects it: a 1280x720 projector, presenter mode switched on in the
+    sidebar (the same session, redrawn in large type), where what is laid out for a small screen
+    shows, such as a panel that scrolls. A link with present=1 opens presenter mode too
+    (tests/test_browser_teaching.py); either way the page is the same, with the same stylesheet."""
     name = url_path(page_file) or "Home"
+    page.set_viewport_size(TALL)
     page.goto(f"{app_url}/{url_path(page_file)}")
     audit(page, picture, name)
+    page.set_viewport_size(PROJECTOR)
     page.get_by_test_id("stSidebar").get_by_text("Presenter mode").click()
     expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible()
     expect(page.locator("html")).to_have_css("font-size", "22px")
-    audit(page, picture, f"{name}-presenter")
+    audit(page, picture, f"{name}-presenter", whole=False)

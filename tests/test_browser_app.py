@@ -64,7 +64,6 @@ def test_pick_an_example_and_step_forward_and_back(page, app_url, dialogs, pictu
     page.get_by_role("tab", name="Compression").click()  # only the open tab is drawn
     expect(page.locator('[data-testid="stVegaLiteChart"] canvas.marks')).to_have_count(2)
     expect(page.get_by_text("The diamond marks step 2.")).to_be_visible()
-    page.set_viewport_size({"width": 1400, "height": 2400})
     picture(page, "train-page", full_page=True)
     assert dialogs == []
 

@@ -11,6 +11,8 @@ from playwright.sync_api import expect
 from bpe import PRESETS, Tokenizer, train
 from bpe.formats import export_tokenizer
 
+from .streamlit_widgets import choose
+
 
 pytestmark = pytest.mark.browser
 
@@ -19,12 +21,6 @@ SAMPLES = [" lowest newer wider", "the newest and the widest, lower still", "hé
 
 def sennrich_at(step: int) -> Tokenizer:
     return Tokenizer.from_trace(train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings), step=step)
-
-
-def choose(page, label: str, option: str) -> None:
-    """Pick ``option`` in the Streamlit selectbox or multiselect labelled ``label``."""
-    page.get_by_role("combobox", name=label).click()
-    page.get_by_role("option", name=option, exact=True).click()
 
 
 def test_compare_shows_gpt2_beside_ours_and_where_two_runs_part(page, app_url, picture):

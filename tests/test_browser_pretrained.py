@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .peers import tiktoken_encoding
+from .streamlit_widgets import choose
 
 pytestmark = pytest.mark.browser
 
@@ -18,11 +19,6 @@ LLAMA = "hi 🦙!"  # GPT-4o: "hi", then " 🦙" split over three tokens, then "
 @pytest.fixture(scope="module")
 def gpt4o():
     return tiktoken_encoding("o200k_base")
-
-
-def choose(page, label: str, option: str) -> None:
-    page.get_by_role("combobox", name=label, exact=True).click()
-    page.get_by_role("option", name=option, exact=True).click()
 
 
 def test_hovering_a_token_marks_its_ids_and_hovering_an_id_marks_its_token(page, app_url, gpt4o, picture):

@@ -1,5 +1,5 @@
 """The teaching pages in a real browser: the quiz by mouse and keyboard, presenter mode, and (with
-``--screenshots`` only) a picture of each page in ``test-artifacts/`` (tall viewport: ``full_page`` stops at it).
+``--screenshots`` only) a picture of each page in ``test-artifacts/``.
 
 Waits are on content the action changes (Playwright's auto-retrying ``expect``), never on
 Streamlit's status widget.

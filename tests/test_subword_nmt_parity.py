@@ -9,6 +9,7 @@ line. Settings that reproduce ``learn-bpe``: char unit, marker ``</w>`` attached
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 
 import pytest
@@ -55,6 +56,13 @@ def our_trace(text: str, settings: TrainSettings = LEARN_BPE):
     return train(Corpus.from_text(text, pretokenizer=settings.pretokenizer), settings)
 
 
+@functools.cache
+def learned(name: str):
+    """The corpus, subword-nmt's codes for it and our trace of it, once for the tests that compare them."""
+    text = CORPORA[name]()
+    return text, subword_nmt_codes(text), our_trace(text)
+
+
 def segment(tokenizer: Tokenizer, line: str) -> str:
     """What ``apply_bpe.BPE.segment`` prints, from our ids: subwords of a word joined by '@@ ',
     a bare marker left unmerged at the end dropped (it prints nothing)."""
@@ -68,9 +76,8 @@ def segment(tokenizer: Tokenizer, line: str) -> str:
 
 @pytest.mark.parametrize("name", CORPORA)
 def test_learn_bpe_codes_are_reproduced_merge_for_merge(name):
-    text = CORPORA[name]()
-    expected = subword_nmt_codes(text)
-    ours = to_subword_nmt(Tokenizer.from_trace(our_trace(text)))
+    _, expected, trace = learned(name)
+    ours = to_subword_nmt(Tokenizer.from_trace(trace))
     assert len(expected.splitlines()) > 5
     assert ours.splitlines() == expected.splitlines()
 
@@ -90,10 +97,9 @@ def known(tokenizer: Tokenizer, lines: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("name", CORPORA)
 def test_apply_bpe_segmentation_is_reproduced_line_for_line(name):
-    text = CORPORA[name]()
-    codes = subword_nmt_codes(text)
+    text, codes, trace = learned(name)
     theirs = BPE(io.StringIO(codes))
-    trained = Tokenizer.from_trace(our_trace(text))
+    trained = Tokenizer.from_trace(trace)
     lines = probe_lines(text)
     expected = [theirs.segment(line) for line in lines]
     assert sum("@@" in line for line in expected) >= min(len(lines) // 10, 5)

@@ -66,6 +66,7 @@ MERGE_CSS = f"""
 .bpe-pick:focus-visible + label {{ outline: 3px solid #E69F00; outline-offset: 1px; }}
 .bpe-layers {{ display: grid; max-height: var(--bpe-corpus-height, max(10rem, calc(100vh - 36rem))); overflow-y: auto;
   overscroll-behavior: contain; padding: 3px 2px 0 3px; }}
+.bpe-layers:focus-visible {{ outline: 3px solid #E69F00; outline-offset: 1px; }}
 .bpe-layers > .bpe-layer {{ grid-area: 1 / 1; min-width: 0; }}
 .bpe-word {{ display: inline-flex; flex-wrap: wrap; max-width: 100%; vertical-align: top; }}
 /* Pressing Next shows the pair's places for a moment, then the corpus after the merge. One swap,
@@ -188,7 +189,10 @@ def merge_view_html(
             f'<label for="bpe-moment-after" class="bpe-pick-last">After merge {step:,}</label>'
         )
     animate = " bpe-animate" if len(layers) == 2 and not hold_before else ""
-    return f'<div class="bpe-merge-view{animate}">{switch}<div class="bpe-layers">{"".join(body)}</div></div>'
+    # The corpus scrolls inside its panel on a small screen: a focusable, named region lets a
+    # keyboard user scroll it with the arrow keys (only some browsers make scrollers focusable).
+    region = 'role="region" aria-label="The corpus" tabindex="0"'
+    return f'<div class="bpe-merge-view{animate}">{switch}<div class="bpe-layers" {region}>{"".join(body)}</div></div>'
 
 
 def before_legend(marks: PairMarks, pair: str, merge: int) -> str:
