@@ -32,13 +32,8 @@ def capped_app_url():
         yield url
 
 
-@pytest.fixture
-def second_page(new_tab):
-    return new_tab(1400, 1600)
-
-
-def test_a_regex_bomb_link_is_refused_quickly_while_another_session_steps(page, second_page, capped_app_url):
-    classmate = second_page
+def test_a_regex_bomb_link_is_refused_quickly_while_another_session_steps(page, new_tab, capped_app_url):
+    classmate = new_tab()
     classmate.goto(f"{capped_app_url}/Train?preset=sennrich")
     expect(classmate.locator(".bpe-narration")).to_contain_text("Before any merge")
     page.goto(capped_app_url)  # the student's browser has the app's scripts cached, as after any visit

@@ -32,6 +32,7 @@ import pytest
 
 from .app_server import ROOT, free_port
 from .apptest_support import plain
+from .conftest import LAPTOP
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from server_load_test import ProtocolSession, connect, page_cookies  # noqa: E402
@@ -154,7 +155,7 @@ def test_a_dead_replicas_learner_comes_back_at_its_step_while_the_other_carries_
 def test_each_learners_upload_reaches_its_replica_and_stopping_the_set_leaves_no_process(replicas, browser, tmp_path):
     from playwright.sync_api import expect
 
-    contexts = [browser.new_context(viewport={"width": 1400, "height": 2400}) for _ in range(2)]
+    contexts = [browser.new_context(viewport=LAPTOP) for _ in range(2)]
     try:
         pages, placed = [], []
         for context in contexts:
