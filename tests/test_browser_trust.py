@@ -61,8 +61,9 @@ def test_the_keyboard_reaches_every_control_of_a_step(page, app_url):
     assert not missing, (missing, reached)
     page.get_by_role("tab", name="Merges so far").focus()  # a tab list: arrows move between its tabs
     page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("tab", name="Vocabulary so far")).to_be_focused()  # each move lands before the next
     page.keyboard.press("ArrowRight")
-    assert "Compression" in page.evaluate(FOCUSED)
+    expect(page.get_by_role("tab", name="Compression")).to_be_focused()
     page.get_by_role("button", name="Next").focus()  # and the stepper works from the keyboard
     page.keyboard.press("Enter")
     expect(page.locator(".bpe-narration")).to_contain_text("Merge 3 of 10")
