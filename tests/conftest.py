@@ -67,11 +67,13 @@ def picture(request):
         if wanted:
             ARTIFACTS.mkdir(exist_ok=True)
             screen = page.viewport_size
-            if options.get("full_page") and screen["height"] < TALL["height"]:
-                # full_page stops at the viewport (Streamlit scrolls inside its own container)
+            # full_page stops at the viewport (Streamlit scrolls inside its own container)
+            grow = options.get("full_page") and screen["height"] < TALL["height"]
+            if grow:
                 page.set_viewport_size({"width": screen["width"], "height": TALL["height"]})
             page.screenshot(path=str(ARTIFACTS / f"{name}.png"), **options)
-            page.set_viewport_size(screen)
+            if grow:
+                page.set_viewport_size(screen)
 
     return save
 
@@ -210,8 +212,8 @@ def browser():
 
 
 LAPTOP = {"width": 1366, "height": 768}
-"""The tabs' size: a common laptop screen. Chromium draws (rasterises, in software here) what is
-in the viewport; a 1400x2400 one cost a third more of its CPU per page load (measured)."""
+"""The tabs' size: a common laptop screen, what most learners see (a panel that scrolls there is
+tested there)."""
 TALL = {"width": 1366, "height": 2400}
 """A whole page at once, for an audit of everything or a full-page picture."""
 PROJECTOR = {"width": 1280, "height": 720}
@@ -264,6 +266,22 @@ def _worker_tab(browser_context):
     yield held
     for tab in held:
         tab.close()
+
+
+@pytest.fixture
+def dialogs(page):
+    """Every JavaScript dialog the page tries to open, each dismissed (there must never be one)."""
+    opened = []
+
+    def dismiss(dialog):
+        opened.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
+    try:
+        yield opened
+    finally:
+        page.remove_listener("dialog", dismiss)  # the tab goes on to the next test (see page)
 
 
 @pytest.fixture

@@ -16,22 +16,6 @@ pytestmark = pytest.mark.browser
 # dialogs, foreign requests and injected elements watched); twice in one text: test_app_pages.py.
 
 
-@pytest.fixture
-def dialogs(page):
-    """Every JavaScript dialog the page tries to open (there must never be one)."""
-    opened = []
-
-    def dismiss(dialog):
-        opened.append(dialog.message)
-        dialog.dismiss()
-
-    page.on("dialog", dismiss)
-    try:
-        yield opened
-    finally:
-        page.remove_listener("dialog", dismiss)  # the tab goes on to the next test (conftest.page)
-
-
 def narration(page):
     return page.locator(".bpe-narration")
 

@@ -38,25 +38,20 @@ INJECTED = (
 
 
 @pytest.fixture
-def watched(page, app_url):
-    """The page, plus every dialog it opens and every request it makes to another origin."""
-    dialogs, foreign = [], []
-
-    def dismiss(dialog):
-        dialogs.append(dialog.message)
-        dialog.dismiss()
+def watched(page, app_url, dialogs):
+    """The page, plus every dialog it opens (conftest's ``dialogs``) and every request it makes to
+    another origin."""
+    foreign = []
 
     def note_foreign(request):
         if not request.url.startswith(app_url):
             foreign.append(request.url)
 
-    page.on("dialog", dismiss)
     page.on("request", note_foreign)
     try:
         yield page
     finally:
-        page.remove_listener("dialog", dismiss)  # the tab goes on to the next test (conftest.page)
-        page.remove_listener("request", note_foreign)
+        page.remove_listener("request", note_foreign)  # the tab goes on to the next test (conftest.page)
     # No sleep before judging: a payload can only run from an element that carries it, so the
     # elements are the proof; the dialog and request lists catch anything that ran already.
     assert page.locator(INJECTED).count() == 0

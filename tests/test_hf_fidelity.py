@@ -144,9 +144,9 @@ def test_old_merges_txt_headers_from_hugging_face_are_read(tmp_path):
 def test_tiktoken_reads_gpt2_files_only_in_gpt2s_own_layout_as_the_notes_say(tmp_path):
     from tiktoken.load import data_gym_to_mergeable_bpe_ranks
 
-    from bpe.formats import export_tokenizer
+    from bpe.formats import FORMATS, export_tokenizer
+
     from .shared_tokenizers import shared_gpt2
-    from bpe.formats import FORMATS
 
     assert "data_gym_to_mergeable_bpe_ranks" in FORMATS["gpt2"].note
     for name, tok, readable in (("gpt2", shared_gpt2(), True), ("trained", ours(specials=()), False)):
