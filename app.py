@@ -6,10 +6,12 @@ from bpe.app import pages
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, SOURCES
 from bpe.presets import PRESETS
 from bpe.teaching.tour import TOUR
+from ui.classroom_views import join_box
 from ui.render import page_setup
 
 page_setup(pages.HOME)
 st.title("BPE Lab: byte-pair encoding, step by step")
+join_box()  # first, for a student whose phone opened the app to type the code on the projector
 st.markdown(
     "**Byte-pair encoding (BPE)** turns text into tokens the way GPT-2, GPT-4 and most language models do. "
     "It starts from single bytes (or characters), counts how often each **pair of neighbouring tokens** "

@@ -15,6 +15,7 @@ from bpe.views.labs import candidates_html
 from bpe.views.markdown import escape_markdown
 from bpe.views.token_html import chips_html, pieces_for, word_table_html
 from ui import state, url
+from ui.classroom_views import show_room, start_button
 from ui.render import page_setup, show_html, tokenizer_at
 from ui.training import Trained
 from ui.preamble import current_run, run_summary
@@ -87,6 +88,8 @@ def verdict(result) -> None:
 
 def main() -> None:
     page_setup(pages.QUIZ)
+    if show_room(corpus_view):  # a class room, run by its teacher: the room decides the question
+        return
     settings_sidebar()
     st.title(":material/quiz: Predict the next merge")
     st.caption(
@@ -100,6 +103,7 @@ def main() -> None:
     step = state.lab().step
     total = len(trace.steps)
     run_summary(trace)
+    start_button(trained, step)
     score = st.session_state[state.QUIZ_SCORE]
     score_line(score)
 

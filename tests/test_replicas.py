@@ -23,16 +23,16 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack
 
 import pytest
 
-from .app_server import ROOT, free_port
+from .app_server import ROOT
 from .apptest_support import plain
 from .conftest import LAPTOP
+from .replica_set import ReplicaSet, alive
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from server_load_test import ProtocolSession, connect, page_cookies  # noqa: E402
@@ -50,50 +50,10 @@ def shown(client: ProtocolSession) -> str:
     return plain("\n".join(client.texts))
 
 
-class ReplicaSet:
-    """``scripts/serve.sh --replicas 2`` on a free port: its URL, and each replica's pid by name."""
-
-    def __init__(self) -> None:
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
-        self.process = subprocess.Popen(
-            ["bash", str(ROOT / "scripts" / "serve.sh"), "--replicas", "2", "--port", str(port), "--address", "127.0.0.1"],
-            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "BPE_PYTHON": sys.executable},
-        )
-        self.pids: dict[str, int] = {}
-        self.output: list[str] = []
-        for line in self.process.stdout:  # serve.sh bounds its own start (60 s) and exits on failure
-            self.output.append(line)
-            if found := re.match(r"(replica r\d|haproxy) pid (\d+)", line):
-                self.pids[found.group(1).removeprefix("replica ")] = int(found.group(2))
-            if line.startswith("serving on"):
-                break
-        else:
-            raise RuntimeError("serve.sh did not start:\n" + "".join(self.output))
-
-    def stop(self) -> int:
-        """SIGTERM, as Ctrl+C would; serve.sh's exit code."""
-        self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=30)
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 @pytest.fixture
-def replicas():
-    replica_set = ReplicaSet()
-    try:
+def replicas(tmp_path):
+    with ReplicaSet(redis_dir=tmp_path) as replica_set:
         yield replica_set
-    finally:
-        if replica_set.process.poll() is None:
-            replica_set.stop()
 
 
 async def open_train(stack: AsyncExitStack, url: str, cookie: str, query: str) -> ProtocolSession:
@@ -144,7 +104,7 @@ async def failover(replicas: ReplicaSet) -> None:
 
 
 def test_a_dead_replicas_learner_comes_back_at_its_step_while_the_other_carries_on(replicas):
-    assert set(replicas.pids) == {"r1", "r2", "haproxy"}, replicas.output
+    assert set(replicas.pids) == {"r1", "r2", "redis", "haproxy"}, replicas.output
     # In a thread of its own: after a browser test, Playwright's sync API keeps an event loop running
     # in this thread, and asyncio.run refuses to start a second one here.
     with ThreadPoolExecutor(1) as pool:

@@ -191,17 +191,7 @@ def grade(question: Question, chosen: Pair) -> Result:
     made = f"{answer.label} (making {quote(question.new_token)})"
     if chosen == question.answer:
         verdict = CORRECT
-        if question.tie_count > 1:
-            text = (
-                f"Right: {answer.label} occurs {_times(question.count)} and merge {question.step + 1} makes "
-                f"{quote(question.new_token)}. " + _tie_sentence(question, _rival(question))
-            )
-        else:
-            beaten = f" (next best: {question.runner_up})" if question.runner_up else ""
-            text = (
-                f"Right: {answer.label} occurs {_times(question.count)}, more than any other pair{beaten}, "
-                f"so merge {question.step + 1} makes {quote(question.new_token)}."
-            )
+        text = "Right: " + answer_explanation(question)
     elif chosen in question.tied or mine.count == question.count:
         verdict = RIGHT_COUNT
         text = (
@@ -221,6 +211,22 @@ def grade(question: Question, chosen: Pair) -> Result:
         if question.tie_count > 1:
             text += " " + _tie_sentence(question, _rival(question))
     return Result(question.step, chosen, question.answer, verdict, tuple(shown), text)
+
+
+def answer_explanation(question: Question) -> str:
+    """Why the answer is the next merge, said to everyone at once (a class room's reveal): its count,
+    and when it was a tie, the rule's reason.
+
+    Raises ``ValueError`` on a finished question, as :func:`grade` does.
+    """
+    if question.answer is None:
+        raise ValueError(f"there is no merge {question.step + 1} to explain: {question.stop_detail}")
+    label = next(c.label for c in question.candidates if c.pair == question.answer)
+    made = f"merge {question.step + 1} makes {quote(question.new_token)}"
+    if question.tie_count > 1:
+        return f"{label} occurs {_times(question.count)} and {made}. " + _tie_sentence(question, _rival(question))
+    beaten = f" (next best: {question.runner_up})" if question.runner_up else ""
+    return f"{label} occurs {_times(question.count)}, more than any other pair{beaten}, so {made}."
 
 
 def _tie_sentence(question: Question, loser: Pair | None) -> str:
