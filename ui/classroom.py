@@ -99,10 +99,10 @@ def client_address() -> str:
     connection comes from HAProxy on loopback, which names the real client last in
     X-Forwarded-For; a direct connection from elsewhere is taken as it is (its own header could lie)."""
     direct = st.context.ip_address  # None for a loopback peer
-    if direct is not None:
+    if isinstance(direct, str):
         return direct
-    forwarded = ",".join(st.context.headers.get_all("X-Forwarded-For")).split(",")[-1].strip()
-    return forwarded or "loopback"
+    forwarded = [value for value in st.context.headers.get_all("X-Forwarded-For") if isinstance(value, str)]
+    return ",".join(forwarded).split(",")[-1].strip() or "loopback"
 
 
 # -- arriving by a link ------------------------------------------------------------------------------
@@ -238,16 +238,15 @@ def _act(action, *args) -> None:
 
 
 def join(code: str) -> None:
-    nickname, cut = clean_nickname(st.session_state.get(NICKNAME_KEY) or "")
+    # Streamlit already cuts the field at its max_chars; cleaning is the room's own guarantee
+    nickname = clean_nickname(st.session_state.get(NICKNAME_KEY) or "")
 
-    def seat_student(store: RoomStore, code: str) -> None:
+    def seat_student(store: RoomStore) -> None:
         seat = new_seat()
         store.join(code, seat, nickname)
         st.session_state[MEMBERSHIP] = Membership(code, seat=seat)
-        if cut:
-            note("info", f"Nicknames are at most 24 characters: yours is **{escape_markdown(nickname)}**.")
 
-    _act(seat_student, code)
+    _act(seat_student)
 
 
 def answer(code: str, seat: str, round: int, pair: Pair) -> None:

@@ -55,14 +55,14 @@ def show_room(draw_corpus: DrawCorpus) -> bool:
     page goes on as the quiz alone."""
     classroom.init()
     classroom.apply_link()
-    classroom.show_notes()
     membership = classroom.member()
     if membership is None:
+        classroom.show_notes()
         return False
-    store = classroom.room_store()
     try:
-        view = store.view(membership.code)
+        view = classroom.room_store().view(membership.code)
     except RoomStoreUnavailable:
+        classroom.show_notes()
         st.warning(
             f"Class room {membership.code} cannot be reached just now: you carry on alone here, and this page "
             "goes back to the room (your answers kept) as soon as it answers again.", icon="📡",
@@ -70,11 +70,14 @@ def show_room(draw_corpus: DrawCorpus) -> bool:
         _wait_for_store(membership.code)
         return False
     if view is None or view.room.phase == CLOSED:
-        st.info(f"Room {membership.code} is closed or gone (a room ends when its teacher closes it, or after two "
-                "hours without an answer). The quiz goes on here alone.", icon="🚪")
+        classroom.show_notes()
+        gone = "The teacher closed room" if view is not None else "There is no open room"
+        st.info(f"{gone} {membership.code}: check the code on the projector (a room ends when its teacher closes it, "
+                "or after two hours without an answer). The quiz goes on here alone.", icon="🚪")
         classroom.leave()
         return False
     membership = classroom.checked(membership, view)
+    classroom.show_notes()
     classroom.follow(view.room)
     show_html(VIEW_CSS)
     trained = current_run()

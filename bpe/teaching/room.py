@@ -94,7 +94,8 @@ def parse_code(text: str) -> str:
     """
     # subtle: the length is checked before anything is echoed back, so a 10,000-character "code"
     # costs nothing and never reaches the page
-    code = re.sub(r"[\s-]", "", text[: CODE_LENGTH * 4]).upper()
+    # NFKC: a phone's full-width keyboard (Ｋ７) types the same code
+    code = re.sub(r"[\s-]", "", unicodedata.normalize("NFKC", text[: CODE_LENGTH * 4])).upper()
     if len(code) != CODE_LENGTH or len(text) > CODE_LENGTH * 4:
         raise RoomRefused(
             f"a room code is {CODE_LENGTH} letters and digits, like K7QX3M; got {len(text.strip()):,} characters"
@@ -127,25 +128,23 @@ def is_seat(text: str) -> bool:
     return bool(_SEAT.fullmatch(text))
 
 
-def clean_nickname(text: str) -> tuple[str, bool]:
-    """``(nickname, cut)``: the name as shown and stored, and whether it had to be shortened.
+def clean_nickname(text: str) -> str:
+    """The name as shown and stored: at most :data:`~bpe.limits.MAX_NICKNAME_CHARS` characters.
 
     Invisible and control characters (including right-to-left overrides that could disguise a
     name) are dropped and runs of spaces become one; HTML is kept as text and escaped where drawn.
 
     >>> clean_nickname("  Ana\\u202e  Lu \\n")
-    ('Ana Lu', False)
-    >>> clean_nickname("x" * 10_000)[0] == "x" * 24, clean_nickname("x" * 10_000)[1]
-    (True, True)
+    'Ana Lu'
+    >>> clean_nickname("x" * 10_000) == "x" * 24
+    True
     """
     kept = "".join(
         " " if char.isspace() else char
         for char in unicodedata.normalize("NFC", text[: MAX_NICKNAME_CHARS * 8])
         if char.isspace() or unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Co", "Cn")
     )
-    name = " ".join(kept.split())
-    cut = len(name) > MAX_NICKNAME_CHARS or len(text) > MAX_NICKNAME_CHARS * 8
-    return name[:MAX_NICKNAME_CHARS].rstrip(), cut
+    return " ".join(kept.split())[:MAX_NICKNAME_CHARS].rstrip()
 
 
 def client_key(address: str) -> str:
