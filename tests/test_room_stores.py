@@ -230,12 +230,15 @@ def test_the_memory_store_forgets_a_room_idle_for_two_hours_and_a_closed_one_soo
     assert store.view("K7QX3M") is None
 
 
-def test_the_memory_store_opens_the_next_windows_attempts():
+def test_the_memory_stores_limit_slides_with_the_clock():
     clock = Clock()
     store = MemoryRoomStore(clock=clock)
     assert [store.allow("c", limit=2, per_s=60) for _ in range(3)] == [True, True, False]
-    clock.now += 60
-    assert store.allow("c", limit=2, per_s=60)
+    clock.now += 30
+    assert not store.allow("c", limit=2, per_s=60)  # a window that slides: no fresh start on the minute
+    clock.now += 30
+    assert store.allow("c", limit=2, per_s=60) and store.allow("c", limit=2, per_s=60)
+    assert not store.allow("c", limit=2, per_s=60)
 
 
 def test_redis_expires_a_room_and_all_its_keys_after_its_idle_time(redis_server):
@@ -249,6 +252,17 @@ def test_redis_expires_a_room_and_all_its_keys_after_its_idle_time(redis_server)
     while store._redis.keys("bpe-lab:room:*") and time.monotonic() < deadline:  # waits on the keys, not a sleep
         time.sleep(0.1)
     assert store._redis.keys("bpe-lab:room:*") == [] and store.view("K7QX3M") is None
+
+
+def test_redis_lets_a_refused_client_in_again_as_its_attempts_age_out(redis_server):
+    store = RedisRoomStore(redis_server.url)
+    store._redis.flushall()
+    assert [store.allow("c", limit=3, per_s=1) for _ in range(5)] == [True, True, True, False, False]
+    assert store._redis.zcard("bpe-lab:limit:c") == 3  # refused attempts are not kept
+    deadline = time.monotonic() + 10
+    while not store.allow("c", limit=3, per_s=1):  # waits on the window, not a sleep
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
 
 
 def test_redis_gives_a_room_two_hours(redis_server):

@@ -5,7 +5,7 @@ Keys, each expiring :data:`~bpe.limits.ROOM_IDLE_S` after the room's last write:
     bpe-lab:room:K7QX3M              the room (bpe.teaching.room.Room as JSON)
     bpe-lab:room:K7QX3M:seats        hash seat -> nickname
     bpe-lab:room:K7QX3M:answers:3    hash seat -> "left,right", the answers to round 3
-    bpe-lab:limit:<client hash>:<minute>   join attempts, gone after two minutes
+    bpe-lab:limit:<client hash>       sorted set: the times of its allowed join attempts in the last minute
 
 Why WATCH and not a Lua script: the rules stay in Python, in one place (:mod:`bpe.teaching.room`).
 An answer WATCHes the room's key, checks the rules on what it read, and writes with HSETNX inside
@@ -19,6 +19,7 @@ replaced at once): a page never hangs on a stopped Redis, it says so and carries
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -145,9 +146,16 @@ class RedisRoomStore:
         return self._transaction(code, work)
 
     def allow(self, key: str, *, limit: int, per_s: float) -> bool:
-        bucket = f"{PREFIX}limit:{key}:{int(time.time() // per_s)}"
+        """The sliding window as a sorted set of the allowed attempts' times (at most ``limit`` of
+        them): add this one, and take it out again if it is one too many."""
+        now, attempt = time.time(), secrets.token_hex(8)
+        window = f"{PREFIX}limit:{key}"
         with self._reachable(), self._redis.pipeline() as pipe:
-            pipe.incr(bucket)
-            pipe.expire(bucket, max(1, round(2 * per_s)))
-            count, _ = pipe.execute()
+            pipe.zremrangebyscore(window, "-inf", now - per_s)
+            pipe.zadd(window, {attempt: now})
+            pipe.zcard(window)
+            pipe.expire(window, max(1, round(per_s)))
+            count = pipe.execute()[2]
+            if count > limit:
+                self._redis.zrem(window, attempt)
         return count <= limit

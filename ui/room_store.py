@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -78,7 +79,9 @@ class RoomStore(Protocol):
         """Apply a teacher's transition (``lambda room: room.revealed_by(token)``) atomically."""
 
     def allow(self, key: str, *, limit: int, per_s: float) -> bool:
-        """Count one attempt for ``key``; ``False`` once more than ``limit`` came in this window of ``per_s``."""
+        """Count one attempt for ``key`` and say whether it is allowed: at most ``limit`` are, in any
+        ``per_s`` seconds (a sliding window; refused attempts are not counted, so a client that keeps
+        trying gets in again as its oldest attempts age out)."""
 
 
 @dataclass
@@ -97,7 +100,7 @@ class MemoryRoomStore:
     def __init__(self, *, idle_s: float = ROOM_IDLE_S, clock: Callable[[], float] = time.time) -> None:
         self.idle_s, self._clock = idle_s, clock
         self._rooms: dict[str, _Held] = {}
-        self._attempts: dict[str, tuple[int, int]] = {}  # key -> (window, attempts in it)
+        self._attempts: dict[str, deque[float]] = {}  # key -> times of its allowed attempts, oldest first
         self._lock = threading.Lock()
 
     def _live(self, code: str) -> _Held | None:
@@ -164,12 +167,15 @@ class MemoryRoomStore:
             return held.room
 
     def allow(self, key: str, *, limit: int, per_s: float) -> bool:
-        window = int(self._clock() // per_s)
+        now = self._clock()
         with self._lock:
-            if len(self._attempts) > 10_000:  # a bound, not a policy: old windows are dropped
-                self._attempts = {k: v for k, v in self._attempts.items() if v[0] == window}
-            seen, count = self._attempts.get(key, (window, 0))
-            count = count + 1 if seen == window else 1
-            self._attempts[key] = (window, count)
-            return count <= limit
+            if len(self._attempts) > 10_000:  # a bound on memory: clients with no recent attempt are dropped
+                self._attempts = {k: times for k, times in self._attempts.items() if times and times[-1] > now - per_s}
+            times = self._attempts.setdefault(key, deque())
+            while times and times[0] <= now - per_s:
+                times.popleft()
+            if len(times) >= limit:
+                return False
+            times.append(now)
+            return True
 
