@@ -139,9 +139,9 @@ async def student_lesson(stack, url: str, code: str, student: Student, lesson: L
             page = shown(client)
             if (found := QUESTION_NO.search(page)) and int(found.group(1)) != number:
                 number, revealed = int(found.group(1)), False
-            if number not in student.picks and not client.disabled.get("w.room.answer.1", True):
+            if number not in student.picks and "w.room.answer.1" in client.drawn:
                 await asyncio.sleep(rng.uniform(1.0, think_s))
-                choices = sum(1 for key in client.widget_ids if key.startswith("w.room.answer."))
+                choices = sum(1 for key in client.drawn if key.startswith("w.room.answer."))
                 pick = rng.randint(1, choices)
                 student.picks[number] = pick
                 student.round_trips.append(await client.click(f"w.room.answer.{pick}"))

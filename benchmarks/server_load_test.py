@@ -64,8 +64,8 @@ class ProtocolSession:
         self.page_script_hash = ""
         self.timers: dict[str, float] = {}
         """Fragments the page asked to rerun on a timer (``st.fragment(run_every=...)``): id -> seconds."""
-        self.disabled: dict[str, bool] = {}
-        """Whether each keyed widget was last drawn disabled."""
+        self.drawn: set[str] = set()
+        """The keyed widgets the last whole-page run drew (a fragment's run adds its own)."""
         self.texts: list[str] = []
         self.exceptions: list[str] = []
         self.next_disabled = False
@@ -121,6 +121,7 @@ class ProtocolSession:
                 self.page_script_hash = message.navigation.page_script_hash
             elif kind == "new_session" and not message.metadata.run.fragment_ids:
                 self.timers.clear()  # a whole-page run starts: the browser drops the old timers
+                self.drawn.clear()
             elif kind == "auto_rerun":
                 self.timers[message.auto_rerun.fragment_id] = message.auto_rerun.interval
             elif kind == "script_finished" and message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
@@ -138,7 +139,7 @@ class ProtocolSession:
         user_key = widget_id.rsplit("-", 1)[-1]
         if widget_id and user_key != "None":
             self.widget_ids[user_key] = body.id
-            self.disabled[user_key] = getattr(body, "disabled", False)
+            self.drawn.add(user_key)
             if user_key == "w.next.main":
                 self.next_disabled = body.disabled
                 self.fragment_id = delta.fragment_id

@@ -19,8 +19,11 @@ from .app_server import ROOT, free_port
 
 
 class ReplicaSet:
-    def __init__(self, *, replicas: int = 2, redis_dir: Path | None = None, env: Mapping[str, str] | None = None) -> None:
-        port = free_port()
+    def __init__(
+        self, *, replicas: int = 2, port: int | None = None, redis_dir: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        port = port or free_port()
         self.url = f"http://127.0.0.1:{port}"
         options = ["--replicas", str(replicas), "--port", str(port), "--address", "127.0.0.1"]
         self.process = subprocess.Popen(

@@ -11,7 +11,6 @@ and on many. What the students' phones receive before the reveal holds no one's 
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 
 import streamlit as st
@@ -23,7 +22,7 @@ from bpe.presets import PRESETS
 from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, answer_explanation, grade, make_question
 from bpe.teaching.room import ASKING, CLOSED, CODE_LENGTH, REVEALED, RoomView
 from bpe.views.markdown import escape_markdown
-from bpe.views.room import ROOM_CSS, answer_rows, answers_html, counts_html, join_panel_html, names_html
+from bpe.views.room import ROOM_CSS, answer_rows, answers_html, choices_html, counts_html, join_panel_html, names_html
 
 from . import classroom, state, url
 from .classroom import Membership
@@ -44,7 +43,6 @@ VIEW_CSS = ROOM_CSS + f"""
 <style>
 {keyed("bpe-room")} h1 {{ font-size: 1.7rem; }}
 {keyed("bpe-room")} h2 {{ font-size: 1.35rem; padding-top: .2rem; }}
-{keyed("bpe-room-choices")} ol {{ font-size: 1.3rem; margin: 0; columns: 2; }}
 </style>
 """
 
@@ -126,8 +124,7 @@ def teacher_view(view: RoomView, membership: Membership, trained: Trained, draw_
     with left:
         draw_corpus(trained, room.step)
         if room.phase == ASKING:
-            with st.container(key="bpe-room-choices"):
-                show_html("<ol>" + "".join(f"<li>{html.escape(c.label)}</li>" for c in classroom.offered(question, room)) + "</ol>")
+            show_html(choices_html([c.label for c in classroom.offered(question, room)], columns=2))
             _teacher_counts(room.code, (room.round, room.phase))
             st.button("Reveal the answers", key="w.room.reveal", type="primary", width="stretch", shortcut="PageDown",
                       icon=":material/bar_chart:", on_click=classroom.reveal, args=(membership, room.round))
@@ -187,17 +184,17 @@ def student_view(view: RoomView, membership: Membership, trained: Trained, draw_
     st.markdown(f"Room **{room.code}** · question **{room.round}**" + (f" · {escape_markdown(name)}" if name else ""))
     st.header(question.prompt)
     draw_corpus(trained, room.step)
-    for number, candidate in enumerate(classroom.offered(question, room), start=1):
-        picked = mine == candidate.pair
-        merged = room.phase == REVEALED and candidate.pair == question.answer
-        marks = [note for note, on in (("merged next", merged), ("your answer", picked)) if on]
-        st.button(
-            f"{number}. {escape_markdown(candidate.label)}" + (f" — {' · '.join(marks)}" if marks else ""),
-            key=f"w.room.answer.{number}", width="stretch", disabled=mine is not None or room.phase != ASKING,
-            type="primary" if picked else "secondary", on_click=classroom.answer,
-            args=(room.code, membership.seat, room.round, candidate.pair),
-            icon=":material/check_circle:" if picked else None,
-        )
+    choices = classroom.offered(question, room)
+    if mine is None and room.phase == ASKING:
+        for number, candidate in enumerate(choices, start=1):
+            st.button(f"{number}. {escape_markdown(candidate.label)}", key=f"w.room.answer.{number}", width="stretch",
+                      on_click=classroom.answer, args=(room.code, membership.seat, room.round, candidate.pair))
+    else:  # answered, or too late: the choices as text, nothing left to press
+        pairs = [candidate.pair for candidate in choices]
+        show_html(choices_html(
+            [candidate.label for candidate in choices], picked=pairs.index(mine) if mine in pairs else None,
+            merged=pairs.index(question.answer) if room.phase == REVEALED and question.answer in pairs else None,
+        ))
     if room.phase == REVEALED:
         verdict(question, mine)
         answers(view, question)

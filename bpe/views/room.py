@@ -45,6 +45,10 @@ ROOM_CSS = """
 .bpe-room-counts b { font-size: 1.6em; font-variant-numeric: tabular-nums; }
 .bpe-room-names { font-size: .9rem; color: #3d4249; margin: 0; overflow-wrap: anywhere; }
 .bpe-room-names span { display: inline-block; background: #F2F5F8; border-radius: 999px; padding: 0 .5em; margin: 0 .2em .2em 0; }
+.bpe-room-choices { font-size: 1.3rem; margin: 0 0 .4rem 0; }
+.bpe-room-choices li { padding: .1rem 0; }
+.bpe-room-choices li.bpe-picked, .bpe-room-choices li.bpe-merged { font-weight: 700; }
+.bpe-room-choices b.bpe-merged { color: #A3470A; }
 .bpe-answers { border-collapse: collapse; width: 100%; font-size: 1.1rem; }
 .bpe-answers caption { text-align: left; color: #3d4249; font-size: .85rem; }
 .bpe-answers th { text-align: right; white-space: nowrap; font-weight: 400; padding: .2rem .5rem .2rem 0; }
@@ -82,6 +86,25 @@ def join_panel_html(*, link: str, code: str, qr_image: str, note: str = "") -> s
         f'<div class="bpe-room-code" aria-label="Room code {" ".join(html.escape(code))}">{html.escape(spaced)}</div>'
         f'<p class="bpe-room-link">{html.escape(link)}</p>{note_html}</div>'
     )
+
+
+def choices_html(labels: Sequence[str], *, picked: int | None = None, merged: int | None = None, columns: int = 1) -> str:
+    """The question's choices as a numbered list (numbers as on the students' buttons): on the
+    projector while the class answers, and on a phone once its answer is in (no buttons left to
+    press), with the student's pick (``picked``, 0-based) and, after the reveal, the merge marked.
+
+    >>> print(choices_html(["'a' + 'b'", "<b>"], picked=1, merged=0))
+    <ol class="bpe-room-choices"><li class="bpe-merged">'a' + 'b' <b class="bpe-merged">◀ merged next</b></li><li class="bpe-picked">&lt;b&gt; <b class="bpe-picked">✓ your answer</b></li></ol>
+    """
+    items = []
+    for number, label in enumerate(labels):
+        marked = [(css, mark) for css, mark, on in (("bpe-merged", "◀ merged next", number == merged),
+                                                     ("bpe-picked", "✓ your answer", number == picked)) if on]
+        classes = f' class="{" ".join(css for css, _ in marked)}"' if marked else ""
+        marks = "".join(f' <b class="{css}">{mark}</b>' for css, mark in marked)
+        items.append(f"<li{classes}>{html.escape(label, quote=False)}{marks}</li>")  # element text: quotes are safe
+    style = f' style="columns: {columns}"' if columns > 1 else ""
+    return f'<ol class="bpe-room-choices"{style}>{"".join(items)}</ol>'
 
 
 def counts_html(*, joined: int, answered: int) -> str:
