@@ -37,7 +37,7 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from load_common import percentile
+from load_common import cpu_seconds, percentile
 from server_load_test import ProtocolSession, connect, page_cookies
 
 from tests.apptest_support import plain  # noqa: E402  (load_common put the project root on sys.path)
@@ -268,7 +268,12 @@ def main() -> int:
         return 0 if report(*asyncio.run(lesson_run(args.url.rstrip("/"), args))) else 2
     with tempfile.TemporaryDirectory(prefix="bpe-room-load-") as redis_dir, ReplicaSet(redis_dir=Path(redis_dir)) as replicas:
         print("".join(replicas.output), end="")
-        return 0 if report(*asyncio.run(lesson_run(replicas.url, args))) else 2
+        before, started = {name: cpu_seconds(pid) for name, pid in replicas.pids.items()}, time.monotonic()
+        met = report(*asyncio.run(lesson_run(replicas.url, args)))
+        used = {name: cpu_seconds(pid) - before[name] for name, pid in replicas.pids.items()}
+        print(f"server CPU over the lesson's {time.monotonic() - started:.0f} s: "
+              + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in used.items()))
+        return 0 if met else 2
 
 
 if __name__ == "__main__":
