@@ -70,7 +70,8 @@ left.markdown(
     "the bytes under every character.\n"
     "- **Compare tokenizers** — one text under ours, GPT-2 and imported tokenizers; where two runs part ways.\n"
     "- **Import & export** — this tokenizer as minbpe, Hugging Face, tiktoken or GPT-2 files, and theirs in.\n\n"
-    "Teaching a class? Switch on **Presenter mode** in the sidebar for large type."
+    "Teaching a class? Switch on **Presenter mode** in the sidebar for large type, and on **Predict the next "
+    "merge** start a class room: every student answers on their phone, the projector shows the room."
 )
 right.markdown(
     "**Sharing a view**\n\n"

@@ -13,6 +13,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import redis
 
 from bpe.limits import JOIN_ATTEMPTS_PER_MINUTE
 from bpe.teaching.room import ASKING, CLOSED, REVEALED, AlreadyAnswered, Room, RoomRefused, new_seat
@@ -263,6 +264,28 @@ def test_redis_lets_a_refused_client_in_again_as_its_attempts_age_out(redis_serv
     while not store.allow("c", limit=3, per_s=1):  # waits on the window, not a sleep
         assert time.monotonic() < deadline
         time.sleep(0.05)
+
+
+def test_a_class_answering_at_once_never_makes_redis_retry(redis_server, monkeypatch):
+    """Students only refresh expiries, never what an answer WATCHes: 60 answers at once, no EXEC aborted."""
+    store = RedisRoomStore(redis_server.url)
+    store._redis.flushall()
+    store.create(new_room())
+    seats = seated(store, 60)
+    aborted = []
+    execute = redis.client.Pipeline.execute
+
+    def counted(pipe, *args, **kwargs):
+        try:
+            return execute(pipe, *args, **kwargs)
+        except redis.WatchError:
+            aborted.append(1)
+            raise
+
+    monkeypatch.setattr(redis.client.Pipeline, "execute", counted)
+    with ThreadPoolExecutor(30) as pool:
+        list(pool.map(lambda seat: store.answer("K7QX3M", seat, round=1, choice=AB), seats))
+    assert store.view("K7QX3M").answered == 60 and aborted == []
 
 
 def test_redis_gives_a_room_two_hours(redis_server):
