@@ -69,9 +69,10 @@ def show_room(draw_corpus: DrawCorpus) -> bool:
         return False
     if view is None or view.room.phase == CLOSED:
         classroom.show_notes()
-        gone = "The teacher closed room" if view is not None else "There is no open room"
-        st.info(f"{gone} {membership.code}: check the code on the projector (a room ends when its teacher closes it, "
-                "or after two hours without an answer). The quiz goes on here alone.", icon="🚪")
+        gone = (f"The teacher closed room {membership.code}." if view is not None else
+                f"There is no open room {membership.code}: check the code on the projector (a room ends when its "
+                "teacher closes it, or after two hours without an answer).")
+        st.info(f"{gone} The quiz goes on here alone.", icon="🚪")
         classroom.leave()
         return False
     membership = classroom.checked(membership, view)
