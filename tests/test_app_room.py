@@ -93,7 +93,7 @@ def test_students_join_answer_once_and_the_teacher_sees_the_count_and_then_the_r
     teacher, code = teacher_opens_room()
     ana = student_joins(code, "Ana")
     bo = student_joins(code)
-    assert ana.query_params["room"] == code and "seat" in ana.query_params
+    assert ana.query_params["room"] == code and "student" in ana.query_params
     assert f"Room **{code}** · question **1** · Ana" in everything(ana)
 
     labelled(ana, r"'a' \+ 'b'").click().run()
@@ -124,8 +124,8 @@ def test_a_students_reload_comes_back_to_the_same_question_with_its_answer():
     teacher, code = teacher_opens_room()
     ana = student_joins(code, "Ana")
     labelled(ana, r"'a' \+ 'b'").click().run()
-    seat = ana.query_params["seat"]
-    again = open_page(QUIZ, room=code, seat=seat)  # a new session: the replica died, or the phone reloaded
+    seat = ana.query_params["student"]
+    again = open_page(QUIZ, room=code, student=seat)  # a new session: the replica died, or the phone reloaded
     assert "Your answer is in" in everything(again) and "Ana" in everything(again)
     assert answer_keys(again) == [] and "'a' + 'b' ✓ your answer" in everything(again)
 

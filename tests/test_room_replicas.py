@@ -170,7 +170,7 @@ def test_a_killed_replicas_students_come_back_at_the_same_question_with_their_an
             await ana.click("w.room.answer.2")
             assert "Your answer is in" in plain(shown(ana))
             ana_link, bo_link = ana.query_string, bo.query_string
-            assert "seat=" in ana_link
+            assert "student=" in ana_link
 
             os.kill(replicas.pids["r2"], signal.SIGKILL)
             # As the student's browser does: load the page again with its cookie (HAProxy finds r2 down,

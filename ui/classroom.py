@@ -3,7 +3,7 @@ actions it may take there (the views that draw them are :mod:`ui.classroom_views
 
 A session is in at most one room (a :class:`Membership`): as its teacher, holding the teacher key,
 or as a student, holding a seat once joined. The address bar carries the same
-(``room=K7QX3M&teacher=...`` or ``room=K7QX3M&seat=...``), so a reload, or a student whose replica
+(``room=K7QX3M&teacher=...`` or ``room=K7QX3M&student=<seat>``), so a reload, or a student whose replica
 died and who was sent to another, comes back to the same room, question and answer. The students'
 join link is ``room=K7QX3M`` alone: the teacher key never leaves the teacher's page. What a link
 claims is checked against the store on every run (a forged key is no key).
@@ -59,7 +59,7 @@ class Membership:
 
     def link_params(self) -> dict[str, str]:
         """What the address bar holds for this member."""
-        own = {"teacher": self.token} if self.token else {"seat": self.seat} if self.seat else {}
+        own = {"teacher": self.token} if self.token else {"student": self.seat} if self.seat else {}
         return {"room": self.code, **own}
 
 
@@ -125,7 +125,7 @@ def apply_link() -> None:
     except RoomRefused as refusal:
         note("error", f"**Cannot join:** {escape_markdown(refusal)}.")
         return
-    seat = url.new_param("seat")
+    seat = url.new_param("student")
     st.session_state[MEMBERSHIP] = Membership(
         code, seat=seat if seat and is_seat(seat) else None, token=url.new_param("teacher") or None,
     )
