@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
     --port) port=${2:?--port needs a number}; shift 2 ;;
     --address) address=${2:?--address needs an address}; shift 2 ;;
     --redis-dir) redis_dir=${2:?--redis-dir needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0" | cut -c3-; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/p' "$0" | grep '^#' | cut -c3-; exit 0 ;;  # the comment block above
     *) echo "serve.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
