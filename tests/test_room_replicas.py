@@ -62,7 +62,7 @@ async def on_replica(stack: AsyncExitStack, url: str, replica: str, query: str) 
 async def back_from(stack: AsyncExitStack, url: str, link: str, dead: str = "r2") -> ProtocolSession:
     """A browser of the dead replica coming back: its page reloaded with its old cookie, its link.
     Like Streamlit's page, it tries again while HAProxy answers 502 (until its health check has
-    marked the dead replica down, within two seconds)."""
+    marked the dead replica down, within two seconds); HAProxy then sends it to a live replica."""
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -71,7 +71,6 @@ async def back_from(stack: AsyncExitStack, url: str, link: str, dead: str = "r2"
         except urllib.error.HTTPError as error:
             assert error.code == 502 and time.monotonic() < deadline, error
             await asyncio.sleep(0.2)
-    assert f"BPE_REPLICA={dead}" not in cookie, cookie
     client = await connect(stack, url, cookie, page=PAGE)
     await client.run(query_string=link)
     return client
