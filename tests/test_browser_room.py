@@ -37,6 +37,8 @@ FIRST_LOAD_MS = 60_000  # a replica's first page trains its example, on a machin
 
 @dataclass
 class Setup:
+    name: str
+    """For the pictures' names: ``replicas`` or ``one-process``."""
     url: str
     replicas: tuple[str, ...]
     """The replica each browser is sent to (teacher first), by its stickiness cookie; empty for one process."""
@@ -50,13 +52,13 @@ def over_replicas(tmp_path_factory):
         "BPE_LAB_REDIS_URL": redis_server.url,
         "BPE_LAB_PUBLIC_URL": f"http://127.0.0.1:{port}",  # what serve.sh sets to the machine's network address
     }) as replicas:
-        yield Setup(replicas.url, ("r1", "r2", "r1", "r2"), redis_server)
+        yield Setup("replicas", replicas.url, ("r1", "r2", "r1", "r2"), redis_server)
 
 
 @pytest.fixture(params=["two replicas and Redis", "one process"])
 def setup(request):
     if request.param == "one process":
-        return Setup(request.getfixturevalue("app_url"), ())
+        return Setup("one-process", request.getfixturevalue("app_url"), ())
     return request.getfixturevalue("over_replicas")
 
 
@@ -156,8 +158,8 @@ def test_a_class_answers_on_phones_and_the_projector_shows_the_room(setup, brows
 
     answer_button(cy, "'a' + 'c'").click()
     expect(counts(teacher)).to_contain_text("3 of 3 answered")
-    picture(teacher, "room-projector-asking-1280x720")
-    picture(ana, "room-phone-answered-390x844")
+    picture(teacher, f"room-projector-asking-1280x720-{setup.name}")
+    picture(ana, f"room-phone-answered-390x844-{setup.name}")
     ana.reload()  # a phone that reloads (or whose replica died): the same question, its one answer
     expect(ana.locator(".bpe-room-choices li.bpe-picked")).to_have_text("'a' + 'b' ✓ your answer")
     expect(ana.get_by_role("button", name=re.compile(r"^\d\. "))).to_have_count(0)  # nothing left to press
@@ -177,8 +179,8 @@ def test_a_class_answers_on_phones_and_the_projector_shows_the_room(setup, brows
         expect(student.get_by_text(verdict)).to_be_visible()
     audit(teacher, "teacher, revealed")
     audit(ana, "student, revealed")
-    picture(teacher, "room-projector-revealed-1280x720")
-    picture(ana, "room-phone-revealed-390x844")
+    picture(teacher, f"room-projector-revealed-1280x720-{setup.name}")
+    picture(ana, f"room-phone-revealed-390x844-{setup.name}")
 
     guesser = browsers.open(PHONE, 3)
     guesser.goto(f"{setup.url}/Predict_the_next_merge?room={code}&teacher=AAAAAAAAAAAAAAAAAAAAAAAA")
