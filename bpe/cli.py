@@ -38,11 +38,12 @@ from .errors import BpeError
 from .formats import all_formats, import_tokenizer, tokenizer_format
 from .formats.common import open_binary, read_file
 from .ids import is_digits, read_id
+from .pretokenize import PRETOKENIZERS
 from .pretrained import PRETRAINED_NAMES, load_pretrained
 from .presets import PRESETS, get_preset
 from .settings import TrainSettings
 from .streaming import read_text_chunks
-from .tiebreak import TIE_BREAK_RULES
+from .tiebreak import TIE_BREAK_RULES, tie_break_rule
 from .tokenizer import Tokenizer
 from .trace import Trace
 from .trainer import train
@@ -133,8 +134,9 @@ def settings_from_args(args: argparse.Namespace) -> TrainSettings:
         name: value
         for name, value in (
             ("unit", args.unit), ("pretokenizer", args.pretokenizer), ("end_of_word", args.end_of_word),
-            ("end_of_word_mode", args.end_of_word_mode),
-            ("tie_break", args.tie_break), ("min_frequency", args.min_frequency),
+            ("end_of_word_mode", args.end_of_word_mode), ("tie_break", args.tie_break),
+            # not given: the minimum frequency of the trainer the rule reproduces (SentencePiece's is 0), if it says
+            ("min_frequency", args.min_frequency if args.min_frequency is not None else tie_break_rule(args.tie_break or base.tie_break).min_frequency),
         )
         if value is not None
     }
@@ -206,12 +208,9 @@ def _encode(args: argparse.Namespace) -> None:
     if (args.text is None) == (args.file is None):
         raise UsageError("give exactly one of --text or --file")
     tokenizer = _chosen_tokenizer(args)
-    if args.allowed_special == "all":
-        allowed: str | set[str] = "all"
-    elif args.allowed_special in (None, "none"):
-        allowed = set()
-    else:
-        allowed = set(args.allowed_special.split(","))
+    # not given: the tokenizer's own default (tiktoken's refusal; Qwen, DeepSeek encode special tokens)
+    named = {"all": "all", "none": set()}
+    allowed = args.allowed_special and named.get(args.allowed_special, set(args.allowed_special.split(",")))
     started = time.perf_counter()
     if args.text is not None:
         ids = iter(tokenizer.encode(args.text, allowed_special=allowed))
@@ -313,7 +312,7 @@ def add_train_arguments(command: argparse.ArgumentParser, *, size: bool = True) 
     else:
         command.set_defaults(merges=None, vocab_size=None)
     command.add_argument("--unit", choices=["byte", "char"])
-    command.add_argument("--pretokenizer", help="none|whitespace|space|gpt2|gpt4|gpt4o|regex:PATTERN")
+    command.add_argument("--pretokenizer", help="|".join([*PRETOKENIZERS, "regex:PATTERN"]))
     command.add_argument("--end-of-word", metavar="SYMBOL")
     command.add_argument("--end-of-word-mode", choices=list(END_OF_WORD_MODES),
                          help="separate: the marker is its own symbol (the paper); attached: glued to the "

@@ -21,7 +21,7 @@ use this class. The walkthrough still shows every merge.
     >>> looked_up.encode("aaab"), looked_up.encode("aaabdaaabac") == Tokenizer.from_trace(trace).encode("aaabdaaabac")
     ([258], True)
 
-The lookup is also how :meth:`PretrainedTokenizer.encode_ordinary` reads a whole text: one
+The lookup is also how :meth:`PretrainedTokenizer._encode_plain` reads a whole text: one
 ``dict.get`` per chunk, run from C over all chunks at once, gives an id for every chunk that is
 a token; only the others go to the chunk cache (and on a miss, the merge loop). In python-docs
 that is 5 % of the chunks, so a cold encode no longer makes a Python call and a 1-tuple for each
@@ -52,14 +52,14 @@ class PretrainedTokenizer(Tokenizer):
                 pass  # part of a character: no chunk of text is spelled like it
         self._whole_tokens = whole
 
-    def encode_ordinary(self, text: str) -> list[int]:
-        """Text -> ids: whole-token chunks by one lookup each, the rest from the chunk cache.
+    def _encode_plain(self, text: str) -> list[int]:
+        """Normalized text -> ids: whole-token chunks by one lookup each, the rest from the chunk cache.
 
         GPT-2, ``"The cat encodes"``: chunks ``["The", " cat", " encodes"]`` -> lookups ``[464, 3797,
         -1]`` (" encodes" is no token) -> the ``-1`` becomes its merged ids -> ``[464, 3797, 2207, 4147]``.
         """
         if self._split_words is None:  # a pattern with gaps between its words: the general path
-            return super().encode_ordinary(text)
+            return super()._encode_plain(text)
         words = self._split_words(text)
         whole = list(map(self._whole_tokens.get, words, repeat(_NOT_WHOLE)))
         ids: list[int] = []

@@ -54,11 +54,14 @@ def naive_train(
     freqs = [count for _, count in words]
 
     learned: list[NaiveMerge] = []
+    made: set[bytes] = set()
     while len(learned) < merges:
         counts: dict[tuple[int, int], int] = {}  # insertion order = order of first occurrence
         for sequence, freq in zip(sequences, freqs):
             for pair in zip(sequence, sequence[1:]):
                 counts[pair] = counts.get(pair, 0) + freq
+        if tie_break == "sentencepiece":  # it keeps one piece per string: a pair respelling one is never merged
+            counts = {pair: count for pair, count in counts.items() if spelling[pair[0]] + spelling[pair[1]] not in made}
         if not counts or max(counts.values()) < min_frequency:
             break
         best = max(counts.values())
@@ -73,11 +76,15 @@ def naive_train(
             left, right = min(tied, key=lambda p: (hf_rank[p[0]], hf_rank[p[1]]))
         elif tie_break == "smallest-ids":
             left, right = min(tied)
+        elif tie_break == "sentencepiece":  # bpe_model_trainer.cc: the shorter piece, then the smaller string
+            size = (lambda data: len(data.decode("utf-8"))) if unit == "char" else len
+            left, right = min(tied, key=lambda p: (size(spelling[p[0]] + spelling[p[1]]), spelling[p[0]] + spelling[p[1]], p))
         else:
             raise ValueError(f"unknown tie-break rule {tie_break!r}")
 
         new_id = len(spelling)
         spelling.append(spelling[left] + spelling[right])
+        made.add(spelling[new_id])
         hf_rank[new_id] = new_id
         sequences = [merge_pair(sequence, left, right, new_id) for sequence in sequences]
         learned.append((left, right, best))

@@ -35,13 +35,14 @@ def test_the_tie_lab_shows_the_wikipedia_divergence_at_merge_2():
     assert WIKIPEDIA.first_disagreement == 2
     assert WIKIPEDIA.rows[1].made == {
         "first-seen": "aaa", "lexicographic-max": "aaa", "lexicographic-min": "ab", "hf": "ab", "smallest-ids": "ab",
+        "sentencepiece": "ab",
     }
     assert WIKIPEDIA.rows[0].agree and not WIKIPEDIA.rows[1].agree
 
 
 def test_rules_that_agree_throughout_have_no_divergence():
     assert WIKIPEDIA.divergence("first-seen", "lexicographic-max") is None
-    assert WIKIPEDIA.groups() == [["first-seen", "lexicographic-max"], ["lexicographic-min", "hf", "smallest-ids"]]
+    assert WIKIPEDIA.groups() == [["first-seen", "lexicographic-max"], ["lexicographic-min", "hf", "smallest-ids", "sentencepiece"]]
 
 
 def test_every_rule_ends_in_the_same_wikipedia_segmentation():
@@ -54,7 +55,7 @@ def test_the_wikipedia_explanation_names_the_tie_the_choices_and_the_two_routes_
     assert "At merge 2, 'aa' + 'a' and 'a' + 'b' both occur 2 times." in text
     assert "The first-seen and lexicographic-max rules pick 'aa' + 'a' (making 'aaa')" in text
     assert "the same segmentation of the corpus, aaab | d | aaab | a | c" in text
-    assert "first-seen and lexicographic-max as 'aaa' + 'b'; lexicographic-min, hf and smallest-ids as 'aa' + 'ab'" in text
+    assert "first-seen and lexicographic-max as 'aaa' + 'b'; lexicographic-min, hf, smallest-ids and sentencepiece as 'aa' + 'ab'" in text
 
 
 def test_when_segmentations_differ_the_explanation_shows_the_words_that_differ():
@@ -100,6 +101,9 @@ def prefers(trace, rule: str, ids: list[int], winner, loser) -> bool:
     if rule == "smallest-ids":
         return winner < loser
     spell = [token_sort_bytes(token) for token in trace.tokens]
+    if rule == "sentencepiece":  # bpe_model_trainer.cc: the shorter piece, then the smaller string (bytes here)
+        piece = lambda pair: spell[pair[0]] + spell[pair[1]]  # noqa: E731
+        return (len(piece(winner)), piece(winner), winner) < (len(piece(loser)), piece(loser), loser)
     key = lambda pair: (spell[pair[0]], spell[pair[1]], pair)
     return {"lexicographic-min": key(winner) < key(loser), "lexicographic-max": key(winner) > key(loser)}[rule]
 

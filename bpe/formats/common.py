@@ -217,11 +217,11 @@ def first_problem(*problems: str | None) -> None:
 
 
 def base_items(tokenizer: Tokenizer) -> list[tuple[int, Token]]:
-    """``(id, token)`` of the base tokens, in id order as stored."""
-    merged = {new_id for _, _, new_id in tokenizer.merges}
+    """``(id, token)`` of the base tokens, in id order as stored (whole-only and byte-fallback tokens are not base)."""
+    not_base = {new_id for _, _, new_id in tokenizer.merges} | tokenizer.whole_only.keys() | tokenizer.fallback_bytes.keys()
     return [
         (token_id, token) for token_id, token in tokenizer.tokens.items()
-        if token_id not in merged and not tokenizer.is_special(token_id)
+        if token_id not in not_base and not tokenizer.is_special(token_id)
     ]
 
 

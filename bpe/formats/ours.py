@@ -8,6 +8,10 @@ tokenizers, an end-of-word marker and any ids::
      "end_of_word": null, "base": [[id, hex bytes, ends word], ...], "merges": [[left, right, new id], ...],
      "special_tokens": {"<|endoftext|>": 50256}}
 
+and, only when they are not the defaults: ``"specials_in_text"`` (``special`` or ``plain``),
+``"unknown_token"``, ``"fallback_bytes"`` (``[[id, byte], ...]``) and ``"whole_only"``
+(``[[id, hex bytes], ...]``), so that files without them read as before.
+
     >>> from bpe import PRESETS, Tokenizer, train
     >>> tok = Tokenizer.from_trace(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings))
     >>> back = from_ours(to_ours(tok))
@@ -33,6 +37,12 @@ TOKENIZER_VERSION = 1
 
 def to_ours(tokenizer: Tokenizer) -> str:
     """The tokenizer as BPE Lab JSON (compact, non-ASCII kept as it is)."""
+    extras = {
+        "specials_in_text": None if tokenizer.specials_in_text == "refuse" else tokenizer.specials_in_text,
+        "unknown_token": tokenizer.unknown_token,
+        "fallback_bytes": [list(item) for item in tokenizer.fallback_bytes.items()] or None,
+        "whole_only": [[token_id, data.hex()] for token_id, data in tokenizer.whole_only.items()] or None,
+    }
     return json.dumps(
         {
             "format": TOKENIZER_FORMAT,
@@ -44,6 +54,7 @@ def to_ours(tokenizer: Tokenizer) -> str:
             "base": [[token_id, token.data.hex(), token.ends_word] for token_id, token in base_items(tokenizer)],
             "merges": [list(merge) for merge in tokenizer.merges],
             "special_tokens": tokenizer.special_tokens,
+            **{key: value for key, value in extras.items() if value is not None},
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -68,6 +79,10 @@ def parse_ours(text: str) -> Tokenizer:
             merges=merges,
             special_tokens=data.get("special_tokens") or {},
             name=data.get("name", ""),
+            specials_in_text=data.get("specials_in_text", "refuse"),
+            unknown_token=data.get("unknown_token"),
+            fallback_bytes={token_id: byte for token_id, byte in data.get("fallback_bytes") or ()},
+            whole_only={token_id: bytes.fromhex(hex_data) for token_id, hex_data in data.get("whole_only") or ()},
         )
     except FormatError:
         raise
