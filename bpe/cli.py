@@ -196,10 +196,10 @@ def _train(args: argparse.Namespace) -> None:
     print(f"stopped: {trace.stop_detail}; vocabulary size {trace.vocab_size()}; {elapsed:.3f} s")
 
 
-def _write(path: str, text: str) -> None:
+def _write(path: str, text: str | bytes) -> None:
     try:
-        with open(path, "w", encoding="utf-8") as file:
-            file.write(text)
+        with open(path, "wb") as file:
+            file.write(text.encode("utf-8") if isinstance(text, str) else text)
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None
 

@@ -168,9 +168,9 @@ READERS: Mapping[str, tuple[Callable[[PretrainedEntry, list[bytes], list[Path]],
         # Every token of these encodes to itself (see pretrained_tokenizer), so a whole chunk is looked up.
         "gpt2": (_read_gpt2, PretrainedTokenizer),
         "tiktoken": (_read_tiktoken, PretrainedTokenizer),
-        # Merges a trainer learned do not all rebuild their own token (GPT-2's do, by luck: the
-        # parity test checks), so DeepSeek's go through the full merge loop every time.
-        "hf": (_read_hf, Tokenizer),
+        # Merges a trainer wrote need not rebuild their own tokens; GPT-2's and DeepSeek's all do
+        # (the parity test checks every token), so the lookup is safe for them too.
+        "hf": (_read_hf, PretrainedTokenizer),
     })
 )
 """Per file format: the function reading an entry's files, and the tokenizer class to build."""

@@ -88,9 +88,6 @@ class TieBreakRule:
     ties differently on the classic examples, so the two runs visibly part."""
     active_symbols: ActiveSymbols | None = None
     """Choose among an active set of pairs only (SentencePiece); ``None``: among all pairs."""
-    skips_respellings: bool = False
-    """A pair spelling a token that another pair already made is dropped instead of merged
-    (SentencePiece keeps one piece per string)."""
     min_frequency: int | None = None
     """The minimum frequency the trainer it reproduces uses, when a run does not set one."""
 
@@ -233,7 +230,7 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
             "active pairs (the most frequent ones, refreshed every 100 merges)",
             "SentencePiece's BPE trainer (google/sentencepiece)",
             key=_sentencepiece_key, why=_why_sentencepiece, active_symbols=ActiveSymbols(),
-            skips_respellings=True, min_frequency=0, contrast="lexicographic-max",
+            min_frequency=0, contrast="lexicographic-max",
         ),
     )
 })
