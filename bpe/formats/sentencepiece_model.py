@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
 from ..vocab import Token
-from .common import TokenizerFormat, build_tokenizer, duplicate_bytes_problem, first_problem, one_file
+from .common import TokenizerFormat, build_tokenizer, first_problem, one_file
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 _BPE = 2
@@ -220,7 +220,16 @@ def _problem(tokenizer: Tokenizer) -> str | None:
         return f"{SENTENCEPIECE.title} needs an unknown token such as <unk>; save this one as BPE Lab JSON"
     if tokenizer.whole_only:
         return f"{SENTENCEPIECE.title} has no tokens that no merge makes; save this one as BPE Lab JSON"
-    return duplicate_bytes_problem(tokenizer, title=SENTENCEPIECE.title)
+    spelled: dict[bytes, int] = {}
+    for token_id in [new_id for _, _, new_id in tokenizer.merges]:
+        data = tokenizer.decode_single_token_bytes(token_id)
+        if data in spelled:
+            return (
+                f"{SENTENCEPIECE.title} keeps one piece per string, but merges make {data.decode('utf-8', 'replace')!r} "
+                f"twice (ids {spelled[data]} and {token_id}); save this one as BPE Lab JSON"
+            )
+        spelled[data] = token_id
+    return None
 
 
 def to_sentencepiece(tokenizer: Tokenizer) -> bytes:
