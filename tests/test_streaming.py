@@ -33,8 +33,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 EOT = "<|endoftext|>"
 SPECIALS = (EOT, EOT + EOT, "<|im_start|>")
 TEXT = (
-    f"Hello  world!\r\n\r\nIt's 12345 cafés{EOT}{EOT}{EOT}   naïve 東京😀 x\t\ty<|im_start|>user\n"
-    f"  trailing   \r\n end Cafe\u0301{EOT}\u0338 >\u0338 人力资源"  # NFC joins e + U+0301, and > + U+0338
+    f"Cafe\u0301{EOT}\u0338 >\u0338 Hello  world!\r\n\r\nIt's 12345 cafés{EOT}{EOT}{EOT}   naïve 東京😀 x\t\ty"
+    "<|im_start|>user\n  trailing   \r\n end 人力资源"  # NFC joins e + U+0301, and > + U+0338 (eating a special token)
 )
 PRETOKENIZERS = [
     *(name for name, entry in NAMED_PRETOKENIZERS.items() if not entry.char_unit_only), r"regex:\w+|[^\w\s]+",
