@@ -44,7 +44,8 @@ class Corpus:
     ) -> "Corpus":
         splitter = Pretokenizer.parse(pretokenizer)
         # The GPT patterns' ASCII shortcut gives the same words: a third of building python-docs.
-        words = partial(split_words, splitter) if splitter.name in ASCII_PATTERNS else splitter.training_words
+        fast = partial(split_words, splitter) if splitter.name in ASCII_PATTERNS else None
+        words = partial(splitter.training_words, split=fast)
         pattern = special_token_pattern(validate_special_tokens(special_tokens))
         counts: Counter[str] = Counter()
         characters: set[str] = set()

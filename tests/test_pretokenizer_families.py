@@ -23,6 +23,7 @@ from tokenizers import Tokenizer as HfTokenizer
 from tokenizers import pre_tokenizers
 
 from bpe.active_symbols import ActivePairs, active_size
+from bpe.corpus import Corpus
 from bpe.formats import from_hf, from_tiktoken, to_hf
 from bpe.named_pretokenizers import DEEPSEEK_RULES, PRETOKENIZERS, QWEN2_PATTERN, QWEN3_5_PATTERN
 from bpe.pair_counts import PairCounts
@@ -107,6 +108,12 @@ def test_nfc_is_a_step_of_its_own_before_the_split():
     assert qwen.normalize("Cafe\u0301 >\u0338 \u1100\u1161\u11a8") == "Café ≯ 각"
     assert qwen.words("e\u0301") == ["e", "\u0301"] and qwen.words(qwen.normalize("e\u0301")) == ["é"]
     assert Pretokenizer.parse("gpt4").normalize("e\u0301") == "e\u0301"
+
+
+def test_training_counts_the_text_after_nfc():
+    corpus = Corpus.from_text("Cafe\u0301 cafe\u0301 12", pretokenizer="qwen2")
+    assert corpus.words == (("Cafe\u0301".replace("e\u0301", "é"), 1), (" café", 1), (" ", 1), ("1", 1), ("2", 1))
+    assert "\u0301" not in corpus.alphabet
 
 
 def test_hf_files_hold_the_families_split_and_nfc_and_read_back_by_name():
