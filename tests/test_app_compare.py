@@ -112,9 +112,11 @@ def test_a_char_level_run_explains_why_only_our_format_can_hold_it():
     assert [button.label for button in at.download_button] == ["tokenizer.bpe-lab.json"]
     reasons = [unescape_markdown(info.value) for info in at.info]
     byte_level = [reason for reason in reasons if "cannot hold a char-level tokenizer" in reason]
-    assert len(reasons) == 5 and len(byte_level) == 4  # minbpe, Hugging Face, tiktoken, GPT-2
-    (codes,) = set(reasons) - set(byte_level)  # subword-nmt holds characters, but with its marker only
+    assert len(reasons) == 6 and len(byte_level) == 4  # minbpe, Hugging Face, tiktoken, GPT-2
+    # subword-nmt holds characters, but with its marker only; SentencePiece split by its own rules only
+    codes, model = sorted(set(reasons) - set(byte_level), key=lambda reason: not reason.startswith("subword-nmt"))
     assert codes.startswith("subword-nmt") and "end-of-word marker </w>" in codes
+    assert model.startswith("SentencePiece .model holds char-level tokenizers split by 'sentencepiece'")
 
 
 # -- import -----------------------------------------------------------------------------------------

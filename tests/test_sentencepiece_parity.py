@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from functools import cache
@@ -91,10 +92,21 @@ def test_the_command_line_learns_the_same_pieces(folder):
     path = corpus_file("long-digit-runs", folder)
     command = [sys.executable, "-m", "bpe", "train", "--file", str(path), "--unit", "char", "--pretokenizer",
                "sentencepiece", "--tie-break", "sentencepiece", "--vocab-size", str(size), "--json"]
-    result = json.loads(subprocess.run(command, capture_output=True, text=True, check=True, cwd=REPO_ROOT).stdout)
+    result = json.loads(subprocess.run(
+        [*command, "--save", str(folder / "digits.json")], capture_output=True, text=True, check=True, cwd=REPO_ROOT,
+    ).stdout)
     learned = [merge["token"] for merge in result["merges"]]
-    assert learned == pieces(sentencepiece_model(path, size))[3:3 + len(learned)]
+    reference = pieces(sentencepiece_model(path, size))
+    assert learned == reference[3:3 + len(learned)]
     assert result["vocab_size"] == size and len(learned) > 500
+    for arguments in (["export", "--tokenizer", "digits.json", "--format", "sentencepiece", "--out", "digits.model"],
+                      ["import", "--format", "sentencepiece", "--in", "digits.model", "--out", "back.json"]):
+        subprocess.run([sys.executable, "-m", "bpe", *arguments], capture_output=True, check=True, cwd=folder,
+                       env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert pieces((folder / "digits.model").read_bytes()) == reference
+    assert Tokenizer.from_json((folder / "back.json").read_text(encoding="utf-8")).encode("call 0123") == (
+        spm.SentencePieceProcessor(model_proto=(folder / "digits.model").read_bytes()).encode("call 0123")
+    )
 
 
 def test_with_byte_fallback_it_learns_the_same_merges_with_256_fewer_pieces_asked(folder):

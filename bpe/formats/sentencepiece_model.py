@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
+from types import MappingProxyType
 
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
@@ -43,9 +44,11 @@ _BPE = 2
 # TrainerSpec fields that decide where pieces may split, with the value BPE Lab splits by
 # (sentencepiece_model.proto): split_by_unicode_script, split_by_whitespace, split_by_number,
 # treat_whitespace_as_suffix, split_digits, allow_whitespace_only_pieces.
-_SPLIT_OPTIONS = {21: ("split_by_unicode_script", 1), 22: ("split_by_whitespace", 1), 23: ("split_by_number", 1),
-                  24: ("treat_whitespace_as_suffix", 0), 25: ("split_digits", 0), 26: ("allow_whitespace_only_pieces", 0)}
-_NORMALIZER_DEFAULTS = {3: ("add_dummy_prefix", 1), 4: ("remove_extra_whitespaces", 1), 5: ("escape_whitespaces", 1)}
+_SPLIT_OPTIONS = MappingProxyType({
+    21: ("split_by_unicode_script", 1), 22: ("split_by_whitespace", 1), 23: ("split_by_number", 1),
+    24: ("treat_whitespace_as_suffix", 0), 25: ("split_digits", 0), 26: ("allow_whitespace_only_pieces", 0),
+})
+_NORMALIZER_DEFAULTS = MappingProxyType({3: ("add_dummy_prefix", 1), 4: ("remove_extra_whitespaces", 1), 5: ("escape_whitespaces", 1)})
 
 
 # -- the protobuf wire format ---------------------------------------------------------------------
