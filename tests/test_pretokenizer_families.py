@@ -33,6 +33,8 @@ from bpe.sentencepiece_split import is_valid_piece, normalize_sentence, split_se
 from bpe.split_rules import BEHAVIORS, SplitRule, split_in_sequence
 from bpe.tiebreak import ActiveSymbols
 from bpe.tokenizer import Tokenizer
+from bpe.views.merge_tree import tokenizer_merge_tree_dot
+from bpe.views.pretrained_vocab import made_by, vocab_table
 from bpe.vocab import Token
 
 from .examples import examples
@@ -213,3 +215,6 @@ def test_a_rank_file_token_no_merge_makes_is_found_only_as_a_whole_chunk_as_in_t
     for text in ("xyz", " xyz", "xyzabc", "abc xyz", "wxyz"):
         assert ours.encode(text) == owner.encode(text), text
     assert Tokenizer.from_json(ours.to_json()).encode("xyz abc") == owner.encode("xyz abc")
+    made = made_by(ours)  # the Vocabulary page names such a token for what it is, not as a byte
+    assert vocab_table(ours, made).set_index("id").loc[301, "kind"] == "whole chunk only"
+    assert "id 301 · whole chunk only" in tokenizer_merge_tree_dot(ours, 301, made)
