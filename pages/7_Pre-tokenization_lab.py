@@ -1,21 +1,22 @@
 """Pre-tokenization lab: one text cut by every split pattern, side by side.
 
 Merges never cross a chunk, so the pre-tokenizer decides which tokens can exist at all: GPT-4 cuts
-digits in threes, GPT-2's contractions are case-sensitive, and without any split a trainer happily
-learns tokens like "newest newest " that span words.
+digits in threes, Qwen gives each digit a piece and first normalizes to NFC, SentencePiece writes
+spaces as ▁, GPT-2's contractions are case-sensitive, and without any split a trainer happily learns
+tokens like "newest newest " that span words.
 """
 
 import streamlit as st
 
 from bpe.app import pages
 from bpe.limits import MAX_PRETOKENIZATION_LAB_CHARS
+from bpe.pretokenize import PRETOKENIZERS
 from bpe.teaching.pretokenization_lab import EXAMPLES, compare_splits, without_pretokenization
 from bpe.views.labs import learned_html, splits_html
 from bpe.views.markdown import escape_markdown, inline_code
 from ui import state, url
 from ui.render import page_setup, show_html
 
-LABELS = {"none": "none", "whitespace": "whitespace", "gpt2": "GPT-2", "gpt4": "GPT-4", "gpt4o": "GPT-4o"}
 LEARN_MERGES = 10
 
 
@@ -79,10 +80,10 @@ def main() -> None:
     for split in splits:
         if split.error is not None:
             st.error(f"**Your regex cannot split the text:** {escape_markdown(split.error)}", icon="🛑")
-    show_html(splits_html(splits, {**LABELS, f"regex:{regex}": "your regex"}))
+    show_html(splits_html(splits))
     with st.expander("What each pattern does"):
         for split in splits:
-            label = LABELS.get(split.spec, "your regex")
+            label = split.title
             st.markdown(f"**{label}**: {escape_markdown(split.help)}")
 
     st.header("What training learns without pre-tokenization")
@@ -95,7 +96,7 @@ def main() -> None:
     columns = st.columns(len(runs))
     for column, run in zip(columns, runs):
         with column:
-            st.markdown(f"**{LABELS.get(run.pretokenizer, run.pretokenizer)}** · {len(run.tokens)} merges learned")
+            st.markdown(f"**{PRETOKENIZERS[run.pretokenizer].title}** · {len(run.tokens)} merges learned")
             show_html(learned_html(run))
             if run.spanning:
                 st.caption(

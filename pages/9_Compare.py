@@ -1,7 +1,8 @@
-"""Compare tokenizers: one text under two to four tokenizers side by side, and a run diff.
+"""Compare tokenizers: one text under two to five tokenizers side by side, and a run diff.
 
 The tokenizers: ours at step k, ours after all its merges, ours trained on the same corpus with
-other settings (cached like any run), GPT-2, GPT-4, GPT-4o, and whatever the user imported. It opens
+other settings (cached like any run; one click makes it a SentencePiece-style run), the pretrained
+ones (GPT-2, GPT-4, GPT-4o, Qwen2.5, Qwen3.6, DeepSeek), and whatever the user imported. It opens
 on ours after all its merges beside GPT-2 and GPT-4o: the step slider starts at 0, where ours is
 still bytes, and a first look should show three real tokenizers. The run diff trains the corpus under two tie-break
 rules and explains the first merge at which their merge lists part ways.
@@ -13,7 +14,7 @@ import streamlit as st
 from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
-from bpe.pretokenize import NAMED_PATTERNS
+from bpe.pretokenize import PRETOKENIZERS
 from bpe.teaching.tie_lab import first_divergence
 from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.vocab import UNITS
@@ -46,6 +47,15 @@ def _set_variant(index: int, widget_key: str):
     return callback
 
 
+SENTENCEPIECE_STYLE = ("sentencepiece", "char", "sentencepiece")  # tie rule, unit, pre-tokenizer
+
+
+def _sentencepiece_style() -> None:
+    st.session_state[state.VARIANT] = SENTENCEPIECE_STYLE
+    for key, value in zip(("w.variant_tie", "w.variant_unit", "w.variant_pretok"), SENTENCEPIECE_STYLE):
+        st.session_state[key] = value
+
+
 def _variant_label(step: int) -> str:
     tie, unit, pretokenizer = _variant()
     return f"Ours with ties: {tie} · {unit} · {pretokenizer} (step {step:,})"
@@ -59,12 +69,13 @@ def variant_settings() -> None:
     columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), key="w.variant_tie", on_change=_set_variant(0, "w.variant_tie"))
     state.seed("w.variant_unit", unit)
     columns[1].radio("Other unit", UNITS, key="w.variant_unit", horizontal=True, on_change=_set_variant(1, "w.variant_unit"))
-    options = list(dict.fromkeys([*NAMED_PATTERNS, pretokenizer]))
+    options = list(dict.fromkeys([*PRETOKENIZERS, pretokenizer]))
     state.seed("w.variant_pretok", pretokenizer)
     columns[2].selectbox(
         "Other pre-tokenizer", options, key="w.variant_pretok", on_change=_set_variant(2, "w.variant_pretok"),
         disabled=lab.is_word_table, help="A word table is already split into words." if lab.is_word_table else None,
     )
+    st.button("SentencePiece-style", on_click=_sentencepiece_style, help="Characters, ▁ for a space, its splits and ties.")
 
 
 def variant_tokenizer(step: int):
@@ -120,7 +131,7 @@ def compare_section(trained, step: int) -> None:
     }
     state.seed("w.compare_with", [choice for choice in st.session_state[state.COMPARE_WITH] if choice in options])
     st.multiselect(
-        "Tokenizers (two to four)", options, key="w.compare_with", format_func=labels.get, max_selections=4,
+        "Tokenizers (two to five)", options, key="w.compare_with", format_func=labels.get, max_selections=5,
         on_change=state.write_through("w.compare_with", state.COMPARE_WITH),
         help="Import more on the Import & export page.",
     )

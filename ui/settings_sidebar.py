@@ -21,7 +21,7 @@ from bpe.app.lab_state import SOURCES, STOP_BY, LabState
 from bpe.app.setting_specs import WIDGETS, SettingSpec
 from bpe.limits import MAX_MERGES
 from bpe.presets import PRESETS
-from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
+from bpe.pretokenize import PRETOKENIZER_HELP, PRETOKENIZERS
 
 from . import state, url
 from .state import lab, seed, update_lab, write_lab
@@ -91,7 +91,7 @@ def _pretokenizer(sidebar, spec: SettingSpec, current: LabState) -> None:
     custom = current.pretokenizer.startswith("regex:")
     seed(widget_key(spec), CUSTOM_REGEX if custom else current.pretokenizer)
     sidebar.selectbox(
-        spec.label, [*NAMED_PATTERNS, CUSTOM_REGEX], key=widget_key(spec), on_change=_choose_pretokenizer,
+        spec.label, [*PRETOKENIZERS, CUSTOM_REGEX], key=widget_key(spec), on_change=_choose_pretokenizer,
         disabled=current.is_word_table, help=spec.help,
     )
     if current.is_word_table:
