@@ -234,7 +234,7 @@ def main() -> None:
     settings_sidebar()
     st.title(":material/compare: Compare tokenizers")
     st.caption(
-        "The same text under two to four tokenizers: how many tokens each needs and where it cuts. "
+        "The same text under two to five tokenizers: how many tokens each needs and where it cuts. "
         "Below, the same corpus trained under two tie-break rules, and the merge where they part ways."
     )
     run = run_at_step(slider_key="compare")
