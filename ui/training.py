@@ -29,7 +29,8 @@ from bpe.trainer import base_vocabulary, train
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState
 from bpe.views.markdown import escape_markdown
 
-from . import state
+from . import state, url
+from .own_corpus import OWN_TABLE, OWN_TEXT, own_table_counts
 
 MAX_ENTRIES = 24
 """Traces and corpora kept in memory at once (python-docs at 2,000 merges is a few MB)."""
@@ -96,32 +97,14 @@ class Trained:
         return self.memo[name]
 
 
-def own_table_counts(rows: list[tuple[Any, Any]]) -> dict[str, int]:
-    """The user's rows as ``{word: count}``; a repeated word adds up, blank rows are skipped."""
-    table: dict[str, int] = {}
-    for word, count in rows:
-        if (word is None or word == "") and count in (None, ""):
-            continue
-        word = "" if word is None else str(word)
-        if isinstance(count, float) and count.is_integer():
-            count = int(count)
-        if isinstance(table.get(word), int) and isinstance(count, int):
-            table[word] += count
-        else:
-            table[word] = count
-    return table
-
-
 def _source(lab: LabState) -> tuple[tuple, str | None, tuple | None, Callable[[], Corpus]]:
     """``(cache key, text, table, build corpus)`` for the current example and settings."""
     if lab.source == OWN_TABLE_SOURCE or (lab.source in PRESETS and PRESETS[lab.source].word_counts is not None):
-        counts = PRESETS[lab.source].word_counts if lab.source in PRESETS else own_table_counts(
-            st.session_state[state.OWN_TABLE]
-        )
+        counts = PRESETS[lab.source].word_counts if lab.source in PRESETS else own_table_counts(OWN_TABLE.get())
         table = tuple(counts.items())
         return ("table", table), None, table, lambda: Corpus.from_word_counts(counts)
     if lab.source == OWN_TEXT_SOURCE:
-        text = check_corpus_size(st.session_state[state.OWN_TEXT])  # over the limit: an error, text kept
+        text = check_corpus_size(OWN_TEXT.get())  # over the limit: an error, text kept
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     else:
         text = PRESETS[lab.source].corpus_text
@@ -182,12 +165,12 @@ def clamp_step(trained: Trained) -> int:
     lab = state.lab()
     total = len(trained.trace.steps)
     if lab.step > total:
-        if st.session_state[state.STEP_FROM_URL]:
+        if url.STEP_FROM_URL.get():
             st.warning(
                 f"The link asks for step {lab.step:,}, but training stopped after {total:,} merges "
                 f"({trained.trace.stop_detail}): showing step {total:,}.",
                 icon="🔗",
             )
         state.update_lab(step=total)
-    st.session_state[state.STEP_FROM_URL] = False
+    url.STEP_FROM_URL.set(False)
     return state.lab().step
