@@ -15,7 +15,7 @@ from bpe.views.markdown import escape_markdown
 from ui import state, tokenizers, url
 from ui.render import page_setup, tokenizer_at
 from ui.state import widget_key
-from ui.view_cache import cached_view
+from ui.shared_views import shared_view
 from ui.preamble import run_at_step
 from ui.settings_sidebar import settings_sidebar
 
@@ -39,7 +39,7 @@ def export_section(trained, step: int) -> None:
            if step == total and not state.lab().step else "Move the step to export an earlier or later one.")
     )
     stem = f"{state.lab().source}-step{step}"  # serialising 20,000 merges five ways takes seconds: once per run and step
-    offers = cached_view(trained.trace, ("export", step, stem), "", lambda: export_offers(tokenizer, stem=stem))
+    offers = shared_view(trained, "export", step, stem, build=lambda: export_offers(tokenizer, stem=stem))
     for row in range(0, len(offers), 2):
         for column, offer in zip(st.columns(2), offers[row:row + 2]):
             with column.container(border=True):

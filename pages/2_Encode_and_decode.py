@@ -22,7 +22,7 @@ from bpe.views.token_html import chips_html, pieces_for, visible_text
 from ui import state, tokenizers, url
 from ui.render import names_for, page_setup, show_html, tokenizer_at
 from ui.state import SessionValue
-from ui.view_cache import cached_view
+from ui.shared_views import shared_view, text_key
 from ui.preamble import run_at_step
 from ui.settings_sidebar import settings_sidebar
 
@@ -50,7 +50,7 @@ def _set_decode_ids(text: str, owner: tuple[str, str]) -> None:
 
 
 def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
-    """``anchor``: what the tokenizer comes from, ``(object, detail)``, to cache the encode on."""
+    """``anchor``: what the tokenizer comes from, ``(run or tokenizer, step)``, to share the encode on."""
     lab = state.lab()
     settings = trained.trace.settings
     if TEXT_FOR.get() != lab.source or TEXT.get() is None:
@@ -81,8 +81,8 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
             icon="🛑",
         )
         return []
-    try:  # cached on content: reruns and other sessions reuse it (ui/view_cache.py)
-        encoded = cached_view(anchor[0], ("encode", anchor[1], mode), text, lambda: encode_for_page(tokenizer, text, mode))
+    try:  # shared on content: reruns and other sessions reuse it (ui/shared_views.py)
+        encoded = shared_view(*anchor, "encode", mode, text_key(text), build=lambda: encode_for_page(tokenizer, text, mode))
     except BpeError as error:
         found = [token for token in tokenizer.special_tokens if token in text] if mode == "disallowed" else []
         # The engine's message teaches the Python call (allowed_special=...); the page names its own choices.
@@ -132,8 +132,10 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
             f"The walkthrough follows the first {encoded.walked_chars:,} of {len(text):,} characters (as if the "
             f"text ended there): it redraws a chunk for every merge, so a whole long text would be too much."
         )
-    walk_key = ("walkthrough", anchor[1], mode, tuple(sorted(names.items())))
-    show_html(cached_view(anchor[0], walk_key, text, lambda: walkthrough_html(tokenizer, walks, names=names)))
+    show_html(shared_view(
+        *anchor, "walkthrough", mode, tuple(sorted(names.items())), text_key(text),
+        build=lambda: walkthrough_html(tokenizer, walks, names=names),
+    ))
     return ids
 
 
@@ -232,7 +234,7 @@ def main() -> None:
     trained, step = run
     ours = tokenizer_at(trained, step)
     tokenizer = choose_tokenizer(ours, step)
-    anchor = (trained.trace, step) if tokenizer is ours else (tokenizer, None)
+    anchor = (trained, step) if tokenizer is ours else (tokenizer, None)
     encoded = encode_section(tokenizer, trained, names_for(trained) if tokenizer is ours else {}, anchor=anchor)
     choice = ENCODE_WITH.get()
     # Ids change meaning with the tokenizer, the example, its settings and (for your own text) the text.

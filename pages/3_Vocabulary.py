@@ -15,6 +15,7 @@ from ui import pretrained_vocab, tokenizers, url
 from ui.render import names_for, page_setup, presenter, show_chart
 from ui.preamble import run_at_step
 from ui.settings_sidebar import settings_sidebar
+from ui.shared_views import shared_view
 from ui.state import SessionValue
 from ui.widgets import vocab_search
 
@@ -48,7 +49,7 @@ def main() -> None:
     trained, step = run
     trace = trained.trace
     names = names_for(trained)
-    everything = trained.view("vocab", lambda: vocab_frame(trace))
+    everything = shared_view(trained, "vocab", build=lambda: vocab_frame(trace))
     present = vocab_at(trace, everything, step)
 
     left, right = st.columns([1.4, 1], gap="large")

@@ -25,7 +25,7 @@ from ui import state, tokenizers, url
 from ui.render import page_setup, show_html, tokenizer_at
 from ui.state import SessionValue, bind, widget_key
 from ui.training import get_trained
-from ui.view_cache import cached_view
+from ui.shared_views import shared_view, text_key
 from ui.preamble import run_at_step
 from ui.settings_sidebar import settings_sidebar
 
@@ -76,25 +76,25 @@ def variant_settings() -> None:
 
 
 def variant_tokenizer(step: int):
-    """``(tokenizer, (trace, step))`` of "ours with other settings", or ``None`` after an error."""
+    """``(tokenizer, (run, step))`` of "ours with other settings", or ``None`` after an error."""
     tie, unit, pretokenizer = _variant()
     trained = get_trained(state.lab().replace(tie_break=tie, unit=unit, pretokenizer=pretokenizer))
     if trained is None:
         return None
     at = min(step, len(trained.trace.steps))
-    return tokenizer_at(trained, at), (trained.trace, at)
+    return tokenizer_at(trained, at), (trained, at)
 
 
 def encode_all(chosen: list[tuple[str, object, tuple]], text: str, labels: dict[str, str]) -> list[tuple]:
     """``(label, tokenizer, Encoded)`` per tokenizer, all over the same text: if a tokenizer
     encodes only a prefix (a chunk over MAX_CHUNK_CHARS), everyone encodes that prefix, and the
-    page says so. Cached on content (ui/view_cache.py), so reruns do not encode again."""
+    page says so. Shared on content (ui/shared_views.py), so reruns do not encode again."""
     for attempt in range(2):
         results = []
         for choice, tokenizer, anchor in chosen:
             try:
-                results.append((labels[choice], tokenizer, cached_view(
-                    anchor[0], ("compare", anchor[1]), text, lambda: encode_for_page(tokenizer, text, "allowed")
+                results.append((labels[choice], tokenizer, shared_view(
+                    *anchor, "compare", text_key(text), build=lambda: encode_for_page(tokenizer, text, "allowed")
                 )))
             except BpeError as error:
                 if attempt == 0:
@@ -144,10 +144,10 @@ def compare_section(trained, step: int) -> None:
         if choice == VARIANT:
             tokenizer, anchor = variant_tokenizer(step) or (None, None)
         elif choice == LAST:
-            tokenizer, anchor = tokenizer_at(trained, total), (trained.trace, total)
+            tokenizer, anchor = tokenizer_at(trained, total), (trained, total)
         else:
             tokenizer = tokenizers.resolve(choice, ours)
-            anchor = (trained.trace, step) if tokenizer is ours else (tokenizer, None)
+            anchor = (trained, step) if tokenizer is ours else (tokenizer, None)
         if tokenizer is not None:
             chosen_tokenizers.append((choice, tokenizer, anchor))
     results = encode_all(chosen_tokenizers, text, labels)
