@@ -4,7 +4,8 @@ Why: a class follows one example, so sixty students press Next onto the same ste
 run within seconds, and every element of that step (numbers and narration, the pair-count rows,
 the segmented corpus, the latest merges) is a pure function of the run, the step and the view
 options. Building each once and handing the same string or spec to every session turns sixty
-builds into one (on python-docs a corpus view alone costs about 50 ms, the pair counts more).
+builds into one (on a long text such as python-docs the corpus view and the pair counts are the
+costliest part of a step).
 The same holds for a run's whole-run tables, an encode of a 200,000-character text and its
 walkthrough, and a run's export files. What stays per session is only what is truly per session:
 reading its state, its widgets, and sending the elements.
