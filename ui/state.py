@@ -17,16 +17,18 @@ How a page declares a key, a widget bound to it, and a link parameter
        st.text_area("Text to encode", height=110, **ENCODE_TEXT.widget())
 
    Options: ``suffix=`` (two widgets for one value: ``"w.speed.main"``), ``options=`` (a choice no
-   longer offered shows the first option), ``then=`` (a callback after the write). A widget editing
-   one field of a dataclass value (the lab's settings, a form) uses ``.field_widget(name)``; a
-   callback that does more than store the value uses :func:`bind`. A widget holding nothing worth
-   keeping (a button, an uploader) takes ``key=widget_key("quiz", "reset")``. Pages never spell a
-   ``"w.…"`` or ``"bpe.…"`` key (``tests/test_state_keys.py`` reads their source).
+   longer offered shows the first option), ``show=``/``convert=`` (the value as the widget holds it,
+   and back), ``then=`` (a callback after the write). A widget editing one field of a dataclass
+   value (the lab's settings, a form) uses ``.field_widget(name)``; a callback that does more than
+   store the value uses :func:`bind`. A widget holding nothing worth keeping (a button, an uploader)
+   takes ``key=widget_key("quiz", "reset")``. Pages never spell a ``"w.…"`` or ``"bpe.…"`` key, and
+   no two declarations share a name (``tests/test_state_keys.py`` reads the sources).
 3. **A link parameter**: the example, the settings and the step live in one typed
    :class:`~bpe.app.lab_state.LabState` (:data:`LAB`, :func:`lab`, :func:`update_lab`); its link form
-   is derived from it, and its sidebar widgets from :data:`bpe.app.setting_specs.SETTINGS`. A page's
-   own parameter is read once when a link opens (``url.new_param("text")``, then ``.set`` it) and
-   written back with ``url.write_url({"text": ...}, lab=False)``.
+   is derived from it, and its sidebar widgets from :data:`bpe.app.setting_specs.SETTINGS` (a new
+   training setting is one entry there: widget and link parameter follow). A page's own parameter
+   is read once when a link opens (``url.new_param("text")``, then ``.set`` it) and written back
+   with ``url.write_url({"text": ...}, lab=False)``.
 
 Why session keys and widget keys both: Streamlit drops a widget's key when the learner switches page,
 so the value lives under its own ``bpe.*`` key and the ``w.*`` widget key is only its current view.
