@@ -49,15 +49,6 @@ def escape_markdown(text: object) -> str:
     return f"{block.group(1)}\\{one_line[block.start(2):]}"
 
 
-def unescape_markdown(text: str) -> str:
-    """Undo :func:`escape_markdown` (for tests that read what the page shows).
-
-    >>> unescape_markdown(escape_markdown("<|endoftext|> (byte 3)"))
-    '<|endoftext|> (byte 3)'
-    """
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
-
-
 def inline_code(text: str) -> str:
     """``text`` as a Markdown code span, with a fence longer than any run of backticks inside.
 

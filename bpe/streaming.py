@@ -18,8 +18,8 @@ the two sides apart gives the same ids as encoding them together:
 Deliberately left out: ``none`` and custom patterns have no safe cut inside plain text, so their
 text is held until a special token or the end (memory grows with the longest such stretch).
 
-    >>> from bpe.pretrained import load_gpt2
-    >>> tok = load_gpt2()
+    >>> from bpe.pretrained import load_pretrained
+    >>> tok = load_pretrained("gpt2")
     >>> list(encode_iterable(tok, ["hello wo", "rld<|endof", "text|>"], allowed_special="all"))
     [31373, 995, 50256]
 """

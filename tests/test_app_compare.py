@@ -8,9 +8,8 @@ from streamlit.testing.v1 import AppTest
 
 from bpe import PRESETS, Tokenizer, train
 from bpe.formats import export_tokenizer
-from bpe.markdown import unescape_markdown
 
-from .apptest_support import ENCODE, errors, open_page, plain
+from .apptest_support import ENCODE, errors, open_page, plain, unescape_markdown
 from .shared_tokenizers import shared_gpt2
 
 COMPARE = "pages/9_Compare.py"

@@ -21,7 +21,7 @@ from bpe.formats import (
 )
 from bpe.byte_level import to_byte_text
 from bpe.pretokenize import GPT2_PATTERN
-from bpe.pretrained import gpt2_file_paths
+from bpe.pretrained import pretrained_file_paths
 from bpe.presets import python_docs_text
 from bpe.settings import TrainSettings
 from bpe.tokenizer import Tokenizer
@@ -175,7 +175,7 @@ def test_hf_merges_read_as_strings_or_as_pairs():
 
 def test_hf_file_saved_by_tokenizers_itself_reads_as_gpt2():
     """A tokenizer.json written by the library (not by us): GPT-2's files through models.BPE."""
-    encoder_path, merges_path = gpt2_file_paths()
+    encoder_path, merges_path = pretrained_file_paths("gpt2")
     vocab = json.loads(encoder_path.read_text(encoding="utf-8"))
     lines = merges_path.read_text(encoding="utf-8").split("\n")[1:]
     hf = HfTokenizer(models.BPE(vocab, [tuple(line.split(" ")) for line in lines if line]))

@@ -79,7 +79,7 @@ def test_every_locked_runtime_and_data_package_is_declared_at_or_below_its_pin()
         for package, pin in _pins(lock).items():
             assert package in floors, f"{package} is pinned in {lock} but not declared in pyproject.toml"
             assert _version(floors[package]) <= _version(pin), f"{package}: pyproject asks for {floors[package]}, {lock} pins {pin}"
-    assert list(_floors(project["dependencies"])) == ["regex"], "the engine's only runtime dependency is regex"
+    assert list(_floors(project["dependencies"])) == ["regex", "platformdirs"], "the engine needs regex and platformdirs only"
 
 
 def test_the_console_command_is_the_cli_of_python_m_bpe():

@@ -1,6 +1,8 @@
 """Compare and export view builders: the numbers table, the run diff, and the files offered."""
 
+import io
 import json
+import zipfile
 from dataclasses import replace
 
 import pytest
@@ -11,7 +13,7 @@ from bpe.views.compare import (
     DIVERGENCE_TINT, clean_name, compare_frame, divergence_html, explain_divergence, highlight_merge,
     merges_side_by_side, unique_name,
 )
-from bpe.views.exports import export_offers, mime_type, zip_contents, zip_files
+from bpe.views.exports import export_offers, mime_type, zip_files
 
 WIKI = PRESETS["wikipedia"]
 SENNRICH = PRESETS["sennrich"]
@@ -20,6 +22,12 @@ SAMPLE = " lowest newer wider, and the € sign"
 
 def run(preset, **changes):
     return train(preset.corpus(), replace(preset.settings, **changes))
+
+
+def zip_contents(data: bytes) -> dict[str, bytes]:
+    """The files inside a zip archive, as a learner's unzip gives them."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
 
 
 # -- the numbers table ------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import streamlit as st
 from bpe.app import setting_specs
 from bpe.app.lab_state import SOURCES, STOP_BY, LabState
 from bpe.app.setting_specs import WIDGETS, SettingSpec
+from bpe.errors import RegistryError
 from bpe.limits import MAX_MERGES
 from bpe.presets import PRESETS
 from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
@@ -112,7 +113,7 @@ DRAWERS: MappingProxyType[str, Callable[[Any, SettingSpec, LabState], None]] = M
     "pretokenizer": _pretokenizer,
 })
 if set(DRAWERS) != set(WIDGETS):  # a widget kind without a drawer is an error at import, not a missing widget
-    raise ImportError(f"ui.settings_sidebar draws {sorted(DRAWERS)}, the settings use {sorted(WIDGETS)}")
+    raise RegistryError(f"ui.settings_sidebar draws {sorted(DRAWERS)}, the settings use {sorted(WIDGETS)}")
 
 
 def draw_setting(sidebar, spec: SettingSpec, current: LabState) -> None:

@@ -2,8 +2,8 @@
 
 The pretrained ones (``bpe.pretrained.PRETRAINED``) are read once per server process with
 ``st.cache_resource`` and shared by every session: a :class:`~bpe.tokenizer.Tokenizer` only grows
-a chunk cache, which is deterministic, so sharing is safe (GPT-4o takes about 1.5 s and 80 MiB, see
-``benchmarks/encode_benchmark.py``). Imports live in the session (``state.IMPORTED``, a tuple
+a chunk cache, which is deterministic, so sharing is safe (``benchmarks/encode_benchmark.py``
+measures a load's time and memory). Imports live in the session (``state.IMPORTED``, a tuple
 replaced on every change), so one user's files are never seen by another.
 
 Choices are strings, so a selectbox can hold them: ``ours``, a pretrained name (``gpt2``,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..byte_level import BYTE_TO_UNICODE
-from ..errors import BpeError, FormatError
+from ..errors import BpeError, FormatError, RegistryError
 from ..ids import is_digits, is_whole_number
 from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
@@ -48,7 +48,8 @@ class TokenizerFormat:
     note: str
     """Who reads the files, for the export page (Markdown)."""
     write: Callable[[Tokenizer], str | tuple[str, ...]]
-    """The files' texts, one per file name (a lone ``str`` for one file); FormatError if it cannot hold it."""
+    """The files' texts, one per file name (a lone ``str`` for one file), for a tokenizer that
+    :meth:`export_problem` has found no problem with (:meth:`texts` checks, then writes)."""
     read: Callable[..., Tokenizer]
     """``read(files, *, name, ...)``: ``files`` is ``(source, contents)`` pairs, one per file read, and the
     options are ``pretokenizer`` unless ``stores_pattern``, ``special_tokens`` unless ``stores_special_tokens``."""
@@ -65,16 +66,21 @@ class TokenizerFormat:
 
     def __post_init__(self) -> None:  # a mistake in a format's entry fails at import, not on first use
         if not 1 <= self.reads <= len(self.file_names) or len(set(self.file_names)) != len(self.file_names):
-            raise ValueError(f"format {self.name!r}: reads {self.reads} of the distinct file names {self.file_names}")
+            raise RegistryError(f"format {self.name!r}: reads {self.reads} of the distinct file names {self.file_names}")
 
     def export_problem(self, tokenizer: Tokenizer) -> str | None:
         """Why this format cannot hold ``tokenizer`` (a sentence that says what to do instead); None if it can."""
         return (byte_level_problem(tokenizer, title=self.title) if self.byte_level_only else None) or self.problem(tokenizer)
 
+    def texts(self, tokenizer: Tokenizer) -> str | tuple[str, ...]:
+        """What :attr:`write` gives, after the one check of :meth:`export_problem`: FormatError (saying
+        why) if the format cannot hold ``tokenizer``. Each format's ``to_...`` function is this."""
+        first_problem(self.export_problem(tokenizer))
+        return self.write(tokenizer)
+
     def export(self, tokenizer: Tokenizer) -> dict[str, str]:
         """``file name -> text``; FormatError (saying why) if the format cannot hold ``tokenizer``."""
-        first_problem(self.export_problem(tokenizer))
-        texts = self.write(tokenizer)
+        texts = self.texts(tokenizer)
         return dict(zip(self.file_names, (texts,) if isinstance(texts, str) else texts, strict=True))
 
 

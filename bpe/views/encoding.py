@@ -176,8 +176,8 @@ def byte_ids(tokenizer: Tokenizer, data: bytes) -> list[int]:
     """The base token of each byte of ``data``, for a byte-level tokenizer (our ids are the byte
     values; GPT-2 numbers its bytes otherwise).
 
-    >>> from bpe.pretrained import load_gpt2
-    >>> byte_ids(load_gpt2(), b"\\xe2\\x82")  # two of the three bytes of "€"
+    >>> from bpe.pretrained import load_pretrained
+    >>> byte_ids(load_pretrained("gpt2"), b"\\xe2\\x82")  # two of the three bytes of "€"
     [158, 224]
     """
     by_byte: dict[bytes, int] = {}

@@ -46,8 +46,7 @@ TOKEN_CSS = """
 )
 """Chip styles. Colours are classes, not inline styles: a page of chips is then a few kilobytes
 lighter, and the browser can share one computed style among all chips of a colour instead of
-parsing a style attribute per chip (measured: about 40 ms less browser time per step for ~400
-chips)."""
+parsing a style attribute per chip, which showed in the browser's time per step."""
 
 
 @dataclass(frozen=True, slots=True)
