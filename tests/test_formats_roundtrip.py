@@ -40,8 +40,11 @@ PRETOKENIZERS = {
     "custom-regex-with-gaps": "regex:[A-Za-z]+|[0-9]+",
     "none": "none",
 }
-HOLD_BYTE_LEVEL = [name for name in FORMATS if name != "subword-nmt"]  # subword-nmt: tests/test_subword_nmt_parity.py
-BYTE_FORMATS = [name for name in HOLD_BYTE_LEVEL if name != "ours"]
+PLAIN_BYTE_LEVEL = Tokenizer(unit="byte", pretokenizer="gpt2", base={b: Token(bytes([b])) for b in range(256)}, merges=[])
+HOLD_BYTE_LEVEL = [name for name, entry in FORMATS.items() if entry.export_problem(PLAIN_BYTE_LEVEL) is None]
+"""The formats that hold a byte-level tokenizer, as their entries say (subword-nmt's codes hold
+characters: tests/test_subword_nmt_parity.py)."""
+BYTE_FORMATS = [name for name, entry in FORMATS.items() if entry.byte_level_only]
 
 
 @lru_cache(maxsize=None)
@@ -139,7 +142,7 @@ def import_back(tokenizer: Tokenizer, format: str) -> Tokenizer:
         format=format,
         files=export_tokenizer(tokenizer, format=format),
         pretokenizer=tokenizer.pretokenizer.name if not FORMATS[format].stores_pattern else "gpt2",
-        special_tokens=tokenizer.special_tokens if format == "tiktoken" else None,
+        special_tokens=tokenizer.special_tokens if not FORMATS[format].stores_special_tokens else None,
     )
 
 
