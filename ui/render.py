@@ -75,8 +75,9 @@ def show_chart(spec: dict, container=None, *, renderer: str = "canvas", bars: in
     presenter mode. ``bars``: keep only the first rows of a one-dataset chart (a shorter chart).
 
     Canvas by default: a chart redrawn on every step then adds no SVG elements for the browser to
-    style and lay out again on every step. The pair-count chart asks for SVG: its bars must be
-    elements, so that hovering one can mark the pair's places in the corpus (CSS ``:has()`` on the bar's ``aria-label``, see ``merge_html``)."""
+    style and lay out on every step, which showed in the browser's time per step. The
+    pair-count chart asks for SVG: its bars must be elements, so that hovering one can mark the
+    pair's places in the corpus (CSS ``:has()`` on the bar's ``aria-label``, see ``merge_html``)."""
     if bars is not None:
         (name, rows), = spec["datasets"].items()
         spec = {**spec, "datasets": {name: rows[:bars]}}

@@ -19,7 +19,7 @@ import streamlit as st
 from bpe.app import setting_specs
 from bpe.app.lab_state import SOURCES, STOP_BY, LabState
 from bpe.app.setting_specs import WIDGETS, SettingSpec
-from bpe.errors import SettingsError
+from bpe.errors import RegistryError
 from bpe.limits import MAX_MERGES
 from bpe.presets import PRESETS
 from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
@@ -104,7 +104,7 @@ DRAWERS: MappingProxyType[str, Callable[[Any, SettingSpec, LabState], None]] = M
     "pretokenizer": _pretokenizer,
 })
 if set(DRAWERS) != set(WIDGETS):  # a widget kind without a drawer is an error at import, not a missing widget
-    raise SettingsError(
+    raise RegistryError(
         f"ui.settings_sidebar draws {sorted(DRAWERS)}, but setting_specs.WIDGETS names {sorted(WIDGETS)}: "
         "give each widget kind a drawer in DRAWERS"
     )

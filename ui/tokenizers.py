@@ -2,8 +2,8 @@
 
 The pretrained ones (``bpe.pretrained.PRETRAINED``) are read once per server process with
 ``st.cache_resource`` and shared by every session: a :class:`~bpe.tokenizer.Tokenizer` only grows
-a chunk cache, which is deterministic, so sharing is safe (loading GPT-4o takes seconds and tens of
-MiB: ``benchmarks/encode_benchmark.py`` measures it). Imports live in the session (:data:`IMPORTED`, a tuple
+a chunk cache, which is deterministic, so sharing is safe (``benchmarks/encode_benchmark.py``
+measures a load's time and memory). Imports live in the session (:data:`IMPORTED`, a tuple
 replaced on every change), so one user's files are never seen by another.
 
 Choices are strings, so a selectbox can hold them: ``ours``, a pretrained name (``gpt2``,
@@ -21,7 +21,7 @@ from bpe.formats import import_tokenizer, tokenizer_format
 from bpe.pretrained import PRETRAINED, load_pretrained
 from bpe.tokenizer import Tokenizer
 from bpe.views.compare import NamedTokenizer, clean_name, unique_name
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 
 from .state import SessionValue
 
