@@ -49,7 +49,7 @@ from tokenizers import Tokenizer as HfTokenizer  # noqa: E402
 from tokenizers import decoders, models, pre_tokenizers  # noqa: E402
 
 from bpe.presets import python_docs_text  # noqa: E402
-from bpe.pretrained import PRETRAINED, gpt2_file_paths, load_pretrained  # noqa: E402
+from bpe.pretrained import PRETRAINED, load_pretrained, pretrained_file_paths  # noqa: E402
 from tests.owners import OWNERS  # noqa: E402
 
 
@@ -154,7 +154,7 @@ def bench_one(name: str, text: str, runs: int, *, first_load: bool) -> dict:
         library: lambda: lambda: owner.encode(text, allowed=frozenset(), disallowed=()),
     }
     if name == "gpt2":
-        hf = build_hf(*gpt2_file_paths())
+        hf = build_hf(*pretrained_file_paths("gpt2"))
         setups["HF tokenizers (1 thread)"] = lambda: lambda: hf.encode(text).ids
     results = timed_rounds(runs, setups)
     reference = results[library][1]

@@ -1,7 +1,7 @@
 """A per-user disk cache of pretrained tokenizers' merges, checked against their source files.
 
 Why: a tiktoken rank file stores ranks, not merges. Recovering GPT-4o's 199,742 merges from its
-ranks replays tiktoken's merge loop for every token: about 15 s of pure Python. The merges follow
+ranks replays tiktoken's merge loop for every token: seconds of pure Python. The merges follow
 from the file alone, so the first load saves them here and later loads read them back (a fraction
 of a second) and only rebuild the :class:`~bpe.tokenizer.Tokenizer`.
 
@@ -10,7 +10,9 @@ A cache file is used only if its header names the same source sha256 (the files'
 which the loader has just checked) and the payload's own sha256 matches; anything else (an old
 version, a truncated or edited file, a read-only or missing folder) falls back to building from
 the source and, if possible, rewriting the cache. ``BPE_LAB_CACHE_DIR`` picks the folder (tests
-use a temporary one); by default it is ``$XDG_CACHE_HOME/bpe-lab`` or ``~/.cache/bpe-lab``.
+use a temporary one); by default it is the per-user cache folder of each system, as ``platformdirs``
+names it: ``$XDG_CACHE_HOME/bpe-lab`` or ``~/.cache/bpe-lab`` on Linux, ``~/Library/Caches/bpe-lab``
+on macOS, ``%LOCALAPPDATA%\\bpe-lab\\Cache`` on Windows.
 
 File layout: one JSON header line (name, pre-tokenizer, special tokens, the 256 base ids in byte
 order, hashes; ``whole_only``, the tokens no merge makes as ``[id, hex]`` pairs, only in the files
@@ -34,6 +36,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from platformdirs import user_cache_dir
+
 from .errors import BpeError
 from .tokenizer import Tokenizer
 from .vocab import Token
@@ -47,7 +51,7 @@ def cache_dir() -> Path:
     chosen = os.environ.get("BPE_LAB_CACHE_DIR")
     if chosen:
         return Path(chosen)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bpe-lab"
+    return Path(user_cache_dir("bpe-lab", appauthor=False))
 
 
 def cache_path(name: str, source_hash: str) -> Path:
@@ -94,12 +98,7 @@ def _make(
 
 
 def _parts(tokenizer: Tokenizer) -> Parts:
-    tokens, merges, whole_only = tokenizer.tokens, tokenizer.merges, tokenizer.whole_only
-    merged = {new_id for _, _, new_id in merges}
-    base = {
-        i: token for i, token in tokens.items() if i not in merged and i not in whole_only and not tokenizer.is_special(i)
-    }
-    return base, merges, dict(tokenizer.special_tokens), whole_only
+    return tokenizer.base, tokenizer.merges, dict(tokenizer.special_tokens), tokenizer.whole_only
 
 
 def _read(path: Path, source_hash: str) -> Parts | None:

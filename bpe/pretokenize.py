@@ -33,8 +33,9 @@ Two kinds of piece come out of a split:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from typing import Literal
 
 import regex
 
@@ -188,6 +189,11 @@ def validate_special_tokens(special_tokens: tuple[str, ...] | list[str]) -> tupl
             raise SpecialTokenError(f"the special token {token!r} is listed twice: list each one once")
         seen.add(token)
     return tuple(special_tokens)
+
+
+SpecialSet = Literal["all"] | Collection[str]
+"""The special tokens ``allowed_special`` or ``disallowed_special`` name (tiktoken's arguments):
+``"all"``, or a collection of their texts."""
 
 
 def special_token_pattern(special_tokens: tuple[str, ...] | list[str] | set[str]) -> regex.Pattern | None:

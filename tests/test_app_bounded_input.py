@@ -1,4 +1,4 @@
-"""The app under input that once took down a shared server or drew a traceback (issue 11), on
+"""The app under input that once took down a shared server or drew a traceback, on
 the page (AppTest): regex bombs from the sidebar, a link and an imported file; display cuts that
 split a special token; texts whose encode or walkthrough cost seconds on every rerun.
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bpe.pretrained import PRETRAINED
-from bpe.views.markdown import unescape_markdown
-
-from .apptest_support import ENCODE, VOCAB, errors, html_with, open_page
+from .apptest_support import ENCODE, VOCAB, errors, html_with, open_page, unescape_markdown
 from .owners import OWNERS
 
 COMPARE = "pages/9_Compare.py"

@@ -112,6 +112,13 @@ def test_bad_input_raises_a_documented_error_that_says_how_to_fix_it(action, err
     assert isinstance(raised.value, ValueError)  # the app and CLI catch ValueError subclasses only
 
 
+def test_a_corpus_of_exactly_the_limit_is_accepted_and_one_character_more_is_not():
+    at_limit = "a" * MAX_CORPUS_CHARS
+    assert check_corpus_size(at_limit) is at_limit
+    with pytest.raises(BpeError, match=f"{MAX_CORPUS_CHARS + 1:,} characters, over the limit of {MAX_CORPUS_CHARS:,}"):
+        check_corpus_size(at_limit + "a")
+
+
 def test_a_utf8_file_with_nul_and_control_characters_is_text_and_a_byte_order_mark_is_dropped():
     assert decode_text_file(b"a\x00b\x01c", name="log.txt") == "a\x00b\x01c"
     assert decode_text_file("\ufefflow".encode(), name="bom.txt") == "low"

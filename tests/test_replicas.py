@@ -38,11 +38,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from server_load_test import ProtocolSession, connect, page_cookies  # noqa: E402
 
 HAPROXY = shutil.which("haproxy", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
-pytestmark = pytest.mark.skipif(
-    HAPROXY is None,
-    reason="HAProxy is not installed and could not be installed on this machine "
-    "(scripts/install.sh --test runs apt-get install haproxy): the replica failover test needs it",
-)
 REPLICA = re.compile(r"BPE_REPLICA=(\w+)")
 
 
@@ -88,6 +83,8 @@ def alive(pid: int) -> bool:
 
 @pytest.fixture
 def replicas():
+    # A missing HAProxy fails these tests (never skips them): a machine without it runs fewer tests.
+    assert HAPROXY is not None, "HAProxy is not installed: scripts/install.sh --test installs it (apt-get install haproxy)"
     replica_set = ReplicaSet()
     try:
         yield replica_set

@@ -26,7 +26,7 @@ from bpe.tokenizer import Tokenizer
 from bpe.trainer import train
 
 from .peers import hf_merges
-from .test_engine_parity import TAYLOR_SWIFT
+from .generated_text import article_text
 
 SENNRICH_TEXT = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
 CORPORA = {
@@ -34,8 +34,7 @@ CORPORA = {
     "hf-course": lambda: " ".join(word for word, count in HF_COURSE_WORDS.items() for _ in range(count)),
     "python-docs-100k": lambda: python_docs_text()[:100_000],
     "python-docs": python_docs_text,
-    "taylorswift": lambda: TAYLOR_SWIFT.read_text(encoding="utf-8") if TAYLOR_SWIFT.exists()
-    else pytest.skip(f"{TAYLOR_SWIFT} is absent"),
+    "generated-article": article_text,
     "tabs-and-accents": lambda: "café\tnoir café naïve\tcafé  naïve\n\n  straße straße\r\nstraße a b a\n" * 3,
 }
 MERGES = 1000
@@ -218,7 +217,7 @@ def hash_order_step(trace) -> int:
     return len(trace.steps)
 
 
-@pytest.mark.parametrize("name", ["sennrich", "hf-course", "python-docs-100k", "taylorswift"])
+@pytest.mark.parametrize("name", ["sennrich", "hf-course", "python-docs-100k", "generated-article"])
 def test_hf_rule_in_attached_mode_matches_hugging_face_end_of_word_suffix(name):
     text = CORPORA[name]()
     settings = TrainSettings(

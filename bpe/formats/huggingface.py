@@ -43,7 +43,7 @@ from ..split_rules import SplitRule
 from ..tokenizer import Tokenizer
 from .common import (
     SET_OPERATION, TokenizerFormat, as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem,
-    first_problem, foreign_syntax_problem, one_file, pretokenizer_name,
+    foreign_syntax_problem, one_file, pretokenizer_name,
 )
 
 _SIMPLE_POST = (None, "ByteLevel")  # post-processors that only adjust offsets
@@ -297,9 +297,8 @@ def _vocab(tokenizer: Tokenizer) -> dict[str, int]:
     }
 
 
-def to_hf(tokenizer: Tokenizer) -> str:
+def _write(tokenizer: Tokenizer) -> str:
     """The ``tokenizer.json`` text, loadable with ``tokenizers.Tokenizer.from_str``."""
-    first_problem(HF.export_problem(tokenizer))
     tokens = tokenizer.tokens
     name = tokenizer.pretokenizer.name
     byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": name == "gpt2"}
@@ -347,5 +346,11 @@ def to_hf(tokenizer: Tokenizer) -> str:
 HF = TokenizerFormat(
     name="hf", title="Hugging Face tokenizer.json", file_names=("tokenizer.json",),
     note="Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
-    write=to_hf, read=one_file(from_hf), problem=_problem,
+    write=_write, read=one_file(from_hf), problem=_problem,
 )
+
+
+def to_hf(tokenizer: Tokenizer) -> str:
+    """The ``tokenizer.json`` text, loadable with ``tokenizers.Tokenizer.from_str``; FormatError
+    (saying why) if Hugging Face's tokenizer.json cannot hold ``tokenizer``."""
+    return HF.texts(tokenizer)  # type: ignore[return-value]

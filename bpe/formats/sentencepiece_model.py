@@ -37,7 +37,7 @@ from types import MappingProxyType
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
 from ..vocab import Token
-from .common import TokenizerFormat, build_tokenizer, first_problem, one_file
+from .common import TokenizerFormat, build_tokenizer, one_file
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 _BPE = 2
@@ -216,8 +216,8 @@ def _split_piece(piece: str, ranks: dict[str, int]) -> tuple[str, str] | None:
 def _problem(tokenizer: Tokenizer) -> str | None:
     if tokenizer.unit != "char" or tokenizer.pretokenizer.name != "sentencepiece" or tokenizer.end_of_word:
         return (
-            f"{SENTENCEPIECE.title} holds char-level tokenizers split by 'sentencepiece' without an end-of-word "
-            "marker (train with --unit char --pretokenizer sentencepiece); save this one as BPE Lab JSON"
+            f"{SENTENCEPIECE.title} holds tokenizers of the char unit split by 'sentencepiece', without an "
+            "end-of-word marker (train with --unit char --pretokenizer sentencepiece); save this one as BPE Lab JSON"
         )
     if tokenizer.unknown_token is None:
         return f"{SENTENCEPIECE.title} needs an unknown token such as <unk>; save this one as BPE Lab JSON"
@@ -236,8 +236,12 @@ def _problem(tokenizer: Tokenizer) -> str | None:
 
 
 def to_sentencepiece(tokenizer: Tokenizer) -> bytes:
-    """The ``.model`` bytes: special tokens, byte pieces, merges in rank order, then characters."""
-    first_problem(SENTENCEPIECE.export_problem(tokenizer))
+    """The ``.model`` bytes: special tokens, byte pieces, merges in rank order, then characters;
+    FormatError (saying why) if the format cannot hold ``tokenizer``."""
+    return SENTENCEPIECE.texts(tokenizer)  # type: ignore[return-value]
+
+
+def _model_bytes(tokenizer: Tokenizer) -> bytes:
     tokens, specials = tokenizer.tokens, sorted(tokenizer.special_tokens.items(), key=lambda item: item[1])
     merged = [new_id for _, _, new_id in tokenizer.merges]
     characters = [i for i, token in tokens.items() if i not in set(merged) and not tokenizer.is_special(i)
@@ -260,5 +264,5 @@ def to_sentencepiece(tokenizer: Tokenizer) -> bytes:
 SENTENCEPIECE = TokenizerFormat(
     name="sentencepiece", title="SentencePiece .model", file_names=("tokenizer.model",),
     note="`sentencepiece.SentencePieceProcessor(model_file=...)` (BPE, identity normalization).",
-    write=to_sentencepiece, read=one_file(from_sentencepiece), problem=_problem, byte_level_only=False,
+    write=_model_bytes, read=one_file(from_sentencepiece), problem=_problem, byte_level_only=False,
 )

@@ -37,7 +37,7 @@ from types import MappingProxyType
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
 from ..vocab import Token, token_text
-from .common import TokenizerFormat, as_text, build_tokenizer, first_problem, one_file
+from .common import TokenizerFormat, as_text, build_tokenizer, one_file
 
 MARKER = "</w>"
 _VERSIONS = MappingProxyType({"0.1": "separate", "0.2": "attached"})
@@ -131,9 +131,8 @@ def _problem(tokenizer: Tokenizer) -> str | None:
     return None
 
 
-def to_subword_nmt(tokenizer: Tokenizer) -> str:
+def _write(tokenizer: Tokenizer) -> str:
     """The codes file: ``#version: 0.2`` (attached marker) or ``0.1`` (separate), then one merge a line."""
-    first_problem(SUBWORD_NMT.export_problem(tokenizer))
     version = next(number for number, mode in _VERSIONS.items() if mode == tokenizer.end_of_word_mode)
     lines = [f"#version: {version}"]
     lines += [f"{tokenizer.token_text(left)} {tokenizer.token_text(right)}" for left, right, _ in tokenizer.merges]
@@ -143,5 +142,11 @@ def to_subword_nmt(tokenizer: Tokenizer) -> str:
 SUBWORD_NMT = TokenizerFormat(
     name="subword-nmt", title="subword-nmt codes file", file_names=("bpe.codes",),
     note="Sennrich's `subword-nmt apply-bpe -c bpe.codes`: char-level, marker `</w>`, split on spaces.",
-    write=to_subword_nmt, read=one_file(from_subword_nmt), problem=_problem, byte_level_only=False,  # the one character-level format
+    write=_write, read=one_file(from_subword_nmt), problem=_problem, byte_level_only=False,  # the one character-level format
 )
+
+
+def to_subword_nmt(tokenizer: Tokenizer) -> str:
+    """The codes file: ``#version: 0.2`` (attached marker) or ``0.1`` (separate), then one merge a
+    line; FormatError (saying why) if a codes file cannot hold ``tokenizer``."""
+    return SUBWORD_NMT.texts(tokenizer)  # type: ignore[return-value]
