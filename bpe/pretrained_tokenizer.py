@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from itertools import repeat
 
+from .surrogates import replace_lone_surrogates
 from .tokenizer import Tokenizer
 
 _NOT_WHOLE = -1  # a small int: ``list.index`` finds it by identity, no id can equal it
@@ -60,18 +61,19 @@ class PretrainedTokenizer(Tokenizer):
         """
         if self._split_words is None:  # a pattern with gaps between its words: the general path
             return super().encode_ordinary(text)
-        words = self._split_words(text)
+        words = self._split_words(replace_lone_surrogates(text))
         whole = list(map(self._whole_tokens.get, words, repeat(_NOT_WHOLE)))
         ids: list[int] = []
         cache, find, done = self._word_cache, whole.index, 0  # whole[:done] is in ids already
-        try:
-            while True:
+        while True:
+            try:
                 missing = find(_NOT_WHOLE, done)
-                ids += whole[done:missing]
-                ids += cache[words[missing]]
-                done = missing + 1
-        except ValueError:  # no chunk left that is not a token
-            ids += whole[done:]
+            except ValueError:  # no chunk left that is not a token (only here: merging a chunk may raise one too)
+                break
+            ids += whole[done:missing]
+            ids += cache[words[missing]]
+            done = missing + 1
+        ids += whole[done:]
         return ids
 
     def _merge_chunk(self, chunk: str, is_word: bool = True) -> tuple[int, ...]:

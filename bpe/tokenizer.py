@@ -33,6 +33,7 @@ from .fast_split import ASCII_PATTERNS, split_words
 from .merge_loop import AppliedMerge, merge_ids, walk_merges
 from .pretokenize import Pretokenizer, special_token_pattern, split_special
 from .streaming import encode_iterable
+from .surrogates import replace_lone_surrogates
 from .token_table import build_table
 from .trace import Trace
 from .vocab import UNITS, Token, token_text
@@ -173,7 +174,12 @@ class Tokenizer(TokenizerDisplay):
     def encode(
         self, text: str, *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
     ) -> list[int]:
-        """Text -> ids. Special-token text raises unless allowed (tiktoken's safe default)."""
+        """Text -> ids. Special-token text raises unless allowed (tiktoken's safe default).
+
+        Lone surrogates (text that is not valid Unicode) are read as U+FFFD, as tiktoken reads them
+        (:mod:`bpe.surrogates`); so are they by every other encode and by training.
+        """
+        text = replace_lone_surrogates(text)
         ids: list[int] = []
         for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
             if is_special:
@@ -189,7 +195,8 @@ class Tokenizer(TokenizerDisplay):
         return encode_iterable(self, texts, allowed_special=allowed_special, disallowed_special=disallowed_special)
 
     def encode_ordinary(self, text: str) -> list[int]:
-        """Text -> ids, treating special-token text as plain text."""
+        """Text -> ids, treating special-token text as plain text (lone surrogates as U+FFFD)."""
+        text = replace_lone_surrogates(text)
         if self._split_words is not None:  # the hot path: one cache lookup per chunk, from C
             return list(chain.from_iterable(map(self._word_cache.__getitem__, self._split_words(text))))
         ids: list[int] = []
@@ -201,6 +208,7 @@ class Tokenizer(TokenizerDisplay):
         self, text: str, *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
     ) -> list[ChunkWalk]:
         """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
+        text = replace_lone_surrogates(text)
         walks: list[ChunkWalk] = []
         for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
             if is_special:
@@ -243,8 +251,9 @@ class Tokenizer(TokenizerDisplay):
             except KeyError:
                 unknown = sorted({char for char in chunk if char not in self._table.char_ids})
                 shown = ", ".join(f"{char!r} (U+{ord(char):04X})" for char in unknown[:5])
+                why = " (a lone surrogate, which is not Unicode text, becomes U+FFFD, as in tiktoken)" if "\ufffd" in unknown else ""
                 raise UnknownTokenError(
-                    f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary; "
+                    f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary{why}; "
                     "train on text that contains them, or use the byte unit, which covers every text"
                 ) from None
         if is_word and self.end_of_word is not None:
