@@ -88,7 +88,7 @@ def _encoded_stretches(
         if size < wanted:
             continue
         buffer = "".join(parts)
-        cut = _last_safe_cut(buffer, len(buffer) - held_back, every, special_token_pattern(allowed), pretokenizer_cut)
+        cut = _last_safe_cut(buffer, len(buffer) - held_back, every, allowed, pretokenizer_cut)
         if cut:
             yield tokenizer.encode(buffer[:cut], allowed_special=allowed_special, disallowed_special=disallowed_special)
             buffer = buffer[cut:]
@@ -97,7 +97,7 @@ def _encoded_stretches(
     yield tokenizer.encode("".join(parts), allowed_special=allowed_special, disallowed_special=disallowed_special)
 
 
-def _last_safe_cut(buffer: str, horizon: int, every, allowed, pretokenizer_cut) -> int:
+def _last_safe_cut(buffer: str, horizon: int, every, allowed: set[str], pretokenizer_cut) -> int:
     """The last safe cut at or before ``horizon`` (0 if none); see the module docstring."""
     if horizon <= 0:
         return 0
@@ -107,9 +107,9 @@ def _last_safe_cut(buffer: str, horizon: int, every, allowed, pretokenizer_cut) 
         for match in every.finditer(buffer, overlapped=True):
             inside.update(range(match.start() + 1, match.end()))
     candidates: list[int] = []
-    if allowed is not None:
+    if every is not None and allowed:
         position = 0
-        for piece, _ in split_special(buffer, allowed):
+        for piece, _ in split_special(buffer, every, allowed):  # as encode splits it
             candidates.append(position)
             position += len(piece)
     if pretokenizer_cut is not None:
