@@ -119,6 +119,11 @@ def decode_text_file(data: bytes, *, name: str) -> str:
     return text.removeprefix(BOM)
 
 
+def unreadable(name: str, error: OSError) -> BpeError:
+    """The error for a file that cannot be opened or read (``/proc/self/mem`` opens, then reading fails)."""
+    return BpeError(f"cannot read {name}: {error.strerror or error}")
+
+
 def utf16_error(name: str) -> BpeError:
     return BpeError(f"{name} is UTF-16 text, not UTF-8: save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8) and try again")
 

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 import regex
 
-from .corpus import BOM, looks_like_utf16, utf16_error
+from .corpus import BOM, looks_like_utf16, unreadable, utf16_error
 from .errors import BpeError
 from .fast_split import SAFE_CUT
 from .pretokenize import special_token_pattern, split_special
@@ -131,8 +131,15 @@ def read_text_chunks(
     text (NUL included), UTF-16 is named, a leading byte-order mark is dropped (``on_bom`` is told),
     and bad input raises a :class:`BpeError` naming the byte."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    head = stream.read(chunk_bytes)
-    while 0 < len(head) < 4 and (more := stream.read(chunk_bytes)):  # enough to see a mark or UTF-16
+
+    def read() -> bytes:
+        try:
+            return stream.read(chunk_bytes)
+        except OSError as error:  # it opened, yet reading failed (a device, /proc/self/mem, a disk error)
+            raise unreadable(name, error) from None
+
+    head = read()
+    while 0 < len(head) < 4 and (more := read()):  # enough to see a mark or UTF-16
         head += more
     if looks_like_utf16(head):
         raise utf16_error(name)
@@ -141,7 +148,7 @@ def read_text_chunks(
         head, offset = head[len(_BOM_BYTES):], len(_BOM_BYTES)
         if on_bom is not None:
             on_bom()
-    for data in chain([head], iter(lambda: stream.read(chunk_bytes), b"")):
+    for data in chain([head], iter(read, b"")):
         try:
             text = decoder.decode(data)
         except UnicodeDecodeError as error:

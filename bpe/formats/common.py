@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import BinaryIO
 
 from ..byte_level import BYTE_TO_UNICODE
+from ..corpus import unreadable
 from ..errors import BpeError, FormatError
 from ..ids import is_digits, is_whole_number
 from ..tokenizer import Tokenizer
@@ -106,7 +107,10 @@ def as_text(contents: str | bytes, *, source: str) -> str:
 def read_file(path: str) -> bytes:
     """A file's bytes; a missing or unreadable file is a :class:`BpeError` that names it."""
     with open_binary(path) as file:
-        return file.read()
+        try:
+            return file.read()
+        except OSError as error:  # it opened, yet reading failed (a device, /proc/self/mem, a disk error)
+            raise unreadable(path, error) from None
 
 
 def open_binary(path: str) -> BinaryIO:
@@ -118,7 +122,7 @@ def open_binary(path: str) -> BinaryIO:
     except IsADirectoryError:
         raise BpeError(f"{path} is a folder, not a file") from None
     except OSError as error:
-        raise BpeError(f"cannot read {path}: {error.strerror}") from None
+        raise unreadable(path, error) from None
 
 
 def build_tokenizer(*, source: str, **fields: object) -> Tokenizer:
