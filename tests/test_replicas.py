@@ -1,6 +1,6 @@
 """Two replicas behind HAProxy (``scripts/serve.sh``): each session sticks to one replica, and
 when a replica dies the other's sessions carry on while its learners come back, at their step,
-from their link.
+from their link; serve.sh starts the dead replica again, and it answers its learners.
 
 The sessions speak Streamlit's own protocol with the server load test's client (no browser, so
 the test takes seconds). A learner whose replica died does what Streamlit's page does when its
@@ -25,6 +25,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
+import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack
 
@@ -62,15 +65,24 @@ class ReplicaSet:
             env={**os.environ, "BPE_PYTHON": sys.executable},
         )
         self.pids: dict[str, int] = {}
+        self.ports: dict[str, int] = {}
         self.output: list[str] = []
         for line in self.process.stdout:  # serve.sh bounds its own start (60 s) and exits on failure
-            self.output.append(line)
-            if found := re.match(r"(replica r\d|haproxy) pid (\d+)", line):
-                self.pids[found.group(1).removeprefix("replica ")] = int(found.group(2))
+            self._read(line)
             if line.startswith("serving on"):
                 break
         else:
             raise RuntimeError("serve.sh did not start:\n" + "".join(self.output))
+        # Later lines (a replica started again) are read as they come, so the pipe never fills.
+        threading.Thread(target=lambda: [self._read(line) for line in self.process.stdout], daemon=True).start()
+
+    def _read(self, line: str) -> None:
+        self.output.append(line)
+        if found := re.match(r"(replica r\d|haproxy) pid (\d+)(?: port (\d+))?", line):
+            name = found.group(1).removeprefix("replica ")
+            self.pids[name] = int(found.group(2))
+            if found.group(3):
+                self.ports[name] = int(found.group(3))
 
     def stop(self) -> int:
         """SIGTERM, as Ctrl+C would; serve.sh's exit code."""
@@ -149,6 +161,53 @@ def test_a_dead_replicas_learner_comes_back_at_its_step_while_the_other_carries_
     # in this thread, and asyncio.run refuses to start a second one here.
     with ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, asyncio.wait_for(failover(replicas), timeout=120)).result()
+
+
+def answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
+            return response.read().strip() == b"ok"
+    except OSError:
+        return False
+
+
+def wait_for(condition, *, seconds: float, what: str) -> None:
+    """Poll ``condition`` until it holds (a content wait on a process, not a sleep before a check)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} within {seconds:g} s")
+        time.sleep(0.2)
+
+
+async def learner_on(url: str, replica: str) -> str:
+    """A learner's cookies once HAProxy serves it from ``replica`` again (it checks health every second)."""
+    cookie = await asyncio.to_thread(page_cookies, url, cookie=f"BPE_REPLICA={replica}")
+    return cookie if REPLICA.search(cookie).group(1) == replica else ""
+
+
+def test_a_replica_that_dies_is_started_again_and_answers_its_learners(replicas):
+    dead = replicas.pids["r1"]
+    os.kill(dead, signal.SIGKILL)  # as the kernel's out-of-memory killer ends a process
+    wait_for(lambda: replicas.pids["r1"] != dead, seconds=30, what="serve.sh did not start r1 again")
+    assert alive(replicas.pids["r1"]) and not alive(dead)
+    assert any(line.startswith("replica r1 exited") for line in replicas.output), replicas.output
+    wait_for(lambda: answers(f"http://127.0.0.1:{replicas.ports['r1']}"), seconds=60, what="the new r1 did not answer")
+
+    async def on_r1() -> str:
+        async with AsyncExitStack() as stack:
+            for _ in range(50):  # HAProxy marks it up after two good checks, a second apart
+                if cookie := await learner_on(replicas.url, "r1"):
+                    client = await open_train(stack, replicas.url, cookie, "preset=sennrich")
+                    await client.press("w.next.main")
+                    return shown(client)
+                await asyncio.sleep(0.2)
+            return "HAProxy never sent a learner to the new r1"
+
+    with ThreadPoolExecutor(1) as pool:
+        assert "Merge 1 of" in pool.submit(asyncio.run, asyncio.wait_for(on_r1(), timeout=120)).result()
+    assert replicas.stop() == 128 + signal.SIGTERM
+    assert [name for name, pid in replicas.pids.items() if alive(pid)] == []
 
 
 @pytest.mark.browser
