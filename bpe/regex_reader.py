@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable
+from types import MappingProxyType
 
 from .errors import PatternError
 from .limits import MAX_PATTERN_DEPTH
@@ -32,7 +33,7 @@ _ALNUM = frozenset(string.ascii_letters + string.digits)
 _PROPERTY_NAME = _ALNUM | frozenset(" &_-.")
 _PROPERTY_VALUE = _ALNUM | frozenset(" &_-./")
 _CHARACTER_NAME = _ALNUM | frozenset(" -")
-_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+_HEX_ESCAPES = MappingProxyType({"x": 2, "u": 4, "U": 8})
 _SET_OPERATORS = ("||", "~~", "&&", "--")  # only with the V1 flag
 
 
