@@ -83,6 +83,7 @@ def test_a_tokenizer_json_whose_split_regex_recurses_is_refused(tmp_path):
     assert HF_SPLIT in json.loads(path.read_text())["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"]
     done, seconds = run_capped(["-c", IMPORT_IN_CHILD, "hf", str(path), "gpt2"])
     assert_refused(done, seconds, done.stdout, RECURSIVE["(?R)"])
+    assert done.stdout.startswith(f"{path}: the custom pattern calls a group"), done.stdout  # the file, then why
 
 
 def test_a_link_carrying_recursion_falls_back_to_the_examples_split_with_a_warning():

@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..byte_level import to_byte_text
-from ..errors import FormatError
+from ..errors import FormatError, PatternError
 from ..pattern_guard import pattern_shape
 from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
@@ -222,7 +222,10 @@ def _anchor_problem(pretokenizer: str) -> str | None:
     if not pretokenizer.startswith("regex:"):
         return None  # the named patterns are checked token for token against their owners
     pattern = pretokenizer[len("regex:"):]
-    anchors = pattern_shape(pattern).anchors
+    try:
+        anchors = pattern_shape(pattern).anchors
+    except PatternError:
+        return None  # refused for a graver reason where the pattern is compiled, which says why
     if not anchors:
         return None
     where, start = anchors[0], pattern[anchors[0]] == "^"
