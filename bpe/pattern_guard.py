@@ -51,6 +51,7 @@ _GLOBAL_FLAGS = frozenset({"V0", "V1", "b", "e", "p", "r"})
 """Flags that apply to the whole pattern wherever they appear: regex parses it again with them."""
 _FUZZY_LETTERS = frozenset("deis")  # every fuzzy constraint names errors, insertions, deletions or substitutions
 
+
 @dataclass(frozen=True)
 class PatternShape:
     """What the guard read in a pattern: its estimated program size and where its ``^`` and ``$`` are."""
@@ -66,7 +67,6 @@ class _Group:
 
     verbose: bool
     """The verbose flag outside the group, back in force when it closes (if ``restores``)."""
-    start: int
     restores: bool = True
     """subtle: regex does not restore inline flags at the end of a branch reset ``(?|...)`` or of a
     conditional on a lookaround, so ``(?|(?x))a{1 0}`` repeats ``a`` ten times; the parser must agree."""
@@ -101,7 +101,7 @@ class _Parser:
 
     def __post_init__(self) -> None:
         self.reader = Reader(self.pattern, v1="V1" in self.flags)
-        self.groups = [_Group(verbose=False, start=0)]
+        self.groups = [_Group(verbose=False)]
 
     def shape(self) -> PatternShape:
         read = self.reader
@@ -170,8 +170,8 @@ class _Parser:
         group.add(1)  # a literal brace
 
     # -- groups -------------------------------------------------------------------------------
-    def _open(self, at: int, *, restores: bool = True) -> None:
-        self.groups.append(_Group(verbose=self.reader.verbose, start=at, restores=restores))
+    def _open(self, *, restores: bool = True) -> None:
+        self.groups.append(_Group(verbose=self.reader.verbose, restores=restores))
         if len(self.groups) - 1 > MAX_PATTERN_DEPTH:
             raise PatternError(too_deep())
 
@@ -196,7 +196,7 @@ class _Parser:
             self._extension(at)
             return
         read.pos = after
-        self._open(at)
+        self._open()
 
     def _extension(self, at: int) -> None:
         """What follows ``(?``, as regex's ``parse_paren`` reads it."""
@@ -209,9 +209,9 @@ class _Parser:
                 read.pos = before
                 read.name()
                 read.match(">")
-            self._open(at)
+            self._open()
         elif char in ("=", "!", ">", "|"):  # lookahead, atomic group, branch reset
-            self._open(at, restores=char != "|")
+            self._open(restores=char != "|")
         elif char == "P":
             kind = read.get()
             if kind in (">", "&"):
@@ -219,7 +219,7 @@ class _Parser:
             read.name()
             if kind == "<":
                 read.match(">")
-                self._open(at)
+                self._open()
             else:  # (?P=name), a backreference
                 read.match(")")
                 self.groups[-1].add(1)
@@ -230,12 +230,12 @@ class _Parser:
                 if char == "\\":
                     read.get(raw=True)
         elif char == "(":
-            self._conditional(at)
+            self._conditional()
         else:
             read.pos = after
-            self._flags(at)
+            self._flags()
 
-    def _conditional(self, at: int) -> None:
+    def _conditional(self) -> None:
         """``(?(1)yes|no)``, ``(?(name)yes|no)`` or ``(?(?=look)yes|no)``: one group holding yes and no."""
         read = self.reader
         before = read.pos
@@ -243,24 +243,24 @@ class _Parser:
         if read.get() == "?":
             kind = read.get()
             lookaround = (read.get() if kind == "<" else kind) in ("=", "!")
-            self._open(at, restores=False)
+            self._open(restores=False)
         else:
             read.pos = before
             read.name()
             read.match(")")
-            self._open(at)
+            self._open()
         self.groups[-1].done = 2  # subtle: regex's tree counts an empty yes and an absent no as a part each
         if lookaround:
-            self._open(before)  # the lookaround that decides
+            self._open()  # the lookaround that decides
 
-    def _flags(self, at: int) -> None:
+    def _flags(self) -> None:
         read = self.reader
         on = self._flag_set()
         off = self._flag_set() if read.match("-") else frozenset()
         if (on & _GLOBAL_FLAGS) - self.flags:
             raise _Restart(self.flags | (on & _GLOBAL_FLAGS))
         if read.match(":"):
-            self._open(at)
+            self._open()
         elif not read.match(")"):
             return  # "unknown extension": regex refuses the pattern
         read.verbose = (read.verbose or "x" in on) and "x" not in off
@@ -276,6 +276,7 @@ class _Parser:
                 read.pos = before
                 return frozenset(flags)
             flags.add(flag)
+
 
 def pattern_shape(pattern: str) -> PatternShape:
     """Parse ``pattern`` (see the module docstring): its size and anchors, or a :class:`PatternError`
