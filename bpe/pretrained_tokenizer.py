@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from itertools import repeat
 
-from .surrogates import replace_lone_surrogates
 from .tokenizer import Tokenizer
 
 _NOT_WHOLE = -1  # a small int: ``list.index`` finds it by identity, no id can equal it
@@ -53,15 +52,15 @@ class PretrainedTokenizer(Tokenizer):
                 pass  # part of a character: no chunk of text is spelled like it
         self._whole_tokens = whole
 
-    def encode_ordinary(self, text: str) -> list[int]:
+    def _encode_unicode(self, text: str) -> list[int]:
         """Text -> ids: whole-token chunks by one lookup each, the rest from the chunk cache.
 
         GPT-2, ``"The cat encodes"``: chunks ``["The", " cat", " encodes"]`` -> lookups ``[464, 3797,
         -1]`` (" encodes" is no token) -> the ``-1`` becomes its merged ids -> ``[464, 3797, 2207, 4147]``.
         """
         if self._split_words is None:  # a pattern with gaps between its words: the general path
-            return super().encode_ordinary(text)
-        words = self._split_words(replace_lone_surrogates(text))
+            return super()._encode_unicode(text)
+        words = self._split_words(text)
         whole = list(map(self._whole_tokens.get, words, repeat(_NOT_WHOLE)))
         ids: list[int] = []
         cache, find, done = self._word_cache, whole.index, 0  # whole[:done] is in ids already

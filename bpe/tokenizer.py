@@ -185,7 +185,7 @@ class Tokenizer(TokenizerDisplay):
             if is_special:
                 ids.append(self.special_tokens[piece])
             else:
-                ids.extend(self.encode_ordinary(piece))
+                ids.extend(self._encode_unicode(piece))
         return ids
 
     def encode_iterable(
@@ -196,7 +196,10 @@ class Tokenizer(TokenizerDisplay):
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating special-token text as plain text (lone surrogates as U+FFFD)."""
-        text = replace_lone_surrogates(text)
+        return self._encode_unicode(replace_lone_surrogates(text))
+
+    def _encode_unicode(self, text: str) -> list[int]:
+        """:meth:`encode_ordinary` of text known to be valid Unicode (no check: it costs a copy of the text)."""
         if self._split_words is not None:  # the hot path: one cache lookup per chunk, from C
             return list(chain.from_iterable(map(self._word_cache.__getitem__, self._split_words(text))))
         ids: list[int] = []
