@@ -34,6 +34,7 @@ from .local_files import StrPath, read_text, write_text
 from .merge_loop import AppliedMerge, merge_ids, walk_merges
 from .pretokenize import Pretokenizer, SpecialSet, special_token_pattern, split_special
 from .streaming import encode_iterable
+from .surrogates import replace_lone_surrogates
 from .token_table import build_table
 from .tokenizer_json import read_tokenizer_json, tokenizer_json
 from .trace import Trace
@@ -178,13 +179,18 @@ class Tokenizer:
     def encode(
         self, text: str, *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
     ) -> list[int]:
-        """Text -> ids. Special-token text raises unless allowed (tiktoken's safe default)."""
+        """Text -> ids. Special-token text raises unless allowed (tiktoken's safe default).
+
+        Lone surrogates (text that is not valid Unicode) are read as U+FFFD, as tiktoken reads them
+        (:mod:`bpe.surrogates`); so are they by every other encode and by training.
+        """
+        text = replace_lone_surrogates(text)
         ids: list[int] = []
         for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
             if is_special:
                 ids.append(self.special_tokens[piece])
             else:
-                ids.extend(self.encode_ordinary(piece))
+                ids.extend(self._encode_unicode(piece))
         return ids
 
     def encode_iterable(
@@ -194,7 +200,11 @@ class Tokenizer:
         return encode_iterable(self, texts, allowed_special=allowed_special, disallowed_special=disallowed_special)
 
     def encode_ordinary(self, text: str) -> list[int]:
-        """Text -> ids, treating special-token text as plain text."""
+        """Text -> ids, treating special-token text as plain text (lone surrogates as U+FFFD)."""
+        return self._encode_unicode(replace_lone_surrogates(text))
+
+    def _encode_unicode(self, text: str) -> list[int]:
+        """:meth:`encode_ordinary` of text known to be valid Unicode (no check: it costs a copy of the text)."""
         if self._split_words is not None:  # the hot path: one cache lookup per chunk, from C
             return list(chain.from_iterable(map(self._word_cache.__getitem__, self._split_words(text))))
         ids: list[int] = []
@@ -206,6 +216,7 @@ class Tokenizer:
         self, text: str, *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
     ) -> list[ChunkWalk]:
         """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
+        text = replace_lone_surrogates(text)
         walks: list[ChunkWalk] = []
         for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
             if is_special:
@@ -237,7 +248,9 @@ class Tokenizer:
                     f"as a special token pass allowed_special={{{token!r}}} (or \"all\"); to encode it "
                     "as plain text pass disallowed_special=()"
                 )
-        return split_special(text, special_token_pattern(allowed))
+        if allowed == every:
+            return split_special(text, special_token_pattern(every))
+        return split_special(text, special_token_pattern(every) if allowed else None, allowed)  # tiktoken's rule
 
     def _initial_ids(self, chunk: str, is_word: bool) -> list[int]:
         if self.unit == "byte":
@@ -248,8 +261,9 @@ class Tokenizer:
             except KeyError:
                 unknown = sorted({char for char in chunk if char not in self._table.char_ids})
                 shown = ", ".join(f"{char!r} (U+{ord(char):04X})" for char in unknown[:5])
+                why = " (a lone surrogate, which is not Unicode text, becomes U+FFFD, as in tiktoken)" if "\ufffd" in unknown else ""
                 raise UnknownTokenError(
-                    f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary; "
+                    f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary{why}; "
                     "train on text that contains them, or use the byte unit, which covers every text"
                 ) from None
         if is_word and self.end_of_word is not None:

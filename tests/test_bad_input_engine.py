@@ -85,6 +85,13 @@ RAISES = {
     "custom regex nested too deeply": (
         lambda: Pretokenizer.parse("regex:" + "(" * 300 + "a" + ")" * 300), PatternError, "flatten it",
     ),
+    # Mild ones, which cannot recurse on a short text; the real ones run capped: test_pattern_guard_recursion.py.
+    "custom regex that recurses or calls a group": (
+        lambda: Pretokenizer.parse(r"regex:a(?R)?b|\w+"), PatternError, "recursion such as (?R), (?1) or (?&name)",
+    ),
+    "custom regex with fuzzy matching": (
+        lambda: Pretokenizer.parse(r"regex:(?:ab){e<=1}|\w+"), PatternError, "uses fuzzy matching ({e<=1}",
+    ),
     "custom regex with the reverse flag (?r)": (
         lambda: Pretokenizer.parse(r"regex:(?r)\w+|\s+"), PatternError, "remove (?r)",
     ),
