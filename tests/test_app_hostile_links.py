@@ -15,10 +15,9 @@ import pytest
 
 from bpe.presets import PRESETS
 from bpe.trainer import train
-from bpe.views.markdown import unescape_markdown
 from bpe.views.narration import narrate_step
 
-from .apptest_support import TRAIN, html_with, narration, open_page, plain
+from .apptest_support import TRAIN, html_with, narration, open_page, plain, unescape_markdown
 from .hostile_links import hostile, lab_links, page_params
 
 UNESCAPED = "<svg/onload"
