@@ -128,12 +128,16 @@ def train(
     ``alphabet`` (default: the words'); ``end_of_word``: a marker symbol after every word (``</w>``)."""
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"unknown tie-break rule {tie_break!r}: use one of {', '.join(TIE_BREAKS)}")
-    symbols = [bytes([b]) for b in range(256)] if unit == "byte" else [c.encode() for c in sorted(set(alphabet or "".join(words)))]
-    vocab = dict(enumerate(symbols + ([end_of_word.encode()] if end_of_word else [])))  # id -> bytes
+    if unit == "byte":  # ids 0..255 are the bytes, as in GPT-2 and minbpe
+        symbols = [bytes([b]) for b in range(256)]
+        spell = lambda word: [bytes([b]) for b in word.encode()]  # noqa: E731
+    else:  # ids 0..n-1 are the characters, sorted, as in the Sennrich paper
+        symbols = [c.encode() for c in sorted(set(alphabet or "".join(words)))]
+        spell = lambda word: [c.encode() for c in word]  # noqa: E731
     id_of = {symbol: token_id for token_id, symbol in enumerate(symbols)}
-    split = (lambda word: [bytes([b]) for b in word.encode()]) if unit == "byte" else (lambda word: [c.encode() for c in word])
-    marker = [len(symbols)] if end_of_word else []
-    corpus = [([id_of[s] for s in split(word)] + marker, count) for word, count in words.items()]
+    marker = [len(symbols)] if end_of_word else []  # the marker's id follows the symbols'
+    corpus = [([id_of[s] for s in spell(word)] + marker, count) for word, count in words.items()]
+    vocab = dict(enumerate(symbols + ([end_of_word.encode()] if end_of_word else [])))  # id -> bytes
     hf = hugging_face_ids(vocab, unit)
     merges: list[Merge] = []
     for new_id in range(len(vocab), len(vocab) + num_merges):
@@ -152,8 +156,8 @@ def train(
 def encode_chunk(ids: list[int], ranks: dict[Pair, int]) -> list[int]:
     """Apply the learned merges (``pair -> new id``) to one chunk, earliest-learned first, as training did.
 
-    >>> encode_chunk([97, 97, 97, 98], {(97, 97): 256, (256, 98): 257})
-    [256, 97, 98]
+    >>> encode_chunk([97, 97, 97, 98], {(97, 97): 256, (97, 98): 257})    # "aaab": aa first, then ab
+    [256, 257]
     """
     while len(ids) >= 2:
         stats = get_stats([(ids, 1)])
