@@ -3,12 +3,14 @@
 The reference recounts every pair at every step and breaks ties with one sort key per rule; it
 imports nothing from the engine. Agreement is checked merge for merge (pair, count and new id)
 under every rule of ``bpe.tiebreak``'s registry, on every preset and on random corpora, and id for
-id when encoding.
+id when encoding. The Train and Encode pages' code panel shows the reference's own lines, with the
+values the reference computes at that step.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 
 from bpe import PRESETS, Corpus, Tokenizer, TrainSettings, reference, train
 from bpe.pretokenize import NAMED_PATTERNS
+from bpe.teaching.reference_code import encode_merge_lines, train_step_lines
 from bpe.tiebreak import TIE_BREAK_RULES
 
 from .examples import examples
@@ -118,3 +121,40 @@ def test_the_fast_encoder_segments_marked_words_as_the_reference(word_counts, en
     ranks = ranks_of(tokenizer)
     for walk in tokenizer.encode_walkthrough(" ".join(word_counts)):
         assert reference.encode_chunk(list(walk.initial), ranks) == list(walk.ids)
+
+
+# -- the code panel: the reference's lines, with a step's values beside them -----------------------
+REFERENCE_LINES = (Path(reference.__file__).read_text(encoding="utf-8")).splitlines()
+
+
+@pytest.mark.parametrize("name", [name for name in PRESETS if name != "python-docs"])
+def test_the_train_panel_shows_the_references_own_lines_and_the_merge_the_reference_makes(name):
+    preset = PRESETS[name]
+    corpus = preset.corpus()
+    trace = train(corpus, preset.settings)
+    made = reference.train(
+        dict(corpus.words), len(trace.steps), unit=preset.settings.unit, alphabet=corpus.alphabet,
+        end_of_word=preset.settings.end_of_word, tie_break=preset.settings.tie_break,
+    )
+    for step, merge in enumerate(made, start=1):
+        lines = train_step_lines(trace, step)
+        assert all(REFERENCE_LINES[line.number - 1].strip() == line.code for line in lines)
+        values = {line.code.split(" ")[0]: line.value for line in lines}
+        assert values["merges.append(Merge(pair,"] == repr(merge)
+        assert values["count"] == f"count = {merge.count:,}" and values["for"] == f"new_id = {merge.new_id}"
+        assert lines[0].code.startswith(f'"{preset.settings.tie_break}": (')
+
+
+def test_the_encode_panel_shows_each_merge_of_a_chunk_as_the_references_loop_applies_it():
+    trace = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)
+    tokenizer = Tokenizer.from_trace(trace)
+    ranks = ranks_of(tokenizer)
+    (walk,) = [walk for walk in tokenizer.encode_walkthrough(" lowest") if walk.merges]
+    ids = list(walk.initial)
+    for index in range(len(walk.merges)):
+        lines = encode_merge_lines(walk, index, tokenizer.token_text)
+        assert all(REFERENCE_LINES[line.number - 1].strip() == line.code for line in lines)
+        pair = min(reference.get_stats([(ids, 1)]), key=lambda p: ranks.get(p, float("inf")))
+        ids = reference.merge(ids, pair, ranks[pair])
+        assert f"pair = {pair}:" in lines[2].value and lines[3].value.startswith(f"ids = {ids}")
+    assert ids == list(walk.ids)
