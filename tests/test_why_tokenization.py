@@ -8,6 +8,7 @@ checked the same way.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -51,7 +52,7 @@ def test_each_cards_ids_and_counts_are_tiktokens(ours, tiktokens, key, label):
         expected = tiktokens[row.name].encode(text, disallowed_special=())
         assert (row.error, list(row.ids)) == (None, expected)
         assert b"".join(token.data for token in row.tokens) == text.encode("utf-8")
-        assert f'<td class="bpe-count">{len(expected):,}</td>' in split_rows_html(rows)
+        assert f'{html.escape(row.name)}<span class="bpe-count">{len(expected):,} token' in split_rows_html(rows)
     counts = [(name, len(encoding.encode(text, disallowed_special=()))) for name, encoding in tiktokens.items()]
     assert counts_line(rows) == " · ".join(f"{name}: {n:,} token{'s' * (n != 1)}" for name, n in counts)
 

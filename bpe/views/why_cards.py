@@ -26,13 +26,14 @@ from .token_html import pieces_for
 
 WHY_CSS = """
 <style>
-.bpe-why { border-collapse: collapse; width: 100%; }
-.bpe-why th, .bpe-why td { padding: .2em .6em .35em 0; border-bottom: 1px solid #ddd; text-align: left; vertical-align: top; }
-.bpe-why th[scope="row"] { white-space: nowrap; }
-.bpe-why td.bpe-count { text-align: right; font-variant-numeric: tabular-nums; font-weight: 700; white-space: nowrap; }
-.bpe-why .bpe-note { color: #333; font-size: .9rem; }
-.bpe-why .bpe-tokens { line-height: 1.9; }
-.bpe-why .bpe-ids { margin-top: 0; font-size: .85rem; }
+.bpe-splits { border-collapse: collapse; width: 100%; }
+.bpe-splits th, .bpe-splits td { padding: .15em .7em .25em 0; border-bottom: 1px solid #ddd; text-align: left; vertical-align: top; }
+.bpe-splits thead th { font-size: .85rem; color: #333; }
+.bpe-splits th[scope="row"] { white-space: nowrap; }
+.bpe-splits .bpe-count { display: block; font-weight: 400; font-variant-numeric: tabular-nums; }
+.bpe-splits td.bpe-note { color: #333; font-size: .85rem; width: 28%; }
+.bpe-splits .bpe-tokens { line-height: 1.8; }
+.bpe-splits .bpe-ids { margin-top: 0; font-size: .8rem; line-height: 1.5; }
 .bpe-scroll { overflow-x: auto; }
 .bpe-costs { border-collapse: collapse; font-size: .92rem; font-variant-numeric: tabular-nums; }
 .bpe-costs th, .bpe-costs td { padding: .15em .55em; border-bottom: 1px solid #ddd; text-align: right; }
@@ -46,22 +47,25 @@ TOKENIZER_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B
 
 
 def split_rows_html(rows: Sequence[Tokenized]) -> str:
-    """One table row per tokenizer: its name, its token count, the card's note, its chips and ids."""
+    """One table row per tokenizer: its name and token count, its chips and ids, and the card's note.
+
+    Compact on purpose: a projector's first screen holds the chips of ours and three tokenizers."""
     body = []
     for row in rows:
-        name = f'<th scope="row">{html.escape(row.name)}</th>'
+        count = "–" if row.error is not None else f"{len(row.ids):,} token{'s' * (len(row.ids) != 1)}"
+        name = f'<th scope="row">{html.escape(row.name)}<span class="bpe-count">{count}</span></th>'
         if row.error is not None:
-            body.append(f'<tr>{name}<td class="bpe-count">–</td><td colspan="2" class="bpe-note">cannot encode this text: {html.escape(row.error)}</td></tr>')
+            body.append(f'<tr>{name}<td colspan="2" class="bpe-note">cannot encode this text: {html.escape(row.error)}</td></tr>')
             continue
         pieces = pieces_for(row.ids, dict(zip(row.ids, row.tokens)), special_ids=tuple(row.special_ids))
         body.append(
-            f'<tr>{name}<td class="bpe-count">{len(row.ids):,}</td><td class="bpe-note">{html.escape(row.note)}</td>'
-            f"<td>{linked_html(pieces, end_of_word=row.end_of_word)}</td></tr>"
+            f"<tr>{name}<td>{linked_html(pieces, end_of_word=row.end_of_word)}</td>"
+            f'<td class="bpe-note">{html.escape(row.note)}</td></tr>'
         )
     return (
-        '<div class="bpe-scroll" role="region" aria-label="Each tokenizer\'s tokens" tabindex="0"><table class="bpe-why">'
-        '<thead><tr><th scope="col">tokenizer</th><th scope="col">tokens</th><th scope="col">what to see</th>'
-        f'<th scope="col">tokens and ids</th></tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+        '<div class="bpe-scroll" role="region" aria-label="Each tokenizer\'s tokens" tabindex="0"><table class="bpe-splits">'
+        '<thead><tr><th scope="col">tokenizer</th><th scope="col">tokens and their ids</th><th scope="col">what to see</th>'
+        f'</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
     )
 
 
