@@ -42,6 +42,9 @@ WHY_CSS = """
 .bpe-costs .bpe-first { border-left: 1px solid #bbb; }
 </style>
 """
+MAX_ROW_TOKENS = 80
+"""Tokens drawn per tokenizer (the count is always whole): a byte-level run at step 0 spends 500
+tokens on one Hindi sentence, and its row would push every other tokenizer off the screen."""
 TOKENIZER_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 """Okabe-Ito at full strength, one per tokenizer in the chart (black before yellow, which is faint on white)."""
 
@@ -57,9 +60,11 @@ def split_rows_html(rows: Sequence[Tokenized]) -> str:
         if row.error is not None:
             body.append(f'<tr>{name}<td colspan="2" class="bpe-note">cannot encode this text: {html.escape(row.error)}</td></tr>')
             continue
-        pieces = pieces_for(row.ids, dict(zip(row.ids, row.tokens)), special_ids=tuple(row.special_ids))
+        shown = row.ids[:MAX_ROW_TOKENS]
+        pieces = pieces_for(shown, dict(zip(row.ids, row.tokens)), special_ids=tuple(row.special_ids))
+        more = f'<p class="bpe-legend">… and {len(row.ids) - len(shown):,} more tokens</p>' if len(shown) < len(row.ids) else ""
         body.append(
-            f"<tr>{name}<td>{linked_html(pieces, end_of_word=row.end_of_word)}</td>"
+            f"<tr>{name}<td>{linked_html(pieces, end_of_word=row.end_of_word)}{more}</td>"
             f'<td class="bpe-note">{html.escape(row.note)}</td></tr>'
         )
     return (
