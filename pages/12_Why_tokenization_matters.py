@@ -16,7 +16,7 @@ from bpe.app import pages
 from bpe.limits import MAX_WHY_CHARS
 from bpe.markdown import escape_markdown
 from bpe.pretrained import PRETRAINED
-from bpe.teaching.why_tokenization import PHENOMENA, Phenomenon, language_rows, tokenize_with
+from bpe.teaching.why_tokenization import PHENOMENA, Phenomenon, language_rows, refusal, tokenize_with
 from bpe.views.why_cards import WHY_CSS, counts_line, language_chart, language_table_html, split_rows_html
 from ui import tokenizers, url
 from ui.preamble import current_run
@@ -31,6 +31,8 @@ SAMPLES = {key: SessionValue(f"why_sample.{key}", card.samples[0][0]) for key, c
 """Per card: the label of the sample text shown."""
 TRIED = {key: SessionValue(f"why_try.{key}", card.try_text) for key, card in PHENOMENA.items()}
 """Per card: the learner's own text in its "try your own" box."""
+MAX_PILLS = 8
+"""More sample texts than this are offered in a menu."""
 
 
 def read_url() -> None:
@@ -39,15 +41,17 @@ def read_url() -> None:
 
 
 def all_tokenizers() -> dict:
-    """Ours at the lab's step (when the run trains), then every pretrained tokenizer, by name."""
+    """Every pretrained tokenizer, then ours at the lab's step (when its run trains), by name.
+
+    Ours comes last: the real models' rows are the lesson, and a toy run at step 0 is all bytes."""
     chosen = {}
+    for name, entry in PRETRAINED.items():
+        if (loaded := tokenizers.pretrained(name)) is not None:
+            chosen[entry.title] = loaded
     trained = current_run()
     if trained is not None:
         step = lab().step
         chosen[f"Ours (step {step:,})"] = tokenizer_at(trained, step)
-    for name, entry in PRETRAINED.items():
-        if (loaded := tokenizers.pretrained(name)) is not None:
-            chosen[entry.title] = loaded
     return chosen
 
 
@@ -62,8 +66,10 @@ def choose_card() -> Phenomenon:
 
 def choose_sample(card: Phenomenon) -> str:
     labels = [label for label, _ in card.samples]
-    if len(labels) > 1:
-        chosen = SAMPLES[card.key]
+    chosen = SAMPLES[card.key]
+    if len(labels) > MAX_PILLS:  # a menu: sixteen languages as pills take two rows of a projector
+        st.selectbox("Language", labels, **chosen.widget(options=labels))
+    elif len(labels) > 1:
         st.pills(
             "Text", labels, label_visibility="collapsed",
             **chosen.widget(options=labels, convert=lambda label: label or chosen.get()),
@@ -107,6 +113,8 @@ def main() -> None:
     st.subheader(card.question)
     text = choose_sample(card)
     show_html(split_rows_html(tokenize_with(card, text, chosen)))
+    if card.special and (refused := refusal(chosen, text)):
+        st.error(f"**{escape_markdown(refused[0])}'s `encode` by default:** {escape_markdown(refused[1])}", icon="🛑")
     st.caption("Hover a token to mark its ids, or an id to mark its token; · is a space, ↵ a newline.")
     left, right = st.columns([3, 2], gap="large")
     with left:

@@ -245,6 +245,17 @@ def special_note(tokenizer: Tokenizer, text: str, plain: int) -> str:
     return f"{default}; as plain text {plain} tokens (shown); allowed {len(allowed)} tokens, special id {ids}"
 
 
+def refusal(tokenizers: Mapping[str, Tokenizer], text: str) -> tuple[str, str] | None:
+    """``(name, message)`` of the first tokenizer that refuses ``text`` by default, as its ``encode``
+    says it (the message teaches both ways to allow it); ``None`` if none refuses."""
+    for name, tokenizer in tokenizers.items():
+        try:
+            tokenizer.encode(text[:MAX_WHY_CHARS])
+        except BpeError as error:
+            return name, str(error)
+    return None
+
+
 class LanguageRow(NamedTuple):
     """One tokenizer's cost for one language's sentence."""
 
