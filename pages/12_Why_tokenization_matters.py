@@ -68,7 +68,7 @@ def choose_sample(card: Phenomenon) -> str:
     labels = [label for label, _ in card.samples]
     chosen = SAMPLES[card.key]
     if len(labels) > MAX_PILLS:  # a menu: sixteen languages as pills take two rows of a projector
-        st.selectbox("Language", labels, **chosen.widget(options=labels))
+        st.selectbox("Language", labels, label_visibility="collapsed", width=320, **chosen.widget(options=labels))
     elif len(labels) > 1:
         st.pills(
             "Text", labels, label_visibility="collapsed",

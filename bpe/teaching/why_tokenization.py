@@ -148,7 +148,7 @@ PHENOMENA: Mapping[str, Phenomenon] = MappingProxyType({card.key: card for card 
         _digits_note, "2024 + 1999 = 4023",
     ),
     Phenomenon(
-        "languages", "Other languages", "Why does the same sentence cost more tokens in Hindi than in English?",
+        "languages", "Other languages", "Why does Hindi cost more tokens than English?",
         tuple((sentence.language, sentence.text) for sentence in (HINDI, *(s for s in ARTICLE_1 if s != HINDI))),
         "Merges are learned from the tokenizer's training text, mostly English: English words became whole "
         "tokens, while text in other scripts stays close to its bytes. A Devanagari, Bengali, Tamil or Thai letter "

@@ -42,7 +42,7 @@ WHY_CSS = """
 .bpe-costs .bpe-first { border-left: 1px solid #bbb; }
 </style>
 """
-MAX_ROW_TOKENS = 80
+MAX_ROW_TOKENS = 48
 """Tokens drawn per tokenizer (the count is always whole): a byte-level run at step 0 spends 500
 tokens on one Hindi sentence, and its row would push every other tokenizer off the screen."""
 TOKENIZER_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
