@@ -85,7 +85,7 @@ def measure(browser, url: str, pid: int, key_ms: int, expected: str) -> tuple[in
         page.goto(url)  # the wrapper runs once: every later run in this server sees the override
         page.get_by_role("heading", name="BPE Lab").first.wait_for()
         page.goto(f"{url}/Why_tokenization_matters?card={next(iter(PHENOMENA))}")
-        box = page.get_by_label("Try your own text")
+        box = page.get_by_role("textbox", name="Try your own text")
         box.wait_for()
         page.get_by_text(expected.split(" · ")[0].split(":")[0]).first.wait_for()
         box.fill("")
