@@ -17,10 +17,10 @@ from bpe.limits import MAX_WHY_CHARS
 from bpe.markdown import escape_markdown
 from bpe.pretrained import PRETRAINED
 from bpe.teaching.why_tokenization import PHENOMENA, Phenomenon, language_rows, refusal, tokenize_with
-from bpe.views.why_cards import WHY_CSS, counts_line, language_chart, language_table_html, split_rows_html
+from bpe.views.why_cards import WHY_CSS, WHY_PRESENTER_CSS, counts_line, language_chart, language_table_html, split_rows_html
 from ui import tokenizers, url
 from ui.preamble import current_run
-from ui.render import page_setup, show_chart, show_html, tokenizer_at
+from ui.render import page_setup, presenter, show_chart, show_html, tokenizer_at
 from ui.state import SessionValue, lab
 
 LIVE_TYPING = "300ms"
@@ -33,6 +33,8 @@ TRIED = {key: SessionValue(f"why_try.{key}", card.try_text) for key, card in PHE
 """Per card: the learner's own text in its "try your own" box."""
 MAX_PILLS = 8
 """More sample texts than this are offered in a menu."""
+MAX_BESIDE = 3
+"""This many sample texts (or a menu) sit beside the question; more go under it."""
 
 
 def read_url() -> None:
@@ -91,7 +93,7 @@ def try_your_own(card: Phenomenon, chosen: dict) -> None:
 
 def languages(chosen: dict) -> None:
     rows = language_rows(chosen)
-    st.subheader("The same sentence in every language")
+    st.header("The same sentence in every language")
     left_out = [name for name in chosen if name not in {row.tokenizer for row in rows}]
     st.caption(
         "The first article of the Universal Declaration of Human Rights, in the UN's translations: tokens "
@@ -110,8 +112,14 @@ def main() -> None:
     read_url()
     card = choose_card()
     chosen = all_tokenizers()
-    st.subheader(card.question)
-    text = choose_sample(card)
+    # A few sample texts fit beside the question: one row less above the chips on a projector.
+    beside = len(card.samples) <= MAX_BESIDE or len(card.samples) > MAX_PILLS
+    question, samples = st.columns([3, 2], vertical_alignment="center") if beside else (st.container(), st.container())
+    question.header(card.question)
+    with samples:
+        text = choose_sample(card)
+    if presenter():
+        show_html(WHY_PRESENTER_CSS)
     show_html(split_rows_html(tokenize_with(card, text, chosen)))
     if card.special and (refused := refusal(chosen, text)):
         st.error(f"**{escape_markdown(refused[0])}'s `encode` by default:** {escape_markdown(refused[1])}", icon="🛑")

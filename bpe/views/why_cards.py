@@ -45,6 +45,12 @@ WHY_CSS = """
 MAX_ROW_TOKENS = 48
 """Tokens drawn per tokenizer (the count is always whole): a byte-level run at step 0 spends 500
 tokens on one Hindi sentence, and its row would push every other tokenizer off the screen."""
+WHY_PRESENTER_CSS = """
+<style>
+/* A projector's first screen holds the chips: the column names are read, not shown (a teacher says them). */
+.bpe-splits thead th { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+</style>
+"""
 TOKENIZER_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 """Okabe-Ito at full strength, one per tokenizer in the chart (black before yellow, which is faint on white)."""
 
