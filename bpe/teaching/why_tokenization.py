@@ -182,7 +182,7 @@ PHENOMENA: Mapping[str, Phenomenon] = MappingProxyType({card.key: card for card 
         _last_token_note, "Once upon a time ",
     ),
     Phenomenon(
-        "glitch-tokens", "Glitch tokens", "Why did a model refuse to repeat “ SolidGoldMagikarp”?",
+        "glitch-tokens", "Glitch tokens", "Why did models refuse to repeat “SolidGoldMagikarp”?",
         (("' SolidGoldMagikarp'", " SolidGoldMagikarp"), ("' petertodd'", " petertodd")),
         "`' SolidGoldMagikarp'` is a single GPT-2 token (id 43453). Merges made it because the name was frequent "
         "in the text the tokenizer learned from (a user name in a Reddit community that counts to infinity), but "
