@@ -147,3 +147,14 @@ def test_every_card_links_to_a_registered_page_and_has_an_explanation_and_a_try_
 
 def test_the_chart_spec_is_plain_json(ours):
     json.dumps(language_chart(language_rows(ours)).to_dict(), allow_nan=False)
+
+
+def test_a_long_row_draws_its_first_tokens_whole_and_counts_all_of_them(ours):
+    (gpt2,) = [tokenizer for name, tokenizer in ours.items() if name == "GPT-2"]
+    hindi = next(sentence.text for sentence in ARTICLE_1 if sentence.language == "Hindi")
+    rows = tokenize_with(PHENOMENA["languages"], hindi, {"GPT-2": gpt2})
+    shown = split_rows_html(rows)
+    drawn = re.findall(r'class="bpe-id"[^>]*>(\d+)</span>', shown)
+    assert 48 <= len(drawn) <= 51 and drawn == [str(token_id) for token_id in rows[0].ids[: len(drawn)]]
+    assert b"".join(token.data for token in rows[0].tokens[: len(drawn)]).decode("utf-8")  # ends on a whole character
+    assert f"… and {len(rows[0].ids) - len(drawn):,} more tokens" in shown and f"{len(rows[0].ids):,} tokens" in shown

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..teaching.why_tokenization import LanguageRow, Tokenized
 from .linked_tokens import linked_html
+from ..vocab import Token
 from .token_html import pieces_for
 
 WHY_CSS = """
@@ -69,7 +70,7 @@ def split_rows_html(rows: Sequence[Tokenized]) -> str:
         if row.error is not None:
             body.append(f'<tr>{name}<td colspan="2" class="bpe-note">cannot encode this text: {html.escape(row.error)}</td></tr>')
             continue
-        shown = row.ids[:MAX_ROW_TOKENS]
+        shown = row.ids[:_whole_prefix(row.tokens, MAX_ROW_TOKENS)]
         pieces = pieces_for(shown, dict(zip(row.ids, row.tokens)), special_ids=tuple(row.special_ids))
         more = f'<p class="bpe-legend">… and {len(row.ids) - len(shown):,} more tokens</p>' if len(shown) < len(row.ids) else ""
         body.append(
@@ -81,6 +82,25 @@ def split_rows_html(rows: Sequence[Tokenized]) -> str:
         '<thead><tr><th scope="col">tokenizer</th><th scope="col">tokens and their ids</th><th scope="col">what to see</th>'
         f'</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
     )
+
+
+def _whole_prefix(tokens: Sequence[Token], limit: int) -> int:
+    """How many of ``tokens`` to draw: ``limit``, or up to three more so that the last drawn one does
+    not end inside a character (byte-level tokens may each hold part of one).
+
+    >>> _whole_prefix([Token(b"a"), Token(b"\\xe2\\x82"), Token(b"\\xac")], 2)
+    3
+    """
+    count = min(limit, len(tokens))
+    while count < min(limit + 3, len(tokens)):
+        try:
+            b"".join(token.data for token in tokens[:count]).decode("utf-8")
+            break
+        except UnicodeDecodeError as error:
+            if error.reason != "unexpected end of data":
+                break
+            count += 1
+    return count
 
 
 def counts_line(rows: Sequence[Tokenized]) -> str:
