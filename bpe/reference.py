@@ -5,7 +5,8 @@ loop), kept plain on purpose: every step recounts every pair, merges rebuild eve
 tie-break rule is one sort key in :data:`TIE_BREAKS`, under the names ``bpe.tiebreak`` registers.
 It imports nothing from the engine, so when the fast trainer and encoder agree with it, merge for
 merge and id for id (``tests/test_reference.py``), that is evidence, not a tautology. The app's
-Train and Encode pages show the lines below that a step runs.
+Train and Encode pages show the lines below that a step runs, and the encode walkthrough replaces
+pairs with :func:`merge` itself (it shows what this code does; the fast loops have their own).
 
     >>> merges = train({"aaabdaaabac": 1}, 3, tie_break="lexicographic-min")
     >>> merges                                 # Wikipedia's Z=aa, Y=ab, X=ZY
