@@ -21,6 +21,7 @@ the end-of-word marker glued to the last symbol (``attached``), and the trace's 
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import NamedTuple
 
 import regex
@@ -96,13 +97,15 @@ def raw_ids(pair: Pair, tie: Tie) -> object:
     return pair
 
 
-TIE_BREAKS = {  # rule: (sort key of a tied pair, whether the smallest or the greatest key wins)
+# rule: (sort key of a tied pair, whether the smallest or the greatest key wins); read-only, as a
+# server's modules are shared by every user
+TIE_BREAKS = MappingProxyType({
     "first-seen": (first_seen, min),
     "lexicographic-max": (spelling, max),
     "lexicographic-min": (spelling, min),
     "hf": (hf_ids, min),
     "smallest-ids": (raw_ids, min),
-}
+})
 
 
 def break_tie(tied: list[Pair], tie: Tie, rule: str) -> Pair:

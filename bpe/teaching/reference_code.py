@@ -22,8 +22,8 @@ Each line is found in the reference's source by how it starts (:data:`TRAIN_LINE
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
-from types import ModuleType
+from collections.abc import Callable, Mapping
+from types import MappingProxyType, ModuleType
 from typing import NamedTuple
 
 from .. import reference
@@ -41,7 +41,7 @@ class CodeLine(NamedTuple):
     """What it computes at this step (empty when there is nothing to show)."""
 
 
-def _find(function: Callable | ModuleType, starts: tuple[str, ...]) -> dict[str, tuple[int, str]]:
+def _find(function: Callable | ModuleType, starts: tuple[str, ...]) -> Mapping[str, tuple[int, str]]:
     """``start -> (line number, the line)`` for the first line of ``function`` that starts so."""
     lines, first = inspect.getsourcelines(function)
     first = first or 1  # a whole module starts at line 1
@@ -51,7 +51,7 @@ def _find(function: Callable | ModuleType, starts: tuple[str, ...]) -> dict[str,
         if number is None:
             raise RuntimeError(f"bpe/reference.py's {function.__name__} has no line starting {start!r}: update bpe/teaching/reference_code.py")
         found[start] = (number, lines[number - first].strip())
-    return found
+    return MappingProxyType(found)  # read-only: a server's modules are shared by every user
 
 
 TRAIN_LINES = _find(reference.train, (
@@ -59,7 +59,9 @@ TRAIN_LINES = _find(reference.train, (
     "merges.append",
 ))
 ENCODE_LINES = _find(reference.encode_chunk, ("while len(ids)", "stats = get_stats", "pair = min", "ids = merge"))
-RULE_LINES = {rule[1:-4]: line for rule, line in _find(reference, tuple(f'"{rule}": (' for rule in reference.TIE_BREAKS)).items()}
+RULE_LINES = MappingProxyType({
+    rule[1:-4]: line for rule, line in _find(reference, tuple(f'"{rule}": (' for rule in reference.TIE_BREAKS)).items()
+})
 """Each rule's entry in ``TIE_BREAKS``: its sort key, and whether the smallest or greatest key wins."""
 
 
