@@ -124,15 +124,15 @@ def main() -> None:
     if card.special and (refused := refusal(chosen, text)):
         st.error(f"**{escape_markdown(refused[0])}'s `encode` by default:** {escape_markdown(refused[1])}", icon="🛑")
     st.caption("Hover a token to mark its ids, or an id to mark its token; · is a space, ↵ a newline.")
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        st.markdown(card.explanation)
+    why, mechanism = st.columns([3, 2], gap="large")
+    why.markdown(card.explanation)
+    with mechanism:
+        st.markdown("**See the mechanism**")
         for link in card.links:
             st.page_link(link.page, label=link.label, icon=pages.page_for(link.page).icon, query_params=dict(link.params))
-    with right:
-        try_your_own(card, chosen)
     if card.key == "languages":
         languages(chosen)
+    try_your_own(card, chosen)
     url.write_url({"card": card.key})
 
 
