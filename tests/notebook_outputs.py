@@ -16,6 +16,7 @@ are deterministic and kept). Markdown cells compare by their source.
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -34,8 +35,6 @@ VOLATILE = (
 def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Run ``notebook`` in place in a new kernel that imports this checkout's ``bpe``, in a scratch
     folder (its cells may write files)."""
-    import os
-
     with tempfile.TemporaryDirectory() as folder:
         previous = os.environ.get("PYTHONPATH")
         os.environ["PYTHONPATH"] = str(ROOT)
