@@ -69,9 +69,6 @@ MAX_WALK_ROWS = 20
 MAX_SHOWN_TOKENS = 3_000
 """Most token chips (and ids) a page draws for one text; the rest are counted, not drawn."""
 
-MAX_VIEW_ENTRIES = 16
-"""Encodes (ids and walkthrough) kept in the app's shared, content-keyed view cache."""
-
 
 # -- what the pages show and take (each bounds one page's work per rerun) -------------------------
 SHOWN_CORPUS_CHARS = 3_000

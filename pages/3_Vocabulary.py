@@ -11,22 +11,28 @@ from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
 from bpe.views.merge_tree import merge_tree_dot, merge_tree_text, tree_font_px
 from bpe.views.tables import search_vocab, vocab_at, vocab_frame
-from ui import pretrained_vocab, state, tokenizers, url
+from ui import pretrained_vocab, tokenizers, url
 from ui.render import names_for, page_setup, presenter, show_chart
 from ui.preamble import run_at_step
 from ui.settings_sidebar import settings_sidebar
+from ui.shared_views import shared_view
+from ui.state import SessionValue
 from ui.widgets import vocab_search
+
+VOCAB_OF = SessionValue("vocab_of", tokenizers.OURS)
+"""Whose vocabulary the page shows: ``ours`` or a pretrained name such as ``o200k_base``."""
+TREE_TOKEN = SessionValue("tree_token", None)
+"""The token whose merge tree is drawn."""
 
 
 def choose_vocabulary() -> str:
     """``ours`` or a pretrained name; the pretrained ones need no run."""
     options = [tokenizers.OURS, *PRETRAINED]
-    state.seed("w.vocab_of", st.session_state[state.VOCAB_OF])
     st.selectbox(
-        "Vocabulary of", options, key="w.vocab_of", on_change=state.write_through("w.vocab_of", state.VOCAB_OF),
+        "Vocabulary of", options, **VOCAB_OF.widget(),
         format_func=lambda choice: "Ours (the run in the sidebar)" if choice == tokenizers.OURS else tokenizers.label(choice, 0),
     )
-    return st.session_state[state.VOCAB_OF]
+    return VOCAB_OF.get()
 
 
 def main() -> None:
@@ -43,7 +49,7 @@ def main() -> None:
     trained, step = run
     trace = trained.trace
     names = names_for(trained)
-    everything = trained.view("vocab", lambda: vocab_frame(trace))
+    everything = shared_view(trained, "vocab", build=lambda: vocab_frame(trace))
     present = vocab_at(trace, everything, step)
 
     left, right = st.columns([1.4, 1], gap="large")
@@ -71,14 +77,11 @@ def main() -> None:
             st.info("No merged token yet: move the step forward.")
         else:
             options = list(reversed(merged))
-            state.seed_choice("w.tree_token", state.TREE_TOKEN, options)
             labels = dict(zip(everything["id"], everything["token"]))
-            st.selectbox(
-                "Token", options, key="w.tree_token",
+            chosen = st.selectbox(
+                "Token", options, **TREE_TOKEN.widget(options=options),
                 format_func=lambda token_id: f"{token_id} · {names.get(token_id, '') + ' = ' if token_id in names else ''}{labels[token_id]}",
-                on_change=state.write_through("w.tree_token", state.TREE_TOKEN),
             )
-            chosen = st.session_state["w.tree_token"]
             dot = merge_tree_dot(trace, chosen, names, font_size=tree_font_px(presenting=presenter()))
             st.graphviz_chart(dot, alt=merge_tree_text(trace, chosen))
             st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
