@@ -20,6 +20,7 @@ from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.views.markdown import escape_markdown, inline_code
 from bpe.views.token_html import chips_html, pieces_for, visible_text
 from ui import state, tokenizers, url
+from ui.code_panel import encode_code
 from ui.render import names_for, page_setup, show_html, tokenizer_at
 from ui.state import SessionValue
 from ui.shared_views import shared_view, text_key
@@ -136,6 +137,8 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
         *anchor, "walkthrough", mode, tuple(sorted(names.items())), text_key(text),
         build=lambda: walkthrough_html(tokenizer, walks, names=names),
     ))
+    with st.expander("The code: the lines of bpe/reference.py that apply one merge to one chunk"):
+        encode_code(walks, tokenizer)
     return ids
 
 
