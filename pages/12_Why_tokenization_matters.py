@@ -73,7 +73,7 @@ def choose_sample(card: Phenomenon) -> str:
         st.selectbox("Language", labels, label_visibility="collapsed", width=320, **chosen.widget(options=labels))
     elif len(labels) > 1:
         st.pills(
-            "Text", labels, label_visibility="collapsed",
+            "Text", labels, label_visibility="collapsed", wrap=True,  # in a column they would scroll, hiding some
             **chosen.widget(options=labels, convert=lambda label: label or chosen.get()),
         )
     return dict(card.samples).get(SAMPLES[card.key].get(), card.samples[0][1])

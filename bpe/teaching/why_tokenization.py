@@ -172,7 +172,8 @@ PHENOMENA: Mapping[str, Phenomenon] = MappingProxyType({card.key: card for card 
     ),
     Phenomenon(
         "trailing-space", "Trailing space", "Why does a prompt that ends in a space get a worse answer?",
-        tuple((repr(text), text) for text in ("The capital of France is", "The capital of France is ", "The capital of France is Paris")),
+        (("no space at the end", "The capital of France is"), ("a space at the end", "The capital of France is "),
+         ("and the answer", "The capital of France is Paris")),
         "In training text a space almost always begins the next word, and merges glued it to the word: `' Paris'` "
         "is one token. A prompt that ends in a space has already spent that space as a token of its own (`' '`), so "
         "the model has to go on with a token that does *not* start with a space, `'Paris'`, which it rarely saw "
