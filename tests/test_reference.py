@@ -138,11 +138,11 @@ def test_the_train_panel_shows_the_references_own_lines_and_the_merge_the_refere
     )
     for step, merge in enumerate(made, start=1):
         lines = train_step_lines(trace, step)
-        assert all(REFERENCE_LINES[line.number - 1].strip() == line.code for line in lines)
-        values = {line.code.split(" ")[0]: line.value for line in lines}
+        assert all(REFERENCE_LINES[line.number - 1] == line.code for line in lines)
+        values = {line.code.split()[0]: line.value for line in lines}
         assert values["merges.append(Merge(pair,"] == repr(merge)
         assert values["count"] == f"count = {merge.count:,}" and values["for"] == f"new_id = {merge.new_id}"
-        assert lines[0].code.startswith(f'"{preset.settings.tie_break}": (')
+        assert lines[0].code.strip().startswith(f'"{preset.settings.tie_break}": (')
 
 
 def test_the_encode_panel_shows_each_merge_of_a_chunk_as_the_references_loop_applies_it():
@@ -153,7 +153,7 @@ def test_the_encode_panel_shows_each_merge_of_a_chunk_as_the_references_loop_app
     ids = list(walk.initial)
     for index in range(len(walk.merges)):
         lines = encode_merge_lines(walk, index, tokenizer.token_text)
-        assert all(REFERENCE_LINES[line.number - 1].strip() == line.code for line in lines)
+        assert all(REFERENCE_LINES[line.number - 1] == line.code for line in lines)
         pair = min(reference.get_stats([(ids, 1)]), key=lambda p: ranks.get(p, float("inf")))
         ids = reference.merge(ids, pair, ranks[pair])
         assert f"pair = {pair}:" in lines[2].value and lines[3].value.startswith(f"ids = {ids}")

@@ -9,7 +9,7 @@ why the two can be shown side by side.
     >>> from bpe import PRESETS, train
     >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
     >>> for line in train_step_lines(trace, 3)[-4:]:
-    ...     print(line.number > 0, line.code, "#", line.value)
+    ...     print(line.number > 0, line.code.strip(), "#", line.value)
     True pair = break_tie(tied, Tie(stats, vocab, hf), tie_break) # pair = (256, 257): 'aa' + 'ab' (lexicographic-min)
     True corpus = [(merge(ids, pair, new_id), n) for ids, n in corpus] # 2 replacements in 1 word
     True vocab[new_id] = vocab[pair[0]] + vocab[pair[1]] # vocab[258] = 'aaab'
@@ -36,7 +36,7 @@ class CodeLine(NamedTuple):
     number: int
     """Its line number in ``bpe/reference.py``."""
     code: str
-    """The line as written, without its indent."""
+    """The line as written, indent included (the loop's body shows as inside it)."""
     value: str
     """What it computes at this step (empty when there is nothing to show)."""
 
@@ -50,7 +50,7 @@ def _find(function: Callable | ModuleType, starts: tuple[str, ...]) -> Mapping[s
         number = next((first + i for i, line in enumerate(lines) if line.strip().startswith(start)), None)
         if number is None:
             raise RuntimeError(f"bpe/reference.py's {function.__name__} has no line starting {start!r}: update bpe/teaching/reference_code.py")
-        found[start] = (number, lines[number - first].strip())
+        found[start] = (number, lines[number - first].rstrip())
     return MappingProxyType(found)  # read-only: a server's modules are shared by every user
 
 
