@@ -165,7 +165,8 @@ def encode_chunk(ids: list[int], ranks: dict[Pair, int]) -> list[int]:
     """
     while len(ids) >= 2:
         stats = get_stats([(ids, 1)])
-        pair = min(stats, key=lambda p: ranks.get(p, float("inf")))  # the earliest merge: the smallest new id
+        # the pair learned earliest: new ids grow with each merge, so the smallest one
+        pair = min(stats, key=lambda p: ranks.get(p, float("inf")))
         if pair not in ranks:
             break  # no pair of this chunk was ever merged
         ids = merge(ids, pair, ranks[pair])

@@ -23,7 +23,7 @@ CODE_PANEL_CSS = """
 .bpe-code td { padding: .05em .6em .05em 0; vertical-align: top; }
 .bpe-code td.bpe-line { color: #555; text-align: right; user-select: none; }
 .bpe-code td.bpe-src { white-space: pre; color: #111; }
-.bpe-code td.bpe-value { color: #7a3b00; white-space: pre-wrap; }
+.bpe-code td.bpe-value { color: #7a3b00; white-space: pre-wrap; min-width: 16rem; }
 .bpe-code td.bpe-value::before { content: "# "; color: #595E63; }
 .bpe-code tr.bpe-gap td { color: #595E63; }
 </style>
