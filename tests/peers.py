@@ -91,3 +91,14 @@ def tiktoken_encoding(name: str):
             return tiktoken.Encoding(**openai_public.ENCODING_CONSTRUCTORS[name]())
         finally:
             setattr(openai_public, loader, original)
+
+
+TIKTOKEN_ENCODINGS = ("gpt2", "cl100k_base", "o200k_base")
+"""The pretrained registry's entries that tiktoken has an encoding of (the others have parity tests of their own)."""
+
+
+def tiktoken_by_title() -> dict:
+    """tiktoken's encodings of :data:`TIKTOKEN_ENCODINGS`, by the title the app shows (``GPT-4o``)."""
+    from bpe.pretrained import PRETRAINED
+
+    return {PRETRAINED[name].title: tiktoken_encoding(name) for name in TIKTOKEN_ENCODINGS}

@@ -15,19 +15,17 @@ from urllib.parse import parse_qsl
 import pytest
 
 from bpe.app.pages import WHY
-from bpe.pretrained import PRETRAINED
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.teaching.why_tokenization import ENDOFTEXT, GPT2_MAGIKARP, PHENOMENA
 
 from .apptest_support import VOCAB, open_page
-from .peers import tiktoken_encoding
+from .peers import tiktoken_by_title
 
-TIKTOKEN_NAMES = ("gpt2", "cl100k_base", "o200k_base")
 
 
 @pytest.fixture(scope="module")
 def tiktokens() -> dict:
-    return {PRETRAINED[name].title: tiktoken_encoding(name) for name in TIKTOKEN_NAMES}
+    return tiktoken_by_title()
 
 
 def rows_of(at) -> dict[str, tuple[str, str]]:

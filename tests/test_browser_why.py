@@ -12,17 +12,15 @@ import pytest
 from playwright.sync_api import expect
 
 from bpe.app.pages import WHY
-from bpe.pretrained import PRETRAINED
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.teaching.why_tokenization import PHENOMENA
 
 from .conftest import ARTIFACTS, PROJECTOR
-from .peers import tiktoken_encoding
+from .peers import tiktoken_by_title, tiktoken_encoding
 from .test_browser_a11y import audit, url_path
 
 pytestmark = pytest.mark.browser
 
-TIKTOKEN_NAMES = ("gpt2", "cl100k_base", "o200k_base")
 LONG_TEXTS = {"languages", "code", "special-tokens"}
 """Cards whose texts are long (a sentence, a function): the first screen holds GPT-2's chips; on
 every other card, all of GPT-2's, GPT-4's and GPT-4o's."""
@@ -30,7 +28,7 @@ every other card, all of GPT-2's, GPT-4's and GPT-4o's."""
 
 @pytest.fixture(scope="module")
 def tiktokens() -> dict:
-    return {PRETRAINED[name].title: tiktoken_encoding(name) for name in TIKTOKEN_NAMES}
+    return tiktoken_by_title()
 
 
 def open_card(page, app_url: str, key: str, *, present: bool = False) -> None:

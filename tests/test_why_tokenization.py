@@ -22,21 +22,19 @@ from bpe.teaching.why_tokenization import (
 )
 from bpe.views.why_cards import counts_line, language_chart, language_table_html, split_rows_html
 
-from .peers import tiktoken_encoding
+from .peers import TIKTOKEN_ENCODINGS, tiktoken_by_title
 
-TIKTOKEN_NAMES = ("gpt2", "cl100k_base", "o200k_base")
-"""The registry entries tiktoken has an encoding of (the others are checked by their own parity tests)."""
 SAMPLES = [(key, label) for key, card in PHENOMENA.items() for label, _ in card.samples]
 
 
 @pytest.fixture(scope="module")
 def tiktokens() -> dict:
-    return {PRETRAINED[name].title: tiktoken_encoding(name) for name in TIKTOKEN_NAMES}
+    return tiktoken_by_title()
 
 
 @pytest.fixture(scope="module")
 def ours() -> dict:
-    return {PRETRAINED[name].title: load_pretrained(name) for name in TIKTOKEN_NAMES}
+    return {PRETRAINED[name].title: load_pretrained(name) for name in TIKTOKEN_ENCODINGS}
 
 
 def sample(key: str, label: str) -> str:
