@@ -11,7 +11,7 @@ from bpe.app import pages
 from bpe.formats import all_formats, tokenizer_format
 from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.views.exports import download_name, export_offers, mime_type, upload_hint
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 from ui import state, tokenizers, url
 from ui.render import page_setup, tokenizer_at
 from ui.view_cache import cached_view

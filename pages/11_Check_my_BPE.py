@@ -17,7 +17,7 @@ from bpe.vocab import UNITS
 from bpe.views.check import (
     CHECK_CSS, attempts_frame, diagnosis_html, difference_html, rest_frame, summary_text,
 )
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 from ui import state
 from ui.render import page_setup, show_html
 

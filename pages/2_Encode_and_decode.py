@@ -17,8 +17,9 @@ from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
 from bpe.views.encoding import byte_pieces, encode_for_page, parse_ids, sample_text, walkthrough_html
 from bpe.views.linked_tokens import MAX_LINKED, linked_html
-from bpe.views.markdown import escape_markdown, inline_code
-from bpe.views.token_html import chips_html, pieces_for, visible_text
+from bpe.markdown import escape_markdown, inline_code
+from bpe.spelling import visible_text
+from bpe.views.token_html import chips_html, pieces_for
 from ui import state, tokenizers, url
 from ui.render import names_for, page_setup, show_html, tokenizer_at
 from ui.view_cache import cached_view

@@ -12,7 +12,7 @@ from bpe.limits import SHOWN_CORPUS_CHARS
 from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, Question, Score, grade, make_question
 from bpe.views.excerpt import excerpt
 from bpe.views.labs import candidates_html
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 from bpe.views.token_html import chips_html, pieces_for, word_table_html
 from ui import state, url
 from ui.render import page_setup, show_html, tokenizer_at

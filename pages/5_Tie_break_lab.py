@@ -18,7 +18,7 @@ from bpe.teaching.tie_lab import TieLab, run_rules
 from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.tokenizer import Tokenizer
 from bpe.views.labs import tie_table_html
-from bpe.views.markdown import escape_markdown, inline_code
+from bpe.markdown import escape_markdown, inline_code
 from bpe.views.token_html import chips_html, pieces_for
 from ui import state, url
 from ui.render import page_setup, show_html

@@ -11,8 +11,8 @@ from bpe.app import pages
 from bpe.limits import MAX_COUNTING_LAB_CHARS
 from bpe.teaching.counting import count_pair, pairs_present, symbols_of
 from bpe.views.labs import counting_html, merged_html
-from bpe.views.markdown import escape_markdown, inline_code
-from bpe.views.notation import quote
+from bpe.markdown import escape_markdown, inline_code
+from bpe.spelling import quote
 from ui import state, url
 from ui.render import page_setup, show_html
 

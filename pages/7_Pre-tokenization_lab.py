@@ -11,7 +11,7 @@ from bpe.app import pages
 from bpe.limits import MAX_PRETOKENIZATION_LAB_CHARS
 from bpe.teaching.pretokenization_lab import EXAMPLES, compare_splits, without_pretokenization
 from bpe.views.labs import learned_html, splits_html
-from bpe.views.markdown import escape_markdown, inline_code
+from bpe.markdown import escape_markdown, inline_code
 from ui import state, url
 from ui.render import page_setup, show_html
 

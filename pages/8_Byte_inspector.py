@@ -16,9 +16,9 @@ from bpe.limits import MAX_BYTE_INSPECTOR_CHARS
 from bpe.pretrained import PRETRAINED
 from bpe.teaching.byte_inspector import byte_role, inspect_text, inspect_token
 from bpe.views.labs import bytes_html, token_bytes_html
-from bpe.views.markdown import escape_markdown, inline_code
-from bpe.views.notation import name as mark_name
-from bpe.views.notation import spell
+from bpe.markdown import escape_markdown, inline_code
+from bpe.spelling import name as mark_name
+from bpe.spelling import spell
 from ui import state, tokenizers, url
 from ui.render import page_setup, show_html
 

@@ -19,7 +19,7 @@ from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.vocab import UNITS
 from bpe.views.compare import COMPARE_CSS, compare_frame, divergence_html, explain_divergence, highlight_merge, merges_side_by_side
 from bpe.views.encoding import encode_for_page, sample_text
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 from bpe.views.token_html import chips_html, pieces_for
 from ui import state, tokenizers, url
 from ui.render import page_setup, show_html, tokenizer_at

@@ -9,7 +9,7 @@ from pathlib import Path
 import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
-from bpe.views.markdown import unescape_markdown
+from bpe.markdown import unescape_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")  # AppTest resolves relative paths against the test file: use absolute ones

@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe.limits import MAX_CORPUS_CHARS, MAX_ENCODE_CHARS, MAX_MERGES, MAX_UPLOAD_MB
-from bpe.views.markdown import unescape_markdown
+from bpe.markdown import unescape_markdown
 
 from .apptest_support import APP, ENCODE, ROOT, TRAIN, narration, open_page
 from .conftest import TINY_REGEX_BUDGET_S

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe import PRESETS, Tokenizer, train
 from bpe.formats import export_tokenizer
-from bpe.views.markdown import unescape_markdown
+from bpe.markdown import unescape_markdown
 
 from .apptest_support import ENCODE, errors, open_page, plain
 from .shared_tokenizers import shared_gpt2

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from bpe.pretrained import load_gpt2
-from bpe.views.markdown import unescape_markdown
+from bpe.markdown import unescape_markdown
 
 from .apptest_support import ENCODE, VOCAB, chart_rows, errors, html_with, open_page
 from .peers import tiktoken_encoding

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe.teaching.tour import TOUR
-from bpe.views.markdown import unescape_markdown
+from bpe.markdown import unescape_markdown
 from ui.page_css import PRESENTER_ROOT_PX
 
 from .apptest_support import TRAIN, html_with, open_page, plain

@@ -15,7 +15,7 @@ from bpe.teaching.tie_lab import tie_lab_for_preset
 from bpe.teaching.tour import TOUR
 from bpe.views.exports import download_name
 from bpe.views.labs import tie_table_html
-from bpe.views.markdown import unescape_markdown
+from bpe.markdown import unescape_markdown
 
 from .apptest_support import ENCODE, VOCAB, open_page, plain
 

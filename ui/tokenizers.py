@@ -21,7 +21,7 @@ from bpe.formats import import_tokenizer, tokenizer_format
 from bpe.pretrained import PRETRAINED, load_pretrained
 from bpe.tokenizer import Tokenizer
 from bpe.views.compare import NamedTokenizer, clean_name, unique_name
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 
 from . import state
 

@@ -27,7 +27,7 @@ from bpe.presets import PRESETS
 from bpe.trace import STOP_TIME_LIMIT, Trace
 from bpe.trainer import base_vocabulary, train
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 
 from . import state
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState, lab_params, repeated_params
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 
 from . import state
 

@@ -15,7 +15,7 @@ from bpe.errors import BpeError
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
 from bpe.limits import MAX_CORPUS_CHARS, MAX_UPLOAD_MB, check_corpus_size
 from bpe.presets import PRESETS
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 from bpe.views.tables import apply_table_edits
 
 from . import state

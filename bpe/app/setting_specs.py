@@ -36,11 +36,11 @@ from typing import Any
 from ..end_of_word import END_OF_WORD_MODES
 from ..errors import SettingsError
 from ..ids import is_digits
+from ..markdown import escape_markdown
 from ..pretokenize import Pretokenizer
 from ..settings import TrainSettings
 from ..tiebreak import TIE_BREAK_RULES
 from ..vocab import UNITS
-from ..views.markdown import escape_markdown
 
 WIDGETS = ("radio", "select", "number", "text", "lines", "toggle", "pretokenizer")
 """The widget kinds ``ui/settings_sidebar.py`` knows how to draw (a test checks it draws each)."""

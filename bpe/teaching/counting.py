@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from ..pretokenize import Pretokenizer
 from ..trace import PairCount, Trace
 from ..tokenizer import Tokenizer
-from ..views.notation import quote, spell
-from ..views.token_html import visible_text
+from ..spelling import quote, spell, visible_text
 
 Pair = tuple[int, int]
 

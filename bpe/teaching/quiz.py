@@ -32,8 +32,7 @@ import random
 from dataclasses import dataclass
 
 from ..trace import STOP_MERGES, STOP_TIME_LIMIT, STOP_VOCAB_SIZE, Trace
-from ..views.notation import quote
-from ..views.token_html import spelled
+from ..spelling import quote, spelled
 from .tie_lab import merge_label, why_rule_picks
 
 Pair = tuple[int, int]

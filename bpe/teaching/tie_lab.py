@@ -33,8 +33,7 @@ from ..tiebreak import TieContext, hf_ranks, tie_break_rule
 from ..tokenizer import Tokenizer
 from ..trace import Trace
 from ..trainer import train
-from ..views.notation import quote
-from ..views.token_html import spelled, visible_text
+from ..spelling import quote, spelled, visible_text
 from ..vocab import token_sort_bytes
 
 Pair = tuple[int, int]

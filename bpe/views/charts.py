@@ -21,7 +21,7 @@ import altair as alt
 import pandas as pd
 
 from ..trace import Trace
-from .token_html import spelled
+from ..spelling import spelled
 
 CHOSEN, TIED, OTHER = "chosen", "tied", "other"
 STATUS_COLORS: Mapping[str, str] = MappingProxyType({CHOSEN: "#D55E00", TIED: "#CC79A7", OTHER: "#56B4E9"})

@@ -23,7 +23,8 @@ from ..pretokenize import special_token_pattern, split_special
 from ..tokenizer import ChunkWalk, Tokenizer
 from ..vocab import Token
 from .excerpt import excerpt
-from .token_html import Piece, chips_html, pieces_for, visible_text
+from ..spelling import visible_text
+from .token_html import Piece, chips_html, pieces_for
 
 SAMPLE_TEXTS: Mapping[str, str] = MappingProxyType({
     "sennrich": " lowest newer wider",

@@ -23,9 +23,8 @@ from ..teaching.pretokenization_lab import Learned, Split
 from ..teaching.quiz import Result
 from ..teaching.tie_lab import TieLab
 from .palette import TINTS, assign_colors
-from .notation import name as mark_name
-from .notation import spell
-from .token_html import visible_text
+from ..spelling import name as mark_name
+from ..spelling import spell, visible_text
 
 LABS_CSS = """
 <style>
@@ -69,7 +68,7 @@ LABS_CSS = """
 
 
 def _glyph(text: str) -> str:
-    """A symbol's text with every invisible character marked (:mod:`bpe.views.notation`), escaped."""
+    """A symbol's text with every invisible character marked (:mod:`bpe.spelling`), escaped."""
     return html.escape(spell(text))
 
 

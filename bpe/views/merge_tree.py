@@ -22,8 +22,7 @@ from collections.abc import Callable, Mapping
 
 from ..tokenizer import Tokenizer
 from ..trace import Trace
-from .notation import quote
-from .token_html import spelled, visible_text
+from ..spelling import quote, spelled, visible_text
 
 MAX_NODES = 127
 """A tree this big (64 leaves) is unreadable anyway; deeper nodes are cut with "…"."""

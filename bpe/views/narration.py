@@ -23,7 +23,8 @@ from types import MappingProxyType
 from ..tiebreak import TIE_BREAK_RULES
 from ..trace import MergeStep, Trace
 from .stats import early_stop, per_token
-from .token_html import Piece, chips_html, spelled
+from ..spelling import spelled
+from .token_html import Piece, chips_html
 
 MAX_TIES_SHOWN = 6
 

@@ -34,7 +34,8 @@ from ..tokenizer import SpecialSet, Tokenizer
 from ..trace import Trace
 from .plain_tables import MERGE_COLUMNS, TABLES_CSS, merge_rows, table_html, tokenizer_merge_rows
 from .stats import STATS_CSS, Stat, stats_html, step_stats
-from .token_html import TOKEN_CSS, chips_html, pieces_for, visible_text, word_table_html
+from ..spelling import visible_text
+from .token_html import TOKEN_CSS, chips_html, pieces_for, word_table_html
 
 if TYPE_CHECKING:
     import altair

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..trace import Trace
 from ..vocab import Token
-from .token_html import visible_text
+from ..spelling import visible_text
 
 if TYPE_CHECKING:
     from ..tokenizer import Tokenizer

@@ -20,7 +20,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..tokenizer import Tokenizer
-from .token_html import visible_text
+from ..spelling import visible_text
 
 MERGES_PAGE = 50
 """Merges shown per page of "how it began"."""

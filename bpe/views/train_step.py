@@ -26,7 +26,8 @@ from ..trace import PairCount, Trace
 from .merge_html import Layer, before_legend, merge_view_html
 from .occurrences import Chunk, chunks_of, mark_pairs, merged
 from .stats import drawn_tokens_note
-from .token_html import pieces_for, spelled
+from ..spelling import spelled
+from .token_html import pieces_for
 
 AFTER_LEGEND = (
     "Each box is one token; <b>bold with a thick outline</b> = made by this merge. · is a space, ↵ a newline, "
