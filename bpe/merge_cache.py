@@ -87,10 +87,7 @@ def _make(factory: type[Tokenizer], parts: Parts, *, name: str, pretokenizer: st
 
 
 def _parts(tokenizer: Tokenizer) -> Parts:
-    tokens, merges = tokenizer.tokens, tokenizer.merges
-    merged = {new_id for _, _, new_id in merges}
-    base = {i: token for i, token in tokens.items() if i not in merged and not tokenizer.is_special(i)}
-    return base, merges, dict(tokenizer.special_tokens)
+    return tokenizer.base, tokenizer.merges, dict(tokenizer.special_tokens)
 
 
 def _read(path: Path, source_hash: str) -> Parts | None:

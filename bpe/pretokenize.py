@@ -20,8 +20,10 @@ Two kinds of piece come out of a split:
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Literal
 
 import regex
 
@@ -179,6 +181,11 @@ def validate_special_tokens(special_tokens: tuple[str, ...] | list[str]) -> tupl
             raise SpecialTokenError(f"the special token {token!r} is listed twice: list each one once")
         seen.add(token)
     return tuple(special_tokens)
+
+
+SpecialSet = Literal["all"] | Collection[str]
+"""The special tokens ``allowed_special`` or ``disallowed_special`` name (tiktoken's arguments):
+``"all"``, or a collection of their texts."""
 
 
 def special_token_pattern(special_tokens: tuple[str, ...] | list[str] | set[str]) -> regex.Pattern | None:

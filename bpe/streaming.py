@@ -30,17 +30,25 @@ import codecs
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain
 from types import MappingProxyType
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO, Protocol
 
 import regex
 
 from .corpus import BOM, looks_like_utf16, utf16_error
 from .errors import BpeError
 from .fast_split import SAFE_CUT
-from .pretokenize import special_token_pattern, split_special
+from .pretokenize import Pretokenizer, SpecialSet, special_token_pattern, split_special
 
-if TYPE_CHECKING:
-    from .tokenizer import SpecialSet, Tokenizer
+
+class Encoder(Protocol):
+    """What streaming needs of a tokenizer (a :class:`~bpe.tokenizer.Tokenizer` is one; the
+    tokenizer imports this module, so this one names only what it uses)."""
+
+    special_tokens: dict[str, int]
+    pretokenizer: Pretokenizer
+
+    def encode(self, text: str, *, allowed_special: SpecialSet, disallowed_special: SpecialSet) -> list[int]: ...
+
 
 SAFE_CUTS: Mapping[str, "regex.Pattern | object"] = MappingProxyType({
     "gpt2": SAFE_CUT,
@@ -57,8 +65,8 @@ _WINDOW = 4096  # the last safe cut is looked for in the buffer's last few thous
 
 
 def encode_iterable(
-    tokenizer: "Tokenizer", texts: Iterable[str], *,
-    allowed_special: "SpecialSet" = frozenset(), disallowed_special: "SpecialSet" = "all",
+    tokenizer: Encoder, texts: Iterable[str], *,
+    allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all",
 ) -> Iterator[int]:
     """Yield the ids of ``"".join(texts)`` as :meth:`Tokenizer.encode` would, piece by piece.
 
@@ -71,7 +79,7 @@ def encode_iterable(
 
 
 def _encoded_stretches(
-    tokenizer: "Tokenizer", texts: Iterable[str], allowed_special: "SpecialSet", disallowed_special: "SpecialSet",
+    tokenizer: Encoder, texts: Iterable[str], allowed_special: SpecialSet, disallowed_special: SpecialSet,
 ) -> Iterator[list[int]]:
     """The ids of each settled stretch of text, a list at a time."""
     allowed = set(tokenizer.special_tokens) if allowed_special == "all" else set(allowed_special)

@@ -35,15 +35,16 @@ RAW_ATTACKS = ("<script", "<img", "<svg")
 DISPLAY_SCRIPT = f"""
 import importlib.util, json, bpe
 from bpe import Corpus, Tokenizer, TrainSettings, train
+from bpe.notebook import show, tokenizer_html, trace_html
 settings = TrainSettings(merges=8, special_tokens=({HOSTILE_NAME!r},))
 trace = train(Corpus.from_text({HOSTILE_TEXT!r}, special_tokens=settings.special_tokens), settings)
 tokenizer = Tokenizer.from_trace(trace, name={HOSTILE_NAME!r})
 print(json.dumps({{
     "bpe": bpe.__file__,
     "pandas": importlib.util.find_spec("pandas") is not None,
-    "trace": trace._repr_html_(),
-    "tokenizer": tokenizer._repr_html_(),
-    "show": tokenizer.show({HOSTILE_TEXT!r} + {HOSTILE_NAME!r})._repr_html_(),
+    "trace": trace_html(trace),
+    "tokenizer": tokenizer_html(tokenizer),
+    "show": show(tokenizer, {HOSTILE_TEXT!r} + {HOSTILE_NAME!r})._repr_html_(),
 }}))
 """
 

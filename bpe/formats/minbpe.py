@@ -29,7 +29,7 @@ from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 from .common import (
-    TokenizerFormat, as_text, base_items, build_tokenizer, first_problem, one_file, parse_id, pretokenizer_name,
+    TokenizerFormat, as_text, build_tokenizer, first_problem, one_file, parse_id, pretokenizer_name,
 )
 
 MINBPE_HEADER = "minbpe v1"
@@ -86,7 +86,7 @@ def from_minbpe(contents: str | bytes, *, name: str = "", source: str = "tokeniz
 
 def _problem(tokenizer: Tokenizer) -> str | None:
     """Why minbpe cannot hold a byte-level ``tokenizer``; None if it can."""
-    if any(token_id != token.data[0] for token_id, token in base_items(tokenizer)) or any(
+    if any(token_id != token.data[0] for token_id, token in tokenizer.base.items()) or any(
         new_id != 256 + rank for rank, (_, _, new_id) in enumerate(tokenizer.merges)
     ):
         return (

@@ -25,9 +25,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..pretokenize import Pretokenizer
-from ..trace import PairCount, Trace
-from ..tokenizer import Tokenizer
 from ..spelling import quote, spell, visible_text
+from ..tokenizer import Tokenizer
+from ..trace import PairCount, Trace
 
 Pair = tuple[int, int]
 

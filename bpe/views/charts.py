@@ -20,8 +20,8 @@ from types import MappingProxyType
 import altair as alt
 import pandas as pd
 
-from ..trace import Trace
 from ..spelling import spelled
+from ..trace import Trace
 
 CHOSEN, TIED, OTHER = "chosen", "tied", "other"
 STATUS_COLORS: Mapping[str, str] = MappingProxyType({CHOSEN: "#D55E00", TIED: "#CC79A7", OTHER: "#56B4E9"})

@@ -17,14 +17,14 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
+from ..spelling import name as mark_name
+from ..spelling import spell, visible_text
 from ..teaching.byte_inspector import CharBytes, TokenBytes
 from ..teaching.counting import PairTally, Symbol
 from ..teaching.pretokenization_lab import Learned, Split
 from ..teaching.quiz import Result
 from ..teaching.tie_lab import TieLab
 from .palette import TINTS, assign_colors
-from ..spelling import name as mark_name
-from ..spelling import spell, visible_text
 
 LABS_CSS = """
 <style>
