@@ -15,7 +15,7 @@ import streamlit as st
 from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
-from bpe.views.encoding import byte_pieces, encode_for_page, parse_ids, sample_text, walkthrough_html
+from bpe.views.encoding import byte_ids, byte_pieces, encode_for_page, parse_ids, sample_text, walkthrough_html
 from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.markdown import escape_markdown, inline_code
 from bpe.spelling import visible_text
@@ -141,17 +141,6 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
     return ids
 
 
-def _byte_ids(tokenizer, data: bytes) -> list[int]:
-    """The base-token id of each byte (226, 130 in ours; GPT-2 numbers its bytes otherwise)."""
-    by_byte = {}
-    for token_id, token in tokenizer.tokens.items():  # base tokens come first
-        if len(token.data) == 1 and not token.ends_word and not tokenizer.is_special(token_id):
-            by_byte.setdefault(token.data, token_id)
-        if len(by_byte) == 256:
-            break
-    return [by_byte[bytes([value])] for value in data]
-
-
 def choose_tokenizer(ours, step: int):
     """Ours at step k (the default), GPT-2, or an import: watch a real tokenizer apply its merges."""
     options = tokenizers.choices()
@@ -183,7 +172,7 @@ def decode_section(tokenizer, encoded: list[int], owner: tuple[str, str]) -> Non
         "Use the ids encoded above", on_click=_follow_encode, width="stretch", disabled=typed_for is None,
         help="Decode follows Encode until you type or pick other ids.",
     )
-    partial = _byte_ids(tokenizer, b"\xe2\x82") if tokenizer.unit == "byte" else None  # two of the three bytes of "€"
+    partial = byte_ids(tokenizer, b"\xe2\x82") if tokenizer.unit == "byte" else None  # two of the three bytes of "€"
     buttons[1].button(
         "Try half a character (e2 82)", on_click=_set_decode_ids, args=(", ".join(map(str, partial or ())), owner),
         disabled=partial is None, width="stretch",

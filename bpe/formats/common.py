@@ -21,11 +21,11 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import BinaryIO
 
 from ..byte_level import BYTE_TO_UNICODE
 from ..errors import BpeError, FormatError
 from ..ids import is_digits, is_whole_number
+from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 
@@ -101,24 +101,6 @@ def as_text(contents: str | bytes, *, source: str) -> str:
             f"{source} is not UTF-8 text (byte {error.start} is invalid): is it the right file, "
             "or was it saved in another encoding?"
         ) from None
-
-
-def read_file(path: str) -> bytes:
-    """A file's bytes; a missing or unreadable file is a :class:`BpeError` that names it."""
-    with open_binary(path) as file:
-        return file.read()
-
-
-def open_binary(path: str) -> BinaryIO:
-    """``open(path, "rb")``; a missing or unreadable file is a :class:`BpeError` that names it."""
-    try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        raise BpeError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise BpeError(f"{path} is a folder, not a file") from None
-    except OSError as error:
-        raise BpeError(f"cannot read {path}: {error.strerror}") from None
 
 
 def build_tokenizer(*, source: str, **fields: object) -> Tokenizer:
@@ -216,15 +198,6 @@ def first_problem(*problems: str | None) -> None:
             raise FormatError(problem)
 
 
-def base_items(tokenizer: Tokenizer) -> list[tuple[int, Token]]:
-    """``(id, token)`` of the base tokens, in id order as stored."""
-    merged = {new_id for _, _, new_id in tokenizer.merges}
-    return [
-        (token_id, token) for token_id, token in tokenizer.tokens.items()
-        if token_id not in merged and not tokenizer.is_special(token_id)
-    ]
-
-
 # -- byte-level spelling -----------------------------------------------------------------------
 def byte_base(ids_by_text: dict[str, int], *, source: str) -> dict[int, Token]:
     """The 256 base tokens of a vocabulary keyed by byte-level text (GPT-2, Hugging Face)."""
@@ -266,8 +239,6 @@ def parse_id(text: str, *, where: str, what: str = "id") -> int:
 
 def pretokenizer_name(pattern: str, *, aliases: Iterable[tuple[str, str]] = ()) -> str:
     """Our pre-tokenizer name for a split regex: a named one when it is spelled like ours."""
-    from ..pretokenize import NAMED_PATTERNS
-
     for name, named in NAMED_PATTERNS.items():
         if named == pattern:
             return name

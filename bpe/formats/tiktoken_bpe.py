@@ -26,7 +26,7 @@ import base64
 import binascii
 
 from ..errors import FormatError
-from ..pretokenize import Pretokenizer
+from ..pretokenize import NAMED_PATTERNS, Pretokenizer
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 from .common import (
@@ -160,8 +160,6 @@ def tiktoken_pattern(tokenizer: Tokenizer) -> str:
 
 
 def pattern_with_gaps(pretokenizer: Pretokenizer) -> str:
-    from ..pretokenize import NAMED_PATTERNS
-
     if pretokenizer.name in ("gpt2", "gpt4", "gpt4o"):
         return NAMED_PATTERNS[pretokenizer.name]  # type: ignore[return-value]  # these cover every character
     if pretokenizer.name == "none":

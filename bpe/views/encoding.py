@@ -20,10 +20,10 @@ from types import MappingProxyType
 from ..ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
 from ..limits import MAX_CHUNK_CHARS, MAX_WALK_CHARS, MAX_WALK_ROWS
 from ..pretokenize import special_token_pattern, split_special
+from ..spelling import visible_text
 from ..tokenizer import ChunkWalk, Tokenizer
 from ..vocab import Token
 from .excerpt import excerpt
-from ..spelling import visible_text
 from .token_html import Piece, chips_html, pieces_for
 
 SAMPLE_TEXTS: Mapping[str, str] = MappingProxyType({
@@ -170,3 +170,18 @@ def walkthrough_html(
 def byte_pieces(tokenizer: Tokenizer, ids: Sequence[int]) -> list[Piece]:
     """The pieces of ``ids`` for decoding: each token's own bytes, partial characters included."""
     return pieces_for(ids, tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))
+
+
+def byte_ids(tokenizer: Tokenizer, data: bytes) -> list[int]:
+    """The base token of each byte of ``data``, for a byte-level tokenizer (our ids are the byte
+    values; GPT-2 numbers its bytes otherwise).
+
+    >>> from bpe.pretrained import load_gpt2
+    >>> byte_ids(load_gpt2(), b"\\xe2\\x82")  # two of the three bytes of "€"
+    [158, 224]
+    """
+    by_byte: dict[bytes, int] = {}
+    for token_id, token in tokenizer.base.items():  # the bytes come before an end-of-word marker
+        if len(token.data) == 1 and not token.ends_word:
+            by_byte.setdefault(token.data, token_id)
+    return [by_byte[bytes([value])] for value in data]
