@@ -38,7 +38,7 @@ from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from .common import (
     SET_OPERATION, TokenizerFormat, as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem,
-    first_problem, foreign_syntax_problem, one_file, pretokenizer_name,
+    first_problem, foreign_syntax_problem, json_object, one_file, pretokenizer_name,
 )
 
 _SIMPLE_POST = (None, "ByteLevel")  # post-processors that only adjust offsets
@@ -283,4 +283,5 @@ HF = TokenizerFormat(
     name="hf", title="Hugging Face tokenizer.json", file_names=("tokenizer.json",),
     note="Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
     write=to_hf, read=one_file(from_hf), problem=_problem,
+    recognizes=lambda contents: "model" in (json_object(contents) or {}),
 )
