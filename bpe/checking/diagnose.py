@@ -144,17 +144,29 @@ def check_merges(
     learner = list(learner)[:MAX_MERGES]
     started = time.perf_counter()
     deadline = started + time_limit_s
-    guessed = convention = None
-    base = settings
-    if guess:
-        guessed = guess_settings(source, learner, settings, started + time_limit_s * _GUESS_SHARE, keep=keep,
-                                 prefer=prefer)
-        base = guessed.settings
-        convention = convention_for(base)
-        if convention is not None and convention.tie_break != base.tie_break:
-            base = replace(base, tie_break=convention.tie_break)
-        else:
-            convention = None
+    if not guess:
+        return _compare(learner, source, settings, deadline, time_limit_s)
+    guessed = guess_settings(source, learner, settings, started + time_limit_s * _GUESS_SHARE, keep=keep, prefer=prefer)
+    base, convention = guessed.settings, convention_for(guessed.settings)
+    if convention is not None and convention.tie_break != base.tie_break:
+        base = replace(base, tie_break=convention.tie_break)
+    else:
+        convention = None
+    derive = "min_frequency" not in keep
+    result = _compare(learner, source, base, deadline, time_limit_s, derive_min_frequency=derive, convention=convention)
+    tie = next((part for part in result.best.variant.single if part.code == "tie-break"), None)
+    if convention is None and tie is not None and len(result.best.variant.single) > 1:
+        # a mistake *and* another tie rule: with the settings unknown, the tie rule is one of them
+        result = _compare(learner, source, tie.settings, deadline, time_limit_s, derive_min_frequency=derive)
+    if convention is None:  # the reference is the guess (with any minimum frequency read off the end)
+        guessed = replace(guessed, settings=result.settings, reproduced=result.matching)
+    return replace(result, guess=replace(guessed, explained=result.best.matching), convention=convention)
+
+
+def _compare(learner: list[Spelled], source: CheckCorpus, base: TrainSettings, deadline: float, time_limit_s: float,
+             *, derive_min_frequency: bool = False, convention: Convention | None = None) -> CheckResult:
+    """The check under settings ``base``; ``derive_min_frequency``: a list that stops where the next pair
+    occurs once sets the minimum frequency to 2; ``convention``: whose tie rule ``base`` took (for the words)."""
     trace = reference_trace(source.build(base), base, len(learner) + 1, time_limit_s=time_limit_s)
     if trace.stop_reason == STOP_TIME_LIMIT:
         raise BpeError(
@@ -167,7 +179,7 @@ def check_merges(
     next_merge = None
     if matching == len(learner) and len(reference) > len(learner):
         next_merge = PairStat(reference[len(learner)], trace.steps[len(learner)].count, ())
-        if guess and "min_frequency" not in keep and next_merge.count == 1 and _all_counted_twice(trace, matching):
+        if derive_min_frequency and next_merge.count == 1 and _all_counted_twice(trace, matching):
             # the list stops where the next pair occurs once: a minimum frequency of 2 (subword-nmt's default) cut it
             base, next_merge = replace(base, min_frequency=2), None
     reference = reference[:len(learner)]
@@ -180,10 +192,15 @@ def check_merges(
                                if not entry.ruled_out(texts) and source.changed_by(name))
         clues = Clues(word_table=source.words is not None, markers=() if base.end_of_word else tuple(markers(learner)),
                       normalizations=normalizations)
-        candidates = [v for group in variants_for(base, clues).values() for v in group]
+        variants = variants_for(base, clues)
+        candidates = [v for group in variants.values() for v in group]
+        # each mistake with each other tie rule too: free, as the tie rules of one corpus share a pass
+        with_ties = [combined(v, tie, base) for v in candidates if v.code != "tie-break" for tie in variants["tie-break"]]
         # the reference itself goes first: its pass (shared with the other tie rules) finds the first difference
-        attempts, skipped, run = search(source, [best.variant, *candidates], learner, deadline)
-        attempts = attempts[1:]
+        attempts, skipped, run = search(source, [best.variant, *candidates, *with_ties], learner, deadline)
+        alone = {a.variant: a.matching for a in attempts if not a.variant.parts}
+        # a pair counts only if its second change matters: it must beat each of its changes alone
+        attempts = [a for a in attempts[1:] if a.matching > max((alone.get(p, 0) for p in a.variant.parts), default=-1)]
         divergence = run.divergence if run else None
         if divergence is None:  # the replay ran out of time: what the trace alone knows
             ours = PairStat(reference[matching], trace.steps[matching].count, ()) if matching < len(reference) else None
@@ -191,14 +208,13 @@ def check_merges(
         top = sorted((a for a in attempts if a.matching > matching), key=lambda a: -a.matching)
         if top and top[0].matching < len(learner):  # part of the way: the best one with each other change,
             # the changes that went furthest alone first, until one pair reproduces everything
-            alone = {a.variant: a.matching for a in attempts}
-            others = sorted((v for v in candidates if v.code != top[0].variant.code), key=lambda v: -alone.get(v, 0))
+            codes = {part.code for part in top[0].variant.single}
+            others = sorted((v for v in candidates if v.code not in codes), key=lambda v: -alone.get(v, 0))
             pairs = [combined(top[0].variant, v, base) for v in others]
             more, _, _ = search(source, [v for v in pairs if v is not None], learner, deadline, until_all=True)
             attempts += more
             # a pair counts only if its second change matters: it must beat the best one alone
-            top = sorted([a for a in top if a.variant.parts == ()] + [a for a in more if a.matching > top[0].matching],
-                         key=lambda a: -a.matching)
+            top = sorted([*top, *(a for a in more if a.matching > top[0].matching)], key=lambda a: -a.matching)
         if top:
             top = sorted((confirm(source, a, learner, deadline) if a.matching == top[0].matching else a for a in top),
                          key=lambda a: -a.matching)
@@ -208,15 +224,15 @@ def check_merges(
             yours = _your_counts(source, best, learner, divergence, deadline)
         elif len(reference) > matching:
             diagnosis = [_unexplained(attempts, matching, len(learner), divergence, skipped)]
-    diagnosis += _count_causes(len(learner), matching, len(reference), next_merge, base, len(trace.base), settings)
+    diagnosis += _count_causes(len(learner), matching, len(reference), next_merge, base, len(trace.base))
     by_pair: dict[Spelled, int] = {}
     for step, pair in enumerate(reference, start=1):
         by_pair.setdefault(pair, step)
     rest = tuple((step, pair, by_pair.get(pair)) for step, pair in enumerate(learner, start=1) if step > matching)
     return CheckResult(
         total=len(learner), matching=matching, settings=base, reference=tuple(reference), divergence=divergence,
-        rest=rest, diagnosis=tuple(diagnosis), best=best, attempts=tuple(attempts), skipped=skipped, guess=guessed,
-        convention=convention, yours=yours, base_size=len(trace.base), next_merge=next_merge,
+        rest=rest, diagnosis=tuple(diagnosis), best=best, attempts=tuple(attempts), skipped=skipped, yours=yours,
+        base_size=len(trace.base), next_merge=next_merge,
     )
 
 
@@ -257,12 +273,13 @@ def _causes(winners: list[Attempt], base: TrainSettings, matching: int, total: i
 
 
 def _count_causes(total: int, matching: int, made: int, next_merge: PairStat | None, base: TrainSettings,
-                  base_size: int, meant: TrainSettings) -> list[Cause]:
-    """A list that stops short of the size it was asked for, or runs on past it or past the reference's end."""
+                  base_size: int) -> list[Cause]:
+    """A list that stops short of the size it was asked for (``base.vocab_size``), or runs on past it or past
+    the reference's end."""
     causes = []
     explanation = MISTAKES["merge-count"].explanation
     specials = len(base.special_tokens)
-    wanted = None if meant.vocab_size is None else meant.vocab_size - base_size - specials
+    wanted = None if base.vocab_size is None else base.vocab_size - base_size - specials
     if wanted is not None and wanted != total:
         formula = vocabulary(base_size, wanted, specials)
         if wanted > total:

@@ -95,23 +95,30 @@ class Guess:
     """The settings that reproduce the learner's merges furthest."""
     reproduced: int
     total: int
+    explained: int = 0
+    """How many the guess reproduces with the diagnosed mistake added (set by the diagnosis)."""
 
     @property
     def quality(self) -> str:
-        """``all``, ``partial`` (half or more) or ``poor`` (under half: probably not the learner's settings)."""
-        if self.reproduced == self.total:
+        """``all``, ``partial`` (half or more) or ``poor`` (under half: probably not the learner's settings),
+        counting what the guess reproduces with the diagnosed mistake."""
+        best = max(self.reproduced, self.explained)
+        if best == self.total:
             return "all"
-        return "partial" if 2 * self.reproduced >= self.total else "poor"
+        return "partial" if 2 * best >= self.total else "poor"
 
     def sentence(self) -> str:
         """How good the guess is, in words (a poor guess is never presented silently)."""
+        alone = f"The guessed settings reproduce {self.reproduced:,} of your {self.total:,} merges"
         if self.quality == "all":
-            return f"The guessed settings reproduce {self.reproduced:,} of your {self.total:,} merges."
+            return f"{alone}." if self.reproduced == self.total else f"{alone}; with the mistake below, all of them."
+        best = max(self.reproduced, self.explained)
         if self.quality == "partial":
-            return (f"The best guess reproduces your first {self.reproduced:,} of {self.total:,} merges; "
-                    "the diagnosis looks for what differs after that.")
-        return (f"The best guess reproduces only {self.reproduced:,} of your {self.total:,} merges: these settings are "
-                "probably not yours. Check the corpus is the one you trained on, or give the settings you know.")
+            return (f"The best guess reproduces your first {best:,} of {self.total:,} merges"
+                    f"{' with the mistake below' if self.explained > self.reproduced else ''}; something else "
+                    "differs after that.")
+        return (f"The best guess reproduces only {best:,} of your {self.total:,} merges: these settings are probably "
+                "not yours. Check the corpus is the one you trained on, or give the settings you know.")
 
 
 def markers(learner: Sequence[Spelled]) -> list[str]:

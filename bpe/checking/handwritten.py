@@ -105,7 +105,7 @@ def _split_text_line(line: str, made: set[str], where: str) -> tuple[str, str]:
     if len(parts) == 2 and all(parts):
         return parts[0], parts[1]
     cuts = [(line[:i], line[i + 1:]) for i, char in enumerate(line) if char == " " and 0 < i < len(line) - 1]
-    fitting = [(left, right) for left, right in cuts if _known(left, made) and _known(right, made)]
+    fitting = cuts if len(cuts) == 1 else [(left, right) for left, right in cuts if _known(left, made) and _known(right, made)]
     if len(fitting) == 1:
         return fitting[0]
     if not fitting:
@@ -124,20 +124,20 @@ def _read_text(text: str, value: object, source: str) -> tuple[tuple[Spelled, ..
     return _spelled(pairs), {}
 
 
-def _split_lines(text: str, separator: str, source: str) -> list[tuple[str, str]]:
+def _split_lines(text: str, separator: str, source: str, *, what: str = "line") -> list[tuple[str, str]]:
     pairs = []
-    for number, line in _lines(text):
+    for number, line in _lines(text) if what == "line" else enumerate(text.split("\n"), start=1):
         parts = line.split(separator)
         if len(parts) != 2 or not all(parts):
-            what = "a tab" if separator == "\t" else "one space"
-            raise FormatError(f"{source} line {number}: expected two tokens separated by {what}, got {quote(line[:60])}")
+            how = "a tab" if separator == "\t" else "one space"
+            raise FormatError(f"{source} {what} {number}: expected two tokens separated by {how}, got {quote(line[:60])}")
         pairs.append((parts[0], parts[1]))
     return pairs
 
 
 def _tab_separated(text: str, value: object) -> bool:
     lines = _lines(text)
-    return bool(lines) and all(line.count("\t") == 1 for _, line in lines)
+    return bool(lines) and all("\t" in line for _, line in lines)
 
 
 def _gpt2_lines(text: str, value: object) -> bool:
@@ -198,39 +198,36 @@ def _byte_list(part: object) -> bytes | None:
     return None
 
 
+_JSON_KINDS: tuple[tuple[str, Callable[[object], bool]], ...] = (
+    ("strings", lambda item: isinstance(item, list) and len(item) == 2 and all(isinstance(p, str) for p in item)),
+    ("byte lists", lambda item: isinstance(item, list) and len(item) == 2 and None not in map(_byte_list, item)),
+    ("ids", lambda item: isinstance(item, list) and len(item) == 2 and all(is_whole_number(p) for p in item)),
+    ("lines", lambda item: isinstance(item, str)),
+    ("records", lambda item: isinstance(item, dict)),
+)
+"""What a JSON merge can be: ``[" t", "he"]``, ``[[32, 116], [104, 101]]``, ``[256, 98]``, ``"Ġt he"`` or a
+``train --json`` record; every merge of a file is the kind its first one is."""
+
+
 def _read_json(text: str, value: object, source: str) -> tuple[tuple[Spelled, ...], dict]:
     items = _merges_value(value)
     if not items:
         return (), {}
     hints = _hints(value.get("settings"), source) if isinstance(value, dict) else {}
-    first = items[0]
-    if isinstance(first, dict):
-        return _train_json_pairs(items, hints.get("end_of_word"), source), hints
-    pairs: list = []
+    kind = next((name for name, fits in _JSON_KINDS if fits(items[0])), None)
     for number, item in enumerate(items, start=1):
-        where = f"{source}: merge {number}"
-        if isinstance(item, str) and isinstance(first, str):
-            parts = item.split(" ")
-            if len(parts) != 2 or not all(parts):
-                raise FormatError(f"{where} is {quote(item[:60])}, not two tokens separated by one space")
-            pairs.append(tuple(parts))
-        elif isinstance(item, list) and len(item) == 2:
-            kinds = {type(part).__name__ for part in item}
-            if isinstance(first, list) and kinds == {"str"} and all(isinstance(p, str) for p in first):
-                pairs.append(tuple(item))
-            elif isinstance(first, list) and kinds == {"list"} and None not in map(_byte_list, item):
-                pairs.append((_byte_list(item[0]), _byte_list(item[1])))
-            elif isinstance(first, list) and all(is_whole_number(part) for part in item):
-                pairs.append(tuple(item))
-            else:
-                raise FormatError(f"{where} is {str(item)[:60]}: every merge must be the same kind as the first")
-        else:
-            raise FormatError(f"{where} is {str(item)[:60]}, not a pair")
-    if isinstance(pairs[0][0], str):
-        return _spelled(pairs), hints
-    if isinstance(pairs[0][0], bytes):
-        return tuple(pairs), hints
-    return _minbpe_ids(pairs, source), hints
+        if kind is None or not dict(_JSON_KINDS)[kind](item):
+            expected = f"like the first, {kind}" if kind else "a pair"
+            raise FormatError(f"{source}: merge {number} is {str(item)[:60]}, not {expected}")
+    if kind == "records":
+        return _train_json_pairs(items, hints.get("end_of_word"), source), hints
+    if kind == "byte lists":
+        return tuple((_byte_list(left), _byte_list(right)) for left, right in items), hints
+    if kind == "ids":
+        return _minbpe_ids(items, source), hints
+    if kind == "lines":
+        return _spelled(_split_lines("\n".join(items), " ", source, what="merge")), hints
+    return _spelled([tuple(item) for item in items]), hints
 
 
 def _minbpe_ids(pairs: list[tuple[int, int]], source: str) -> tuple[Spelled, ...]:

@@ -188,4 +188,4 @@ def combined(a: Variant, b: Variant, base: TrainSettings) -> Variant | None:
                 rules[f.name] = value
     return Variant(f"{a.code}+{b.code}", f"{a.label} and {b.label}", replace(base, **changes),
                    Rules(**rules) if rules else None, a.joined or b.joined, normalization=a.normalization or b.normalization,
-                   parts=(a, b))
+                   parts=a.single + b.single)
