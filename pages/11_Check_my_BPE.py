@@ -7,7 +7,7 @@ from dataclasses import replace
 import streamlit as st
 
 from bpe.app import pages
-from bpe.checking import SHAPES, check_merges
+from bpe.checking import check_merges, merge_shapes
 from bpe.errors import BpeError
 from bpe.limits import MAX_UPLOAD_MB
 from bpe.presets import PRESETS
@@ -15,7 +15,8 @@ from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.vocab import UNITS
 from bpe.views.check import (
-    CHECK_CSS, attempts_frame, diagnosis_html, difference_html, rest_frame, summary_text,
+    CHECK_CSS, attempts_frame, diagnosis_html, difference_html, guess_notice, reference_caption, rest_frame,
+    summary_text,
 )
 from bpe.markdown import escape_markdown
 from ui import state
@@ -65,13 +66,18 @@ def merges_section() -> None:
     left, right = st.columns(2, gap="large")
     left.file_uploader(
         "Upload your merges file", key="w.check_merges_file", on_change=_read_merges_upload,
-        help=f"Any of: {', '.join(shape.title for shape in SHAPES.values())}. Up to {MAX_UPLOAD_MB} MB.",
+        help=f"Any of: {', '.join(shape.title for shape in merge_shapes().values())}. Up to {MAX_UPLOAD_MB} MB.",
     )
     state.seed("w.check_merges_text", form.merges.decode("utf-8", errors="replace") if form.merges_name == "pasted merges" else "")
     right.text_area(
         "…or paste its lines (Ctrl+Enter to apply)", key="w.check_merges_text", height=120, placeholder=EXAMPLE,
         on_change=_read_merges_paste,
     )
+    shapes = merge_shapes()
+    state.seed("w.check_shape", form.shape if form.shape in shapes else "")
+    left.selectbox("Read it as", ["", *shapes], key="w.check_shape", on_change=_write("shape", "w.check_shape"),
+                   format_func=lambda name: shapes[name].title if name else "recognize it from its contents",
+                   help="Choose the shape when the file is recognized as another one.")
     if form.merges:
         lines = form.merges.count(b"\n") + (not form.merges.endswith(b"\n"))
         st.caption(f"Checking **{escape_markdown(form.merges_name)}** ({lines:,} lines).")
@@ -121,14 +127,18 @@ def settings_section() -> None:
         key = f"w.check_{field}"
         state.seed(key, getattr(form, field))
         column.text_input(label, key=key, placeholder=hint, on_change=_write(field, key), max_chars=200)
+    state.seed("w.check_vocab_size", form.vocab_size)
+    st.number_input("Vocabulary size your trainer was asked for (optional)", min_value=1, max_value=1_000_000,
+                    value=None, step=1, key="w.check_vocab_size", on_change=_write("vocab_size", "w.check_vocab_size"),
+                    help="Base tokens + merges + special tokens: the check says whether your list stops short or runs on.")
 
 
 def run_check() -> None:
     try:
-        learner, source, settings = _form().inputs()
+        learner, source, settings, keep = _form().inputs()
         started = time.perf_counter()
-        result = check_merges(learner.pairs, source, settings, guess=_form().guess)
-        outcome = ("ok", result, SHAPES[learner.shape].title, time.perf_counter() - started)
+        result = check_merges(learner.pairs, source, settings, guess=_form().guess, keep=keep, prefer=learner.hints)
+        outcome = ("ok", result, merge_shapes()[learner.shape].title, time.perf_counter() - started)
     except BpeError as error:
         outcome = ("error", str(error))
     st.session_state[state.CHECK_RESULT] = outcome
@@ -143,15 +153,15 @@ def result_section() -> None:
         return
     _, result, shape, seconds = outcome
     st.header("Where your merges part from the reference")
-    s = result.settings
-    st.caption(
-        f"Read as {escape_markdown(shape)}; checked in {seconds:.1f} s. Reference"
-        f"{' (settings guessed from your merges)' if result.guessed else ''}: {s.unit}s, pre-tokenizer "
-        f"{escape_markdown(s.pretokenizer)}, ties {s.tie_break}, end-of-word {escape_markdown(s.end_of_word or 'none')}, "
-        f"special tokens {escape_markdown(', '.join(s.special_tokens) or 'none')}."
-    )
+    st.caption(reference_caption(result, shape, seconds))
+    notice = guess_notice(result)
+    if notice is not None:
+        level, text = notice
+        (st.warning if level == "warning" else st.info)(text, icon=":material/travel_explore:")
     st.metric("Leading merges that match", f"{result.matching:,} / {result.total:,}")
     st.markdown(escape_markdown(summary_text(result)))
+    if result.count_note():
+        st.info(escape_markdown(result.count_note()), icon=":material/tag:")
     if result.divergence is not None:
         show_html(difference_html(result))
     if result.diagnosis:

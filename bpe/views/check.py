@@ -28,6 +28,7 @@ from ..checking.report import shown_pair
 from ..corpus import decode_text_file
 from ..errors import BpeError
 from ..limits import check_corpus_size
+from ..markdown import escape_markdown
 from ..presets import get_preset
 from ..settings import TrainSettings
 from ..spelling import visible_text
@@ -70,6 +71,8 @@ class CheckForm:
     """Comma-separated."""
     vocab_size: int | None = None
     """The vocabulary size the learner's trainer was asked for, if they say (to check the number of merges)."""
+    shape: str = ""
+    """The merges shape to read the file as (a :func:`~bpe.checking.merge_shapes` name); empty: recognize it."""
 
     def with_preset(self, name: str) -> "CheckForm":
         """This form on preset ``name``, with the settings its source used (the likeliest ones meant)."""
@@ -83,7 +86,7 @@ class CheckForm:
         a :class:`BpeError` says what to fix."""
         if not self.merges:
             raise BpeError("no merges yet: upload your merges file or paste its lines")
-        learner = read_learner_merges(self.merges, name=self.merges_name or "your merges")
+        learner = read_learner_merges(self.merges, name=self.merges_name or "your merges", shape=self.shape or None)
         if self.corpus == "preset":
             preset = get_preset(self.preset)
             source = CheckCorpus(words=preset.word_counts) if preset.word_counts else CheckCorpus(text=preset.corpus_text)
@@ -121,6 +124,35 @@ def _count(stat: PairStat | None) -> str:
     if stat is None:
         return "—"
     return "unknown (the replay ran out of time)" if stat.count is None else f"{stat.count:,}"
+
+
+def reference_caption(result: CheckResult, shape: str, seconds: float) -> str:
+    """Markdown (escaped): how the file was read and the reference's settings, guessed or given."""
+    s = result.settings
+    how = ""
+    if result.guessed:
+        how = " (settings guessed from your merges" + (
+            f"; ties as {result.convention.name} breaks them" if result.convention else "") + ")"
+    marker = f"{s.end_of_word} {s.end_of_word_mode}" if s.end_of_word else "none"
+    return escape_markdown(
+        f"Read as {shape}; checked in {seconds:.1f} s. Reference{how}: {s.unit}s, pre-tokenizer {s.pretokenizer}, "
+        f"ties {s.tie_break}, end-of-word {marker}, special tokens {', '.join(s.special_tokens) or 'none'}, "
+        f"minimum frequency {s.min_frequency}."
+    )
+
+
+def guess_notice(result: CheckResult) -> tuple[str, str] | None:
+    """``(level, Markdown)`` saying how good the guessed settings are (``warning`` when poor: they are
+    probably not the learner's, and the page must not present them as the reference silently);
+    None when the settings were given."""
+    guess = result.guess
+    if guess is None:
+        return None
+    text = guess.sentence()
+    if result.convention is not None:
+        text += (f" For settings like these ({result.convention.shape}), {result.convention.name} breaks ties by "
+                 f"{result.settings.tie_break}: the reference does too.")
+    return ("warning" if guess.quality == "poor" else "info"), escape_markdown(text)
 
 
 def summary_text(result: CheckResult) -> str:
