@@ -35,8 +35,10 @@ from ..spelling import visible_text
 
 CHECK_CSS = """
 <style>
-.bpe-check { border-collapse: collapse; width: 100%; margin: .4em 0 .8em; }
-.bpe-check th, .bpe-check td { border: 1px solid #d0d4da; padding: .45em .7em; text-align: left; vertical-align: top; }
+.bpe-check { border-collapse: collapse; width: 100%; margin: .4em 0 .8em; table-layout: fixed; }
+.bpe-check th, .bpe-check td { border: 1px solid #d0d4da; padding: .45em .7em; text-align: left; vertical-align: top;
+  overflow-wrap: anywhere; }
+.bpe-check th:first-child { width: 24%; }
 .bpe-check th { background: #f3f5f8; }
 .bpe-check .pair { font-family: ui-monospace, monospace; font-size: 1.15em; white-space: pre; }
 .bpe-check .pair span { background: #E8F1FA; border: 1px solid #9FC3E7; border-radius: 4px; padding: 0 .25em; }
@@ -115,9 +117,15 @@ def _pair(pair: tuple[bytes, bytes]) -> str:
 def _words(stat: PairStat | None) -> str:
     if stat is None or not stat.words:
         return "occurs nowhere at this step" if stat is not None and stat.count == 0 else ""
-    shown = ", ".join(f"{html.escape(visible_text(word.encode()))} ×{weight:,}"
+    shown = ", ".join(f"{html.escape(_clipped(visible_text(word.encode())))} ×{weight:,}"
                       + (f" ({times} times in it)" if times > 1 else "") for word, weight, times in stat.words)
     return f"in {shown}"
+
+
+def _clipped(text: str, limit: int = 40) -> str:
+    """A word as the table shows it: a long one (a whole text, when nothing splits it) cut to ``limit``
+    characters and an ellipsis."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _count(stat: PairStat | None) -> str:
