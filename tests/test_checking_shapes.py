@@ -178,3 +178,12 @@ def test_any_quoted_or_tabbed_text_is_read_or_refused_in_one_line(raw):
         assert str(error) and "\n" not in str(error)
         return
     assert read.pairs
+
+
+def test_a_recognized_file_whose_lines_repeat_is_read_as_lines_so_every_repeat_counts():
+    codes = "#version: 0.2\nt h</w>\nt h</w>\ne s\n"  # subword-nmt's reader keeps the first of repeated lines
+    read = read_learner_merges(codes, name="bpe.codes")
+    assert (read.shape, read.pairs) == ("text", ((b"t", b"h</w>"), (b"t", b"h</w>"), (b"e", b"s")))
+    model = "minbpe v1\n\n0\n97 97\n97 97\n"  # not merge lines: minbpe's reader says what it thinks (its merges are a dict)
+    with pytest.raises(FormatError, match=r"my.model line 5: repeats the merge 97 97 of line 4 \(read as minbpe .model"):
+        read_learner_merges(model, name="my.model")

@@ -22,11 +22,10 @@ from dataclasses import replace
 
 from ..cli_args import UsageError, add_train_arguments, corpus_from_args, settings_from_args
 from ..local_files import read_file
-from ..spelling import visible_text
 from .compact import PairStat
 from .diagnose import CheckResult, check_merges
 from .learner import merge_shapes, read_learner_merges
-from .report import check_report, shown_pair
+from .report import check_report, shown_pair, shown_word
 from .search import CheckCorpus
 
 _GUESSABLE = ("unit", "pretokenizer", "end_of_word", "end_of_word_mode", "tie_break")
@@ -78,7 +77,7 @@ def _stat(stat: PairStat | None) -> str:
     if stat is None:
         return "no pair left"
     count = "unknown (out of time)" if stat.count is None else f"{stat.count:,}"
-    where = ", ".join(f"{visible_text(word.encode())} x{weight:,}" for word, weight, _ in stat.words)
+    where = ", ".join(f"{shown_word(word)} x{weight:,}" for word, weight, _ in stat.words)
     return f"{shown_pair(stat.spelled)}  count {count}" + (f"  in {where}" if where else "")
 
 

@@ -74,7 +74,20 @@ def merge_shapes() -> Mapping[str, MergeShape]:
 
 
 def _looks_pickled(data: bytes, name: str) -> bool:
-    return data.startswith(_PICKLE_STARTS) or name.lower().endswith((".pkl", ".pickle"))
+    if data.startswith(_PICKLE_STARTS):
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return name.lower().endswith((".pkl", ".pickle"))  # a text file named .pkl is read as text
+    return False
+
+
+def _repeats_a_line(data: bytes) -> bool:
+    """A line that comes twice: a merge made twice, which a format's reader may drop (subword-nmt's
+    keeps the first, as ``apply_bpe`` does), so such a file is read as lines first."""
+    lines = [line for line in data.split(b"\n")[1:] if line.strip()]
+    return len(set(lines)) < len(lines)
 
 
 def _from_tokenizer(tokenizer: Tokenizer, entry: TokenizerFormat) -> LearnerMerges:
@@ -121,6 +134,12 @@ def read_learner_merges(contents: str | bytes, *, name: str = "merges.txt", shap
     formats = _one_file_formats()
     entry = formats.get(shape) if shape else next(
         (entry for entry in formats.values() if entry.recognizes is not None and entry.recognizes(data)), None)
+    if entry is not None and shape is None and _repeats_a_line(data):
+        try:
+            found, pairs, hints = read_handwritten(as_text(data, source=name), source=name)
+            return LearnerMerges(pairs, found, hints)
+        except FormatError:
+            pass  # not merge lines after all (a minbpe .model's header): its format reads it
     if entry is not None:
         try:
             tokenizer = import_tokenizer(format=entry.name, files={name: data})

@@ -23,6 +23,17 @@ def shown_pair(pair: Spelled) -> str:
     return f"{visible_text(pair[0])} + {visible_text(pair[1])}"
 
 
+def shown_word(word: str, limit: int = 40) -> str:
+    """A word where a pair occurs, as tables and messages show it: in the notation, a long one (a whole
+    text, when nothing splits it) cut to ``limit`` characters and an ellipsis.
+
+    >>> shown_word(" low"), shown_word("ab" * 30, limit=6)
+    ('·low', 'ababab…')
+    """
+    shown = visible_text(word.encode("utf-8", errors="surrogatepass"))
+    return shown if len(shown) <= limit else shown[:limit] + "…"
+
+
 def pair_record(pair: Spelled, count: int | None) -> dict:
     left, right = pair
     return {"left": left.decode("utf-8", errors="backslashreplace"), "right": right.decode("utf-8", errors="backslashreplace"),
@@ -30,7 +41,10 @@ def pair_record(pair: Spelled, count: int | None) -> dict:
 
 
 def _words(stat: PairStat) -> list[dict]:
-    return [{"word": word, "weight": weight, "times": times} for word, weight, times in stat.words]
+    """Where a pair occurs most; ``word`` is the word as text (cut to 200 characters: a whole text when
+    nothing splits it), ``shown`` in the notation."""
+    return [{"word": word[:200], "shown": shown_word(word), "weight": weight, "times": times}
+            for word, weight, times in stat.words]
 
 
 def _stat(stat: PairStat | None, yours: PairStat | None) -> dict | None:

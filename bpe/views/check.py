@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..checking import MISTAKES, UNEXPLAINED, CheckCorpus, CheckResult, LearnerMerges, read_learner_merges
 from ..checking.compact import PairStat
-from ..checking.report import shown_pair
+from ..checking.report import shown_pair, shown_word
 from ..corpus import decode_text_file
 from ..errors import BpeError
 from ..limits import check_corpus_size
@@ -117,15 +117,9 @@ def _pair(pair: tuple[bytes, bytes]) -> str:
 def _words(stat: PairStat | None) -> str:
     if stat is None or not stat.words:
         return "occurs nowhere at this step" if stat is not None and stat.count == 0 else ""
-    shown = ", ".join(f"{html.escape(_clipped(visible_text(word.encode())))} ×{weight:,}"
+    shown = ", ".join(f"{html.escape(shown_word(word))} ×{weight:,}"
                       + (f" ({times} times in it)" if times > 1 else "") for word, weight, times in stat.words)
     return f"in {shown}"
-
-
-def _clipped(text: str, limit: int = 40) -> str:
-    """A word as the table shows it: a long one (a whole text, when nothing splits it) cut to ``limit``
-    characters and an ellipsis."""
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _count(stat: PairStat | None) -> str:
