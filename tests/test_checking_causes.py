@@ -171,3 +171,17 @@ def test_a_correct_learner_with_a_glued_marker_is_never_told_to_make_it_a_symbol
     read = read_learner_merges(_learn_bpe_codes(text, 100).split("\n", 1)[1], name="codes.txt")
     result = check_merges(read.pairs, CheckCorpus(text=text), TrainSettings(min_frequency=1), guess=True)
     assert result.diagnosis == () and "a symbol of its own" not in str(result)
+
+
+def test_the_guess_stops_at_its_share_of_the_time_limit_and_still_answers(monkeypatch):
+    import itertools
+    from types import SimpleNamespace
+
+    from bpe.checking import compact, diagnose, search
+
+    clock = itertools.count(0, 1)  # a second passes at every look: a 20 s limit is spent in 20 looks
+    for module in (compact, diagnose, search):
+        monkeypatch.setattr(module, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+    pairs, result = _check("tie-break", "docs with specials", merges=60, guess=True, time_limit_s=20)
+    assert next(clock) < 60  # the guess stopped at 10 s and the search at 20 s, not after every candidate
+    assert result.guess is not None and result.guess.total == 60 and result.skipped > 0

@@ -43,7 +43,7 @@ from ..tiebreak import TIE_BREAK_RULES
 from ..vocab import UNITS
 from .compact import Spelled
 from .mistakes import Variant
-from .search import CheckCorpus, search
+from .search import Attempt, CheckCorpus, search
 
 SPECIAL_LOOKING = regex.compile(r"<\|[^<>|\s]{1,40}\|>|</?[A-Za-z][A-Za-z0-9_.:-]{0,20}>|\[[A-Z][A-Z_]{1,15}\]")
 """Strings that look like special tokens: ``<|endoftext|>``, ``<s>``, ``</s>``, ``<pad>``, ``[CLS]``."""
@@ -175,10 +175,8 @@ def _units(learner: Sequence[Spelled]) -> list[str]:
 def pretokenizers(texts: Sequence[str]) -> list[str]:
     """Every named split, those that cut fewest of the learner's tokens first (``none`` cuts none, so it
     goes first only when every other split cuts some)."""
-    has_space = any(" " in text for text in texts)
-    preferred = [name for name in _PREFERRED if has_space or name not in ("whitespace", "space")]
-    if not has_space:
-        preferred = ["whitespace", "space", *preferred]
+    # tokens without a space: a split that drops the spaces is likelier than GPT-2's, which keeps them
+    preferred = _PREFERRED if any(" " in text for text in texts) else ("whitespace", "space", "gpt2", "gpt4", "gpt4o")
 
     def cuts(name: str) -> int:
         splitter = Pretokenizer.parse(name)
@@ -249,7 +247,7 @@ def guess_settings(source: CheckCorpus, learner: Sequence[Spelled], start: Train
     grid = sorted(itertools.product(*(range(len(top[name])) for name in names)), key=sum)[:_GRID]
     choices = [{name: top[name][index] for name, index in zip(names, combo)} for combo in grid]
     attempts, _, _ = search(source, candidates(choices), learner, deadline, until_all=True)
-    best = max(attempts, key=lambda attempt: attempt.matching)
+    best = max(attempts, key=lambda attempt: attempt.matching, default=Attempt(Variant("", "", start), 0))
     for _ in range(2):  # not all reproduced: one setting at a time from the best, every value it can take
         if best.matching == len(learner):
             break
