@@ -84,40 +84,39 @@ def test_a_format_added_to_the_registry_reaches_the_checker_with_no_other_edit(m
     assert read_learner_merges(b"32 116\n256 104\n", name="a.toy").shape == "toy"
 
 
-# (contents, what the one-line refusal says): each ends by naming the shape to write, with an example
+# (contents, what the one-line refusal says, the shape it names with its example line): a format's own refusal
+# names JSON pairs, for merges a learner's own code wrote
 REFUSED = [
-    ("e s t\n", "expected two tokens separated by one space, got 'e·s·t'. Write it as merges lines of plain text"),
-    ("a  b\n", "expected two tokens separated by one space, got 'a··b'"),  # neither 'a·' nor '·b' was made
-    ("  b\na  \na  b\n", "line 3: cannot tell which space separates the two tokens of 'a··b' ('a' + '·b' or 'a·' + 'b')"),
-    ('{"merges": [{"left_hex": "65", "right_hex": "73"}], "settings": [1]}', "its settings are list, not an object"),
-    ('{"merges": [{"left_hex": "65"}]}', "merge 1 is {'left_hex': '65'}, not a record with left_hex and right_hex"),
-    ('{"merges": [{"left_hex": 5, "right_hex": "73"}]}', "not a record with left_hex and right_hex"),
-    ('{"merges": [{"left_hex": "65", "right_hex": "73"}], "settings": {"unit": 5}}', "unknown unit 5"),
-    ('{"merges": [[" t", 5]]}', "merge 1 is [' t', 5], not a pair"),
-    ('[["a", "b"], [1, 2]]', "merge 2 is [1, 2], not like the first, strings"),
-    ("[[300, 1]]", "uses id 300, which no byte nor earlier merge makes"),
-    ('{"merges": 3}', "holds JSON that is no tokenizer file and has no list of merges"),
-    ('{"merges": [', "is not valid JSON"),
-    ("[[1, 2], [1]]", "merge 2 is [1], not like the first, ids"),
-    ('["Ġt he", "a b c"]', "merge 2: expected two tokens separated by one space"),
-    ("b'a' b'b' b'c'\n", "has no partner"),
-    ("b'a' 'b'\n", "mixes bytes (b'...') and text"),
-    ("x\ty\tz\n", "expected two tokens separated by a tab"),
-    ("\n\n", "holds no merges"),
-    ("#version: 0.2\ne s\nes t</w>\nab c\n", "read as subword-nmt codes file"),
+    ("e s t\n", "expected two tokens separated by one space, got 'e·s·t'. Write it as merges lines of plain text", "text"),
+    ("a  b\n", "expected two tokens separated by one space, got 'a··b'", "text"),  # neither 'a·' nor '·b' was made
+    ("  b\na  \na  b\n", "line 3: cannot tell which space separates the two tokens of 'a··b' ('a' + '·b' or 'a·' + 'b')", "text"),
+    ('{"merges": [{"left_hex": "65", "right_hex": "73"}], "settings": [1]}', "its settings are list, not an object", "json"),
+    ('{"merges": [{"left_hex": "65"}]}', "merge 1 is {'left_hex': '65'}, not a record with left_hex and right_hex", "json"),
+    ('{"merges": [{"left_hex": 5, "right_hex": "73"}]}', "not a record with left_hex and right_hex", "json"),
+    ('{"merges": [{"left_hex": "65", "right_hex": "73"}], "settings": {"unit": 5}}', "unknown unit 5", "json"),
+    ('{"merges": [[" t", 5]]}', "merge 1 is [' t', 5], not a pair", "json"),
+    ('[["a", "b"], [1, 2]]', "merge 2 is [1, 2], not like the first, strings", "json"),
+    ("[[300, 1]]", "uses id 300, which no byte nor earlier merge makes", "json"),
+    ('{"merges": 3}', "holds JSON that is no tokenizer file and has no list of merges", "json"),
+    ('{"merges": [', "is not valid JSON", "json"),
+    ("[[1, 2], [1]]", "merge 2 is [1], not like the first, ids", "json"),
+    ('["Ġt he", "a b c"]', "merge 2: expected two tokens separated by one space", "json"),
+    ("b'a' b'b' b'c'\n", "has no partner", "quoted"),
+    ("b'a' 'b'\n", "mixes bytes (b'...') and text", "quoted"),
+    ("x\ty\tz\n", "expected two tokens separated by a tab", "tab"),
+    ("\n\n", "holds no merges", "text"),
+    ("#version: 0.2\ne s\nes t</w>\nab c\n", "read as subword-nmt codes file", "json"),
 ]
 
 
-@pytest.mark.parametrize("contents, says", REFUSED, ids=[row[1][:40] for row in REFUSED])
-def test_a_malformed_merges_file_is_refused_in_one_line_that_names_the_shape_to_write(contents, says):
+@pytest.mark.parametrize("contents, says, shape", REFUSED, ids=[row[1][:40] for row in REFUSED])
+def test_a_malformed_merges_file_is_refused_in_one_line_that_names_the_shape_to_write(contents, says, shape):
     with pytest.raises(FormatError) as refused:
         read_learner_merges(contents.encode(), name="merges.txt")
     message = str(refused.value)
     assert says in message and "\n" not in message
-    assert "Write it as" in message or "write it as its library does" in message
-    if "Write it as" in message:
-        shape = next(shape for shape in HANDWRITTEN if f"Write it as {shape.title}, e.g. {shape.example}" in message)
-        assert shape.example
+    named = next(entry for entry in HANDWRITTEN if entry.name == shape)
+    assert f"{named.title}, e.g. {named.example}" in message
 
 
 class _Tripwire:

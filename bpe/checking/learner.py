@@ -115,9 +115,12 @@ def _json_value(text: str, name: str) -> object:
         raise _refused(f"{name} is not valid JSON ({str(error)[:80]})", "json") from None
 
 
+def _shape(name: str):
+    return next(entry for entry in HANDWRITTEN if entry.name == name)
+
+
 def _refused(problem: str, shape: str) -> FormatError:
-    chosen = next(entry for entry in HANDWRITTEN if entry.name == shape)
-    return chosen.refusal(problem)
+    return _shape(shape).refusal(problem)
 
 
 def read_learner_merges(contents: str | bytes, *, name: str = "merges.txt", shape: str | None = None) -> LearnerMerges:
@@ -144,7 +147,9 @@ def read_learner_merges(contents: str | bytes, *, name: str = "merges.txt", shap
         try:
             tokenizer = import_tokenizer(format=entry.name, files={name: data})
         except FormatError as error:
-            raise FormatError(f"{error} (read as {entry.title}: write it as its library does)") from None
+            json_shape = _shape("json")
+            raise FormatError(f"{error} (read as {entry.title}; merges your own code wrote can be written as "
+                              f"{json_shape.title}, e.g. {json_shape.example})") from None
         merges = _from_tokenizer(tokenizer, entry)
     else:
         try:
