@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 
 from bpe.byte_level import to_byte_text
-from bpe.markdown import unescape_markdown
 from bpe.presets import SENNRICH_WORDS
 
-from .apptest_support import errors, html_with, open_page, plain
+from .apptest_support import errors, html_with, open_page, plain, unescape_markdown
 
 CHECK = "pages/11_Check_my_BPE.py"
 # CS336's word table (low 5, lower 2, newest 6, widest 3) breaks ties to the greater pair: (s, t)
