@@ -25,6 +25,11 @@ st.markdown(
     "the **vocabulary** and each token's merge tree."
 )
 
+st.page_link(
+    pages.WHY.file, label=f"{pages.WHY.title}: {pages.WHY.blurb}", icon=pages.WHY.icon,
+    help="Strawberry's r's, long numbers, Hindi, Python's spaces, glitch tokens: what a model gets wrong and which merge is why",
+)
+
 st.header("A guided tour in five steps")
 st.caption("Each step opens the page that shows it, already set up, with a link on to the next step.")
 for number, (column, step) in enumerate(zip(st.columns(len(TOUR)), TOUR), start=1):

@@ -165,16 +165,16 @@ def _encode(args: argparse.Namespace) -> None:
 
 
 def _print_ids(ids: Iterator[int], *, as_json: bool, started: float) -> None:
-    """Print ids as they come, as one line (or ``{"ids": [...], "elapsed_s": ...}``)."""
-    write = sys.stdout.write
-    write('{"ids": [' if as_json else "")
-    separator = ", " if as_json else " "
-    first = True
-    while batch := list(itertools.islice(ids, 65536)):
-        write(("" if first else separator) + separator.join(map(str, batch)))
-        first = False
-    elapsed = time.perf_counter() - started
-    write(f'], "elapsed_s": {json.dumps(elapsed)}}}\n' if as_json else "\n")
+    """Print ids as they come, one line or ``{"ids": [...], "elapsed_s": ...}``; bad input closes what is out."""
+    write, opening, separator, printed = sys.stdout.write, '{"ids": [' if as_json else "", ", " if as_json else " ", False
+    try:
+        while batch := list(itertools.islice(ids, 65536)):
+            write((separator if printed else opening) + separator.join(map(str, batch)))
+            printed = True
+    except BpeError as error:  # a streamed file's bad byte: valid JSON (with "error") or nothing, a whole line or none
+        write((f'], "error": {json.dumps(str(error), ensure_ascii=False)}}}\n' if as_json else "\n") if printed else "")
+        raise
+    write(("" if printed else opening) + (f'], "elapsed_s": {json.dumps(time.perf_counter() - started)}}}\n' if as_json else "\n"))
 
 
 def _decode(args: argparse.Namespace) -> None:

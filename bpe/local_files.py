@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from typing import BinaryIO
 
-from .corpus import decode_text_file
+from .corpus import decode_text_file, unreadable
 from .errors import BpeError
 
 StrPath = str | os.PathLike[str]
@@ -34,13 +34,16 @@ def open_binary(path: StrPath) -> BinaryIO:
     except IsADirectoryError:
         raise BpeError(f"{os.fspath(path)} is a folder, not a file") from None
     except OSError as error:
-        raise BpeError(f"cannot read {os.fspath(path)}: {error.strerror}") from None
+        raise unreadable(os.fspath(path), error) from None
 
 
 def read_file(path: StrPath) -> bytes:
     """A file's bytes; a missing or unreadable file is a :class:`BpeError` that names it."""
     with open_binary(path) as file:
-        return file.read()
+        try:
+            return file.read()
+        except OSError as error:  # it opened, yet reading failed (a device, /proc/self/mem, a disk error)
+            raise unreadable(os.fspath(path), error) from None
 
 
 def read_text(path: StrPath) -> str:

@@ -52,26 +52,27 @@ class PretrainedTokenizer(Tokenizer):
                 pass  # part of a character: no chunk of text is spelled like it
         self._whole_tokens = whole
 
-    def _encode_plain(self, text: str) -> list[int]:
-        """Normalized text -> ids: whole-token chunks by one lookup each, the rest from the chunk cache.
+    def _encode_unicode(self, text: str) -> list[int]:
+        """Text -> ids: whole-token chunks by one lookup each, the rest from the chunk cache.
 
         GPT-2, ``"The cat encodes"``: chunks ``["The", " cat", " encodes"]`` -> lookups ``[464, 3797,
         -1]`` (" encodes" is no token) -> the ``-1`` becomes its merged ids -> ``[464, 3797, 2207, 4147]``.
         """
         if self._split_words is None:  # a pattern with gaps between its words: the general path
-            return super()._encode_plain(text)
+            return super()._encode_unicode(text)
         words = self._split_words(text)
         whole = list(map(self._whole_tokens.get, words, repeat(_NOT_WHOLE)))
         ids: list[int] = []
         cache, find, done = self._word_cache, whole.index, 0  # whole[:done] is in ids already
-        try:
-            while True:
+        while True:
+            try:
                 missing = find(_NOT_WHOLE, done)
-                ids += whole[done:missing]
-                ids += cache[words[missing]]
-                done = missing + 1
-        except ValueError:  # no chunk left that is not a token
-            ids += whole[done:]
+            except ValueError:  # no chunk left that is not a token (only here: merging a chunk may raise one too)
+                break
+            ids += whole[done:missing]
+            ids += cache[words[missing]]
+            done = missing + 1
+        ids += whole[done:]
         return ids
 
     def _merge_chunk(self, chunk: str, is_word: bool = True) -> tuple[int, ...]:

@@ -52,4 +52,6 @@ def split_special_text(
                 f"as a special token pass allowed_special={{{token!r}}} (or \"all\"); to encode it "
                 "as plain text pass disallowed_special=()"
             )
-    return split_special(text, special_token_pattern(allowed))
+    if allowed == every:
+        return split_special(text, special_token_pattern(every))
+    return split_special(text, special_token_pattern(every) if allowed else None, allowed)  # tiktoken's rule

@@ -40,7 +40,7 @@ from typing import BinaryIO, Protocol
 
 import regex
 
-from .corpus import BOM, looks_like_utf16, utf16_error
+from .corpus import BOM, looks_like_utf16, unreadable, utf16_error
 from .errors import BpeError
 from .fast_split import SAFE_CUT
 from .pretokenize import Pretokenizer, SpecialSet, special_token_pattern, split_special
@@ -115,9 +115,7 @@ def _encoded_stretches(
         if size < wanted:
             continue
         buffer = "".join(parts)
-        cut = _last_safe_cut(
-            buffer, len(buffer) - held_back, every, special_token_pattern(allowed), pretokenizer_cut, before_ascii
-        )
+        cut = _last_safe_cut(buffer, len(buffer) - held_back, every, allowed, pretokenizer_cut, before_ascii)
         if cut:
             yield tokenizer.encode(buffer[:cut], allowed_special=allowed_special, disallowed_special=disallowed_special)
             buffer = buffer[cut:]
@@ -133,7 +131,7 @@ def _checked(texts: Iterable[str]) -> Iterator[str]:
         yield text
 
 
-def _last_safe_cut(buffer: str, horizon: int, every, allowed, pretokenizer_cut, before_ascii: bool = False) -> int:
+def _last_safe_cut(buffer: str, horizon: int, every, allowed: set[str], pretokenizer_cut, before_ascii: bool = False) -> int:
     """The last safe cut at or before ``horizon`` (0 if none); see the module docstring."""
     if horizon <= 0:
         return 0
@@ -143,9 +141,9 @@ def _last_safe_cut(buffer: str, horizon: int, every, allowed, pretokenizer_cut, 
         for match in every.finditer(buffer, overlapped=True):
             inside.update(range(match.start() + 1, match.end()))
     candidates: list[int] = []
-    if allowed is not None:
+    if every is not None and allowed:
         position = 0
-        for piece, _ in split_special(buffer, allowed):
+        for piece, _ in split_special(buffer, every, allowed):  # as encode splits it
             candidates.append(position)
             position += len(piece)
     if pretokenizer_cut is not None:
@@ -170,8 +168,15 @@ def read_text_chunks(
     text (NUL included), UTF-16 is named, a leading byte-order mark is dropped (``on_bom`` is told),
     and bad input raises a :class:`BpeError` naming the byte."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    head = stream.read(chunk_bytes)
-    while 0 < len(head) < 4 and (more := stream.read(chunk_bytes)):  # enough to see a mark or UTF-16
+
+    def read() -> bytes:
+        try:
+            return stream.read(chunk_bytes)
+        except OSError as error:  # it opened, yet reading failed (a device, /proc/self/mem, a disk error)
+            raise unreadable(name, error) from None
+
+    head = read()
+    while 0 < len(head) < 4 and (more := read()):  # enough to see a mark or UTF-16
         head += more
     if looks_like_utf16(head):
         raise utf16_error(name)
@@ -180,7 +185,7 @@ def read_text_chunks(
         head, offset = head[len(_BOM_BYTES):], len(_BOM_BYTES)
         if on_bom is not None:
             on_bom()
-    for data in chain([head], iter(lambda: stream.read(chunk_bytes), b"")):
+    for data in chain([head], iter(read, b"")):
         try:
             text = decoder.decode(data)
         except UnicodeDecodeError as error:

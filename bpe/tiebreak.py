@@ -135,9 +135,10 @@ def _why_by_spelling(word: str, sign: str) -> Callable[[TieContext, Pair, Pair],
     return why
 
 
-def _piece_length(context: TieContext, data: bytes) -> int:
-    """How SentencePiece measures a piece: in characters (in bytes for the byte unit)."""
-    return len(data.decode("utf-8")) if context.unit == "char" else len(data)
+def _piece_length(data: bytes) -> int:
+    """How SentencePiece measures a piece: in characters (a byte of a partial character, which the
+    byte unit has, counts as one)."""
+    return len(data.decode("utf-8", errors="surrogateescape"))
 
 
 def _sentencepiece_key(context: TieContext) -> SortKey:
@@ -145,7 +146,7 @@ def _sentencepiece_key(context: TieContext) -> SortKey:
 
     def key(pair: Pair) -> object:
         piece = spell[pair[0]] + spell[pair[1]]
-        return _piece_length(context, piece), piece, pair
+        return _piece_length(piece), piece, pair
 
     return key
 
@@ -153,10 +154,9 @@ def _sentencepiece_key(context: TieContext) -> SortKey:
 def _why_sentencepiece(context: TieContext, winner: Pair, loser: Pair) -> str:
     spell = context.sort_bytes
     won, lost = spell[winner[0]] + spell[winner[1]], spell[loser[0]] + spell[loser[1]]
-    won_length, lost_length = _piece_length(context, won), _piece_length(context, lost)
-    unit = "characters" if context.unit == "char" else "bytes"
+    won_length, lost_length = _piece_length(won), _piece_length(lost)
     if won_length != lost_length:
-        return f"its piece is shorter: {context.spell(won)} has {won_length} {unit}, {context.spell(lost)} {lost_length}"
+        return f"its piece is shorter: {context.spell(won)} has {won_length} characters, {context.spell(lost)} {lost_length}"
     if won != lost:
         return f"its piece comes first in code point order: {context.spell(won)} < {context.spell(lost)}"
     return f"both spell the same piece, so the smaller ids decide: {winner} < {loser}"

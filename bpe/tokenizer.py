@@ -35,6 +35,7 @@ from .merge_loop import AppliedMerge, merge_ids, walk_merges
 from .pretokenize import Pretokenizer, SpecialSet
 from .special_text import SPECIAL_DEFAULTS, split_special_text
 from .streaming import encode_iterable
+from .surrogates import replace_lone_surrogates
 from .token_table import build_table
 from .tokenizer_json import read_tokenizer_json, tokenizer_json
 from .trace import Trace
@@ -217,13 +218,18 @@ class Tokenizer:
     ) -> list[int]:
         """Text -> ids (the pre-tokenizer's normalization first). Special-token text raises unless
         allowed, tiktoken's safe default; a tokenizer whose owner does otherwise (Qwen, DeepSeek,
-        SentencePiece) says so in ``specials_in_text``, which an argument left out follows."""
+        SentencePiece) says so in ``specials_in_text``, which an argument left out follows.
+
+        Lone surrogates (text that is not valid Unicode) are read as U+FFFD, as tiktoken reads them
+        (:mod:`bpe.surrogates`); so are they by every other encode and by training.
+        """
+        text = replace_lone_surrogates(text)
         ids: list[int] = []
         for piece, is_special in self._split_special(self.pretokenizer.normalize(text), allowed_special, disallowed_special):
             if is_special:
                 ids.append(self.special_tokens[piece])
             else:
-                ids.extend(self._encode_plain(piece))
+                ids.extend(self._encode_unicode(piece))
         return self._one_unknown_per_run(ids)
 
     def encode_iterable(
@@ -233,11 +239,11 @@ class Tokenizer:
         return encode_iterable(self, texts, allowed_special=allowed_special, disallowed_special=disallowed_special)
 
     def encode_ordinary(self, text: str) -> list[int]:
-        """Text -> ids, treating special-token text as plain text."""
-        return self._one_unknown_per_run(self._encode_plain(self.pretokenizer.normalize(text)))
+        """Text -> ids, treating special-token text as plain text (lone surrogates as U+FFFD)."""
+        return self._one_unknown_per_run(self._encode_unicode(self.pretokenizer.normalize(replace_lone_surrogates(text))))
 
-    def _encode_plain(self, text: str) -> list[int]:
-        """Normalized text without special tokens -> ids."""
+    def _encode_unicode(self, text: str) -> list[int]:
+        """:meth:`encode_ordinary` of text known to be valid Unicode and normalized (no check: it costs a copy)."""
         if self._split_words is not None:  # the hot path: one cache lookup per chunk, from C
             return list(chain.from_iterable(map(self._word_cache.__getitem__, self._split_words(text))))
         ids: list[int] = []
@@ -257,7 +263,7 @@ class Tokenizer:
     ) -> list[ChunkWalk]:
         """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
         walks: list[ChunkWalk] = []
-        text = self.pretokenizer.normalize(text)
+        text = self.pretokenizer.normalize(replace_lone_surrogates(text))
         for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
             if is_special:
                 walks.append(ChunkWalk(piece, "special", (self.special_tokens[piece],), ()))
@@ -305,8 +311,9 @@ class Tokenizer:
             return [known.get(char, self._unknown_id) for char in chunk]
         unknown = sorted({char for char in chunk if char not in known})
         shown = ", ".join(f"{char!r} (U+{ord(char):04X})" for char in unknown[:5])
+        why = " (a lone surrogate, which is not Unicode text, becomes U+FFFD, as in tiktoken)" if "\ufffd" in unknown else ""
         raise UnknownTokenError(
-            f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary; "
+            f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary{why}; "
             "train on text that contains them, or use the byte unit, which covers every text"
         )
 

@@ -24,6 +24,7 @@ from bpe.views.tables import latest_rows_html, merges_frame
 from bpe.views.train_step import corpus_block, stop_html
 from ui import state, url
 from ui.state import LAB, widget_key
+from ui.code_panel import train_code
 from ui.render import can_name, names_for, page_setup, presenter, show_chart, show_html
 from ui.retrain import retrain_notice_for
 from ui.shared_views import shared_view
@@ -134,8 +135,8 @@ def step_view(trained: Trained) -> None:
             st.toggle("Name new tokens as Wikipedia does (Z, Y, X, …)", **LAB.field_widget("names"))
 
     # Only the open tab is drawn (a tab switch reruns the step fragment): one table or chart pair per step.
-    merges_tab, vocab_tab, compression_tab = st.tabs(
-        ["Merges so far", "Vocabulary so far", "Compression"], key=widget_key("tables"), on_change="rerun",
+    merges_tab, vocab_tab, compression_tab, code_tab = st.tabs(
+        ["Merges so far", "Vocabulary so far", "Compression", "The code"], key=widget_key("tables"), on_change="rerun",
     )
     if merges_tab.open or vocab_tab.open:
         frame = shared_view(trained, "merges", options, build=lambda: merges_frame(trace, names))
@@ -162,6 +163,9 @@ def step_view(trained: Trained) -> None:
                 template = shared_view(trained, "compression", field, build=lambda: compression_chart(trace, 0, field).to_dict())
                 show_chart(with_step(template, step), column)
             st.caption(f"The diamond marks step {step}. The run stopped after {total:,} merges: {trace.stop_detail}.")
+    if code_tab.open:
+        with code_tab:
+            train_code(trace, step)
     url.write_url()
 
 

@@ -21,6 +21,7 @@ from bpe.markdown import escape_markdown, inline_code
 from bpe.spelling import visible_text
 from bpe.views.token_html import chips_html, pieces_for
 from ui import state, tokenizers, url
+from ui.code_panel import encode_code
 from ui.render import names_for, page_setup, show_html, tokenizer_at
 from ui.state import SessionValue
 from ui.shared_views import shared_view, text_key
@@ -134,6 +135,8 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
         *anchor, "walkthrough", mode, tuple(sorted(names.items())), text_key(text),
         build=lambda: walkthrough_html(tokenizer, walks, names=names),
     ))
+    with st.expander("The code: the lines of bpe/reference.py that apply one merge to one chunk"):
+        encode_code(walks, tokenizer)
     return ids
 
 

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe.app import pages
+from bpe.ids import is_digits
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
 from bpe.views.merge_tree import merge_tree_dot, merge_tree_text, tree_font_px
@@ -17,12 +18,22 @@ from ui.preamble import run_at_step
 from ui.settings_sidebar import settings_sidebar
 from ui.shared_views import shared_view
 from ui.state import SessionValue
-from ui.widgets import vocab_search
+from ui.widgets import VOCAB_QUERY, vocab_search
 
 VOCAB_OF = SessionValue("vocab_of", tokenizers.OURS)
 """Whose vocabulary the page shows: ``ours`` or a pretrained name such as ``o200k_base``."""
 TREE_TOKEN = SessionValue("tree_token", None)
 """The token whose merge tree is drawn."""
+
+
+def read_url() -> None:
+    """A link may open a pretrained vocabulary on one token: ``?vocab=gpt2&token=43453`` searches for
+    the token's id and draws its merge tree (the "Why tokenization matters" cards link here)."""
+    if (name := url.new_param("vocab")) in PRETRAINED:
+        VOCAB_OF.set(name)
+        if is_digits(token := url.new_param("token") or "") and len(token) <= 7:
+            VOCAB_QUERY.set(token)
+            pretrained_vocab.TREE_TOKEN.set(int(token))
 
 
 def choose_vocabulary() -> str:
@@ -39,6 +50,7 @@ def main() -> None:
     page_setup(pages.VOCABULARY)
     settings_sidebar()
     st.title(":material/menu_book: Vocabulary")
+    read_url()
     if (chosen := choose_vocabulary()) != tokenizers.OURS:
         pretrained_vocab.show(chosen)
         url.write_url()

@@ -52,6 +52,10 @@ def gpt2():
 
 @pytest.fixture(scope="module")
 def reference() -> tiktoken.Encoding:
+    return tiktoken_gpt2()
+
+
+def tiktoken_gpt2() -> tiktoken.Encoding:
     """tiktoken's gpt2 encoding rebuilt from the same files: rank of a token's bytes = its id."""
     encoder_path, _ = pretrained_file_paths("gpt2")
     encoder = json.loads(encoder_path.read_text(encoding="utf-8"))

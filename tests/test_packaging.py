@@ -61,7 +61,15 @@ def _pins(name: str) -> dict[str, str]:
 
 
 def _floors(requirements: list[str]) -> dict[str, str]:
-    return {package.lower(): version for package, version in (re.fullmatch(r"([\w.-]+)>=([\w.]+)", r).groups() for r in requirements)}
+    """``{package: lowest version}`` of ``name>=X`` or ``name>=X,<Y`` requirements."""
+    return {package.lower(): version for package, version in (re.fullmatch(r"([\w.-]+)>=([\w.]+)(?:,<[\w.]+)?", r).groups() for r in requirements)}
+
+
+def test_regex_is_bounded_above_because_the_guard_reads_its_grammar():
+    (requirement,) = [r for r in PYPROJECT["project"]["dependencies"] if r.startswith("regex")]
+    upper = re.fullmatch(r"regex>=[\w.]+,<([\w.]+)", requirement)
+    assert upper, requirement
+    assert _version(_pins("requirements.txt")["regex"]) < _version(upper.group(1))
 
 
 def _version(text: str) -> tuple[int, ...]:

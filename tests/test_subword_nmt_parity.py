@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+from dataclasses import replace
 import io
 
 import pytest
@@ -162,6 +163,22 @@ def test_exports_subword_nmt_cannot_run_are_refused_with_the_reason():
 
 
 # -- the attached mode itself ---------------------------------------------------------------------
+LITERAL_MARKER_TEXT = "bab a< w /w> /w></w></w> </w>></w> /w></w>b> w ></w></w>> b < " * 2
+
+
+def test_a_corpus_whose_words_hold_the_marker_text_is_refused_with_the_reason():
+    tokenizer = Tokenizer.from_trace(our_trace(LITERAL_MARKER_TEXT, replace(LEARN_BPE, merges=5)))
+    # Why: written anyway, the codes file cannot tell the text "</w>" from the marker, and apply_bpe
+    # then segments those words otherwise.
+    codes = "#version: 0.2\n" + "".join(
+        f"{tokenizer.token_text(left)} {tokenizer.token_text(right)}\n" for left, right, _ in tokenizer.merges)
+    line = LITERAL_MARKER_TEXT.strip()
+    assert BPE(io.StringIO(codes)).segment(line) != segment(tokenizer, line)
+    with pytest.raises(FormatError, match=r"merge \d+ makes '.*', holding the text </w>: a codes file cannot tell the "
+                                          r"text </w> from the end-of-word marker, so apply_bpe would segment"):
+        to_subword_nmt(tokenizer)
+
+
 def test_attached_mode_needs_a_marker():
     with pytest.raises(SettingsError, match="there is none"):
         TrainSettings(end_of_word_mode="attached")

@@ -6,13 +6,11 @@ from types import MappingProxyType
 import pytest
 from hypothesis import given, settings as hypothesis_settings, strategies as st
 
-from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, tiebreak, train
+from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, reference, tiebreak, train
 from bpe.errors import SettingsError
 from bpe.teaching.tie_lab import first_divergence, run_rules, tie_lab_for_preset, why_rule_picks
 from bpe.tiebreak import TieBreakRule, contrasting_rule, hf_ranks, tie_break_rule
-from bpe.vocab import token_sort_bytes
 
-from .naive_bpe import merge_pair
 from .examples import examples
 
 WIKIPEDIA = tie_lab_for_preset("wikipedia")
@@ -90,22 +88,12 @@ def test_hf_ranks_rank_tied_pairs_as_the_trainer_did(preset):
 
 
 def prefers(trace, rule: str, ids: list[int], winner, loser) -> bool:
-    """Whether ``rule`` puts ``winner`` before ``loser``, worked out from the sources' definitions
-    (not from bpe.tiebreak): ``ids`` is the one word's tokens just before the merge."""
-    if rule == "first-seen":  # Python's max over a dict of fresh counts meets the first occurrence first
-        first = {pair: i for i, pair in reversed(list(enumerate(zip(ids, ids[1:]))))}
-        return first[winner] < first[loser]
-    if rule == "hf":
-        ranks = hf_ranks(trace.base, unit=trace.settings.unit, vocab_size=len(trace.tokens))
-        return (ranks[winner[0]], ranks[winner[1]]) < (ranks[loser[0]], ranks[loser[1]])
-    if rule == "smallest-ids":
-        return winner < loser
-    spell = [token_sort_bytes(token) for token in trace.tokens]
-    if rule == "sentencepiece":  # bpe_model_trainer.cc: the shorter piece, then the smaller string (bytes here)
-        piece = lambda pair: spell[pair[0]] + spell[pair[1]]  # noqa: E731
-        return (len(piece(winner)), piece(winner), winner) < (len(piece(loser)), piece(loser), loser)
-    key = lambda pair: (spell[pair[0]], spell[pair[1]], pair)
-    return {"lexicographic-min": key(winner) < key(loser), "lexicographic-max": key(winner) > key(loser)}[rule]
+    """Whether ``rule`` puts ``winner`` before ``loser`` in the reference implementation (not
+    bpe.tiebreak): ``ids`` is the one word's tokens just before the merge."""
+    spelling = {token_id: token.data for token_id, token in enumerate(trace.tokens)}
+    hf_ids = reference.hugging_face_ids({value: bytes([value]) for value in range(256)}, "byte")
+    tie = reference.Tie(reference.get_stats([(ids, 1)]), spelling, hf_ids)
+    return reference.break_tie([winner, loser], tie, rule) == winner
 
 
 @hypothesis_settings(max_examples=examples(40), deadline=None)
@@ -121,7 +109,7 @@ def test_every_reason_given_agrees_with_the_order_the_trainer_chose(text, rule):
         for loser in losers:
             reason = why_rule_picks(trace, winner, loser)
             assert prefers(trace, rule, ids, winner, loser), reason
-        ids = merge_pair(ids, step.left, step.right, step.new_id)
+        ids = reference.merge(ids, (step.left, step.right), step.new_id)
 
 
 # Wikipedia's "aaabdaaabac" after Z = aa: "Z a b d Z a b a c", where Z + a (256, 97) and a + b
@@ -136,7 +124,7 @@ WIKIPEDIA_STEP_TWO = {
     "lexicographic-min": ((97, 98), "('a', 'b') < ('aa', 'a')"),
     "hf": ((97, 98), "(64, 65) < (256, 64)"),
     "smallest-ids": ((97, 98), "(97, 98) < (256, 97)"),
-    "sentencepiece": ((97, 98), "its piece is shorter: 'ab' has 2 bytes, 'aaa' 3"),  # bpe_model_trainer.cc: shorter first
+    "sentencepiece": ((97, 98), "its piece is shorter: 'ab' has 2 characters, 'aaa' 3"),  # bpe_model_trainer.cc: shorter first
 }
 
 

@@ -15,7 +15,9 @@ tokens as ``added_tokens``, and a pre-tokenizer that splits like ours:
 
 GPT-4's pattern is written with ``\\p{N}{1,3}`` for ``\\p{N}{1,3}+`` (Oniguruma does not read the
 latter as possessive) and read back as ``gpt4``. ``add_prefix_space`` must be False (its default is True, which would encode "hi" as " hi"), and
-the decoder is ``ByteLevel``.
+the decoder must be ``ByteLevel`` (without one, or with ``BPEDecoder``, Hugging Face decodes to the
+byte-level spellings, "hello Ġworld"). A custom pattern with ``^`` or ``$`` is refused both ways:
+Oniguruma reads them as line anchors, Python's ``regex`` as text anchors.
 
 Deliberately left out, and refused with a FormatError when read: normalizers other than NFC for a
 pre-tokenizer that has it (an empty ``Sequence`` is none), other models
@@ -37,13 +39,14 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..byte_level import to_byte_text
-from ..errors import FormatError
+from ..errors import FormatError, PatternError
+from ..pattern_guard import pattern_shape
 from ..pretokenize import NAMED_PATTERNS, PRETOKENIZERS
 from ..split_rules import SplitRule
 from ..tokenizer import Tokenizer
 from .common import (
     SET_OPERATION, TokenizerFormat, as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem,
-    foreign_syntax_problem, one_file, pretokenizer_name,
+    foreign_syntax_problem, json_object, one_file, pretokenizer_name,
 )
 
 _SIMPLE_POST = (None, "ByteLevel")  # post-processors that only adjust offsets
@@ -92,6 +95,12 @@ def _from_data(data: object, *, name: str, source: str, cut_added_tokens: bool) 
     post = data.get("post_processor")
     if _type(post) not in _SIMPLE_POST:
         raise FormatError(f"{source}: the post-processor {_type(post)} adds tokens, which BPE Lab does not do")
+    if _type(data.get("decoder")) != "ByteLevel":
+        raise FormatError(
+            f"{source}: the decoder is {_type(data.get('decoder'))}, so Hugging Face decodes ids to the tokens' "
+            "byte-level spellings (a space shows as Ġ; with no decoder the tokens are also joined by spaces), "
+            "while BPE Lab decodes their bytes; BPE Lab reads files whose decoder is ByteLevel"
+        )
     pretokenizer = _pretokenizer_name(data.get("pre_tokenizer"), _normalization(data.get("normalizer"), source=source), source=source)
 
     vocab = check_vocab(model.get("vocab"), source=source, what="model.vocab")
@@ -237,7 +246,10 @@ def _pretokenizer_name(component: object, normalization: str | None, *, source: 
                     return named
                 pattern, behavior, invert = rules[0]
                 if normalization is None and len(rules) == 1 and behavior == "isolated" and not invert:
-                    return pretokenizer_name(pattern, aliases=[(p, n) for n, p in _HF_PATTERNS.items()])
+                    name = pretokenizer_name(pattern, aliases=[(p, n) for n, p in _HF_PATTERNS.items()])
+                    if problem := _anchor_problem(name):
+                        raise FormatError(f"{source}: the Split {problem}")
+                    return name
     raise FormatError(
         f"{source}: the pre-tokenizer {_type(component)} is not one BPE Lab can replay; it reads "
         "ByteLevel(add_prefix_space=false) alone or after Split(Regex, behavior=Isolated), or the split "
@@ -264,8 +276,30 @@ def _named_with(rules: tuple[Rule, ...], normalization: str | None) -> str | Non
     return None
 
 
+def _anchor_problem(pretokenizer: str) -> str | None:
+    """Why a custom split pattern with ``^`` or ``$`` splits otherwise in Hugging Face; None if it has neither."""
+    if not pretokenizer.startswith("regex:"):
+        return None  # the named patterns are checked token for token against their owners
+    pattern = pretokenizer[len("regex:"):]
+    try:
+        anchors = pattern_shape(pattern).anchors
+    except PatternError:
+        return None  # refused for a graver reason where the pattern is compiled, which says why
+    if not anchors:
+        return None
+    where, start = anchors[0], pattern[anchors[0]] == "^"
+    return (
+        f"pattern uses {pattern[where]} (at character {where}), which Hugging Face's regex engine (Oniguruma) reads "
+        f"as the {'start' if start else 'end'} of a line and Python's regex as the {'start' if start else 'end'} "
+        "of the text, so the two split 'x\\nend.' differently; write anchors both read alike: "
+        "(?<![^\\n]) for the start of a line, (?![^\\n]) for its end, \\A for the start of the text"
+    )
+
+
 def _problem(tokenizer: Tokenizer) -> str | None:
     """Why a byte-level ``tokenizer.json`` cannot hold a byte-level ``tokenizer``; None if it can."""
+    if anchored := _anchor_problem(tokenizer.pretokenizer.name):
+        return f"the split {anchored}"
     if tokenizer.pretokenizer.is_custom and _POSSESSIVE_BOUNDED.search(tokenizer.pretokenizer.name):
         return (
             "the split pattern has a possessive bounded repeat like X{1,3}+, which Hugging Face's regex "
@@ -347,6 +381,7 @@ HF = TokenizerFormat(
     name="hf", title="Hugging Face tokenizer.json", file_names=("tokenizer.json",),
     note="Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
     write=_write, read=one_file(from_hf), problem=_problem,
+    recognizes=lambda contents: "model" in (json_object(contents) or {}),
 )
 
 

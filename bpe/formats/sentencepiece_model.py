@@ -261,8 +261,19 @@ def _model_bytes(tokenizer: Tokenizer) -> bytes:
     ) + _bytes_field(2, trainer) + _bytes_field(3, normalizer)
 
 
+def _recognizes(contents: bytes) -> bool:
+    """A protobuf whose first field holds pieces and whose trainer spec names a model type (minbpe's
+    ``.model`` is text); never raises."""
+    try:
+        pieces, trainer, _ = _model(bytes(contents))
+    except (FormatError, TypeError, ValueError):
+        return False
+    return bool(pieces) and 3 in trainer
+
+
 SENTENCEPIECE = TokenizerFormat(
     name="sentencepiece", title="SentencePiece .model", file_names=("tokenizer.model",),
     note="`sentencepiece.SentencePieceProcessor(model_file=...)` (BPE, identity normalization).",
     write=_model_bytes, read=one_file(from_sentencepiece), problem=_problem, byte_level_only=False,
+    recognizes=_recognizes,
 )

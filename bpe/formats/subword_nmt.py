@@ -18,7 +18,9 @@ and the line break (the text between words), sorted, then (for
 repeated line is ignored after its first occurrence.
 
 Deliberately refused: two merges that make the same symbol (``a bc`` and ``ab c``): subword-nmt
-treats them as one symbol, BPE Lab gives each merge its own token, so encodings could differ.
+treats them as one symbol, BPE Lab gives each merge its own token, so encodings could differ; and a
+merge whose token holds the text ``</w>`` (from a corpus whose words do): written to a codes file it
+reads as the marker.
 ``apply_bpe`` passes characters it has never seen through unchanged; a tokenizer read here raises
 an error for them instead (it has no id to give them).
 
@@ -122,6 +124,12 @@ def _problem(tokenizer: Tokenizer) -> str | None:
         text = tokenizer.token_text(new_id)
         if " " in text or "\n" in text or "\r" in text:
             return f"merge {rank} makes {text!r}: a codes line cannot hold a space or a line break"
+        if MARKER in tokenizer.decode_single_token_bytes(new_id).decode("utf-8", "replace"):  # the text, not the marker
+            return (
+                f"merge {rank} makes {text!r}, holding the text {MARKER}: a codes file cannot tell the text {MARKER} "
+                "from the end-of-word marker, so apply_bpe would segment such words otherwise. Save it as BPE Lab "
+                f"JSON, or train on text without {MARKER}"
+            )
         if text in spellings:
             return (
                 f"merges {spellings[text]} and {rank} both make {text!r}; subword-nmt would treat them as "
@@ -143,6 +151,7 @@ SUBWORD_NMT = TokenizerFormat(
     name="subword-nmt", title="subword-nmt codes file", file_names=("bpe.codes",),
     note="Sennrich's `subword-nmt apply-bpe -c bpe.codes`: char-level, marker `</w>`, split on spaces.",
     write=_write, read=one_file(from_subword_nmt), problem=_problem, byte_level_only=False,  # the one character-level format
+    recognizes=lambda contents: bool(re.match(rb"#version: 0\.[12]\r?\n", contents)) and MARKER.encode() in contents,
 )
 
 
