@@ -122,8 +122,10 @@ def test_a_new_run_in_a_dead_runs_place_never_gets_its_views():
         _view(views, run, ("corpus", 1), lambda: "old run's view")
         del run
         gc.collect()
-        others = []  # kept alive, so each new run takes a new place until one takes the old one's
-        while len(others) < 1_000 and id(newcomer := run_of("new")) != address:
+        # kept alive, so each new run takes a new place until one takes the old one's; in a worker
+        # that has run bigger tests first, the freed place can sit behind many partly used pools
+        others = []
+        while len(others) < 100_000 and id(newcomer := run_of("new")) != address:
             others.append(newcomer)
         if id(newcomer) == address:
             break
