@@ -1,4 +1,4 @@
-"""Encode & decode: new text through the merges learned up to step k (or GPT-2's, GPT-4's, GPT-4o's),
+"""Encode & decode: new text through the merges learned up to step k (or a pretrained tokenizer's),
 and ids back to text. Tokens and ids are linked both ways on hover (``bpe.views.linked_tokens``).
 
 Encoding replays the merges in the order they were learned (lowest rank first) inside each chunk
@@ -15,7 +15,7 @@ import streamlit as st
 from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
-from bpe.views.encoding import byte_ids, byte_pieces, encode_for_page, parse_ids, sample_text, walkthrough_html
+from bpe.views.encoding import byte_ids, byte_pieces, encode_for_page, parse_ids, sample_text, special_tokens_note, walkthrough_html
 from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.markdown import escape_markdown, inline_code
 from bpe.spelling import visible_text
@@ -69,10 +69,7 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
         st.radio(
             "Special tokens in the text are…", list(SPECIAL_MODES), format_func=SPECIAL_MODES.get, **SPECIAL_MODE.widget(),
         )
-        if tokenizer.special_tokens:
-            st.caption("This tokenizer's special tokens: " + ", ".join(map(inline_code, tokenizer.special_tokens)))
-        else:
-            st.caption("This run has no special tokens: add one in the sidebar (e.g. `<|endoftext|>`) to try this.")
+        st.caption(special_tokens_note(tokenizer))
 
     text = TEXT.get()
     mode = SPECIAL_MODE.get()
