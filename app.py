@@ -27,6 +27,11 @@ st.markdown(
     "the **vocabulary** and each token's merge tree."
 )
 
+st.page_link(
+    pages.WHY.file, label=f"{pages.WHY.title}: {pages.WHY.blurb}", icon=pages.WHY.icon,
+    help="Strawberry's r's, long numbers, Hindi, Python's spaces, glitch tokens: what a model gets wrong and which merge is why",
+)
+
 st.header("A guided tour in five steps")
 st.caption("Each step opens the page that shows it, already set up, with a link on to the next step.")
 for number, (column, step) in enumerate(zip(st.columns(len(TOUR)), TOUR), start=1):
@@ -61,16 +66,9 @@ for row in range(0, len(cards), 4):
 st.divider()
 left, right = st.columns(2)
 left.markdown(
-    "**The pages**\n"
-    "- **Train** — the corpus, the settings, and every merge explained.\n"
-    "- **Encode and decode** — new text through the merges learned up to the current step.\n"
-    "- **Vocabulary** — every token, the step that made it, and its merge tree.\n"
-    "- **Predict the next merge** — a quiz: guess each merge before it happens, and keep score.\n"
-    "- **Labs** — tie-break rules side by side, counting versus replacing, pre-tokenizer splits, and "
-    "the bytes under every character.\n"
-    "- **Compare tokenizers** — one text under ours, GPT-2 and imported tokenizers; where two runs part ways.\n"
-    "- **Import & export** — this tokenizer as minbpe, Hugging Face, tiktoken or GPT-2 files, and theirs in.\n\n"
-    "Teaching a class? Switch on **Presenter mode** in the sidebar for large type, and on **Predict the next "
+    "**The pages** (each is in the sidebar)\n"
+    + "".join(f"- **{page.title}** — {page.blurb}\n" for page in pages.PAGES if page is not pages.HOME)
+    + "\nTeaching a class? Switch on **Presenter mode** in the sidebar for large type, and on **Predict the next "
     "merge** start a class room: every student answers on their phone, the projector shows the room."
 )
 right.markdown(

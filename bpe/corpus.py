@@ -27,6 +27,7 @@ from .errors import BpeError
 from .fast_split import ASCII_PATTERNS, split_words
 from .ids import is_digits, is_whole_number
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
+from .surrogates import replace_lone_surrogates
 
 
 @dataclass(frozen=True)
@@ -44,17 +45,23 @@ class Corpus:
     ) -> "Corpus":
         splitter = Pretokenizer.parse(pretokenizer)
         # The GPT patterns' ASCII shortcut gives the same words: a third of building python-docs.
-        words = partial(split_words, splitter) if splitter.name in ASCII_PATTERNS else splitter.words
+        fast = partial(split_words, splitter) if splitter.name in ASCII_PATTERNS else None
+        words = partial(splitter.training_words, split=fast)
         pattern = special_token_pattern(validate_special_tokens(special_tokens))
         counts: Counter[str] = Counter()
         characters: set[str] = set()
         special_count = 0
-        for piece, is_special in split_special(text, pattern):
+        for piece, is_special in split_special(replace_lone_surrogates(text), pattern):  # as encode reads it
             if is_special:
                 special_count += 1
                 continue
-            characters.update(piece)
+            if splitter.normalization is None:
+                characters.update(piece)
             counts.update(words(piece))
+        if splitter.normalization is not None:
+            # subtle: the alphabet is what training sees, normalized: NFC's characters, SentencePiece's
+            # ▁ and none of the spaces or tabs it never puts in a piece
+            characters.update(*counts)
         return cls(tuple(counts.items()), "".join(sorted(characters)), special_count)
 
     @classmethod
@@ -116,6 +123,11 @@ def decode_text_file(data: bytes, *, name: str) -> str:
             "save it as UTF-8 and try again"
         ) from None
     return text.removeprefix(BOM)
+
+
+def unreadable(name: str, error: OSError) -> BpeError:
+    """The error for a file that cannot be opened or read (``/proc/self/mem`` opens, then reading fails)."""
+    return BpeError(f"cannot read {name}: {error.strerror or error}")
 
 
 def utf16_error(name: str) -> BpeError:

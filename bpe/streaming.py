@@ -12,14 +12,20 @@ the two sides apart gives the same ids as encoding them together:
   ``longest special - 1`` characters are held back until more text comes);
 * at the start or end of an allowed special token (pre-tokenization never crosses one);
 * or where the pre-tokenizer is known to cut whatever follows (:data:`SAFE_CUTS`): for GPT-2,
-  GPT-4 and GPT-4o a space between two non-spaces (``fast_split`` explains why); for ``whitespace`` and
-  ``space`` a change between word and gap characters, with the character after it already read.
+  GPT-4, GPT-4o, Qwen and DeepSeek a space between two non-spaces (``fast_split`` explains why);
+  for ``whitespace`` and ``space`` a change between word and gap characters, with the character
+  after it already read;
+* and, for a pre-tokenizer that normalizes its text, only where its normalization allows it:
+  NFC before an ASCII character (no character composes with the one before it when that one is
+  ASCII, so NFC of the parts is NFC of the whole); SentencePiece's nowhere (its dummy prefix and
+  space rules read the whole text).
 
-Deliberately left out: ``none`` and custom patterns have no safe cut inside plain text, so their
-text is held until a special token or the end (memory grows with the longest such stretch).
+Deliberately left out: ``none``, ``sentencepiece`` and custom patterns have no safe cut inside
+plain text, so their text is held until a special token or the end (memory grows with the longest
+such stretch; SentencePiece's, with the whole text).
 
-    >>> from bpe.pretrained import load_gpt2
-    >>> tok = load_gpt2()
+    >>> from bpe.pretrained import load_pretrained
+    >>> tok = load_pretrained("gpt2")
     >>> list(encode_iterable(tok, ["hello wo", "rld<|endof", "text|>"], allowed_special="all"))
     [31373, 995, 50256]
 """
@@ -30,22 +36,39 @@ import codecs
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain
 from types import MappingProxyType
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO, Protocol
 
 import regex
 
-from .corpus import BOM, looks_like_utf16, utf16_error
+from .corpus import BOM, looks_like_utf16, unreadable, utf16_error
 from .errors import BpeError
 from .fast_split import SAFE_CUT
-from .pretokenize import special_token_pattern, split_special
+from .pretokenize import Pretokenizer, SpecialSet, special_token_pattern, split_special
 
-if TYPE_CHECKING:
-    from .tokenizer import SpecialSet, Tokenizer
+
+class Encoder(Protocol):
+    """What streaming needs of a tokenizer (a :class:`~bpe.tokenizer.Tokenizer` is one; the
+    tokenizer imports this module, so this one names only what it uses)."""
+
+    special_tokens: dict[str, int]
+    pretokenizer: Pretokenizer
+
+    def encode(
+        self, text: str, *, allowed_special: SpecialSet | None, disallowed_special: SpecialSet | None
+    ) -> list[int]: ...
+
+    def special_defaults(
+        self, allowed_special: SpecialSet | None, disallowed_special: SpecialSet | None
+    ) -> tuple[SpecialSet, SpecialSet]: ...
+
 
 SAFE_CUTS: Mapping[str, "regex.Pattern | object"] = MappingProxyType({
     "gpt2": SAFE_CUT,
     "gpt4": SAFE_CUT,
     "gpt4o": SAFE_CUT,
+    "qwen2": SAFE_CUT,
+    "qwen3.5": SAFE_CUT,
+    "deepseek": SAFE_CUT,
     "whitespace": regex.compile(r"(?<=\S)(?=\s)|(?<=\s)(?=\S)"),
     "space": regex.compile(r"(?<=[^ \r\n])(?=[ \r\n])|(?<=[ \r\n])(?=[^ \r\n])"),
 })
@@ -57,38 +80,42 @@ _WINDOW = 4096  # the last safe cut is looked for in the buffer's last few thous
 
 
 def encode_iterable(
-    tokenizer: "Tokenizer", texts: Iterable[str], *,
-    allowed_special: "SpecialSet" = frozenset(), disallowed_special: "SpecialSet" = "all",
+    tokenizer: Encoder, texts: Iterable[str], *,
+    allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None,
 ) -> Iterator[int]:
     """Yield the ids of ``"".join(texts)`` as :meth:`Tokenizer.encode` would, piece by piece.
 
     Bad special-token arguments raise at once; a disallowed special token in the text raises
     when it is reached, after the ids before it.
     """
+    allowed_special, disallowed_special = tokenizer.special_defaults(allowed_special, disallowed_special)
     tokenizer.encode("", allowed_special=allowed_special, disallowed_special=disallowed_special)  # checks the sets
     # chain from C: a Python frame per id would cost a third of the time of encoding itself
     return chain.from_iterable(_encoded_stretches(tokenizer, texts, allowed_special, disallowed_special))
 
 
 def _encoded_stretches(
-    tokenizer: "Tokenizer", texts: Iterable[str], allowed_special: "SpecialSet", disallowed_special: "SpecialSet",
+    tokenizer: Encoder, texts: Iterable[str], allowed_special: SpecialSet, disallowed_special: SpecialSet,
 ) -> Iterator[list[int]]:
     """The ids of each settled stretch of text, a list at a time."""
     allowed = set(tokenizer.special_tokens) if allowed_special == "all" else set(allowed_special)
     every = special_token_pattern(set(tokenizer.special_tokens))
     held_back = max(map(len, tokenizer.special_tokens), default=1) - 1
     pretokenizer_cut = SAFE_CUTS.get(tokenizer.pretokenizer.name)
+    normalization = tokenizer.pretokenizer.normalization
+    if normalization is not None and not normalization.streams:
+        yield tokenizer.encode("".join(_checked(texts)), allowed_special=allowed_special, disallowed_special=disallowed_special)
+        return
+    before_ascii = normalization is not None
     parts: list[str] = []
     size, wanted = 0, GATHER_CHARS
-    for text in texts:
-        if not isinstance(text, str):
-            raise BpeError(f"encode_iterable reads text, got a {type(text).__name__}; decode bytes first")
+    for text in _checked(texts):
         parts.append(text)
         size += len(text)
         if size < wanted:
             continue
         buffer = "".join(parts)
-        cut = _last_safe_cut(buffer, len(buffer) - held_back, every, special_token_pattern(allowed), pretokenizer_cut)
+        cut = _last_safe_cut(buffer, len(buffer) - held_back, every, allowed, pretokenizer_cut, before_ascii)
         if cut:
             yield tokenizer.encode(buffer[:cut], allowed_special=allowed_special, disallowed_special=disallowed_special)
             buffer = buffer[cut:]
@@ -97,7 +124,14 @@ def _encoded_stretches(
     yield tokenizer.encode("".join(parts), allowed_special=allowed_special, disallowed_special=disallowed_special)
 
 
-def _last_safe_cut(buffer: str, horizon: int, every, allowed, pretokenizer_cut) -> int:
+def _checked(texts: Iterable[str]) -> Iterator[str]:
+    for text in texts:
+        if not isinstance(text, str):
+            raise BpeError(f"encode_iterable reads text, got a {type(text).__name__}; decode bytes first")
+        yield text
+
+
+def _last_safe_cut(buffer: str, horizon: int, every, allowed: set[str], pretokenizer_cut, before_ascii: bool = False) -> int:
     """The last safe cut at or before ``horizon`` (0 if none); see the module docstring."""
     if horizon <= 0:
         return 0
@@ -107,9 +141,9 @@ def _last_safe_cut(buffer: str, horizon: int, every, allowed, pretokenizer_cut) 
         for match in every.finditer(buffer, overlapped=True):
             inside.update(range(match.start() + 1, match.end()))
     candidates: list[int] = []
-    if allowed is not None:
+    if every is not None and allowed:
         position = 0
-        for piece, _ in split_special(buffer, allowed):
+        for piece, _ in split_special(buffer, every, allowed):  # as encode splits it
             candidates.append(position)
             position += len(piece)
     if pretokenizer_cut is not None:
@@ -119,7 +153,10 @@ def _last_safe_cut(buffer: str, horizon: int, every, allowed, pretokenizer_cut) 
             if found or start == 0:
                 candidates += found
                 break
-    cuts = [cut for cut in candidates if 0 < cut <= horizon and cut not in inside]
+    cuts = [
+        cut for cut in candidates
+        if 0 < cut <= horizon and cut not in inside and (not before_ascii or cut < len(buffer) and buffer[cut].isascii())
+    ]
     return max(cuts, default=0)
 
 
@@ -131,8 +168,15 @@ def read_text_chunks(
     text (NUL included), UTF-16 is named, a leading byte-order mark is dropped (``on_bom`` is told),
     and bad input raises a :class:`BpeError` naming the byte."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    head = stream.read(chunk_bytes)
-    while 0 < len(head) < 4 and (more := stream.read(chunk_bytes)):  # enough to see a mark or UTF-16
+
+    def read() -> bytes:
+        try:
+            return stream.read(chunk_bytes)
+        except OSError as error:  # it opened, yet reading failed (a device, /proc/self/mem, a disk error)
+            raise unreadable(name, error) from None
+
+    head = read()
+    while 0 < len(head) < 4 and (more := read()):  # enough to see a mark or UTF-16
         head += more
     if looks_like_utf16(head):
         raise utf16_error(name)
@@ -141,7 +185,7 @@ def read_text_chunks(
         head, offset = head[len(_BOM_BYTES):], len(_BOM_BYTES)
         if on_bom is not None:
             on_bom()
-    for data in chain([head], iter(lambda: stream.read(chunk_bytes), b"")):
+    for data in chain([head], iter(read, b"")):
         try:
             text = decoder.decode(data)
         except UnicodeDecodeError as error:

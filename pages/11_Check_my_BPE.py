@@ -7,7 +7,7 @@ from dataclasses import replace
 import streamlit as st
 
 from bpe.app import pages
-from bpe.checking import SHAPES, check_merges
+from bpe.checking import check_merges, merge_shapes
 from bpe.errors import BpeError
 from bpe.limits import MAX_UPLOAD_MB
 from bpe.presets import PRESETS
@@ -15,48 +15,50 @@ from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.vocab import UNITS
 from bpe.views.check import (
-    CHECK_CSS, attempts_frame, diagnosis_html, difference_html, rest_frame, summary_text,
+    CHECK_CSS, CheckForm, attempts_frame, diagnosis_html, difference_html, guess_notice, reference_caption,
+    rest_frame, summary_text,
 )
-from bpe.views.markdown import escape_markdown
-from ui import state
+from bpe.markdown import escape_markdown
 from ui.render import page_setup, show_html
+from ui.state import SessionValue, bind, widget_key
 
 CORPUS_KINDS = {"preset": "A built-in example", "text": "Paste the text", "upload": "Upload a text file"}
 EXAMPLE = "s t\ne st\no w\nl ow\n"
+FORM = SessionValue("check_form", factory=lambda: CheckForm().with_preset("cs336"))
+"""What the learner entered, a :class:`~bpe.views.check.CheckForm` (replaced, never mutated)."""
+RESULT = SessionValue("check_result", None)
+"""``("ok", CheckResult, shape, seconds)`` or ``("error", message)`` of the last check, or ``None``."""
 
 
-def _form():
-    return st.session_state[state.CHECK_FORM]
+def _form() -> CheckForm:
+    return FORM.get()
 
 
 def _update(**changes) -> None:
-    st.session_state[state.CHECK_FORM] = replace(_form(), **changes)
+    FORM.set(replace(_form(), **changes))
 
 
-def _write(field: str, widget_key: str):
-    def callback() -> None:
-        _update(**{field: st.session_state[widget_key]})
-    return callback
+def _field(field: str, **how) -> dict:
+    """A widget bound to one field of the form, keyed ``w.check_<field>``."""
+    return FORM.field_widget(field, name=f"check_{field}", **how)
 
 
-def _read_merges_upload() -> None:
-    upload = st.session_state.get("w.check_merges_file")
+def _read_merges_upload(upload) -> None:
     if upload is not None:
         _update(merges=upload.getvalue(), merges_name=upload.name)
 
 
-def _read_merges_paste() -> None:
-    _update(merges=st.session_state["w.check_merges_text"].encode("utf-8"), merges_name="pasted merges")
+def _read_merges_paste(text: str) -> None:
+    _update(merges=text.encode("utf-8"), merges_name="pasted merges")
 
 
-def _read_corpus_upload() -> None:
-    upload = st.session_state.get("w.check_corpus_file")
+def _read_corpus_upload(upload) -> None:
     if upload is not None:
         _update(upload=upload.getvalue(), upload_name=upload.name)
 
 
-def _choose_preset() -> None:
-    st.session_state[state.CHECK_FORM] = _form().with_preset(st.session_state["w.check_preset"])
+def _choose_preset(preset: str) -> None:
+    FORM.set(_form().with_preset(preset))
 
 
 def merges_section() -> None:
@@ -64,14 +66,18 @@ def merges_section() -> None:
     form = _form()
     left, right = st.columns(2, gap="large")
     left.file_uploader(
-        "Upload your merges file", key="w.check_merges_file", on_change=_read_merges_upload,
-        help=f"Any of: {', '.join(shape.title for shape in SHAPES.values())}. Up to {MAX_UPLOAD_MB} MB.",
+        "Upload your merges file", **bind(widget_key("check_merges_file"), _read_merges_upload),
+        help=f"Any of: {', '.join(shape.title for shape in merge_shapes().values())}. Up to {MAX_UPLOAD_MB} MB.",
     )
-    state.seed("w.check_merges_text", form.merges.decode("utf-8", errors="replace") if form.merges_name == "pasted merges" else "")
+    pasted = form.merges.decode("utf-8", errors="replace") if form.merges_name == "pasted merges" else ""
     right.text_area(
-        "…or paste its lines (Ctrl+Enter to apply)", key="w.check_merges_text", height=120, placeholder=EXAMPLE,
-        on_change=_read_merges_paste,
+        "…or paste its lines (Ctrl+Enter to apply)", height=120, placeholder=EXAMPLE,
+        **bind(widget_key("check_merges_text"), _read_merges_paste, shown=pasted),
     )
+    shapes = merge_shapes()
+    left.selectbox("Read it as", ["", *shapes], format_func=lambda name: shapes[name].title if name else
+                   "recognize it from its contents", help="Choose the shape when the file is recognized as another one.",
+                   **_field("shape", show=lambda shape: shape if shape in shapes else ""))
     if form.merges:
         lines = form.merges.count(b"\n") + (not form.merges.endswith(b"\n"))
         st.caption(f"Checking **{escape_markdown(form.merges_name)}** ({lines:,} lines).")
@@ -80,19 +86,16 @@ def merges_section() -> None:
 def corpus_section() -> None:
     st.header("2 · The corpus you trained on")
     form = _form()
-    state.seed("w.check_corpus", form.corpus)
-    st.radio("Corpus", list(CORPUS_KINDS), format_func=CORPUS_KINDS.get, key="w.check_corpus", horizontal=True,
-             on_change=_write("corpus", "w.check_corpus"), label_visibility="collapsed")
+    st.radio("Corpus", list(CORPUS_KINDS), format_func=CORPUS_KINDS.get, horizontal=True, **_field("corpus"),
+             label_visibility="collapsed")
     if form.corpus == "preset":
-        state.seed("w.check_preset", form.preset)
-        st.selectbox("Example", list(PRESETS), format_func=lambda name: PRESETS[name].title, key="w.check_preset",
-                     on_change=_choose_preset, help="Choosing one also sets the settings its source used.")
+        st.selectbox("Example", list(PRESETS), format_func=lambda name: PRESETS[name].title,
+                     **bind(widget_key("check_preset"), _choose_preset, shown=form.preset),
+                     help="Choosing one also sets the settings its source used.")
     elif form.corpus == "text":
-        state.seed("w.check_text", form.text)
-        st.text_area("Corpus text (Ctrl+Enter to apply)", key="w.check_text", height=120,
-                     on_change=_write("text", "w.check_text"))
+        st.text_area("Corpus text (Ctrl+Enter to apply)", height=120, **_field("text"))
     else:
-        st.file_uploader("Corpus file (UTF-8 text)", type=["txt"], key="w.check_corpus_file", on_change=_read_corpus_upload)
+        st.file_uploader("Corpus file (UTF-8 text)", type=["txt"], **bind(widget_key("check_corpus_file"), _read_corpus_upload))
         if form.upload_name:
             st.caption(f"Using **{escape_markdown(form.upload_name)}**.")
 
@@ -100,9 +103,7 @@ def corpus_section() -> None:
 def settings_section() -> None:
     st.header("3 · The settings you meant")
     form = _form()
-    state.seed("w.check_guess", form.guess)
-    st.checkbox("I don't know my settings: find the ones that fit best", key="w.check_guess",
-                on_change=_write("guess", "w.check_guess"))
+    st.checkbox("I don't know my settings: find the ones that fit best", **_field("guess"))
     columns = st.columns(5)
     if not form.guess:
         for column, (field, label, options) in zip(columns, (
@@ -110,32 +111,31 @@ def settings_section() -> None:
             ("pretokenizer", "Pre-tokenizer", list(dict.fromkeys([*NAMED_PATTERNS, form.pretokenizer]))),
             ("tie_break", "Tie-break rule", list(TIE_BREAK_RULES)),
         )):
-            key = f"w.check_{field}"
-            state.seed(key, getattr(form, field))
-            column.selectbox(label, options, key=key, on_change=_write(field, key))
+            column.selectbox(label, options, **_field(field))
         columns[1].caption(escape_markdown(PRETOKENIZER_HELP.get(form.pretokenizer, "")))
     texts = [("special_tokens", "Special tokens", "comma-separated, e.g. <|endoftext|>")]
     if not form.guess:  # a guess tries no marker and the one the merges spell
         texts.insert(0, ("end_of_word", "End-of-word marker", "e.g. </w>; empty: none"))
     for column, (field, label, hint) in zip(columns[5 - len(texts):], texts):
-        key = f"w.check_{field}"
-        state.seed(key, getattr(form, field))
-        column.text_input(label, key=key, placeholder=hint, on_change=_write(field, key), max_chars=200)
+        column.text_input(label, placeholder=hint, **_field(field), max_chars=200)
+    st.number_input("Vocabulary size your trainer was asked for (optional)", min_value=1, max_value=1_000_000, step=1,
+                    help="Base tokens + merges + special tokens: the check says whether your list stops short or runs on.",
+                    **_field("vocab_size"))
 
 
 def run_check() -> None:
     try:
-        learner, source, settings = _form().inputs()
+        learner, source, settings, keep = _form().inputs()
         started = time.perf_counter()
-        result = check_merges(learner.pairs, source, settings, guess=_form().guess)
-        outcome = ("ok", result, SHAPES[learner.shape].title, time.perf_counter() - started)
+        result = check_merges(learner.pairs, source, settings, guess=_form().guess, keep=keep, prefer=learner.hints)
+        outcome = ("ok", result, merge_shapes()[learner.shape].title, time.perf_counter() - started)
     except BpeError as error:
         outcome = ("error", str(error))
-    st.session_state[state.CHECK_RESULT] = outcome
+    RESULT.set(outcome)
 
 
 def result_section() -> None:
-    outcome = st.session_state[state.CHECK_RESULT]
+    outcome = RESULT.get()
     if outcome is None:
         return
     if outcome[0] == "error":
@@ -143,15 +143,15 @@ def result_section() -> None:
         return
     _, result, shape, seconds = outcome
     st.header("Where your merges part from the reference")
-    s = result.settings
-    st.caption(
-        f"Read as {escape_markdown(shape)}; checked in {seconds:.1f} s. Reference"
-        f"{' (settings guessed from your merges)' if result.guessed else ''}: {s.unit}s, pre-tokenizer "
-        f"{escape_markdown(s.pretokenizer)}, ties {s.tie_break}, end-of-word {escape_markdown(s.end_of_word or 'none')}, "
-        f"special tokens {escape_markdown(', '.join(s.special_tokens) or 'none')}."
-    )
+    st.caption(reference_caption(result, shape, seconds))
+    notice = guess_notice(result)
+    if notice is not None:
+        level, text = notice
+        (st.warning if level == "warning" else st.info)(text, icon=":material/travel_explore:")
     st.metric("Leading merges that match", f"{result.matching:,} / {result.total:,}")
     st.markdown(escape_markdown(summary_text(result)))
+    if result.count_note():
+        st.info(escape_markdown(result.count_note()), icon=":material/tag:")
     if result.divergence is not None:
         show_html(difference_html(result))
     if result.diagnosis:
@@ -177,7 +177,7 @@ def main() -> None:
     merges_section()
     corpus_section()
     settings_section()
-    if st.button("Check my merges", key="w.check_run", type="primary", icon=":material/fact_check:"):
+    if st.button("Check my merges", key=widget_key("check_run"), type="primary", icon=":material/fact_check:"):
         with st.spinner("Training the reference and re-training under each classic mistake…"):
             run_check()
     result_section()

@@ -23,12 +23,14 @@ from bpe.views.stats import stats_html, step_stats
 from bpe.views.tables import latest_rows_html, merges_frame
 from bpe.views.train_step import corpus_block, stop_html
 from ui import state, url
+from ui.state import LAB, widget_key
+from ui.code_panel import train_code
 from ui.render import can_name, names_for, page_setup, presenter, show_chart, show_html
 from ui.retrain import retrain_notice_for
-from ui.step_views import step_view as shared
+from ui.shared_views import shared_view
 from ui.training import Trained, clamp_step, get_trained
-from ui.stepper import step_fragment, stepper
-from ui.settings_sidebar import settings_sidebar
+from ui.stepper import HOLD_BEFORE, step_fragment, stepper
+from ui.settings_sidebar import BASE_SIZE, settings_sidebar
 from ui.widgets import corpus_editor
 
 
@@ -69,7 +71,7 @@ def main() -> None:
     if trained is None:
         url.write_url()
         return
-    st.session_state[state.BASE_SIZE] = len(trained.trace.base)
+    BASE_SIZE.set(len(trained.trace.base))
     clamp_step(trained)
     # Everything that depends on the step is one fragment: Next, Previous, the slider, play, the
     # names toggle and the tables' tabs rerun (and redraw) only it, not the sidebar, the title and
@@ -93,19 +95,19 @@ def step_view(trained: Trained) -> None:
     options = tuple(sorted(names.items()))  # besides the run and the step, what the views depend on
 
     # Built once per (run, step, options) for the whole server and shared: a class on one example
-    # builds each step once (ui.step_views).
-    header = shared(trained, "header", step, options, lambda: narrate_step(trace, step, names=names).to_html(
+    # builds each step once (ui.shared_views).
+    header = shared_view(trained, "header", step, options, build=lambda: narrate_step(trace, step, names=names).to_html(
         aside=stats_html(step_stats(trace, step))
     ))
     if total:
-        template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
-        pairs_spec = shared(trained, "pairs", step, options,
-                            lambda: with_rows(template, pair_rows(trace, step, names).to_dict("records")))
-    hold_before = st.session_state[state.HOLD_BEFORE]
-    corpus = shared(trained, "corpus", step, (options, hold_before),
-                    lambda: corpus_view(trained, step, names, hold_before=hold_before))
+        template = shared_view(trained, "pair chart", options, build=lambda: pair_chart(trace, 1, names).to_dict())
+        pairs_spec = shared_view(trained, "pairs", step, options,
+                                 build=lambda: with_rows(template, pair_rows(trace, step, names).to_dict("records")))
+    hold_before = HOLD_BEFORE.get()
+    corpus = shared_view(trained, "corpus", step, options, hold_before,
+                         build=lambda: corpus_view(trained, step, names, hold_before=hold_before))
     if total and step == total:
-        stop_pairs = trained.view("stop-pairs", lambda: pairs_after_training(
+        stop_pairs = shared_view(trained, "stop pairs", build=lambda: pairs_after_training(
             trace, training_corpus(trace, text=trained.text, table=trained.table)
         ))
         corpus += stop_html(trace, stop_pairs, names)
@@ -130,22 +132,18 @@ def step_view(trained: Trained) -> None:
     with right:
         show_html(corpus)
         if can_name(trace):
-            state.seed("w.names", state.lab().names)
-            st.toggle(
-                "Name new tokens as Wikipedia does (Z, Y, X, …)", key="w.names",
-                on_change=state.write_lab("w.names", "names"),
-            )
+            st.toggle("Name new tokens as Wikipedia does (Z, Y, X, …)", **LAB.field_widget("names"))
 
     # Only the open tab is drawn (a tab switch reruns the step fragment): one table or chart pair per step.
-    merges_tab, vocab_tab, compression_tab = st.tabs(
-        ["Merges so far", "Vocabulary so far", "Compression"], key="w.tables", on_change="rerun",
+    merges_tab, vocab_tab, compression_tab, code_tab = st.tabs(
+        ["Merges so far", "Vocabulary so far", "Compression", "The code"], key=widget_key("tables"), on_change="rerun",
     )
     if merges_tab.open or vocab_tab.open:
-        frame = trained.view(f"merges:{sorted(names.items())}", lambda: merges_frame(trace, names))
+        frame = shared_view(trained, "merges", options, build=lambda: merges_frame(trace, names))
     if merges_tab.open:
         with merges_tab:
             show_html(
-                shared(trained, "latest merges", step, options, lambda: latest_rows_html(frame, upto=step, what="merges"))
+                shared_view(trained, "latest merges", step, options, build=lambda: latest_rows_html(frame, upto=step, what="merges"))
                 + '<p class="bpe-legend">Latest merge first. count: occurrences of the pair; tie: how many pairs '
                 "shared that count. The Vocabulary page lists every merge.</p>"
                 if step else '<p class="bpe-legend">No merge yet: press Next.</p>'
@@ -162,9 +160,12 @@ def step_view(trained: Trained) -> None:
     if compression_tab.open:
         with compression_tab:
             for column, field in zip(st.columns(2), COMPRESSION_FIELDS):
-                template = trained.view(f"compression:{field}", lambda: compression_chart(trace, 0, field).to_dict())
+                template = shared_view(trained, "compression", field, build=lambda: compression_chart(trace, 0, field).to_dict())
                 show_chart(with_step(template, step), column)
             st.caption(f"The diamond marks step {step}. The run stopped after {total:,} merges: {trace.stop_detail}.")
+    if code_tab.open:
+        with code_tab:
+            train_code(trace, step)
     url.write_url()
 
 

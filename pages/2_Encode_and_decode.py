@@ -1,4 +1,4 @@
-"""Encode & decode: new text through the merges learned up to step k (or GPT-2's, GPT-4's, GPT-4o's),
+"""Encode & decode: new text through the merges learned up to step k (or a pretrained tokenizer's),
 and ids back to text. Tokens and ids are linked both ways on hover (``bpe.views.linked_tokens``).
 
 Encoding replays the merges in the order they were learned (lowest rank first) inside each chunk
@@ -15,16 +15,29 @@ import streamlit as st
 from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
-from bpe.views.encoding import byte_pieces, encode_for_page, parse_ids, sample_text, walkthrough_html
+from bpe.views.encoding import byte_ids, byte_pieces, encode_for_page, parse_ids, sample_text, special_tokens_note, walkthrough_html
 from bpe.views.linked_tokens import MAX_LINKED, linked_html
-from bpe.views.markdown import escape_markdown, inline_code
-from bpe.views.token_html import chips_html, pieces_for, visible_text
+from bpe.markdown import escape_markdown, inline_code
+from bpe.spelling import visible_text
+from bpe.views.token_html import chips_html, pieces_for
 from ui import state, tokenizers, url
+from ui.code_panel import encode_code
 from ui.render import names_for, page_setup, show_html, tokenizer_at
-from ui.view_cache import cached_view
+from ui.state import SessionValue
+from ui.shared_views import shared_view, text_key
 from ui.preamble import run_at_step
 from ui.settings_sidebar import settings_sidebar
 
+TEXT = SessionValue("encode_text", None)
+TEXT_FOR = SessionValue("encode_text_source", None)
+"""The example the text was chosen for (a new example gets its own sample)."""
+SPECIAL_MODE = SessionValue("special_mode", "allowed")
+ENCODE_WITH = SessionValue("encode_with", tokenizers.OURS)
+"""``ours``, a pretrained name or ``imported:<name>`` (see ``ui.tokenizers``)."""
+DECODE_IDS = SessionValue("decode_ids", "")
+DECODE_FOR = SessionValue("decode_for", None)
+"""``(tokenizer key, label)`` the Decode ids were typed for; ``None``: Decode follows Encode."""
+DECODE_ERRORS = SessionValue("decode_errors", "replace")
 SPECIAL_MODES = {
     "allowed": "allowed: encode them as special tokens",
     "disallowed": "disallowed: refuse text that contains them (tiktoken's default)",
@@ -34,49 +47,32 @@ SPECIAL_MODES = {
 
 def _set_decode_ids(text: str, owner: tuple[str, str]) -> None:
     """Ids the learner chose: Decode stops following Encode, for this tokenizer only."""
-    st.session_state[state.DECODE_IDS] = text
-    st.session_state[state.DECODE_FOR] = owner
-
-
-def _type_decode_ids(owner: tuple[str, str]) -> None:
-    _set_decode_ids(st.session_state["w.decode_ids"], owner)
-
-
-def _follow_encode() -> None:
-    st.session_state[state.DECODE_FOR] = None
+    DECODE_IDS.set(text)
+    DECODE_FOR.set(owner)
 
 
 def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
-    """``anchor``: what the tokenizer comes from, ``(object, detail)``, to cache the encode on."""
+    """``anchor``: what the tokenizer comes from, ``(run or tokenizer, step)``, to share the encode on."""
     lab = state.lab()
     settings = trained.trace.settings
-    if st.session_state[state.ENCODE_SOURCE] != lab.source or st.session_state[state.ENCODE_TEXT] is None:
+    if TEXT_FOR.get() != lab.source or TEXT.get() is None:
         corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
-        st.session_state[state.ENCODE_TEXT] = sample_text(lab.source, corpus, settings.special_tokens)
-        st.session_state[state.ENCODE_SOURCE] = lab.source
+        TEXT.set(sample_text(lab.source, corpus, settings.special_tokens))
+        TEXT_FOR.set(lab.source)
     if (linked := url.new_param("text")) is not None:  # the guided tour links here with a text
-        st.session_state[state.ENCODE_TEXT] = linked
-        st.session_state[state.ENCODE_SOURCE] = lab.source
+        TEXT.set(linked)
+        TEXT_FOR.set(lab.source)
     left, right = st.columns([2, 1], gap="large")
     with left:
-        state.seed("w.encode_text", st.session_state[state.ENCODE_TEXT])
-        st.text_area(
-            "Text to encode (Ctrl+Enter to apply)", key="w.encode_text", height=110,
-            on_change=state.write_through("w.encode_text", state.ENCODE_TEXT),
-        )
+        st.text_area("Text to encode (Ctrl+Enter to apply)", height=110, **TEXT.widget())
     with right:
-        state.seed("w.special_mode", st.session_state[state.SPECIAL_MODE])
         st.radio(
-            "Special tokens in the text are…", list(SPECIAL_MODES), key="w.special_mode",
-            format_func=SPECIAL_MODES.get, on_change=state.write_through("w.special_mode", state.SPECIAL_MODE),
+            "Special tokens in the text are…", list(SPECIAL_MODES), format_func=SPECIAL_MODES.get, **SPECIAL_MODE.widget(),
         )
-        if tokenizer.special_tokens:
-            st.caption("This tokenizer's special tokens: " + ", ".join(map(inline_code, tokenizer.special_tokens)))
-        else:
-            st.caption("This run has no special tokens: add one in the sidebar (e.g. `<|endoftext|>`) to try this.")
+        st.caption(special_tokens_note(tokenizer))
 
-    text = st.session_state[state.ENCODE_TEXT]
-    mode = st.session_state[state.SPECIAL_MODE]
+    text = TEXT.get()
+    mode = SPECIAL_MODE.get()
     if len(text) > MAX_ENCODE_CHARS:
         st.error(
             f"**Cannot encode this text:** it has {len(text):,} characters, over the limit of "
@@ -84,8 +80,8 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
             icon="🛑",
         )
         return []
-    try:  # cached on content: reruns and other sessions reuse it (ui/view_cache.py)
-        encoded = cached_view(anchor[0], ("encode", anchor[1], mode), text, lambda: encode_for_page(tokenizer, text, mode))
+    try:  # shared on content: reruns and other sessions reuse it (ui/shared_views.py)
+        encoded = shared_view(*anchor, "encode", mode, text_key(text), build=lambda: encode_for_page(tokenizer, text, mode))
     except BpeError as error:
         found = [token for token in tokenizer.special_tokens if token in text] if mode == "disallowed" else []
         # The engine's message teaches the Python call (allowed_special=...); the page names its own choices.
@@ -135,54 +131,46 @@ def encode_section(tokenizer, trained, names, *, anchor: tuple) -> list[int]:
             f"The walkthrough follows the first {encoded.walked_chars:,} of {len(text):,} characters (as if the "
             f"text ended there): it redraws a chunk for every merge, so a whole long text would be too much."
         )
-    walk_key = ("walkthrough", anchor[1], mode, tuple(sorted(names.items())))
-    show_html(cached_view(anchor[0], walk_key, text, lambda: walkthrough_html(tokenizer, walks, names=names)))
+    show_html(shared_view(
+        *anchor, "walkthrough", mode, tuple(sorted(names.items())), text_key(text),
+        build=lambda: walkthrough_html(tokenizer, walks, names=names),
+    ))
+    with st.expander("The code: the lines of bpe/reference.py that apply one merge to one chunk"):
+        encode_code(walks, tokenizer)
     return ids
-
-
-def _byte_ids(tokenizer, data: bytes) -> list[int]:
-    """The base-token id of each byte (226, 130 in ours; GPT-2 numbers its bytes otherwise)."""
-    by_byte = {}
-    for token_id, token in tokenizer.tokens.items():  # base tokens come first
-        if len(token.data) == 1 and not token.ends_word and not tokenizer.is_special(token_id):
-            by_byte.setdefault(token.data, token_id)
-        if len(by_byte) == 256:
-            break
-    return [by_byte[bytes([value])] for value in data]
 
 
 def choose_tokenizer(ours, step: int):
     """Ours at step k (the default), GPT-2, or an import: watch a real tokenizer apply its merges."""
     options = tokenizers.choices()
-    if st.session_state[state.ENCODE_WITH] not in options:  # an import was removed
-        st.session_state[state.ENCODE_WITH] = tokenizers.OURS
-    state.seed("w.encode_with", st.session_state[state.ENCODE_WITH])
+    if ENCODE_WITH.get() not in options:  # an import was removed
+        ENCODE_WITH.set(tokenizers.OURS)
     st.selectbox(
-        "Tokenizer", options, key="w.encode_with", format_func=lambda choice: tokenizers.label(choice, step),
-        on_change=state.write_through("w.encode_with", state.ENCODE_WITH),
+        "Tokenizer", options, format_func=lambda choice: tokenizers.label(choice, step), **ENCODE_WITH.widget(),
         help="Import more on the Import & export page. The step slider only moves ours.",
     )
-    return tokenizers.resolve(st.session_state[state.ENCODE_WITH], ours) or ours
+    return tokenizers.resolve(ENCODE_WITH.get(), ours) or ours
 
 
 def decode_section(tokenizer, encoded: list[int], owner: tuple[str, str]) -> None:
     """``owner``: ``(key, label)`` of the tokenizer in use; the key changes whenever ids change meaning."""
     st.header("Decode")
-    typed_for = st.session_state[state.DECODE_FOR]
+    typed_for = DECODE_FOR.get()
     if typed_for is not None and typed_for[0] != owner[0]:
         st.info(
             f"The ids you chose were for {escape_markdown(typed_for[1])}; the same id is another token in "
             f"{escape_markdown(owner[1])}, so Decode shows the ids encoded above again.", icon=":material/sync:",
         )
-        typed_for = st.session_state[state.DECODE_FOR] = None
+        typed_for = None
+        DECODE_FOR.set(None)
     if typed_for is None:
-        st.session_state[state.DECODE_IDS] = ", ".join(map(str, encoded))
+        DECODE_IDS.set(", ".join(map(str, encoded)))
     buttons = st.columns(3)
     buttons[0].button(
-        "Use the ids encoded above", on_click=_follow_encode, width="stretch", disabled=typed_for is None,
+        "Use the ids encoded above", on_click=DECODE_FOR.set, args=(None,), width="stretch", disabled=typed_for is None,
         help="Decode follows Encode until you type or pick other ids.",
     )
-    partial = _byte_ids(tokenizer, b"\xe2\x82") if tokenizer.unit == "byte" else None  # two of the three bytes of "€"
+    partial = byte_ids(tokenizer, b"\xe2\x82") if tokenizer.unit == "byte" else None  # two of the three bytes of "€"
     buttons[1].button(
         "Try half a character (e2 82)", on_click=_set_decode_ids, args=(", ".join(map(str, partial or ())), owner),
         disabled=partial is None, width="stretch",
@@ -194,19 +182,14 @@ def decode_section(tokenizer, encoded: list[int], owner: tuple[str, str]) -> Non
     )
     left, right = st.columns([2, 1], gap="large")
     with left:
-        state.seed("w.decode_ids", st.session_state[state.DECODE_IDS])
-        st.text_input(
-            "Token ids (spaces or commas between them)", key="w.decode_ids", on_change=_type_decode_ids, args=(owner,),
-        )
+        st.text_input("Token ids (spaces or commas between them)", **DECODE_IDS.widget(then=lambda: DECODE_FOR.set(owner)))
     with right:
-        state.seed("w.decode_errors", st.session_state[state.DECODE_ERRORS])
         st.radio(
-            "Bytes that are not valid UTF-8", ["replace", "strict"], key="w.decode_errors", horizontal=True,
-            format_func={"replace": "replace with �", "strict": "strict: raise an error"}.get,
-            on_change=state.write_through("w.decode_errors", state.DECODE_ERRORS),
+            "Bytes that are not valid UTF-8", ["replace", "strict"], horizontal=True,
+            format_func={"replace": "replace with �", "strict": "strict: raise an error"}.get, **DECODE_ERRORS.widget(),
         )
     try:
-        ids = parse_ids(st.session_state[state.DECODE_IDS])
+        ids = parse_ids(DECODE_IDS.get())
         tokenizer.decode_tokens_bytes(ids)  # raises the teaching error for unknown ids first
     except BpeError as error:
         st.error(f"**Cannot decode:** {escape_markdown(error)}", icon="🛑")
@@ -214,7 +197,7 @@ def decode_section(tokenizer, encoded: list[int], owner: tuple[str, str]) -> Non
     show_html(chips_html(byte_pieces(tokenizer, ids[:MAX_SHOWN_TOKENS]), end_of_word=tokenizer.end_of_word))
     cut = f"Showing the first {MAX_SHOWN_TOKENS:,} of {len(ids):,} tokens. " if len(ids) > MAX_SHOWN_TOKENS else ""
     st.caption(f"{cut}Each token's own bytes: ‹e2 82› marks bytes that are only part of a character.")
-    errors = st.session_state[state.DECODE_ERRORS]
+    errors = DECODE_ERRORS.get()
     try:
         text = tokenizer.decode(ids, errors=errors)
     except BpeError as error:
@@ -241,9 +224,9 @@ def main() -> None:
     trained, step = run
     ours = tokenizer_at(trained, step)
     tokenizer = choose_tokenizer(ours, step)
-    anchor = (trained.trace, step) if tokenizer is ours else (tokenizer, None)
+    anchor = (trained, step) if tokenizer is ours else (tokenizer, None)
     encoded = encode_section(tokenizer, trained, names_for(trained) if tokenizer is ours else {}, anchor=anchor)
-    choice = st.session_state[state.ENCODE_WITH]
+    choice = ENCODE_WITH.get()
     # Ids change meaning with the tokenizer, the example, its settings and (for your own text) the text.
     owner_key = repr((choice, state.lab().source, trained.trace.settings, hash(trained.text), hash(trained.table)))
     decode_section(tokenizer, encoded, (owner_key, tokenizers.label(choice, step)))

@@ -7,32 +7,57 @@ import pandas as pd
 import streamlit as st
 
 from bpe.app import pages
+from bpe.ids import is_digits
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
 from bpe.views.merge_tree import merge_tree_dot, merge_tree_text, tree_font_px
 from bpe.views.tables import search_vocab, vocab_at, vocab_frame
-from ui import pretrained_vocab, state, tokenizers, url
+from ui import pretrained_vocab, tokenizers, url
 from ui.render import names_for, page_setup, presenter, show_chart
 from ui.preamble import run_at_step
 from ui.settings_sidebar import settings_sidebar
-from ui.widgets import vocab_search
+from ui.shared_views import shared_view
+from ui.state import SessionValue
+from ui.widgets import VOCAB_QUERY, vocab_search
+
+VOCAB_OF = SessionValue("vocab_of", tokenizers.OURS)
+"""Whose vocabulary the page shows: ``ours`` or a pretrained name such as ``o200k_base``."""
+TREE_TOKEN = SessionValue("tree_token", None)
+"""The token whose merge tree is drawn."""
+
+
+def read_url() -> None:
+    """A link may open a pretrained vocabulary on one token: ``?vocab=gpt2&token=43453`` searches for
+    the token's id and draws its merge tree (the "Why tokenization matters" cards link here)."""
+    name, token = url.new_param("vocab"), url.new_param("token")
+    if name is not None and name not in PRETRAINED:
+        url.warn_link(f"unknown vocabulary {name!r}: use one of {', '.join(PRETRAINED)}")
+    elif name is not None:
+        VOCAB_OF.set(name)
+    if token is None:
+        return
+    if name in PRETRAINED and is_digits(token) and len(token) <= 7:
+        VOCAB_QUERY.set(token)
+        pretrained_vocab.TREE_TOKEN.set(int(token))
+    else:
+        url.warn_link(f"token must be a token id (a whole number) beside vocab=NAME, got {token!r}")
 
 
 def choose_vocabulary() -> str:
     """``ours`` or a pretrained name; the pretrained ones need no run."""
     options = [tokenizers.OURS, *PRETRAINED]
-    state.seed("w.vocab_of", st.session_state[state.VOCAB_OF])
     st.selectbox(
-        "Vocabulary of", options, key="w.vocab_of", on_change=state.write_through("w.vocab_of", state.VOCAB_OF),
+        "Vocabulary of", options, **VOCAB_OF.widget(),
         format_func=lambda choice: "Ours (the run in the sidebar)" if choice == tokenizers.OURS else tokenizers.label(choice, 0),
     )
-    return st.session_state[state.VOCAB_OF]
+    return VOCAB_OF.get()
 
 
 def main() -> None:
     page_setup(pages.VOCABULARY)
     settings_sidebar()
     st.title(":material/menu_book: Vocabulary")
+    read_url()
     if (chosen := choose_vocabulary()) != tokenizers.OURS:
         pretrained_vocab.show(chosen)
         url.write_url()
@@ -43,7 +68,7 @@ def main() -> None:
     trained, step = run
     trace = trained.trace
     names = names_for(trained)
-    everything = trained.view("vocab", lambda: vocab_frame(trace))
+    everything = shared_view(trained, "vocab", build=lambda: vocab_frame(trace))
     present = vocab_at(trace, everything, step)
 
     left, right = st.columns([1.4, 1], gap="large")
@@ -71,14 +96,11 @@ def main() -> None:
             st.info("No merged token yet: move the step forward.")
         else:
             options = list(reversed(merged))
-            state.seed_choice("w.tree_token", state.TREE_TOKEN, options)
             labels = dict(zip(everything["id"], everything["token"]))
-            st.selectbox(
-                "Token", options, key="w.tree_token",
+            chosen = st.selectbox(
+                "Token", options, **TREE_TOKEN.widget(options=options),
                 format_func=lambda token_id: f"{token_id} · {names.get(token_id, '') + ' = ' if token_id in names else ''}{labels[token_id]}",
-                on_change=state.write_through("w.tree_token", state.TREE_TOKEN),
             )
-            chosen = st.session_state["w.tree_token"]
             dot = merge_tree_dot(trace, chosen, names, font_size=tree_font_px(presenting=presenter()))
             st.graphviz_chart(dot, alt=merge_tree_text(trace, chosen))
             st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")

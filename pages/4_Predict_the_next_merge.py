@@ -12,7 +12,7 @@ from bpe.limits import SHOWN_CORPUS_CHARS
 from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, Question, Score, grade, make_question
 from bpe.views.excerpt import excerpt
 from bpe.views.labs import candidates_html
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 from bpe.views.token_html import chips_html, pieces_for, word_table_html
 from ui import state, url
 from ui.classroom_views import show_room, start_button
@@ -20,7 +20,12 @@ from ui.render import page_setup, show_html, tokenizer_at
 from ui.training import Trained
 from ui.preamble import current_run, run_summary
 from ui.settings_sidebar import settings_sidebar
+from ui.state import SessionValue, widget_key
 
+SCORE = SessionValue("quiz_score", factory=Score)
+"""The running :class:`~bpe.teaching.quiz.Score` (immutable, replaced after each answer)."""
+RESULT = SessionValue("quiz_result", None)
+"""``(question key, Result)`` of the last answer, so the verdict stays up until "Next question"."""
 ANSWER_KEYS = "1234"
 BIG_TOKENS = 120  # a short corpus is drawn in large type: it is the whole question
 
@@ -51,17 +56,13 @@ def corpus_view(trained: Trained, step: int) -> None:
 # -- callbacks: they run before the page is drawn again, so the page shows their result ----------
 def _answer(question: Question, pair: tuple[int, int], key: tuple) -> None:
     result = grade(question, pair)
-    st.session_state[state.QUIZ_RESULT] = (key, result)
-    st.session_state[state.QUIZ_SCORE] = st.session_state[state.QUIZ_SCORE].add(result)
+    RESULT.set((key, result))
+    SCORE.set(SCORE.get().add(result))
 
 
 def _go(step: int) -> None:
     state.update_lab(step=step)
-    st.session_state[state.QUIZ_RESULT] = None
-
-
-def _reset_score() -> None:
-    st.session_state[state.QUIZ_SCORE] = Score()
+    RESULT.set(None)
 
 
 def score_line(score: Score) -> None:
@@ -73,7 +74,9 @@ def score_line(score: Score) -> None:
         help="Picked a pair with the top count that lost the tie-break: almost right.",
     )
     columns[3].metric("Streak", score.streak, help=f"Best streak so far: {score.best_streak}.")
-    columns[4].button("Reset the score", key="w.quiz.reset", on_click=_reset_score, disabled=not score.answered)
+    columns[4].button(
+        "Reset the score", key=widget_key("quiz", "reset"), on_click=SCORE.set, args=(Score(),), disabled=not score.answered,
+    )
 
 
 def verdict(result) -> None:
@@ -104,12 +107,12 @@ def main() -> None:
     total = len(trace.steps)
     run_summary(trace)
     start_button(trained, step)
-    score = st.session_state[state.QUIZ_SCORE]
+    score = SCORE.get()
     score_line(score)
 
     question = make_question(trace, step)
     key = (state.lab().source, state.lab().settings_key(), step, trace.steps[step] if step < total else None)
-    answered = st.session_state[state.QUIZ_RESULT]
+    answered = RESULT.get()
     result = answered[1] if answered and answered[0] == key else None
 
     left, right = st.columns([1.3, 1], gap="large")
@@ -120,7 +123,7 @@ def main() -> None:
         st.header(question.prompt if not question.finished else "No next merge")
         if question.finished:
             st.info(escape_markdown(question.prompt), icon="🏁")
-            st.button("Start again from step 0", key="w.quiz.restart", on_click=_go, args=(0,), type="primary")
+            st.button("Start again from step 0", key=widget_key("quiz", "restart"), on_click=_go, args=(0,), type="primary")
         else:
             st.caption(f"Ties are broken by the **{trace.settings.tie_break}** rule. Keys 1–{len(question.candidates)} answer.")
             for number, candidate in enumerate(question.candidates, start=1):
@@ -132,7 +135,7 @@ def main() -> None:
                 icon = (":material/check_circle:" if "merged next" in marks else ":material/cancel:") if marks else None
                 st.button(
                     escape_markdown(candidate.label) + (f" — {' · '.join(marks)}" if marks else ""),
-                    key=f"w.quiz.answer.{number}", on_click=_answer, icon=icon,
+                    key=widget_key("quiz", "answer", number), on_click=_answer, icon=icon,
                     args=(question, candidate.pair, key), disabled=result is not None, width="stretch",
                     type="primary" if result is not None and candidate.pair == result.answer else "secondary",
                     shortcut=ANSWER_KEYS[number - 1] if number <= len(ANSWER_KEYS) else None,
@@ -142,12 +145,12 @@ def main() -> None:
                 show_html(candidates_html(result))
                 st.button(
                     f"Next question (merge {step + 2})" if step + 1 < total else "See where training stopped",
-                    key="w.quiz.next", on_click=_go, args=(step + 1,), type="primary", width="stretch",
+                    key=widget_key("quiz", "next"), on_click=_go, args=(step + 1,), type="primary", width="stretch",
                     icon=":material/arrow_forward:", shortcut="PageDown",
                 )
             else:
                 st.button(
-                    "Skip this one", key="w.quiz.skip", on_click=_go, args=(step + 1,), type="tertiary",
+                    "Skip this one", key=widget_key("quiz", "skip"), on_click=_go, args=(step + 1,), type="tertiary",
                     icon=":material/skip_next:",
                 )
     url.write_url()

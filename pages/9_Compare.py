@@ -1,7 +1,8 @@
-"""Compare tokenizers: one text under two to four tokenizers side by side, and a run diff.
+"""Compare tokenizers: one text under two to five tokenizers side by side, and a run diff.
 
 The tokenizers: ours at step k, ours after all its merges, ours trained on the same corpus with
-other settings (cached like any run), GPT-2, GPT-4, GPT-4o, and whatever the user imported. It opens
+other settings (cached like any run; one click makes it a SentencePiece-style run), the pretrained
+ones (GPT-2, GPT-4, GPT-4o, Qwen2.5, Qwen3.6, DeepSeek), and whatever the user imported. It opens
 on ours after all its merges beside GPT-2 and GPT-4o: the step slider starts at 0, where ours is
 still bytes, and a first look should show three real tokenizers. The run diff trains the corpus under two tie-break
 rules and explains the first merge at which their merge lists part ways.
@@ -13,37 +14,55 @@ import streamlit as st
 from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
-from bpe.pretokenize import NAMED_PATTERNS
+from bpe.pretokenize import PRETOKENIZERS
 from bpe.teaching.tie_lab import first_divergence
 from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.vocab import UNITS
 from bpe.views.compare import COMPARE_CSS, compare_frame, divergence_html, explain_divergence, highlight_merge, merges_side_by_side
 from bpe.views.encoding import encode_for_page, sample_text
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 from bpe.views.token_html import chips_html, pieces_for
 from ui import state, tokenizers, url
 from ui.render import page_setup, show_html, tokenizer_at
+from ui.state import SessionValue, bind, widget_key
 from ui.training import get_trained
-from ui.view_cache import cached_view
+from ui.shared_views import shared_view, text_key
 from ui.preamble import run_at_step
 from ui.settings_sidebar import settings_sidebar
 
 VARIANT = "variant"
 LAST = "ours-last"
+TEXT = SessionValue("compare_text", None)
+TEXT_FOR = SessionValue("compare_text_source", None)
+"""The example the text was chosen for (a new example gets its own sample)."""
+PICKED = SessionValue("compare_with", factory=lambda: [LAST, "gpt2", "o200k_base"])
+"""The first lesson: ours trained vs GPT-2 vs GPT-4o."""
+VARIANT_SETTINGS = SessionValue("variant", None)
+"""``(tie_break, unit, pretokenizer)`` of "ours with other settings"; ``None``: derived from the run."""
+DIFF_RULES = SessionValue("diff_rules", None)
+"""The two tie-break rules of the run diff; ``None``: the run's rule and another."""
 
 
 def _variant() -> tuple[str, str, str]:
     """``(tie_break, unit, pretokenizer)`` of "ours with other settings" (another tie rule by default)."""
     lab = state.lab()
-    return st.session_state[state.VARIANT] or (contrasting_rule(lab.tie_break), lab.unit, lab.pretokenizer)
+    return VARIANT_SETTINGS.get() or (contrasting_rule(lab.tie_break), lab.unit, lab.pretokenizer)
 
 
-def _set_variant(index: int, widget_key: str):
-    def callback() -> None:
-        values = list(_variant())
-        values[index] = st.session_state[widget_key]
-        st.session_state[state.VARIANT] = tuple(values)
-    return callback
+def _one_of(value: SessionValue, current, index: int, key: str, shown) -> dict:
+    """A widget for item ``index`` of the tuple ``current()``, kept in ``value`` once changed."""
+    def write(new) -> None:
+        items = list(current())
+        items[index] = new
+        value.set(tuple(items))
+    return bind(widget_key(key), write, shown=shown)
+
+
+SENTENCEPIECE_STYLE = ("sentencepiece", "char", "sentencepiece")  # tie rule, unit, pre-tokenizer
+
+
+def _sentencepiece_style() -> None:
+    VARIANT_SETTINGS.set(SENTENCEPIECE_STYLE)  # the three widgets show it on the rerun (``bind``)
 
 
 def _variant_label(step: int) -> str:
@@ -55,38 +74,36 @@ def variant_settings() -> None:
     lab = state.lab()
     tie, unit, pretokenizer = _variant()
     columns = st.columns(3)
-    state.seed("w.variant_tie", tie)
-    columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), key="w.variant_tie", on_change=_set_variant(0, "w.variant_tie"))
-    state.seed("w.variant_unit", unit)
-    columns[1].radio("Other unit", UNITS, key="w.variant_unit", horizontal=True, on_change=_set_variant(1, "w.variant_unit"))
-    options = list(dict.fromkeys([*NAMED_PATTERNS, pretokenizer]))
-    state.seed("w.variant_pretok", pretokenizer)
+    columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), **_one_of(VARIANT_SETTINGS, _variant, 0, "variant_tie", tie))
+    columns[1].radio("Other unit", UNITS, horizontal=True, **_one_of(VARIANT_SETTINGS, _variant, 1, "variant_unit", unit))
+    options = list(dict.fromkeys([*PRETOKENIZERS, pretokenizer]))
     columns[2].selectbox(
-        "Other pre-tokenizer", options, key="w.variant_pretok", on_change=_set_variant(2, "w.variant_pretok"),
+        "Other pre-tokenizer", options, **_one_of(VARIANT_SETTINGS, _variant, 2, "variant_pretok", pretokenizer),
         disabled=lab.is_word_table, help="A word table is already split into words." if lab.is_word_table else None,
     )
+    st.button("SentencePiece-style", on_click=_sentencepiece_style, help="Characters, ▁ for a space, its splits and ties.")
 
 
 def variant_tokenizer(step: int):
-    """``(tokenizer, (trace, step))`` of "ours with other settings", or ``None`` after an error."""
+    """``(tokenizer, (run, step))`` of "ours with other settings", or ``None`` after an error."""
     tie, unit, pretokenizer = _variant()
     trained = get_trained(state.lab().replace(tie_break=tie, unit=unit, pretokenizer=pretokenizer))
     if trained is None:
         return None
     at = min(step, len(trained.trace.steps))
-    return tokenizer_at(trained, at), (trained.trace, at)
+    return tokenizer_at(trained, at), (trained, at)
 
 
 def encode_all(chosen: list[tuple[str, object, tuple]], text: str, labels: dict[str, str]) -> list[tuple]:
     """``(label, tokenizer, Encoded)`` per tokenizer, all over the same text: if a tokenizer
     encodes only a prefix (a chunk over MAX_CHUNK_CHARS), everyone encodes that prefix, and the
-    page says so. Cached on content (ui/view_cache.py), so reruns do not encode again."""
+    page says so. Shared on content (ui/shared_views.py), so reruns do not encode again."""
     for attempt in range(2):
         results = []
         for choice, tokenizer, anchor in chosen:
             try:
-                results.append((labels[choice], tokenizer, cached_view(
-                    anchor[0], ("compare", anchor[1]), text, lambda: encode_for_page(tokenizer, text, "allowed")
+                results.append((labels[choice], tokenizer, shared_view(
+                    *anchor, "compare", text_key(text), build=lambda: encode_for_page(tokenizer, text, "allowed")
                 )))
             except BpeError as error:
                 if attempt == 0:
@@ -104,32 +121,26 @@ def encode_all(chosen: list[tuple[str, object, tuple]], text: str, labels: dict[
 
 def compare_section(trained, step: int) -> None:
     lab = state.lab()
-    if st.session_state[state.COMPARE_SOURCE] != lab.source or st.session_state[state.COMPARE_TEXT] is None:
+    if TEXT_FOR.get() != lab.source or TEXT.get() is None:
         corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
-        st.session_state[state.COMPARE_TEXT] = sample_text(lab.source, corpus)
-        st.session_state[state.COMPARE_SOURCE] = lab.source
-    state.seed("w.compare_text", st.session_state[state.COMPARE_TEXT])
-    st.text_area(
-        "Text to compare (Ctrl+Enter to apply)", key="w.compare_text", height=90,
-        on_change=state.write_through("w.compare_text", state.COMPARE_TEXT),
-    )
+        TEXT.set(sample_text(lab.source, corpus))
+        TEXT_FOR.set(lab.source)
+    st.text_area("Text to compare (Ctrl+Enter to apply)", height=90, **TEXT.widget())
     total = len(trained.trace.steps)
     options = [tokenizers.OURS, LAST, VARIANT, *tokenizers.choices()[1:]]
     labels = {choice: tokenizers.label(choice, step) for choice in options} | {
         VARIANT: _variant_label(step), LAST: f"Ours after all {total:,} merges",
     }
-    state.seed("w.compare_with", [choice for choice in st.session_state[state.COMPARE_WITH] if choice in options])
-    st.multiselect(
-        "Tokenizers (two to four)", options, key="w.compare_with", format_func=labels.get, max_selections=4,
-        on_change=state.write_through("w.compare_with", state.COMPARE_WITH),
+    chosen = st.multiselect(
+        "Tokenizers (two to five)", options, format_func=labels.get, max_selections=5,
+        **PICKED.widget(show=lambda picked: [choice for choice in picked if choice in options]),
         help="Import more on the Import & export page.",
     )
-    chosen = st.session_state["w.compare_with"]
     if VARIANT in chosen:
         variant_settings()
     if len(chosen) < 2:
         st.info("Choose at least two tokenizers to compare.", icon="ℹ️")
-    text = st.session_state[state.COMPARE_TEXT]
+    text = TEXT.get()
     if len(text) > MAX_ENCODE_CHARS:
         st.error(
             f"**Cannot compare this text:** it has {len(text):,} characters, over the limit of {MAX_ENCODE_CHARS:,}; "
@@ -142,10 +153,10 @@ def compare_section(trained, step: int) -> None:
         if choice == VARIANT:
             tokenizer, anchor = variant_tokenizer(step) or (None, None)
         elif choice == LAST:
-            tokenizer, anchor = tokenizer_at(trained, total), (trained.trace, total)
+            tokenizer, anchor = tokenizer_at(trained, total), (trained, total)
         else:
             tokenizer = tokenizers.resolve(choice, ours)
-            anchor = (trained.trace, step) if tokenizer is ours else (tokenizer, None)
+            anchor = (trained, step) if tokenizer is ours else (tokenizer, None)
         if tokenizer is not None:
             chosen_tokenizers.append((choice, tokenizer, anchor))
     results = encode_all(chosen_tokenizers, text, labels)
@@ -172,17 +183,9 @@ def compare_section(trained, step: int) -> None:
     st.caption("Colours only tell neighbouring tokens apart; hover a token for its id and bytes.")
 
 
-def _set_diff_rule(index: int, widget_key: str):
-    def callback() -> None:
-        rules = list(_diff_rules())
-        rules[index] = st.session_state[widget_key]
-        st.session_state[state.DIFF_RULES] = tuple(rules)
-    return callback
-
-
 def _diff_rules() -> tuple[str, str]:
     rule = state.lab().tie_break
-    return st.session_state[state.DIFF_RULES] or (rule, contrasting_rule(rule))
+    return DIFF_RULES.get() or (rule, contrasting_rule(rule))
 
 
 def run_diff_section() -> None:
@@ -191,9 +194,10 @@ def run_diff_section() -> None:
     rule_a, rule_b = _diff_rules()
     columns = st.columns(2)
     for index, (column, rule) in enumerate(zip(columns, (rule_a, rule_b))):
-        key = f"w.diff_rule_{'ab'[index]}"
-        state.seed(key, rule)
-        column.selectbox(f"Run {'AB'[index]}: tie-break rule", list(TIE_BREAK_RULES), key=key, on_change=_set_diff_rule(index, key))
+        column.selectbox(
+            f"Run {'AB'[index]}: tie-break rule", list(TIE_BREAK_RULES),
+            **_one_of(DIFF_RULES, _diff_rules, index, f"diff_rule_{'ab'[index]}", rule),
+        )
     lab = state.lab()
     run_a = get_trained(lab.replace(tie_break=rule_a))
     run_b = get_trained(lab.replace(tie_break=rule_b))
@@ -223,7 +227,7 @@ def main() -> None:
     settings_sidebar()
     st.title(":material/compare: Compare tokenizers")
     st.caption(
-        "The same text under two to four tokenizers: how many tokens each needs and where it cuts. "
+        "The same text under two to five tokenizers: how many tokens each needs and where it cuts. "
         "Below, the same corpus trained under two tie-break rules, and the merge where they part ways."
     )
     run = run_at_step(slider_key="compare")

@@ -11,7 +11,8 @@
 # replica on the first page load; the WebSocket and every later request carry it. If a replica
 # dies, HAProxy sends its learners to a live one (option redispatch) and their page comes back
 # from its link, which holds the example, the settings and the step (and a student's class room
-# and seat: the room itself is in Redis, so it is all still there).
+# and seat: the room itself is in Redis, so it is all still there). A replica that dies (an
+# out-of-memory kill, a crash) is started again on its port, and so is Redis: see "the supervisor".
 #
 # Why Redis: a class room must be the same room for students on different replicas. serve.sh
 # starts Debian's redis-server on a free loopback port with a fresh random password (in a config
@@ -20,8 +21,9 @@
 # Redis of your own instead. BPE_LAB_PUBLIC_URL (the address on the rooms' QR codes when the
 # teacher's browser runs on this machine) defaults to this machine's network address.
 #
-# Prints a line per replica ("replica r1 pid 1234 port 40001"), one for Redis and one for HAProxy,
-# then "serving on URL", the address for phones, and the load-test command that measures it.
+# Prints a line per replica ("replica r1 pid 1234 port 40001") and one for Redis ("redis pid 1235
+# port 40002"), again whenever one is started again, and one for HAProxy, then "serving on URL", the
+# address for phones, and the load-test command that measures it (replicas, Redis and HAProxy).
 # Ctrl+C or SIGTERM stops every process it started (a trap; nothing is left running).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,9 +54,11 @@ python=${BPE_PYTHON:-.venv/bin/python}
 [ -x "$python" ] || { echo "serve.sh: no $python; run bash scripts/install.sh first (or set BPE_PYTHON)" >&2; exit 1; }
 
 run_dir=$(mktemp -d "${TMPDIR:-/tmp}/bpe-serve.XXXXXX")
-pids=()
-stop() {  # SIGTERM to all; whatever still runs after 10 s gets SIGKILL; then reap them all
+pids=()  # what this script started itself: the supervisors (Redis's, the replicas'), then HAProxy
+supervised_pids() { cat "$run_dir"/*.pid 2>/dev/null || true; }  # each supervised process's current pid
+stop() {  # SIGTERM to all (a supervisor stops its process); what still runs after 10 s gets SIGKILL
   trap - EXIT INT TERM
+  touch "$run_dir/stopping"
   if [ ${#pids[@]} -gt 0 ]; then
     kill "${pids[@]}" 2>/dev/null || true
     for _ in $(seq 50); do
@@ -63,7 +67,8 @@ stop() {  # SIGTERM to all; whatever still runs after 10 s gets SIGKILL; then re
       $running || break
       sleep 0.2
     done
-    kill -KILL "${pids[@]}" 2>/dev/null || true
+    # shellcheck disable=SC2046  # one pid per word
+    kill -KILL "${pids[@]}" $(supervised_pids) 2>/dev/null || true
   fi
   wait 2>/dev/null || true
   rm -rf "$run_dir"
@@ -82,6 +87,37 @@ export STREAMLIT_SERVER_HEADLESS=true
 
 free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+# -- the supervisor: a replica or Redis that dies is started again ------------------------------------
+# Each replica, and Redis, runs under a loop of its own that starts it again, on the same port,
+# whenever it exits while the set is serving (an out-of-memory kill ended a replica's lesson for
+# good, and with both dead HAProxy answered 503 while this script kept running). HAProxy finds a
+# replica healthy after two checks a second apart and sends new learners and its old cookie holders
+# there again; learners it moved to another replica meanwhile stay where they are. Redis comes back
+# with its rooms from its append-only file and the same password; meanwhile the replicas say in one
+# line that the room is away and the quiz goes on solo. A process that dies within 10 s of starting
+# waits twice as long each time before the next start (at most 30 s), so a broken start cannot spin.
+supervise() {  # NAME PORT COMMAND...: COMMAND, its pid in NAME.pid and output in NAME.log, until SIGTERM
+  local name=$1 port=$2 child="" pause="" status started delay=1
+  shift 2
+  # shellcheck disable=SC2086  # an empty pid is no word
+  trap 'kill $child $pause 2>/dev/null; wait 2>/dev/null; exit 0' TERM
+  while true; do
+    started=$SECONDS
+    "$@" </dev/null >>"$run_dir/$name.log" 2>&1 &
+    child=$!
+    echo "$child" >"$run_dir/$name.pid"
+    echo "${name/-/ } pid $child port $port"  # "replica r1 pid 1234 port 40001", "redis pid 1235 port 40002"
+    status=0
+    wait "$child" || status=$?
+    [ -e "$run_dir/stopping" ] && exit 0  # Ctrl+C reached the process first: the set is stopping
+    if [ $((SECONDS - started)) -lt 10 ]; then delay=$((delay * 2 > 30 ? 30 : delay * 2)); else delay=1; fi
+    echo "${name/-/ } exited with status $status; starting it again in $delay s"
+    sleep "$delay" &
+    pause=$!
+    wait "$pause" || true
+  done
+}
+
 # Redis first: every replica is given its URL. The password lives in the URL (in the replicas'
 # environment, readable by this user only) and in the config file, both made here.
 if [ -z "${BPE_LAB_REDIS_URL:-}" ]; then
@@ -91,9 +127,9 @@ if [ -z "${BPE_LAB_REDIS_URL:-}" ]; then
   redis_password=$("$python" -c 'import secrets; print(secrets.token_hex(24))')
   (umask 077; printf 'include %s\nport %s\nrequirepass %s\ndir %s\n' \
     "$PWD/scripts/redis.conf" "$redis_port" "$redis_password" "$redis_dir" >"$run_dir/redis.conf")
-  redis-server "$run_dir/redis.conf" </dev/null >"$run_dir/redis.log" 2>&1 &
+  supervise redis "$redis_port" redis-server "$run_dir/redis.conf" &
   pids+=($!)
-  echo "redis pid $! port $redis_port (rooms kept in $redis_dir)"
+  echo "Redis keeps the rooms in $redis_dir"
   export BPE_LAB_REDIS_URL="redis://:$redis_password@127.0.0.1:$redis_port/0"
   "$python" - <<'PY' || { tail -n 20 "$run_dir/redis.log" >&2; exit 1; }
 import os, sys, time, redis
@@ -120,12 +156,11 @@ replica_urls=()
 for index in $(seq 1 "$replicas"); do
   replica_port=$(free_port)
   # Same app, same .streamlit/config.toml (read from this directory), so caches and limits agree.
-  "$python" -m streamlit run app.py --server.headless=true --server.address=127.0.0.1 \
-    --server.port="$replica_port" --browser.gatherUsageStats=false --server.fileWatcherType=none \
-    </dev/null >"$run_dir/replica-r$index.log" 2>&1 &
+  supervise "replica-r$index" "$replica_port" "$python" -m streamlit run app.py --server.headless=true \
+    --server.address=127.0.0.1 --server.port="$replica_port" --browser.gatherUsageStats=false \
+    --server.fileWatcherType=none &
   pids+=($!)
   replica_urls+=("http://127.0.0.1:$replica_port")
-  echo "replica r$index pid $! port $replica_port"
   servers+="    server r$index 127.0.0.1:$replica_port cookie r$index"$'\n'
 done
 
@@ -199,5 +234,6 @@ local_host=$([ "$address" = 0.0.0.0 ] && echo 127.0.0.1 || echo "$address")
 healthy "http://$local_host:$port"
 echo "serving on http://$local_host:$port (replica logs in $run_dir; Ctrl+C stops everything)"
 if [ -n "${BPE_LAB_PUBLIC_URL:-}" ]; then echo "students' phones: $BPE_LAB_PUBLIC_URL"; fi
-echo "measure it: $python benchmarks/server_load_test.py --url http://$local_host:$port$(printf ' --server-pid %s' "${pids[@]}")"
+# shellcheck disable=SC2046  # one pid per word
+echo "measure it: $python benchmarks/server_load_test.py --url http://$local_host:$port$(printf ' --server-pid %s' $(supervised_pids) "$haproxy_pid")"
 wait "$haproxy_pid"

@@ -1,5 +1,6 @@
 """``scripts/serve.sh --replicas N`` on a free port for a test or a benchmark: its URL, each of its
-processes' pid by name (``r1``, ``r2``, ``redis``, ``haproxy``), stopped as Ctrl+C would stop it.
+processes' pid and port by name (``r1``, ``r2``, ``redis``, ``haproxy``; the latest, when serve.sh's
+supervisor started one again), stopped as Ctrl+C would stop it.
 
 serve.sh starts its own Redis (its data in ``redis_dir``) unless ``env`` names one in
 ``BPE_LAB_REDIS_URL`` (a test that stops and restarts Redis itself).
@@ -12,6 +13,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -32,15 +34,24 @@ class ReplicaSet:
             env={**os.environ, "BPE_PYTHON": sys.executable, **(env or {})},
         )
         self.pids: dict[str, int] = {}
+        self.ports: dict[str, int] = {}
         self.output: list[str] = []
         for line in self.process.stdout:  # serve.sh bounds its own start (60 s) and exits on failure
-            self.output.append(line)
-            if found := re.match(r"(replica r\d|haproxy|redis) pid (\d+)", line):
-                self.pids[found.group(1).removeprefix("replica ")] = int(found.group(2))
+            self._read(line)
             if line.startswith("serving on"):
                 break
         else:
             raise RuntimeError("serve.sh did not start:\n" + "".join(self.output))
+        # Later lines (a replica or Redis started again) are read as they come, so the pipe never fills.
+        threading.Thread(target=lambda: [self._read(line) for line in self.process.stdout], daemon=True).start()
+
+    def _read(self, line: str) -> None:
+        self.output.append(line)
+        if found := re.match(r"(replica r\d|haproxy|redis) pid (\d+)(?: port (\d+))?", line):
+            name = found.group(1).removeprefix("replica ")
+            self.pids[name] = int(found.group(2))
+            if found.group(3):
+                self.ports[name] = int(found.group(3))
 
     def stop(self) -> int:
         """SIGTERM, as Ctrl+C would; serve.sh's exit code."""

@@ -19,9 +19,7 @@ from bpe.teaching.room import REVEALED
 from ui.classroom import MEMBERSHIP, room_store
 from ui.redis_room_store import RedisRoomStore
 
-from bpe.views.markdown import unescape_markdown
-
-from .apptest_support import open_page, plain
+from .apptest_support import open_page, plain, unescape_markdown
 from .app_server import free_port
 
 QUIZ = "pages/4_Predict_the_next_merge.py"
@@ -59,7 +57,7 @@ def teacher_opens_room(preset: str = "wikipedia", step: int = 1):
     at = open_page(QUIZ, preset=preset, step=str(step))
     button(at, "w.room.start").click().run()
     assert not at.exception
-    membership = at.session_state[MEMBERSHIP]
+    membership = at.session_state[MEMBERSHIP.key]
     assert membership is not None and membership.token
     return at, membership.code
 
@@ -82,7 +80,7 @@ def test_the_teacher_opens_a_room_with_its_code_qr_code_and_a_link_without_the_t
     assert html.unescape(link).endswith(f"/Predict_the_next_merge?room={code}")
     qr = re.search(r'<img class="bpe-qr" src="(data:image/svg\+xml[^"]+)"', shown)
     assert qr and "teacher" not in html.unescape(qr.group(1)) and "teacher" not in link
-    token = at.session_state[MEMBERSHIP].token
+    token = at.session_state[MEMBERSHIP.key].token
     assert token not in shown  # the projector never shows the key (it is in the teacher controls only)
     assert dict(at.query_params) == {"room": code, "teacher": token}
     assert "Question 1: After 1 merge, which pair does merge 2 join?" in at.title[0].value
@@ -180,7 +178,7 @@ def test_a_closed_room_tells_its_students_and_they_carry_on_alone():
     teacher, code = teacher_opens_room()
     ana = student_joins(code, "Ana")
     button(teacher, "w.room.close").click().run()
-    assert f"Room {code} is closed" in everything(teacher) and teacher.session_state[MEMBERSHIP] is None
+    assert f"Room {code} is closed" in everything(teacher) and teacher.session_state[MEMBERSHIP.key] is None
     ana.run()
     assert f"The teacher closed room {code}" in everything(ana) and ana.button(key="w.quiz.answer.1")
 

@@ -71,7 +71,7 @@ def test_export_writes_the_documented_files_and_import_reads_them_back(workdir, 
     for path in written:
         assert (workdir / path).is_file()
         assert f"wrote {path}" in stdout
-    extra = ["--special", "<|endoftext|>=276"] if format == "tiktoken" else []
+    extra = ["--special", "<|endoftext|>=276"] if not FORMATS[format].stores_special_tokens else []
     run_ok("import", "--format", format, "--in", IMPORT_INPUTS[format], "--out", f"back-{format}.json", *extra,
            cwd=workdir)
     back = json.loads((workdir / f"back-{format}.json").read_text(encoding="utf-8"))
@@ -95,7 +95,7 @@ def test_a_subword_nmt_run_exports_its_codes_file_and_reads_back(tmp_path):
 
 
 def test_every_format_is_covered_here():
-    assert sorted(FORMATS) == sorted([*OUT_PATHS, "subword-nmt"])
+    assert sorted(FORMATS) == sorted([*OUT_PATHS, "subword-nmt", "sentencepiece"])  # char-level: their own tests
 
 
 def test_minbpe_out_without_suffix_is_a_prefix(workdir):

@@ -6,13 +6,11 @@ from types import MappingProxyType
 import pytest
 from hypothesis import given, settings as hypothesis_settings, strategies as st
 
-from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, tiebreak, train
+from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, reference, tiebreak, train
 from bpe.errors import SettingsError
 from bpe.teaching.tie_lab import first_divergence, run_rules, tie_lab_for_preset, why_rule_picks
 from bpe.tiebreak import TieBreakRule, contrasting_rule, hf_ranks, tie_break_rule
-from bpe.vocab import token_sort_bytes
 
-from .naive_bpe import merge_pair
 from .examples import examples
 
 WIKIPEDIA = tie_lab_for_preset("wikipedia")
@@ -35,13 +33,14 @@ def test_the_tie_lab_shows_the_wikipedia_divergence_at_merge_2():
     assert WIKIPEDIA.first_disagreement == 2
     assert WIKIPEDIA.rows[1].made == {
         "first-seen": "aaa", "lexicographic-max": "aaa", "lexicographic-min": "ab", "hf": "ab", "smallest-ids": "ab",
+        "sentencepiece": "ab",
     }
     assert WIKIPEDIA.rows[0].agree and not WIKIPEDIA.rows[1].agree
 
 
 def test_rules_that_agree_throughout_have_no_divergence():
     assert WIKIPEDIA.divergence("first-seen", "lexicographic-max") is None
-    assert WIKIPEDIA.groups() == [["first-seen", "lexicographic-max"], ["lexicographic-min", "hf", "smallest-ids"]]
+    assert WIKIPEDIA.groups() == [["first-seen", "lexicographic-max"], ["lexicographic-min", "hf", "smallest-ids", "sentencepiece"]]
 
 
 def test_every_rule_ends_in_the_same_wikipedia_segmentation():
@@ -54,7 +53,7 @@ def test_the_wikipedia_explanation_names_the_tie_the_choices_and_the_two_routes_
     assert "At merge 2, 'aa' + 'a' and 'a' + 'b' both occur 2 times." in text
     assert "The first-seen and lexicographic-max rules pick 'aa' + 'a' (making 'aaa')" in text
     assert "the same segmentation of the corpus, aaab | d | aaab | a | c" in text
-    assert "first-seen and lexicographic-max as 'aaa' + 'b'; lexicographic-min, hf and smallest-ids as 'aa' + 'ab'" in text
+    assert "first-seen and lexicographic-max as 'aaa' + 'b'; lexicographic-min, hf, smallest-ids and sentencepiece as 'aa' + 'ab'" in text
 
 
 def test_when_segmentations_differ_the_explanation_shows_the_words_that_differ():
@@ -89,19 +88,12 @@ def test_hf_ranks_rank_tied_pairs_as_the_trainer_did(preset):
 
 
 def prefers(trace, rule: str, ids: list[int], winner, loser) -> bool:
-    """Whether ``rule`` puts ``winner`` before ``loser``, worked out from the sources' definitions
-    (not from bpe.tiebreak): ``ids`` is the one word's tokens just before the merge."""
-    if rule == "first-seen":  # Python's max over a dict of fresh counts meets the first occurrence first
-        first = {pair: i for i, pair in reversed(list(enumerate(zip(ids, ids[1:]))))}
-        return first[winner] < first[loser]
-    if rule == "hf":
-        ranks = hf_ranks(trace.base, unit=trace.settings.unit, vocab_size=len(trace.tokens))
-        return (ranks[winner[0]], ranks[winner[1]]) < (ranks[loser[0]], ranks[loser[1]])
-    if rule == "smallest-ids":
-        return winner < loser
-    spell = [token_sort_bytes(token) for token in trace.tokens]
-    key = lambda pair: (spell[pair[0]], spell[pair[1]], pair)
-    return {"lexicographic-min": key(winner) < key(loser), "lexicographic-max": key(winner) > key(loser)}[rule]
+    """Whether ``rule`` puts ``winner`` before ``loser`` in the reference implementation (not
+    bpe.tiebreak): ``ids`` is the one word's tokens just before the merge."""
+    spelling = {token_id: token.data for token_id, token in enumerate(trace.tokens)}
+    hf_ids = reference.hugging_face_ids({value: bytes([value]) for value in range(256)}, "byte")
+    tie = reference.Tie(reference.get_stats([(ids, 1)]), spelling, hf_ids)
+    return reference.break_tie([winner, loser], tie, rule) == winner
 
 
 @hypothesis_settings(max_examples=examples(40), deadline=None)
@@ -117,7 +109,36 @@ def test_every_reason_given_agrees_with_the_order_the_trainer_chose(text, rule):
         for loser in losers:
             reason = why_rule_picks(trace, winner, loser)
             assert prefers(trace, rule, ids, winner, loser), reason
-        ids = merge_pair(ids, step.left, step.right, step.new_id)
+        ids = reference.merge(ids, (step.left, step.right), step.new_id)
+
+
+# Wikipedia's "aaabdaaabac" after Z = aa: "Z a b d Z a b a c", where Z + a (256, 97) and a + b
+# (97, 98) both occur twice. Each rule's winner and the comparison its reason must state, from the
+# rule's source: minbpe meets Z + a first; CS336's max takes the greater strings, ('aa', 'a');
+# Wikipedia's walk-through takes a + b (Y); Hugging Face numbers its alphabet by GPT-2's stand-ins,
+# which sort '!' (33) first, so 'a' is 64 and 'b' 65 while Z keeps its id 256; rustbpe takes the
+# smaller pair of raw ids.
+WIKIPEDIA_STEP_TWO = {
+    "first-seen": ((256, 97), "comes before any occurrence of 'a' + 'b'"),
+    "lexicographic-max": ((256, 97), "('aa', 'a') > ('a', 'b')"),
+    "lexicographic-min": ((97, 98), "('a', 'b') < ('aa', 'a')"),
+    "hf": ((97, 98), "(64, 65) < (256, 64)"),
+    "smallest-ids": ((97, 98), "(97, 98) < (256, 97)"),
+    "sentencepiece": ((97, 98), "its piece is shorter: 'ab' has 2 characters, 'aaa' 3"),  # bpe_model_trainer.cc: shorter first
+}
+
+
+@pytest.mark.parametrize("rule", WIKIPEDIA_STEP_TWO)
+def test_each_rule_explains_its_choice_naming_the_winner_first_and_the_loser_second(rule):
+    winner, comparison = WIKIPEDIA_STEP_TWO[rule]
+    trace = WIKIPEDIA.runs[rule].trace
+    tie = trace.steps[1]
+    assert tie.tied[0] == winner and set(tie.tied) == {(256, 97), (97, 98)}
+    assert comparison in why_rule_picks(trace, *tie.tied)
+
+
+def test_every_registered_rule_has_its_explanation_checked_here():
+    assert set(WIKIPEDIA_STEP_TWO) == set(TIE_BREAK_RULES)
 
 
 # -- adding a rule is one registry entry ------------------------------------------------------------

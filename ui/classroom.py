@@ -32,21 +32,19 @@ from bpe.teaching.room import (
     Pair, Room, RoomRefused, RoomView, clean_nickname, client_key, is_seat, new_code, new_seat, new_teacher_token,
     parse_code,
 )
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 
 from . import state, url
 from .redis_room_store import RedisRoomStore
 from .room_store import REDIS_URL_SETTING, MemoryRoomStore, RoomStore, RoomStoreUnavailable
+from .state import SessionValue, widget_key
 from .training import Trained
 
-MEMBERSHIP = "bpe.room"
-"""This session's :class:`Membership`, or ``None`` outside any room."""
-NOTES = "bpe.room_notes"
-"""``[(kind, Markdown)]`` left by the last action (``kind``: ``error``, ``warning``, ``info``), shown once."""
 PUBLIC_URL_SETTING = "BPE_LAB_PUBLIC_URL"
 """The address students' phones reach the app at (``http://192.168.1.20:8501``) when the teacher's
 browser runs on the server itself and so shows ``localhost``."""
-NICKNAME_KEY = "w.room.nickname"
+NICKNAME_KEY = widget_key("room", "nickname")
+"""The join form's nickname field (a form's field has no callback of its own: ``join`` reads it)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +61,12 @@ class Membership:
         return {"room": self.code, **own}
 
 
+MEMBERSHIP: SessionValue[Membership | None] = SessionValue("room", None)
+"""This session's :class:`Membership`, or ``None`` outside any room."""
+NOTES: SessionValue[list[tuple[str, str]]] = SessionValue("room_notes", factory=list)
+"""``[(kind, Markdown)]`` left by the last action (``kind``: ``error``, ``warning``, ``info``), shown once."""
+
+
 @st.cache_resource(show_spinner=False)
 def room_store() -> RoomStore:
     """The one store of this process: Redis when ``BPE_LAB_REDIS_URL`` names one, else this process."""
@@ -70,24 +74,19 @@ def room_store() -> RoomStore:
     return RedisRoomStore(redis_url) if redis_url else MemoryRoomStore()
 
 
-def init() -> None:
-    st.session_state.setdefault(MEMBERSHIP, None)
-    st.session_state.setdefault(NOTES, [])
-
-
 def member() -> Membership | None:
-    return st.session_state[MEMBERSHIP]
+    return MEMBERSHIP.get()
 
 
 def note(kind: str, text: str) -> None:
-    st.session_state[NOTES] = [*st.session_state[NOTES], (kind, text)]
+    NOTES.set([*NOTES.get(), (kind, text)])
 
 
 def show_notes() -> None:
     icons = {"error": "⛔", "warning": "⚠️", "info": "ℹ️"}
-    for kind, text in st.session_state[NOTES]:
+    for kind, text in NOTES.get():
         getattr(st, kind)(text, icon=icons[kind])
-    st.session_state[NOTES] = []
+    NOTES.set([])
 
 
 def _unreachable(store: RoomStore) -> str:
@@ -126,9 +125,7 @@ def apply_link() -> None:
         note("error", f"**Cannot join:** {escape_markdown(refusal)}.")
         return
     seat = url.new_param("student")
-    st.session_state[MEMBERSHIP] = Membership(
-        code, seat=seat if seat and is_seat(seat) else None, token=url.new_param("teacher") or None,
-    )
+    MEMBERSHIP.set(Membership(code, seat=seat if seat and is_seat(seat) else None, token=url.new_param("teacher") or None))
 
 
 def checked(membership: Membership, view: RoomView) -> Membership:
@@ -139,7 +136,7 @@ def checked(membership: Membership, view: RoomView) -> Membership:
         membership = dataclasses.replace(membership, token=None)
     if membership.seat and not view.has_seat(membership.seat):
         membership = dataclasses.replace(membership, seat=None)
-    st.session_state[MEMBERSHIP] = membership
+    MEMBERSHIP.set(membership)
     return membership
 
 
@@ -148,7 +145,7 @@ def follow(room: Room) -> None:
     params = {key: list(value) if isinstance(value, tuple) else value for key, value in room.lesson}
     wanted, _ = LabState.from_query({**params, "step": str(room.step)})
     if state.lab() != wanted:
-        st.session_state[state.LAB] = wanted
+        state.LAB.set(wanted)
 
 
 def offered(question: Question, room: Room) -> list:
@@ -216,7 +213,7 @@ def start_room(trained: Trained, step: int) -> None:
             room = Room.open(new_code(), teacher_token=token, lesson=_lesson(), step=step,
                              choices=tuple(candidate.pair for candidate in question.candidates), now=time.time())
             if store.create(room):
-                st.session_state[MEMBERSHIP] = Membership(room.code, token=token)
+                MEMBERSHIP.set(Membership(room.code, token=token))
                 return
         note("error", "**Could not find a free room code**: try again.")
     except RoomStoreUnavailable:
@@ -244,7 +241,7 @@ def join(code: str) -> None:
     def seat_student(store: RoomStore) -> None:
         seat = new_seat()
         store.join(code, seat, nickname)
-        st.session_state[MEMBERSHIP] = Membership(code, seat=seat)
+        MEMBERSHIP.set(Membership(code, seat=seat))
 
     _act(seat_student)
 
@@ -267,11 +264,11 @@ def next_question(membership: Membership, round: int, trained: Trained, step: in
 def close(membership: Membership) -> None:
     def close_room(store: RoomStore) -> None:
         store.change(membership.code, lambda room: room.closed_by(membership.token))
-        st.session_state[MEMBERSHIP] = None
+        MEMBERSHIP.set(None)
         note("info", f"Room {membership.code} is closed: its students see that it ended.")
 
     _act(close_room)
 
 
 def leave() -> None:
-    st.session_state[MEMBERSHIP] = None
+    MEMBERSHIP.set(None)

@@ -21,7 +21,7 @@ from bpe.limits import MAX_NICKNAME_CHARS
 from bpe.presets import PRESETS
 from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, answer_explanation, grade, make_question
 from bpe.teaching.room import ASKING, CLOSED, CODE_LENGTH, REVEALED, RoomView
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 from bpe.views.room import ROOM_CSS, answer_rows, answers_html, choices_html, counts_html, join_panel_html, names_html
 
 from . import classroom, state, url
@@ -29,6 +29,7 @@ from .classroom import Membership
 from .preamble import current_run
 from .render import show_html
 from .room_store import RoomStoreUnavailable
+from .state import widget_key
 from .streamlit_dom import keyed
 from .training import Trained
 
@@ -36,6 +37,9 @@ TEACHER_POLL_S = 1.0
 """How often the teacher's counts are re-read: an answer shows on the projector within about this long."""
 STUDENT_POLL_S = 2.0
 """How often a student's page looks for the reveal or the next question (60 phones: 30 reads a second)."""
+
+JOIN_CODE_KEY = widget_key("join_code")
+"""Home's room-code field (a form's field: read when Join is pressed)."""
 
 DrawCorpus = Callable[[Trained, int], None]
 
@@ -51,7 +55,6 @@ def show_room(draw_corpus: DrawCorpus) -> bool:
     """Draw this session's class room (the teacher's or a student's view) and return ``True``; or
     return ``False`` when it is in none, or the room's store is down (one line says so), and the
     page goes on as the quiz alone."""
-    classroom.init()
     classroom.apply_link()
     membership = classroom.member()
     if membership is None:
@@ -127,7 +130,7 @@ def teacher_view(view: RoomView, membership: Membership, trained: Trained, draw_
         if room.phase == ASKING:
             show_html(choices_html([c.label for c in classroom.offered(question, room)], columns=2))
             _teacher_counts(room.code, (room.round, room.phase))
-            st.button("Reveal the answers", key="w.room.reveal", type="primary", width="stretch", shortcut="PageDown",
+            st.button("Reveal the answers", key=widget_key("room", "reveal"), type="primary", width="stretch", shortcut="PageDown",
                       icon=":material/bar_chart:", on_click=classroom.reveal, args=(membership, room.round))
         else:
             st.info(escape_markdown(answer_explanation(question)), icon="💡")
@@ -141,14 +144,14 @@ def teacher_view(view: RoomView, membership: Membership, trained: Trained, draw_
             answers(view, question)
             _teacher_counts(room.code, (room.round, room.phase))
             last = room.step + 1 >= len(trained.trace.steps)
-            st.button("Next question" if not last else "That was the last merge", key="w.room.next", type="primary",
+            st.button("Next question" if not last else "That was the last merge", key=widget_key("room", "next"), type="primary",
                       width="stretch", shortcut="PageDown", icon=":material/arrow_forward:", disabled=last,
                       on_click=classroom.next_question, args=(membership, room.round, trained, room.step))
     with st.expander("Teacher controls"):
         st.markdown("The teacher link opens these controls on another device. Keep it to yourself: it is "
                     "not the students' link.")
         st.code(classroom.teacher_link(membership), language=None, wrap_lines=True)
-        st.button("Close the room for everyone", key="w.room.close", icon=":material/logout:",
+        st.button("Close the room for everyone", key=widget_key("room", "close"), icon=":material/logout:",
                   on_click=classroom.close, args=(membership,))
 
 
@@ -173,7 +176,7 @@ def join_form(view: RoomView) -> None:
     with st.form("bpe-room-join", border=False):
         st.text_input("Nickname (optional)", key=classroom.NICKNAME_KEY, max_chars=MAX_NICKNAME_CHARS,
                       placeholder="shown to the teacher")
-        st.form_submit_button("Join", key="w.room.join", type="primary", icon=":material/login:",
+        st.form_submit_button("Join", key=widget_key("room", "join"), type="primary", icon=":material/login:",
                               on_click=classroom.join, args=(room.code,))
 
 
@@ -188,7 +191,7 @@ def student_view(view: RoomView, membership: Membership, trained: Trained, draw_
     choices = classroom.offered(question, room)
     if mine is None and room.phase == ASKING:
         for number, candidate in enumerate(choices, start=1):
-            st.button(f"{number}. {escape_markdown(candidate.label)}", key=f"w.room.answer.{number}", width="stretch",
+            st.button(f"{number}. {escape_markdown(candidate.label)}", key=widget_key("room", "answer", number), width="stretch",
                       on_click=classroom.answer, args=(room.code, membership.seat, room.round, candidate.pair))
     else:  # answered, or too late: the choices as text, nothing left to press
         pairs = [candidate.pair for candidate in choices]
@@ -202,7 +205,7 @@ def student_view(view: RoomView, membership: Membership, trained: Trained, draw_
     elif mine is not None:
         st.success("Your answer is in. The teacher reveals everyone's answers soon.", icon="📨")
     _student_status(room.code, (room.round, room.phase))
-    st.button("Leave the room", key="w.room.leave", type="tertiary", icon=":material/logout:", on_click=classroom.leave)
+    st.button("Leave the room", key=widget_key("room", "leave"), type="tertiary", icon=":material/logout:", on_click=classroom.leave)
 
 
 def verdict(question, mine) -> None:
@@ -228,7 +231,7 @@ def start_button(trained: Trained, step: int) -> None:
     own = state.lab().source not in PRESETS
     finished = step >= len(trained.trace.steps)
     st.button(
-        "Start a class room", key="w.room.start", icon=":material/groups:", on_click=classroom.start_room,
+        "Start a class room", key=widget_key("room", "start"), icon=":material/groups:", on_click=classroom.start_room,
         args=(trained, step), disabled=own or finished,
         help="Your class answers each question on their phones (a QR code to join); you reveal the answers "
         "and move everyone on." + (" Class rooms use the built-in examples: a room never sends your own text to "
@@ -240,9 +243,9 @@ def join_box() -> None:
     """Home's "join a class" box: a typed code opens the room on Predict the next merge."""
     with st.form("bpe-join-code", border=True):
         code_column, button_column = st.columns([3, 1], vertical_alignment="bottom")
-        code_column.text_input("In a class? Type the room code", key="w.join_code", max_chars=CODE_LENGTH * 2,
+        code_column.text_input("In a class? Type the room code", key=JOIN_CODE_KEY, max_chars=CODE_LENGTH * 2,
                                placeholder="e.g. K7Q X3M")
         joined = button_column.form_submit_button("Join", icon=":material/login:")
     if joined:
-        typed = st.session_state.get("w.join_code") or ""
+        typed = st.session_state.get(JOIN_CODE_KEY) or ""
         st.switch_page(pages.QUIZ.file, query_params={"room": typed.strip()[: CODE_LENGTH * 4]})

@@ -84,7 +84,8 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 {MAIN} .bpe-narration .bpe-tokens {{ font-size: inherit; }}
 {MAIN} {PRIMARY_BUTTON} kbd, {MAIN} {SECONDARY_BUTTON} kbd {{
   display: none; }}  /* the shortcut hints: the presenter knows them, and the labels need the room */
-{MAIN}:has({STEPPER}) h1 {{ font-size: 1.5rem; }}  /* a stepped lesson needs the room */
+{MAIN}:has({STEPPER}, .bpe-splits) h1 {{ font-size: 1.5rem; }}  /* a stepped lesson, or a card of splits, needs the room */
+{MAIN}:has(.bpe-splits) h2 {{ font-size: 1.5rem; }}
 {MAIN} {CAPTION} {{ display: none; }}  /* the presenter says it */
 {MAIN} .bpe-why > summary {{ display: list-item; }}  /* a projector folds the narration's sentences */
 {MAIN} .bpe-why:not([open])::details-content {{ content-visibility: hidden; }}

@@ -17,15 +17,16 @@ What can go where:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import BinaryIO
 
 from ..byte_level import BYTE_TO_UNICODE
-from ..errors import BpeError, FormatError
+from ..errors import BpeError, FormatError, RegistryError
 from ..ids import is_digits, is_whole_number
+from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 
@@ -47,8 +48,10 @@ class TokenizerFormat:
     """The files :meth:`export` writes, in order; the first ``reads`` of them are read back."""
     note: str
     """Who reads the files, for the export page (Markdown)."""
-    write: Callable[[Tokenizer], str | tuple[str, ...]]
-    """The files' texts, one per file name (a lone ``str`` for one file); FormatError if it cannot hold it."""
+    write: Callable[[Tokenizer], str | bytes | tuple[str, ...]]
+    """The files' texts, one per file name (a lone ``str``, or ``bytes`` for a binary file, for one
+    file), for a tokenizer that :meth:`export_problem` has found no problem with (:meth:`texts`
+    checks, then writes)."""
     read: Callable[..., Tokenizer]
     """``read(files, *, name, ...)``: ``files`` is ``(source, contents)`` pairs, one per file read, and the
     options are ``pretokenizer`` unless ``stores_pattern``, ``special_tokens`` unless ``stores_special_tokens``."""
@@ -62,20 +65,28 @@ class TokenizerFormat:
     """False when the files lack the split pattern: importing asks for it (``pretokenizer``)."""
     stores_special_tokens: bool = True
     """False when the files lack the special tokens: importing takes them (``special_tokens``)."""
+    recognizes: Callable[[bytes], bool] | None = None
+    """Whether a one-file format's contents look like its files (a header, a JSON key, the shape of
+    its lines), for readers that are not told the format (Check my BPE); None: chosen by name only."""
 
     def __post_init__(self) -> None:  # a mistake in a format's entry fails at import, not on first use
         if not 1 <= self.reads <= len(self.file_names) or len(set(self.file_names)) != len(self.file_names):
-            raise ValueError(f"format {self.name!r}: reads {self.reads} of the distinct file names {self.file_names}")
+            raise RegistryError(f"format {self.name!r}: reads {self.reads} of the distinct file names {self.file_names}")
 
     def export_problem(self, tokenizer: Tokenizer) -> str | None:
         """Why this format cannot hold ``tokenizer`` (a sentence that says what to do instead); None if it can."""
         return (byte_level_problem(tokenizer, title=self.title) if self.byte_level_only else None) or self.problem(tokenizer)
 
-    def export(self, tokenizer: Tokenizer) -> dict[str, str]:
-        """``file name -> text``; FormatError (saying why) if the format cannot hold ``tokenizer``."""
+    def texts(self, tokenizer: Tokenizer) -> str | bytes | tuple[str, ...]:
+        """What :attr:`write` gives, after the one check of :meth:`export_problem`: FormatError (saying
+        why) if the format cannot hold ``tokenizer``. Each format's ``to_...`` function is this."""
         first_problem(self.export_problem(tokenizer))
-        texts = self.write(tokenizer)
-        return dict(zip(self.file_names, (texts,) if isinstance(texts, str) else texts, strict=True))
+        return self.write(tokenizer)
+
+    def export(self, tokenizer: Tokenizer) -> dict[str, str | bytes]:
+        """``file name -> text`` (bytes for a binary file); FormatError (saying why) if the format cannot hold ``tokenizer``."""
+        texts = self.texts(tokenizer)
+        return dict(zip(self.file_names, (texts,) if isinstance(texts, (str, bytes)) else texts, strict=True))
 
 
 def one_file(parse: Callable[..., Tokenizer]) -> Callable[..., Tokenizer]:
@@ -103,22 +114,20 @@ def as_text(contents: str | bytes, *, source: str) -> str:
         ) from None
 
 
-def read_file(path: str) -> bytes:
-    """A file's bytes; a missing or unreadable file is a :class:`BpeError` that names it."""
-    with open_binary(path) as file:
-        return file.read()
+def json_object(contents: str | bytes) -> dict | None:
+    """The JSON object ``contents`` holds, or None (not JSON, or JSON but not an object): for
+    ``recognizes``, which must never raise.
 
-
-def open_binary(path: str) -> BinaryIO:
-    """``open(path, "rb")``; a missing or unreadable file is a :class:`BpeError` that names it."""
+    >>> json_object('{"model": {}}'), json_object("[1]"), json_object("e s")
+    ({'model': {}}, None, None)
+    """
+    if contents.lstrip()[:1] not in ("{", b"{"):
+        return None
     try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        raise BpeError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise BpeError(f"{path} is a folder, not a file") from None
-    except OSError as error:
-        raise BpeError(f"cannot read {path}: {error.strerror}") from None
+        data = json.loads(contents)
+    except (ValueError, RecursionError):  # ValueError: also UnicodeDecodeError and ints too long to read
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def build_tokenizer(*, source: str, **fields: object) -> Tokenizer:
@@ -216,15 +225,6 @@ def first_problem(*problems: str | None) -> None:
             raise FormatError(problem)
 
 
-def base_items(tokenizer: Tokenizer) -> list[tuple[int, Token]]:
-    """``(id, token)`` of the base tokens, in id order as stored."""
-    merged = {new_id for _, _, new_id in tokenizer.merges}
-    return [
-        (token_id, token) for token_id, token in tokenizer.tokens.items()
-        if token_id not in merged and not tokenizer.is_special(token_id)
-    ]
-
-
 # -- byte-level spelling -----------------------------------------------------------------------
 def byte_base(ids_by_text: dict[str, int], *, source: str) -> dict[int, Token]:
     """The 256 base tokens of a vocabulary keyed by byte-level text (GPT-2, Hugging Face)."""
@@ -266,8 +266,6 @@ def parse_id(text: str, *, where: str, what: str = "id") -> int:
 
 def pretokenizer_name(pattern: str, *, aliases: Iterable[tuple[str, str]] = ()) -> str:
     """Our pre-tokenizer name for a split regex: a named one when it is spelled like ours."""
-    from ..pretokenize import NAMED_PATTERNS
-
     for name, named in NAMED_PATTERNS.items():
         if named == pattern:
             return name

@@ -31,9 +31,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..spelling import quote, spelled
 from ..trace import STOP_MERGES, STOP_TIME_LIMIT, STOP_VOCAB_SIZE, Trace
-from ..views.notation import quote
-from ..views.token_html import spelled
 from .tie_lab import merge_label, why_rule_picks
 
 Pair = tuple[int, int]

@@ -19,11 +19,13 @@ from types import MappingProxyType
 
 from ..ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
 from ..limits import MAX_CHUNK_CHARS, MAX_WALK_CHARS, MAX_WALK_ROWS
+from ..markdown import inline_code
 from ..pretokenize import special_token_pattern, split_special
+from ..spelling import visible_text
 from ..tokenizer import ChunkWalk, Tokenizer
 from ..vocab import Token
 from .excerpt import excerpt
-from .token_html import Piece, chips_html, pieces_for, visible_text
+from .token_html import Piece, chips_html, pieces_for
 
 SAMPLE_TEXTS: Mapping[str, str] = MappingProxyType({
     "sennrich": " lowest newer wider",
@@ -54,11 +56,35 @@ def sample_text(source: str, corpus_text: str = "", special_tokens: Sequence[str
 
 
 ENCODE_MODES: Mapping[str, dict] = MappingProxyType({
-    "allowed": {"allowed_special": "all"},
-    "disallowed": {},
-    "plain": {"disallowed_special": ()},
+    "allowed": {"allowed_special": "all", "disallowed_special": "all"},
+    "disallowed": {"allowed_special": frozenset(), "disallowed_special": "all"},
+    "plain": {"allowed_special": frozenset(), "disallowed_special": ()},
 })
-"""How the Encode page treats special-token text: keyword arguments of ``encode``."""
+"""How the Encode page treats special-token text: keyword arguments of ``encode``, both given, so
+that the page's choice holds whatever the tokenizer's own default (``specials_in_text``)."""
+SHOWN_SPECIALS = 12
+"""Special tokens named in the note (DeepSeek has 1,283)."""
+OWN_DEFAULTS: Mapping[str, str] = MappingProxyType({
+    "special": "This tokenizer's own library encodes special-token text as special tokens when not told "
+               '(`allowed_special="all"`): choose *allowed* to do the same.',
+    "plain": "This tokenizer's own library never reads its special tokens from text: choose *plain text* to do the same.",
+})
+
+
+def special_tokens_note(tokenizer: Tokenizer) -> str:
+    """What the Encode page says about a tokenizer's special tokens (Markdown, names escaped).
+
+    >>> from bpe.pretrained import load_pretrained
+    >>> note = special_tokens_note(load_pretrained("qwen2.5"))
+    >>> note.startswith("This tokenizer's special tokens: `<|endoftext|>`"), "and 196 more" in note, "allowed_special" in note
+    (True, True, True)
+    """
+    if not tokenizer.special_tokens:
+        return "This run has no special tokens: add one in the sidebar (e.g. `<|endoftext|>`) to try this."
+    names = list(tokenizer.special_tokens)
+    more = f" and {len(names) - SHOWN_SPECIALS:,} more" if len(names) > SHOWN_SPECIALS else ""
+    note = "This tokenizer's special tokens: " + ", ".join(map(inline_code, names[:SHOWN_SPECIALS])) + more + "."
+    return note + (" " + OWN_DEFAULTS[tokenizer.specials_in_text] if tokenizer.specials_in_text in OWN_DEFAULTS else "")
 
 
 @dataclass(frozen=True)
@@ -169,3 +195,18 @@ def walkthrough_html(
 def byte_pieces(tokenizer: Tokenizer, ids: Sequence[int]) -> list[Piece]:
     """The pieces of ``ids`` for decoding: each token's own bytes, partial characters included."""
     return pieces_for(ids, tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))
+
+
+def byte_ids(tokenizer: Tokenizer, data: bytes) -> list[int]:
+    """The base token of each byte of ``data``, for a byte-level tokenizer (our ids are the byte
+    values; GPT-2 numbers its bytes otherwise).
+
+    >>> from bpe.pretrained import load_pretrained
+    >>> byte_ids(load_pretrained("gpt2"), b"\\xe2\\x82")  # two of the three bytes of "€"
+    [158, 224]
+    """
+    by_byte: dict[bytes, int] = {}
+    for token_id, token in tokenizer.base.items():  # the bytes come before an end-of-word marker
+        if len(token.data) == 1 and not token.ends_word:
+            by_byte.setdefault(token.data, token_id)
+    return [by_byte[bytes([value])] for value in data]
