@@ -9,19 +9,18 @@ compression curve. Step 0 is the corpus before any merge, with merge 1's places 
 import streamlit as st
 
 from bpe.app import pages
-from bpe.limits import SHOWN_CORPUS_CHARS
+from bpe.tokenizer import Tokenizer
 from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
 from bpe.views.charts import (
     COMPRESSION_FIELDS, compression_chart, pair_chart, pair_legend_html, pair_rows, with_rows, with_step,
 )
-from bpe.views.excerpt import excerpt
+from bpe.views.corpus_window import MAX_WINDOW_TOKENS, WINDOW_TOKENS, chunk_starts
 from bpe.views.narration import narrate_step
 from bpe.views.occurrences import pairs_after_training, training_corpus
-from bpe.views.presenter import PRESENTER_BARS
 from bpe.views.stats import stats_html, step_stats
 from bpe.views.tables import latest_rows_html, merges_frame
-from bpe.views.train_step import corpus_block, stop_html
+from bpe.views.train_step import corpus_block, stop_html, window_block
 from ui import state, url
 from ui.render import can_name, names_for, page_setup, presenter, show_chart, show_html
 from ui.retrain import retrain_notice_for
@@ -38,19 +37,30 @@ def _table_height(rows: int) -> int:
     return min(36 * (rows + 1) + 3, 360)
 
 
-def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_before: bool = False) -> str:
-    """The corpus before and after merge ``step`` as one block of HTML: chips (the first
-    ``SHOWN_CORPUS_CHARS`` of a text) or, for a word table, each word with its count and segmentation."""
+def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_before: bool, tokens: int) -> tuple[str, bool]:
+    """``(HTML, windowed)``: the corpus before and after merge ``step`` as one block: a word table
+    whole, a text as about ``tokens`` tokens around the merge's first place (``windowed``: there
+    is more of the text than that)."""
     trace = trained.trace
     if trained.table is not None:
-        return corpus_block(trace, table=trained.table, step=step, names=names, hold_before=hold_before)
+        return corpus_block(trace, table=trained.table, step=step, names=names, hold_before=hold_before), False
     text = trained.text
-    shown = excerpt(text, SHOWN_CORPUS_CHARS, special_tokens=trace.settings.special_tokens)
-    cut_note = (
-        f'<p class="bpe-legend">Showing the first {len(shown):,} of {len(text):,} characters.</p>'
-        if len(shown) < len(text) else ""
-    )
-    return corpus_block(trace, text=shown, step=step, names=names, whole=shown == text, hold_before=hold_before) + cut_note
+    # Once per run: where the run's pre-tokenizer cuts the whole text (a window never cuts a chunk).
+    starts = trained.view("chunk starts", lambda: chunk_starts(
+        text, Tokenizer.from_trace(trace, step=0).pretokenizer, trace.settings.special_tokens,
+    ))
+    block = window_block(trace, text, starts, step=step, tokens=tokens, names=names, hold_before=hold_before)
+    return block, "bpe-window-note" in block
+
+
+def _show_more(tokens: int) -> None:
+    st.session_state[state.CORPUS_TOKENS] = tokens
+
+
+def corpus_editor_section() -> None:
+    own = state.lab().source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)
+    with st.expander("Corpus", expanded=own):
+        corpus_editor()
 
 
 def main() -> None:
@@ -62,19 +72,24 @@ def main() -> None:
         "new token, and repeats. Step through the merges and watch each one happen in the corpus.",
     )
     url.show_url_warnings()
-    with st.expander("Corpus", expanded=state.lab().source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)):
-        corpus_editor()
-
+    presenting = presenter()
+    if not presenting:
+        corpus_editor_section()
     trained = get_trained(state.lab())
     if trained is None:
+        if presenting:
+            corpus_editor_section()
         url.write_url()
         return
     st.session_state[state.BASE_SIZE] = len(trained.trace.base)
     clamp_step(trained)
-    # Everything that depends on the step is one fragment: Next, Previous, the slider, play, the
+    # Everything that depends on the step is one fragment: Next, Previous, the slider, play, why, the
     # names toggle and the tables' tabs rerun (and redraw) only it, not the sidebar, the title and
     # the corpus editor, so a step costs the browser only what changed.
     step_fragment(step_view, trained)
+    if presenting:  # the projector's first screen is the lesson; the corpus to edit comes after it
+        with st.container(key="bpe-below"):
+            corpus_editor_section()
 
 
 def step_view(trained: Trained) -> None:
@@ -94,16 +109,18 @@ def step_view(trained: Trained) -> None:
 
     # Built once per (run, step, options) for the whole server and shared: a class on one example
     # builds each step once (ui.step_views).
-    header = shared(trained, "header", step, options, lambda: narrate_step(trace, step, names=names).to_html(
+    header = shared(trained, "header", step, options, lambda: narrate_step(trace, step, names=names).headline_html(
         aside=stats_html(step_stats(trace, step))
     ))
+    why = shared(trained, "why", step, options, lambda: narrate_step(trace, step, names=names).why_html()) \
+        if st.session_state[state.WHY] else None
     if total:
         template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
         pairs_spec = shared(trained, "pairs", step, options,
                             lambda: with_rows(template, pair_rows(trace, step, names).to_dict("records")))
-    hold_before = st.session_state[state.HOLD_BEFORE]
-    corpus = shared(trained, "corpus", step, (options, hold_before),
-                    lambda: corpus_view(trained, step, names, hold_before=hold_before))
+    hold_before, tokens = st.session_state[state.HOLD_BEFORE], st.session_state[state.CORPUS_TOKENS]
+    corpus, windowed = shared(trained, "corpus", step, (options, hold_before, tokens),
+                              lambda: corpus_view(trained, step, names, hold_before=hold_before, tokens=tokens))
     if total and step == total:
         stop_pairs = trained.view("stop-pairs", lambda: pairs_after_training(
             trace, training_corpus(trace, text=trained.text, table=trained.table)
@@ -115,12 +132,15 @@ def step_view(trained: Trained) -> None:
     if retrained:
         st.info(retrained, icon=":material/restart_alt:")
     show_html(header)
+    if why is not None:
+        with st.container(key="bpe-why"):
+            show_html(why)
 
     with st.container(key="bpe-step-panels"):
         left, right = st.columns([1, 1.35], gap="medium")
     with left:
         if total:
-            show_chart(pairs_spec, renderer="svg", bars=PRESENTER_BARS if presenter() else None)
+            show_chart(pairs_spec, renderer="svg")
             show_html(pair_legend_html(step))
         else:
             # the corpus itself gave nothing to merge (empty, one character...): a problem to fix
@@ -129,6 +149,13 @@ def step_view(trained: Trained) -> None:
             )
     with right:
         show_html(corpus)
+        more = windowed and tokens * 4 <= MAX_WINDOW_TOKENS
+        if more or tokens != WINDOW_TOKENS:
+            st.button(
+                "Show more of the corpus" if more else "Show less of the corpus", key="w.corpus_more",
+                icon=":material/unfold_more:" if more else ":material/unfold_less:", type="tertiary",
+                on_click=_show_more, args=(tokens * 4 if more else WINDOW_TOKENS,),
+            )
         if can_name(trace):
             state.seed("w.names", state.lab().names)
             st.toggle(

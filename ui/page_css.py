@@ -10,12 +10,17 @@ adds :data:`A11Y_CSS`, :data:`LAYOUT_CSS` and :data:`STALE_CSS` to every page, a
 from __future__ import annotations
 
 from .streamlit_dom import (
-    BUTTON, CAPTION, HORIZONTAL_BLOCK, MAIN, MAIN_BLOCK, PRIMARY_BUTTON, SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX,
-    SHORTCUT_HINT, SLIDER, STALE, TERTIARY_KIND, VERTICAL_BLOCK, keyed,
+    BUTTON, CAPTION, ELEMENT_CONTAINER, HEADER, HORIZONTAL_BLOCK, LAYOUT_WRAPPER, MAIN, MAIN_BLOCK, PRIMARY_BUTTON,
+    SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX, SHORTCUT_HINT, SLIDER, STALE, TERTIARY_KIND, VERTICAL_BLOCK, keyed,
 )
 
 STEPPER = keyed("bpe-stepper")
 """The stepper's row (``ui.stepper.stepper``: a keyed horizontal container)."""
+HOME = keyed("bpe-home")
+"""The home page's content (its descriptions are the page: a phone keeps them)."""
+BELOW = keyed("bpe-below")
+"""What a lesson page draws after its lesson (the inputs in presenter mode, the score...): on a
+phone, below the lesson too."""
 
 STALE_CSS = f"""
 <style>
@@ -49,7 +54,9 @@ LAYOUT_CSS = f"""
   {MAIN} {VERTICAL_BLOCK} {{ gap: .55rem; }}
   .bpe-layers {{ --bpe-corpus-height: 8.5rem; }}
   {MAIN} h1 {{ font-size: 1.6rem; }}
-  {MAIN} {CAPTION} {{ display: none; }}
+  {MAIN}:not(:has({HOME})) {CAPTION} {{ display: none; }}  /* a lesson's intro: the home page's are its content */
+  {LAYOUT_WRAPPER}:has(> {keyed("bpe-why")}) {{ order: 1; }}  /* the "why" after the chart and the corpus */
+  {keyed("w-tables")} {{ order: 2; }}
   {STEPPER} kbd, {STEPPER} p {{ {_HIDDEN} }}
   {STEPPER} {{ column-gap: .35rem; }}
   {STEPPER} {BUTTON} button {{ padding: 0 .5rem; min-width: 2.4rem; }}
@@ -80,16 +87,25 @@ PRESENTER_ROOT_PX = 22
 PRESENTER_CSS = f"""
 <style>
 html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
+/* The lesson gets the screen: the page's title and "Leave presenter mode" sit in the band above it,
+   beside the sidebar's button and the app menu (the band lets clicks through to them). */
+{HEADER} {{ background: transparent; height: 2.2rem; min-height: 0; }}
+{HEADER}, {HEADER} * {{ pointer-events: none; }}
+{HEADER} button, {HEADER} button * {{ pointer-events: auto; }}
+{MAIN_BLOCK} {{ padding: .45rem 1.2rem 2rem 1.2rem; }}
+{MAIN} h1 {{ font-size: 1.05rem; line-height: 1.4; padding: .25rem 0 0 2.4rem; margin: 0; }}
+{keyed("w-leave_present")} {{ position: fixed; top: .3rem; right: 3rem; z-index: 999991; width: auto !important; }}
+{keyed("w-leave_present")} button {{ min-height: 0; padding: .05rem .3rem; }}
+{keyed("w-leave_present")} p {{ font-size: .75rem; }}
+{MAIN} {VERTICAL_BLOCK} {{ gap: .5rem; }}
+{MAIN} {ELEMENT_CONTAINER}:has({CAPTION}) {{ display: none; }}  /* the presenter says it */
 {MAIN} .bpe-tokens {{ font-size: 1.3rem; }}
 {MAIN} .bpe-narration .bpe-tokens {{ font-size: inherit; }}
 {MAIN} {PRIMARY_BUTTON} kbd, {MAIN} {SECONDARY_BUTTON} kbd {{
   display: none; }}  /* the shortcut hints: the presenter knows them, and the labels need the room */
-{MAIN}:has({STEPPER}) h1 {{ font-size: 1.5rem; }}  /* a stepped lesson needs the room */
-{MAIN} {CAPTION} {{ display: none; }}  /* the presenter says it */
-{MAIN} .bpe-why > summary {{ display: list-item; }}  /* a projector folds the narration's sentences */
-{MAIN} .bpe-why:not([open])::details-content {{ content-visibility: hidden; }}
-{MAIN_BLOCK} {{ padding-top: 3rem; }}  /* Streamlit's header grows with the root font */
-{MAIN} .bpe-layers {{ --bpe-corpus-height: max(9rem, calc(100vh - 22rem)); }}
+{STEPPER} {BUTTON} button {{ min-height: 2rem; padding-top: 0; padding-bottom: 0; }}
+{MAIN} ul.bpe-why {{ font-size: .8rem; line-height: 1.35; columns: 3 15rem; column-gap: 1.6em; }}
+{MAIN} .bpe-layers {{ --bpe-corpus-height: max(8rem, calc(100vh - 19.5rem)); }}
 </style>
 """
 """Presenter mode's large type: the root font size, token chips, and room for the lesson."""

@@ -16,6 +16,7 @@ from bpe.presets import SENNRICH_WORDS
 from bpe.teaching.quiz import Score
 from bpe.app.lab_state import DEFAULT_SOURCE, LabState
 from bpe.views.check import CheckForm
+from bpe.views.corpus_window import WINDOW_TOKENS
 
 LAB = "bpe.lab"
 """The shareable :class:`LabState`: example, settings, step, naming."""
@@ -64,6 +65,11 @@ DIFF_RULES = "bpe.diff_rules"
 """The two tie-break rules of the run diff; ``None``: the run's rule and another."""
 PRESENT = "bpe.present"
 """Presenter mode: large type, sidebar collapsed (also ``present=1`` in the URL)."""
+WHY = "bpe.why"
+"""The Train page shows why each merge happened (its narration's sentences): a setting that stays
+across steps, switched by the stepper's Why button (key W); ``why=0`` in the URL when off."""
+CORPUS_TOKENS = "bpe.corpus_tokens"
+"""About how many tokens of a long corpus the Train page draws per step ("Show more" widens it)."""
 URL_NEW = "bpe.url_new"
 """The query parameters of a link opened in this run (``{}`` on reruns): pages read their own."""
 QUIZ_SCORE = "bpe.quiz_score"
@@ -138,6 +144,8 @@ _DEFAULTS: dict[str, Any] = {
     VARIANT: None,
     DIFF_RULES: None,
     PRESENT: False,
+    WHY: True,
+    CORPUS_TOKENS: WINDOW_TOKENS,
     URL_NEW: None,
     QUIZ_SCORE: Score(),
     QUIZ_RESULT: None,

@@ -78,13 +78,14 @@ def _tick(total: int) -> None:
         st.rerun(scope="app")  # the last step: a full run draws it and stops the timer
 
 
-def _flip_moment() -> None:
-    st.session_state[state.HOLD_BEFORE] = not st.session_state[state.HOLD_BEFORE]
+def _flip(key: str) -> None:
+    st.session_state[key] = not st.session_state[key]
 
 
 def stepper(total: int, *, key: str = "main") -> int:
-    """First / previous / next / last, play/pause, before/after (key B), a speed and a slider, in
-    one row (the speed and the slider wrap under the buttons on a phone). Returns the step.
+    """First / previous / next / last, play/pause, before/after (key B), why (key W), a speed and
+    a slider, in one row (the speed and the slider wrap under the buttons on a phone). Returns the
+    step. Why is a setting, not a fold in the page: it stays as it is across steps (and in the link).
 
     The row is a keyed horizontal container (CSS class ``st-key-bpe-stepper``): the page's CSS
     keeps it one compact row at every width (see ``ui.page_css.LAYOUT_CSS``), where Streamlit's columns
@@ -110,8 +111,14 @@ def stepper(total: int, *, key: str = "main") -> int:
         key=f"w.play.{key}", on_click=_toggle_play, args=(total,), disabled=total == 0,
     )
     row.button(
-        "Before / after", icon=":material/compare:", key=f"w.moment.{key}", on_click=_flip_moment,
+        "Before / after", icon=":material/compare:", key=f"w.moment.{key}", on_click=_flip, args=(state.HOLD_BEFORE,),
         disabled=total == 0, shortcut="B", help="The corpus just before each merge, or just after it",
+    )
+    why = st.session_state[state.WHY]
+    row.button(
+        "Hide why" if why else "Why", icon=":material/visibility_off:" if why else ":material/lightbulb:",
+        key=f"w.why.{key}", on_click=_flip, args=(state.WHY,), shortcut="W",
+        help="Why this pair won (ties and the rule), and what the merge did: shown at every step until hidden again",
     )
     seed(f"w.speed.{key}", st.session_state[state.SPEED])
     row.selectbox(

@@ -39,6 +39,13 @@ TERTIARY_KIND = 'button[kind^="tertiary"]'
 SHORTCUT_HINT = "button kbd"
 """The keyboard-shortcut badge Streamlit draws inside a button given ``shortcut=``."""
 VERTICAL_BLOCK = '[data-testid="stVerticalBlock"]'
+ELEMENT_CONTAINER = '[data-testid="stElementContainer"]'
+"""The box around one element in a block: the block's gap is between these (and layout wrappers)."""
+LAYOUT_WRAPPER = '[data-testid="stLayoutWrapper"]'
+"""The box around a container (``st.container``, ``st.columns``) in its parent block; a keyed
+container's ``st-key-*`` class is on the block inside it."""
+HEADER = '[data-testid="stHeader"]'
+"""The band above every page: the sidebar's open button on the left, the app menu on the right."""
 HORIZONTAL_BLOCK = '[data-testid="stHorizontalBlock"]'
 """``st.columns``' row."""
 
@@ -57,6 +64,9 @@ INTERNALS: Mapping[str, str] = MappingProxyType({
     TERTIARY_KIND: TERTIARY_KIND,
     SHORTCUT_HINT: SHORTCUT_HINT,
     VERTICAL_BLOCK: VERTICAL_BLOCK,
+    ELEMENT_CONTAINER: ELEMENT_CONTAINER,
+    LAYOUT_WRAPPER: LAYOUT_WRAPPER,
+    HEADER: HEADER,
     HORIZONTAL_BLOCK: HORIZONTAL_BLOCK,
 })
 """Each selector on Streamlit's internals -> a probe that matches on the Train page in presenter

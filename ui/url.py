@@ -9,7 +9,7 @@
   a slow page would otherwise show the new step while the address bar still names the old one.
 * A link to the learner's own text or table cannot carry it: opened in a session that has none,
   it says so, and keeps what it can (the settings and the step).
-* Presenter mode travels as ``present=1``. A lab page's own parameters (a short text, a pair) are
+* Presenter mode travels as ``present=1``, a folded "why" as ``why=0``. A lab page's own parameters (a short text, a pair) are
   read once from :func:`new_param` and written back by ``write_url(page=..., lab=False)``.
 """
 
@@ -29,6 +29,7 @@ def _current() -> dict[str, str | list[str]]:
 
 
 PRESENT_KEY = "present"
+WHY_KEY = "why"
 
 
 def apply_url() -> None:
@@ -40,6 +41,8 @@ def apply_url() -> None:
     st.session_state[state.URL_NEW] = params
     if PRESENT_KEY in params:
         st.session_state[state.PRESENT] = params[PRESENT_KEY] == "1"
+    if WHY_KEY in params:
+        st.session_state[state.WHY] = params[WHY_KEY] != "0"
     # The parameters LabState writes; a link without any (``Byte_inspector?text=é``) leaves the
     # example alone. Pages read their own parameters from new_params().
     lab_keys = lab_params()
@@ -102,11 +105,13 @@ def new_param(key: str) -> str | None:
 
 def write_url(page: dict[str, str] | None = None, *, lab: bool = True) -> None:
     """Put the state in the address bar: the example (unless ``lab=False``), then ``page``'s own
-    parameters, then ``present=1`` in presenter mode."""
+    parameters, then ``present=1`` in presenter mode and ``why=0`` with the "why" folded."""
     query = state.lab().to_query() if lab else {}
     query.update(page or {})
     if st.session_state[state.PRESENT]:
         query[PRESENT_KEY] = "1"
+    if not st.session_state[state.WHY]:
+        query[WHY_KEY] = "0"
     if _current() != query:
         st.query_params.from_dict(query)
     st.session_state[state.URL_SEEN] = query

@@ -93,16 +93,26 @@ class Narration:
         return "".join(out)
 
     def to_html(self, *, aside: str = "") -> str:
-        """One block: the headline (with ``aside``, e.g. the step's numbers, beside it), then the
-        sentences. ``aside`` is HTML the caller escaped."""
-        items = "".join(f"<li>{self._line_html(line)}</li>" for line in self.sentences)
-        # The sentences are a <details>: shown open on a wide screen (NARRATION_CSS), folded under
-        # "Why this pair?" on a phone and a projector, where the chart and the corpus need the room.
+        """The headline (with ``aside``, e.g. the step's numbers, beside it) then the sentences, in
+        one block: :meth:`headline_html` + :meth:`why_html`. ``aside`` is HTML the caller escaped."""
+        return self.headline_html(aside=aside) + self.why_html()
+
+    def headline_html(self, *, aside: str = "") -> str:
+        """The headline block alone."""
         return (
             f'<div class="bpe-narration"><div class="bpe-head-row"><div class="bpe-headline">'
-            f"{self._line_html(self.headline)}</div>{aside}</div>"
-            f'<details class="bpe-why"><summary>Why this pair, and what the merge did</summary><ul>{items}</ul></details></div>'
+            f"{self._line_html(self.headline)}</div>{aside}</div></div>"
         )
+
+    def why_html(self) -> str:
+        """The sentences: why this pair won, and what the merge did.
+
+        Why apart from the headline: the Train page keeps "why" as a setting (a button, a key, the
+        link) and draws this block only while it is on; a ``<details>`` folded in the browser closed
+        again at every step, since each step redraws the narration.
+        """
+        items = "".join(f"<li>{self._line_html(line)}</li>" for line in self.sentences)
+        return f'<ul class="bpe-narration bpe-why" aria-label="Why this pair, and what the merge did">{items}</ul>'
 
 
 NARRATION_CSS = """
@@ -117,13 +127,8 @@ NARRATION_CSS = """
 .bpe-narration .bpe-stat { display: grid; grid-template-columns: auto auto; column-gap: .4em; align-items: baseline; }
 .bpe-narration .bpe-stat-label { grid-column: 1 / 3; }
 .bpe-narration .bpe-stat-change { font-size: .78rem; }
-.bpe-narration ul { margin: .15em 0 .2em 0; padding-left: 1.2em; columns: 2 24rem; column-gap: 2.5em; }
-.bpe-narration li { break-inside: avoid; }
-.bpe-why > summary { cursor: pointer; color: #0B5A8A; font-size: .95rem; }
-@media (min-width: 641px) {
-  .bpe-why > summary { display: none; }
-  .bpe-why::details-content { content-visibility: visible; }
-}
+ul.bpe-why { margin: 0; padding: .3em 1em .3em 2.2em; columns: 2 24rem; column-gap: 2.5em; }
+.bpe-why li { break-inside: avoid; }
 @media (max-width: 640px) {
   .bpe-narration .bpe-stats { display: grid; grid-template-columns: repeat(4, auto); gap: 0 .8em; width: 100%; }
   .bpe-narration .bpe-stat-label { font-size: .68rem; }

@@ -36,10 +36,6 @@ _DEFAULT_FONTS: Mapping[str, Mapping[str, int]] = MappingProxyType({
     "text": MappingProxyType({"fontSize": 11}),
 })
 
-PRESENTER_BARS = 6
-"""Bars of the pair-count chart in presenter mode: six projector-sized bars fit a 720-pixel screen
-beside the corpus; the runners-up further down matter least to an audience."""
-
 def scale_fonts(spec: Mapping[str, Any], scale: float) -> dict[str, Any]:
     """A copy of ``spec`` with every font size (and every band ``step``) times ``scale``."""
     scaled = _scale(spec, scale)

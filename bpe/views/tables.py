@@ -41,8 +41,9 @@ def merges_frame(trace: Trace, names: Mapping[int, str] | None = None) -> pd.Dat
     return frame if names else frame.drop(columns="name")
 
 
-LATEST_ROWS = 30
-"""How many rows :func:`latest_rows_html` shows: the recent past, which is what a step is about."""
+LATEST_ROWS = 10
+"""How many rows :func:`latest_rows_html` shows: the recent past, which is what a step is about (the
+browser redraws them at every step; the Vocabulary page lists every merge)."""
 
 
 def latest_rows_html(frame: pd.DataFrame, *, upto: int, what: str, limit: int = LATEST_ROWS) -> str:

@@ -1,0 +1,45 @@
+"""The Train page's step, headless (AppTest): "why" as a setting that stays, and a long corpus drawn
+as a window around the merge."""
+
+import re
+
+from .apptest_support import TRAIN, html_with, narration, open_page, plain
+
+WHY = "The lexicographic-max rule prefers"  # merge 3 of Sennrich: a three-way tie
+
+
+def test_why_is_shown_until_hidden_and_then_stays_hidden_across_steps_and_in_the_link():
+    at = open_page(TRAIN, preset="sennrich", step="3")
+    assert WHY in narration(at)
+    at.button(key="w.why.main").click().run()
+    assert WHY not in narration(at) and at.query_params["why"] == "0"
+    for merge in (4, 5, 6):
+        at.button(key="w.next.main").click().run()
+        assert f"Merge {merge} of 10" in narration(at)
+        assert "pairs share that count" not in narration(at) and "more than any other pair" not in narration(at)
+    at.button(key="w.why.main").click().run()
+    assert "occurs" in narration(at) and "why" not in at.query_params
+
+
+def test_a_link_with_why_0_opens_with_the_why_hidden_and_the_button_offers_it():
+    at = open_page(TRAIN, preset="sennrich", step="3", why="0")
+    assert WHY not in narration(at)
+    assert at.button(key="w.why.main").label == "Why"
+
+
+def test_a_python_docs_step_draws_a_window_of_the_corpus_around_the_merge_and_more_on_request():
+    at = open_page(TRAIN, preset="python-docs", step="500")
+    corpus = html_with(at, "bpe-merge-view")
+    assert len(re.findall(r'class="bpe-tok', corpus)) < 800  # both moments; the whole text has 179,000 tokens
+    note = re.search(r"Showing characters ([\d,]+) to ([\d,]+) of 465,\d{3}, around merge 500's first place", plain(corpus))
+    assert note, plain(corpus)[-300:]
+    assert "·using" in plain(corpus.split('class="bpe-layer bpe-after"', 1)[1])  # merge 500 made ·using, and it is drawn
+    at.button(key="w.corpus_more").click().run()
+    wider = html_with(at, "bpe-merge-view")
+    assert len(re.findall(r'class="bpe-tok', wider)) > 3 * len(re.findall(r'class="bpe-tok', corpus))
+
+
+def test_a_corpus_shorter_than_the_window_is_drawn_whole_without_a_show_more():
+    at = open_page(TRAIN, preset="sennrich", step="3")
+    assert "Showing characters" not in plain(html_with(at, "bpe-merge-view"))
+    assert not [button for button in at.button if button.key == "w.corpus_more"]
