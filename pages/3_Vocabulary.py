@@ -10,7 +10,7 @@ from bpe.app import pages
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
 from bpe.views.merge_tree import merge_tree_dot, merge_tree_text, tree_font_px
-from bpe.views.tables import search_vocab, vocab_at, vocab_frame
+from bpe.views.tables import search_vocab, shown_counts, vocab_at, vocab_frame
 from ui import pretrained_vocab, state, tokenizers, url
 from ui.render import names_for, page_setup, presenter, show_chart
 from ui.preamble import run_at_step
@@ -55,11 +55,13 @@ def main() -> None:
         ordered = pd.concat([present[learned].iloc[::-1], present[~learned]])
         found = search_vocab(ordered, query)
         st.dataframe(
-            found, hide_index=True, width="stretch", height=420,
+            shown_counts(found), hide_index=True, width="stretch", height=420,
             column_config={
                 # Short titles: with the long ones the table ran past its column and cut "2000" to "200".
-                "created at step": st.column_config.NumberColumn("step", help="The merge that created it"),
-                "count then": st.column_config.NumberColumn("count", help="How often its pair occurred then"),
+                "created at step": st.column_config.NumberColumn(
+                    "step", help="The merge that created it (0: there from the start, a base or special token)",
+                ),
+                "count then": st.column_config.TextColumn("count", help="How often its pair occurred then (–: made by no pair)"),
                 "length": st.column_config.NumberColumn("length", help="Bytes"),
             },
         )

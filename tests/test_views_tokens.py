@@ -78,7 +78,7 @@ def test_every_token_has_a_border_so_boundaries_show_without_colour():
 
 @pytest.mark.parametrize(
     "data, shown",
-    [(b" the", "·the"), (b"a\tb", "a→b"), (b"line\n", "line↵"), (b"\r\n", "␍↵"), (b"  ", "··"), (b"\x00\x1b", "␀␛")],
+    [(b" the", "·the"), (b"a\tb", "a→b"), (b"line\n", "line↵"), (b"\r\n", "␍↵"), (b"  ", "··"), (b"\x00\x1b", "‹NUL›‹ESC›")],
 )
 def test_whitespace_is_made_visible(data, shown):
     assert visible_text(data) == shown

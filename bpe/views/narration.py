@@ -185,7 +185,13 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
         sentences = [(*count_line, f"; {s.tie_count:,} pairs share that count.")]
         sentences += _tie_lines(trace, s, left, right)
 
-    replaced = f"It replaced the pair {_plural(s.replacements, 'time')} in {_plural(s.words_changed, 'distinct word')}"
+    # subtle: without a pre-tokenizer the "words" are the text itself (one chunk, or the pieces
+    # between special tokens): "1 distinct word" would call a whole text a word
+    where = (
+        ("the text" if s.words_changed == 1 else f"{s.words_changed:,} pieces of text between special tokens")
+        if trace.settings.pretokenizer == "none" else _plural(s.words_changed, "distinct word")
+    )
+    replaced = f"It replaced the pair {_plural(s.replacements, 'time')} in {where}"
     if s.replacements < s.count:
         # Counting sees overlapping pairs, merging cannot: "aaa" holds (a, a) twice, merges once.
         replaced += " (fewer than the count: overlapping pairs like the two in 'aaa' merge only once)"

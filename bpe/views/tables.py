@@ -83,14 +83,24 @@ def vocab_frame(trace: Trace) -> pd.DataFrame:
             "bytes (hex)": token.data.hex(" "),
             "length": len(token.data),
             "kind": token_kind(trace, token_id),
-            "created at step": created.step if created else None,
+            # Step 0 means before any merge everywhere in the app: base and special tokens are there from it.
+            "created at step": created.step if created else 0,
             "count then": created.count if created else None,
         })
     frame = pd.DataFrame(rows)
-    # Nullable integers: base and special tokens have no step, and "3.0" would read as a float.
-    for column in ("created at step", "count then"):
-        frame[column] = frame[column].astype("Int64")
+    # Nullable integers: base and special tokens come from no pair, and "3.0" would read as a float.
+    frame["count then"] = frame["count then"].astype("Int64")
     return frame
+
+
+def shown_counts(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`vocab_frame` rows as a table shows them: a token made by no pair has the count "–"
+    (Streamlit's table would print Python's ``None`` there).
+
+    >>> shown_counts(pd.DataFrame({"count then": pd.array([None, 1234], dtype="Int64")}))["count then"].tolist()
+    ['–', '1,234']
+    """
+    return frame.assign(**{"count then": [("–" if pd.isna(count) else f"{count:,}") for count in frame["count then"]]})
 
 
 def vocab_at(trace: Trace, frame: pd.DataFrame, step: int) -> pd.DataFrame:

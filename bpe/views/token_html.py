@@ -17,7 +17,7 @@ How a token's bytes are shown (:func:`visible_parts`):
     >>> visible_text(b"\\xe2\\x82")
     '‹e2 82›'
     >>> visible_text(b"\\x00\\xe2\\x80\\x8d")  # a control and a zero-width joiner: marked, never empty
-    '␀‹ZWJ›'
+    '‹NUL›‹ZWJ›'
 """
 
 from __future__ import annotations
