@@ -58,3 +58,15 @@ def chart_rows(element) -> list[dict]:
 def errors(at: AppTest) -> list[str]:
     """The error messages as the reader sees them (the page escapes Markdown in user text)."""
     return [unescape_markdown(element.value) for element in at.error]
+
+
+def stat(at: AppTest, label: str) -> str:
+    """The value of the headline number ``label`` in a row of stats (``bpe.views.stats.stats_html``)."""
+    for element in at.html:
+        found = re.search(
+            r'<div class="bpe-stat-label">' + re.escape(html.escape(label)) + r'</div><div class="bpe-stat-value">([^<]*)<',
+            element.value,
+        )
+        if found:
+            return html.unescape(found.group(1))
+    raise AssertionError(f"no stat labelled {label!r}")

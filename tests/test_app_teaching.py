@@ -13,7 +13,7 @@ from bpe.teaching.tour import TOUR
 from bpe.views.markdown import unescape_markdown
 from ui.page_css import PRESENTER_ROOT_PX
 
-from .apptest_support import TRAIN, html_with, open_page, plain
+from .apptest_support import TRAIN, html_with, open_page, plain, stat
 
 QUIZ = "pages/4_Predict_the_next_merge.py"
 TIE_LAB = "pages/5_Tie_break_lab.py"
@@ -141,7 +141,7 @@ def test_tie_lab_reads_the_example_from_the_link_and_warns_on_an_unknown_one():
 # -- counting lab ---------------------------------------------------------------------------------
 def test_counting_lab_counts_aaaa_three_times_but_replaces_twice():
     at = open_page(COUNTING, text="aaaa", left="a", right="a")
-    assert (metric(at, "Counted (with overlap)"), metric(at, "Replaced by one merge")) == ("3", "2")
+    assert (stat(at, "Counted (with overlap)"), stat(at, "Replaced by one merge")) == ("3", "2")
     counted = html_with(at, "bpe-join")
     assert re.findall(r'class="bpe-join bpe-join-(\w+)"[^>]*>(\d)<', counted) == [
         ("replaced", "1"), ("overlap", "2"), ("replaced", "3"),
@@ -154,10 +154,10 @@ def test_counting_lab_counts_aaaa_three_times_but_replaces_twice():
 def test_counting_lab_example_buttons_and_pair_inputs_update_the_tally():
     at = open_page(COUNTING)
     at.button(key="w.count_example.aaabdaaabac").click().run()
-    assert metric(at, "Counted (with overlap)") == "4" and metric(at, "Replaced by one merge") == "2"
+    assert stat(at, "Counted (with overlap)") == "4" and stat(at, "Replaced by one merge") == "2"
     at.text_input(key="w.count_left").set_value("b").run()
     at.text_input(key="w.count_right").set_value("d").run()
-    assert metric(at, "Counted (with overlap)") == "1"
+    assert stat(at, "Counted (with overlap)") == "1"
 
 
 def test_counting_lab_explains_a_symbol_that_is_not_in_the_text():
@@ -267,4 +267,15 @@ def test_each_tour_step_opens_its_page_set_up_as_the_step_says(step):
     if "step" in step.params:
         assert at.session_state["bpe.lab"].step == int(step.params["step"])
     if "left" in step.params:
-        assert metric(at, "Counted (with overlap)") == "4"  # the tour's own claim: (a, a) four times
+        assert stat(at, "Counted (with overlap)") == "4"  # the tour's own claim: (a, a) four times
+
+
+def test_the_counting_lab_first_lists_every_pair_and_its_count_then_the_overlap():
+    at = open_page(COUNTING, text="aaabdaaabac", left="a", right="a")  # the tour's step 2
+    pairs = html_with(at, "bpe-pair-counts")
+    listed = [(plain(chips), count) for chips, count in re.findall(r'<span class="bpe-pair-chips">(.*?)</span><b class="bpe-pair-count">(\d+)</b>', pairs)]
+    assert listed == [("aa", "4"), ("ab", "2"), ("bd", "1"), ("da", "1"), ("ba", "1"), ("ac", "1")]
+    headings = [h.value for h in at.subheader]
+    assert headings[0] == "Every pair of neighbours, counted" and headings[1].startswith("But one merge of")
+    # the merged text numbers its new tokens, as its caption says (drawn by CSS from data-n)
+    assert re.findall(r'bpe-made-number" data-n="(\d)"', html_with(at, "bpe-merged")) == ["1", "2"]
