@@ -36,7 +36,7 @@ def answer_key(at: AppTest, label: str) -> str:
     """The key of the quiz's answer button for the pair spelled ``label`` (``'a' + 'b'``)."""
     return next(
         b.key for b in at.button
-        if b.key and b.key.startswith("w.quiz.answer.") and unescape_markdown(b.label) == label
+        if b.key and b.key.startswith("w.quiz.answer.") and re.sub(r"^\d\. ", "", unescape_markdown(b.label)) == label
     )
 
 
@@ -64,7 +64,7 @@ def test_hostile_text_from_a_link_is_shown_as_text(page, shown):
 # -- predict the next merge -----------------------------------------------------------------------
 def test_the_quiz_scores_a_right_answer_then_a_wrong_one_and_moves_on():
     at = open_page(QUIZ, preset="wikipedia", step="1")
-    assert "After 1 merge, which pair does merge 2 join?" in [s.value for s in at.header]
+    assert "After 1 merge, which pair does merge 2 join?" in [s.value for s in at.subheader]
     assert not [b for b in at.button if b.key and b.key.startswith("w.quiz.answer.") and b.disabled]
 
     at.button(key=answer_key(at, "'a' + 'b'")).click().run()
@@ -75,7 +75,7 @@ def test_the_quiz_scores_a_right_answer_then_a_wrong_one_and_moves_on():
     assert re.search(r"&#x27;a&#x27; \+ &#x27;b&#x27;</span></td><td class=\"bpe-num\">2</td><td>merged next · your pick<", counts)
     score = at.session_state["bpe.quiz_score"]
     assert (score.answered, score.correct, score.streak) == (1, 1, 1)
-    assert metric(at, "Right") == "1"
+    assert stat(at, "Right") == "1"
     assert all(b.disabled for b in at.button if b.key and b.key.startswith("w.quiz.answer."))  # one answer per question
 
     at.button(key="w.quiz.next").click().run()
@@ -101,13 +101,13 @@ def test_the_quiz_at_the_last_merge_says_why_training_stopped_and_can_start_agai
     assert any("no next merge" in info.value.lower() or "stopped" in info.value for info in at.info)
     at.button(key="w.quiz.restart").click().run()
     assert at.session_state["bpe.lab"].step == 0
-    assert "Before any merge, which pair does merge 1 join?" in [s.value for s in at.header]
+    assert "Before any merge, which pair does merge 1 join?" in [s.value for s in at.subheader]
 
 
 def test_the_quiz_shares_the_step_with_the_train_page():
     at = open_page(TRAIN, preset="sennrich", step="4")
     at.switch_page(QUIZ).run()
-    assert "After 4 merges, which pair does merge 5 join?" in [s.value for s in at.header]
+    assert "After 4 merges, which pair does merge 5 join?" in [s.value for s in at.subheader]
 
 
 # -- tie-break lab --------------------------------------------------------------------------------
@@ -279,3 +279,31 @@ def test_the_counting_lab_first_lists_every_pair_and_its_count_then_the_overlap(
     assert headings[0] == "Every pair of neighbours, counted" and headings[1].startswith("But one merge of")
     # the merged text numbers its new tokens, as its caption says (drawn by CSS from data-n)
     assert re.findall(r'bpe-made-number" data-n="(\d)"', html_with(at, "bpe-merged")) == ["1", "2"]
+
+
+def answer_labels(at: AppTest) -> list[str]:
+    return [b.label for b in at.button if b.key and b.key.startswith("w.quiz.answer.")]
+
+
+def test_the_answers_order_is_the_learners_own_and_a_reload_of_their_link_keeps_it():
+    first = open_page(QUIZ, preset="sennrich", step="2")
+    seat = first.query_params["seat"]
+    assert len(seat) == 8 and answer_labels(first)
+    again = open_page(QUIZ, preset="sennrich", step="2", seat=seat)  # a reload: a new session on the same link
+    assert answer_labels(again) == answer_labels(first)
+    orders = {tuple(answer_labels(open_page(QUIZ, preset="sennrich", step="2", seat=f"s{n}"))) for n in range(8)}
+    assert len(orders) > 1  # other learners, other orders
+
+
+def test_the_clicker_reveals_the_answer_unscored_then_moves_on_and_back():
+    at = open_page(QUIZ, preset="wikipedia", step="1")
+    at.button(key="w.quiz.reveal").click().run()
+    (shown,) = texts(at.info)
+    assert shown.startswith("Merge 2 joins 'a' + 'b' (making 'ab'): it occurs 2 times. It was a tie")
+    assert at.session_state["bpe.quiz_score"].answered == 0
+    assert all(b.disabled for b in at.button if b.key and b.key.startswith("w.quiz.answer."))
+    assert at.button(key="w.quiz.next").proto.shortcut == "pagedown"
+    at.button(key="w.quiz.next").click().run()
+    assert at.session_state["bpe.lab"].step == 2 and at.button(key="w.quiz.reveal").proto.shortcut == "pagedown"
+    at.button(key="w.quiz.back").click().run()
+    assert at.session_state["bpe.lab"].step == 1 and at.button(key="w.quiz.back").proto.shortcut == "pageup"

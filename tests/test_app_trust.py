@@ -84,7 +84,7 @@ def test_decode_follows_encode_until_the_learner_types_other_ids():
     at.text_input(key="w.decode_ids").set_value("108, 111").run()
     at.text_area(key="w.encode_text").set_value("wider").run()
     assert at.text_input(key="w.decode_ids").value == "108, 111"  # typed ids stay
-    at.button[0].click().run()  # "Use the ids encoded above"
+    at.button(key="w.decode_follow").click().run()  # "Use the ids encoded above"
     assert at.text_input(key="w.decode_ids").value == ids_shown(at)
 
 
@@ -195,7 +195,8 @@ def test_vocabulary_shows_readable_trees_whole_step_numbers_and_the_chart_counts
 
 # -- feedback -------------------------------------------------------------------------------------------
 def answer_labels(at) -> list[str]:
-    return [b.label for b in at.button if (b.key or "").startswith("w.quiz.answer.")]
+    """The quiz's answers as labelled, without their numbers ("2. 'a' + 'b'" -> "'a' + 'b'")."""
+    return [re.sub(r"^\d\. ", "", b.label) for b in at.button if (b.key or "").startswith("w.quiz.answer.")]
 
 
 def test_after_an_answer_the_quiz_buttons_mark_the_merged_pair_and_the_pick():

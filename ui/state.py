@@ -38,6 +38,8 @@ ENCODE_TEXT = "bpe.encode_text"
 ENCODE_SOURCE = "bpe.encode_text_source"
 """The example the encode text was chosen for (a new example gets its own sample)."""
 SPECIAL_MODE = "bpe.special_mode"
+ENCODE_WALK = "bpe.encode_walk"
+"""``(what was encoded, step)`` of the Encode page's merge walk, or ``None``: every merge applied."""
 DECODE_IDS = "bpe.decode_ids"
 DECODE_FOR = "bpe.decode_for"
 """``(tokenizer key, label)`` the Decode ids were typed for; ``None``: Decode follows Encode."""
@@ -74,6 +76,9 @@ URL_NEW = "bpe.url_new"
 """The query parameters of a link opened in this run (``{}`` on reruns): pages read their own."""
 QUIZ_SCORE = "bpe.quiz_score"
 """The quiz's running :class:`bpe.teaching.quiz.Score` (immutable, replaced after each answer)."""
+QUIZ_SEAT = "bpe.quiz_seat"
+"""This learner's seed for the order of the quiz's answers (``seat=`` in the Predict page's link, so a
+reload keeps the order; a new learner gets a new one)."""
 QUIZ_RESULT = "bpe.quiz_result"
 """``(question key, Result)`` of the last answer, so the verdict stays up until "Next question"."""
 TIE_PRESET = "bpe.tie_preset"
@@ -126,6 +131,7 @@ _DEFAULTS: dict[str, Any] = {
     ENCODE_TEXT: None,
     ENCODE_SOURCE: None,
     SPECIAL_MODE: "allowed",
+    ENCODE_WALK: None,
     DECODE_IDS: "",
     DECODE_FOR: None,
     DECODE_ERRORS: "replace",
@@ -148,6 +154,7 @@ _DEFAULTS: dict[str, Any] = {
     CORPUS_TOKENS: WINDOW_TOKENS,
     URL_NEW: None,
     QUIZ_SCORE: Score(),
+    QUIZ_SEAT: None,
     QUIZ_RESULT: None,
     TIE_PRESET: "wikipedia",
     COUNT_TEXT: "aaaa",

@@ -45,6 +45,8 @@ CORRECT = "correct"
 RIGHT_COUNT = "right_count"
 """The chosen pair tied with the winner at the top count but lost the tie-break."""
 WRONG = "wrong"
+REVEALED = "revealed"
+"""Nobody answered: the answer was shown (a teacher's clicker, or a learner who gives up)."""
 
 
 @dataclass(frozen=True)
@@ -93,10 +95,11 @@ class Question:
 @dataclass(frozen=True)
 class Result:
     step: int
-    chosen: Pair
+    chosen: Pair | None
+    """The learner's pick; ``None`` when the answer was revealed without one."""
     answer: Pair
     verdict: str
-    """``correct``, ``right_count`` (tied but lost the tie-break) or ``wrong``."""
+    """``correct``, ``right_count`` (tied but lost the tie-break), ``wrong`` or ``revealed``."""
     counts: tuple[Candidate, ...]
     """Every candidate (and the chosen pair) with its count, most frequent first."""
     explanation: str
@@ -249,6 +252,28 @@ def grade(question: Question, chosen: Pair) -> Result:
         if question.tie_count > 1:
             text += " " + _tie_sentence(question, _rival(question))
     return Result(question.step, chosen, question.answer, verdict, tuple(shown), text)
+
+
+def reveal(question: Question) -> Result:
+    """The answer without a pick: what a class sees when the teacher moves on (never scored).
+
+    >>> from bpe import PRESETS, train
+    >>> result = reveal(make_question(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings), 1))
+    >>> result.verdict, result.chosen
+    ('revealed', None)
+    >>> print(result.explanation)
+    Merge 2 joins 'a' + 'b' (making 'ab'): it occurs 2 times. It was a tie between 2 pairs at count 2, and the lexicographic-min rule picks 'a' + 'b' because its byte strings are the smallest, comparing the left token first: ('a', 'b') < ('aa', 'a').
+    """
+    if question.answer is None:
+        raise ValueError(f"there is no merge {question.step + 1} to reveal: {question.stop_detail}")
+    answer = next(c for c in question.candidates if c.pair == question.answer)
+    text = f"Merge {question.step + 1} joins {answer.label} (making {quote(question.new_token)}): it occurs {_times(question.count)}"
+    if question.tie_count > 1:
+        text += ". " + _tie_sentence(question, _rival(question))
+    else:
+        text += ", more than any other pair" + (f" (next best: {question.runner_up})." if question.runner_up else ".")
+    shown = sorted(question.candidates, key=lambda c: -1 if c.count is None else c.count, reverse=True)
+    return Result(question.step, None, question.answer, REVEALED, tuple(shown), text)
 
 
 def _tie_sentence(question: Question, loser: Pair | None) -> str:

@@ -1,9 +1,9 @@
-"""The Train page's step, headless (AppTest): "why" as a setting that stays, and a long corpus drawn
-as a window around the merge."""
+"""Stepping, headless (AppTest): the Train page's "why" as a setting that stays, a long corpus drawn
+as a window around the merge, and the Encode page's merge walk on PageDown / PageUp."""
 
 import re
 
-from .apptest_support import TRAIN, html_with, narration, open_page, plain
+from .apptest_support import ENCODE, TRAIN, html_with, narration, open_page, plain, stat
 
 WHY = "The lexicographic-max rule prefers"  # merge 3 of Sennrich: a three-way tie
 
@@ -43,3 +43,23 @@ def test_a_corpus_shorter_than_the_window_is_drawn_whole_without_a_show_more():
     at = open_page(TRAIN, preset="sennrich", step="3")
     assert "Showing characters" not in plain(html_with(at, "bpe-merge-view"))
     assert not [button for button in at.button if button.key == "w.corpus_more"]
+
+
+def walk_line(at) -> str:
+    return plain(html_with(at, "bpe-walk-line"))
+
+
+def test_the_encode_page_walks_the_text_one_merge_at_a_time_on_pagedown_and_back_on_pageup():
+    at = open_page(ENCODE, preset="sennrich", step="10", text=" lowest newest")
+    assert stat(at, "Tokens") == "3" and not [e for e in at.html if "bpe-walk-line" in e.value]  # all merges applied
+    assert at.button(key="w.walk.next").proto.shortcut == "pagedown" and at.button(key="w.walk.prev").proto.shortcut == "pageup"
+    at.button(key="w.walk.start").click().run()
+    assert walk_line(at) == "Step 0 of 9 · the text before any merge: 14 bytes"
+    at.button(key="w.walk.next").click().run()
+    assert walk_line(at) == "Step 1 of 9 · merge 1: s + t → st, at 2 places"
+    assert len(re.findall(r'class="bpe-tok[^"]*bpe-new"', html_with(at, "bpe-new"))) == 2  # both new tokens outlined
+    at.button(key="w.walk.prev").click().run()
+    assert walk_line(at).startswith("Step 0 of 9")
+    for _ in range(9):
+        at.button(key="w.walk.next").click().run()
+    assert not [e for e in at.html if "bpe-walk-line" in e.value]  # the last merge: back to the tokens and their ids
