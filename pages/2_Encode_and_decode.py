@@ -151,17 +151,14 @@ def walk_buttons(owner: str, at: int | None, count: int) -> None:
     last = count - 1
     row = st.container(horizontal=True, vertical_alignment="center", key="bpe-walk-buttons")
     row.button(
-        "From the bytes", key="w.walk.start", icon=":material/first_page:", on_click=_walk_to, args=(owner, 0),
-        disabled=at == 0 or last == 0,
-    )
-    row.button(
         "Previous merge", key="w.walk.prev", icon=":material/chevron_left:", shortcut="PageUp", on_click=_walk_to,
         args=(owner, max((last if at is None else at) - 1, 0)), disabled=at == 0 or last == 0,
     )
-    following = (at or 0) + 1
+    following = 0 if at is None else at + 1  # after the last merge, PageDown walks from the bytes again
     row.button(
-        "Next merge", key="w.walk.next", icon=":material/chevron_right:", shortcut="PageDown", type="primary",
-        on_click=_walk_to, args=(owner, following if following < last else None), disabled=at is None,
+        "Next merge" if at is not None else "Walk merge by merge", key="w.walk.next", icon=":material/chevron_right:",
+        shortcut="PageDown", type="primary", on_click=_walk_to, args=(owner, following if following < last else None),
+        disabled=last == 0,
     )
     row.button(
         "All merges", key="w.walk.end", icon=":material/last_page:", on_click=_walk_to, args=(owner, None), disabled=at is None,

@@ -181,3 +181,10 @@ def test_the_encode_page_walks_gpt2_through_its_merges_and_caps_the_chunks():
     gpt2 = shared_gpt2()
     byte_ids = [next(i for i, token in gpt2.tokens.items() if token.data == bytes([value])) for value in b"\xe2\x82"]
     assert at.text_input(key="w.decode_ids").value == ", ".join(map(str, byte_ids)) != "226, 130"
+
+
+def test_the_step_slider_is_shown_only_beside_a_tokenizer_it_moves():
+    at = open_page("pages/9_Compare.py", preset="sennrich")  # ours after all 10 merges, GPT-2, GPT-4o
+    assert not [slider for slider in at.slider if slider.key == "w.step.compare"]
+    at.multiselect(key="w.compare_with").set_value(["ours", "gpt2"]).run()
+    assert at.slider(key="w.step.compare").value == 0 and not at.exception

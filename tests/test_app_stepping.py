@@ -53,7 +53,7 @@ def test_the_encode_page_walks_the_text_one_merge_at_a_time_on_pagedown_and_back
     at = open_page(ENCODE, preset="sennrich", step="10", text=" lowest newest")
     assert stat(at, "Tokens") == "3" and not [e for e in at.html if "bpe-walk-line" in e.value]  # all merges applied
     assert at.button(key="w.walk.next").proto.shortcut == "pagedown" and at.button(key="w.walk.prev").proto.shortcut == "pageup"
-    at.button(key="w.walk.start").click().run()
+    at.button(key="w.walk.next").click().run()  # from the tokens, PageDown starts the walk at the bytes
     assert walk_line(at) == "Step 0 of 9 · the text before any merge: 14 bytes"
     at.button(key="w.walk.next").click().run()
     assert walk_line(at) == "Step 1 of 9 · merge 1: s + t → st, at 2 places"

@@ -244,13 +244,17 @@ def test_a_word_table_row_without_a_usable_count_says_so(count, said):
     assert said in errors_said(at)
 
 
-def test_import_and_export_offers_the_whole_run_at_step_0_and_names_files_by_run_and_step():
+def test_import_and_export_offers_the_whole_run_as_its_own_choice_and_step_0_is_bytes_only():
     at = open_page("pages/10_Import_and_export.py", preset="sennrich")
     assert at.session_state["bpe.lab"].step == 0
     said = [c.value for c in at.caption if c.value.startswith("The tokenizer after")]
-    assert said and said[0].startswith("The tokenizer after 10 of this run's 10 merges: 266 tokens")
+    assert said == ["The tokenizer after 10 of this run's 10 merges: 266 tokens (byte-level, pre-tokenizer gpt2)."]
+    assert at.toggle(key="w.export_whole").label == "All 10 merges (the whole run)"
     assert download_name("sennrich-step10", "tokenizer.json") == "sennrich-step10-tokenizer.json"
+    at.toggle(key="w.export_whole").set_value(False).run()  # step 0 means what it means everywhere: no merge yet
+    assert any(c.value.startswith("The tokenizer after no merge yet: the base tokens alone: 256 tokens") for c in at.caption)
     at = open_page("pages/10_Import_and_export.py", preset="sennrich", step="4")
+    at.toggle(key="w.export_whole").set_value(False).run()
     assert any(c.value.startswith("The tokenizer after 4 of this run's 10 merges") for c in at.caption)
 
 
