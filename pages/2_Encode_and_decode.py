@@ -131,7 +131,7 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
         "the ids, to copy:"
     )
     st.code(", ".join(map(str, shown)) or "(no tokens)", language=None, wrap_lines=True)
-    st.subheader("How each chunk was merged")
+    st.header("How each chunk was merged")
     st.caption(
         "The pre-tokenizer cuts the text into chunks; inside each chunk the tokenizer applies the learned "
         "merges in the order they were learned (merge 1 first), everywhere it can, until none applies."

@@ -117,11 +117,11 @@ def verdict(result) -> None:
 def question_panel(question: Question, result, key: tuple, *, step: int, total: int, rule: str) -> None:
     """The question, one button per answer (keys 1-4), then the verdict; PageDown reveals, then moves on."""
     if question.finished:
-        st.subheader("No next merge")
+        st.header("No next merge")
         st.info(escape_markdown(question.prompt), icon="🏁")
         st.button("Start again from step 0", key="w.quiz.restart", on_click=_go, args=(0,), type="primary")
         return
-    st.subheader(question.prompt)
+    st.header(question.prompt)
     st.caption(f"Ties are broken by the **{rule}** rule. Keys 1–{len(question.candidates)} answer.")
     for number, candidate in enumerate(question.candidates, start=1):
         # Answered buttons are disabled, and disabled buttons all look alike: say it in words and icons.
@@ -182,7 +182,7 @@ def main() -> None:
     with st.container(key="bpe-quiz"):
         left, right = st.columns([1.3, 1], gap="large")
     with left:
-        st.subheader(f"The corpus after merge {step}" if step else "The corpus before any merge")
+        st.header(f"The corpus after merge {step}" if step else "The corpus before any merge")
         corpus_view(trained, step)
     with right:
         question_panel(question, result, key, step=step, total=total, rule=trace.settings.tie_break)

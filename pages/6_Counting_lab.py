@@ -113,7 +113,7 @@ def main() -> None:
 def lesson(text: str, unit: str, pair: tuple[str, str], top: list, spelled: dict[int, str]) -> None:
     """First every pair and its count, as a learner would tally them; then the subtlety: one pair,
     counted with overlaps, and what one merge of it replaces."""
-    st.subheader("Every pair of neighbours, counted")
+    st.header("Every pair of neighbours, counted")
     show_html(pair_counts_html([(spelled[p.left], spelled[p.right], p.count) for p in top], chosen=pair))
     left, right = pair
     try:
@@ -124,7 +124,7 @@ def lesson(text: str, unit: str, pair: tuple[str, str], top: list, spelled: dict
         st.error(f"**Cannot count this pair:** {escape_markdown(error)}.", icon="🛑")
         return
     shown = f"{inline_code(left)} + {inline_code(right)}"
-    st.subheader(f"But one merge of {quote(left)} + {quote(right)} replaces fewer")
+    st.header(f"But one merge of {quote(left)} + {quote(right)} replaces fewer")
     show_html(stats_html([
         Stat("Counted (with overlap)", f"{tally.count:,}"),
         Stat("Replaced by one merge", f"{tally.replacements:,}"),

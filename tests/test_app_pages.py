@@ -300,7 +300,7 @@ def test_vocabulary_lists_tokens_with_their_step_and_draws_a_merge_tree():
     base = table.set_index("id").loc[0]  # a base byte: there from step 0, made by no pair; never Python's None
     assert (base["token"], base["created at step"], base["count then"]) == ("‹NUL›", 0, "–")
     (tree,) = at.get("graphviz_chart")
-    assert 'label="X = aaab\\nid 258 · step 3"' in tree.proto.spec
+    assert 'label=<X = aaab<BR/><FONT POINT-SIZE="8">id 258 · step 3</FONT>>' in tree.proto.spec
     at.text_input(key="w.vocab_query").set_value("aa").run()
     assert set(at.dataframe[0].value["id"]) >= {256, 258}
     assert len(at.get("vega_lite_chart")) == 1  # the length histogram

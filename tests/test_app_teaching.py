@@ -64,7 +64,7 @@ def test_hostile_text_from_a_link_is_shown_as_text(page, shown):
 # -- predict the next merge -----------------------------------------------------------------------
 def test_the_quiz_scores_a_right_answer_then_a_wrong_one_and_moves_on():
     at = open_page(QUIZ, preset="wikipedia", step="1")
-    assert "After 1 merge, which pair does merge 2 join?" in [s.value for s in at.subheader]
+    assert "After 1 merge, which pair does merge 2 join?" in [s.value for s in at.header]
     assert not [b for b in at.button if b.key and b.key.startswith("w.quiz.answer.") and b.disabled]
 
     at.button(key=answer_key(at, "'a' + 'b'")).click().run()
@@ -101,13 +101,13 @@ def test_the_quiz_at_the_last_merge_says_why_training_stopped_and_can_start_agai
     assert any("no next merge" in info.value.lower() or "stopped" in info.value for info in at.info)
     at.button(key="w.quiz.restart").click().run()
     assert at.session_state["bpe.lab"].step == 0
-    assert "Before any merge, which pair does merge 1 join?" in [s.value for s in at.subheader]
+    assert "Before any merge, which pair does merge 1 join?" in [s.value for s in at.header]
 
 
 def test_the_quiz_shares_the_step_with_the_train_page():
     at = open_page(TRAIN, preset="sennrich", step="4")
     at.switch_page(QUIZ).run()
-    assert "After 4 merges, which pair does merge 5 join?" in [s.value for s in at.subheader]
+    assert "After 4 merges, which pair does merge 5 join?" in [s.value for s in at.header]
 
 
 # -- tie-break lab --------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ def test_the_counting_lab_first_lists_every_pair_and_its_count_then_the_overlap(
     pairs = html_with(at, "bpe-pair-counts")
     listed = [(plain(chips), count) for chips, count in re.findall(r'<span class="bpe-pair-chips">(.*?)</span><b class="bpe-pair-count">(\d+)</b>', pairs)]
     assert listed == [("aa", "4"), ("ab", "2"), ("bd", "1"), ("da", "1"), ("ba", "1"), ("ac", "1")]
-    headings = [h.value for h in at.subheader]
+    headings = [h.value for h in at.header]
     assert headings[0] == "Every pair of neighbours, counted" and headings[1].startswith("But one merge of")
     # the merged text numbers its new tokens, as its caption says (drawn by CSS from data-n)
     assert re.findall(r'bpe-made-number" data-n="(\d)"', html_with(at, "bpe-merged")) == ["1", "2"]

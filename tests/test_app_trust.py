@@ -180,7 +180,7 @@ def test_compares_run_diff_opens_at_the_first_difference():
 
 
 # -- the Vocabulary page: columns that fit, readable trees, counts as text -----------------------------
-@pytest.mark.parametrize("present, font", [(False, 20), (True, 30)], ids=["normal", "presenter"])
+@pytest.mark.parametrize("present, font", [(False, 14), (True, 20)], ids=["normal", "presenter"])
 def test_vocabulary_shows_readable_trees_whole_step_numbers_and_the_chart_counts(present, font):
     query = {"present": "1"} if present else {}
     at = open_page(VOCAB, preset="sennrich", step="10", **query)

@@ -10,7 +10,7 @@ adds :data:`A11Y_CSS`, :data:`LAYOUT_CSS` and :data:`STALE_CSS` to every page, a
 from __future__ import annotations
 
 from .streamlit_dom import (
-    BUTTON, CAPTION, ELEMENT_CONTAINER, HEADER, HORIZONTAL_BLOCK, LAYOUT_WRAPPER, MAIN, MAIN_BLOCK, PRIMARY_BUTTON,
+    BUTTON, CAPTION, ELEMENT_CONTAINER, GRAPHVIZ, HEADER, HORIZONTAL_BLOCK, LAYOUT_WRAPPER, MAIN, MAIN_BLOCK, PRIMARY_BUTTON,
     SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX, SHORTCUT_HINT, SLIDER, STALE, TERTIARY_KIND, VERTICAL_BLOCK, keyed,
 )
 
@@ -47,6 +47,9 @@ LAYOUT_CSS = f"""
 {keyed("w-first-")} p, {keyed("w-last-")} p, {keyed("w-play-")} p, {keyed("w-moment-")} p {{
   {_HIDDEN} }}
 .bpe-pair-legend {{ margin-top: -.6rem; }}
+/* A merge tree's labels at the size its DOT asks for (Streamlit's CSS sets them all to 0.6 rem:
+   8 px in a tree scaled to its column); revert-layer falls back to the SVG's font-size attribute. */
+{GRAPHVIZ} svg text {{ font-size: revert-layer; }}
 .bpe-swatch {{ display: inline-block; width: .85em; height: .85em; border: 1px solid #222; vertical-align: -.08em; }}
 .bpe-stop {{ margin: .3rem 0 0 0; padding: .3rem .6rem; border-left: 4px solid #D55E00; background: #FDF1E9; }}
 @media (max-width: 640px) {{

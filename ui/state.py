@@ -203,11 +203,16 @@ def seed(widget_key: str, value: Any) -> None:
     st.session_state[widget_key] = value
 
 
+def chosen(state_key: str, options: list) -> Any:
+    """The choice remembered in ``state_key``, or the first of ``options`` once it is no longer
+    offered (another search, another step)."""
+    remembered = st.session_state[state_key]
+    return remembered if remembered in options else options[0]
+
+
 def seed_choice(widget_key: str, state_key: str, options: list) -> None:
-    """Show the choice remembered in ``state_key`` in the select ``widget_key``, or the first of
-    ``options`` once it is no longer offered (another search, another step)."""
-    chosen = st.session_state[state_key]
-    seed(widget_key, chosen if chosen in options else options[0])
+    """Show :func:`chosen` in the select ``widget_key``."""
+    seed(widget_key, chosen(state_key, options))
 
 
 def write_through(widget_key: str, state_key: str):

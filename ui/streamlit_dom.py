@@ -45,6 +45,8 @@ LAYOUT_WRAPPER = '[data-testid="stLayoutWrapper"]'
 """The box around a container (``st.container``, ``st.columns``) in its parent block; a keyed
 container's ``st-key-*`` class is on the block inside it."""
 HEADER = '[data-testid="stHeader"]'
+GRAPHVIZ = '[data-testid="stGraphVizChart"]'
+"""``st.graphviz_chart``'s box (its CSS sets every label inside to 0.6 rem, whatever the DOT asked)."""
 """The band above every page: the sidebar's open button on the left, the app menu on the right."""
 HORIZONTAL_BLOCK = '[data-testid="stHorizontalBlock"]'
 """``st.columns``' row."""
@@ -67,10 +69,15 @@ INTERNALS: Mapping[str, str] = MappingProxyType({
     ELEMENT_CONTAINER: ELEMENT_CONTAINER,
     LAYOUT_WRAPPER: LAYOUT_WRAPPER,
     HEADER: HEADER,
+    GRAPHVIZ: GRAPHVIZ,
     HORIZONTAL_BLOCK: HORIZONTAL_BLOCK,
 })
 """Each selector on Streamlit's internals -> a probe that matches on the Train page in presenter
-mode whenever Streamlit still draws that markup (the browser test's checklist)."""
+mode (or on the page :data:`PROBED_ON` names) whenever Streamlit still draws that markup (the
+browser test's checklist)."""
+
+PROBED_ON: Mapping[str, str] = MappingProxyType({GRAPHVIZ: "Vocabulary?preset=wikipedia&step=3"})
+"""Selectors of elements the Train page does not draw, and the page (with its link) that does."""
 
 
 def keyed(key_prefix: str) -> str:
