@@ -101,7 +101,7 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 {keyed("w-leave_present")} button {{ min-height: 0; padding: .05rem .3rem; }}
 {keyed("w-leave_present")} p {{ font-size: .75rem; }}
 {MAIN} {VERTICAL_BLOCK} {{ gap: .5rem; }}
-{MAIN} {ELEMENT_CONTAINER}:has({CAPTION}) {{ display: none; }}  /* the presenter says it */
+{MAIN}:not(:has({HOME})) {ELEMENT_CONTAINER}:has({CAPTION}) {{ display: none; }}  /* the presenter says it */
 {MAIN} .bpe-tokens {{ font-size: 1.3rem; }}
 {MAIN} .bpe-narration .bpe-tokens {{ font-size: inherit; }}
 {MAIN} {PRIMARY_BUTTON} kbd, {MAIN} {SECONDARY_BUTTON} kbd {{

@@ -45,4 +45,6 @@ def chart_table_html(spec: dict, *, max_rows: int = MAX_ROWS) -> str | None:
         for row in rows
     )
     caption = html.escape(spec.get("description") or "The numbers in the chart")
-    return f'<table class="bpe-sr-only"><caption>{caption}</caption><tr>{head}</tr>{body}</table>'
+    # subtle: the hidden box is a div around the table: a table grows to its content whatever width
+    # it is given, and a 1-pixel table 450 pixels wide made a phone's page pan sideways
+    return f'<div class="bpe-sr-only"><table><caption>{caption}</caption><tr>{head}</tr>{body}</table></div>'

@@ -23,6 +23,7 @@ from ..teaching.pretokenization_lab import Learned, Split
 from ..teaching.quiz import Result
 from ..teaching.tie_lab import TieLab
 from .palette import TINTS, assign_colors
+from .plain_tables import scroll_box
 from .notation import name as mark_name
 from .notation import spell
 from .token_html import visible_text
@@ -196,9 +197,9 @@ def splits_html(splits: Sequence[Split], labels: Mapping[str, str] | None = None
             body = f'<div class="bpe-tokens">{"".join(chips) or "∅"}</div>'
             words = f"{len(split.words):,}"
         rows.append(f'<tr><th scope="row">{name}</th><td>{body}</td><td class="bpe-num">{words}</td></tr>')
-    return (
+    return scroll_box(
         '<table class="bpe-lab-table"><thead><tr><th>pre-tokenizer</th><th>chunks</th><th>words</th></tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table>'
+        f'<tbody>{"".join(rows)}</tbody></table>', "Each pre-tokenizer's chunks",
     )
 
 
@@ -257,9 +258,9 @@ def token_bytes_html(token: TokenBytes) -> str:
         f"<td>{html.escape(role.role)}</td><td>{html.escape(role.why_gpt2)}</td></tr>"
         for role in token.roles
     )
-    return (
+    return scroll_box(
         '<table class="bpe-lab-table"><thead><tr><th>byte</th><th>GPT-2 shows</th><th>role in UTF-8</th>'
-        f"<th>why GPT-2 shows it so</th></tr></thead><tbody>{cells}</tbody></table>"
+        f"<th>why GPT-2 shows it so</th></tr></thead><tbody>{cells}</tbody></table>", "The token's bytes",
     )
 
 
@@ -308,10 +309,11 @@ def tie_table_html(lab: TieLab, *, limit: int = 60, rules_used_by: Mapping[str, 
         f'<p class="bpe-legend">Merges 1 to {first - 1:,} are the same under every rule (not shown).</p>'
         if first > 1 else ""
     )
-    return (
-        f'{same}<table class="bpe-lab-table bpe-tie-table"><thead><tr><th>merge</th>{head}</tr></thead>'
-        f'<tbody>{"".join(body)}</tbody></table>{more}'
+    table = (
+        f'<table class="bpe-lab-table bpe-tie-table"><thead><tr><th>merge</th>{head}</tr></thead>'
+        f'<tbody>{"".join(body)}</tbody></table>'
     )
+    return f"{same}{scroll_box(table, 'Merge by merge, the token each rule made')}{more}"
 
 
 # -- predict the next merge ---------------------------------------------------------------------

@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..ids import is_digits
 from ..trace import Trace
-from .plain_tables import MERGE_COLUMNS, TABLES_CSS, merge_rows, table_html  # TABLES_CSS: the pages' import
+from .plain_tables import MERGE_COLUMNS, TABLES_CSS, merge_rows, scroll_box, table_html  # TABLES_CSS: the pages' import
 from .token_html import spelled, visible_text
 
 
@@ -52,14 +52,15 @@ def latest_rows_html(frame: pd.DataFrame, *, upto: int, what: str, limit: int = 
 
     >>> frame = pd.DataFrame({"step": [1, 2, 3], "token": ["a<b", "ab", "abc"]})
     >>> print(latest_rows_html(frame, upto=3, what="merges", limit=2))
-    <table class="bpe-table"><tr><th>step</th><th>token</th></tr><tr><td class="bpe-number">3</td><td>abc</td></tr><tr><td class="bpe-number">2</td><td>ab</td></tr></table><p class="bpe-legend">1 earlier merges not shown.</p>
+    <div class="bpe-scroll-x" role="region" aria-label="The latest merges" tabindex="0"><table class="bpe-table"><tr><th>step</th><th>token</th></tr><tr><td class="bpe-number">3</td><td>abc</td></tr><tr><td class="bpe-number">2</td><td>ab</td></tr></table></div><p class="bpe-legend">1 earlier merge not shown.</p>
     """
     shown = frame.iloc[max(upto - limit, 0):upto].iloc[::-1]
     numeric = [pd.api.types.is_numeric_dtype(dtype) for dtype in shown.dtypes]
     table = table_html(shown.columns, shown.itertuples(index=False), numeric=numeric)
     hidden = upto - len(shown)
-    note = f'<p class="bpe-legend">{hidden:,} earlier {html.escape(what)} not shown.</p>' if hidden > 0 else ""
-    return table + note
+    what_hidden = what.removesuffix("s") if hidden == 1 else what
+    note = f'<p class="bpe-legend">{hidden:,} earlier {html.escape(what_hidden)} not shown.</p>' if hidden > 0 else ""
+    return scroll_box(table, f"The latest {what}") + note
 
 
 def token_kind(trace: Trace, token_id: int) -> str:
