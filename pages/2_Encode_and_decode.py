@@ -115,9 +115,9 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
     walk_buttons(owner, at, len(steps))
     if at is not None:  # a step of the walk: the walked text with that merge's new tokens outlined
         step = steps[at]
-        show_html(walk_line(tokenizer, step, at, len(steps), names=names))
-        show_html(chips_html(pieces_for(step.ids, tokenizer.tokens, special_ids=specials, new_id=step.new_id, names=names),
-                             end_of_word=tokenizer.end_of_word))
+        chips = chips_html(pieces_for(step.ids, tokenizer.tokens, special_ids=specials, new_id=step.new_id, names=names),
+                           end_of_word=tokenizer.end_of_word)
+        show_html(f'<div class="bpe-walk-step">{walk_line(tokenizer, step, at, len(steps), names=names)}{chips}</div>')
         st.code(", ".join(map(str, step.ids)), language=None, wrap_lines=True)
         if encoded.walked_chars < len(text):
             st.caption(f"The walk follows the first {encoded.walked_chars:,} of {len(text):,} characters.")

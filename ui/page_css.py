@@ -53,7 +53,7 @@ LAYOUT_CSS = f"""
 .bpe-swatch {{ display: inline-block; width: .85em; height: .85em; border: 1px solid #222; vertical-align: -.08em; }}
 .bpe-stop {{ margin: .3rem 0 0 0; padding: .3rem .6rem; border-left: 4px solid #D55E00; background: #FDF1E9; }}
 @media (max-width: 640px) {{
-  {MAIN_BLOCK} {{ padding-left: .75rem; padding-right: .75rem; padding-top: 3.2rem; }}
+  {MAIN_BLOCK} {{ padding-left: .75rem; padding-right: .75rem; padding-top: 3.8rem; }}
   {MAIN} {VERTICAL_BLOCK} {{ gap: .55rem; }}
   .bpe-layers {{ --bpe-corpus-height: 8.5rem; }}
   {MAIN} h1 {{ font-size: 1.6rem; }}
