@@ -42,7 +42,7 @@ def text_to_encode(trained) -> str:
     return st.session_state[state.ENCODE_TEXT]
 
 
-def controls(trained, step: int) -> None:
+def controls(trained, step: int, tokenizer) -> None:
     """The inputs, in two rows: the tokenizer and the step; the text and how special tokens are read.
     Each writes the session's state, which the lesson reads (so they may be drawn after it)."""
     top = st.columns([1, 1], gap="large", vertical_alignment="bottom")
@@ -67,6 +67,11 @@ def controls(trained, step: int) -> None:
         st.radio(
             "Special tokens in the text are…", list(ENCODE_MODE_LABELS), key="w.special_mode",
             format_func=ENCODE_MODE_LABELS.get, on_change=state.write_through("w.special_mode", state.SPECIAL_MODE),
+        )
+        special = tokenizer.special_tokens
+        st.caption(
+            "This tokenizer's special tokens: " + ", ".join(map(inline_code, special)) if special
+            else "This run has no special tokens: add one in the sidebar (e.g. `<|endoftext|>`) to try this."
         )
 
 
@@ -175,14 +180,14 @@ def main() -> None:
     presenting = presenter()
     step = state.lab().step
     text = text_to_encode(trained)
-    if not presenting:  # a projector's first screen is the tokens: their inputs follow them
-        run_summary(trained.trace)
-        controls(trained, step)
     if st.session_state[state.ENCODE_WITH] not in tokenizers.choices():  # an import was removed
         st.session_state[state.ENCODE_WITH] = tokenizers.OURS
     choice = st.session_state[state.ENCODE_WITH]
     ours = tokenizer_at(trained, step)
     tokenizer = tokenizers.resolve(choice, ours) or ours
+    if not presenting:  # a projector's first screen is the tokens: their inputs follow them
+        run_summary(trained.trace)
+        controls(trained, step, tokenizer)
     anchor = (trained.trace, step) if tokenizer is ours else (tokenizer, None)
     # Ids change meaning with the tokenizer, the example, its settings and (for your own text) the text.
     owner_key = repr((choice, state.lab().source, trained.trace.settings, hash(trained.text), hash(trained.table)))
@@ -190,7 +195,7 @@ def main() -> None:
     encoded = lesson(tokenizer, text, names_for(trained) if tokenizer is ours else {}, anchor=anchor, owner=walk_owner)
     if presenting:
         with st.container(key="bpe-below"):
-            controls(trained, step)
+            controls(trained, step, tokenizer)
     decoding.decode_section(tokenizer, encoded, (owner_key, tokenizers.label(choice, step)))
     url.write_url()
 

@@ -47,7 +47,7 @@ def after_merge(markup: str) -> str:
 def narration(at: AppTest) -> str:
     """The Train page's headline, then its "why" sentences when they are shown (two elements)."""
     html_with(at, "bpe-narration")
-    return "\n".join(plain(element.value) for element in at.html if "bpe-narration" in element.value)
+    return "\n".join(plain(element.value) for element in at.html if "bpe-narration" in element.value or "bpe-why" in element.value)
 
 
 def chart_rows(element) -> list[dict]:

@@ -16,7 +16,7 @@ from bpe.views.labs import LABS_CSS
 from bpe.views.merge_html import MERGE_CSS
 from bpe.views.naming import MAX_NAMED_MERGES, wikipedia_names
 from bpe.views.narration import NARRATION_CSS
-from bpe.views.presenter import PRESENTER_SCALE, scale_fonts
+from bpe.views.presenter import PRESENTER_SCALE, PRESENTER_STEP_SCALE, scale_fonts
 from bpe.views.stats import STATS_CSS
 from bpe.views.tables import TABLES_CSS
 from bpe.views.token_html import TOKEN_CSS
@@ -84,7 +84,7 @@ def show_chart(spec: dict, container=None, *, renderer: str = "canvas") -> None:
     pair-count chart asks for SVG: its bars must be elements, so that hovering one can mark the
     pair's places in the corpus (CSS ``:has()`` on the bar's ``aria-label``, see ``merge_html``)."""
     if presenter():
-        spec = scale_fonts(spec, PRESENTER_SCALE)
+        spec = scale_fonts(spec, PRESENTER_SCALE, step_scale=PRESENTER_STEP_SCALE)
     spec = {**spec, "usermeta": {**spec.get("usermeta", {}), "embedOptions": {"renderer": renderer}}}
     (container or st).vega_lite_chart(spec, width="stretch")
     if (table := chart_table_html(spec)) is not None:  # a canvas says nothing to a screen reader

@@ -112,12 +112,12 @@ class Narration:
         again at every step, since each step redraws the narration.
         """
         items = "".join(f"<li>{self._line_html(line)}</li>" for line in self.sentences)
-        return f'<ul class="bpe-narration bpe-why" aria-label="Why this pair, and what the merge did">{items}</ul>'
+        return f'<ul class="bpe-why" aria-label="Why this pair, and what the merge did">{items}</ul>'
 
 
 NARRATION_CSS = """
 <style>
-.bpe-narration { border-left: 6px solid #0072B2; background: #F4F8FB; padding: .3em 1em .15em 1em;
+.bpe-narration, .bpe-why { border-left: 6px solid #0072B2; background: #F4F8FB; padding: .3em 1em .15em 1em;
   border-radius: 6px; font-size: .98rem; line-height: 1.5; }
 .bpe-head-row { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .1em 1.5em; }
 .bpe-headline { font-size: 1.35rem; font-weight: 700; }

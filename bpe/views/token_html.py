@@ -37,7 +37,7 @@ TOKEN_CSS = """
 .bpe-tokens { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
   font-size: 1.05rem; line-height: 2.1; white-space: normal; word-break: break-word; }
 .bpe-tok { display: inline-block; white-space: pre; border: 1px solid rgba(0,0,0,.45);
-  border-radius: 4px; padding: 0 .18em; margin: 0 2px 2px 0; color: #111; line-height: 1.5; }
+  border-radius: 4px; padding: 0 .18em; margin: 0 2px 2px 0; color: #111; line-height: 1.5; vertical-align: top; }
 .bpe-tok.bpe-new { outline: 2.5px solid #111; outline-offset: 0; font-weight: 700; }
 .bpe-tok.bpe-special { border-style: dashed; font-style: italic; background: {special}; }
 .bpe-ws { color: #595E63; }  /* 4.5:1 or more on every tint (WCAG AA) */
