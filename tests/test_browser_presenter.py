@@ -176,3 +176,35 @@ def test_a_reload_shows_the_quiz_answers_in_the_same_order(new_tab, app_url):
     page.reload()
     expect(answers).to_have_count(4, timeout=FIRST_LOAD_MS)
     assert answers.all_inner_texts() == first
+
+
+LESSONS = [
+    # (name, URL path, what shows the lesson is drawn)
+    ("home", "", "h1"),
+    ("train", "Train?preset=sennrich&step=3", '[data-testid="stVegaLiteChart"] svg.marks'),
+    ("train-python-docs", "Train?preset=python-docs&step=500", '[data-testid="stVegaLiteChart"] svg.marks'),
+    ("encode", "Encode_and_decode?preset=sennrich&step=10", ".bpe-linked .bpe-tok"),
+    ("vocabulary", "Vocabulary?preset=sennrich&step=10", '[data-testid="stGraphVizChart"] svg text'),
+    ("predict", "Predict_the_next_merge?preset=sennrich&step=2", '[class*="st-key-w-quiz-answer-4"] button'),
+    ("tie-break-lab", "Tie_break_lab?preset=wikipedia", ".bpe-tie-table"),
+    ("counting-lab", "Counting_lab?text=aaabdaaabac&left=a&right=a", ".bpe-pair-counts"),
+    ("pre-tokenization-lab", "Pre-tokenization_lab", ".bpe-lab-table"),
+    ("byte-inspector", "Byte_inspector", ".bpe-bytes"),
+    ("compare", "Compare?preset=sennrich", ".bpe-tokens .bpe-tok"),
+]
+SCREENS = {"projector-1280x720": (1280, 720, "&present=1"), "phone-390x844": (390, 844, "")}
+
+
+@pytest.mark.screenshots  # pictures for people only: pytest -m browser --screenshots
+@pytest.mark.parametrize("screen", list(SCREENS))
+@pytest.mark.parametrize("name, path, drawn", LESSONS, ids=[lesson[0] for lesson in LESSONS])
+def test_screenshot_of_each_lesson_page_on_a_projector_and_a_phone(new_tab, app_url, picture, name, path, drawn, screen):
+    width, height, query = SCREENS[screen]
+    page = new_tab(width, height)
+    page.goto(f"{app_url}/{path}{'&' if '?' in path else '?'}{query.lstrip('&')}" if query else f"{app_url}/{path}")
+    expect(page.locator(drawn).first).to_be_attached(timeout=FIRST_LOAD_MS)
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
+    page.evaluate("() => document.fonts.ready.then(() => true)")  # no boxes where CJK or emoji will be
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page pans sideways"
+    picture(page, f"lesson-{name}-{screen}")

@@ -16,6 +16,8 @@ from .streamlit_dom import (
 
 STEPPER = keyed("bpe-stepper")
 """The stepper's row (``ui.stepper.stepper``: a keyed horizontal container)."""
+WALK = keyed("bpe-walk-buttons")
+"""The Encode page's merge-walk buttons (a keyed horizontal container)."""
 HOME = keyed("bpe-home")
 """The home page's content (its descriptions are the page: a phone keeps them)."""
 BELOW = keyed("bpe-below")
@@ -60,7 +62,7 @@ LAYOUT_CSS = f"""
   {MAIN}:not(:has({HOME})) {CAPTION} {{ display: none; }}  /* a lesson's intro: the home page's are its content */
   {LAYOUT_WRAPPER}:has(> {keyed("bpe-why")}) {{ order: 1; }}  /* the "why" after the chart and the corpus */
   {keyed("w-tables")} {{ order: 2; }}
-  {STEPPER} kbd, {STEPPER} p {{ {_HIDDEN} }}
+  {STEPPER} kbd, {STEPPER} p, {WALK} kbd, {WALK} p {{ {_HIDDEN} }}  /* icons only: one row */
   {STEPPER} {{ column-gap: .35rem; }}
   {STEPPER} {BUTTON} button {{ padding: 0 .5rem; min-width: 2.4rem; }}
   {STEPPER} {SELECTBOX} {{ width: 7rem !important; }}
@@ -97,6 +99,7 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 {HEADER} button, {HEADER} button * {{ pointer-events: auto; }}
 {MAIN_BLOCK} {{ padding: .45rem 1.2rem 2rem 1.2rem; }}
 {MAIN} h1 {{ font-size: 1.05rem; line-height: 1.4; padding: .25rem 0 0 2.4rem; margin: 0; }}
+{MAIN} h2 {{ font-size: 1.3rem; padding: .2rem 0 0 0; }}  /* the lesson is large; its headings need not be */
 {keyed("w-leave_present")} {{ position: fixed; top: .3rem; right: 3rem; z-index: 999991; width: auto !important; }}
 {keyed("w-leave_present")} button {{ min-height: 0; padding: .05rem .3rem; }}
 {keyed("w-leave_present")} p {{ font-size: .75rem; }}
