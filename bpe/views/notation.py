@@ -56,10 +56,10 @@ _NAMED: Mapping[str, tuple[str, str]] = MappingProxyType({
 })
 """Characters with a mark of their own and the name a hover or a legend gives them."""
 
-_C0_ABBREVIATIONS = (
+_C0_ABBREVIATIONS = tuple((
     "NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI "
     "DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US"
-).split()
+).split())
 """ASCII's names of the C0 controls, 0x00 to 0x1F (tab, newline and return have marks of their own)."""
 
 # Categories that draw nothing (or only a gap): controls, format characters, separators.
