@@ -9,70 +9,68 @@ from bpe.teaching.tour import TOUR
 from ui.render import page_setup
 
 page_setup(pages.HOME)
-with st.container(key="bpe-home"):  # the page's CSS keeps its descriptions on a phone
+with st.container(key="bpe-home"):  # marks the home page: the page's CSS keeps its descriptions on a phone
     st.title("BPE Lab: byte-pair encoding, step by step")
-    st.markdown(
-        "**Byte-pair encoding (BPE)** turns text into tokens the way GPT-2, GPT-4 and most language models do. "
-        "It starts from single bytes (or characters), counts how often each **pair of neighbouring tokens** "
-        "occurs, and **merges the most frequent pair** into one new token. Repeat a few thousand times and "
-        "frequent words and word pieces (` the`, `ing`, `est`) become single tokens, while any text can "
-        "still be written with the bytes underneath. The list of merges, in order, *is* the tokenizer: "
-        "encoding new text replays them."
-    )
-    st.markdown(
-        "Pick an example below to open it **step by step**: at each merge you see which pair won and why "
-        "(ties are common, and each library breaks them its own way), the corpus re-segmented, and how "
-        "much it shrank. Then **encode and decode** new text with the merges learned so far, and explore "
-        "the **vocabulary** and each token's merge tree."
-    )
+st.markdown(
+    "**Byte-pair encoding (BPE)** turns text into tokens the way GPT-2, GPT-4 and most language models do. "
+    "It starts from single bytes (or characters), counts how often each **pair of neighbouring tokens** "
+    "occurs, and **merges the most frequent pair** into one new token. Repeat a few thousand times and "
+    "frequent words and word pieces (` the`, `ing`, `est`) become single tokens, while any text can "
+    "still be written with the bytes underneath. The list of merges, in order, *is* the tokenizer: "
+    "encoding new text replays them."
+)
+st.markdown(
+    "Pick an example below to open it **step by step**: at each merge you see which pair won and why "
+    "(ties are common, and each library breaks them its own way), the corpus re-segmented, and how "
+    "much it shrank. Then **encode and decode** new text with the merges learned so far, and explore "
+    "the **vocabulary** and each token's merge tree."
+)
 
-    st.header("A guided tour in five steps")
-    st.caption("Each step opens the page that shows it, already set up, with a link on to the next step.")
-    for number, (column, step) in enumerate(zip(st.columns(len(TOUR)), TOUR), start=1):
-        with column.container(border=True, height="stretch"):
-            st.markdown(f"**{number}. {step.title}**")
-            st.caption(step.body)
-            target = pages.page_for(step.page)
-            st.page_link(step.page, label="Open", icon=target.icon, help=f"Opens {target.title}", query_params=step.link_params(number))
-            st.caption(f"on *{target.title}*")
+st.page_link(
+    pages.WHY.file, label=f"{pages.WHY.title}: {pages.WHY.blurb}", icon=pages.WHY.icon,
+    help="Strawberry's r's, long numbers, Hindi, Python's spaces, glitch tokens: what a model gets wrong and which merge is why",
+)
 
-    st.header("Examples")
-    cards = [
-        (name, preset.title, preset.description,
-         f"{preset.settings.unit} · {preset.settings.pretokenizer} · ties: {preset.settings.tie_break} · "
-         f"{preset.settings.target_merges(0):,} merges")
-        for name, preset in PRESETS.items()
-    ] + [
-        (OWN_TEXT_SOURCE, SOURCES[OWN_TEXT_SOURCE], "Paste text or upload a .txt file, then choose every setting yourself.",
-         "byte · gpt2 · ties: first-seen · 30 merges"),
-        (OWN_TABLE_SOURCE, SOURCES[OWN_TABLE_SOURCE], "Type words and their counts in a table, as in the Sennrich paper.",
-         "char · </w> · ties: first-seen · 15 merges"),
-    ]
-    for row in range(0, len(cards), 4):
-        columns = st.columns(4)
-        for column, (name, title, description, facts) in zip(columns, cards[row:row + 4]):
-            with column.container(border=True, height="stretch"):  # a fixed height scrolls, out of keyboard reach, in presenter mode
-                st.markdown(f"**{title}**")
-                st.caption(description)
-                st.caption(f"`{facts}`")
-                st.page_link(pages.TRAIN.file, label="Open step by step", icon=":material/play_circle:", query_params={"preset": name})
+st.header("A guided tour in five steps")
+st.caption("Each step opens the page that shows it, already set up, with a link on to the next step.")
+for number, (column, step) in enumerate(zip(st.columns(len(TOUR)), TOUR), start=1):
+    with column.container(border=True, height="stretch"):
+        st.markdown(f"**{number}. {step.title}**")
+        st.caption(step.body)
+        target = pages.page_for(step.page)
+        st.page_link(step.page, label="Open", icon=target.icon, help=f"Opens {target.title}", query_params=step.link_params(number))
+        st.caption(f"on *{target.title}*")
 
-    st.divider()
-    left, right = st.columns(2)
-    left.markdown(
-        "**The pages**\n"
-        "- **Train** — the corpus, the settings, and every merge explained.\n"
-        "- **Encode and decode** — new text through the merges learned up to the current step.\n"
-        "- **Vocabulary** — every token, the step that made it, and its merge tree.\n"
-        "- **Predict the next merge** — a quiz: guess each merge before it happens, and keep score.\n"
-        "- **Labs** — tie-break rules side by side, counting versus replacing, pre-tokenizer splits, and "
-        "the bytes under every character.\n"
-        "- **Compare tokenizers** — one text under ours, GPT-2 and imported tokenizers; where two runs part ways.\n"
-        "- **Import & export** — this tokenizer as minbpe, Hugging Face, tiktoken or GPT-2 files, and theirs in.\n\n"
-        "Teaching a class? Switch on **Presenter mode** in the sidebar for large type."
-    )
-    right.markdown(
-        "**Sharing a view**\n\n"
-        "The address bar always holds the example, the settings and the step (never your own text): copy it "
-        "to show a class exactly this merge."
-    )
+st.header("Examples")
+cards = [
+    (name, preset.title, preset.description,
+     f"{preset.settings.unit} · {preset.settings.pretokenizer} · ties: {preset.settings.tie_break} · "
+     f"{preset.settings.target_merges(0):,} merges")
+    for name, preset in PRESETS.items()
+] + [
+    (OWN_TEXT_SOURCE, SOURCES[OWN_TEXT_SOURCE], "Paste text or upload a .txt file, then choose every setting yourself.",
+     "byte · gpt2 · ties: first-seen · 30 merges"),
+    (OWN_TABLE_SOURCE, SOURCES[OWN_TABLE_SOURCE], "Type words and their counts in a table, as in the Sennrich paper.",
+     "char · </w> · ties: first-seen · 15 merges"),
+]
+for row in range(0, len(cards), 4):
+    columns = st.columns(4)
+    for column, (name, title, description, facts) in zip(columns, cards[row:row + 4]):
+        with column.container(border=True, height="stretch"):  # a fixed height scrolls, out of keyboard reach, in presenter mode
+            st.markdown(f"**{title}**")
+            st.caption(description)
+            st.caption(f"`{facts}`")
+            st.page_link(pages.TRAIN.file, label="Open step by step", icon=":material/play_circle:", query_params={"preset": name})
+
+st.divider()
+left, right = st.columns(2)
+left.markdown(
+    "**The pages** (each is in the sidebar)\n"
+    + "".join(f"- **{page.title}** — {page.blurb}\n" for page in pages.PAGES if page is not pages.HOME)
+    + "\nTeaching a class? Switch on **Presenter mode** in the sidebar for large type."
+)
+right.markdown(
+    "**Sharing a view**\n\n"
+    "The address bar always holds the example, the settings and the step (never your own text): copy it "
+    "to show a class exactly this merge."
+)

@@ -49,7 +49,7 @@ from tokenizers import decoders, models, pre_tokenizers  # noqa: E402
 from bpe.byte_level import UNICODE_TO_BYTE  # noqa: E402
 from bpe.pretokenize import GPT2_PATTERN  # noqa: E402
 from bpe.presets import python_docs_text  # noqa: E402
-from bpe.pretrained import PRETRAINED, gpt2_file_paths, load_pretrained  # noqa: E402
+from bpe.pretrained import PRETRAINED, load_pretrained, pretrained_file_paths  # noqa: E402
 from tests.peers import tiktoken_encoding  # noqa: E402
 
 ENDOFTEXT = "<|endoftext|>"
@@ -139,7 +139,7 @@ def bench_one(name: str, text: str, runs: int) -> dict[str, float]:
     load = measure_load(name)
     warm = load_pretrained(name)
     if name == "gpt2":
-        encoder_path, merges_path = gpt2_file_paths()
+        encoder_path, merges_path = pretrained_file_paths("gpt2")
         enc = build_tiktoken(encoder_path)
         hf = build_hf(encoder_path, merges_path)
     else:

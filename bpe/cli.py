@@ -29,44 +29,26 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
 from . import cli_app
-from .corpus import BOM, Corpus, decode_text_file, parse_word_counts
-from .end_of_word import END_OF_WORD_MODES
+from .checking.command import add_check_command
+from .cli_args import UsageError, add_train_arguments, corpus_from_args, note_bom, read_text_file, settings_from_args
+from .corpus import BOM, Corpus
 from .errors import BpeError
 from .formats import all_formats, import_tokenizer, tokenizer_format
-from .formats.common import open_binary, read_file
 from .ids import is_digits, read_id
+from .local_files import open_binary, read_file, write_text
 from .pretrained import PRETRAINED_NAMES, load_pretrained
-from .presets import PRESETS, get_preset
-from .settings import TrainSettings
 from .streaming import read_text_chunks
-from .tiebreak import TIE_BREAK_RULES
 from .tokenizer import Tokenizer
 from .trace import Trace
 from .trainer import train
 
 
-class UsageError(Exception):
-    """Bad command-line usage (reported like any other input error)."""
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, not argparse's usage block
         raise UsageError(f"{message} (see {self.prog} --help)")
-
-
-def _read_text_file(path: str) -> str:
-    data = read_file(path)
-    if data.startswith(BOM.encode()):
-        _note_bom(path)
-    return decode_text_file(data, name=path)
-
-
-def _note_bom(where: str) -> None:
-    print(f"note: removed the byte-order mark (U+FEFF) at the start of {where}; it is not part of the text",
-          file=sys.stderr)
 
 
 _PATH_OPTIONS = frozenset({"file", "tokenizer", "save", "save_trace", "out", "input"})
@@ -89,7 +71,7 @@ def _check_arguments_are_utf8(args: argparse.Namespace) -> None:
 
 
 def _load_tokenizer(path: str) -> Tokenizer:
-    return Tokenizer.from_json(_read_text_file(path))
+    return Tokenizer.from_json(read_text_file(path))
 
 
 def _chosen_tokenizer(args: argparse.Namespace) -> Tokenizer:
@@ -122,39 +104,6 @@ def merge_records(trace: Trace) -> list[dict]:
     return records
 
 
-def settings_from_args(args: argparse.Namespace) -> TrainSettings:
-    """The settings of :func:`add_train_arguments`: the preset's (or the defaults), then each option given."""
-    sources = [args.preset, args.text, args.file, args.words]
-    if sum(source is not None for source in sources) != 1:
-        raise UsageError("give exactly one of --preset, --text, --file or --words")
-    preset = get_preset(args.preset) if args.preset else None
-    base = preset.settings if preset else TrainSettings()
-    overrides = {
-        name: value
-        for name, value in (
-            ("unit", args.unit), ("pretokenizer", args.pretokenizer), ("end_of_word", args.end_of_word),
-            ("end_of_word_mode", args.end_of_word_mode),
-            ("tie_break", args.tie_break), ("min_frequency", args.min_frequency),
-        )
-        if value is not None
-    }
-    if args.merges is not None or args.vocab_size is not None:
-        overrides.update(merges=args.merges, vocab_size=args.vocab_size)
-    if args.special:
-        overrides["special_tokens"] = tuple(args.special)
-    if args.specials_as_text:
-        overrides["specials_as_text"] = True
-    return TrainSettings.from_dict({**base.to_dict(), **overrides})
-
-
-def corpus_from_args(args: argparse.Namespace) -> tuple[str | None, Mapping[str, int] | None]:
-    """``(text, None)`` or ``(None, word table)``: the corpus :func:`add_train_arguments` chose."""
-    preset = get_preset(args.preset) if args.preset else None
-    if args.words is not None or (preset and preset.word_counts is not None):
-        return None, parse_word_counts(args.words) if args.words is not None else preset.word_counts
-    return (args.text if args.text is not None else _read_text_file(args.file) if args.file else preset.corpus_text), None
-
-
 def _train(args: argparse.Namespace) -> None:
     settings = settings_from_args(args)
     text, words = corpus_from_args(args)
@@ -167,9 +116,9 @@ def _train(args: argparse.Namespace) -> None:
     trace = train(corpus, settings)
     elapsed = time.perf_counter() - started
     if args.save:
-        _write(args.save, Tokenizer.from_trace(trace).to_json())
+        Tokenizer.from_trace(trace).save(args.save)
     if args.save_trace:
-        _write(args.save_trace, trace.to_json())
+        trace.save(args.save_trace)
     if args.json:
         print(
             json.dumps(
@@ -194,14 +143,6 @@ def _train(args: argparse.Namespace) -> None:
     print(f"stopped: {trace.stop_detail}; vocabulary size {trace.vocab_size()}; {elapsed:.3f} s")
 
 
-def _write(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as file:
-            file.write(text)
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror}") from None
-
-
 def _encode(args: argparse.Namespace) -> None:
     if (args.text is None) == (args.file is None):
         raise UsageError("give exactly one of --text or --file")
@@ -219,7 +160,7 @@ def _encode(args: argparse.Namespace) -> None:
         stream = sys.stdin.buffer if args.file == "-" else open_binary(args.file)
         name = "standard input" if args.file == "-" else args.file
         with stream:
-            chunks = read_text_chunks(stream, name=name, on_bom=lambda: _note_bom(name))
+            chunks = read_text_chunks(stream, name=name, on_bom=lambda: note_bom(name))
             ids = tokenizer.encode_iterable(chunks, allowed_special=allowed)
             _print_ids(ids, as_json=args.json, started=started)
         return
@@ -227,16 +168,16 @@ def _encode(args: argparse.Namespace) -> None:
 
 
 def _print_ids(ids: Iterator[int], *, as_json: bool, started: float) -> None:
-    """Print ids as they come, as one line (or ``{"ids": [...], "elapsed_s": ...}``)."""
-    write = sys.stdout.write
-    write('{"ids": [' if as_json else "")
-    separator = ", " if as_json else " "
-    first = True
-    while batch := list(itertools.islice(ids, 65536)):
-        write(("" if first else separator) + separator.join(map(str, batch)))
-        first = False
-    elapsed = time.perf_counter() - started
-    write(f'], "elapsed_s": {json.dumps(elapsed)}}}\n' if as_json else "\n")
+    """Print ids as they come, one line or ``{"ids": [...], "elapsed_s": ...}``; bad input closes what is out."""
+    write, opening, separator, printed = sys.stdout.write, '{"ids": [' if as_json else "", ", " if as_json else " ", False
+    try:
+        while batch := list(itertools.islice(ids, 65536)):
+            write((separator if printed else opening) + separator.join(map(str, batch)))
+            printed = True
+    except BpeError as error:  # a streamed file's bad byte: valid JSON (with "error") or nothing, a whole line or none
+        write((f'], "error": {json.dumps(str(error), ensure_ascii=False)}}}\n' if as_json else "\n") if printed else "")
+        raise
+    write(("" if printed else opening) + (f'], "elapsed_s": {json.dumps(time.perf_counter() - started)}}}\n' if as_json else "\n"))
 
 
 def _decode(args: argparse.Namespace) -> None:
@@ -250,7 +191,7 @@ def _export(args: argparse.Namespace) -> None:
     entry = tokenizer_format(args.format)
     files = entry.export(tokenizer)
     for path, text in zip(_export_paths(entry.file_names, args.out), files.values()):
-        _write(path, text)
+        write_text(path, text)
         print(f"wrote {path}")
     if not entry.stores_pattern:
         stored = "the split pattern" + ("" if entry.stores_special_tokens else " or special tokens")
@@ -292,38 +233,11 @@ def _import(args: argparse.Namespace) -> None:
         special_tokens=special_tokens,
         name=args.name or "",
     )
-    _write(args.out, tokenizer.to_json())
+    tokenizer.save(args.out)
     print(
         f"wrote {args.out}: {tokenizer.n_vocab} tokens ({len(tokenizer.merges)} merges, "
         f"{len(tokenizer.special_tokens)} special), pre-tokenizer {tokenizer.pretokenizer.name!r}"
     )
-
-
-def add_train_arguments(command: argparse.ArgumentParser, *, size: bool = True) -> None:
-    """The corpus and every training setting (read back by :func:`settings_from_args`, :func:`corpus_from_args`);
-    ``size=False`` leaves out ``--merges``/``--vocab-size`` for a command that knows how many it wants."""
-    command.add_argument("--preset", choices=list(PRESETS))
-    command.add_argument("--text")
-    command.add_argument("--file")
-    command.add_argument("--words", help="a word table, e.g. low:5,lower:2")
-    if size:
-        sizes = command.add_mutually_exclusive_group()
-        sizes.add_argument("--merges", type=int)
-        sizes.add_argument("--vocab-size", type=int)
-    else:
-        command.set_defaults(merges=None, vocab_size=None)
-    command.add_argument("--unit", choices=["byte", "char"])
-    command.add_argument("--pretokenizer", help="none|whitespace|space|gpt2|gpt4|gpt4o|regex:PATTERN")
-    command.add_argument("--end-of-word", metavar="SYMBOL")
-    command.add_argument("--end-of-word-mode", choices=list(END_OF_WORD_MODES),
-                         help="separate: the marker is its own symbol (the paper); attached: glued to the "
-                              "last symbol, t</w> (subword-nmt, HF end_of_word_suffix)")
-    command.add_argument("--tie-break", choices=list(TIE_BREAK_RULES))
-    command.add_argument("--min-frequency", type=int)
-    command.add_argument("--special", action="append", metavar="TOKEN")
-    command.add_argument("--specials-as-text", action="store_true",
-                         help="count special-token text as training text (HF's trainer, rustbpe, minbpe, tiktoken's "
-                              "trainer) instead of cutting it out (CS336)")
 
 
 def _add_tokenizer_choice(command: argparse.ArgumentParser) -> None:
@@ -375,9 +289,6 @@ def build_parser() -> argparse.ArgumentParser:
     import_cmd.add_argument("--name")
     import_cmd.set_defaults(run=_import)
     cli_app.register(commands)
-
-    from .checking.command import add_check_command  # here, not at the top: it imports this module
-
     add_check_command(commands)
     return parser
 
@@ -387,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         _check_arguments_are_utf8(args)
         if getattr(args, "text", None) and args.text.startswith(BOM):  # as --file: the same ids for the same text
-            _note_bom("--text")
+            note_bom("--text")
             args.text = args.text[len(BOM):]
         args.run(args)
     except (UsageError, BpeError) as error:

@@ -27,6 +27,7 @@ from .errors import BpeError
 from .fast_split import ASCII_PATTERNS, split_words
 from .ids import is_digits, is_whole_number
 from .pretokenize import Pretokenizer, special_token_pattern, split_special, validate_special_tokens
+from .surrogates import replace_lone_surrogates
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class Corpus:
         counts: Counter[str] = Counter()
         characters: set[str] = set()
         special_count = 0
-        for piece, is_special in split_special(text, pattern):
+        for piece, is_special in split_special(replace_lone_surrogates(text), pattern):  # as encode reads it
             if is_special:
                 special_count += 1
                 continue
@@ -116,6 +117,11 @@ def decode_text_file(data: bytes, *, name: str) -> str:
             "save it as UTF-8 and try again"
         ) from None
     return text.removeprefix(BOM)
+
+
+def unreadable(name: str, error: OSError) -> BpeError:
+    """The error for a file that cannot be opened or read (``/proc/self/mem`` opens, then reading fails)."""
+    return BpeError(f"cannot read {name}: {error.strerror or error}")
 
 
 def utf16_error(name: str) -> BpeError:

@@ -1,7 +1,7 @@
-"""Exceptions the engine raises on bad input.
+"""Exceptions the engine raises on bad input, and the one for a mistake in its own registries.
 
-Every error is a ``ValueError`` subclass whose message says what was wrong *and how to fix it*,
-so the CLI can print it as one line and the app can show it on the page unchanged.
+Every input error is a ``ValueError`` subclass whose message says what was wrong *and how to fix
+it*, so the CLI can print it as one line and the app can show it on the page unchanged.
 """
 
 from __future__ import annotations
@@ -29,3 +29,10 @@ class UnknownTokenError(BpeError):
 
 class FormatError(BpeError):
     """A trace or tokenizer file is not in a format this version can read."""
+
+
+class RegistryError(Exception):
+    """A registry disagrees with the code that reads it (a pretrained tokenizer's file format with no
+    reader, a widget kind with no drawer, a format entry that contradicts itself): a mistake in
+    BPE Lab's own source, raised when the module is imported. Not a :class:`BpeError`: no input
+    caused it, and nothing should catch it as one."""

@@ -34,10 +34,11 @@ MAX_PATTERN_CHARS = 2_000
 MAX_PATTERN_PROGRAM = 10_000
 """Largest estimated program a custom pattern may compile to (see :mod:`bpe.pattern_guard`).
 
-Measured (``benchmarks/regex_compile_cost.py``, regex 2026.11.15, one compile per fresh process):
-``regex.compile`` costs 200-800 bytes and up to 20 microseconds per unit, so a pattern at this
-limit compiles in under 0.2 s and 10 MB, while ``(?:a{1000}){1000}`` (1,000,000) took 0.4-0.7 s and
-262 MB and ``(?:a{65535}){65535}`` failed after 22 s at a 2 GB cap.
+Why: ``regex.compile`` takes time and memory in proportion to the program, while every other
+session of the server waits. At this limit a compile is a fraction of a second and a few
+megabytes; ``(?:a{1000}){1000}`` (1,000,000) takes hundreds of megabytes, and
+``(?:a{65535}){65535}`` more than a machine has. ``benchmarks/regex_compile_cost.py`` measures it
+(figures in the README, under Limits).
 """
 
 MAX_PATTERN_DEPTH = 50
@@ -49,9 +50,9 @@ MAX_WALK_CHARS = 200
 
 Why: walking a chunk records every merge applied to it, each a full copy of the chunk, and finds
 the next merge by scanning the whole chunk: O(characters x merges). Under the ``none`` split, a
-200,000-character text is one chunk, and its walkthrough at 2,000 merges took 31-35 s of server
-CPU on every rerun; the first 200 characters take 5 ms, and their HTML about 0.1 s. The tokens
-and ids above the walkthrough are always the whole text's.
+200,000-character text is one chunk, and its walkthrough at 2,000 merges took half a minute of
+server CPU on every rerun; the first 200 characters take milliseconds. The tokens and ids above
+the walkthrough are always the whole text's.
 """
 
 MAX_CHUNK_CHARS = 10_000
@@ -59,8 +60,9 @@ MAX_CHUNK_CHARS = 10_000
 
 Why: encoding a chunk costs O(n log n) in pure Python while holding the GIL. Under the ``none``
 split (or a run of letters with no space, under GPT-2's) a 200,000-character text is one chunk and
-took 4-5 s of server CPU per new text, stalling every other session; 10,000 characters take about
-0.2 s. Texts split into words (the usual case) are encoded whole up to ``MAX_ENCODE_CHARS``.
+took seconds of server CPU per new text, stalling every other session; 10,000 characters take a
+fraction of a second. Texts split into words (the usual case) are encoded whole up to
+``MAX_ENCODE_CHARS``.
 """
 
 MAX_WALK_ROWS = 20
@@ -68,9 +70,6 @@ MAX_WALK_ROWS = 20
 
 MAX_SHOWN_TOKENS = 3_000
 """Most token chips (and ids) a page draws for one text; the rest are counted, not drawn."""
-
-MAX_VIEW_ENTRIES = 16
-"""Encodes (ids and walkthrough) kept in the app's shared, content-keyed view cache."""
 
 
 # -- what the pages show and take (each bounds one page's work per rerun) -------------------------

@@ -1,19 +1,24 @@
 """A per-user disk cache of pretrained tokenizers' merges, checked against their source files.
 
 Why: a tiktoken rank file stores ranks, not merges. Recovering GPT-4o's 199,742 merges from its
-ranks replays tiktoken's merge loop for every token: about 15 s of pure Python. The merges follow
+ranks replays tiktoken's merge loop for every token: seconds of pure Python. The merges follow
 from the file alone, so the first load saves them here and later loads read them back (a fraction
 of a second) and only rebuild the :class:`~bpe.tokenizer.Tokenizer`.
 
 Why it is safe: only data derived from the installed package's files is written, never user text.
 A cache file is used only if its header names the same source sha256 (the files' pinned hashes,
-which the loader has just checked) and the payload's own sha256 matches; anything else (an old
-version, a truncated or edited file, a read-only or missing folder) falls back to building from
-the source and, if possible, rewriting the cache. ``BPE_LAB_CACHE_DIR`` picks the folder (tests
-use a temporary one); by default it is ``$XDG_CACHE_HOME/bpe-lab`` or ``~/.cache/bpe-lab``.
+which the loader has just checked) and the file's own sha256 matches: it covers the header's other
+fields (base ids, special tokens) as well as the merges, so no edit is used silently. Anything else
+(an old version, a truncated or edited file, a read-only or missing folder) falls back to building
+from the source and, if possible, rewriting the cache. ``BPE_LAB_CACHE_DIR`` picks the folder (tests
+use a temporary one); by default it is the per-user cache folder of each system, as ``platformdirs``
+names it: ``$XDG_CACHE_HOME/bpe-lab`` or ``~/.cache/bpe-lab`` on Linux, ``~/Library/Caches/bpe-lab``
+on macOS, ``%LOCALAPPDATA%\\bpe-lab\\Cache`` on Windows.
 
-File layout: one JSON header line (name, pre-tokenizer, special tokens, the 256 base ids in byte
-order, hashes), then the merges as little-endian int32 ``left, right, new_id`` triples::
+File layout: one JSON header line (name, special tokens, the 256 base ids in byte order, the
+source's sha256, the file's own sha256), then the merges as little-endian int32 ``left, right,
+new_id`` triples. The version is in the file name too: an older BPE Lab sharing the folder reads
+and writes its own files, never these::
 
     cached_tokenizer(name="o200k_base", source_hash=..., build=lambda: from_tiktoken(...))
 
@@ -32,12 +37,14 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from platformdirs import user_cache_dir
+
 from .errors import BpeError
 from .tokenizer import Tokenizer
 from .vocab import Token
 
 CACHE_FORMAT = "bpe-lab/merge-cache"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 def cache_dir() -> Path:
@@ -45,11 +52,16 @@ def cache_dir() -> Path:
     chosen = os.environ.get("BPE_LAB_CACHE_DIR")
     if chosen:
         return Path(chosen)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bpe-lab"
+    return Path(user_cache_dir("bpe-lab", appauthor=False))
 
 
 def cache_path(name: str, source_hash: str) -> Path:
-    return cache_dir() / f"{name}-{source_hash[:16]}.merges"
+    return cache_dir() / f"{name}-{source_hash[:16]}-v{CACHE_VERSION}.merges"
+
+
+def _file_hash(header: dict, payload: bytes) -> str:
+    """The sha256 of everything in a cache file but itself: the header's fields, then the merges."""
+    return hashlib.sha256(json.dumps(header, sort_keys=True).encode("utf-8") + b"\n" + payload).hexdigest()
 
 
 Parts = tuple[dict[int, Token], list[tuple[int, int, int]], dict[str, int]]
@@ -87,10 +99,7 @@ def _make(factory: type[Tokenizer], parts: Parts, *, name: str, pretokenizer: st
 
 
 def _parts(tokenizer: Tokenizer) -> Parts:
-    tokens, merges = tokenizer.tokens, tokenizer.merges
-    merged = {new_id for _, _, new_id in merges}
-    base = {i: token for i, token in tokens.items() if i not in merged and not tokenizer.is_special(i)}
-    return base, merges, dict(tokenizer.special_tokens)
+    return tokenizer.base, tokenizer.merges, dict(tokenizer.special_tokens)
 
 
 def _read(path: Path, source_hash: str) -> Parts | None:
@@ -98,9 +107,10 @@ def _read(path: Path, source_hash: str) -> Parts | None:
         with open(path, "rb") as file:
             header = json.loads(file.readline())
             payload = file.read()
+        claimed = header.pop("file_sha256", None)
         if (header.get("format"), header.get("version"), header.get("source_sha256")) != (
             CACHE_FORMAT, CACHE_VERSION, source_hash
-        ) or hashlib.sha256(payload).hexdigest() != header.get("payload_sha256"):
+        ) or _file_hash(header, payload) != claimed:
             return None
         flat = array.array("i")
         flat.frombytes(payload)
@@ -122,10 +132,10 @@ def _write(path: Path, parts: Parts, source_hash: str, name: str) -> None:
         flat.byteswap()
     payload = flat.tobytes()
     header = {
-        "format": CACHE_FORMAT, "version": CACHE_VERSION, "source_sha256": source_hash,
-        "payload_sha256": hashlib.sha256(payload).hexdigest(), "name": name,
+        "format": CACHE_FORMAT, "version": CACHE_VERSION, "source_sha256": source_hash, "name": name,
         "base": [by_byte[byte] for byte in range(256)], "special_tokens": special_tokens,
     }
+    header["file_sha256"] = _file_hash(header, payload)
     temporary = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

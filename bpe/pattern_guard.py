@@ -1,20 +1,28 @@
-"""The cost check every user-supplied split pattern passes *before* it is compiled.
+"""The checks every user-supplied split pattern passes *before* it is compiled or run.
 
-Why it exists: ``regex.compile`` unrolls counted repeats into its program, holding the GIL while it
-does. ``(?:a{65535}){65535}`` asks for about 4.3 billion copies of ``a``: compiling it allocated
-2 GB in 22 s before failing under a 2 GB address-space cap, and every other session of the server
-froze meanwhile. One link carrying that pattern must not take down a class.
+Why it exists: a split pattern comes from anyone with a link, and three kinds of pattern take a
+server's memory while every other session waits:
 
-How: parse the pattern with ``regex``'s own parser (the same grammar ``regex.compile`` uses, so
-classes, escapes, verbose-mode comments and scoped flags cannot fool the count), then estimate the
-size of the program it would compile to, without building it:
+* **counted repeats**: ``regex.compile`` unrolls them into its program, holding the GIL.
+  ``(?:a{65535}){65535}`` asks for about 4.3 billion copies of ``a``: compiling it allocated 2 GB
+  in 22 s before failing under a 2 GB address-space cap.
+* **recursion and group calls** (``(?R)``, ``(?1)``, ``(?&name)``): ``(?R)`` alone made the probe
+  ``fullmatch("")`` allocate 0.5-0.95 GB in a second; the time limit on a split bounds time, not memory.
+* **fuzzy matching** (``{e<=1}``): ``x((?:\\w+\\s?)+(?1)?){e<=2}!|\\S`` took 864 MB splitting a page of text.
 
-* a node without parts (a character, a property such as ``\\p{L}``, an anchor...) counts 1, a
-  node with parts (a sequence, a group, an alternation, a class) counts what they count;
-* a counted repeat multiplies what it repeats by its largest finite bound (``{n}``, ``{n,m}`` -> m,
-  ``{n,}`` -> n); ``*``, ``+`` and ``?`` multiply by 1.
+A split pattern needs none of the last two, so they are refused; counted repeats are sized.
 
-So the cost of nested counted repeats is the product of their bounds along the nesting path:
+How: the pattern is parsed here, by ``regex``'s own grammar (its reader is mirrored: in verbose mode
+whitespace and ``#`` comments are skipped before every character, even inside ``{1, 3}``; a set
+ends where regex ends it, ``\\p{e<=1}`` is a literal ``p`` with a fuzzy constraint). The parser only
+has to be right about what it looks for: counted repeats and what they repeat, group calls, fuzzy
+constraints and anchors. Whether an escape or a class exists is left to ``regex.compile``, which
+refuses a bad pattern before building anything, so where regex would stop with an error the parser
+carries on. ``tests/test_pattern_guard_grammar.py`` checks it against regex's own parser.
+
+The size estimate: a character, a property such as ``\\p{L}``, an anchor... counts 1, a class its
+members, a sequence or alternation what its parts count, and a counted repeat multiplies what it
+repeats by its largest finite bound (``{n}``, ``{n,m}`` -> m, ``{n,}`` -> n; ``*``, ``+``, ``?`` by 1):
 
     >>> program_size("a{3}b")
     4
@@ -24,113 +32,288 @@ So the cost of nested counted repeats is the product of their bounds along the n
     5
 
 The estimate errs high: ``regex`` unrolls the mandatory part of a repeat (its minimum), and we
-count the maximum. subtle: a group call such as ``(?&name)`` counts 1, while ``regex`` compiles the
-called group again for each direction and fuzziness it is called in (at most 4 copies); at the
-limit that measured 5 MB and 0.1 s, so it is left as is. The limits and the measurements behind them are
-in :mod:`bpe.limits`; ``benchmarks/regex_compile_cost.py`` measures them again.
-
-Deliberately left out: the time a pattern takes to *match* (catastrophic backtracking); that is
-bounded while splitting, by ``REGEX_TIMEOUT_S`` in :mod:`bpe.pretokenize`.
+count the maximum. The limits and the measurements behind them are in :mod:`bpe.limits`;
+``benchmarks/regex_compile_cost.py`` measures them again. Deliberately left out: the time a pattern
+takes to *match* (catastrophic backtracking), bounded while splitting by ``REGEX_TIMEOUT_S`` in
+:mod:`bpe.pretokenize`.
 """
 
 from __future__ import annotations
 
-import regex
-from regex import _regex_core  # subtle: private, pinned in requirements.txt; tests fail if it moves
+from dataclasses import dataclass, field
 
 from .errors import PatternError
 from .limits import MAX_PATTERN_CHARS, MAX_PATTERN_DEPTH, MAX_PATTERN_PROGRAM
+from .regex_reader import DIGITS, Reader
 
-# Bound at import: if a regex upgrade renames these, BPE Lab fails to start instead of running unguarded.
-_Source, _Info, _parse_pattern, _UnscopedFlagSet = (
-    _regex_core.Source, _regex_core.Info, _regex_core._parse_pattern, _regex_core._UnscopedFlagSet
-)
-_Node, _Repeat, _Sequence, _Branch = _regex_core.RegexBase, _regex_core.GreedyRepeat, _regex_core.Sequence, _regex_core.Branch
-
-_CHILD_FIELDS = ("subpattern", "items", "branches", "yes_item", "no_item")
-"""The attributes through which ``regex``'s parse nodes hold other nodes."""
+_FLAGS = frozenset("abefiLmprsuwx") | {"V0", "V1"}
+_GLOBAL_FLAGS = frozenset({"V0", "V1", "b", "e", "p", "r"})
+"""Flags that apply to the whole pattern wherever they appear: regex parses it again with them."""
+_FUZZY_LETTERS = frozenset("deis")  # every fuzzy constraint names errors, insertions, deletions or substitutions
 
 
-def _parse(pattern: str) -> _Node:
-    """Parse like ``regex.compile`` does (including its retry for flags such as ``(?x)``)."""
-    global_flags = 0
+@dataclass(frozen=True)
+class PatternShape:
+    """What the guard read in a pattern: its estimated program size and where its ``^`` and ``$`` are."""
+
+    size: int
+    anchors: tuple[int, ...]
+    """Positions of ``^`` and ``$`` outside classes: text anchors to Python's regex, line anchors elsewhere."""
+
+
+@dataclass
+class _Group:
+    """An open group: what its finished branches count, the branch being read, and its last item."""
+
+    verbose: bool
+    """The verbose flag outside the group, back in force when it closes (if ``restores``)."""
+    restores: bool = True
+    """subtle: regex does not restore inline flags at the end of a branch reset ``(?|...)`` or of a
+    conditional on a lookaround, so ``(?|(?x))a{1 0}`` repeats ``a`` ten times; the parser must agree."""
+    done: int = 0
+    branch: int = 0
+    last: int | None = None
+    """What the last item counts, if a quantifier may repeat it."""
+
+    def add(self, size: int) -> None:
+        self.branch += size
+        self.last = size
+
+    def total(self) -> int:
+        return self.done + max(1, self.branch)
+
+
+class _Restart(Exception):
+    """A global flag (``(?V1)``) turned on mid-pattern: regex parses the whole pattern again with it."""
+
+    def __init__(self, flags: frozenset[str]) -> None:
+        super().__init__()
+        self.flags = flags
+
+
+@dataclass
+class _Parser:
+    pattern: str
+    flags: frozenset[str]
+    reader: Reader = field(init=False)
+    groups: list[_Group] = field(init=False)
+    anchors: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.reader = Reader(self.pattern, v1="V1" in self.flags)
+        self.groups = [_Group(verbose=False)]
+
+    def shape(self) -> PatternShape:
+        read = self.reader
+        while char := read.get():
+            group, at = self.groups[-1], read.pos - 1
+            if char == ")":
+                if len(self.groups) == 1:
+                    break  # unbalanced: regex refuses the pattern
+                self.groups.pop()
+                if group.restores:
+                    read.verbose = group.verbose
+                self.groups[-1].add(group.total())
+            elif char == "|":
+                group.done, group.branch, group.last = group.done + max(1, group.branch), 0, None
+            elif char == "\\":
+                group.add(read.escape(in_set=False))
+            elif char == "(":
+                self._paren(at)
+            elif char == "[":
+                group.add(read.char_class())
+            elif char in "?*+":
+                self._repeat(group, 1)
+            elif char == "{":
+                self._brace(group, at)
+            else:
+                if char in "^$":
+                    self.anchors.append(at)
+                group.add(1)
+        while len(self.groups) > 1:  # unclosed groups (regex refuses them): count what they hold
+            self.groups[-2].add(self.groups.pop().total())
+        return PatternShape(self.groups[0].total(), tuple(self.anchors))
+
+    # -- quantifiers and braces -----------------------------------------------------------------
+    def _repeat(self, group: _Group, bound: int) -> None:
+        read = self.reader
+        before = read.pos
+        if read.get() not in ("?", "+"):  # lazy or possessive
+            read.pos = before
+        if group.last is not None:  # else "nothing to repeat": regex refuses the pattern
+            group.branch += group.last * (bound - 1)
+            group.last = None
+
+    def _brace(self, group: _Group, at: int) -> None:
+        read = self.reader
+        after = read.pos
+        low = read.get_while(DIGITS.__contains__)
+        if read.match(","):
+            high = read.get_while(DIGITS.__contains__)
+            bound = int(high) if high else int(low or 0)
+        else:
+            bound = int(low) if low else -1
+        if bound >= 0 and read.match("}"):
+            self._repeat(group, max(1, bound))
+            return
+        read.pos = after
+        letters = set()
+        while (char := read.get()) and char != "}":
+            letters.add(char)
+        if letters & _FUZZY_LETTERS:
+            raise PatternError(
+                f"the custom pattern uses fuzzy matching ({self.pattern[at:read.pos][:20]} at character {at}), which "
+                "can take gigabytes of memory while matching; a split pattern never needs it: remove it (a brace "
+                "that is not a count like {2,3} reads as a fuzzy constraint; write a literal brace as \\{)"
+            )
+        read.pos = after
+        group.add(1)  # a literal brace
+
+    # -- groups -------------------------------------------------------------------------------
+    def _open(self, *, restores: bool = True) -> None:
+        self.groups.append(_Group(verbose=self.reader.verbose, restores=restores))
+        if len(self.groups) - 1 > MAX_PATTERN_DEPTH:
+            raise PatternError(too_deep())
+
+    def _call(self, at: int) -> PatternError:
+        shown = self.pattern[at:self.pattern.find(")", at) + 1 or len(self.pattern)][:20]
+        return PatternError(
+            f"the custom pattern calls a group or itself ({shown} at character {at}): recursion such as (?R), "
+            "(?1) or (?&name) can take gigabytes of memory while matching, and a split pattern never needs it; "
+            "remove it"
+        )
+
+    def _paren(self, at: int) -> None:
+        read = self.reader
+        after = read.pos
+        char = read.get(raw=True)
+        if char == "*":
+            if read.name()[:1].isalpha():  # a verb such as (*SKIP)
+                read.match(")")
+                self.groups[-1].add(1)
+                return
+        elif char == "?":
+            self._extension(at)
+            return
+        read.pos = after
+        self._open()
+
+    def _extension(self, at: int) -> None:
+        """What follows ``(?``, as regex's ``parse_paren`` reads it."""
+        read = self.reader
+        after = read.pos
+        char = read.get(raw=True)
+        if char == "<":
+            before = read.pos
+            if read.get() not in ("=", "!"):  # not a lookbehind: a named group
+                read.pos = before
+                read.name()
+                read.match(">")
+            self._open()
+        elif char in ("=", "!", ">", "|"):  # lookahead, atomic group, branch reset
+            self._open(restores=char != "|")
+        elif char == "P":
+            kind = read.get()
+            if kind in (">", "&"):
+                raise self._call(at)
+            read.name()
+            if kind == "<":
+                read.match(">")
+                self._open()
+            else:  # (?P=name), a backreference
+                read.match(")")
+                self.groups[-1].add(1)
+        elif char == "R" or char in DIGITS or char == "&" or (char in ("+", "-") and read.peek() in DIGITS):
+            raise self._call(at)
+        elif char == "#":
+            while (char := read.get(raw=True)) and char != ")":
+                if char == "\\":
+                    read.get(raw=True)
+        elif char == "(":
+            self._conditional()
+        else:
+            read.pos = after
+            self._flags()
+
+    def _conditional(self) -> None:
+        """``(?(1)yes|no)``, ``(?(name)yes|no)`` or ``(?(?=look)yes|no)``: one group holding yes and no."""
+        read = self.reader
+        before = read.pos
+        lookaround = False
+        if read.get() == "?":
+            kind = read.get()
+            lookaround = (read.get() if kind == "<" else kind) in ("=", "!")
+            self._open(restores=False)
+        else:
+            read.pos = before
+            read.name()
+            read.match(")")
+            self._open()
+        self.groups[-1].done = 2  # subtle: regex's tree counts an empty yes and an absent no as a part each
+        if lookaround:
+            self._open()  # the lookaround that decides
+
+    def _flags(self) -> None:
+        read = self.reader
+        on = self._flag_set()
+        off = self._flag_set() if read.match("-") else frozenset()
+        if (on & _GLOBAL_FLAGS) - self.flags:
+            raise _Restart(self.flags | (on & _GLOBAL_FLAGS))
+        if read.match(":"):
+            self._open()
+        elif not read.match(")"):
+            return  # "unknown extension": regex refuses the pattern
+        read.verbose = (read.verbose or "x" in on) and "x" not in off
+
+    def _flag_set(self) -> frozenset[str]:
+        read, flags = self.reader, set()
+        while True:
+            before = read.pos
+            flag = read.get()
+            if flag == "V":
+                flag += read.get()
+            if flag not in _FLAGS:
+                read.pos = before
+                return frozenset(flags)
+            flags.add(flag)
+
+
+def pattern_shape(pattern: str) -> PatternShape:
+    """Parse ``pattern`` (see the module docstring): its size and anchors, or a :class:`PatternError`
+    for recursion, fuzzy matching or nesting deeper than :data:`MAX_PATTERN_DEPTH`."""
+    flags: frozenset[str] = frozenset()
     while True:
-        source = _Source(pattern)
-        info = _Info(global_flags, source.char_type, {})
-        source.ignore_space = bool(info.flags & regex.VERBOSE)
         try:
-            return _parse_pattern(source, info)
-        except _UnscopedFlagSet:  # a global flag found mid-pattern: parse again with it
-            global_flags = info.global_flags
-
-
-def _children(node: object) -> list[object]:
-    children: list[object] = []
-    for name in _CHILD_FIELDS:
-        value = getattr(node, name, None)
-        if isinstance(value, _Node):
-            children.append(value)
-        elif isinstance(value, (list, tuple)):
-            children.extend(item for item in value if isinstance(item, _Node))
-    return children
-
-
-def _repeat_bound(node: object) -> int:
-    if not isinstance(node, _Repeat):  # lazy and possessive repeats subclass it
-        return 1
-    return max(1, node.max_count if node.max_count is not None else node.min_count)
+            return _Parser(pattern, flags).shape()
+        except _Restart as restart:
+            flags = restart.flags
 
 
 def program_size(pattern: str) -> int:
-    """Estimate the size of ``pattern``'s compiled program (see the module docstring).
-
-    Raises :class:`PatternError` if the pattern nests groups deeper than :data:`MAX_PATTERN_DEPTH`
-    and ``regex.error`` (or ``ValueError``, for clashing flags) if it does not parse. Walks the
-    tree with an explicit stack, so a deep pattern cannot exhaust Python's recursion limit here.
-    """
-    try:
-        root = _parse(pattern)
-    except RecursionError as error:
-        raise PatternError(_too_deep()) from error
-    sizes: dict[int, int] = {}
-    stack: list[tuple[object, int, bool]] = [(root, 0, False)]
-    while stack:
-        node, depth, children_done = stack.pop()
-        if depth > MAX_PATTERN_DEPTH:
-            raise PatternError(_too_deep())
-        children = _children(node)
-        if not children_done:
-            stack.append((node, depth, True))
-            level = depth + (not isinstance(node, (_Sequence, _Branch)))  # groups, repeats, lookarounds
-            stack.extend((child, level, False) for child in children)
-            continue
-        # Not pop: the parser shares one node between equal escapes (both \s of \s\s are one object),
-        # so a node may be a child twice; every node stays alive, so its id stays its own.
-        own = sum(sizes[id(child)] for child in children) if children else 1
-        sizes[id(node)] = _repeat_bound(node) * own  # exact: a pattern under the length cap stays a small int
-    return sizes[id(root)]
+    """Estimate the size of ``pattern``'s compiled program (see the module docstring)."""
+    return pattern_shape(pattern).size
 
 
 def check_pattern_cost(pattern: str) -> None:
-    """Raise :class:`PatternError` unless ``pattern`` is short and small enough to compile safely.
+    """Raise :class:`PatternError` unless ``pattern`` is short, small enough to compile safely, and
+    free of recursion and fuzzy matching.
 
     >>> check_pattern_cost(r"\\w+|\\s")
     >>> check_pattern_cost("(?:a{65535}){65535}")
     Traceback (most recent call last):
     ...
     bpe.errors.PatternError: the custom pattern's counted repeats would compile to about 4,294,836,225 regex steps (the limit is 10,000): compiling takes memory in proportion (1,000,000 took 262 MB; (?:a{65535}){65535}, gigabytes) while everyone else using this server waits. Use + or * instead of big counts (a+ rather than a{1000}), or smaller counts.
+    >>> check_pattern_cost("a|(?R)")
+    Traceback (most recent call last):
+    ...
+    bpe.errors.PatternError: the custom pattern calls a group or itself ((?R) at character 2): recursion such as (?R), (?1) or (?&name) can take gigabytes of memory while matching, and a split pattern never needs it; remove it
     """
     if len(pattern) > MAX_PATTERN_CHARS:
         raise PatternError(
             f"the custom pattern has {len(pattern):,} characters, over the limit of {MAX_PATTERN_CHARS:,}: "
             "a split pattern needs a few alternatives, not a list of words; shorten it"
         )
-    try:
-        size = program_size(pattern)
-    except PatternError:
-        raise
-    except (regex.error, ValueError):  # e.g. "(" or clashing flags: regex.compile says what is wrong
-        return  # subtle: a pattern that does not parse never reaches the costly compile step
+    size = program_size(pattern)
     if size > MAX_PATTERN_PROGRAM:
         raise PatternError(
             f"the custom pattern's counted repeats would compile to about {size:,} regex steps "
@@ -140,7 +323,7 @@ def check_pattern_cost(pattern: str) -> None:
         )
 
 
-def _too_deep() -> str:
+def too_deep() -> str:
     return (
         f"the custom pattern nests groups more than {MAX_PATTERN_DEPTH} levels deep: "
         "flatten it (a split pattern rarely needs more than a few levels)"

@@ -20,8 +20,10 @@ Two kinds of piece come out of a split:
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Literal
 
 import regex
 
@@ -181,6 +183,11 @@ def validate_special_tokens(special_tokens: tuple[str, ...] | list[str]) -> tupl
     return tuple(special_tokens)
 
 
+SpecialSet = Literal["all"] | Collection[str]
+"""The special tokens ``allowed_special`` or ``disallowed_special`` name (tiktoken's arguments):
+``"all"``, or a collection of their texts."""
+
+
 def special_token_pattern(special_tokens: tuple[str, ...] | list[str] | set[str]) -> regex.Pattern | None:
     """A regex matching any of ``special_tokens``: the leftmost occurrence, and there the longest
     token, as Hugging Face's added tokens match (special tokens may contain each other).
@@ -194,21 +201,33 @@ def special_token_pattern(special_tokens: tuple[str, ...] | list[str] | set[str]
     return regex.compile("|".join(regex.escape(token) for token in ordered))
 
 
-def split_special(text: str, pattern: regex.Pattern | None) -> list[tuple[str, bool]]:
+def split_special(
+    text: str, pattern: regex.Pattern | None, allowed: Collection[str] | None = None
+) -> list[tuple[str, bool]]:
     """Cut ``text`` into ``(piece, is_special)`` pieces around special-token matches.
+
+    ``pattern`` matches special tokens (:func:`special_token_pattern`). With ``allowed``, only those
+    are cut out, by tiktoken's rule: the pattern of *every* special token finds the leftmost, longest
+    one; one that is not allowed stays text and the search goes on from its second character, so an
+    allowed token inside it is still found.
 
     >>> split_special("a<|e|>b", special_token_pattern(["<|e|>"]))
     [('a', False), ('<|e|>', True), ('b', False)]
+    >>> split_special("<|e|><|e|>", special_token_pattern(["<|e|>", "<|e|><|e|>"]), allowed={"<|e|>"})
+    [('<|e|>', False), ('<|e|>', True)]
     """
     if pattern is None:
         return [(text, False)] if text else []
     pieces: list[tuple[str, bool]] = []
-    position = 0
-    for match in pattern.finditer(text):
+    position = search_from = 0
+    while match := pattern.search(text, search_from):
+        if allowed is not None and match.group() not in allowed:
+            search_from = match.start() + 1
+            continue
         if match.start() > position:
             pieces.append((text[position:match.start()], False))
         pieces.append((match.group(), True))
-        position = match.end()
+        position = search_from = match.end()
     if position < len(text):
         pieces.append((text[position:], False))
     return pieces

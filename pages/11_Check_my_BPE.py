@@ -15,48 +15,49 @@ from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.vocab import UNITS
 from bpe.views.check import (
-    CHECK_CSS, attempts_frame, diagnosis_html, difference_html, rest_frame, summary_text,
+    CHECK_CSS, CheckForm, attempts_frame, diagnosis_html, difference_html, rest_frame, summary_text,
 )
-from bpe.views.markdown import escape_markdown
-from ui import state
+from bpe.markdown import escape_markdown
 from ui.render import page_setup, show_html
+from ui.state import SessionValue, bind, widget_key
 
 CORPUS_KINDS = {"preset": "A built-in example", "text": "Paste the text", "upload": "Upload a text file"}
 EXAMPLE = "s t\ne st\no w\nl ow\n"
+FORM = SessionValue("check_form", factory=lambda: CheckForm().with_preset("cs336"))
+"""What the learner entered, a :class:`~bpe.views.check.CheckForm` (replaced, never mutated)."""
+RESULT = SessionValue("check_result", None)
+"""``("ok", CheckResult, shape, seconds)`` or ``("error", message)`` of the last check, or ``None``."""
 
 
-def _form():
-    return st.session_state[state.CHECK_FORM]
+def _form() -> CheckForm:
+    return FORM.get()
 
 
 def _update(**changes) -> None:
-    st.session_state[state.CHECK_FORM] = replace(_form(), **changes)
+    FORM.set(replace(_form(), **changes))
 
 
-def _write(field: str, widget_key: str):
-    def callback() -> None:
-        _update(**{field: st.session_state[widget_key]})
-    return callback
+def _field(field: str, **how) -> dict:
+    """A widget bound to one field of the form, keyed ``w.check_<field>``."""
+    return FORM.field_widget(field, name=f"check_{field}", **how)
 
 
-def _read_merges_upload() -> None:
-    upload = st.session_state.get("w.check_merges_file")
+def _read_merges_upload(upload) -> None:
     if upload is not None:
         _update(merges=upload.getvalue(), merges_name=upload.name)
 
 
-def _read_merges_paste() -> None:
-    _update(merges=st.session_state["w.check_merges_text"].encode("utf-8"), merges_name="pasted merges")
+def _read_merges_paste(text: str) -> None:
+    _update(merges=text.encode("utf-8"), merges_name="pasted merges")
 
 
-def _read_corpus_upload() -> None:
-    upload = st.session_state.get("w.check_corpus_file")
+def _read_corpus_upload(upload) -> None:
     if upload is not None:
         _update(upload=upload.getvalue(), upload_name=upload.name)
 
 
-def _choose_preset() -> None:
-    st.session_state[state.CHECK_FORM] = _form().with_preset(st.session_state["w.check_preset"])
+def _choose_preset(preset: str) -> None:
+    FORM.set(_form().with_preset(preset))
 
 
 def merges_section() -> None:
@@ -64,13 +65,13 @@ def merges_section() -> None:
     form = _form()
     left, right = st.columns(2, gap="large")
     left.file_uploader(
-        "Upload your merges file", key="w.check_merges_file", on_change=_read_merges_upload,
+        "Upload your merges file", **bind(widget_key("check_merges_file"), _read_merges_upload),
         help=f"Any of: {', '.join(shape.title for shape in SHAPES.values())}. Up to {MAX_UPLOAD_MB} MB.",
     )
-    state.seed("w.check_merges_text", form.merges.decode("utf-8", errors="replace") if form.merges_name == "pasted merges" else "")
+    pasted = form.merges.decode("utf-8", errors="replace") if form.merges_name == "pasted merges" else ""
     right.text_area(
-        "…or paste its lines (Ctrl+Enter to apply)", key="w.check_merges_text", height=120, placeholder=EXAMPLE,
-        on_change=_read_merges_paste,
+        "…or paste its lines (Ctrl+Enter to apply)", height=120, placeholder=EXAMPLE,
+        **bind(widget_key("check_merges_text"), _read_merges_paste, shown=pasted),
     )
     if form.merges:
         lines = form.merges.count(b"\n") + (not form.merges.endswith(b"\n"))
@@ -80,19 +81,16 @@ def merges_section() -> None:
 def corpus_section() -> None:
     st.header("2 · The corpus you trained on")
     form = _form()
-    state.seed("w.check_corpus", form.corpus)
-    st.radio("Corpus", list(CORPUS_KINDS), format_func=CORPUS_KINDS.get, key="w.check_corpus", horizontal=True,
-             on_change=_write("corpus", "w.check_corpus"), label_visibility="collapsed")
+    st.radio("Corpus", list(CORPUS_KINDS), format_func=CORPUS_KINDS.get, horizontal=True, **_field("corpus"),
+             label_visibility="collapsed")
     if form.corpus == "preset":
-        state.seed("w.check_preset", form.preset)
-        st.selectbox("Example", list(PRESETS), format_func=lambda name: PRESETS[name].title, key="w.check_preset",
-                     on_change=_choose_preset, help="Choosing one also sets the settings its source used.")
+        st.selectbox("Example", list(PRESETS), format_func=lambda name: PRESETS[name].title,
+                     **bind(widget_key("check_preset"), _choose_preset, shown=form.preset),
+                     help="Choosing one also sets the settings its source used.")
     elif form.corpus == "text":
-        state.seed("w.check_text", form.text)
-        st.text_area("Corpus text (Ctrl+Enter to apply)", key="w.check_text", height=120,
-                     on_change=_write("text", "w.check_text"))
+        st.text_area("Corpus text (Ctrl+Enter to apply)", height=120, **_field("text"))
     else:
-        st.file_uploader("Corpus file (UTF-8 text)", type=["txt"], key="w.check_corpus_file", on_change=_read_corpus_upload)
+        st.file_uploader("Corpus file (UTF-8 text)", type=["txt"], **bind(widget_key("check_corpus_file"), _read_corpus_upload))
         if form.upload_name:
             st.caption(f"Using **{escape_markdown(form.upload_name)}**.")
 
@@ -100,9 +98,7 @@ def corpus_section() -> None:
 def settings_section() -> None:
     st.header("3 · The settings you meant")
     form = _form()
-    state.seed("w.check_guess", form.guess)
-    st.checkbox("I don't know my settings: find the ones that fit best", key="w.check_guess",
-                on_change=_write("guess", "w.check_guess"))
+    st.checkbox("I don't know my settings: find the ones that fit best", **_field("guess"))
     columns = st.columns(5)
     if not form.guess:
         for column, (field, label, options) in zip(columns, (
@@ -110,17 +106,13 @@ def settings_section() -> None:
             ("pretokenizer", "Pre-tokenizer", list(dict.fromkeys([*NAMED_PATTERNS, form.pretokenizer]))),
             ("tie_break", "Tie-break rule", list(TIE_BREAK_RULES)),
         )):
-            key = f"w.check_{field}"
-            state.seed(key, getattr(form, field))
-            column.selectbox(label, options, key=key, on_change=_write(field, key))
+            column.selectbox(label, options, **_field(field))
         columns[1].caption(escape_markdown(PRETOKENIZER_HELP.get(form.pretokenizer, "")))
     texts = [("special_tokens", "Special tokens", "comma-separated, e.g. <|endoftext|>")]
     if not form.guess:  # a guess tries no marker and the one the merges spell
         texts.insert(0, ("end_of_word", "End-of-word marker", "e.g. </w>; empty: none"))
     for column, (field, label, hint) in zip(columns[5 - len(texts):], texts):
-        key = f"w.check_{field}"
-        state.seed(key, getattr(form, field))
-        column.text_input(label, key=key, placeholder=hint, on_change=_write(field, key), max_chars=200)
+        column.text_input(label, placeholder=hint, **_field(field), max_chars=200)
 
 
 def run_check() -> None:
@@ -131,11 +123,11 @@ def run_check() -> None:
         outcome = ("ok", result, SHAPES[learner.shape].title, time.perf_counter() - started)
     except BpeError as error:
         outcome = ("error", str(error))
-    st.session_state[state.CHECK_RESULT] = outcome
+    RESULT.set(outcome)
 
 
 def result_section() -> None:
-    outcome = st.session_state[state.CHECK_RESULT]
+    outcome = RESULT.get()
     if outcome is None:
         return
     if outcome[0] == "error":
@@ -177,7 +169,7 @@ def main() -> None:
     merges_section()
     corpus_section()
     settings_section()
-    if st.button("Check my merges", key="w.check_run", type="primary", icon=":material/fact_check:"):
+    if st.button("Check my merges", key=widget_key("check_run"), type="primary", icon=":material/fact_check:"):
         with st.spinner("Training the reference and re-training under each classic mistake…"):
             run_check()
     result_section()

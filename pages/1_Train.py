@@ -22,14 +22,18 @@ from bpe.views.stats import stats_html, step_stats
 from bpe.views.tables import latest_rows_html, merges_frame
 from bpe.views.train_step import corpus_block, stop_html, window_block
 from ui import state, url
+from ui.state import LAB, SessionValue, widget_key
+from ui.code_panel import train_code
 from ui.render import can_name, names_for, page_setup, presenter, show_chart, show_html
 from ui.retrain import retrain_notice_for
-from ui.step_views import step_view as shared
+from ui.shared_views import shared_view
 from ui.training import Trained, clamp_step, get_trained
-from ui.stepper import step_fragment, stepper
-from ui.settings_sidebar import settings_sidebar
+from ui.stepper import HOLD_BEFORE, step_fragment, stepper
+from ui.settings_sidebar import BASE_SIZE, settings_sidebar
 from ui.widgets import corpus_editor
 
+CORPUS_TOKENS = SessionValue("corpus_tokens", WINDOW_TOKENS)
+"""About how many tokens of a long corpus a step draws ("Show more" widens it)."""
 
 
 def _table_height(rows: int) -> int:
@@ -46,20 +50,15 @@ def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_befo
         return corpus_block(trace, table=trained.table, step=step, names=names, hold_before=hold_before), False
     text = trained.text
     # Once per run: where the run's pre-tokenizer cuts the whole text (a window never cuts a chunk).
-    starts = trained.view("chunk starts", lambda: chunk_starts(
+    starts = shared_view(trained, "chunk starts", build=lambda: chunk_starts(
         text, Tokenizer.from_trace(trace, step=0).pretokenizer, trace.settings.special_tokens,
     ))
     block = window_block(trace, text, starts, step=step, tokens=tokens, names=names, hold_before=hold_before)
     return block, "bpe-window-note" in block
 
 
-def _show_more(tokens: int) -> None:
-    st.session_state[state.CORPUS_TOKENS] = tokens
-
-
 def corpus_editor_section() -> None:
-    own = state.lab().source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)
-    with st.expander("Corpus", expanded=own):
+    with st.expander("Corpus", expanded=state.lab().source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)):
         corpus_editor()
 
 
@@ -81,7 +80,7 @@ def main() -> None:
             corpus_editor_section()
         url.write_url()
         return
-    st.session_state[state.BASE_SIZE] = len(trained.trace.base)
+    BASE_SIZE.set(len(trained.trace.base))
     clamp_step(trained)
     # Everything that depends on the step is one fragment: Next, Previous, the slider, play, why, the
     # names toggle and the tables' tabs rerun (and redraw) only it, not the sidebar, the title and
@@ -108,21 +107,21 @@ def step_view(trained: Trained) -> None:
     options = tuple(sorted(names.items()))  # besides the run and the step, what the views depend on
 
     # Built once per (run, step, options) for the whole server and shared: a class on one example
-    # builds each step once (ui.step_views).
-    header = shared(trained, "header", step, options, lambda: narrate_step(trace, step, names=names).headline_html(
+    # builds each step once (ui.shared_views).
+    header = shared_view(trained, "header", step, options, build=lambda: narrate_step(trace, step, names=names).headline_html(
         aside=stats_html(step_stats(trace, step))
     ))
-    why = shared(trained, "why", step, options, lambda: narrate_step(trace, step, names=names).why_html()) \
-        if st.session_state[state.WHY] else None
+    why = shared_view(trained, "why", step, options, build=lambda: narrate_step(trace, step, names=names).why_html()) \
+        if url.WHY.get() else None
     if total:
-        template = trained.view(f"pairs:{sorted(names.items())}", lambda: pair_chart(trace, 1, names).to_dict())
-        pairs_spec = shared(trained, "pairs", step, options,
-                            lambda: with_rows(template, pair_rows(trace, step, names).to_dict("records")))
-    hold_before, tokens = st.session_state[state.HOLD_BEFORE], st.session_state[state.CORPUS_TOKENS]
-    corpus, windowed = shared(trained, "corpus", step, (options, hold_before, tokens),
-                              lambda: corpus_view(trained, step, names, hold_before=hold_before, tokens=tokens))
+        template = shared_view(trained, "pair chart", options, build=lambda: pair_chart(trace, 1, names).to_dict())
+        pairs_spec = shared_view(trained, "pairs", step, options,
+                                 build=lambda: with_rows(template, pair_rows(trace, step, names).to_dict("records")))
+    hold_before, tokens = HOLD_BEFORE.get(), CORPUS_TOKENS.get()
+    corpus, windowed = shared_view(trained, "corpus", step, options, hold_before, tokens,
+                                   build=lambda: corpus_view(trained, step, names, hold_before=hold_before, tokens=tokens))
     if total and step == total:
-        stop_pairs = trained.view("stop-pairs", lambda: pairs_after_training(
+        stop_pairs = shared_view(trained, "stop pairs", build=lambda: pairs_after_training(
             trace, training_corpus(trace, text=trained.text, table=trained.table)
         ))
         corpus += stop_html(trace, stop_pairs, names)
@@ -152,27 +151,23 @@ def step_view(trained: Trained) -> None:
         more = windowed and tokens * 4 <= MAX_WINDOW_TOKENS
         if more or tokens != WINDOW_TOKENS:
             st.button(
-                "Show more of the corpus" if more else "Show less of the corpus", key="w.corpus_more",
+                "Show more of the corpus" if more else "Show less of the corpus", key=widget_key("corpus_more"),
                 icon=":material/unfold_more:" if more else ":material/unfold_less:", type="tertiary",
-                on_click=_show_more, args=(tokens * 4 if more else WINDOW_TOKENS,),
+                on_click=CORPUS_TOKENS.set, args=(tokens * 4 if more else WINDOW_TOKENS,),
             )
         if can_name(trace):
-            state.seed("w.names", state.lab().names)
-            st.toggle(
-                "Name new tokens as Wikipedia does (Z, Y, X, …)", key="w.names",
-                on_change=state.write_lab("w.names", "names"),
-            )
+            st.toggle("Name new tokens as Wikipedia does (Z, Y, X, …)", **LAB.field_widget("names"))
 
     # Only the open tab is drawn (a tab switch reruns the step fragment): one table or chart pair per step.
-    merges_tab, vocab_tab, compression_tab = st.tabs(
-        ["Merges so far", "Vocabulary so far", "Compression"], key="w.tables", on_change="rerun",
+    merges_tab, vocab_tab, compression_tab, code_tab = st.tabs(
+        ["Merges so far", "Vocabulary so far", "Compression", "The code"], key=widget_key("tables"), on_change="rerun",
     )
     if merges_tab.open or vocab_tab.open:
-        frame = trained.view(f"merges:{sorted(names.items())}", lambda: merges_frame(trace, names))
+        frame = shared_view(trained, "merges", options, build=lambda: merges_frame(trace, names))
     if merges_tab.open:
         with merges_tab:
             show_html(
-                shared(trained, "latest merges", step, options, lambda: latest_rows_html(frame, upto=step, what="merges"))
+                shared_view(trained, "latest merges", step, options, build=lambda: latest_rows_html(frame, upto=step, what="merges"))
                 + '<p class="bpe-legend">Latest merge first. count: occurrences of the pair; tie: how many pairs '
                 "shared that count. The Vocabulary page lists every merge.</p>"
                 if step else '<p class="bpe-legend">No merge yet: press Next.</p>'
@@ -189,9 +184,12 @@ def step_view(trained: Trained) -> None:
     if compression_tab.open:
         with compression_tab:
             for column, field in zip(st.columns(2), COMPRESSION_FIELDS):
-                template = trained.view(f"compression:{field}", lambda: compression_chart(trace, 0, field).to_dict())
+                template = shared_view(trained, "compression", field, build=lambda: compression_chart(trace, 0, field).to_dict())
                 show_chart(with_step(template, step), column)
             st.caption(f"The diamond marks step {step}. The run stopped after {total:,} merges: {trace.stop_detail}.")
+    if code_tab.open:
+        with code_tab:
+            train_code(trace, step)
     url.write_url()
 
 

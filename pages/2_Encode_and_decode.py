@@ -13,33 +13,44 @@ import streamlit as st
 from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
+from bpe.markdown import escape_markdown, inline_code
 from bpe.views.encoding import ENCODE_MODE_LABELS, encode_for_page, merge_walk, sample_text, walk_line, walkthrough_html
 from bpe.views.linked_tokens import MAX_LINKED, linked_html
-from bpe.views.markdown import escape_markdown, inline_code
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import chips_html, pieces_for
 from ui import decoding, state, tokenizers, url
+from ui.code_panel import encode_code
 from ui.render import names_for, page_setup, presenter, show_html, tokenizer_at
-from ui.view_cache import cached_view
+from ui.state import SessionValue, widget_key
+from ui.shared_views import shared_view, text_key
 from ui.preamble import current_run, run_summary
 from ui.stepper import step_slider
 from ui.settings_sidebar import settings_sidebar
 
+TEXT = SessionValue("encode_text", None)
+TEXT_FOR = SessionValue("encode_text_source", None)
+"""The example the text was chosen for (a new example gets its own sample)."""
+SPECIAL_MODE = SessionValue("special_mode", "allowed")
+ENCODE_WITH = SessionValue("encode_with", tokenizers.OURS)
+"""``ours``, a pretrained name or ``imported:<name>`` (see ``ui.tokenizers``)."""
+WALK = SessionValue("encode_walk", None)
+"""``(what was encoded, step)`` of the merge walk, or ``None``: every merge applied."""
+
 
 def _walk_to(owner: str, position: int | None) -> None:
-    st.session_state[state.ENCODE_WALK] = None if position is None else (owner, position)
+    WALK.set(None if position is None else (owner, position))
 
 
 def text_to_encode(trained) -> str:
     """The text: the tour's (from its link), else the learner's, else a sample picked for this example."""
     lab = state.lab()
-    if st.session_state[state.ENCODE_SOURCE] != lab.source or st.session_state[state.ENCODE_TEXT] is None:
+    if TEXT_FOR.get() != lab.source or TEXT.get() is None:
         corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
-        st.session_state[state.ENCODE_TEXT] = sample_text(lab.source, corpus, trained.trace.settings.special_tokens)
-        st.session_state[state.ENCODE_SOURCE] = lab.source
-    if (linked := url.new_param("text")) is not None:
-        st.session_state[state.ENCODE_TEXT] = linked
-    return st.session_state[state.ENCODE_TEXT]
+        TEXT.set(sample_text(lab.source, corpus, trained.trace.settings.special_tokens))
+        TEXT_FOR.set(lab.source)
+    if (linked := url.new_param("text")) is not None:  # the guided tour links here with a text
+        TEXT.set(linked)
+    return TEXT.get()
 
 
 def controls(trained, step: int, tokenizer) -> None:
@@ -47,26 +58,19 @@ def controls(trained, step: int, tokenizer) -> None:
     Each writes the session's state, which the lesson reads (so they may be drawn after it)."""
     top = st.columns([1, 1], gap="large", vertical_alignment="bottom")
     with top[0]:
-        state.seed("w.encode_with", st.session_state[state.ENCODE_WITH])
         st.selectbox(
-            "Tokenizer", tokenizers.choices(), key="w.encode_with", format_func=lambda choice: tokenizers.label(choice, step),
-            on_change=state.write_through("w.encode_with", state.ENCODE_WITH),
-            help="Import more on the Import & export page. The step slider only moves ours.",
+            "Tokenizer", tokenizers.choices(), format_func=lambda choice: tokenizers.label(choice, step),
+            help="Import more on the Import & export page. The step slider only moves ours.", **ENCODE_WITH.widget(),
         )
     with top[1]:
         step_slider(len(trained.trace.steps), key="encode")
     left, right = st.columns([2, 1], gap="large")
     with left:
-        state.seed("w.encode_text", st.session_state[state.ENCODE_TEXT])
-        st.text_area(
-            "Text to encode (Ctrl+Enter to apply)", key="w.encode_text", height=90,
-            on_change=state.write_through("w.encode_text", state.ENCODE_TEXT),
-        )
+        st.text_area("Text to encode (Ctrl+Enter to apply)", height=90, **TEXT.widget())
     with right:
-        state.seed("w.special_mode", st.session_state[state.SPECIAL_MODE])
         st.radio(
-            "Special tokens in the text are…", list(ENCODE_MODE_LABELS), key="w.special_mode",
-            format_func=ENCODE_MODE_LABELS.get, on_change=state.write_through("w.special_mode", state.SPECIAL_MODE),
+            "Special tokens in the text are…", list(ENCODE_MODE_LABELS), format_func=ENCODE_MODE_LABELS.get,
+            **SPECIAL_MODE.widget(),
         )
         special = tokenizer.special_tokens
         st.caption(
@@ -78,7 +82,7 @@ def controls(trained, step: int, tokenizer) -> None:
 def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[int]:
     """The text's tokens and their ids (merge by merge with PageDown / PageUp), then each chunk's
     walkthrough. ``anchor``: what the tokenizer comes from, ``(object, detail)``, to cache the encode on."""
-    mode = st.session_state[state.SPECIAL_MODE]
+    mode = SPECIAL_MODE.get()
     if len(text) > MAX_ENCODE_CHARS:
         st.error(
             f"**Cannot encode this text:** it has {len(text):,} characters, over the limit of "
@@ -86,8 +90,8 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
             icon="🛑",
         )
         return []
-    try:  # cached on content: reruns and other sessions reuse it (ui/view_cache.py)
-        encoded = cached_view(anchor[0], ("encode", anchor[1], mode), text, lambda: encode_for_page(tokenizer, text, mode))
+    try:  # shared on content: reruns and other sessions reuse it (ui/shared_views.py)
+        encoded = shared_view(*anchor, "encode", mode, text_key(text), build=lambda: encode_for_page(tokenizer, text, mode))
     except BpeError as error:
         found = [token for token in tokenizer.special_tokens if token in text] if mode == "disallowed" else []
         # The engine's message teaches the Python call (allowed_special=...); the page names its own choices.
@@ -114,8 +118,8 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
         Stat("Bytes per token", f"{n_bytes / len(ids):.2f}" if ids else "–"),
     ]))
     specials = list(tokenizer.special_tokens.values())
-    steps = cached_view(anchor[0], ("walk", anchor[1], mode), text, lambda: merge_walk(walks))
-    saved = st.session_state[state.ENCODE_WALK]
+    steps = shared_view(*anchor, "merge walk", mode, text_key(text), build=lambda: merge_walk(walks))
+    saved = WALK.get()
     at = saved[1] if saved and saved[0] == owner and saved[1] < len(steps) - 1 else None
     walk_buttons(owner, at, len(steps))
     if at is not None:  # a step of the walk: the walked text with that merge's new tokens outlined
@@ -146,8 +150,12 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
             f"The walkthrough follows the first {encoded.walked_chars:,} of {len(text):,} characters (as if the "
             f"text ended there): it redraws a chunk for every merge, so a whole long text would be too much."
         )
-    walk_key = ("walkthrough", anchor[1], mode, tuple(sorted(names.items())))
-    show_html(cached_view(anchor[0], walk_key, text, lambda: walkthrough_html(tokenizer, walks, names=names)))
+    show_html(shared_view(
+        *anchor, "walkthrough", mode, tuple(sorted(names.items())), text_key(text),
+        build=lambda: walkthrough_html(tokenizer, walks, names=names),
+    ))
+    with st.expander("The code: the lines of bpe/reference.py that apply one merge to one chunk"):
+        encode_code(walks, tokenizer)
     return ids
 
 
@@ -156,17 +164,17 @@ def walk_buttons(owner: str, at: int | None, count: int) -> None:
     last = count - 1
     row = st.container(horizontal=True, vertical_alignment="center", key="bpe-walk-buttons")
     row.button(
-        "Previous merge", key="w.walk.prev", icon=":material/chevron_left:", shortcut="PageUp", on_click=_walk_to,
+        "Previous merge", key=widget_key("walk", "prev"), icon=":material/chevron_left:", shortcut="PageUp", on_click=_walk_to,
         args=(owner, max((last if at is None else at) - 1, 0)), disabled=at == 0 or last == 0,
     )
     following = 0 if at is None else at + 1  # after the last merge, PageDown walks from the bytes again
     row.button(
-        "Next merge" if at is not None else "Walk merge by merge", key="w.walk.next", icon=":material/chevron_right:",
+        "Next merge" if at is not None else "Walk merge by merge", key=widget_key("walk", "next"), icon=":material/chevron_right:",
         shortcut="PageDown", type="primary", on_click=_walk_to, args=(owner, following if following < last else None),
         disabled=last == 0,
     )
     row.button(
-        "All merges", key="w.walk.end", icon=":material/last_page:", on_click=_walk_to, args=(owner, None), disabled=at is None,
+        "All merges", key=widget_key("walk", "end"), icon=":material/last_page:", on_click=_walk_to, args=(owner, None), disabled=at is None,
     )
 
 
@@ -180,18 +188,18 @@ def main() -> None:
     presenting = presenter()
     step = state.lab().step
     text = text_to_encode(trained)
-    if st.session_state[state.ENCODE_WITH] not in tokenizers.choices():  # an import was removed
-        st.session_state[state.ENCODE_WITH] = tokenizers.OURS
-    choice = st.session_state[state.ENCODE_WITH]
+    if ENCODE_WITH.get() not in tokenizers.choices():  # an import was removed
+        ENCODE_WITH.set(tokenizers.OURS)
+    choice = ENCODE_WITH.get()
     ours = tokenizer_at(trained, step)
     tokenizer = tokenizers.resolve(choice, ours) or ours
     if not presenting:  # a projector's first screen is the tokens: their inputs follow them
         run_summary(trained.trace)
         controls(trained, step, tokenizer)
-    anchor = (trained.trace, step) if tokenizer is ours else (tokenizer, None)
+    anchor = (trained, step) if tokenizer is ours else (tokenizer, None)
     # Ids change meaning with the tokenizer, the example, its settings and (for your own text) the text.
     owner_key = repr((choice, state.lab().source, trained.trace.settings, hash(trained.text), hash(trained.table)))
-    walk_owner = repr((owner_key, step, text, st.session_state[state.SPECIAL_MODE]))
+    walk_owner = repr((owner_key, step, text_key(text), SPECIAL_MODE.get()))
     encoded = lesson(tokenizer, text, names_for(trained) if tokenizer is ours else {}, anchor=anchor, owner=walk_owner)
     if presenting:
         with st.container(key="bpe-below"):

@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe.app import pages
+from bpe.ids import is_digits
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
 from bpe.views.merge_tree import merge_tree_dot, merge_tree_text, tree_font_pt
@@ -17,16 +18,32 @@ from ui import pretrained_vocab, state, tokenizers, url
 from ui.render import names_for, page_setup, presenter, show_chart
 from ui.preamble import current_run, run_summary
 from ui.settings_sidebar import settings_sidebar
+from ui.shared_views import shared_view
+from ui.state import SessionValue
 from ui.stepper import step_slider
-from ui.widgets import vocab_search
+from ui.widgets import VOCAB_QUERY, vocab_search
+
+VOCAB_OF = SessionValue("vocab_of", tokenizers.OURS)
+"""Whose vocabulary the page shows: ``ours`` or a pretrained name such as ``o200k_base``."""
+TREE_TOKEN = SessionValue("tree_token", None)
+"""The token whose merge tree is drawn."""
+
+
+def read_url() -> None:
+    """A link may open a pretrained vocabulary on one token: ``?vocab=gpt2&token=43453`` searches for
+    the token's id and draws its merge tree (the "Why tokenization matters" cards link here)."""
+    if (name := url.new_param("vocab")) in PRETRAINED:
+        VOCAB_OF.set(name)
+        if is_digits(token := url.new_param("token") or "") and len(token) <= 7:
+            VOCAB_QUERY.set(token)
+            pretrained_vocab.TREE_TOKEN.set(int(token))
 
 
 def choose_vocabulary() -> None:
     """``ours`` or a pretrained name; the pretrained ones need no run."""
     options = [tokenizers.OURS, *PRETRAINED]
-    state.seed("w.vocab_of", st.session_state[state.VOCAB_OF])
     st.selectbox(
-        "Vocabulary of", options, key="w.vocab_of", on_change=state.write_through("w.vocab_of", state.VOCAB_OF),
+        "Vocabulary of", options, **VOCAB_OF.widget(),
         format_func=lambda choice: "Ours (the run in the sidebar)" if choice == tokenizers.OURS else tokenizers.label(choice, 0),
     )
 
@@ -37,12 +54,10 @@ def tree(trace, token_id: int, names) -> None:
     st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
 
 
-def token_select(options: list[int], labels, names) -> None:
-    state.seed_choice("w.tree_token", state.TREE_TOKEN, options)
-    st.selectbox(
-        "Token", options, key="w.tree_token",
+def token_select(options: list[int], labels, names) -> int:
+    return st.selectbox(
+        "Token", options, **TREE_TOKEN.widget(options=options),
         format_func=lambda token_id: f"{token_id} · {names.get(token_id, '') + ' = ' if token_id in names else ''}{labels[token_id]}",
-        on_change=state.write_through("w.tree_token", state.TREE_TOKEN),
     )
 
 
@@ -81,10 +96,11 @@ def main() -> None:
     page_setup(pages.VOCABULARY)
     settings_sidebar()
     st.title(":material/menu_book: Vocabulary")
+    read_url()
     presenting = presenter()
     if not presenting:
         choose_vocabulary()
-    if (chosen := st.session_state[state.VOCAB_OF]) != tokenizers.OURS:
+    if (chosen := VOCAB_OF.get()) != tokenizers.OURS:
         pretrained_vocab.show(chosen, tree_first=presenting)
         if presenting:
             with st.container(key="bpe-below-choice"):
@@ -95,14 +111,14 @@ def main() -> None:
     if trained is None:
         return
     trace, step, names = trained.trace, state.lab().step, names_for(trained)
-    everything = trained.view("vocab", lambda: vocab_frame(trace))
+    everything = shared_view(trained, "vocab", build=lambda: vocab_frame(trace))
     present = vocab_at(trace, everything, step)
     merged = [token_id for token_id in trace.vocab_ids(step) if trace.created_at(token_id)][::-1]
     labels = dict(zip(everything["id"], everything["token"]))
     if presenting:  # the tree first, across the screen; what chooses it after
         if merged:
             st.header("Merge tree")
-            tree(trace, state.chosen(state.TREE_TOKEN, merged), names)
+            tree(trace, TREE_TOKEN.among(merged), names)
         else:
             st.info("No merged token yet: move the step forward.")
         with st.container(key="bpe-below"):
@@ -123,8 +139,7 @@ def main() -> None:
             if not merged:
                 st.info("No merged token yet: move the step forward.")
             else:
-                token_select(merged, labels, names)
-                tree(trace, st.session_state["w.tree_token"], names)
+                tree(trace, token_select(merged, labels, names), names)
         lengths(present)
     url.write_url()
 

@@ -17,8 +17,8 @@ from bpe.app import pages
 from bpe.limits import SHOWN_CORPUS_CHARS
 from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, WRONG, Question, Score, grade, make_question, reveal
 from bpe.views.excerpt import excerpt
+from bpe.markdown import escape_markdown
 from bpe.views.labs import candidates_html
-from bpe.views.markdown import escape_markdown
 from bpe.views.merge_html import layer_html
 from bpe.views.occurrences import chunks_of
 from bpe.views.stats import Stat, stats_html
@@ -28,7 +28,15 @@ from ui.render import page_setup, presenter, show_html, tokenizer_at
 from ui.training import Trained
 from ui.preamble import current_run, run_summary
 from ui.settings_sidebar import settings_sidebar
+from ui.state import SessionValue, widget_key
 
+SCORE = SessionValue("quiz_score", factory=Score)
+"""The running :class:`~bpe.teaching.quiz.Score` (immutable, replaced after each answer)."""
+RESULT = SessionValue("quiz_result", None)
+"""``(question key, Result)`` of the last answer or reveal, so it stays up until the next question."""
+SEAT = SessionValue("quiz_seat", None)
+"""This learner's seed for the order of the answers (``seat=`` in the link, so a reload keeps the
+order; a new learner gets a new one)."""
 ANSWER_KEYS = "1234"
 BIG_TOKENS = 120  # a short corpus is drawn in large type: it is the whole question
 SEAT_CHARS = 12
@@ -63,30 +71,26 @@ def seat() -> str:
     """This learner's seat: from the link if it brings one, else one made for this session."""
     linked = url.new_param("seat")
     if linked is not None and 0 < len(linked) <= SEAT_CHARS and linked.isascii() and linked.isalnum():
-        st.session_state[state.QUIZ_SEAT] = linked
-    if st.session_state[state.QUIZ_SEAT] is None:
-        st.session_state[state.QUIZ_SEAT] = secrets.token_hex(4)
-    return st.session_state[state.QUIZ_SEAT]
+        SEAT.set(linked)
+    if SEAT.get() is None:
+        SEAT.set(secrets.token_hex(4))
+    return SEAT.get()
 
 
 # -- callbacks: they run before the page is drawn again, so the page shows their result ----------
 def _answer(question: Question, pair: tuple[int, int], key: tuple) -> None:
     result = grade(question, pair)
-    st.session_state[state.QUIZ_RESULT] = (key, result)
-    st.session_state[state.QUIZ_SCORE] = st.session_state[state.QUIZ_SCORE].add(result)
+    RESULT.set((key, result))
+    SCORE.set(SCORE.get().add(result))
 
 
 def _reveal(question: Question, key: tuple) -> None:
-    st.session_state[state.QUIZ_RESULT] = (key, reveal(question))  # shown, never scored
+    RESULT.set((key, reveal(question)))  # shown, never scored
 
 
 def _go(step: int) -> None:
     state.update_lab(step=step)
-    st.session_state[state.QUIZ_RESULT] = None
-
-
-def _reset_score() -> None:
-    st.session_state[state.QUIZ_SCORE] = Score()
+    RESULT.set(None)
 
 
 def score_panel(score: Score) -> None:
@@ -99,7 +103,7 @@ def score_panel(score: Score) -> None:
             Stat("Right count, lost the tie", f"{score.right_count:,}"),
             Stat("Streak", f"{score.streak:,}", change=f"best {score.best_streak:,}"),
         ]))
-    row.button("Reset the score", key="w.quiz.reset", on_click=_reset_score, disabled=not score.answered)
+    row.button("Reset the score", key=widget_key("quiz", "reset"), on_click=SCORE.set, args=(Score(),), disabled=not score.answered)
 
 
 def verdict(result) -> None:
@@ -119,7 +123,7 @@ def question_panel(question: Question, result, key: tuple, *, step: int, total: 
     if question.finished:
         st.header("No next merge")
         st.info(escape_markdown(question.prompt), icon="🏁")
-        st.button("Start again from step 0", key="w.quiz.restart", on_click=_go, args=(0,), type="primary")
+        st.button("Start again from step 0", key=widget_key("quiz", "restart"), on_click=_go, args=(0,), type="primary")
         return
     st.header(question.prompt)
     st.caption(f"Ties are broken by the **{rule}** rule. Keys 1–{len(question.candidates)} answer.")
@@ -131,7 +135,7 @@ def question_panel(question: Question, result, key: tuple, *, step: int, total: 
         icon = (":material/check_circle:" if "merged next" in marks else ":material/cancel:") if marks else None
         st.button(
             f"{number}. " + escape_markdown(candidate.label) + (f" — {' · '.join(marks)}" if marks else ""),
-            key=f"w.quiz.answer.{number}", on_click=_answer, icon=icon,
+            key=widget_key("quiz", "answer", number), on_click=_answer, icon=icon,
             args=(question, candidate.pair, key), disabled=result is not None, width="stretch",
             type="primary" if result is not None and candidate.pair == result.answer else "secondary",
             shortcut=ANSWER_KEYS[number - 1] if number <= len(ANSWER_KEYS) else None,
@@ -139,17 +143,17 @@ def question_panel(question: Question, result, key: tuple, *, step: int, total: 
     moves = st.container(horizontal=True, vertical_alignment="center")
     if result is None:
         moves.button(
-            "Show the answer", key="w.quiz.reveal", on_click=_reveal, args=(question, key), type="primary",
+            "Show the answer", key=widget_key("quiz", "reveal"), on_click=_reveal, args=(question, key), type="primary",
             icon=":material/visibility:", shortcut="PageDown", help="Reveal the counts and the answer (not scored)",
         )
     else:
         moves.button(
             f"Next question (merge {step + 2})" if step + 1 < total else "See where training stopped",
-            key="w.quiz.next", on_click=_go, args=(step + 1,), type="primary",
+            key=widget_key("quiz", "next"), on_click=_go, args=(step + 1,), type="primary",
             icon=":material/arrow_forward:", shortcut="PageDown",
         )
     moves.button(
-        "Previous question", key="w.quiz.back", on_click=_go, args=(max(step - 1, 0),), type="tertiary",
+        "Previous question", key=widget_key("quiz", "back"), on_click=_go, args=(max(step - 1, 0),), type="tertiary",
         icon=":material/arrow_back:", shortcut="PageUp", disabled=step == 0,
     )
     if result is not None:
@@ -176,7 +180,7 @@ def main() -> None:
     learner = seat()
     question = make_question(trace, step, seed=learner)
     key = (state.lab().source, state.lab().settings_key(), step, trace.steps[step] if step < total else None)
-    answered = st.session_state[state.QUIZ_RESULT]
+    answered = RESULT.get()
     result = answered[1] if answered and answered[0] == key else None
 
     with st.container(key="bpe-quiz"):
@@ -187,7 +191,7 @@ def main() -> None:
     with right:
         question_panel(question, result, key, step=step, total=total, rule=trace.settings.tie_break)
     with st.container(key="bpe-below"):
-        score_panel(st.session_state[state.QUIZ_SCORE])
+        score_panel(SCORE.get())
     url.write_url({"seat": learner})
 
 

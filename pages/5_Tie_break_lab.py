@@ -18,11 +18,14 @@ from bpe.teaching.tie_lab import TieLab, run_rules
 from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.tokenizer import Tokenizer
 from bpe.views.labs import tie_table_html
-from bpe.views.markdown import escape_markdown, inline_code
+from bpe.markdown import escape_markdown, inline_code
 from bpe.views.token_html import chips_html, pieces_for
-from ui import state, url
+from ui import url
 from ui.render import page_setup, show_html
+from ui.state import SessionValue
 
+EXAMPLE = SessionValue("tie_preset", "wikipedia")
+"""The preset the lab trains under every rule (``preset=`` in its link)."""
 
 
 @st.cache_resource(show_spinner="Training once under every tie-break rule…", max_entries=16)
@@ -45,11 +48,11 @@ def read_url() -> None:
     if linked is None:
         return
     if linked in PRESETS:
-        st.session_state[state.TIE_PRESET] = linked
+        EXAMPLE.set(linked)
     else:
         st.warning(
             f"In the link: unknown example {escape_markdown(linked)}; showing "
-            f"{escape_markdown(PRESETS[st.session_state[state.TIE_PRESET]].title)}.",
+            f"{escape_markdown(PRESETS[EXAMPLE.get()].title)}.",
             icon=":material/link:",
         )
 
@@ -89,12 +92,8 @@ def main() -> None:
     )
     read_url()
     names = list(PRESETS)
-    state.seed("w.tie_preset", st.session_state[state.TIE_PRESET])
-    st.selectbox(
-        "Example", names, key="w.tie_preset", format_func=lambda name: PRESETS[name].title,
-        on_change=state.write_through("w.tie_preset", state.TIE_PRESET),
-    )
-    name = st.session_state[state.TIE_PRESET]
+    st.selectbox("Example", names, format_func=lambda name: PRESETS[name].title, **EXAMPLE.widget())
+    name = EXAMPLE.get()
     preset = PRESETS[name]
     lab = tie_lab(name)
     some_run = next(iter(lab.runs.values()))

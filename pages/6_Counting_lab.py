@@ -10,59 +10,53 @@ import streamlit as st
 from bpe.app import pages
 from bpe.limits import MAX_COUNTING_LAB_CHARS
 from bpe.teaching.counting import count_pair, pairs_present, symbols_of
+from bpe.markdown import escape_markdown, inline_code
+from bpe.spelling import quote
 from bpe.views.labs import counting_html, merged_html, pair_counts_html
-from bpe.views.markdown import escape_markdown, inline_code
-from bpe.views.notation import quote
-from ui import state, url
 from bpe.views.stats import Stat, stats_html
+from ui import url
 from ui.render import page_setup, presenter, show_html
+from ui.state import SessionValue, bind, widget_key
 
 EXAMPLES = ("aaaa", "aaabdaaabac", "banana bandana", "ööö")
 UNITS = {"char": "characters", "byte": "UTF-8 bytes"}
+TEXT = SessionValue("count_text", "aaaa")
+PAIR = SessionValue("count_pair", ("a", "a"))
+"""``(left, right)`` spellings of the pair counted."""
+UNIT = SessionValue("count_unit", "char")
 
 
 def read_url() -> None:
     if (text := url.new_param("text")) is not None:
         if len(text) > MAX_COUNTING_LAB_CHARS:
             st.warning(f"In the link: the text has {len(text):,} characters; the lab keeps the first {MAX_COUNTING_LAB_CHARS:,}.", icon="🔗")
-        st.session_state[state.COUNT_TEXT] = text[:MAX_COUNTING_LAB_CHARS]
+        TEXT.set(text[:MAX_COUNTING_LAB_CHARS])
     left, right = url.new_param("left"), url.new_param("right")
     if left is not None or right is not None:
-        old_left, old_right = st.session_state[state.COUNT_PAIR]
-        st.session_state[state.COUNT_PAIR] = (left if left is not None else old_left, right if right is not None else old_right)
+        old_left, old_right = PAIR.get()
+        PAIR.set((left if left is not None else old_left, right if right is not None else old_right))
 
 
-def _use(text: str | None = None, pair: tuple[str, str] | None = None) -> None:
-    if text is not None:
-        st.session_state[state.COUNT_TEXT] = text
-    if pair is not None:
-        st.session_state[state.COUNT_PAIR] = pair
+def _set_left(symbol: str) -> None:
+    PAIR.set((symbol, PAIR.get()[1]))
 
 
-def _edit_pair() -> None:
-    st.session_state[state.COUNT_PAIR] = (st.session_state["w.count_left"], st.session_state["w.count_right"])
+def _set_right(symbol: str) -> None:
+    PAIR.set((PAIR.get()[0], symbol))
 
 
 def inputs() -> None:
-    state.seed("w.count_text", st.session_state[state.COUNT_TEXT])
-    st.text_area(
-        "Text (Ctrl+Enter to apply)", key="w.count_text", height=80, max_chars=MAX_COUNTING_LAB_CHARS,
-        on_change=state.write_through("w.count_text", state.COUNT_TEXT),
-    )
+    st.text_area("Text (Ctrl+Enter to apply)", height=80, max_chars=MAX_COUNTING_LAB_CHARS, **TEXT.widget())
     row = st.container(horizontal=True, vertical_alignment="center")
     row.caption("Try:")
     for example in EXAMPLES:
-        row.button(escape_markdown(example), key=f"w.count_example.{example}", on_click=_use, args=(example,))
+        row.button(escape_markdown(example), key=widget_key("count_example", example), on_click=TEXT.set, args=(example,))
     left, right, unit = st.columns([1, 1, 2])
-    pair = st.session_state[state.COUNT_PAIR]
-    state.seed("w.count_left", pair[0])
-    state.seed("w.count_right", pair[1])
-    left.text_input("Left symbol", key="w.count_left", on_change=_edit_pair)
-    right.text_input("Right symbol", key="w.count_right", on_change=_edit_pair)
-    state.seed("w.count_unit", st.session_state[state.COUNT_UNIT])
+    pair = PAIR.get()
+    left.text_input("Left symbol", **bind(widget_key("count_left"), _set_left, shown=pair[0]))
+    right.text_input("Right symbol", **bind(widget_key("count_right"), _set_right, shown=pair[1]))
     unit.radio(
-        "Symbols are", list(UNITS), key="w.count_unit", format_func=UNITS.get, horizontal=True,
-        on_change=state.write_through("w.count_unit", state.COUNT_UNIT),
+        "Symbols are", list(UNITS), format_func=UNITS.get, horizontal=True, **UNIT.widget(),
         help="Before any merge a byte-level tokenizer sees bytes (é is two of them); a character-level one characters.",
     )
 
@@ -76,8 +70,8 @@ def pair_buttons(top: list, spelled: dict[int, str]) -> None:
     for pair in top[:6]:
         left, right = spelled[pair.left], spelled[pair.right]
         row.button(
-            escape_markdown(f"{quote(left)} + {quote(right)}"), key=f"w.count_pair.{pair.left}.{pair.right}", on_click=_use,
-            kwargs={"pair": (left, right)}, icon=":material/merge:",
+            escape_markdown(f"{quote(left)} + {quote(right)}"), key=widget_key("count_pair", pair.left, pair.right),
+            on_click=PAIR.set, args=((left, right),), icon=":material/merge:",
         )
 
 
@@ -92,9 +86,9 @@ def main() -> None:
     presenting = presenter()
     if not presenting:  # a projector's first screen is the lesson: the inputs follow it
         inputs()
-    text = st.session_state[state.COUNT_TEXT]
-    unit = st.session_state[state.COUNT_UNIT]
-    left, right = st.session_state[state.COUNT_PAIR]
+    text = TEXT.get()
+    unit = UNIT.get()
+    left, right = PAIR.get()
     page_params = {"text": text, "left": left, "right": right} if len(text) <= 200 else {}
     symbols = symbols_of(text, unit=unit)
     top = pairs_present(symbols)

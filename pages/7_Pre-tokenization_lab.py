@@ -11,12 +11,18 @@ from bpe.app import pages
 from bpe.limits import MAX_PRETOKENIZATION_LAB_CHARS
 from bpe.teaching.pretokenization_lab import EXAMPLES, compare_splits, without_pretokenization
 from bpe.views.labs import learned_html, splits_html
-from bpe.views.markdown import escape_markdown, inline_code
-from ui import state, url
+from bpe.markdown import escape_markdown, inline_code
+from ui import url
 from ui.render import page_setup, show_html
+from ui.state import SessionValue, widget_key
 
 LABELS = {"none": "none", "whitespace": "whitespace", "gpt2": "GPT-2", "gpt4": "GPT-4", "gpt4o": "GPT-4o"}
 LEARN_MERGES = 10
+TEXT = SessionValue("pretok_text", "I'm here. I'M HERE.")
+REGEX = SessionValue("pretok_regex", r"\w+|[^\w\s]+")
+LESSON = SessionValue("pretok_lesson", None)
+"""The title of the example last loaded with its button (its lesson is shown), or ``None``."""
+NEWEST_TEXT = SessionValue("newest_text", "newest newest newest widest")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -24,15 +30,14 @@ def learned(text: str):
     return without_pretokenization(text, merges=LEARN_MERGES)
 
 
-def _load(title: str, text: str) -> None:
-    st.session_state[state.PRETOK_TEXT] = text
-    st.session_state[state.PRETOK_LESSON] = title
+def _load(title: str | None, text: str) -> None:
+    TEXT.set(text)
+    LESSON.set(title)
 
 
 def read_url() -> None:
     if (text := url.new_param("text")) is not None:
-        st.session_state[state.PRETOK_TEXT] = text[:MAX_PRETOKENIZATION_LAB_CHARS]
-        st.session_state[state.PRETOK_LESSON] = None
+        _load(None, text[:MAX_PRETOKENIZATION_LAB_CHARS])
 
 
 def main() -> None:
@@ -48,29 +53,22 @@ def main() -> None:
     columns = st.columns(3)
     for index, example in enumerate(EXAMPLES):
         columns[index % 3].button(
-            example.title, key=f"w.pretok_example.{index}", on_click=_load, args=(example.title, example.text),
+            example.title, key=widget_key("pretok_example", index), on_click=_load, args=(example.title, example.text),
             width="stretch",
         )
     text_column, regex_column = st.columns([2, 1])
     with text_column:
-        state.seed("w.pretok_text", st.session_state[state.PRETOK_TEXT])
-        st.text_area(
-            "Text (Ctrl+Enter to apply)", key="w.pretok_text", height=90, max_chars=MAX_PRETOKENIZATION_LAB_CHARS,
-            on_change=state.write_through("w.pretok_text", state.PRETOK_TEXT),
-        )
+        st.text_area("Text (Ctrl+Enter to apply)", height=90, max_chars=MAX_PRETOKENIZATION_LAB_CHARS, **TEXT.widget())
     with regex_column:
-        state.seed("w.pretok_regex", st.session_state[state.PRETOK_REGEX])
         st.text_input(
-            "Your own split regex", key="w.pretok_regex",
-            on_change=state.write_through("w.pretok_regex", state.PRETOK_REGEX),
-            help="Its matches are the words; the text between matches becomes gaps.",
+            "Your own split regex", help="Its matches are the words; the text between matches becomes gaps.", **REGEX.widget(),
         )
-    text = st.session_state[state.PRETOK_TEXT]
-    regex = st.session_state[state.PRETOK_REGEX]
+    text = TEXT.get()
+    regex = REGEX.get()
 
     lesson = next(
         (example.lesson for example in EXAMPLES
-         if example.title == st.session_state[state.PRETOK_LESSON] and example.text == text),
+         if example.title == LESSON.get() and example.text == text),
         None,
     )
     if lesson:
@@ -86,12 +84,8 @@ def main() -> None:
             st.markdown(f"**{label}**: {escape_markdown(split.help)}")
 
     st.header("What training learns without pre-tokenization")
-    state.seed("w.newest_text", st.session_state[state.NEWEST_TEXT])
-    st.text_input(
-        "Training text", key="w.newest_text", max_chars=MAX_PRETOKENIZATION_LAB_CHARS,
-        on_change=state.write_through("w.newest_text", state.NEWEST_TEXT),
-    )
-    runs = learned(st.session_state[state.NEWEST_TEXT])
+    st.text_input("Training text", max_chars=MAX_PRETOKENIZATION_LAB_CHARS, **NEWEST_TEXT.widget())
+    runs = learned(NEWEST_TEXT.get())
     columns = st.columns(len(runs))
     for column, run in zip(columns, runs):
         with column:

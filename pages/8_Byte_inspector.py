@@ -16,11 +16,12 @@ from bpe.limits import MAX_BYTE_INSPECTOR_CHARS
 from bpe.pretrained import PRETRAINED
 from bpe.teaching.byte_inspector import byte_role, inspect_text, inspect_token
 from bpe.views.labs import bytes_html, token_bytes_html
-from bpe.views.markdown import escape_markdown, inline_code
-from bpe.views.notation import name as mark_name
-from bpe.views.notation import spell
-from ui import state, tokenizers, url
+from bpe.markdown import escape_markdown, inline_code
+from bpe.spelling import name as mark_name
+from bpe.spelling import spell
+from ui import tokenizers, url
 from ui.render import page_setup, show_html
+from ui.state import SessionValue, widget_key
 
 TOKEN_EXAMPLES = (
     ("'·the' (whole)", "20 74 68 65"),
@@ -29,6 +30,12 @@ TOKEN_EXAMPLES = (
     ("é (two bytes)", "c3 a9"),
     ("a byte UTF-8 never uses", "ff"),
 )
+TEXT = SessionValue("byte_text", "aaabdaaabac é € 🙂")
+TOKEN = SessionValue("byte_token", "e2 82")
+"""The token inspected, as hex (``e2 82``)."""
+TOKEN_FROM = SessionValue("byte_from", "o200k_base")
+TOKEN_ID = SessionValue("byte_id", 4103)  # GPT-4o's f0 9f: the first half of most emoji
+"""The pretrained tokenizer and token id a real token's bytes are taken from."""
 
 
 def parse_hex(text: str) -> bytes:
@@ -44,17 +51,9 @@ def parse_hex(text: str) -> bytes:
     return bytes.fromhex(cleaned)
 
 
-def _set_token(value: str) -> None:
-    st.session_state[state.BYTE_TOKEN] = value
-
-
 def text_section() -> None:
-    state.seed("w.byte_text", st.session_state[state.BYTE_TEXT])
-    st.text_input(
-        "Text", key="w.byte_text", max_chars=MAX_BYTE_INSPECTOR_CHARS,
-        on_change=state.write_through("w.byte_text", state.BYTE_TEXT),
-    )
-    text = st.session_state[state.BYTE_TEXT]
+    st.text_input("Text", max_chars=MAX_BYTE_INSPECTOR_CHARS, **TEXT.widget())
+    text = TEXT.get()
     if not text:
         st.info("Type some text above: try an accented letter, a euro sign or an emoji.", icon="✏️")
         return
@@ -93,26 +92,20 @@ def why_g_with_dot() -> None:
 def pretrained_token() -> None:
     """Take a real token's bytes from a pretrained tokenizer by id (GPT-4o's 4103 is half an emoji)."""
     columns = st.columns([1.2, 1, 2], vertical_alignment="bottom")
-    state.seed("w.byte_from", st.session_state[state.BYTE_FROM])
     columns[0].selectbox(
-        "…or a real token of", list(PRETRAINED), key="w.byte_from", format_func=tokenizers.pretrained_label,
-        on_change=state.write_through("w.byte_from", state.BYTE_FROM),
+        "…or a real token of", list(PRETRAINED), format_func=tokenizers.pretrained_label, **TOKEN_FROM.widget(),
     )
-    state.seed("w.byte_id", st.session_state[state.BYTE_ID])
-    columns[1].number_input(
-        "Token id", min_value=0, max_value=10**6, step=1, key="w.byte_id",
-        on_change=state.write_through("w.byte_id", state.BYTE_ID),
-    )
-    tokenizer = tokenizers.pretrained(st.session_state[state.BYTE_FROM])
+    columns[1].number_input("Token id", min_value=0, max_value=10**6, step=1, **TOKEN_ID.widget())
+    tokenizer = tokenizers.pretrained(TOKEN_FROM.get())
     if tokenizer is None:
         return
     try:
-        data = tokenizer.decode_single_token_bytes(int(st.session_state[state.BYTE_ID]))
+        data = tokenizer.decode_single_token_bytes(int(TOKEN_ID.get()))
     except BpeError as error:
         columns[2].error(escape_markdown(error), icon="🛑")
         return
     columns[2].button(
-        f"Inspect its bytes: {data.hex(' ')}", key="w.byte_take", on_click=_set_token, args=(data.hex(" "),),
+        f"Inspect its bytes: {data.hex(' ')}", key=widget_key("byte_take"), on_click=TOKEN.set, args=(data.hex(" "),),
         width="stretch",
     )
 
@@ -125,15 +118,11 @@ def token_section() -> None:
     )
     columns = st.columns(len(TOKEN_EXAMPLES))
     for column, (label, value) in zip(columns, TOKEN_EXAMPLES):
-        column.button(label, key=f"w.byte_example.{value}", on_click=_set_token, args=(value,), width="stretch")
+        column.button(label, key=widget_key("byte_example", value), on_click=TOKEN.set, args=(value,), width="stretch")
     pretrained_token()
-    state.seed("w.byte_token", st.session_state[state.BYTE_TOKEN])
-    st.text_input(
-        "The token's bytes, in hex", key="w.byte_token", max_chars=200,
-        on_change=state.write_through("w.byte_token", state.BYTE_TOKEN),
-    )
+    st.text_input("The token's bytes, in hex", max_chars=200, **TOKEN.widget())
     try:
-        data = parse_hex(st.session_state[state.BYTE_TOKEN])
+        data = parse_hex(TOKEN.get())
     except ValueError as error:
         st.error(f"**Cannot read these bytes:** {escape_markdown(error)}.", icon="🛑")
         return
@@ -154,11 +143,11 @@ def main() -> None:
         "byte, 'é' two, '€' three and most emoji four."
     )
     if (linked := url.new_param("text")) is not None:
-        st.session_state[state.BYTE_TEXT] = linked[:MAX_BYTE_INSPECTOR_CHARS]
+        TEXT.set(linked[:MAX_BYTE_INSPECTOR_CHARS])
     text_section()
     why_g_with_dot()
     token_section()
-    text = st.session_state[state.BYTE_TEXT]
+    text = TEXT.get()
     url.write_url({"text": text} if len(text) <= 200 else {}, lab=False)
 
 

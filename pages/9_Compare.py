@@ -15,36 +15,37 @@ from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
 from bpe.pretokenize import NAMED_PATTERNS
+from bpe.markdown import escape_markdown
 from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.vocab import UNITS
 from bpe.views.compare import COMPARE_CSS, compare_frame
 from bpe.views.encoding import encode_for_page, sample_text
-from bpe.views.markdown import escape_markdown
 from bpe.views.token_html import chips_html, pieces_for
 from ui import run_diff, state, tokenizers, url
-from ui.render import page_setup, presenter, show_html, tokenizer_at
-from ui.training import get_trained
-from ui.view_cache import cached_view
 from ui.preamble import current_run, run_summary
-from ui.stepper import step_slider
+from ui.render import page_setup, presenter, show_html, tokenizer_at
+from ui.run_diff import item_widget
 from ui.settings_sidebar import settings_sidebar
+from ui.shared_views import shared_view, text_key
+from ui.state import SessionValue
+from ui.stepper import step_slider
+from ui.training import get_trained
 
 VARIANT = "variant"
 LAST = "ours-last"
+TEXT = SessionValue("compare_text", None)
+TEXT_FOR = SessionValue("compare_text_source", None)
+"""The example the text was chosen for (a new example gets its own sample)."""
+PICKED = SessionValue("compare_with", factory=lambda: [LAST, "gpt2", "o200k_base"])
+"""The first lesson: ours trained vs GPT-2 vs GPT-4o."""
+VARIANT_SETTINGS = SessionValue("variant", None)
+"""``(tie_break, unit, pretokenizer)`` of "ours with other settings"; ``None``: derived from the run."""
 
 
 def _variant() -> tuple[str, str, str]:
     """``(tie_break, unit, pretokenizer)`` of "ours with other settings" (another tie rule by default)."""
     lab = state.lab()
-    return st.session_state[state.VARIANT] or (contrasting_rule(lab.tie_break), lab.unit, lab.pretokenizer)
-
-
-def _set_variant(index: int, widget_key: str):
-    def callback() -> None:
-        values = list(_variant())
-        values[index] = st.session_state[widget_key]
-        st.session_state[state.VARIANT] = tuple(values)
-    return callback
+    return VARIANT_SETTINGS.get() or (contrasting_rule(lab.tie_break), lab.unit, lab.pretokenizer)
 
 
 def _variant_label(step: int) -> str:
@@ -56,38 +57,35 @@ def variant_settings() -> None:
     lab = state.lab()
     tie, unit, pretokenizer = _variant()
     columns = st.columns(3)
-    state.seed("w.variant_tie", tie)
-    columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), key="w.variant_tie", on_change=_set_variant(0, "w.variant_tie"))
-    state.seed("w.variant_unit", unit)
-    columns[1].radio("Other unit", UNITS, key="w.variant_unit", horizontal=True, on_change=_set_variant(1, "w.variant_unit"))
+    columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), **item_widget(VARIANT_SETTINGS, _variant, 0, "variant_tie", tie))
+    columns[1].radio("Other unit", UNITS, horizontal=True, **item_widget(VARIANT_SETTINGS, _variant, 1, "variant_unit", unit))
     options = list(dict.fromkeys([*NAMED_PATTERNS, pretokenizer]))
-    state.seed("w.variant_pretok", pretokenizer)
     columns[2].selectbox(
-        "Other pre-tokenizer", options, key="w.variant_pretok", on_change=_set_variant(2, "w.variant_pretok"),
+        "Other pre-tokenizer", options, **item_widget(VARIANT_SETTINGS, _variant, 2, "variant_pretok", pretokenizer),
         disabled=lab.is_word_table, help="A word table is already split into words." if lab.is_word_table else None,
     )
 
 
 def variant_tokenizer(step: int):
-    """``(tokenizer, (trace, step))`` of "ours with other settings", or ``None`` after an error."""
+    """``(tokenizer, (run, step))`` of "ours with other settings", or ``None`` after an error."""
     tie, unit, pretokenizer = _variant()
     trained = get_trained(state.lab().replace(tie_break=tie, unit=unit, pretokenizer=pretokenizer))
     if trained is None:
         return None
     at = min(step, len(trained.trace.steps))
-    return tokenizer_at(trained, at), (trained.trace, at)
+    return tokenizer_at(trained, at), (trained, at)
 
 
 def encode_all(chosen: list[tuple[str, object, tuple]], text: str, labels: dict[str, str]) -> list[tuple]:
     """``(label, tokenizer, Encoded)`` per tokenizer, all over the same text: if a tokenizer
     encodes only a prefix (a chunk over MAX_CHUNK_CHARS), everyone encodes that prefix, and the
-    page says so. Cached on content (ui/view_cache.py), so reruns do not encode again."""
+    page says so. Shared on content (ui/shared_views.py), so reruns do not encode again."""
     for attempt in range(2):
         results = []
         for choice, tokenizer, anchor in chosen:
             try:
-                results.append((labels[choice], tokenizer, cached_view(
-                    anchor[0], ("compare", anchor[1]), text, lambda: encode_for_page(tokenizer, text, "allowed")
+                results.append((labels[choice], tokenizer, shared_view(
+                    *anchor, "compare", text_key(text), build=lambda: encode_for_page(tokenizer, text, "allowed")
                 )))
             except BpeError as error:
                 if attempt == 0:
@@ -106,18 +104,12 @@ def encode_all(chosen: list[tuple[str, object, tuple]], text: str, labels: dict[
 def compare_inputs(options: list[str], labels: dict[str, str], total: int) -> None:
     """The text, the tokenizers and (only when one of them is ours at a step) the step. Each
     writes the session's state, which the chips read, so they may be drawn after them."""
-    state.seed("w.compare_text", st.session_state[state.COMPARE_TEXT])
-    st.text_area(
-        "Text to compare (Ctrl+Enter to apply)", key="w.compare_text", height=90,
-        on_change=state.write_through("w.compare_text", state.COMPARE_TEXT),
-    )
-    state.seed("w.compare_with", chosen_tokenizers(options))
-    st.multiselect(
-        "Tokenizers (two to four)", options, key="w.compare_with", format_func=labels.get, max_selections=4,
-        on_change=state.write_through("w.compare_with", state.COMPARE_WITH),
+    st.text_area("Text to compare (Ctrl+Enter to apply)", height=90, **TEXT.widget())
+    chosen = st.multiselect(
+        "Tokenizers (two to four)", options, format_func=labels.get, max_selections=4,
+        **PICKED.widget(show=lambda picked: [choice for choice in picked if choice in options]),
         help="Import more on the Import & export page.",
     )
-    chosen = chosen_tokenizers(options)
     # subtle: the step is ours-at-step-k's alone; beside "Ours after all 10 merges" a slider at 0 read as a contradiction
     if {tokenizers.OURS, VARIANT} & set(chosen):
         step_slider(total, key="compare")
@@ -125,16 +117,12 @@ def compare_inputs(options: list[str], labels: dict[str, str], total: int) -> No
         variant_settings()
 
 
-def chosen_tokenizers(options: list[str]) -> list[str]:
-    return [choice for choice in st.session_state[state.COMPARE_WITH] if choice in options]
-
-
 def compare_section(trained, step: int) -> None:
     lab = state.lab()
-    if st.session_state[state.COMPARE_SOURCE] != lab.source or st.session_state[state.COMPARE_TEXT] is None:
+    if TEXT_FOR.get() != lab.source or TEXT.get() is None:
         corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
-        st.session_state[state.COMPARE_TEXT] = sample_text(lab.source, corpus)
-        st.session_state[state.COMPARE_SOURCE] = lab.source
+        TEXT.set(sample_text(lab.source, corpus))
+        TEXT_FOR.set(lab.source)
     total = len(trained.trace.steps)
     options = [tokenizers.OURS, LAST, VARIANT, *tokenizers.choices()[1:]]
     labels = {choice: tokenizers.label(choice, step) for choice in options} | {
@@ -143,7 +131,7 @@ def compare_section(trained, step: int) -> None:
     presenting = presenter()
     if not presenting:  # a projector's first screen is the chips side by side: the inputs follow them
         compare_inputs(options, labels, total)
-    compare_chips(trained, step, chosen_tokenizers(options), labels)
+    compare_chips(trained, step, [choice for choice in PICKED.get() if choice in options], labels)
     if presenting:
         with st.container(key="bpe-below"):
             compare_inputs(options, labels, total)
@@ -154,7 +142,7 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
     total = len(trained.trace.steps)
     if len(chosen) < 2:
         st.info("Choose at least two tokenizers to compare.", icon="ℹ️")
-    text = st.session_state[state.COMPARE_TEXT]
+    text = TEXT.get()
     if len(text) > MAX_ENCODE_CHARS:
         st.error(
             f"**Cannot compare this text:** it has {len(text):,} characters, over the limit of {MAX_ENCODE_CHARS:,}; "
@@ -162,18 +150,18 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
         )
         return
     ours = tokenizer_at(trained, step)
-    chosen_tokenizers_ = []
+    picked = []
     for choice in chosen:
         if choice == VARIANT:
             tokenizer, anchor = variant_tokenizer(step) or (None, None)
         elif choice == LAST:
-            tokenizer, anchor = tokenizer_at(trained, total), (trained.trace, total)
+            tokenizer, anchor = tokenizer_at(trained, total), (trained, total)
         else:
             tokenizer = tokenizers.resolve(choice, ours)
-            anchor = (trained.trace, step) if tokenizer is ours else (tokenizer, None)
+            anchor = (trained, step) if tokenizer is ours else (tokenizer, None)
         if tokenizer is not None:
-            chosen_tokenizers_.append((choice, tokenizer, anchor))
-    results = encode_all(chosen_tokenizers_, text, labels)
+            picked.append((choice, tokenizer, anchor))
+    results = encode_all(picked, text, labels)
     if not results:
         return
     text = text[: min(encoded.encoded_chars for _, _, encoded in results)]

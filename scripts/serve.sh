@@ -8,11 +8,12 @@
 # its WebSocket, and its uploads must reach that same process. HAProxy sets a cookie naming the
 # replica on the first page load; the WebSocket and every later request carry it. If a replica
 # dies, HAProxy sends its learners to a live one (option redispatch) and their page comes back
-# from its link, which holds the example, the settings and the step.
+# from its link, which holds the example, the settings and the step. A replica that dies (an
+# out-of-memory kill, a crash) is started again on its port: see "the supervisor" below.
 #
-# Prints a line per replica ("replica r1 pid 1234 port 40001") and one for HAProxy, then
-# "serving on URL" and the load-test command that measures it (replicas and HAProxy). Ctrl+C or
-# SIGTERM stops every process it started (a trap; nothing is left running).
+# Prints a line per replica ("replica r1 pid 1234 port 40001", again whenever it is started again)
+# and one for HAProxy, then "serving on URL" and the load-test command that measures it (replicas and
+# HAProxy). Ctrl+C or SIGTERM stops every process it started (a trap; nothing is left running).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,9 +39,11 @@ python=${BPE_PYTHON:-.venv/bin/python}
 [ -x "$python" ] || { echo "serve.sh: no $python; run bash scripts/install.sh first (or set BPE_PYTHON)" >&2; exit 1; }
 
 run_dir=$(mktemp -d "${TMPDIR:-/tmp}/bpe-serve.XXXXXX")
-pids=()
-stop() {  # SIGTERM to all; whatever still runs after 10 s gets SIGKILL; then reap them all
+pids=()  # what this script started itself: the replicas' supervisors, then HAProxy
+replica_pids() { cat "$run_dir"/replica-r*.pid 2>/dev/null || true; }  # each replica's current process
+stop() {  # SIGTERM to all (a supervisor stops its replica); what still runs after 10 s gets SIGKILL
   trap - EXIT INT TERM
+  touch "$run_dir/stopping"
   if [ ${#pids[@]} -gt 0 ]; then
     kill "${pids[@]}" 2>/dev/null || true
     for _ in $(seq 50); do
@@ -49,7 +52,8 @@ stop() {  # SIGTERM to all; whatever still runs after 10 s gets SIGKILL; then re
       $running || break
       sleep 0.2
     done
-    kill -KILL "${pids[@]}" 2>/dev/null || true
+    # shellcheck disable=SC2046  # one pid per word
+    kill -KILL "${pids[@]}" $(replica_pids) 2>/dev/null || true
   fi
   wait 2>/dev/null || true
   rm -rf "$run_dir"
@@ -68,17 +72,44 @@ export STREAMLIT_SERVER_HEADLESS=true
 
 free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+# -- the supervisor: a replica that dies is started again ---------------------------------------------
+# Each replica runs under a loop of its own that starts it again, on the same port, whenever it
+# exits while the set is serving (an out-of-memory kill ended a replica's lesson for good, and with
+# both dead HAProxy answered 503 while this script kept running). HAProxy finds it healthy after two
+# checks a second apart and sends new learners and its old cookie holders there again; learners it
+# moved to another replica meanwhile stay where they are. A replica that dies within 10 s of starting
+# waits twice as long each time before the next start (at most 30 s), so a broken start cannot spin.
+supervise() {  # INDEX PORT: replica r<INDEX> on PORT, its pid in replica-r<INDEX>.pid, until SIGTERM
+  local index=$1 port=$2 child="" pause="" status started delay=1
+  # shellcheck disable=SC2086  # an empty pid is no word
+  trap 'kill $child $pause 2>/dev/null; wait 2>/dev/null; exit 0' TERM
+  while true; do
+    started=$SECONDS
+    # Same app, same .streamlit/config.toml (read from this directory), so caches and limits agree.
+    "$python" -m streamlit run app.py --server.headless=true --server.address=127.0.0.1 \
+      --server.port="$port" --browser.gatherUsageStats=false --server.fileWatcherType=none \
+      </dev/null >>"$run_dir/replica-r$index.log" 2>&1 &
+    child=$!
+    echo "$child" >"$run_dir/replica-r$index.pid"
+    echo "replica r$index pid $child port $port"
+    status=0
+    wait "$child" || status=$?
+    [ -e "$run_dir/stopping" ] && exit 0  # Ctrl+C reached the replica first: the set is stopping
+    if [ $((SECONDS - started)) -lt 10 ]; then delay=$((delay * 2 > 30 ? 30 : delay * 2)); else delay=1; fi
+    echo "replica r$index exited with status $status; starting it again in $delay s"
+    sleep "$delay" &
+    pause=$!
+    wait "$pause" || true
+  done
+}
+
 servers=""
 replica_urls=()
 for index in $(seq 1 "$replicas"); do
   replica_port=$(free_port)
-  # Same app, same .streamlit/config.toml (read from this directory), so caches and limits agree.
-  "$python" -m streamlit run app.py --server.headless=true --server.address=127.0.0.1 \
-    --server.port="$replica_port" --browser.gatherUsageStats=false --server.fileWatcherType=none \
-    </dev/null >"$run_dir/replica-r$index.log" 2>&1 &
+  supervise "$index" "$replica_port" &
   pids+=($!)
   replica_urls+=("http://127.0.0.1:$replica_port")
-  echo "replica r$index pid $! port $replica_port"
   servers+="    server r$index 127.0.0.1:$replica_port cookie r$index"$'\n'
 done
 
@@ -147,5 +178,6 @@ echo "haproxy pid $haproxy_pid port $port"
 local_host=$([ "$address" = 0.0.0.0 ] && echo 127.0.0.1 || echo "$address")
 healthy "http://$local_host:$port"
 echo "serving on http://$local_host:$port (replica logs in $run_dir; Ctrl+C stops everything)"
-echo "measure it: $python benchmarks/server_load_test.py --url http://$local_host:$port$(printf ' --server-pid %s' "${pids[@]}")"
+# shellcheck disable=SC2046  # one pid per word
+echo "measure it: $python benchmarks/server_load_test.py --url http://$local_host:$port$(printf ' --server-pid %s' $(replica_pids) "$haproxy_pid")"
 wait "$haproxy_pid"

@@ -9,8 +9,6 @@ from pathlib import Path
 import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
-from bpe.views.markdown import unescape_markdown
-
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")  # AppTest resolves relative paths against the test file: use absolute ones
 TRAIN = "pages/1_Train.py"
@@ -26,6 +24,12 @@ def open_page(page=None, **query) -> AppTest:
     if page:
         at.switch_page(page)
     return at.run()
+
+
+def unescape_markdown(text: str) -> str:
+    """Undo :func:`bpe.markdown.escape_markdown` (``unescape_markdown(escape_markdown(text)) == text``
+    on one line), to read what a page shows."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
 
 
 def plain(markup: str) -> str:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import functools
 
-from bpe.pretrained import load_gpt2
+from bpe.pretrained import load_pretrained
 from bpe.tokenizer import Tokenizer
 
 
 @functools.cache
 def shared_gpt2() -> Tokenizer:
-    return load_gpt2()
+    return load_pretrained("gpt2")

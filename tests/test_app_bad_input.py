@@ -13,9 +13,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe.limits import MAX_CORPUS_CHARS, MAX_ENCODE_CHARS, MAX_MERGES, MAX_UPLOAD_MB
-from bpe.views.markdown import unescape_markdown
 
-from .apptest_support import APP, ENCODE, ROOT, TRAIN, narration, open_page
+from .apptest_support import ENCODE, ROOT, TRAIN, narration, open_page, unescape_markdown
 from .conftest import TINY_REGEX_BUDGET_S
 
 OWN_TEXT = "my own words, my own words"

@@ -1,4 +1,4 @@
-"""The app under input that once took down a shared server or drew a traceback (issue 11), on
+"""The app under input that once took down a shared server or drew a traceback, on
 the page (AppTest): regex bombs from the sidebar, a link and an imported file; display cuts that
 split a special token; texts whose encode or walkthrough cost seconds on every rerun.
 
@@ -27,9 +27,12 @@ BOMB_MESSAGE = f"would compile to about 20,000 regex steps (the limit is {MAX_PA
         (MILD_BOMB, BOMB_MESSAGE),
         ("(" * 300 + "a" + ")" * 300, "nests groups more than 50 levels deep"),
         (r"(?r)\w+|\s+", "uses the (?r) flag"),
+        # mild: they cannot recurse on the probe nor on a short text (the real ones: test_pattern_guard_recursion.py)
+        (r"a(?R)?b|\w+", "calls a group or itself ((?R) at character 1)"),
+        (r"(?:ab){e<=1}|\w+", "uses fuzzy matching ({e<=1} at character 6)"),
     ],
     ids=["regex memory bomb (nested counted repeats)", "custom regex nested too deeply",
-         "custom regex with the reverse flag (?r)"],
+         "custom regex with the reverse flag (?r)", "custom regex that recurses", "custom regex with fuzzy matching"],
 )
 def test_a_costly_or_reversed_custom_regex_in_the_sidebar_is_refused_and_kept(pattern, message):
     at = custom_regex(own_text(), pattern)

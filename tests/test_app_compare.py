@@ -7,10 +7,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe import PRESETS, Tokenizer, train
-from bpe.formats import export_tokenizer
-from bpe.views.markdown import unescape_markdown
+from bpe.formats import FORMATS, export_tokenizer
 
-from .apptest_support import ENCODE, errors, open_page, plain, stat
+from .apptest_support import ENCODE, errors, open_page, plain, stat, unescape_markdown
 from .shared_tokenizers import shared_gpt2
 
 COMPARE = "pages/9_Compare.py"
@@ -100,10 +99,11 @@ def test_a_byte_level_run_offers_a_download_for_every_file_and_each_zip():
     at = open_page(PORT, preset="sennrich", step="5")
     assert not at.exception and not errors(at)
     labels = [button.label for button in at.download_button]
+    offered = [entry for entry in FORMATS.values() if entry.export_problem(sennrich_at(5)) is None]
     assert labels == [
-        "tokenizer.bpe-lab.json", "tokenizer.model", "tokenizer.vocab", "both as .zip", "tokenizer.json",
-        "tokenizer.tiktoken", "encoder.json", "vocab.bpe", "both as .zip",
+        label for entry in offered for label in (*entry.file_names, *(["both as .zip"] if len(entry.file_names) > 1 else []))
     ]
+    assert labels[:4] == ["tokenizer.bpe-lab.json", "tokenizer.model", "tokenizer.vocab", "both as .zip"]
     assert all(button.proto.url.startswith("/mock/media/") for button in at.download_button)
 
 
@@ -112,7 +112,8 @@ def test_a_char_level_run_explains_why_only_our_format_can_hold_it():
     assert [button.label for button in at.download_button] == ["tokenizer.bpe-lab.json"]
     reasons = [unescape_markdown(info.value) for info in at.info]
     byte_level = [reason for reason in reasons if "cannot hold a char-level tokenizer" in reason]
-    assert len(reasons) == 5 and len(byte_level) == 4  # minbpe, Hugging Face, tiktoken, GPT-2
+    assert len(reasons) == len(FORMATS) - 1  # every format but ours says why not
+    assert len(byte_level) == sum(entry.byte_level_only for entry in FORMATS.values())
     (codes,) = set(reasons) - set(byte_level)  # subword-nmt holds characters, but with its marker only
     assert codes.startswith("subword-nmt") and "end-of-word marker </w>" in codes
 

@@ -10,10 +10,9 @@ import re
 
 import pytest
 
-from bpe.pretrained import load_gpt2
-from bpe.views.markdown import unescape_markdown
+from bpe.pretrained import load_pretrained
 
-from .apptest_support import ENCODE, VOCAB, chart_rows, errors, html_with, open_page
+from .apptest_support import ENCODE, VOCAB, chart_rows, errors, html_with, open_page, unescape_markdown
 from .peers import tiktoken_encoding
 
 COMPARE = "pages/9_Compare.py"
@@ -39,7 +38,7 @@ def test_compare_opens_on_ours_trained_beside_gpt2_and_gpt4o_with_token_counts(g
     rows = at.dataframe[0].value.set_index("tokenizer")
     assert list(rows.index) == ["Ours after all 10 merges", "GPT-2 (50,257 tokens)", "GPT-4o (200,000 tokens)"]
     assert rows.loc["GPT-4o (200,000 tokens)", "tokens"] == len(gpt4o.encode(SENNRICH_TEXT))
-    assert rows.loc["GPT-2 (50,257 tokens)", "tokens"] == len(load_gpt2().encode(SENNRICH_TEXT))
+    assert rows.loc["GPT-2 (50,257 tokens)", "tokens"] == len(load_pretrained("gpt2").encode(SENNRICH_TEXT))
     shown = [unescape_markdown(markdown.value) for markdown in at.markdown]
     assert f"**GPT-4o (200,000 tokens)** · {len(gpt4o.encode(SENNRICH_TEXT))} tokens" in shown
     chips = [element.value for element in at.html if 'class="bpe-tokens"' in element.value]

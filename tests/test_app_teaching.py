@@ -10,10 +10,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe.teaching.tour import TOUR
-from bpe.views.markdown import unescape_markdown
 from ui.page_css import PRESENTER_ROOT_PX
 
-from .apptest_support import TRAIN, html_with, open_page, plain, stat
+from .apptest_support import TRAIN, html_with, open_page, plain, stat, unescape_markdown
 
 QUIZ = "pages/4_Predict_the_next_merge.py"
 TIE_LAB = "pages/5_Tie_break_lab.py"

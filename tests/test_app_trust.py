@@ -15,9 +15,8 @@ from bpe.teaching.tie_lab import tie_lab_for_preset
 from bpe.teaching.tour import TOUR
 from bpe.views.exports import download_name
 from bpe.views.labs import tie_table_html
-from bpe.views.markdown import unescape_markdown
 
-from .apptest_support import ENCODE, VOCAB, open_page, plain
+from .apptest_support import ENCODE, VOCAB, open_page, plain, unescape_markdown
 
 # What learner-facing text must never contain: a function call, a Python byte literal or escape,
 # a keyword argument of the Python API, the command line's pattern prefix.

@@ -85,6 +85,13 @@ RAISES = {
     "custom regex nested too deeply": (
         lambda: Pretokenizer.parse("regex:" + "(" * 300 + "a" + ")" * 300), PatternError, "flatten it",
     ),
+    # Mild ones, which cannot recurse on a short text; the real ones run capped: test_pattern_guard_recursion.py.
+    "custom regex that recurses or calls a group": (
+        lambda: Pretokenizer.parse(r"regex:a(?R)?b|\w+"), PatternError, "recursion such as (?R), (?1) or (?&name)",
+    ),
+    "custom regex with fuzzy matching": (
+        lambda: Pretokenizer.parse(r"regex:(?:ab){e<=1}|\w+"), PatternError, "uses fuzzy matching ({e<=1}",
+    ),
     "custom regex with the reverse flag (?r)": (
         lambda: Pretokenizer.parse(r"regex:(?r)\w+|\s+"), PatternError, "remove (?r)",
     ),
@@ -110,6 +117,13 @@ def test_bad_input_raises_a_documented_error_that_says_how_to_fix_it(action, err
         action()
     assert hint in str(raised.value)
     assert isinstance(raised.value, ValueError)  # the app and CLI catch ValueError subclasses only
+
+
+def test_a_corpus_of_exactly_the_limit_is_accepted_and_one_character_more_is_not():
+    at_limit = "a" * MAX_CORPUS_CHARS
+    assert check_corpus_size(at_limit) is at_limit
+    with pytest.raises(BpeError, match=f"{MAX_CORPUS_CHARS + 1:,} characters, over the limit of {MAX_CORPUS_CHARS:,}"):
+        check_corpus_size(at_limit + "a")
 
 
 def test_a_utf8_file_with_nul_and_control_characters_is_text_and_a_byte_order_mark_is_dropped():

@@ -1,6 +1,6 @@
 """``python -m bpe check`` as a script runs it: a real subprocess, the JSON contract, and bad input.
 
-The contract (issue 14): ``--json`` prints one object with ``matching``, ``total``,
+The contract: ``--json`` prints one object with ``matching``, ``total``,
 ``first_difference`` (null, or ``step`` and ``yours``/``reference`` with ``left``, ``right``,
 ``count``), ``diagnosis`` (``code`` and ``message`` each) and ``best_match`` (settings, mistake,
 ``matching``); bad input is one line on stderr and exit code 2.

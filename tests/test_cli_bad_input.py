@@ -5,6 +5,7 @@ on stderr. Real subprocesses, argv given as raw bytes where the point is bytes.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -86,3 +87,36 @@ def test_a_byte_order_mark_is_removed_from_file_and_text_alike_and_each_says_so(
         assert done.returncode == 0
         assert b"note: removed the byte-order mark (U+FEFF)" in done.stderr
     assert plain.stderr == b""
+
+
+# -- read errors after open, and a bad byte late in a streamed file ----------------------------------
+@pytest.mark.parametrize("command", [["train", "--file"], ["encode", "--pretrained", "gpt2", "--file"]])
+def test_a_file_that_opens_but_cannot_be_read_is_one_line_and_exit_2(command):
+    done = run_bpe(*command, "/proc/self/mem")  # opens, then reading from offset 0 fails (EIO)
+    assert_refused(done, "cannot read /proc/self/mem: Input/output error")
+
+
+LATE_BAD_BYTE_AT = 3 * 1024 * 1024 + 5  # past the first chunks the stream reads (1 MB each)
+
+
+@pytest.fixture(scope="module")
+def late_bad_byte(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("stream") / "late.txt"
+    text = ("hello world " * (LATE_BAD_BYTE_AT // 12 + 1)).encode()[:LATE_BAD_BYTE_AT]
+    path.write_bytes(text + b"\xff and more text\n")
+    return str(path)
+
+
+def test_a_streamed_json_encode_that_meets_a_bad_byte_late_writes_one_closed_document(late_bad_byte):
+    done = run_bpe("encode", "--pretrained", "gpt2", "--file", late_bad_byte, "--json")
+    stderr = done.stderr.decode()
+    assert done.returncode == 2, stderr
+    assert stderr.count("\n") == 1 and f"is not UTF-8 text (near byte {LATE_BAD_BYTE_AT})" in stderr
+    document = json.loads(done.stdout)  # valid JSON: the ids streamed so far, closed, and the error
+    assert document["error"] in stderr and len(document["ids"]) > 100_000
+    assert set(document["ids"]) == {31373, 995, 23748}  # "hello", " world" and " hello": no half-written id
+
+
+def test_a_streamed_plain_encode_that_meets_a_bad_byte_late_ends_its_line(late_bad_byte):
+    done = run_bpe("encode", "--pretrained", "gpt2", "--file", late_bad_byte)
+    assert done.returncode == 2 and done.stdout.endswith(b"\n") and done.stdout.count(b"\n") == 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bpe.corpus import Corpus
-from bpe.errors import SettingsError, SpecialTokenError, UnknownTokenError
+from bpe.errors import BpeError, SettingsError, SpecialTokenError, UnknownTokenError
 from bpe.presets import PRESETS
 from bpe.tokenizer import Tokenizer
 from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT
@@ -85,6 +85,16 @@ def test_wikipedia_tokenizer_segments_its_text_as_aaab_d_aaab_a_c():
     tokenizer = Tokenizer.from_trace(train_preset("wikipedia"))
     ids = tokenizer.encode(WIKIPEDIA_TEXT)
     assert [tokenizer.decode([token_id]) for token_id in ids] == ["aaab", "d", "aaab", "a", "c"]
+
+
+def test_decode_replaces_half_a_character_by_default_and_raises_only_when_asked_to_be_strict():
+    # tiktoken's decode(tokens, errors="replace"): a model's output may stop inside a character.
+    tokenizer = Tokenizer.from_trace(train_preset("wikipedia"))  # byte unit: ids 0-255 are the bytes
+    half_euro = list("€".encode("utf-8")[:2])  # e2 82, two of the three bytes
+    assert tokenizer.decode(half_euro) == "\ufffd"
+    assert tokenizer.decode([*half_euro, ord("a")]) == "\ufffda"
+    with pytest.raises(BpeError, match="not valid UTF-8 .*decode with errors='replace'"):
+        tokenizer.decode(half_euro, errors="strict")
 
 
 def test_first_seen_rule_reproduces_minbpe_on_wikipedias_text():

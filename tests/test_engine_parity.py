@@ -11,7 +11,6 @@ Merges are compared in order, merge for merge, on real text where ties are every
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -30,10 +29,9 @@ from bpe.trainer import train
 
 from .peers import hf_byte_level_merges, hf_char_merges, rustbpe_tokens
 from .examples import examples
+from .generated_text import article_text
 
 MERGES = 1000
-CORPORA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
-TAYLOR_SWIFT = CORPORA_DIR / "taylorswift.txt"
 EOT = "<|endoftext|>"
 
 # Small word corpora for char-level parity: ties everywhere, and characters beyond ASCII so that
@@ -48,15 +46,12 @@ CHAR_CORPORA = {
 }
 
 
+REAL_CORPORA = {"python-docs": python_docs_text, "generated-article": article_text}
+"""Real-sized texts of two shapes, both made on every machine: nothing to skip when a file is absent."""
+
+
 def corpus_text(name: str) -> str:
-    if name == "python-docs":
-        return python_docs_text()
-    if not TAYLOR_SWIFT.exists():
-        pytest.skip(f"{TAYLOR_SWIFT} is absent")
-    return TAYLOR_SWIFT.read_text(encoding="utf-8")
-
-
-REAL_CORPORA = ["python-docs", "taylorswift"]
+    return REAL_CORPORA[name]()
 
 
 @lru_cache(maxsize=None)

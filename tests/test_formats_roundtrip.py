@@ -21,7 +21,7 @@ from bpe.formats import (
 )
 from bpe.byte_level import to_byte_text
 from bpe.pretokenize import GPT2_PATTERN
-from bpe.pretrained import gpt2_file_paths
+from bpe.pretrained import pretrained_file_paths
 from bpe.presets import python_docs_text
 from bpe.settings import TrainSettings
 from bpe.tokenizer import Tokenizer
@@ -40,8 +40,11 @@ PRETOKENIZERS = {
     "custom-regex-with-gaps": "regex:[A-Za-z]+|[0-9]+",
     "none": "none",
 }
-HOLD_BYTE_LEVEL = [name for name in FORMATS if name != "subword-nmt"]  # subword-nmt: tests/test_subword_nmt_parity.py
-BYTE_FORMATS = [name for name in HOLD_BYTE_LEVEL if name != "ours"]
+PLAIN_BYTE_LEVEL = Tokenizer(unit="byte", pretokenizer="gpt2", base={b: Token(bytes([b])) for b in range(256)}, merges=[])
+HOLD_BYTE_LEVEL = [name for name, entry in FORMATS.items() if entry.export_problem(PLAIN_BYTE_LEVEL) is None]
+"""The formats that hold a byte-level tokenizer, as their entries say (subword-nmt's codes hold
+characters: tests/test_subword_nmt_parity.py)."""
+BYTE_FORMATS = [name for name, entry in FORMATS.items() if entry.byte_level_only]
 
 
 @lru_cache(maxsize=None)
@@ -139,7 +142,7 @@ def import_back(tokenizer: Tokenizer, format: str) -> Tokenizer:
         format=format,
         files=export_tokenizer(tokenizer, format=format),
         pretokenizer=tokenizer.pretokenizer.name if not FORMATS[format].stores_pattern else "gpt2",
-        special_tokens=tokenizer.special_tokens if format == "tiktoken" else None,
+        special_tokens=tokenizer.special_tokens if not FORMATS[format].stores_special_tokens else None,
     )
 
 
@@ -175,7 +178,7 @@ def test_hf_merges_read_as_strings_or_as_pairs():
 
 def test_hf_file_saved_by_tokenizers_itself_reads_as_gpt2():
     """A tokenizer.json written by the library (not by us): GPT-2's files through models.BPE."""
-    encoder_path, merges_path = gpt2_file_paths()
+    encoder_path, merges_path = pretrained_file_paths("gpt2")
     vocab = json.loads(encoder_path.read_text(encoding="utf-8"))
     lines = merges_path.read_text(encoding="utf-8").split("\n")[1:]
     hf = HfTokenizer(models.BPE(vocab, [tuple(line.split(" ")) for line in lines if line]))

@@ -160,3 +160,51 @@ def test_tiktoken_reads_gpt2_files_only_in_gpt2s_own_layout_as_the_notes_say(tmp
         except AssertionError:
             read = False
         assert read is readable, name
+
+
+# -- anchors and decoders: what Hugging Face reads otherwise ------------------------------------------
+ANCHORED = r"^\w+|\S+|\s+"
+LINES = "x\nend. the"  # Python's regex: "end." one chunk (merged across the "."); Oniguruma: "end" and "."
+
+
+def with_split(document: str, pattern: str) -> str:
+    data = json.loads(document)
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False},
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False},
+    ]}
+    return json.dumps(data, ensure_ascii=False)
+
+
+def test_a_split_regex_with_line_anchors_is_refused_on_import_with_the_reason():
+    settings = TrainSettings(merges=60, special_tokens=(EOT,), pretokenizer=f"regex:{ANCHORED}")
+    trace = train(Corpus.from_text(CORPUS, special_tokens=(EOT,), pretokenizer=settings.pretokenizer), settings)
+    as_python_reads_it = Tokenizer.from_trace(trace)
+    document = with_split(to_hf(Tokenizer.from_trace(trace, pretokenizer=r"regex:\S+|\s+")), ANCHORED)
+    assert hf_ids(document, LINES) != as_python_reads_it.encode(LINES)  # Oniguruma's ^ also matches after \n
+    with pytest.raises(FormatError, match=r"uses \^ \(at character 0\), which Hugging Face's regex engine \(Oniguruma\) "
+                                          r"reads as the start of a line and Python's regex as the start of the text"):
+        from_hf(document)
+
+
+@pytest.mark.parametrize("pattern", [ANCHORED, r"\w+$|\S+|\s+"])
+def test_a_split_regex_with_line_anchors_is_refused_on_export_with_the_reason(pattern):
+    assert "(?<![^\\n])" in export_problem(ours(pretokenizer=f"regex:{pattern}"), format="hf")
+
+
+def test_the_line_anchor_spelling_the_message_suggests_splits_alike_in_both():
+    portable = r"(?<![^\n])\w+|\S+|\s+"
+    tokenizer = ours(pretokenizer=f"regex:{portable}")
+    assert hf_ids(to_hf(tokenizer), LINES) == tokenizer.encode(LINES)
+    assert from_hf(to_hf(tokenizer)).encode(LINES) == tokenizer.encode(LINES)
+
+
+@pytest.mark.parametrize("decoder", [None, {"type": "BPEDecoder", "suffix": "</w>"}])
+def test_a_file_that_does_not_decode_bytes_is_refused_with_the_reason(decoder):
+    data = json.loads(to_hf(ours()))
+    data["decoder"] = decoder
+    theirs = HfTokenizer.from_str(json.dumps(data))
+    assert theirs.decode(theirs.encode("hello world").ids) != "hello world"  # HF: 'hello Ġworld' and the like
+    with pytest.raises(FormatError, match=r"decoder is .*, so Hugging Face decodes ids to the tokens' byte-level spellings "
+                                          r"\(a space shows as Ġ.*BPE Lab reads files whose decoder is ByteLevel"):
+        from_hf(json.dumps(data))

@@ -68,3 +68,7 @@ def test_the_wikipedia_cells_learn_aa_ab_aaab_and_encode_as_x_d_x_a_c(outputs):
     assert [html.unescape(chip) for chip in chips] == ["aaab", "d", "aaab", "a", "c"]
     # Ids: 256 + 2 for the third merge (aaab), then the bytes of d, a, c.
     assert outputs["wikipedia-ids"]["text/plain"] == "([258, 100, 258, 97, 99], 'aaabdaaabac')"
+
+
+def test_the_tokenizer_and_trace_saved_to_files_read_back_the_same(outputs):
+    assert outputs["save"]["text/plain"] == "(True, True)"

@@ -35,15 +35,16 @@ RAW_ATTACKS = ("<script", "<img", "<svg")
 DISPLAY_SCRIPT = f"""
 import importlib.util, json, bpe
 from bpe import Corpus, Tokenizer, TrainSettings, train
+from bpe.notebook import show, tokenizer_html, trace_html
 settings = TrainSettings(merges=8, special_tokens=({HOSTILE_NAME!r},))
 trace = train(Corpus.from_text({HOSTILE_TEXT!r}, special_tokens=settings.special_tokens), settings)
 tokenizer = Tokenizer.from_trace(trace, name={HOSTILE_NAME!r})
 print(json.dumps({{
     "bpe": bpe.__file__,
     "pandas": importlib.util.find_spec("pandas") is not None,
-    "trace": trace._repr_html_(),
-    "tokenizer": tokenizer._repr_html_(),
-    "show": tokenizer.show({HOSTILE_TEXT!r} + {HOSTILE_NAME!r})._repr_html_(),
+    "trace": trace_html(trace),
+    "tokenizer": tokenizer_html(tokenizer),
+    "show": show(tokenizer, {HOSTILE_TEXT!r} + {HOSTILE_NAME!r})._repr_html_(),
 }}))
 """
 
@@ -60,7 +61,15 @@ def _pins(name: str) -> dict[str, str]:
 
 
 def _floors(requirements: list[str]) -> dict[str, str]:
-    return {package.lower(): version for package, version in (re.fullmatch(r"([\w.-]+)>=([\w.]+)", r).groups() for r in requirements)}
+    """``{package: lowest version}`` of ``name>=X`` or ``name>=X,<Y`` requirements."""
+    return {package.lower(): version for package, version in (re.fullmatch(r"([\w.-]+)>=([\w.]+)(?:,<[\w.]+)?", r).groups() for r in requirements)}
+
+
+def test_regex_is_bounded_above_because_the_guard_reads_its_grammar():
+    (requirement,) = [r for r in PYPROJECT["project"]["dependencies"] if r.startswith("regex")]
+    upper = re.fullmatch(r"regex>=[\w.]+,<([\w.]+)", requirement)
+    assert upper, requirement
+    assert _version(_pins("requirements.txt")["regex"]) < _version(upper.group(1))
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -78,7 +87,7 @@ def test_every_locked_runtime_and_data_package_is_declared_at_or_below_its_pin()
         for package, pin in _pins(lock).items():
             assert package in floors, f"{package} is pinned in {lock} but not declared in pyproject.toml"
             assert _version(floors[package]) <= _version(pin), f"{package}: pyproject asks for {floors[package]}, {lock} pins {pin}"
-    assert list(_floors(project["dependencies"])) == ["regex"], "the engine's only runtime dependency is regex"
+    assert list(_floors(project["dependencies"])) == ["regex", "platformdirs"], "the engine needs regex and platformdirs only"
 
 
 def test_the_console_command_is_the_cli_of_python_m_bpe():

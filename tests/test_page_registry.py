@@ -1,11 +1,13 @@
 """The app's pages are declared once (bpe/app/pages.py): every page file has one entry, every entry
-a file, and each page sets itself up from its own entry."""
+a file, each page sets itself up from its own entry, and the home page lists them from it."""
 
 import re
 from pathlib import Path
 
 from bpe.app import pages
 from bpe.app.pages import PAGES, page_for
+
+from .apptest_support import open_page
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,3 +28,11 @@ def test_titles_and_icons_are_distinct():
     assert len({page.title for page in PAGES}) == len(PAGES)
     assert all(page.icon.startswith(":material/") for page in PAGES)
     assert not any(page.tab_icon.startswith(":material/") for page in PAGES)  # no favicon fetched from elsewhere
+
+
+def test_home_lists_every_page_of_the_registry_with_what_it_holds():
+    home = "\n".join(element.value for element in open_page().markdown)
+    listed = home.split("**The pages**", 1)[1]
+    for page in PAGES[1:]:
+        assert page.blurb and f"**{page.title}** — {page.blurb}" in listed, page.title
+    assert pages.CHECK.title in listed  # the page the hand-written list once forgot

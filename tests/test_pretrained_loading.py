@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import json
 import shutil
 from pathlib import Path
 
@@ -121,6 +122,23 @@ def test_a_damaged_cache_file_is_rebuilt_from_the_source(monkeypatch, gpt2_in_ca
     assert load_pretrained("gpt2").encode(text) == [last_id]
     _forbid_building(monkeypatch)  # the rebuild rewrote a good file
     assert load_pretrained("gpt2").encode(text) == [last_id]
+
+
+@pytest.mark.parametrize("edit", ["base-ids", "special-tokens"])
+def test_an_edited_header_is_rebuilt_not_used(monkeypatch, gpt2_in_cache, edit):
+    """The header's base ids and special tokens are covered by the file's hash, like the merges."""
+    expected = load_pretrained("gpt2").encode("abc<|endoftext|>", allowed_special="all")
+    written = gpt2_in_cache
+    header_line, payload = written.read_bytes().split(b"\n", 1)
+    header = json.loads(header_line)
+    if edit == "base-ids":  # bytes a and b trade ids: "abc" was [65, 330] when this was used
+        header["base"][97], header["base"][98] = header["base"][98], header["base"][97]
+    else:
+        header["special_tokens"] = {"<|end|>": 50256}  # its text edited: <|endoftext|> would be plain text
+    written.write_bytes(json.dumps(header).encode() + b"\n" + payload)
+    assert load_pretrained("gpt2").encode("abc<|endoftext|>", allowed_special="all") == expected
+    _forbid_building(monkeypatch)  # the rebuild rewrote a good file
+    assert load_pretrained("gpt2").encode("abc<|endoftext|>", allowed_special="all") == expected
 
 
 def test_a_cache_for_other_source_files_is_not_used(monkeypatch, gpt2_in_cache):

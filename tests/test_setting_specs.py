@@ -4,14 +4,15 @@ app's state, its links and its sidebar, with no other edit.
 The toy entry offers ``max_ties``, a real ``TrainSettings`` field the app does not offer yet, so
 what it reaches is the engine's own settings."""
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pytest
 
 from bpe.app import setting_specs
-from bpe.app.lab_state import LabState, lab_params
+from bpe.app.lab_state import LabState, check_knobs, lab_params
 from bpe.app.setting_specs import SETTINGS, SettingSpec, check_specs, whole
 from bpe.errors import SettingsError
+from bpe.settings import TrainSettings
 
 from .apptest_support import TRAIN, open_page
 
@@ -51,8 +52,17 @@ def test_a_bad_value_of_a_new_entry_warns_and_keeps_the_examples_value(with_toy)
 def test_without_the_entry_the_parameter_is_not_read():
     state, warnings = LabState.from_query({"preset": "sennrich", "maxties": "3"})
     assert (state, warnings) == (LabState.for_source("sennrich"), [])
-    with pytest.raises(AttributeError, match="no field or setting 'max_ties'"):
-        state.max_ties  # noqa: B018
+    assert "maxties" not in state.replace(max_ties=3).to_query()
+
+
+def test_an_engine_setting_the_state_cannot_hold_is_an_error_at_import():
+    @dataclass(frozen=True)
+    class WiderSettings(TrainSettings):
+        colour: "str" = "red"  # as the engine writes it (postponed annotations)
+
+    check_knobs(LabState, TrainSettings)  # the real pair agrees
+    with pytest.raises(SettingsError, match="LabState has no field colour: str .*add it to LabState"):
+        check_knobs(LabState, WiderSettings)
 
 
 def test_the_sidebar_draws_a_new_entry_and_its_widget_writes_the_link(with_toy):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+from dataclasses import replace
 import io
 
 import pytest
@@ -26,7 +27,7 @@ from bpe.tokenizer import Tokenizer
 from bpe.trainer import train
 
 from .peers import hf_merges
-from .test_engine_parity import TAYLOR_SWIFT
+from .generated_text import article_text
 
 SENNRICH_TEXT = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
 CORPORA = {
@@ -34,8 +35,7 @@ CORPORA = {
     "hf-course": lambda: " ".join(word for word, count in HF_COURSE_WORDS.items() for _ in range(count)),
     "python-docs-100k": lambda: python_docs_text()[:100_000],
     "python-docs": python_docs_text,
-    "taylorswift": lambda: TAYLOR_SWIFT.read_text(encoding="utf-8") if TAYLOR_SWIFT.exists()
-    else pytest.skip(f"{TAYLOR_SWIFT} is absent"),
+    "generated-article": article_text,
     "tabs-and-accents": lambda: "café\tnoir café naïve\tcafé  naïve\n\n  straße straße\r\nstraße a b a\n" * 3,
 }
 MERGES = 1000
@@ -163,6 +163,22 @@ def test_exports_subword_nmt_cannot_run_are_refused_with_the_reason():
 
 
 # -- the attached mode itself ---------------------------------------------------------------------
+LITERAL_MARKER_TEXT = "bab a< w /w> /w></w></w> </w>></w> /w></w>b> w ></w></w>> b < " * 2
+
+
+def test_a_corpus_whose_words_hold_the_marker_text_is_refused_with_the_reason():
+    tokenizer = Tokenizer.from_trace(our_trace(LITERAL_MARKER_TEXT, replace(LEARN_BPE, merges=5)))
+    # Why: written anyway, the codes file cannot tell the text "</w>" from the marker, and apply_bpe
+    # then segments those words otherwise.
+    codes = "#version: 0.2\n" + "".join(
+        f"{tokenizer.token_text(left)} {tokenizer.token_text(right)}\n" for left, right, _ in tokenizer.merges)
+    line = LITERAL_MARKER_TEXT.strip()
+    assert BPE(io.StringIO(codes)).segment(line) != segment(tokenizer, line)
+    with pytest.raises(FormatError, match=r"merge \d+ makes '.*', holding the text </w>: a codes file cannot tell the "
+                                          r"text </w> from the end-of-word marker, so apply_bpe would segment"):
+        to_subword_nmt(tokenizer)
+
+
 def test_attached_mode_needs_a_marker():
     with pytest.raises(SettingsError, match="there is none"):
         TrainSettings(end_of_word_mode="attached")
@@ -218,7 +234,7 @@ def hash_order_step(trace) -> int:
     return len(trace.steps)
 
 
-@pytest.mark.parametrize("name", ["sennrich", "hf-course", "python-docs-100k", "taylorswift"])
+@pytest.mark.parametrize("name", ["sennrich", "hf-course", "python-docs-100k", "generated-article"])
 def test_hf_rule_in_attached_mode_matches_hugging_face_end_of_word_suffix(name):
     text = CORPORA[name]()
     settings = TrainSettings(

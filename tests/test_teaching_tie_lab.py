@@ -120,6 +120,34 @@ def test_every_reason_given_agrees_with_the_order_the_trainer_chose(text, rule):
         ids = merge_pair(ids, step.left, step.right, step.new_id)
 
 
+# Wikipedia's "aaabdaaabac" after Z = aa: "Z a b d Z a b a c", where Z + a (256, 97) and a + b
+# (97, 98) both occur twice. Each rule's winner and the comparison its reason must state, from the
+# rule's source: minbpe meets Z + a first; CS336's max takes the greater strings, ('aa', 'a');
+# Wikipedia's walk-through takes a + b (Y); Hugging Face numbers its alphabet by GPT-2's stand-ins,
+# which sort '!' (33) first, so 'a' is 64 and 'b' 65 while Z keeps its id 256; rustbpe takes the
+# smaller pair of raw ids.
+WIKIPEDIA_STEP_TWO = {
+    "first-seen": ((256, 97), "comes before any occurrence of 'a' + 'b'"),
+    "lexicographic-max": ((256, 97), "('aa', 'a') > ('a', 'b')"),
+    "lexicographic-min": ((97, 98), "('a', 'b') < ('aa', 'a')"),
+    "hf": ((97, 98), "(64, 65) < (256, 64)"),
+    "smallest-ids": ((97, 98), "(97, 98) < (256, 97)"),
+}
+
+
+@pytest.mark.parametrize("rule", WIKIPEDIA_STEP_TWO)
+def test_each_rule_explains_its_choice_naming_the_winner_first_and_the_loser_second(rule):
+    winner, comparison = WIKIPEDIA_STEP_TWO[rule]
+    trace = WIKIPEDIA.runs[rule].trace
+    tie = trace.steps[1]
+    assert tie.tied[0] == winner and set(tie.tied) == {(256, 97), (97, 98)}
+    assert comparison in why_rule_picks(trace, *tie.tied)
+
+
+def test_every_registered_rule_has_its_explanation_checked_here():
+    assert set(WIKIPEDIA_STEP_TWO) == set(TIE_BREAK_RULES)
+
+
 # -- adding a rule is one registry entry ------------------------------------------------------------
 def _made_length(context, pair):
     return len(context.sort_bytes[pair[0]] + context.sort_bytes[pair[1]])

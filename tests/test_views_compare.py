@@ -1,6 +1,8 @@
 """Compare and export view builders: the numbers table, the run diff, and the files offered."""
 
+import io
 import json
+import zipfile
 from dataclasses import replace
 
 import pytest
@@ -11,7 +13,7 @@ from bpe.views.compare import (
     DIVERGENCE_TINT, clean_name, compare_frame, divergence_html, explain_divergence, highlight_merge,
     merges_side_by_side, unique_name,
 )
-from bpe.views.exports import export_offers, mime_type, zip_contents, zip_files
+from bpe.views.exports import export_offers, mime_type, zip_files
 
 WIKI = PRESETS["wikipedia"]
 SENNRICH = PRESETS["sennrich"]
@@ -20,6 +22,12 @@ SAMPLE = " lowest newer wider, and the € sign"
 
 def run(preset, **changes):
     return train(preset.corpus(), replace(preset.settings, **changes))
+
+
+def zip_contents(data: bytes) -> dict[str, bytes]:
+    """The files inside a zip archive, as a learner's unzip gives them."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
 
 
 # -- the numbers table ------------------------------------------------------------------------------
@@ -108,29 +116,32 @@ def test_a_byte_level_tokenizer_is_offered_in_every_byte_level_format_and_each_f
     offers = export_offers(tokenizer, stem="sennrich-step7")
     assert [offer.format for offer in offers] == list(FORMATS)
     for offer in offers:
-        if offer.format == "subword-nmt":  # the one char-level format says why not
-            assert "char unit" in offer.problem and not offer.files
+        entry = FORMATS[offer.format]
+        if offer.problem is not None:  # only a format for characters may refuse it (subword-nmt), saying why
+            assert not entry.byte_level_only and "char unit" in offer.problem and not offer.files
             continue
-        assert offer.problem is None and offer.files
-        back = import_tokenizer(format=offer.format, files=dict(offer.files), pretokenizer="gpt2") if offer.format in ("tiktoken", "gpt2") \
-            else import_tokenizer(format=offer.format, files=dict(offer.files))
+        assert offer.files
+        pretokenizer = {} if entry.stores_pattern else {"pretokenizer": "gpt2"}
+        back = import_tokenizer(format=offer.format, files=dict(offer.files), **pretokenizer)
         assert back.encode(SAMPLE) == tokenizer.encode(SAMPLE), offer.format
 
 
 def test_multi_file_formats_come_with_a_zip_that_holds_the_same_bytes():
     offers = {offer.format: offer for offer in export_offers(Tokenizer.from_trace(run(WIKI)), stem="wiki")}
-    for format in ("minbpe", "gpt2"):
+    several = [name for name, entry in FORMATS.items() if len(entry.file_names) > 1 and offers[name].files]
+    assert several  # minbpe's .model and .vocab, GPT-2's encoder.json and vocab.bpe
+    for format in several:
         assert zip_contents(offers[format].zip_bytes()) == dict(offers[format].files)
         assert offers[format].zip_name == f"wiki-{format}.zip"
-    assert offers["hf"].zip_name is None
-    assert offers["gpt2"].zip_bytes() == offers["gpt2"].zip_bytes()  # fixed timestamps: same bytes each time
+    assert all(offers[name].zip_name is None for name, entry in FORMATS.items() if len(entry.file_names) == 1)
+    assert all(offers[name].zip_bytes() == offers[name].zip_bytes() for name in several)  # fixed timestamps
 
 
 def test_a_char_level_tokenizer_is_offered_as_ours_only_with_the_reason_elsewhere():
     tokenizer = Tokenizer.from_trace(run(PRESETS["hf-course"]))
     offers = {offer.format: offer for offer in export_offers(tokenizer, stem="hf")}
     assert offers["ours"].problem is None and list(offers["ours"].files) == ["tokenizer.bpe-lab.json"]
-    for format in ("minbpe", "hf", "tiktoken", "gpt2"):
+    for format in (name for name, entry in FORMATS.items() if entry.byte_level_only):
         assert offers[format].problem == export_problem(tokenizer, format=format) and not offers[format].files
     json.loads(offers["ours"].files["tokenizer.bpe-lab.json"])
 

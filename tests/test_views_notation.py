@@ -11,14 +11,14 @@ import unicodedata
 import pytest
 
 from bpe import PRESETS, Corpus, TrainSettings, train
+from bpe.spelling import mark, name, spell, visible_text
 from bpe.teaching.byte_inspector import inspect_text
 from bpe.teaching.counting import count_pair, symbols_of
 from bpe.teaching.quiz import grade, make_question
 from bpe.teaching.tie_lab import run_rules, why_rule_picks
 from bpe.views.labs import bytes_html, tie_table_html
-from bpe.views.notation import mark, name, spell
 from bpe.views.tables import merges_frame
-from bpe.views.token_html import Piece, chips_html, visible_text
+from bpe.views.token_html import Piece, chips_html
 
 from .apptest_support import plain
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe.app.lab_state import SOURCES
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 
 from . import url
 from .state import lab

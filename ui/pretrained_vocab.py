@@ -16,14 +16,20 @@ import streamlit as st
 
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 from bpe.views.merge_tree import tokenizer_merge_tree_dot, tree_font_pt
 from bpe.views.pretrained_vocab import MERGES_PAGE, SEARCH_ROWS, first_merges, made_by, vocab_table
 from bpe.views.tables import search_vocab
 
-from . import state, tokenizers
+from . import tokenizers
 from .render import presenter, show_chart
-from .widgets import vocab_search
+from .state import SessionValue
+from .widgets import VOCAB_QUERY, vocab_search
+
+PAGE = SessionValue("merges_page", 1)
+"""Which page of a pretrained tokenizer's merges is shown."""
+TREE_TOKEN = SessionValue("pretrained_tree", None)
+"""The token whose merge tree is drawn."""
 
 
 @st.cache_resource(show_spinner="Indexing the vocabulary (once per server)…")
@@ -49,9 +55,9 @@ def show(name: str, *, tree_first: bool = False) -> None:
         return
     made, _, histogram = _tables(name)
     if tree_first:
-        found, _ = _search(name, st.session_state[state.VOCAB_QUERY])
+        found, _ = _search(name, VOCAB_QUERY.get())
         st.header("Merge tree")
-        tree(tokenizer, made, state.chosen(state.PRETRAINED_TREE, tree_options(found, made)))
+        tree(tokenizer, made, TREE_TOKEN.among(tree_options(found, made)))
         with st.container(key="bpe-below"):
             how_it_began(name, tokenizer, made)
             search_and_tree(name, tokenizer, made, draw_tree=False)
@@ -71,10 +77,9 @@ def how_it_began(name: str, tokenizer, made) -> None:
         "repeated most, and every later token is built from two earlier ones. Its ids are its ranks."
     )
     pages = math.ceil(len(made) / MERGES_PAGE)
-    state.seed("w.merges_page", min(st.session_state[state.MERGES_PAGE], pages))
     page = st.number_input(
-        f"Page (of {pages:,}; {MERGES_PAGE} merges each)", min_value=1, max_value=pages, step=1, key="w.merges_page",
-        on_change=state.write_through("w.merges_page", state.MERGES_PAGE),
+        f"Page (of {pages:,}; {MERGES_PAGE} merges each)", min_value=1, max_value=pages, step=1,
+        **PAGE.widget(show=lambda page: min(page, pages)),
     )
     st.dataframe(first_merges(tokenizer, start=(int(page) - 1) * MERGES_PAGE), hide_index=True, width="stretch")
 
@@ -100,12 +105,10 @@ def search_and_tree(name: str, tokenizer, made, *, draw_tree: bool) -> None:
     with right:
         st.header("Merge tree")
         options = tree_options(found, made)
-        state.seed_choice("w.pretrained_tree", state.PRETRAINED_TREE, options)
         labels = dict(zip(found["id"], found["token"]))
-        st.selectbox(
-            "Token (from the search results)", options, key="w.pretrained_tree",
+        chosen = st.selectbox(
+            "Token (from the search results)", options, **TREE_TOKEN.widget(options=options),
             format_func=lambda token_id: f"{token_id} · {labels.get(token_id, tokenizer.token_text(token_id))}",
-            on_change=state.write_through("w.pretrained_tree", state.PRETRAINED_TREE),
         )
         if draw_tree:
-            tree(tokenizer, made, st.session_state["w.pretrained_tree"])
+            tree(tokenizer, made, chosen)

@@ -22,6 +22,7 @@ from bpe.views.tables import TABLES_CSS
 from bpe.views.token_html import TOKEN_CSS
 
 from . import state, url
+from .state import widget_key
 from .page_css import A11Y_CSS, LAYOUT_CSS, PRESENTER_CSS, STALE_CSS
 from .tour import tour_bar
 from .training import Trained
@@ -33,9 +34,8 @@ _ROOT = Path(__file__).resolve().parent.parent
 
 
 def page_setup(page: Page) -> None:
-    """The first lines of every page (``page``: its entry in :data:`bpe.app.pages.PAGES`): session
-    defaults, any new link's state, then config."""
-    state.init()
+    """The first lines of every page (``page``: its entry in :data:`bpe.app.pages.PAGES`): any new
+    link's state, then config."""
     url.apply_url()  # first: a link may turn presenter mode on, which changes the config
     presenting = presenter()
     st.set_page_config(
@@ -45,9 +45,8 @@ def page_setup(page: Page) -> None:
     st.html(_CSS + (PRESENTER_CSS if presenting else ""))  # styles only: no element is drawn
     with st.sidebar:
         st.markdown("### BPE Lab")
-        state.seed("w.present", presenting)
         st.toggle(
-            "Presenter mode", key="w.present", on_change=state.write_through("w.present", state.PRESENT),
+            "Presenter mode", **url.PRESENT.widget(),
             help="Large type and charts for a projector, with this sidebar folded away (the arrow at the "
             "top left opens it again). A link with present=1 opens in presenter mode.",
         )
@@ -61,18 +60,14 @@ def page_setup(page: Page) -> None:
     tour_bar(page)
     if presenting:
         st.button(
-            "Leave presenter mode", key="w.leave_present", icon=":material/close_fullscreen:", type="tertiary",
-            on_click=_leave_presenter,
+            "Leave presenter mode", key=widget_key("leave_present"), icon=":material/close_fullscreen:", type="tertiary",
+            on_click=url.PRESENT.set, args=(False,),
         )
 
 
 def presenter() -> bool:
     """True in presenter mode (large type for a projector)."""
-    return st.session_state[state.PRESENT]
-
-
-def _leave_presenter() -> None:
-    st.session_state[state.PRESENT] = False
+    return url.PRESENT.get()
 
 
 def show_chart(spec: dict, container=None, *, renderer: str = "canvas") -> None:
@@ -80,7 +75,7 @@ def show_chart(spec: dict, container=None, *, renderer: str = "canvas") -> None:
     presenter mode.
 
     Canvas by default: a chart redrawn on every step then adds no SVG elements for the browser to
-    style and lay out (measured: about 28 ms less browser time per step on the Train page). The
+    style and lay out on every step, which showed in the browser's time per step. The
     pair-count chart asks for SVG: its bars must be elements, so that hovering one can mark the
     pair's places in the corpus (CSS ``:has()`` on the bar's ``aria-label``, see ``merge_html``)."""
     if presenter():

@@ -8,12 +8,16 @@ session, which run the page drew last.
 
 from __future__ import annotations
 
-import streamlit as st
-
 from bpe.views.narration import retrain_notice
 
 from . import state
+from .state import SessionValue
 from .training import Trained
+
+LAST_RUN = SessionValue("last_run", None)
+"""``(source, Trained)`` the Train page last drew, to say what a retrain changed."""
+NOTICE = SessionValue("retrain_note", None)
+"""The notice about the last retrain, or ``None``."""
 
 
 def retrain_notice_for(trained: Trained) -> str | None:
@@ -22,9 +26,9 @@ def retrain_notice_for(trained: Trained) -> str | None:
     It stays up while the learner steps through the new run; another example clears it.
     """
     source = state.lab().source
-    last = st.session_state[state.LAST_RUN]
+    last = LAST_RUN.get()
     if last is None or last[1] is not trained:
         changed = last is not None and last[0] == source and last[1].trace != trained.trace
-        st.session_state[state.RETRAIN_NOTE] = retrain_notice(last[1].trace, trained.trace) if changed else None
-        st.session_state[state.LAST_RUN] = (source, trained)
-    return st.session_state[state.RETRAIN_NOTE]
+        NOTICE.set(retrain_notice(last[1].trace, trained.trace) if changed else None)
+        LAST_RUN.set((source, trained))
+    return NOTICE.get()

@@ -11,20 +11,25 @@ from bpe.views.compare import divergence_html, explain_divergence, highlight_mer
 
 from . import state
 from .render import show_html
+from .state import SessionValue, bind, widget_key
 from .training import get_trained
 
+DIFF_RULES = SessionValue("diff_rules", None)
+"""The two tie-break rules of the run diff; ``None``: the run's rule and another."""
 
-def _set_diff_rule(index: int, widget_key: str):
-    def callback() -> None:
-        rules = list(_diff_rules())
-        rules[index] = st.session_state[widget_key]
-        st.session_state[state.DIFF_RULES] = tuple(rules)
-    return callback
+
+def item_widget(value: SessionValue, current, index: int, key: str, shown) -> dict:
+    """A widget for item ``index`` of the tuple ``current()``, kept in ``value`` once changed."""
+    def write(new) -> None:
+        items = list(current())
+        items[index] = new
+        value.set(tuple(items))
+    return bind(widget_key(key), write, shown=shown)
 
 
 def _diff_rules() -> tuple[str, str]:
     rule = state.lab().tie_break
-    return st.session_state[state.DIFF_RULES] or (rule, contrasting_rule(rule))
+    return DIFF_RULES.get() or (rule, contrasting_rule(rule))
 
 
 def run_diff_section() -> None:
@@ -33,9 +38,10 @@ def run_diff_section() -> None:
     rule_a, rule_b = _diff_rules()
     columns = st.columns(2)
     for index, (column, rule) in enumerate(zip(columns, (rule_a, rule_b))):
-        key = f"w.diff_rule_{'ab'[index]}"
-        state.seed(key, rule)
-        column.selectbox(f"Run {'AB'[index]}: tie-break rule", list(TIE_BREAK_RULES), key=key, on_change=_set_diff_rule(index, key))
+        column.selectbox(
+            f"Run {'AB'[index]}: tie-break rule", list(TIE_BREAK_RULES),
+            **item_widget(DIFF_RULES, _diff_rules, index, f"diff_rule_{'ab'[index]}", rule),
+        )
     lab = state.lab()
     run_a = get_trained(lab.replace(tie_break=rule_a))
     run_b = get_trained(lab.replace(tie_break=rule_b))

@@ -3,9 +3,9 @@
 The settings are not listed here: :func:`settings_sidebar` loops over
 :data:`bpe.app.setting_specs.SETTINGS` and draws each with the drawer its ``widget`` names in
 :data:`DRAWERS` (one per kind). Only the stop rule (merges *or* a vocabulary size) and the custom
-pre-tokenizer regex have code of their own. Each widget has a ``w.<param>`` key, is seeded from the
-session's :class:`~bpe.app.lab_state.LabState` just before it is drawn and writes back in
-``on_change`` (see :mod:`ui.state`), so the state survives a page switch.
+pre-tokenizer regex have code of their own. Each widget is bound to its field of the session's
+:class:`~bpe.app.lab_state.LabState` (``LAB.field_widget``, keyed ``w.<param>``; see :mod:`ui.state`),
+so the state survives a page switch.
 """
 
 from __future__ import annotations
@@ -19,68 +19,62 @@ import streamlit as st
 from bpe.app import setting_specs
 from bpe.app.lab_state import SOURCES, STOP_BY, LabState
 from bpe.app.setting_specs import WIDGETS, SettingSpec
+from bpe.errors import RegistryError
 from bpe.limits import MAX_MERGES
 from bpe.presets import PRESETS
 from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 
-from . import state, url
-from .state import lab, seed, update_lab, write_lab
+from . import url
+from .state import LAB, PLAYING, SessionValue, bind, lab, update_lab, widget_key
 
 CUSTOM_REGEX = "custom regex"
 DEFAULT_CUSTOM_PATTERN = r"\w+|[^\w\s]+"
+REGEX = "regex"
+"""The name of the custom split regex's box (``w.regex``)."""
+BASE_SIZE = SessionValue("base_size", None)
+"""The base vocabulary size of the last run (the Train page sets it), to turn merges into a
+vocabulary size and back."""
 
 
-def widget_key(spec: SettingSpec) -> str:
-    return f"w.{spec.param}"
+def bound(spec: SettingSpec, **how) -> dict:
+    """``key=`` and ``on_change=`` of the widget editing ``spec``'s field of the lab state."""
+    return LAB.field_widget(spec.name, name=spec.param, **how)
 
 
 # -- one drawer per widget kind: (sidebar, spec, current state) -> draws it ----------------------------
 def _radio(sidebar, spec: SettingSpec, current: LabState) -> None:
-    key = widget_key(spec)
-    seed(key, getattr(current, spec.name))
-    sidebar.radio(spec.label, list(spec.choices), key=key, horizontal=True, help=spec.help, on_change=write_lab(key, spec.name))
+    sidebar.radio(spec.label, list(spec.choices), horizontal=True, help=spec.help, **bound(spec))
 
 
 def _select(sidebar, spec: SettingSpec, current: LabState) -> None:
-    key = widget_key(spec)
-    seed(key, getattr(current, spec.name))
-    sidebar.selectbox(spec.label, list(spec.choices), key=key, help=spec.help, on_change=write_lab(key, spec.name))
+    sidebar.selectbox(spec.label, list(spec.choices), help=spec.help, **bound(spec))
 
 
 def _number(sidebar, spec: SettingSpec, current: LabState) -> None:
-    key = widget_key(spec)
-    seed(key, getattr(current, spec.name))
-    sidebar.number_input(spec.label, min_value=spec.low, step=1, key=key, help=spec.help, on_change=write_lab(key, spec.name, int))
+    sidebar.number_input(spec.label, min_value=spec.low, step=1, help=spec.help, **bound(spec, convert=int))
 
 
 def _text(sidebar, spec: SettingSpec, current: LabState) -> None:
-    key = widget_key(spec)
-    seed(key, spec.show(getattr(current, spec.name)))
     sidebar.text_input(
-        spec.label, key=key, placeholder=spec.placeholder, help=spec.help, on_change=write_lab(key, spec.name, spec.parse),
+        spec.label, placeholder=spec.placeholder, help=spec.help, **bound(spec, show=spec.show, convert=spec.parse),
     )
 
 
 def _lines(sidebar, spec: SettingSpec, current: LabState) -> None:
-    key = widget_key(spec)
-    seed(key, "\n".join(getattr(current, spec.name)))
     sidebar.text_area(
-        spec.label, key=key, height=80, placeholder=spec.placeholder, help=spec.help,
+        spec.label, height=80, placeholder=spec.placeholder, help=spec.help,
         # kept as typed, repeats and all: training then says what is wrong (the link's parse would drop it)
-        on_change=write_lab(key, spec.name, lambda text: tuple(line.rstrip("\r") for line in text.split("\n") if line.strip())),
+        **bound(spec, show="\n".join, convert=lambda text: tuple(line.rstrip("\r") for line in text.split("\n") if line.strip())),
     )
 
 
 def _toggle(sidebar, spec: SettingSpec, current: LabState) -> None:
-    key = widget_key(spec)
-    seed(key, getattr(current, spec.name))
-    sidebar.checkbox(spec.label, key=key, help=spec.help, on_change=write_lab(key, spec.name))
+    sidebar.checkbox(spec.label, help=spec.help, **bound(spec))
 
 
-def _choose_pretokenizer() -> None:
-    choice = st.session_state["w.pretok"]
+def _choose_pretokenizer(choice: str) -> None:
     if choice == CUSTOM_REGEX:
-        pattern = st.session_state.get("w.regex") or DEFAULT_CUSTOM_PATTERN
+        pattern = st.session_state.get(widget_key(REGEX)) or DEFAULT_CUSTOM_PATTERN
         update_lab(pretokenizer=f"regex:{pattern}")
     else:
         update_lab(pretokenizer=choice)
@@ -89,18 +83,16 @@ def _choose_pretokenizer() -> None:
 def _pretokenizer(sidebar, spec: SettingSpec, current: LabState) -> None:
     """A named pattern, or a regex of the learner's own in a second box."""
     custom = current.pretokenizer.startswith("regex:")
-    seed(widget_key(spec), CUSTOM_REGEX if custom else current.pretokenizer)
     sidebar.selectbox(
-        spec.label, [*NAMED_PATTERNS, CUSTOM_REGEX], key=widget_key(spec), on_change=_choose_pretokenizer,
-        disabled=current.is_word_table, help=spec.help,
+        spec.label, [*NAMED_PATTERNS, CUSTOM_REGEX], disabled=current.is_word_table, help=spec.help,
+        **bind(widget_key(spec.param), _choose_pretokenizer, shown=CUSTOM_REGEX if custom else current.pretokenizer),
     )
     if current.is_word_table:
         sidebar.caption("A word table is already split into words, so no pre-tokenizer runs.")
     elif custom:
-        seed("w.regex", current.pretokenizer[len("regex:"):])
         sidebar.text_input(
-            "Your split regex", key="w.regex", on_change=write_lab("w.regex", "pretokenizer", lambda p: f"regex:{p}"),
-            help="Its matches are the words; text between matches is kept but never trained on.",
+            "Your split regex", help="Its matches are the words; text between matches is kept but never trained on.",
+            **LAB.field_widget("pretokenizer", name=REGEX, show=lambda p: p[len("regex:"):], convert=lambda p: f"regex:{p}"),
         )
         sidebar.caption(PRETOKENIZER_HELP["regex:PATTERN"])
     else:
@@ -112,7 +104,10 @@ DRAWERS: MappingProxyType[str, Callable[[Any, SettingSpec, LabState], None]] = M
     "pretokenizer": _pretokenizer,
 })
 if set(DRAWERS) != set(WIDGETS):  # a widget kind without a drawer is an error at import, not a missing widget
-    raise ImportError(f"ui.settings_sidebar draws {sorted(DRAWERS)}, the settings use {sorted(WIDGETS)}")
+    raise RegistryError(
+        f"ui.settings_sidebar draws {sorted(DRAWERS)}, but setting_specs.WIDGETS names {sorted(WIDGETS)}: "
+        "give each widget kind a drawer in DRAWERS"
+    )
 
 
 def draw_setting(sidebar, spec: SettingSpec, current: LabState) -> None:
@@ -128,40 +123,38 @@ def draw_setting(sidebar, spec: SettingSpec, current: LabState) -> None:
 
 
 # -- the example and the stop rule -------------------------------------------------------------------
-def _choose_source() -> None:
-    st.session_state[state.LAB] = LabState.for_source(st.session_state["w.source"], step=0)
-    st.session_state[state.PLAYING] = False
+def _choose_source(source: str) -> None:
+    LAB.set(LabState.for_source(source, step=0))
+    PLAYING.set(False)
 
 
 def _reset_settings() -> None:
     current = lab()
-    st.session_state[state.LAB] = LabState.for_source(current.source, step=current.step)
+    LAB.set(LabState.for_source(current.source, step=current.step))
 
 
-def _switch_stop_by() -> None:
-    stop_by = st.session_state["w.stop_by"]
+def _switch_stop_by(stop_by: str) -> None:
     current = lab()
     if stop_by == current.stop_by:
         return
     # Keep the same run when switching: 10 merges on bytes <-> a vocabulary of 266.
     # The base size is known once a run was trained; before that, bytes give a fair guess.
-    base = st.session_state[state.BASE_SIZE] or 256
+    base = BASE_SIZE.get() or 256
     extra = len(current.special_tokens)
     amount = current.amount + base + extra if stop_by == "vocab_size" else max(current.amount - base - extra, 0)
     update_lab(stop_by=stop_by, amount=amount)
 
 
 def _stop_rule(sidebar, current: LabState) -> None:
-    seed("w.stop_by", current.stop_by)
     sidebar.radio(
-        "Stop after", list(STOP_BY), key="w.stop_by", horizontal=True, format_func=STOP_BY.get, on_change=_switch_stop_by,
+        "Stop after", list(STOP_BY), horizontal=True, format_func=STOP_BY.get,
+        **bind(widget_key("stop_by"), _switch_stop_by, shown=current.stop_by),
     )
-    seed("w.amount", current.amount)
     by_merges = current.stop_by == "merges"
     sidebar.number_input(
         f"Merges (at most {MAX_MERGES:,})" if by_merges else "Vocabulary size (base + merges + special)",
         min_value=0 if by_merges else 1, max_value=MAX_MERGES if by_merges else None,
-        step=1, key="w.amount", on_change=write_lab("w.amount", "amount", int),
+        step=1, **LAB.field_widget("amount", convert=int),
     )
 
 
@@ -171,9 +164,8 @@ def settings_sidebar() -> None:
     current = lab()
     sidebar = st.sidebar
     sidebar.header("Example")
-    seed("w.source", current.source)
     sidebar.selectbox(
-        "Corpus", list(SOURCES), key="w.source", format_func=SOURCES.get, on_change=_choose_source,
+        "Corpus", list(SOURCES), format_func=SOURCES.get, **bind(widget_key("source"), _choose_source, shown=current.source),
         help="A built-in example with its source's own settings, or your own text / word table.",
     )
     if current.source in PRESETS:

@@ -12,36 +12,38 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from . import state, url
-from .state import lab, seed, update_lab, write_lab
+from . import url
+from .state import LAB, PLAYING, SessionValue, bind, lab, update_lab, widget_key
 from .training import Trained
+
+SPEEDS = {"1 step/s": 1.0, "2 steps/s": 2.0, "5 steps/s": 5.0}  # short: the select is one button wide, even on a phone
+SPEED = SessionValue("speed", "2 steps/s")
+LAST_TICK = SessionValue("last_tick", 0.0)
+"""When the step last moved (a click or a tick), so a click is never followed at once by a tick."""
+HOLD_BEFORE = SessionValue("hold_before", False)
+"""The Train page shows the corpus *before* each merge until "Before / after" (key B) is pressed again."""
 
 
 def _go(step: int) -> None:
     update_lab(step=step)
-    st.session_state[state.LAST_TICK] = time.monotonic()  # a click is this tick: play goes on from here
-
-
-def _set_step(key: str) -> None:
-    _go(st.session_state[key])
+    LAST_TICK.set(time.monotonic())  # a click is this tick: play goes on from here
 
 
 def _toggle_play(total: int) -> None:
-    playing = not st.session_state[state.PLAYING]
+    playing = not PLAYING.get()
     if playing and lab().step >= total:
         update_lab(step=0)  # play from the start again
-    st.session_state[state.PLAYING] = playing
+    PLAYING.set(playing)
     st.rerun()  # the whole page: the step fragment's timer is set (or cleared) by a full run
 
 
-def _set_speed(key: str) -> None:
-    st.session_state[state.SPEED] = st.session_state[key]
-    if st.session_state[state.PLAYING]:
+def _speed_changed() -> None:
+    if PLAYING.get():
         st.rerun()  # a full run gives the step fragment's timer the new interval
 
 
 def _interval() -> float:
-    return 1.0 / state.SPEEDS[st.session_state[state.SPEED]]
+    return 1.0 / SPEEDS[SPEED.get()]
 
 
 def step_fragment(draw: Callable[[Trained], None], trained: Trained) -> None:
@@ -52,13 +54,13 @@ def step_fragment(draw: Callable[[Trained], None], trained: Trained) -> None:
     the fragment also reruns on a timer, one step per tick; Play, Pause and a new speed rerun the
     whole page, which sets or clears that timer (Streamlit drops fragment timers on a full run).
     """
-    st.session_state[state.LAST_TICK] = time.monotonic()  # a full run is never a tick
-    run_every = _interval() if st.session_state[state.PLAYING] else None
+    LAST_TICK.set(time.monotonic())  # a full run is never a tick
+    run_every = _interval() if PLAYING.get() else None
     st.fragment(_stepping, run_every=run_every)(draw, trained)
 
 
 def _stepping(draw: Callable[[Trained], None], trained: Trained) -> None:
-    if st.session_state[state.PLAYING]:
+    if PLAYING.get():
         _tick(len(trained.trace.steps))
     url.write_lab_now()  # before drawing: a link copied during a slow step names the step shown
     draw(trained)
@@ -67,19 +69,19 @@ def _stepping(draw: Callable[[Trained], None], trained: Trained) -> None:
 def _tick(total: int) -> None:
     """One step on, if this run is the timer's (not a click within the last tick)."""
     now = time.monotonic()
-    if now - st.session_state[state.LAST_TICK] < _interval() * 0.8:
+    if now - LAST_TICK.get() < _interval() * 0.8:
         return
-    st.session_state[state.LAST_TICK] = now
+    LAST_TICK.set(now)
     step = lab().step
     if step < total:
         update_lab(step=step + 1)
     if step + 1 >= total:
-        st.session_state[state.PLAYING] = False
+        PLAYING.set(False)
         st.rerun(scope="app")  # the last step: a full run draws it and stops the timer
 
 
-def _flip(key: str) -> None:
-    st.session_state[key] = not st.session_state[key]
+def _flip(value: SessionValue[bool]) -> None:
+    value.set(not value.get())
 
 
 def stepper(total: int, *, key: str = "main") -> int:
@@ -92,44 +94,41 @@ def stepper(total: int, *, key: str = "main") -> int:
     would stack six full-width buttons on a phone.
     """
     step = lab().step
-    playing = st.session_state[state.PLAYING]
+    playing = PLAYING.get()
     row = st.container(horizontal=True, key=f"bpe-stepper-{key}", vertical_alignment="center", gap="small")
-    row.button("First", icon=":material/first_page:", key=f"w.first.{key}", on_click=_go, args=(0,), disabled=step == 0)
+    row.button("First", icon=":material/first_page:", key=widget_key("first", key), on_click=_go, args=(0,), disabled=step == 0)
     row.button(
-        "Previous", icon=":material/chevron_left:", key=f"w.prev.{key}", on_click=_go,
+        "Previous", icon=":material/chevron_left:", key=widget_key("prev", key), on_click=_go,
         args=(max(step - 1, 0),), disabled=step == 0,
         shortcut="PageUp",  # what a presenter's clicker sends
     )
     row.button(
-        "Next", icon=":material/chevron_right:", key=f"w.next.{key}", on_click=_go,
+        "Next", icon=":material/chevron_right:", key=widget_key("next", key), on_click=_go,
         args=(min(step + 1, total),), disabled=step >= total, type="primary",
         shortcut="PageDown",
     )
-    row.button("Last", icon=":material/last_page:", key=f"w.last.{key}", on_click=_go, args=(total,), disabled=step >= total)
+    row.button("Last", icon=":material/last_page:", key=widget_key("last", key), on_click=_go, args=(total,), disabled=step >= total)
     row.button(
         "Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:",
-        key=f"w.play.{key}", on_click=_toggle_play, args=(total,), disabled=total == 0,
+        key=widget_key("play", key), on_click=_toggle_play, args=(total,), disabled=total == 0,
     )
     row.button(
-        "Before / after", icon=":material/compare:", key=f"w.moment.{key}", on_click=_flip, args=(state.HOLD_BEFORE,),
+        "Before / after", icon=":material/compare:", key=widget_key("moment", key), on_click=_flip, args=(HOLD_BEFORE,),
         disabled=total == 0, shortcut="B", help="The corpus just before each merge, or just after it",
     )
-    why = st.session_state[state.WHY]
+    why = url.WHY.get()
     row.button(
         "Hide why" if why else "Why", icon=":material/visibility_off:" if why else ":material/lightbulb:",
-        key=f"w.why.{key}", on_click=_flip, args=(state.WHY,), shortcut="W",
+        key=widget_key("why", key), on_click=_flip, args=(url.WHY,), shortcut="W",
         help="Why this pair won (ties and the rule), and what the merge did: shown at every step until hidden again",
     )
-    seed(f"w.speed.{key}", st.session_state[state.SPEED])
     row.selectbox(
-        "Speed", list(state.SPEEDS), key=f"w.speed.{key}", label_visibility="collapsed",
-        on_change=_set_speed, args=(f"w.speed.{key}",), width=140,
+        "Speed", list(SPEEDS), label_visibility="collapsed", width=140, **SPEED.widget(suffix=key, then=_speed_changed),
     )
     if total > 0:
-        seed(f"w.step.{key}", step)
         row.slider(
-            "Step (merges applied so far)", 0, total, key=f"w.step.{key}", label_visibility="collapsed",
-            on_change=_set_step, args=(f"w.step.{key}",), width="stretch",
+            "Step (merges applied so far)", 0, total, label_visibility="collapsed", width="stretch",
+            **bind(widget_key("step", key), _go, shown=step),
         )
     else:
         row.caption("No merge was learned, so there is only step 0.")
@@ -139,9 +138,5 @@ def stepper(total: int, *, key: str = "main") -> int:
 def step_slider(total: int, *, key: str) -> int:
     """Just the step slider (the encode and vocabulary pages share the training page's step)."""
     if total > 0:
-        seed(f"w.step.{key}", lab().step)
-        st.slider(
-            "Merges learned so far (the step on the training page)", 0, total, key=f"w.step.{key}",
-            on_change=write_lab(f"w.step.{key}", "step"),
-        )
+        st.slider("Merges learned so far (the step on the training page)", 0, total, **LAB.field_widget("step", suffix=key))
     return lab().step

@@ -2,8 +2,8 @@
 
 The pretrained ones (``bpe.pretrained.PRETRAINED``) are read once per server process with
 ``st.cache_resource`` and shared by every session: a :class:`~bpe.tokenizer.Tokenizer` only grows
-a chunk cache, which is deterministic, so sharing is safe (GPT-4o takes about 1.5 s and 80 MiB, see
-``benchmarks/encode_benchmark.py``). Imports live in the session (``state.IMPORTED``, a tuple
+a chunk cache, which is deterministic, so sharing is safe (``benchmarks/encode_benchmark.py``
+measures a load's time and memory). Imports live in the session (:data:`IMPORTED`, a tuple
 replaced on every change), so one user's files are never seen by another.
 
 Choices are strings, so a selectbox can hold them: ``ours``, a pretrained name (``gpt2``,
@@ -21,10 +21,14 @@ from bpe.formats import import_tokenizer, tokenizer_format
 from bpe.pretrained import PRETRAINED, load_pretrained
 from bpe.tokenizer import Tokenizer
 from bpe.views.compare import NamedTokenizer, clean_name, unique_name
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 
-from . import state
+from .state import SessionValue
 
+IMPORTED: SessionValue[tuple[NamedTokenizer, ...]] = SessionValue("imported", ())
+"""Tokenizers the learner imported, oldest first (a tuple, replaced, never mutated)."""
+IMPORT_NOTE = SessionValue("import_note", None)
+"""``(kind, Markdown)`` about the last import, shown once."""
 OURS = "ours"
 IMPORTED_PREFIX = "imported:"
 MAX_IMPORTED = 5
@@ -46,7 +50,7 @@ def pretrained(name: str) -> Tokenizer | None:
 
 
 def imported() -> tuple[NamedTokenizer, ...]:
-    return st.session_state[state.IMPORTED]
+    return IMPORTED.get()
 
 
 def choices() -> list[str]:
@@ -87,18 +91,18 @@ def add_import(*, format: str, files: Mapping[str, bytes], pretokenizer: str, na
     try:
         tokenizer = import_tokenizer(format=format, files=files, pretokenizer=pretokenizer, name=wanted)
     except BpeError as error:  # every malformed file raises a FormatError (a BpeError) that teaches
-        st.session_state[state.IMPORT_NOTE] = ("error", f"**Cannot import:** {escape_markdown(error)}")
+        IMPORT_NOTE.set(("error", f"**Cannot import:** {escape_markdown(error)}"))
         return
     kept = imported()
     final = unique_name(wanted, [item.name for item in kept])
     origin = f"{', '.join(files)} ({title})"
-    st.session_state[state.IMPORTED] = (*kept, NamedTokenizer(final, tokenizer, origin))[-MAX_IMPORTED:]
-    st.session_state[state.IMPORT_NOTE] = (
+    IMPORTED.set((*kept, NamedTokenizer(final, tokenizer, origin))[-MAX_IMPORTED:])
+    IMPORT_NOTE.set((
         "success",
         f"Imported **{escape_markdown(final)}**: {tokenizer.n_vocab:,} tokens, {len(tokenizer.merges):,} merges. "
         "Pick it on the Encode & decode and Compare pages.",
-    )
+    ))
 
 
 def remove_import(name: str) -> None:
-    st.session_state[state.IMPORTED] = tuple(item for item in imported() if item.name != name)
+    IMPORTED.set(tuple(item for item in imported() if item.name != name))

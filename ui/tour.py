@@ -14,7 +14,11 @@ from bpe.app.pages import HOME, Page
 from bpe.ids import is_digits
 from bpe.teaching.tour import TOUR, TOUR_PARAM
 
-from . import state, url
+from . import url
+from .state import SessionValue
+
+TOUR_AT = SessionValue("tour_at", None)
+"""``(tour step number, page file)`` while a page the guided tour opened is shown; else ``None``."""
 
 
 def tour_bar(page: Page) -> None:
@@ -22,10 +26,10 @@ def tour_bar(page: Page) -> None:
     linked = url.new_param(TOUR_PARAM)
     if linked is not None:
         number = int(linked) if is_digits(linked) and 1 <= int(linked) <= len(TOUR) else None
-        st.session_state[state.TOUR_AT] = (number, page.file) if number else None
+        TOUR_AT.set((number, page.file) if number else None)
     elif url.new_params():  # any other link leaves the tour
-        st.session_state[state.TOUR_AT] = None
-    at = st.session_state[state.TOUR_AT]
+        TOUR_AT.set(None)
+    at = TOUR_AT.get()
     if at is None or at[1] != page.file:
         return
     number = at[0]

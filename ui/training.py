@@ -3,8 +3,9 @@
 Why not ``@st.cache_resource`` on the training function itself: Streamlit records every element
 drawn inside a cached function and replays it on each cache hit, so a progress bar drawn from
 the trainer's callback would reappear, frozen at 100 %, on every step. Instead one bounded LRU
-store lives in ``st.cache_resource`` (shared, thread-safe) and training runs outside it. A trace
-is an immutable frozen dataclass, so sharing it between sessions is safe.
+store (:class:`~ui.bounded_store.BoundedStore`) lives in ``st.cache_resource`` (shared, locked)
+and training runs outside it. A trace is an immutable frozen dataclass, so sharing it between
+sessions is safe.
 
 Stepping never retrains: a step only reads the cached trace.
 """
@@ -12,11 +13,8 @@ Stepping never retrains: a step only reads the cached trace.
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -27,49 +25,16 @@ from bpe.presets import PRESETS
 from bpe.trace import STOP_TIME_LIMIT, Trace
 from bpe.trainer import base_vocabulary, train
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 
-from . import state
+from . import state, url
+from .bounded_store import BoundedStore
+from .own_corpus import OWN_TABLE, OWN_TEXT, own_table_counts
 
 MAX_ENTRIES = 24
 """Traces and corpora kept in memory at once (python-docs at 2,000 merges is a few MB)."""
 BIG_TEXT = 50_000
 """From this many characters on, building the corpus gets a spinner and training a progress bar."""
-
-
-class BoundedStore:
-    """A thread-safe least-recently-used dict with at most ``max_entries`` entries and, when
-    ``weigh`` is given, at most ``max_weight`` of total weight (e.g. characters of HTML)."""
-
-    def __init__(
-        self, max_entries: int, *, max_weight: float = float("inf"), weigh: Callable[[Any], float] = lambda value: 0,
-    ) -> None:
-        self.max_entries, self.max_weight, self._weigh = max_entries, max_weight, weigh
-        self.weight = 0.0
-        self._items: OrderedDict[Any, tuple[Any, float]] = OrderedDict()  # key -> (value, its weight)
-        self._lock = threading.Lock()
-
-    def get(self, key: Any) -> Any:
-        with self._lock:
-            if key not in self._items:
-                return None
-            self._items.move_to_end(key)
-            return self._items[key][0]
-
-    def put(self, key: Any, value: Any) -> None:
-        weight = self._weigh(value)
-        with self._lock:
-            if key in self._items:
-                self.weight -= self._items[key][1]
-            self._items[key] = (value, weight)
-            self._items.move_to_end(key)
-            self.weight += weight
-            # subtle: the newest entry stays even if it alone outweighs the limit (it is about to be drawn)
-            while len(self._items) > self.max_entries or (self.weight > self.max_weight and len(self._items) > 1):
-                self.weight -= self._items.popitem(last=False)[1][1]
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 @st.cache_resource(show_spinner=False)
@@ -78,50 +43,29 @@ def store() -> BoundedStore:
     return BoundedStore(MAX_ENTRIES)
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Trained:
-    """A trace plus what the pages show next to it, and a memo for per-trace views."""
+    """A trace plus the corpus the pages show next to it: one shared run.
+
+    Compared and hashed by identity (``eq=False``): a run is the object the training store hands
+    out, so the views built from it (:mod:`ui.shared_views`) can be keyed on it cheaply, and two
+    runs are never mistaken for each other."""
 
     trace: Trace
     text: str | None
     """The training text (``None`` for a word table)."""
     table: tuple[tuple[str, int], ...] | None
     """The word table (``None`` for text)."""
-    memo: dict[str, Any] = field(default_factory=dict)
-
-    def view(self, name: str, build: Callable[[], Any]) -> Any:
-        """Build a per-trace view once (e.g. the merges table for all steps); reuse it after."""
-        if name not in self.memo:
-            self.memo[name] = build()
-        return self.memo[name]
-
-
-def own_table_counts(rows: list[tuple[Any, Any]]) -> dict[str, int]:
-    """The user's rows as ``{word: count}``; a repeated word adds up, blank rows are skipped."""
-    table: dict[str, int] = {}
-    for word, count in rows:
-        if (word is None or word == "") and count in (None, ""):
-            continue
-        word = "" if word is None else str(word)
-        if isinstance(count, float) and count.is_integer():
-            count = int(count)
-        if isinstance(table.get(word), int) and isinstance(count, int):
-            table[word] += count
-        else:
-            table[word] = count
-    return table
 
 
 def _source(lab: LabState) -> tuple[tuple, str | None, tuple | None, Callable[[], Corpus]]:
     """``(cache key, text, table, build corpus)`` for the current example and settings."""
     if lab.source == OWN_TABLE_SOURCE or (lab.source in PRESETS and PRESETS[lab.source].word_counts is not None):
-        counts = PRESETS[lab.source].word_counts if lab.source in PRESETS else own_table_counts(
-            st.session_state[state.OWN_TABLE]
-        )
+        counts = PRESETS[lab.source].word_counts if lab.source in PRESETS else own_table_counts(OWN_TABLE.get())
         table = tuple(counts.items())
         return ("table", table), None, table, lambda: Corpus.from_word_counts(counts)
     if lab.source == OWN_TEXT_SOURCE:
-        text = check_corpus_size(st.session_state[state.OWN_TEXT])  # over the limit: an error, text kept
+        text = check_corpus_size(OWN_TEXT.get())  # over the limit: an error, text kept
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     else:
         text = PRESETS[lab.source].corpus_text
@@ -182,12 +126,12 @@ def clamp_step(trained: Trained) -> int:
     lab = state.lab()
     total = len(trained.trace.steps)
     if lab.step > total:
-        if st.session_state[state.STEP_FROM_URL]:
+        if url.STEP_FROM_URL.get():
             st.warning(
                 f"The link asks for step {lab.step:,}, but training stopped after {total:,} merges "
                 f"({trained.trace.stop_detail}): showing step {total:,}.",
                 icon="🔗",
             )
         state.update_lab(step=total)
-    st.session_state[state.STEP_FROM_URL] = False
+    url.STEP_FROM_URL.set(False)
     return state.lab().step

@@ -9,18 +9,33 @@
   a slow page would otherwise show the new step while the address bar still names the old one.
 * A link to the learner's own text or table cannot carry it: opened in a session that has none,
   it says so, and keeps what it can (the settings and the step).
-* Presenter mode travels as ``present=1``, a folded "why" as ``why=0``. A lab page's own parameters (a short text, a pair) are
-  read once from :func:`new_param` and written back by ``write_url(page=..., lab=False)``.
+* Presenter mode travels as ``present=1``, a folded "why" as ``why=0``. A lab page's own
+  parameters (a short text, a pair) are read once from :func:`new_param` and written back by ``write_url(page=..., lab=False)``.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState, lab_params, repeated_params
-from bpe.views.markdown import escape_markdown
+from bpe.app.lab_state import OWN_TABLE_SOURCE, LabState, lab_params, repeated_params
+from bpe.markdown import escape_markdown
 
 from . import state
+from .own_corpus import has_own_corpus
+from .state import LAB, PLAYING, SessionValue
+
+PRESENT = SessionValue("present", False)
+"""Presenter mode: large type, the sidebar folded (also ``present=1`` in the link)."""
+WHY = SessionValue("why", True)
+"""The Train page shows why each merge happened (its narration's sentences): a setting that stays
+across steps, switched by the stepper's Why button (key W); ``why=0`` in the link when off."""
+SEEN = SessionValue("url_seen", None)
+"""The query string this session last applied or wrote (to tell a new link from our own)."""
+WARNINGS: SessionValue[list[str]] = SessionValue("url_warnings", factory=list)
+NEW: SessionValue[dict] = SessionValue("url_new", factory=dict)
+"""The query parameters of a link opened in this run (``{}`` on reruns): pages read their own."""
+STEP_FROM_URL = SessionValue("step_from_url", False)
+"""The step shown came from a link (so a step past the run's end gets a warning)."""
 
 
 def _current() -> dict[str, str | list[str]]:
@@ -34,45 +49,36 @@ WHY_KEY = "why"
 
 def apply_url() -> None:
     params = _current()
-    if not params or params == st.session_state[state.URL_SEEN]:
-        st.session_state[state.URL_WARNINGS] = []
-        st.session_state[state.URL_NEW] = {}
+    if not params or params == SEEN.get():
+        WARNINGS.set([])
+        NEW.set({})
         return
-    st.session_state[state.URL_NEW] = params
+    NEW.set(params)
     if PRESENT_KEY in params:
-        st.session_state[state.PRESENT] = params[PRESENT_KEY] == "1"
+        PRESENT.set(params[PRESENT_KEY] == "1")
     if WHY_KEY in params:
-        st.session_state[state.WHY] = params[WHY_KEY] != "0"
+        WHY.set(params[WHY_KEY] != "0")
     # The parameters LabState writes; a link without any (``Byte_inspector?text=é``) leaves the
     # example alone. Pages read their own parameters from new_params().
     lab_keys = lab_params()
     if not lab_keys.intersection(params):
-        st.session_state[state.URL_WARNINGS] = []
-        st.session_state[state.URL_SEEN] = params
+        WARNINGS.set([])
+        SEEN.set(params)
         return
-    lab, warnings = LabState.from_query(params)
+    linked, warnings = LabState.from_query(params)
     # A step or settings mean someone trained on their own text and shared the view (the gallery's
     # "your own text" card links with the example alone).
-    if not _has_own_corpus(lab.source) and (lab_keys - {"preset"}).intersection(params):
+    if not has_own_corpus(linked.source) and (lab_keys - {"preset"}).intersection(params):
         warnings.append(
-            f"the sender's own {'word table' if lab.source == OWN_TABLE_SOURCE else 'text'} is not in the link (a link "
+            f"the sender's own {'word table' if linked.source == OWN_TABLE_SOURCE else 'text'} is not in the link (a link "
             "never carries it), so this is a sample in its place, with the link's settings and step; paste or "
             "upload your own in the Corpus box on the Train page"
         )
-    st.session_state[state.LAB] = lab
-    st.session_state[state.URL_WARNINGS] = warnings
-    st.session_state[state.STEP_FROM_URL] = "step" in params
-    st.session_state[state.PLAYING] = False
-    st.session_state[state.URL_SEEN] = params
-
-
-def _has_own_corpus(source: str) -> bool:
-    """False for a link to "your own text" (or table) in a session that still has only the sample."""
-    if source == OWN_TEXT_SOURCE:
-        return st.session_state[state.OWN_TEXT] != state.DEFAULT_OWN_TEXT
-    if source == OWN_TABLE_SOURCE:
-        return st.session_state[state.OWN_TABLE] != state.default(state.OWN_TABLE)
-    return True
+    LAB.set(linked)
+    WARNINGS.set(warnings)
+    STEP_FROM_URL.set("step" in params)
+    PLAYING.set(False)
+    SEEN.set(params)
 
 
 def write_lab_now() -> None:
@@ -84,17 +90,17 @@ def write_lab_now() -> None:
     query = {**state.lab().to_query(), **query}
     if query != current:
         st.query_params.from_dict(query)
-        st.session_state[state.URL_SEEN] = query
+        SEEN.set(query)
 
 
 def show_url_warnings() -> None:
-    for warning in st.session_state[state.URL_WARNINGS]:
+    for warning in WARNINGS.get():
         st.warning(f"In the link: {escape_markdown(warning)}.", icon="🔗")
 
 
 def new_params() -> dict[str, str | list[str]]:
     """The query parameters of a link opened in this run; ``{}`` on a rerun or a page switch."""
-    return st.session_state[state.URL_NEW] or {}
+    return NEW.get() or {}
 
 
 def new_param(key: str) -> str | None:
@@ -108,10 +114,10 @@ def write_url(page: dict[str, str] | None = None, *, lab: bool = True) -> None:
     parameters, then ``present=1`` in presenter mode and ``why=0`` with the "why" folded."""
     query = state.lab().to_query() if lab else {}
     query.update(page or {})
-    if st.session_state[state.PRESENT]:
+    if PRESENT.get():
         query[PRESENT_KEY] = "1"
-    if not st.session_state[state.WHY]:
+    if not WHY.get():
         query[WHY_KEY] = "0"
     if _current() != query:
         st.query_params.from_dict(query)
-    st.session_state[state.URL_SEEN] = query
+    SEEN.set(query)

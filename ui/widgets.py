@@ -1,9 +1,8 @@
 """Widgets shared by the pages: the corpus editor and the vocabulary search box (the settings
 sidebar is :mod:`ui.settings_sidebar`).
 
-Each widget has a ``w.*`` key, is seeded from the session's ``bpe.*`` state just before it is
-drawn (see :mod:`ui.state`) and writes back in ``on_change``; so the state survives a page switch
-even though Streamlit forgets the widgets themselves.
+Each widget is bound to a :class:`ui.state.SessionValue` (see the guide there), so what the learner
+typed survives a page switch even though Streamlit forgets the widgets themselves.
 """
 
 from __future__ import annotations
@@ -15,11 +14,15 @@ from bpe.errors import BpeError
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
 from bpe.limits import MAX_CORPUS_CHARS, MAX_UPLOAD_MB, check_corpus_size
 from bpe.presets import PRESETS
-from bpe.views.markdown import escape_markdown
+from bpe.markdown import escape_markdown
 from bpe.views.tables import apply_table_edits
 
-from . import state
-from .state import lab, seed, update_lab
+from .own_corpus import OWN_TABLE, OWN_TEXT, TABLE_VERSION, UPLOAD_NOTE
+from .state import SessionValue, bind, lab, update_lab, widget_key
+
+VOCAB_QUERY = SessionValue("vocab_query", "")
+"""The Vocabulary page's search (shared by our runs and the pretrained tokenizers)."""
+UPLOAD = widget_key("upload")
 
 
 # -- the corpus (main area) ---------------------------------------------------------------------
@@ -27,19 +30,17 @@ def _copy_to_own() -> None:
     current = lab()
     preset = PRESETS[current.source]
     if preset.word_counts is not None:
-        st.session_state[state.OWN_TABLE] = list(preset.word_counts.items())
-        st.session_state[state.TABLE_VERSION] += 1
+        OWN_TABLE.set(list(preset.word_counts.items()))
+        TABLE_VERSION.set(TABLE_VERSION.get() + 1)
         update_lab(source=OWN_TABLE_SOURCE)
     else:
-        st.session_state[state.OWN_TEXT] = preset.corpus_text
+        OWN_TEXT.set(preset.corpus_text)
         update_lab(source=OWN_TEXT_SOURCE)
 
 
-def _read_upload() -> None:
-    upload = st.session_state.get("w.upload")
-    if upload is None:
-        return
-    read_upload(upload.getvalue(), upload.name, file_id=upload.file_id)
+def _read_upload(upload) -> None:
+    if upload is not None:
+        read_upload(upload.getvalue(), upload.name, file_id=upload.file_id)
 
 
 def read_upload(data: bytes, name: str, *, file_id: str | None = None) -> None:
@@ -51,50 +52,40 @@ def read_upload(data: bytes, name: str, *, file_id: str | None = None) -> None:
         why = escape_markdown(error)
         if data[:2] in (b"\xff\xfe", b"\xfe\xff") and "UTF-16" not in str(error):  # a UTF-16 byte-order mark
             why = f"{escape_markdown(name)} is UTF-16 text; save it as UTF-8 and upload it again"
-        st.session_state[state.UPLOAD_NOTE] = (
-            "error", f"**Cannot use this file:** {why}. Training still uses the text above.", file_id,
-        )
+        UPLOAD_NOTE.set(("error", f"**Cannot use this file:** {why}. Training still uses the text above.", file_id))
         return
-    st.session_state[state.OWN_TEXT] = text
+    OWN_TEXT.set(text)
     bom = " (its byte-order mark, U+FEFF, removed: it is not part of the text)" if data.startswith(BOM.encode()) else ""
-    st.session_state[state.UPLOAD_NOTE] = ("success", f"Loaded {escape_markdown(name)}{bom}.", file_id)
+    UPLOAD_NOTE.set(("success", f"Loaded {escape_markdown(name)}{bom}.", file_id))
     update_lab(source=OWN_TEXT_SOURCE)
 
 
-def _edit_table() -> None:
-    key = f"w.table.{st.session_state[state.TABLE_VERSION]}"
-    st.session_state[state.OWN_TABLE] = apply_table_edits(st.session_state[state.OWN_TABLE], st.session_state[key])
-    st.session_state[state.TABLE_VERSION] += 1
+def _edit_table(edits) -> None:
+    OWN_TABLE.set(apply_table_edits(OWN_TABLE.get(), edits))
+    TABLE_VERSION.set(TABLE_VERSION.get() + 1)
 
 
 def corpus_editor() -> None:
     """Show the corpus; for 'your own' sources, edit it (text, .txt upload, or word table)."""
     current = lab()
     if current.source == OWN_TEXT_SOURCE:
-        seed("w.own_text", st.session_state[state.OWN_TEXT])
-        st.text_area(
-            "Your text (Ctrl+Enter to train on it)", key="w.own_text", height=140,
-            on_change=state.write_through("w.own_text", state.OWN_TEXT),
+        st.text_area("Your text (Ctrl+Enter to train on it)", height=140, **OWN_TEXT.widget())
+        held = st.file_uploader(  # the label names the limit: a bigger file is refused in the browser with only a red "!"
+            f"…or upload a .txt file (UTF-8, at most {MAX_UPLOAD_MB} MB)", type=["txt"], **bind(UPLOAD, _read_upload),
+            help=f"At most {MAX_UPLOAD_MB} MB and {MAX_CORPUS_CHARS:,} characters.",
         )
-        st.file_uploader(  # the label names the limit: a bigger file is refused in the browser with only a red "!"
-            f"…or upload a .txt file (UTF-8, at most {MAX_UPLOAD_MB} MB)", type=["txt"], key="w.upload",
-            on_change=_read_upload, help=f"At most {MAX_UPLOAD_MB} MB and {MAX_CORPUS_CHARS:,} characters.",
-        )
-        note = st.session_state[state.UPLOAD_NOTE]
-        held = st.session_state.get("w.upload")
+        note = UPLOAD_NOTE.get()
         if note and held is not None and note[2] in (None, held.file_id):
             (st.error if note[0] == "error" else st.success)(note[1])
         else:  # the file was removed from the uploader: its note goes with it
-            st.session_state[state.UPLOAD_NOTE] = None
+            UPLOAD_NOTE.set(None)
         st.caption("Links never include your text: a shared link opens with the settings and the step only.")
     elif current.source == OWN_TABLE_SOURCE:
         import pandas as pd
 
-        rows = st.session_state[state.OWN_TABLE]
-        frame = pd.DataFrame(rows, columns=["word", "count"]).astype({"word": "string", "count": "Int64"})
+        frame = pd.DataFrame(OWN_TABLE.get(), columns=["word", "count"]).astype({"word": "string", "count": "Int64"})
         st.data_editor(
-            frame, key=f"w.table.{st.session_state[state.TABLE_VERSION]}", num_rows="dynamic",
-            on_change=_edit_table, hide_index=True,
+            frame, **bind(widget_key("table", TABLE_VERSION.get()), _edit_table), num_rows="dynamic", hide_index=True,
             column_config={
                 "word": st.column_config.TextColumn("word", required=True),
                 # No min_value/required: the editor would silently drop a count-less row and undo a 0.
@@ -119,9 +110,5 @@ def corpus_editor() -> None:
 def vocab_search(*, example: str) -> str:
     """The Vocabulary page's search box (our runs and pretrained tokenizers share it, and its text
     survives a page switch); returns the query. ``example``: the placeholder's three kinds of query."""
-    seed("w.vocab_query", st.session_state[state.VOCAB_QUERY])
-    st.text_input(
-        "Search by text, hex bytes or id", key="w.vocab_query", placeholder=f"e.g. {example}",
-        on_change=state.write_through("w.vocab_query", state.VOCAB_QUERY),
-    )
-    return st.session_state[state.VOCAB_QUERY]
+    st.text_input("Search by text, hex bytes or id", placeholder=f"e.g. {example}", **VOCAB_QUERY.widget())
+    return VOCAB_QUERY.get()

@@ -5,9 +5,10 @@ stay short and private text stays private). A URL is parsed leniently: each bad 
 warning that teaches, and the example's own default is used instead, so a hand-edited link never
 ends in a traceback.
 
-The training settings are not listed here: :class:`LabState` holds one value per entry of
-:data:`bpe.app.setting_specs.SETTINGS` (read as attributes, ``state.tie_break``), and the URL form
-loops over that registry. Only the stop rule (a number of merges *or* a vocabulary size, two
+The training settings are typed fields of :class:`LabState` (``state.tie_break`` is a ``str`` to a type
+checker), one per knob of :class:`~bpe.settings.TrainSettings`, checked against it at import. Which of
+them the app offers, and how each travels in a link, is :data:`bpe.app.setting_specs.SETTINGS`: the URL
+form loops over that registry. Only the stop rule (a number of merges *or* a vocabulary size, two
 exclusive engine fields behind one control), the step and the naming are written out.
 
     >>> state, warnings = LabState.from_query({"preset": "sennrich", "step": "3"})
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import BpeError
+from ..errors import BpeError, SettingsError
 from ..limits import MAX_MERGES
 from ..presets import PRESETS
 from ..settings import TrainSettings
@@ -61,6 +62,11 @@ _OWN_DEFAULTS: Mapping[str, TrainSettings] = MappingProxyType({
 })
 
 
+KNOBS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(TrainSettings) if field.name not in STOP_BY)
+"""The :class:`TrainSettings` fields a :class:`LabState` holds as they are (the stop rule is
+``stop_by`` and ``amount``)."""
+
+
 def source_settings(source: str) -> TrainSettings:
     """The settings an example (or an own source) starts with."""
     return PRESETS[source].settings if source in PRESETS else _OWN_DEFAULTS[source]
@@ -79,9 +85,19 @@ def repeated_params() -> frozenset[str]:
 @dataclass(frozen=True)
 class LabState:
     source: str
-    chosen: tuple[tuple[str, Any], ...]
-    """``(name, value)`` of each training setting in :data:`~bpe.app.setting_specs.SETTINGS`, as the
-    learner chose it (possibly invalid: :meth:`to_settings` says why); read as ``state.<name>``."""
+    """One of :data:`SOURCES`."""
+    # The knobs of TrainSettings, as the learner chose them: possibly invalid (to_settings says why),
+    # so they are plain values here, never a TrainSettings. check_knobs keeps this list whole.
+    unit: str
+    pretokenizer: str
+    end_of_word: str | None
+    end_of_word_mode: str
+    tie_break: str
+    min_frequency: int
+    special_tokens: tuple[str, ...]
+    specials_as_text: bool
+    top_k: int
+    max_ties: int
     stop_by: str = "merges"
     """One of :data:`STOP_BY`."""
     amount: int = 10
@@ -90,14 +106,6 @@ class LabState:
     names: bool = False
     """Name merged tokens Z, Y, X, ... (tiny examples only)."""
 
-    def __getattr__(self, name: str) -> Any:
-        # subtle: Python calls this only when ordinary lookup fails, so the fields above never come
-        # here; reading __dict__ (not self.chosen) keeps a half-built copy from recursing
-        for key, value in self.__dict__.get("chosen", ()):
-            if key == name:
-                return value
-        raise AttributeError(f"LabState has no field or setting {name!r}")
-
     @classmethod
     def for_source(cls, source: str, *, step: int = 0) -> "LabState":
         """The state an example opens with: its own settings, step ``step``."""
@@ -105,7 +113,7 @@ class LabState:
         by_vocab = settings.vocab_size is not None
         return cls(
             source=source,
-            chosen=tuple((spec.name, getattr(settings, spec.name)) for spec in setting_specs.SETTINGS),
+            **{name: getattr(settings, name) for name in KNOBS},
             stop_by="vocab_size" if by_vocab else "merges",
             amount=settings.vocab_size if by_vocab else settings.target_merges(0),
             step=step,
@@ -113,14 +121,8 @@ class LabState:
         )
 
     def replace(self, **changes: Any) -> "LabState":
-        """A copy with fields or settings changed: ``state.replace(step=3, tie_break="hf")``."""
-        own = {field.name for field in dataclasses.fields(self)}
-        settings = {name: value for name, value in changes.items() if name not in own}
-        unknown = settings.keys() - dict(self.chosen).keys()
-        if unknown:
-            raise TypeError(f"LabState has no setting {', '.join(sorted(unknown))}")
-        chosen = tuple((name, settings.get(name, value)) for name, value in self.chosen)
-        return dataclasses.replace(self, **{name: value for name, value in changes.items() if name in own}, chosen=chosen)
+        """A copy with fields changed: ``state.replace(step=3, tie_break="hf")``."""
+        return dataclasses.replace(self, **changes)
 
     @property
     def is_word_table(self) -> bool:
@@ -128,16 +130,16 @@ class LabState:
 
     def to_settings(self) -> TrainSettings:
         """The engine's settings; raises a :class:`~bpe.errors.BpeError` that teaches if invalid."""
-        values = dict(self.chosen)
+        values = {name: getattr(self, name) for name in KNOBS}
         if not values.get("end_of_word"):
             # subtle: the placement stays chosen while the marker is cleared (it comes back with it);
             # without a marker it means nothing
             values.update(end_of_word=None, end_of_word_mode="separate")
         return TrainSettings(**values, **{stop: self.amount if stop == self.stop_by else None for stop in STOP_BY})
 
-    def settings_key(self) -> tuple:
+    def settings_key(self) -> "LabState":
         """Everything but the step and the naming: what training depends on (with the corpus)."""
-        return (self.source, self.chosen, self.stop_by, self.amount)
+        return self.replace(step=0, names=False)
 
     # -- the URL ------------------------------------------------------------------------------
     def to_query(self) -> dict[str, str | list[str]]:
@@ -205,3 +207,18 @@ class LabState:
         if (names := read("names", flag("names"), "ignored")) is not _UNSET:
             changes["names"] = names
         return state.replace(**changes), warnings
+
+
+def check_knobs(state: type, settings: type) -> None:
+    """Every knob of ``settings`` is a field of ``state`` of the same type: an engine setting the
+    state cannot hold is an error here, at import, never a value silently dropped."""
+    held = {field.name: field.type for field in dataclasses.fields(state)}
+    for field in dataclasses.fields(settings):
+        if field.name not in STOP_BY and held.get(field.name) != field.type:
+            raise SettingsError(
+                f"{state.__name__} has no field {field.name}: {field.type} ({settings.__name__} has it): "
+                f"add it to {state.__name__}"
+            )
+
+
+check_knobs(LabState, TrainSettings)

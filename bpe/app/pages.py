@@ -1,9 +1,10 @@
 """The app's pages, each declared once: its file, its title and its icon.
 
 Everything that names a page reads this registry: the page's own setup (browser tab and tour bar,
-``ui.render.page_setup``), the sidebar's links, the home page's tour cards and the tour's targets
-(:mod:`bpe.teaching.tour`). A new page is its file in ``pages/`` and one entry in :data:`PAGES`
-(``tests/test_app_trust.py`` and ``tests/test_browser_a11y.py`` open every entry).
+``ui.render.page_setup``), the sidebar's links, the home page's list of pages and its tour cards, and
+the tour's targets (:mod:`bpe.teaching.tour`). A new page is its file in ``pages/`` and one entry in
+:data:`PAGES` (``tests/test_page_registry.py`` checks the folder and the registry agree;
+``tests/test_app_trust.py`` and ``tests/test_browser_a11y.py`` open every entry).
 
     >>> TRAIN.file, TRAIN.title, TRAIN.icon, TRAIN.tab_icon
     ('pages/1_Train.py', 'Train, step by step', ':material/school:', '🧮')
@@ -21,7 +22,7 @@ from typing import NamedTuple
 
 
 class Page(NamedTuple):
-    """A tuple, so ``for file, title, icon, tab_icon in PAGES`` reads each entry whole."""
+    """A tuple, so ``for file, title, icon, tab_icon, blurb in PAGES`` reads each entry whole."""
 
     file: str
     """Relative to the app's root, as ``st.page_link`` and ``st.switch_page`` take it."""
@@ -34,6 +35,8 @@ class Page(NamedTuple):
     """An emoji for the browser tab. Not the Material name: Streamlit turns that into a favicon
     fetched from fonts.gstatic.com, a request an offline classroom cannot make and a private one
     must not (tests/test_browser_hostile.py fails on any request to another origin)."""
+    blurb: str
+    """What the learner finds there, in a line (the home page's list of pages)."""
 
     @property
     def url_name(self) -> str:
@@ -41,18 +44,51 @@ class Page(NamedTuple):
         return self.file.rsplit("/", 1)[-1].removesuffix(".py").split("_", 1)[-1]
 
 
-HOME = Page("app.py", "Home", ":material/home:", "🔤")
-TRAIN = Page("pages/1_Train.py", "Train, step by step", ":material/school:", "🧮")
-ENCODE = Page("pages/2_Encode_and_decode.py", "Encode & decode", ":material/swap_horiz:", "🔡")
-VOCABULARY = Page("pages/3_Vocabulary.py", "Vocabulary", ":material/menu_book:", "📚")
-QUIZ = Page("pages/4_Predict_the_next_merge.py", "Predict the next merge", ":material/quiz:", "❓")
-TIE_LAB = Page("pages/5_Tie_break_lab.py", "Tie-break lab", ":material/balance:", "⚖️")
-COUNTING_LAB = Page("pages/6_Counting_lab.py", "Counting lab", ":material/calculate:", "🧮")
-PRETOKENIZATION_LAB = Page("pages/7_Pre-tokenization_lab.py", "Pre-tokenization lab", ":material/content_cut:", "✂️")
-BYTE_INSPECTOR = Page("pages/8_Byte_inspector.py", "Byte inspector", ":material/memory:", "🔬")
-COMPARE = Page("pages/9_Compare.py", "Compare tokenizers", ":material/compare:", "⚖️")
-IMPORT_EXPORT = Page("pages/10_Import_and_export.py", "Import & export", ":material/import_export:", "📦")
-CHECK = Page("pages/11_Check_my_BPE.py", "Check my BPE", ":material/fact_check:", "🩺")
+HOME = Page("app.py", "Home", ":material/home:", "🔤", "what byte-pair encoding is, a guided tour, and the examples.")
+TRAIN = Page(
+    "pages/1_Train.py", "Train, step by step", ":material/school:", "🧮",
+    "the corpus, the settings, and every merge explained.",
+)
+ENCODE = Page(
+    "pages/2_Encode_and_decode.py", "Encode & decode", ":material/swap_horiz:", "🔡",
+    "new text through the merges learned up to the current step, and ids back to text.",
+)
+VOCABULARY = Page(
+    "pages/3_Vocabulary.py", "Vocabulary", ":material/menu_book:", "📚",
+    "every token, the step that made it, and its merge tree.",
+)
+QUIZ = Page(
+    "pages/4_Predict_the_next_merge.py", "Predict the next merge", ":material/quiz:", "❓",
+    "a quiz: guess each merge before it happens, and keep score.",
+)
+TIE_LAB = Page(
+    "pages/5_Tie_break_lab.py", "Tie-break lab", ":material/balance:", "⚖️",
+    "one corpus trained under every tie-break rule, side by side.",
+)
+COUNTING_LAB = Page(
+    "pages/6_Counting_lab.py", "Counting lab", ":material/calculate:", "🧮",
+    "how often a pair is counted (overlaps included) against how often one merge replaces it.",
+)
+PRETOKENIZATION_LAB = Page(
+    "pages/7_Pre-tokenization_lab.py", "Pre-tokenization lab", ":material/content_cut:", "✂️",
+    "one text cut by every split pattern, and what training learns without one.",
+)
+BYTE_INSPECTOR = Page(
+    "pages/8_Byte_inspector.py", "Byte inspector", ":material/memory:", "🔬",
+    "the UTF-8 bytes under every character, and tokens that hold only part of one.",
+)
+COMPARE = Page(
+    "pages/9_Compare.py", "Compare tokenizers", ":material/compare:", "⚖️",
+    "one text under ours, GPT-2, GPT-4o and imported tokenizers; where two runs part ways.",
+)
+IMPORT_EXPORT = Page(
+    "pages/10_Import_and_export.py", "Import & export", ":material/import_export:", "📦",
+    "this tokenizer as minbpe, Hugging Face, tiktoken or GPT-2 files, and theirs in.",
+)
+CHECK = Page(
+    "pages/11_Check_my_BPE.py", "Check my BPE", ":material/fact_check:", "🩺",
+    "the merges your own trainer learned against the reference: where they part, and the likeliest why.",
+)
 
 PAGES: tuple[Page, ...] = (
     HOME, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,

@@ -2,13 +2,14 @@
 
 A spec names a :class:`~bpe.settings.TrainSettings` field (which holds its type, default and the
 engine's check) and says how the app carries it: its query parameter in a link, how the link's text
-becomes a value, and the sidebar widget that edits it. :class:`~bpe.app.lab_state.LabState` (its
-fields, its URL form) and the sidebar (``ui/settings_sidebar.py``) are loops over :data:`SETTINGS`;
-neither lists the settings again.
+becomes a value, and the sidebar widget that edits it. The value itself lives in the typed field of
+the same name on :class:`~bpe.app.lab_state.LabState` (which holds every ``TrainSettings`` knob); its
+URL form and the sidebar (``ui/settings_sidebar.py``) are loops over :data:`SETTINGS`, and neither
+lists the settings again.
 
-Adding a setting to the app: the field on ``TrainSettings`` with its check, the code that uses it,
-and one entry in :data:`SETTINGS` (``tests/test_setting_specs.py`` adds one and follows it through
-the URL and the sidebar).
+Offering a setting in the app is one entry in :data:`SETTINGS` (``tests/test_setting_specs.py`` adds
+one and follows it through the URL and the sidebar); a new engine setting is also one typed line on
+``LabState``, which an import-time check asks for.
 
     >>> minfreq = SETTING_BY_NAME["min_frequency"]
     >>> minfreq.param, minfreq.parse("3"), minfreq.show(3)
@@ -36,11 +37,11 @@ from typing import Any
 from ..end_of_word import END_OF_WORD_MODES
 from ..errors import SettingsError
 from ..ids import is_digits
+from ..markdown import escape_markdown
 from ..pretokenize import Pretokenizer
 from ..settings import TrainSettings
 from ..tiebreak import TIE_BREAK_RULES
 from ..vocab import UNITS
-from ..views.markdown import escape_markdown
 
 WIDGETS = ("radio", "select", "number", "text", "lines", "toggle", "pretokenizer")
 """The widget kinds ``ui/settings_sidebar.py`` knows how to draw (a test checks it draws each)."""

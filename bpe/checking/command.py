@@ -1,8 +1,8 @@
 """``python -m bpe check``: where a learner's merges part from the reference, and why.
 
 Scope: the subcommand's arguments and output; ``bpe/cli.py`` only registers it. The corpus and
-every training setting are read by the ``train`` command's own argument helpers, so the two
-commands cannot drift apart.
+every training setting are read by the argument helpers the ``train`` command uses too
+(``bpe/cli_args.py``), so the two commands cannot drift apart.
 
     python -m bpe check --merges merges.txt --preset cs336 --json
     python -m bpe check --merges vocab.bpe --file corpus.txt --tie-break lexicographic-max
@@ -19,8 +19,8 @@ import json
 import time
 from dataclasses import replace
 
-from ..cli import UsageError, add_train_arguments, corpus_from_args, settings_from_args
-from ..formats.common import read_file
+from ..cli_args import UsageError, add_train_arguments, corpus_from_args, settings_from_args
+from ..local_files import read_file
 from .diagnose import CheckCorpus, check_merges
 from .learner import read_learner_merges, spelled_text
 from .report import check_report

@@ -130,8 +130,7 @@ class Rules:
     replacing: str = "left-to-right"
     weighting: str = "frequency"
     marker: str | None = None
-    """``separate`` or ``attached``; None: as the settings place it (``end_of_word_mode``, once the
-    trainer has it: issue 15; ``separate`` until then)."""
+    """``separate`` or ``attached``; None: as the settings place it (``end_of_word_mode``)."""
 
     def __post_init__(self) -> None:
         for name, registry in (("counting", COUNTING), ("replacing", REPLACING), ("weighting", WEIGHTING),

@@ -100,8 +100,6 @@ class CheckResult:
     """The reference's settings (the learner's, or the guess when they did not know)."""
     guessed: bool
     reference: tuple[Spelled, ...]
-    reference_steps: tuple
-    """The reference trace's steps (counts and ties per merge)."""
     divergence: Divergence | None
     """The first difference, with counts in the reference's corpus at that step."""
     rest: tuple[tuple[int, Spelled, int | None], ...]
@@ -293,7 +291,7 @@ def check_merges(
     rest = tuple((step, pair, by_pair.get(pair)) for step, pair in enumerate(learner, start=1) if step > matching)
     return CheckResult(
         total=len(learner), matching=matching, settings=base, guessed=guess, reference=tuple(reference),
-        reference_steps=trace.steps, divergence=divergence, rest=rest, diagnosis=tuple(diagnosis),
+        divergence=divergence, rest=rest, diagnosis=tuple(diagnosis),
         best=best, attempts=tuple(attempts), skipped=skipped,
     )
 

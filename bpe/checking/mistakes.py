@@ -146,7 +146,7 @@ def _end_of_word(base: TrainSettings, clues: Clues) -> list[Variant]:
     for marker in clues.markers:
         marked = replace(base, end_of_word=marker)
         variants += [
-            # subtle: a reference without a marker places none, so its mode (issue 15) is already "separate"
+            # subtle: a reference without a marker places none, so its mode is already "separate"
             Variant("end-of-word", f"{marker} as a symbol after each word", marked,
                     fix=f"the reference has no end-of-word marker: do not append {marker} (or choose it in the settings)"),
             Variant("end-of-word", f"{marker} attached to the last symbol", marked, Rules(marker="attached"),

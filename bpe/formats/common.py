@@ -21,11 +21,11 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import BinaryIO
 
 from ..byte_level import BYTE_TO_UNICODE
-from ..errors import BpeError, FormatError
+from ..errors import BpeError, FormatError, RegistryError
 from ..ids import is_digits, is_whole_number
+from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 
@@ -48,7 +48,8 @@ class TokenizerFormat:
     note: str
     """Who reads the files, for the export page (Markdown)."""
     write: Callable[[Tokenizer], str | tuple[str, ...]]
-    """The files' texts, one per file name (a lone ``str`` for one file); FormatError if it cannot hold it."""
+    """The files' texts, one per file name (a lone ``str`` for one file), for a tokenizer that
+    :meth:`export_problem` has found no problem with (:meth:`texts` checks, then writes)."""
     read: Callable[..., Tokenizer]
     """``read(files, *, name, ...)``: ``files`` is ``(source, contents)`` pairs, one per file read, and the
     options are ``pretokenizer`` unless ``stores_pattern``, ``special_tokens`` unless ``stores_special_tokens``."""
@@ -65,16 +66,21 @@ class TokenizerFormat:
 
     def __post_init__(self) -> None:  # a mistake in a format's entry fails at import, not on first use
         if not 1 <= self.reads <= len(self.file_names) or len(set(self.file_names)) != len(self.file_names):
-            raise ValueError(f"format {self.name!r}: reads {self.reads} of the distinct file names {self.file_names}")
+            raise RegistryError(f"format {self.name!r}: reads {self.reads} of the distinct file names {self.file_names}")
 
     def export_problem(self, tokenizer: Tokenizer) -> str | None:
         """Why this format cannot hold ``tokenizer`` (a sentence that says what to do instead); None if it can."""
         return (byte_level_problem(tokenizer, title=self.title) if self.byte_level_only else None) or self.problem(tokenizer)
 
+    def texts(self, tokenizer: Tokenizer) -> str | tuple[str, ...]:
+        """What :attr:`write` gives, after the one check of :meth:`export_problem`: FormatError (saying
+        why) if the format cannot hold ``tokenizer``. Each format's ``to_...`` function is this."""
+        first_problem(self.export_problem(tokenizer))
+        return self.write(tokenizer)
+
     def export(self, tokenizer: Tokenizer) -> dict[str, str]:
         """``file name -> text``; FormatError (saying why) if the format cannot hold ``tokenizer``."""
-        first_problem(self.export_problem(tokenizer))
-        texts = self.write(tokenizer)
+        texts = self.texts(tokenizer)
         return dict(zip(self.file_names, (texts,) if isinstance(texts, str) else texts, strict=True))
 
 
@@ -101,24 +107,6 @@ def as_text(contents: str | bytes, *, source: str) -> str:
             f"{source} is not UTF-8 text (byte {error.start} is invalid): is it the right file, "
             "or was it saved in another encoding?"
         ) from None
-
-
-def read_file(path: str) -> bytes:
-    """A file's bytes; a missing or unreadable file is a :class:`BpeError` that names it."""
-    with open_binary(path) as file:
-        return file.read()
-
-
-def open_binary(path: str) -> BinaryIO:
-    """``open(path, "rb")``; a missing or unreadable file is a :class:`BpeError` that names it."""
-    try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        raise BpeError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise BpeError(f"{path} is a folder, not a file") from None
-    except OSError as error:
-        raise BpeError(f"cannot read {path}: {error.strerror}") from None
 
 
 def build_tokenizer(*, source: str, **fields: object) -> Tokenizer:
@@ -216,15 +204,6 @@ def first_problem(*problems: str | None) -> None:
             raise FormatError(problem)
 
 
-def base_items(tokenizer: Tokenizer) -> list[tuple[int, Token]]:
-    """``(id, token)`` of the base tokens, in id order as stored."""
-    merged = {new_id for _, _, new_id in tokenizer.merges}
-    return [
-        (token_id, token) for token_id, token in tokenizer.tokens.items()
-        if token_id not in merged and not tokenizer.is_special(token_id)
-    ]
-
-
 # -- byte-level spelling -----------------------------------------------------------------------
 def byte_base(ids_by_text: dict[str, int], *, source: str) -> dict[int, Token]:
     """The 256 base tokens of a vocabulary keyed by byte-level text (GPT-2, Hugging Face)."""
@@ -266,8 +245,6 @@ def parse_id(text: str, *, where: str, what: str = "id") -> int:
 
 def pretokenizer_name(pattern: str, *, aliases: Iterable[tuple[str, str]] = ()) -> str:
     """Our pre-tokenizer name for a split regex: a named one when it is spelled like ours."""
-    from ..pretokenize import NAMED_PATTERNS
-
     for name, named in NAMED_PATTERNS.items():
         if named == pattern:
             return name

@@ -5,8 +5,8 @@ declares, collected here once; and dispatch on a format name (``ours``, ``minbpe
 ``tiktoken``, ``gpt2``, ``subword-nmt``) for the CLI and the app, which deal in file names and
 contents and read what a format can hold from its entry, never from a list of names.
 
-    >>> from bpe.pretrained import load_gpt2
-    >>> files = export_tokenizer(load_gpt2(), format="gpt2")
+    >>> from bpe.pretrained import load_pretrained
+    >>> files = export_tokenizer(load_pretrained("gpt2"), format="gpt2")
     >>> sorted(files)
     ['encoder.json', 'vocab.bpe']
     >>> import_tokenizer(format="gpt2", files=files).encode("hello world")

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from ..byte_level import BYTE_TO_UNICODE, to_byte_text
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
-from .common import TokenizerFormat, as_text, build_tokenizer, byte_base, check_vocab, duplicate_bytes_problem, first_problem
+from .common import TokenizerFormat, as_text, build_tokenizer, byte_base, check_vocab, duplicate_bytes_problem
 
 VOCAB_BPE_HEADER = "#version: 0.2"
 
@@ -125,9 +125,8 @@ def _problem(tokenizer: Tokenizer) -> str | None:
     return None
 
 
-def to_gpt2(tokenizer: Tokenizer) -> tuple[str, str]:
+def _write(tokenizer: Tokenizer) -> tuple[str, str]:
     """``(encoder.json text, vocab.bpe text)``."""
-    first_problem(GPT2.export_problem(tokenizer))
     tokens = tokenizer.tokens
     special_text = {token_id: text for text, token_id in tokenizer.special_tokens.items()}
     encoder = {
@@ -157,5 +156,11 @@ GPT2 = TokenizerFormat(
     name="gpt2", title="GPT-2 encoder.json + vocab.bpe", file_names=("encoder.json", "vocab.bpe"),
     note="OpenAI's original GPT-2 `encoder.py` layout; the split pattern is not stored. tiktoken's "
     "`data_gym_to_mergeable_bpe_ranks` reads only GPT-2's own id layout: for tiktoken, use its rank file.",
-    write=to_gpt2, read=_read, problem=_problem, reads=2, stores_pattern=False,
+    write=_write, read=_read, problem=_problem, reads=2, stores_pattern=False,
 )
+
+
+def to_gpt2(tokenizer: Tokenizer) -> tuple[str, str]:
+    """``(encoder.json text, vocab.bpe text)``; FormatError (saying why) if GPT-2's files cannot hold
+    ``tokenizer``."""
+    return GPT2.texts(tokenizer)  # type: ignore[return-value]

@@ -12,7 +12,9 @@ tokens as ``added_tokens``, and a pre-tokenizer that splits like ours:
 
 GPT-4's pattern is written with ``\\p{N}{1,3}`` for ``\\p{N}{1,3}+`` (Oniguruma does not read the
 latter as possessive) and read back as ``gpt4``. ``add_prefix_space`` must be False (its default is True, which would encode "hi" as " hi"), and
-the decoder is ``ByteLevel``.
+the decoder must be ``ByteLevel`` (without one, or with ``BPEDecoder``, Hugging Face decodes to the
+byte-level spellings, "hello Ġworld"). A custom pattern with ``^`` or ``$`` is refused both ways:
+Oniguruma reads them as line anchors, Python's ``regex`` as text anchors.
 
 Deliberately left out, and refused with a FormatError when read: normalizers, other models
 (WordPiece, Unigram), dropout, ``ignore_merges``, subword prefixes/suffixes, byte fallback, and
@@ -33,12 +35,13 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..byte_level import to_byte_text
-from ..errors import FormatError
+from ..errors import FormatError, PatternError
+from ..pattern_guard import pattern_shape
 from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from .common import (
     SET_OPERATION, TokenizerFormat, as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem,
-    first_problem, foreign_syntax_problem, one_file, pretokenizer_name,
+    foreign_syntax_problem, one_file, pretokenizer_name,
 )
 
 _SIMPLE_POST = (None, "ByteLevel")  # post-processors that only adjust offsets
@@ -82,6 +85,12 @@ def _from_data(data: object, *, name: str, source: str) -> Tokenizer:
     post = data.get("post_processor")
     if _type(post) not in _SIMPLE_POST:
         raise FormatError(f"{source}: the post-processor {_type(post)} adds tokens, which BPE Lab does not do")
+    if _type(data.get("decoder")) != "ByteLevel":
+        raise FormatError(
+            f"{source}: the decoder is {_type(data.get('decoder'))}, so Hugging Face decodes ids to the tokens' "
+            "byte-level spellings (a space shows as Ġ; with no decoder the tokens are also joined by spaces), "
+            "while BPE Lab decodes their bytes; BPE Lab reads files whose decoder is ByteLevel"
+        )
     pretokenizer = _pretokenizer_name(data.get("pre_tokenizer"), source=source)
 
     vocab = check_vocab(model.get("vocab"), source=source, what="model.vocab")
@@ -198,15 +207,40 @@ def _pretokenizer_name(component: object, *, source: str) -> str:
             if split.get("behavior") == "Isolated" and not split.get("invert", False):
                 pattern = split.get("pattern") or {}
                 if isinstance(pattern.get("Regex"), str) and pattern["Regex"]:
-                    return pretokenizer_name(pattern["Regex"], aliases=[(p, n) for n, p in _HF_PATTERNS.items()])
+                    name = pretokenizer_name(pattern["Regex"], aliases=[(p, n) for n, p in _HF_PATTERNS.items()])
+                    if problem := _anchor_problem(name):
+                        raise FormatError(f"{source}: the Split {problem}")
+                    return name
     raise FormatError(
         f"{source}: the pre-tokenizer {_type(component)} is not one BPE Lab can replay; it reads "
         "ByteLevel(add_prefix_space=false) alone or after Split(Regex, behavior=Isolated)"
     )
 
 
+def _anchor_problem(pretokenizer: str) -> str | None:
+    """Why a custom split pattern with ``^`` or ``$`` splits otherwise in Hugging Face; None if it has neither."""
+    if not pretokenizer.startswith("regex:"):
+        return None  # the named patterns are checked token for token against their owners
+    pattern = pretokenizer[len("regex:"):]
+    try:
+        anchors = pattern_shape(pattern).anchors
+    except PatternError:
+        return None  # refused for a graver reason where the pattern is compiled, which says why
+    if not anchors:
+        return None
+    where, start = anchors[0], pattern[anchors[0]] == "^"
+    return (
+        f"pattern uses {pattern[where]} (at character {where}), which Hugging Face's regex engine (Oniguruma) reads "
+        f"as the {'start' if start else 'end'} of a line and Python's regex as the {'start' if start else 'end'} "
+        "of the text, so the two split 'x\\nend.' differently; write anchors both read alike: "
+        "(?<![^\\n]) for the start of a line, (?![^\\n]) for its end, \\A for the start of the text"
+    )
+
+
 def _problem(tokenizer: Tokenizer) -> str | None:
     """Why a byte-level ``tokenizer.json`` cannot hold a byte-level ``tokenizer``; None if it can."""
+    if anchored := _anchor_problem(tokenizer.pretokenizer.name):
+        return f"the split {anchored}"
     if tokenizer.pretokenizer.is_custom and _POSSESSIVE_BOUNDED.search(tokenizer.pretokenizer.name):
         return (
             "the split pattern has a possessive bounded repeat like X{1,3}+, which Hugging Face's regex "
@@ -235,9 +269,8 @@ def _vocab(tokenizer: Tokenizer) -> dict[str, int]:
     }
 
 
-def to_hf(tokenizer: Tokenizer) -> str:
+def _write(tokenizer: Tokenizer) -> str:
     """The ``tokenizer.json`` text, loadable with ``tokenizers.Tokenizer.from_str``."""
-    first_problem(HF.export_problem(tokenizer))
     tokens = tokenizer.tokens
     name = tokenizer.pretokenizer.name
     byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": name == "gpt2"}
@@ -282,5 +315,11 @@ def to_hf(tokenizer: Tokenizer) -> str:
 HF = TokenizerFormat(
     name="hf", title="Hugging Face tokenizer.json", file_names=("tokenizer.json",),
     note="Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
-    write=to_hf, read=one_file(from_hf), problem=_problem,
+    write=_write, read=one_file(from_hf), problem=_problem,
 )
+
+
+def to_hf(tokenizer: Tokenizer) -> str:
+    """The ``tokenizer.json`` text, loadable with ``tokenizers.Tokenizer.from_str``; FormatError
+    (saying why) if Hugging Face's tokenizer.json cannot hold ``tokenizer``."""
+    return HF.texts(tokenizer)  # type: ignore[return-value]

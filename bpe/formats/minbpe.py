@@ -29,7 +29,7 @@ from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 from .common import (
-    TokenizerFormat, as_text, base_items, build_tokenizer, first_problem, one_file, parse_id, pretokenizer_name,
+    TokenizerFormat, as_text, build_tokenizer, one_file, parse_id, pretokenizer_name,
 )
 
 MINBPE_HEADER = "minbpe v1"
@@ -86,7 +86,7 @@ def from_minbpe(contents: str | bytes, *, name: str = "", source: str = "tokeniz
 
 def _problem(tokenizer: Tokenizer) -> str | None:
     """Why minbpe cannot hold a byte-level ``tokenizer``; None if it can."""
-    if any(token_id != token.data[0] for token_id, token in base_items(tokenizer)) or any(
+    if any(token_id != token.data[0] for token_id, token in tokenizer.base.items()) or any(
         new_id != 256 + rank for rank, (_, _, new_id) in enumerate(tokenizer.merges)
     ):
         return (
@@ -115,9 +115,8 @@ def _pattern_line(tokenizer: Tokenizer) -> str:
     return NAMED_PATTERNS.get(name) or name[len("regex:"):]
 
 
-def to_minbpe(tokenizer: Tokenizer) -> tuple[str, str]:
+def _write(tokenizer: Tokenizer) -> tuple[str, str]:
     """``(.model text, .vocab text)``."""
-    first_problem(MINBPE.export_problem(tokenizer))
     model = [MINBPE_HEADER, _pattern_line(tokenizer), str(len(tokenizer.special_tokens))]
     model += [f"{text} {token_id}" for text, token_id in tokenizer.special_tokens.items()]
     model += [f"{left} {right}" for left, right, _ in tokenizer.merges]
@@ -152,5 +151,10 @@ def render_token(data: bytes) -> str:
 MINBPE = TokenizerFormat(
     name="minbpe", title="minbpe .model", file_names=("tokenizer.model", "tokenizer.vocab"),
     note="Karpathy's minbpe `RegexTokenizer.load()`; the `.vocab` file is for people to read.",
-    write=to_minbpe, read=one_file(from_minbpe), problem=_problem,
+    write=_write, read=one_file(from_minbpe), problem=_problem,
 )
+
+
+def to_minbpe(tokenizer: Tokenizer) -> tuple[str, str]:
+    """``(.model text, .vocab text)``; FormatError (saying why) if minbpe cannot hold ``tokenizer``."""
+    return MINBPE.texts(tokenizer)  # type: ignore[return-value]

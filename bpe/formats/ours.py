@@ -1,12 +1,8 @@
-"""BPE Lab's own tokenizer JSON: the one format that holds every tokenizer.
+"""BPE Lab's own tokenizer JSON in the format registry: the one format that holds every tokenizer.
 
-Scope: the layout (what :meth:`Tokenizer.to_json <bpe.tokenizer.Tokenizer.to_json>` writes and
-``from_json`` reads) and its :data:`OURS` entry in the format registry. It holds char-level
-tokenizers, an end-of-word marker and any ids::
-
-    {"format": "bpe-lab/tokenizer", "version": 1, "name": "", "unit": "byte", "pretokenizer": "gpt2",
-     "end_of_word": null, "base": [[id, hex bytes, ends word], ...], "merges": [[left, right, new id], ...],
-     "special_tokens": {"<|endoftext|>": 50256}}
+Scope: its :data:`OURS` entry, and reading it from file contents with errors that name the file.
+The layout itself lives in one place, :mod:`bpe.tokenizer_json`, which
+:meth:`Tokenizer.to_json <bpe.tokenizer.Tokenizer.to_json>` and ``from_json`` use.
 
     >>> from bpe import PRESETS, Tokenizer, train
     >>> tok = Tokenizer.from_trace(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings))
@@ -19,67 +15,21 @@ Out of scope: traces (``Trace.to_json``, their own layout) and other libraries' 
 
 from __future__ import annotations
 
-import json
-
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
-from ..versioned_json import read_versioned_json
-from ..vocab import Token
-from .common import TokenizerFormat, as_text, base_items, one_file
-
-TOKENIZER_FORMAT = "bpe-lab/tokenizer"
-TOKENIZER_VERSION = 1
+from .common import TokenizerFormat, as_text, one_file
 
 
 def to_ours(tokenizer: Tokenizer) -> str:
-    """The tokenizer as BPE Lab JSON (compact, non-ASCII kept as it is)."""
-    return json.dumps(
-        {
-            "format": TOKENIZER_FORMAT,
-            "version": TOKENIZER_VERSION,
-            "name": tokenizer.name,
-            "unit": tokenizer.unit,
-            "pretokenizer": tokenizer.pretokenizer.name,
-            "end_of_word": tokenizer.end_of_word,
-            "base": [[token_id, token.data.hex(), token.ends_word] for token_id, token in base_items(tokenizer)],
-            "merges": [list(merge) for merge in tokenizer.merges],
-            "special_tokens": tokenizer.special_tokens,
-        },
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
-
-
-def parse_ours(text: str) -> Tokenizer:
-    """The tokenizer a BPE Lab JSON text holds; FormatError (naming the problem) if it holds none."""
-    data = read_versioned_json(text, format=TOKENIZER_FORMAT, version=TOKENIZER_VERSION, what="tokenizer file")
-    try:
-        base = {}
-        for token_id, hex_data, ends_word in data["base"]:
-            if token_id in base:
-                raise FormatError(f"base token id {token_id} appears twice")
-            base[token_id] = Token(bytes.fromhex(hex_data), bool(ends_word))
-        merges = [(left, right, new_id) for left, right, new_id in data["merges"]]
-        return Tokenizer(
-            unit=data["unit"],
-            pretokenizer=data["pretokenizer"],
-            end_of_word=data.get("end_of_word"),
-            base=base,
-            merges=merges,
-            special_tokens=data.get("special_tokens") or {},
-            name=data.get("name", ""),
-        )
-    except FormatError:
-        raise
-    except (KeyError, TypeError, ValueError) as error:
-        raise FormatError(f"the tokenizer file is malformed: {error!r}") from error
+    """The tokenizer as BPE Lab JSON (what ``tokenizer.to_json()`` writes)."""
+    return tokenizer.to_json()
 
 
 def from_ours(contents: str | bytes, *, name: str = "", source: str = "tokenizer.json") -> Tokenizer:
-    """:func:`parse_ours` for file contents: any complaint is a FormatError naming ``source``; a
-    ``name`` given replaces the one in the file."""
+    """:meth:`Tokenizer.from_json` for file contents: any complaint is a FormatError naming ``source``;
+    a ``name`` given replaces the one in the file."""
     try:
-        tokenizer = parse_ours(as_text(contents, source=source))
+        tokenizer = Tokenizer.from_json(as_text(contents, source=source))
     except RecursionError:
         raise FormatError(f"{source} nests JSON too deeply to be a tokenizer file") from None
     except FormatError as error:

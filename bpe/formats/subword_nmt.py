@@ -18,7 +18,9 @@ and the line break (the text between words), sorted, then (for
 repeated line is ignored after its first occurrence.
 
 Deliberately refused: two merges that make the same symbol (``a bc`` and ``ab c``): subword-nmt
-treats them as one symbol, BPE Lab gives each merge its own token, so encodings could differ.
+treats them as one symbol, BPE Lab gives each merge its own token, so encodings could differ; and a
+merge whose token holds the text ``</w>`` (from a corpus whose words do): written to a codes file it
+reads as the marker.
 ``apply_bpe`` passes characters it has never seen through unchanged; a tokenizer read here raises
 an error for them instead (it has no id to give them).
 
@@ -37,7 +39,7 @@ from types import MappingProxyType
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
 from ..vocab import Token, token_text
-from .common import TokenizerFormat, as_text, build_tokenizer, first_problem, one_file
+from .common import TokenizerFormat, as_text, build_tokenizer, one_file
 
 MARKER = "</w>"
 _VERSIONS = MappingProxyType({"0.1": "separate", "0.2": "attached"})
@@ -122,6 +124,12 @@ def _problem(tokenizer: Tokenizer) -> str | None:
         text = tokenizer.token_text(new_id)
         if " " in text or "\n" in text or "\r" in text:
             return f"merge {rank} makes {text!r}: a codes line cannot hold a space or a line break"
+        if MARKER in tokenizer.decode_single_token_bytes(new_id).decode("utf-8", "replace"):  # the text, not the marker
+            return (
+                f"merge {rank} makes {text!r}, holding the text {MARKER}: a codes file cannot tell the text {MARKER} "
+                "from the end-of-word marker, so apply_bpe would segment such words otherwise. Save it as BPE Lab "
+                f"JSON, or train on text without {MARKER}"
+            )
         if text in spellings:
             return (
                 f"merges {spellings[text]} and {rank} both make {text!r}; subword-nmt would treat them as "
@@ -131,9 +139,8 @@ def _problem(tokenizer: Tokenizer) -> str | None:
     return None
 
 
-def to_subword_nmt(tokenizer: Tokenizer) -> str:
+def _write(tokenizer: Tokenizer) -> str:
     """The codes file: ``#version: 0.2`` (attached marker) or ``0.1`` (separate), then one merge a line."""
-    first_problem(SUBWORD_NMT.export_problem(tokenizer))
     version = next(number for number, mode in _VERSIONS.items() if mode == tokenizer.end_of_word_mode)
     lines = [f"#version: {version}"]
     lines += [f"{tokenizer.token_text(left)} {tokenizer.token_text(right)}" for left, right, _ in tokenizer.merges]
@@ -143,5 +150,11 @@ def to_subword_nmt(tokenizer: Tokenizer) -> str:
 SUBWORD_NMT = TokenizerFormat(
     name="subword-nmt", title="subword-nmt codes file", file_names=("bpe.codes",),
     note="Sennrich's `subword-nmt apply-bpe -c bpe.codes`: char-level, marker `</w>`, split on spaces.",
-    write=to_subword_nmt, read=one_file(from_subword_nmt), problem=_problem, byte_level_only=False,  # the one character-level format
+    write=_write, read=one_file(from_subword_nmt), problem=_problem, byte_level_only=False,  # the one character-level format
 )
+
+
+def to_subword_nmt(tokenizer: Tokenizer) -> str:
+    """The codes file: ``#version: 0.2`` (attached marker) or ``0.1`` (separate), then one merge a
+    line; FormatError (saying why) if a codes file cannot hold ``tokenizer``."""
+    return SUBWORD_NMT.texts(tokenizer)  # type: ignore[return-value]

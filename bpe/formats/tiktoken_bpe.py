@@ -26,11 +26,11 @@ import base64
 import binascii
 
 from ..errors import FormatError
-from ..pretokenize import Pretokenizer
+from ..pretokenize import NAMED_PATTERNS, Pretokenizer
 from ..tokenizer import Tokenizer
 from ..vocab import Token
 from .common import (
-    FOREIGN_SYNTAX, TokenizerFormat, as_text, build_tokenizer, duplicate_bytes_problem, first_problem,
+    FOREIGN_SYNTAX, TokenizerFormat, as_text, build_tokenizer, duplicate_bytes_problem,
     foreign_syntax_problem, one_file, parse_id, rank_order_problem,
 )
 
@@ -137,9 +137,8 @@ def _problem(tokenizer: Tokenizer) -> str | None:
     )
 
 
-def to_tiktoken(tokenizer: Tokenizer) -> str:
+def _write(tokenizer: Tokenizer) -> str:
     """The rank file: every non-special token as ``base64 id``, in id order."""
-    first_problem(TIKTOKEN.export_problem(tokenizer))
     lines = [
         f"{base64.b64encode(token.data).decode('ascii')} {token_id}"
         for token_id, token in sorted(tokenizer.tokens.items())
@@ -160,8 +159,6 @@ def tiktoken_pattern(tokenizer: Tokenizer) -> str:
 
 
 def pattern_with_gaps(pretokenizer: Pretokenizer) -> str:
-    from ..pretokenize import NAMED_PATTERNS
-
     if pretokenizer.name in ("gpt2", "gpt4", "gpt4o"):
         return NAMED_PATTERNS[pretokenizer.name]  # type: ignore[return-value]  # these cover every character
     if pretokenizer.name == "none":
@@ -173,5 +170,11 @@ def pattern_with_gaps(pretokenizer: Pretokenizer) -> str:
 TIKTOKEN = TokenizerFormat(
     name="tiktoken", title="tiktoken rank file", file_names=("tokenizer.tiktoken",),
     note="`tiktoken.Encoding(..., mergeable_ranks=load_tiktoken_bpe(path))`; the split pattern is not stored.",
-    write=to_tiktoken, read=one_file(from_tiktoken), problem=_problem, stores_pattern=False, stores_special_tokens=False,
+    write=_write, read=one_file(from_tiktoken), problem=_problem, stores_pattern=False, stores_special_tokens=False,
 )
+
+
+def to_tiktoken(tokenizer: Tokenizer) -> str:
+    """The rank file: every non-special token as ``base64 id``, in id order; FormatError (saying why)
+    if a rank file cannot hold ``tokenizer``."""
+    return TIKTOKEN.texts(tokenizer)  # type: ignore[return-value]

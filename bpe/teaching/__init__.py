@@ -1,4 +1,4 @@
-"""Teaching aids for issue 6, "Made for teaching": the data the lab pages render (no Streamlit here).
+"""Teaching aids: the data the lab pages render, as plain data (no Streamlit, no HTML here).
 
 One module per idea: ``quiz`` (predict the next merge), ``tie_lab`` (every tie-break rule on one
 corpus), ``counting`` (counted versus replaced pairs), ``pretokenization_lab`` (splits side by

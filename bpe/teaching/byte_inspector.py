@@ -23,7 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..byte_level import BYTE_TO_UNICODE, to_byte_text
-from ..views.notation import quote
+from ..spelling import quote
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..pretokenize import Pretokenizer
-from ..trace import PairCount, Trace
+from ..spelling import quote, spell, visible_text
 from ..tokenizer import Tokenizer
-from ..views.notation import quote, spell
-from ..views.token_html import visible_text
+from ..trace import PairCount, Trace
 
 Pair = tuple[int, int]
 

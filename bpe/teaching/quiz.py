@@ -33,10 +33,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..trace import STOP_MERGES, STOP_TIME_LIMIT, STOP_VOCAB_SIZE, Trace
-from ..views.notation import quote
-from ..views.token_html import spelled
+from ..spelling import quote, spelled
 from ..tiebreak import TIE_BREAK_RULES
+from ..trace import STOP_MERGES, STOP_TIME_LIMIT, STOP_VOCAB_SIZE, Trace
 from .tie_lab import merge_label, rule_pick, why_rule_picks
 
 Pair = tuple[int, int]

@@ -26,16 +26,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from .. import tiebreak
 from ..corpus import Corpus
 from ..presets import get_preset
 from ..settings import TrainSettings
-from .. import tiebreak
+from ..spelling import quote, spelled, visible_text
 from ..tiebreak import TieContext, hf_ranks, tie_break_rule
 from ..tokenizer import Tokenizer
 from ..trace import Trace
 from ..trainer import train
-from ..views.notation import quote
-from ..views.token_html import spelled, visible_text
 from ..vocab import token_sort_bytes
 
 Pair = tuple[int, int]

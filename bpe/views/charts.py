@@ -20,8 +20,8 @@ from types import MappingProxyType
 import altair as alt
 import pandas as pd
 
+from ..spelling import spelled
 from ..trace import Trace
-from .token_html import spelled
 
 CHOSEN, TIED, OTHER = "chosen", "tied", "other"
 STATUS_COLORS: Mapping[str, str] = MappingProxyType({CHOSEN: "#D55E00", TIED: "#CC79A7", OTHER: "#56B4E9"})
@@ -156,7 +156,7 @@ def compression_chart(trace: Trace, step: int, field: str = "tokens") -> alt.Lay
 
 
 # -- fast re-rendering ----------------------------------------------------------------------------
-# Building an Altair chart and turning it into a spec takes ~25 ms, most of a step's budget. The
+# Building an Altair chart and turning it into a spec is most of a step's time on the server. The
 # pages build each chart's spec once per trace and derive each step's spec from it in microseconds.
 # Only datasets differ from step to step: the browser then swaps the rows of the chart it drew
 # (Streamlit sends datasets apart from the spec) rather than re-creating it from a new spec.

@@ -4,7 +4,7 @@ Scope: the numbers table of the Compare page (tokens, characters and bytes per t
 merge lists of two runs lined up, and the first merge at which they differ explained in plain
 words (reusing the tie lab's :func:`~bpe.teaching.tie_lab.first_divergence` and
 :func:`~bpe.teaching.tie_lab.why_rule_picks`). Also the small record an imported tokenizer is
-kept in, and the helpers that keep a user-given name tidy (``bpe.views.markdown`` escapes it).
+kept in, and the helpers that keep a user-given name tidy (``bpe.markdown`` escapes it).
 
     >>> from bpe import PRESETS, Tokenizer, train
     >>> sennrich = Tokenizer.from_trace(train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings))

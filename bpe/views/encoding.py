@@ -19,12 +19,13 @@ from types import MappingProxyType
 
 from ..ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
 from ..limits import MAX_CHUNK_CHARS, MAX_WALK_CHARS, MAX_WALK_ROWS
-from ..pretokenize import special_token_pattern, split_special
 from ..merge_loop import AppliedMerge
+from ..pretokenize import special_token_pattern, split_special
+from ..spelling import visible_text
 from ..tokenizer import ChunkWalk, Tokenizer
 from ..vocab import Token
 from .excerpt import excerpt
-from .token_html import Piece, chips_html, pieces_for, visible_text
+from .token_html import Piece, chips_html, pieces_for
 
 SAMPLE_TEXTS: Mapping[str, str] = MappingProxyType({
     "sennrich": " lowest newer wider",
@@ -240,16 +241,15 @@ def walk_line(tokenizer: Tokenizer, step: WalkStep, at: int, count: int, *, name
 
 
 def byte_ids(tokenizer: Tokenizer, data: bytes) -> list[int]:
-    """The base-token id of each byte (226, 130 in ours; GPT-2 numbers its bytes otherwise)."""
-    by_byte = {}
-    for token_id, token in tokenizer.tokens.items():  # base tokens come first
-        if len(token.data) == 1 and not token.ends_word and not tokenizer.is_special(token_id):
+    """The base token of each byte of ``data``, for a byte-level tokenizer (our ids are the byte
+    values; GPT-2 numbers its bytes otherwise).
+
+    >>> from bpe.pretrained import load_pretrained
+    >>> byte_ids(load_pretrained("gpt2"), b"\\xe2\\x82")  # two of the three bytes of "€"
+    [158, 224]
+    """
+    by_byte: dict[bytes, int] = {}
+    for token_id, token in tokenizer.base.items():  # the bytes come before an end-of-word marker
+        if len(token.data) == 1 and not token.ends_word:
             by_byte.setdefault(token.data, token_id)
-        if len(by_byte) == 256:
-            break
     return [by_byte[bytes([value])] for value in data]
-
-
-def byte_pieces(tokenizer: Tokenizer, ids: Sequence[int]) -> list[Piece]:
-    """The pieces of ``ids`` for decoding: each token's own bytes, partial characters included."""
-    return pieces_for(ids, tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))

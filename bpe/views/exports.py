@@ -9,8 +9,8 @@ format built in memory, and MIME types.
     >>> offers = {offer.format: offer for offer in export_offers(tok, stem="wikipedia")}
     >>> sorted(offers["gpt2"].files), offers["gpt2"].zip_name
     (['encoder.json', 'vocab.bpe'], 'wikipedia-gpt2.zip')
-    >>> sorted(zip_contents(offers["gpt2"].zip_bytes())) == sorted(offers["gpt2"].files)
-    True
+    >>> offers["gpt2"].zip_bytes()[:2]  # a zip archive
+    b'PK'
 
 Out of scope: the layouts themselves (``bpe.formats``) and the download buttons (the page).
 """
@@ -72,12 +72,6 @@ def zip_files(files: Mapping[str, bytes]) -> bytes:
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
     return buffer.getvalue()
-
-
-def zip_contents(data: bytes) -> dict[str, bytes]:
-    """The files inside a zip archive (the inverse of :func:`zip_files`)."""
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        return {name: archive.read(name) for name in archive.namelist()}
 
 
 def export_offers(tokenizer: Tokenizer, *, stem: str) -> tuple[ExportOffer, ...]:

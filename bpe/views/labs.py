@@ -17,6 +17,8 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
+from ..spelling import name as mark_name
+from ..spelling import spell, visible_text
 from ..teaching.byte_inspector import CharBytes, TokenBytes
 from ..teaching.counting import PairTally, Symbol
 from ..teaching.pretokenization_lab import Learned, Split
@@ -24,9 +26,6 @@ from ..teaching.quiz import Result
 from ..teaching.tie_lab import TieLab
 from .palette import TINTS, assign_colors
 from .plain_tables import scroll_box
-from .notation import name as mark_name
-from .notation import spell
-from .token_html import visible_text
 
 LABS_CSS = """
 <style>
@@ -80,7 +79,7 @@ LABS_CSS = """
 
 
 def _glyph(text: str) -> str:
-    """A symbol's text with every invisible character marked (:mod:`bpe.views.notation`), escaped."""
+    """A symbol's text with every invisible character marked (:mod:`bpe.spelling`), escaped."""
     return html.escape(spell(text))
 
 

@@ -24,10 +24,9 @@ import html
 
 from collections.abc import Callable, Mapping
 
+from ..spelling import quote, spelled, visible_text
 from ..tokenizer import Tokenizer
 from ..trace import Trace
-from .notation import quote
-from .token_html import spelled, visible_text
 
 MAX_NODES = 127
 """A tree this big (64 leaves) is unreadable anyway; deeper nodes are cut with "…"."""

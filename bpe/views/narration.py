@@ -20,10 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..spelling import spelled
 from ..tiebreak import TIE_BREAK_RULES
 from ..trace import MergeStep, Trace
 from .stats import early_stop, per_token
-from .token_html import Piece, chips_html, spelled
+from .token_html import Piece, chips_html
 
 MAX_TIES_SHOWN = 6
 

@@ -13,8 +13,8 @@ Pairs never cross a chunk of the pre-tokenizer (a word), a special token or a ga
 regex leaves untrained, so the drawn ids are first cut into :class:`Chunk` records
 (:func:`chunks_of`). Positions are indexes into the drawn ids, chunk after chunk. Why not the
 counting lab's ``symbols_at_step``: it records every merge of every chunk (``encode_walkthrough``),
-60-90 ms for 3,000 characters of python-docs at 1,000 merges; one cached ``encode`` cut by bytes
-takes 2-15 ms, and the Train page does it twice per step (measured 2026-11-22, shared machine).
+several times the cost of one cached ``encode`` cut by bytes, and the Train page does this twice
+per step.
 
 Scope: pure functions of a tokenizer or a trace and the text drawn. Out of scope: the HTML
 (``merge_html``) and which step to show (the page).

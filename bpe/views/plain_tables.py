@@ -14,9 +14,9 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from ..spelling import visible_text
 from ..trace import Trace
 from ..vocab import Token
-from .token_html import visible_text
 
 if TYPE_CHECKING:
     from ..tokenizer import Tokenizer

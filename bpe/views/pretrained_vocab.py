@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..spelling import visible_text
 from ..tokenizer import Tokenizer
-from .token_html import visible_text
 
 MERGES_PAGE = 50
 """Merges shown per page of "how it began"."""

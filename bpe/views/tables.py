@@ -20,9 +20,9 @@ import html
 import pandas as pd
 
 from ..ids import is_digits
+from ..spelling import spelled, visible_text
 from ..trace import Trace
 from .plain_tables import MERGE_COLUMNS, TABLES_CSS, merge_rows, scroll_box, table_html  # TABLES_CSS: the pages' import
-from .token_html import spelled, visible_text
 
 
 def merges_frame(trace: Trace, names: Mapping[int, str] | None = None) -> pd.DataFrame:

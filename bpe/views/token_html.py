@@ -4,31 +4,22 @@ Every piece of text that reaches the HTML passes through :func:`html.escape` her
 a token spelled ``<script>`` is shown, never run. The CSS lives in :data:`TOKEN_CSS`, apart from
 the markup, as in Hugging Face's ``EncodingVisualizer``.
 
-How a token's bytes are shown (:func:`visible_parts`):
+A chip shows its token as :mod:`bpe.spelling` spells it (``·`` for a space, ``‹e2 82›`` for part of
+a character), the marks and the hex each in a span of their own so they can be dimmed, a newline
+followed by a real line break, and the end-of-word marker dimmed: ``est</w>``.
 
-* space ``·``, tab ``→``, newline ``↵`` (followed by a real line break), carriage return ``␍``, and
-  every other character that draws nothing by its mark from :mod:`bpe.views.notation`;
-* bytes that are not whole UTF-8 characters as hex in guillemets, never dropped:
-  ``b"\\xe2\\x82"`` (two thirds of "€") -> ``‹e2 82›``;
-* a token ending with the end-of-word marker gets the marker spelled out, dimmed: ``est</w>``.
-
-    >>> visible_text(b" a\\tb\\n")
-    '·a→b↵'
-    >>> visible_text(b"\\xe2\\x82")
-    '‹e2 82›'
-    >>> visible_text(b"\\x00\\xe2\\x80\\x8d")  # a control and a zero-width joiner: marked, never empty
-    '‹NUL›‹ZWJ›'
+    >>> from bpe.vocab import Token
+    >>> chips_html(pieces_for([0], {0: Token(b" <a\\xe2")}))  # doctest: +ELLIPSIS
+    '<div class="bpe-tokens"><span ...><span class="bpe-ws">·</span>&lt;a<span class="bpe-hex">‹e2›</span></span></div>'
 """
-
 from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..trace import Trace
+from ..spelling import visible_parts, visible_text
 from ..vocab import Token
-from .notation import WHITESPACE_GLYPHS, mark  # noqa: F401 (WHITESPACE_GLYPHS: re-exported)
 from .palette import SPECIAL_TINT, TINTS, assign_colors
 
 
@@ -55,8 +46,7 @@ TOKEN_CSS = """
 )
 """Chip styles. Colours are classes, not inline styles: a page of chips is then a few kilobytes
 lighter, and the browser can share one computed style among all chips of a colour instead of
-parsing a style attribute per chip (measured: about 40 ms less browser time per step for ~400
-chips)."""
+parsing a style attribute per chip, which showed in the browser's time per step."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,64 +63,6 @@ class Piece:
     """A stand-in name (Wikipedia's Z, Y, X) shown instead of the bytes."""
     joined: tuple[int, ...] = ()
     """The ids drawn as this one chip because each is only part of a character (``linked_tokens``)."""
-
-
-def visible_parts(data: bytes) -> list[tuple[str, str]]:
-    """Split ``data`` into ``(kind, text)`` runs: ``"text"``, ``"ws"`` (a glyph) or ``"hex"``.
-
-    >>> visible_parts(b"a \\xe2\\x82")
-    [('text', 'a'), ('ws', '·'), ('hex', '‹e2 82›')]
-    """
-    parts: list[tuple[str, str]] = []
-    position = 0
-    while position < len(data):
-        try:
-            decoded, bad = data[position:].decode("utf-8"), b""
-            position = len(data)
-        except UnicodeDecodeError as error:
-            # Subtle: error.end covers only the first bad sequence; keep going after it, so a
-            # token like b"\xe2\x82a" shows both the broken character and the "a".
-            decoded = data[position:position + error.start].decode("utf-8")
-            bad = data[position + error.start:position + error.end]
-            position += error.end
-        run = ""
-        for char in decoded:
-            shown = mark(char)  # spaces, controls, zero-width and format characters: one notation
-            if shown is not None:
-                if run:
-                    parts.append(("text", run))
-                    run = ""
-                parts.append(("ws", shown))
-            else:
-                run += char
-        if run:
-            parts.append(("text", run))
-        if bad:
-            if parts and parts[-1][0] == "hex":  # one ‹..› per run of broken bytes
-                parts[-1] = ("hex", parts[-1][1][:-1] + " " + bad.hex(" ") + "›")
-            else:
-                parts.append(("hex", f"‹{bad.hex(' ')}›"))
-    return parts
-
-
-def visible_text(data: bytes, end_of_word: str | None = None, ends_word: bool = False) -> str:
-    """Plain-text version of a token as the chips show it (for tables and chart labels)."""
-    shown = "".join(text for _, text in visible_parts(data))
-    return shown + (end_of_word or "") if ends_word else shown
-
-
-def spelled(trace: Trace, token_id: int, names: Mapping[int, str] | None = None) -> str:
-    """A token of ``trace`` as the chips spell it (``·the``, ``‹e2 82›``, ``est</w>``), or its name in ``names``.
-
-    >>> from bpe import PRESETS, train
-    >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
-    >>> spelled(trace, 256), spelled(trace, 256, {256: "Z"}), spelled(trace, 32)
-    ('aa', 'Z', '·')
-    """
-    if names and token_id in names:
-        return names[token_id]
-    token = trace.tokens[token_id]
-    return visible_text(token.data, trace.settings.end_of_word, token.ends_word)
 
 
 def _chip_body(piece: Piece, end_of_word: str | None) -> str:

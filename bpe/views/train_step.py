@@ -21,13 +21,14 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
+from ..spelling import spelled
 from ..tokenizer import Tokenizer
 from ..trace import PairCount, Trace
 from .corpus_window import WINDOW_TOKENS, step_window
 from .merge_html import Layer, before_legend, merge_view_html
 from .occurrences import Chunk, chunks_of, mark_pairs, merged
 from .stats import drawn_tokens_note
-from .token_html import pieces_for, spelled
+from .token_html import pieces_for
 
 AFTER_LEGEND = (
     "Each box is one token; <b>bold with a thick outline</b> = made by this merge. · is a space, ↵ a newline, "

@@ -2,7 +2,9 @@ r"""User text inside Streamlit Markdown: shown as typed, never interpreted.
 
 Scope: escaping the words a user chose (a file name, a regex, a special token, an error message
 that quotes them) before they go into ``st.error``, ``st.caption`` or ``st.markdown``. Out of
-scope: HTML, which :mod:`bpe.views.token_html` escapes with :func:`html.escape`.
+scope: HTML, which :mod:`bpe.views.token_html` escapes with :func:`html.escape`. It lives in the
+engine, the lowest layer, because the app's setting declarations (``bpe.app``), ``ui/`` and the
+pages all put text into Markdown, and a layer never imports one above it.
 
 Why it matters: Streamlit renders Markdown (not raw HTML), but Markdown alone can load an image
 from any server (``![x](http://elsewhere/x.png)``), draw a link, or switch to LaTeX (``$``) and
@@ -45,15 +47,6 @@ def escape_markdown(text: object) -> str:
         end = block.end()
         return f"{one_line[:end]}\\{one_line[end:]}"
     return f"{block.group(1)}\\{one_line[block.start(2):]}"
-
-
-def unescape_markdown(text: str) -> str:
-    """Undo :func:`escape_markdown` (for tests that read what the page shows).
-
-    >>> unescape_markdown(escape_markdown("<|endoftext|> (byte 3)"))
-    '<|endoftext|> (byte 3)'
-    """
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
 
 
 def inline_code(text: str) -> str:

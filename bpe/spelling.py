@@ -1,6 +1,6 @@
-"""One notation for characters that draw nothing: spaces, controls, format and zero-width marks.
+"""How a learner reads tokens and characters as plain text: one notation, no HTML.
 
-Every page shows tokens with the same marks (chips, tables, labs, quiz, Compare), so a learner
+Every page, lab, quiz, notebook view and CLI message spells tokens the same way, so a learner
 never meets an empty token or a blank cell, and never meets a Python literal like ``b' '`` or
 ``'\\xc3'``:
 
@@ -9,7 +9,10 @@ never meets an empty token or a blank cell, and never meets a Python literal lik
   ``‹BEL›``, NUL ``‹NUL›`` (Unicode's control pictures, ␀ ␇, came out as specks or empty boxes
   at table and chip sizes);
 * format, zero-width and bidirectional characters, other spaces, C1 controls and variation
-  selectors as a short name in guillemets: ``‹ZWJ›``, ``‹RLO›``, ``‹NBSP›``, else ``‹U+0085›``.
+  selectors as a short name in guillemets: ``‹ZWJ›``, ``‹RLO›``, ``‹NBSP›``, else ``‹U+0085›``;
+* bytes that are not whole UTF-8 characters as hex in guillemets, never dropped:
+  ``b"\\xe2\\x82"`` (two thirds of "€") -> ``‹e2 82›``;
+* a token ending a word gets the end-of-word marker spelled out: ``est</w>``.
 
     >>> spell("a b\\tc\\n")
     'a·b→c↵'
@@ -19,14 +22,18 @@ never meets an empty token or a blank cell, and never meets a Python literal lik
     ('zero-width joiner', 'bell', None)
     >>> quote(" the")
     "'·the'"
+    >>> visible_text(b"\\x00\\xe2\\x80\\x8d"), visible_text(b"\\xe2\\x82")  # marked, never empty
+    ('␀‹ZWJ›', '‹e2 82›')
 
 Subtle: a mark replaces its character, it is never added beside it. A right-to-left override
 left in the HTML would reverse the text after it, and a zero-width joiner would glue two emoji
 into one picture, hiding the very tokens the learner is looking at.
 
-Scope: one character at a time, as text. Out of scope: bytes that are not whole characters (shown
-as ``‹e2 82›`` by :func:`bpe.views.token_html.visible_parts`, which calls :func:`mark` for the rest)
-and HTML (callers escape).
+Why here, in the engine: the teaching aids (``bpe.teaching``) word their questions and answers
+with it and the views (``bpe.views``) draw it, and a lower layer never imports a higher one.
+Out of scope: HTML. :mod:`bpe.views.token_html` draws these spellings as chips and escapes them;
+callers that put them in HTML or Markdown escape them too. Programs that need an exact, reversible
+spelling use :func:`bpe.vocab.token_text` (Python escapes) instead.
 """
 
 from __future__ import annotations
@@ -35,8 +42,7 @@ import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
 
-WHITESPACE_GLYPHS: Mapping[str, str] = MappingProxyType({" ": "·", "\t": "→", "\n": "↵", "\r": "␍"})
-"""The everyday whitespace, drawn as in a word processor's "show formatting" mode."""
+from .trace import Trace
 
 _NAMED: Mapping[str, tuple[str, str]] = MappingProxyType({
     " ": ("·", "space"), "\t": ("→", "tab"), "\n": ("↵", "newline"), "\r": ("␍", "carriage return"),
@@ -104,3 +110,61 @@ def spell(text: str) -> str:
 def quote(text: str) -> str:
     """A token's text inside prose: marked and in plain quotes, as the Train page writes it."""
     return f"'{spell(text)}'"
+
+
+def visible_parts(data: bytes) -> list[tuple[str, str]]:
+    """Split ``data`` into ``(kind, text)`` runs: ``"text"``, ``"ws"`` (a glyph) or ``"hex"``.
+
+    >>> visible_parts(b"a \\xe2\\x82")
+    [('text', 'a'), ('ws', '·'), ('hex', '‹e2 82›')]
+    """
+    parts: list[tuple[str, str]] = []
+    position = 0
+    while position < len(data):
+        try:
+            decoded, bad = data[position:].decode("utf-8"), b""
+            position = len(data)
+        except UnicodeDecodeError as error:
+            # Subtle: error.end covers only the first bad sequence; keep going after it, so a
+            # token like b"\xe2\x82a" shows both the broken character and the "a".
+            decoded = data[position:position + error.start].decode("utf-8")
+            bad = data[position + error.start:position + error.end]
+            position += error.end
+        run = ""
+        for char in decoded:
+            shown = mark(char)  # spaces, controls, zero-width and format characters: one notation
+            if shown is not None:
+                if run:
+                    parts.append(("text", run))
+                    run = ""
+                parts.append(("ws", shown))
+            else:
+                run += char
+        if run:
+            parts.append(("text", run))
+        if bad:
+            if parts and parts[-1][0] == "hex":  # one ‹..› per run of broken bytes
+                parts[-1] = ("hex", parts[-1][1][:-1] + " " + bad.hex(" ") + "›")
+            else:
+                parts.append(("hex", f"‹{bad.hex(' ')}›"))
+    return parts
+
+
+def visible_text(data: bytes, end_of_word: str | None = None, ends_word: bool = False) -> str:
+    """Plain-text version of a token as the chips show it (for tables and chart labels)."""
+    shown = "".join(text for _, text in visible_parts(data))
+    return shown + (end_of_word or "") if ends_word else shown
+
+
+def spelled(trace: Trace, token_id: int, names: Mapping[int, str] | None = None) -> str:
+    """A token of ``trace`` as the chips spell it (``·the``, ``‹e2 82›``, ``est</w>``), or its name in ``names``.
+
+    >>> from bpe import PRESETS, train
+    >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
+    >>> spelled(trace, 256), spelled(trace, 256, {256: "Z"}), spelled(trace, 32)
+    ('aa', 'Z', '·')
+    """
+    if names and token_id in names:
+        return names[token_id]
+    token = trace.tokens[token_id]
+    return visible_text(token.data, trace.settings.end_of_word, token.ends_word)

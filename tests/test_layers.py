@@ -1,0 +1,227 @@
+"""Layers that hold: no import runs up a layer and no modules import each other in a circle.
+
+The layer order is written down here, once: :data:`LAYERS`, lowest first. A module's layer is read
+from its path (the longest prefix in :data:`LAYERS` that matches), so a new module's layer is its
+folder's, and a file in no layer fails :func:`test_every_module_has_a_layer`.
+
+A module may import its own layer and any layer below it, never one above, and never in a
+circle. Every import counts: at the top of a file, inside a function, or under
+``if TYPE_CHECKING:``, since a deferred import that breaks a circle hides the circle, it does not
+remove it. Imports of project modules also belong at the top of the file: one inside a function
+is allowed only where :data:`DEFERRED` says why. Tests, benchmarks, scripts and examples are
+outside the layers (they may import anything) and are not read. Everything is read from the
+``ast`` of each file, so the checks also hold for modules added later.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("engine", ("bpe/",)),  # the core, bpe/formats/, bpe/checking/, the command line: stdlib + regex
+    ("app model", ("bpe/app/",)),  # what a link carries, the settings the sidebar offers, the pages
+    ("teaching", ("bpe/teaching/",)),  # the quiz, the labs and the tour, as plain data
+    ("views", ("bpe/views/",)),  # HTML, DataFrames and charts built from the layers below
+    ("front ends", ("ui/", "bpe/notebook.py")),  # Streamlit's glue and Jupyter's
+    ("pages", ("pages/", "app.py")),
+)
+"""``(layer, path prefixes)``, lowest layer first."""
+OUTSIDE = ("tests/", "benchmarks/", "scripts/", "examples/", "setup.py", "build/", "test-artifacts/")
+"""Code outside the layers: it may import any layer."""
+DEFERRED: dict[tuple[str, str], str] = {
+    ("bpe/views/notebook.py", "bpe.views.charts"): "the chart needs altair, which an install of the engine alone lacks",
+}
+"""``(file, module) -> why``: the function-local imports of project modules there are reasons for."""
+MAX_LINES = 400
+MAX_PAGE_LINES = 250
+
+
+@dataclass(frozen=True)
+class Import:
+    source: str
+    """The importing file, relative to the checkout (``bpe/trace.py``)."""
+    line: int
+    module: str
+    """The project module imported (``bpe.views.notebook``)."""
+    deferred: bool
+    """Inside a function (not at module level, where ``if TYPE_CHECKING:`` imports also are)."""
+
+    def where(self) -> str:
+        return f"{self.source}:{self.line}"
+
+
+def python_files() -> list[str]:
+    ignored = (".venv/", ".git/", *OUTSIDE)
+    return sorted(
+        path for path in (p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py")) if not path.startswith(ignored)
+    )
+
+
+def module_name(path: str) -> str:
+    """``bpe/views/token_html.py`` -> ``bpe.views.token_html``; a package is its ``__init__``."""
+    parts = path.removesuffix(".py").split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+FILES = python_files()
+MODULES = {module_name(path): path for path in FILES}
+
+
+def layer_of(path: str) -> int | None:
+    """Index of ``path``'s layer in :data:`LAYERS` (longest matching prefix), None if it has none."""
+    matches = [(len(prefix), index) for index, (_, prefixes) in enumerate(LAYERS) for prefix in prefixes
+               if path == prefix or (prefix.endswith("/") and path.startswith(prefix))]
+    return max(matches)[1] if matches else None
+
+
+def imports_of(path: str) -> Iterator[Import]:
+    """Every import of a project module in ``path``, wherever it stands in the file."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"), filename=path)
+    name = module_name(path)
+    package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+    deferred_nodes = {
+        id(node) for function in ast.walk(tree) if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        for node in ast.walk(function)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [_project_module(alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            # `from bpe.views import notebook` imports the module bpe.views.notebook; `from bpe import
+            # Tokenizer` imports the package bpe (its __init__).
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else _project_module(base)
+                       for alias in node.names]
+        else:
+            continue
+        for target in dict.fromkeys(targets):
+            if target is not None and target != name:
+                yield Import(path, node.lineno, target, id(node) in deferred_nodes)
+
+
+def _project_module(dotted: str) -> str | None:
+    """The longest project module that ``dotted`` names (``bpe.views.notebook.x`` -> ``bpe.views.notebook``)."""
+    parts = dotted.split(".")
+    for end in range(len(parts), 0, -1):
+        if ".".join(parts[:end]) in MODULES:
+            return ".".join(parts[:end])
+    return None
+
+
+IMPORTS = [found for path in FILES for found in imports_of(path)]
+
+
+def circles() -> list[list[str]]:
+    """Strongly connected groups of two or more modules (Tarjan's algorithm, iterative)."""
+    graph: dict[str, set[str]] = {name: set() for name in MODULES}
+    for found in IMPORTS:
+        graph[module_name(found.source)].add(found.module)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    groups.append(sorted(group))
+    return groups
+
+
+# -- the checks ------------------------------------------------------------------------------------
+def test_every_module_has_a_layer():
+    homeless = [path for path in FILES if layer_of(path) is None]
+    assert not homeless, f"these files are in no layer; add their folder to LAYERS in {Path(__file__).name}: {homeless}"
+
+
+def test_no_import_runs_up_a_layer():
+    upward = [
+        f"{found.where()}: {module_name(found.source)} ({LAYERS[layer_of(found.source)][0]}) imports "
+        f"{found.module} ({LAYERS[layer_of(MODULES[found.module])][0]}), a higher layer"
+        for found in IMPORTS
+        if layer_of(found.source) is not None and layer_of(found.source) < layer_of(MODULES[found.module])
+    ]
+    assert not upward, "move what both need down to the lower layer:\n" + "\n".join(upward)
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    found = []
+    for group in circles():
+        members = set(group)
+        edges = [f"  {i.where()} imports {i.module}" for i in IMPORTS
+                 if module_name(i.source) in members and i.module in members]
+        found.append(f"{' <-> '.join(group)}:\n" + "\n".join(edges))
+    assert not found, "import circles (put what both sides need in one module both import):\n" + "\n".join(found)
+
+
+def test_project_modules_are_imported_at_the_top_of_the_file():
+    hidden = [
+        f"{found.where()}: imports {found.module} inside a function"
+        for found in IMPORTS if found.deferred and (found.source, found.module) not in DEFERRED
+    ]
+    assert not hidden, (
+        "import these at the top of the file (or, for an optional package, add the reason to DEFERRED):\n"
+        + "\n".join(hidden)
+    )
+    present = {(found.source, found.module) for found in IMPORTS if found.deferred}
+    assert set(DEFERRED) <= present, f"DEFERRED names imports that are gone: {set(DEFERRED) - present}"
+
+
+@pytest.mark.parametrize("kind, prefix, limit", [("module", "", MAX_LINES), ("page", "pages/", MAX_PAGE_LINES)])
+def test_modules_and_pages_stay_short(kind, prefix, limit):
+    everything = [path.relative_to(ROOT).as_posix() for path in ROOT.rglob("*.py")]
+    files = [path for path in everything if path.startswith(prefix) and not path.startswith((".venv/", "build/"))]
+    assert files
+    long = {path: lines for path in files if (lines := len((ROOT / path).read_text(encoding="utf-8").splitlines())) > limit}
+    assert not long, f"a {kind} has at most {limit} lines; split these by idea: {long}"
+
+
+# -- the checker itself ----------------------------------------------------------------------------
+def test_the_reader_sees_deferred_and_type_checking_imports_and_resolves_relative_ones():
+    by_source = {(found.source, found.module): found for found in IMPORTS}
+    assert by_source[("bpe/views/notebook.py", "bpe.views.charts")].deferred  # inside pair_chart
+    assert not by_source[("bpe/tokenizer.py", "bpe.streaming")].deferred  # `from .streaming import ...`
+    assert ("bpe/formats/ours.py", "bpe.tokenizer") in by_source  # `from ..tokenizer import Tokenizer`
+    assert ("bpe/teaching/tour.py", "bpe.app.pages") in by_source  # `from ..app import pages`
+    assert ("bpe/teaching/tie_lab.py", "bpe.tiebreak") in by_source  # `from .. import tiebreak`: a module
+    assert ("bpe/notebook.py", "bpe.views.notebook") in by_source
+    assert layer_of("bpe/tokenizer.py") == 0 and layer_of("bpe/formats/ours.py") == 0
+    assert [layer_of(p) for p in ("bpe/app/pages.py", "bpe/teaching/quiz.py", "bpe/views/labs.py")] == [1, 2, 3]
+    assert layer_of("bpe/notebook.py") == layer_of("ui/render.py") == 4 and layer_of("app.py") == 5
