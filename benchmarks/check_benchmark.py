@@ -1,20 +1,23 @@
-"""Time ``python -m bpe check`` on python-docs: 1,000 learner merges, with the cause search.
+"""Time ``python -m bpe check`` on python-docs: 1,000 learner merges, with the cause search, with the
+settings given and with ``--guess-settings``.
 
-Three learners, each a real merges file on disk checked through the CLI's own code path
-(``main([...])``), so reading, the reference, the first difference and the search are all timed:
+Each learner is a real merges file on disk checked through the CLI's own code path (``main([...])``),
+so reading, the guess, the reference, the first difference and the search are all timed:
 
 * ``correct``: the reference's own merges (no search needed: the floor);
 * ``tie-break``: merges trained with ties broken by ``lexicographic-max`` (the preset breaks them
   ``first-seen``): every tie rule and setting is re-run until one reproduces them;
-* ``overlapping-pairs`` (with ``--learner-file``): merges from ``tests/learners.py``'s learner that
-  counts pairs without overlap, pickled beforehand (the learner itself takes minutes on 465 KB).
+* any ``--learner-file``: a JSON list of ``[left bytes, right bytes]`` pairs from a mistaken learner
+  (e.g. ``tests/learners.py``'s, which take minutes on 465 KB, so they are written beforehand).
 
-The target: each check answers within 10 s on this machine. Wall time is what a user waits; the
-process's CPU time is printed beside it because the machine is shared (with other jobs running,
-wall time is several times the CPU time).
+Each is checked twice: with the preset's settings, and with ``--guess-settings`` (the guesser tries
+every split, unit, marker, special-token choice and tie rule the merges leave open). The target:
+each check answers within 10 s. Wall time is what a user waits; the process's CPU time is printed
+beside it because the machine is shared (with other jobs running, wall time is several times the
+CPU time).
 
     .venv/bin/python benchmarks/check_benchmark.py
-    .venv/bin/python benchmarks/check_benchmark.py --learner-file /tmp/docs-overlapping-pairs.pkl
+    .venv/bin/python benchmarks/check_benchmark.py --learner-file /tmp/docs-first-word.json
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ import argparse
 import contextlib
 import io
 import json
-import pickle
 import sys
 import tempfile
 import time
@@ -48,10 +50,11 @@ def _merges_file(folder: str, name: str, pairs) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--merges", type=int, default=1000)
-    parser.add_argument("--learner-file", help="a pickled list of (left bytes, right bytes) from a mistaken learner")
+    parser.add_argument("--learner-file", action="append", default=[],
+                        help="a JSON list of [left byte values, right byte values] from a mistaken learner")
     args = parser.parse_args()
 
-    from bpe.checking.diagnose import spelled_merges
+    from bpe.checking.search import spelled_merges
     from bpe.cli import main as cli_main
     from bpe.presets import PRESETS
     from bpe.trainer import train
@@ -62,26 +65,29 @@ def main() -> int:
     for name, rule in (("correct", preset.settings.tie_break), ("tie-break", "lexicographic-max")):
         settings = replace(preset.settings, tie_break=rule, merges=args.merges, min_frequency=1)
         learners[name] = spelled_merges(train(corpus, settings))
-    if args.learner_file:
-        with open(args.learner_file, "rb") as file:
-            learners[Path(args.learner_file).stem] = pickle.load(file)[: args.merges]
+    for learner_file in args.learner_file:
+        with open(learner_file, encoding="utf-8") as file:
+            learners[Path(learner_file).stem] = [(bytes(a), bytes(b)) for a, b in json.load(file)][: args.merges]
 
     worst = 0.0
     with tempfile.TemporaryDirectory() as folder:
         for name, pairs in learners.items():
             path = _merges_file(folder, name, pairs)
-            out = io.StringIO()
-            started, cpu = time.perf_counter(), time.process_time()
-            with contextlib.redirect_stdout(out):
-                code = cli_main(["check", "--merges", path, "--preset", "python-docs", "--json"])
-            elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-            worst = max(worst, elapsed)
-            result = json.loads(out.getvalue()) if code == 0 else {}
-            causes = [cause["code"] for cause in result.get("diagnosis", [])]
-            print(f"{name:>24}: {elapsed:6.2f} s wall, {cpu:5.2f} s CPU  exit {code}  matching {result.get('matching')}/{result.get('total')}"
-                  f"  diagnosis {causes}  best {result.get('best_match', {}).get('variant')!r}"
-                  f" ({result.get('best_match', {}).get('matching')})")
-    print(f"slowest check: {worst:.2f} s (target: under {TARGET_S:g} s)")
+            for mode, extra in (("given", []), ("guessed", ["--guess-settings"])):
+                out = io.StringIO()
+                started, cpu = time.perf_counter(), time.process_time()
+                with contextlib.redirect_stdout(out):
+                    code = cli_main(["check", "--merges", path, "--preset", "python-docs", "--json", *extra])
+                elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+                worst = max(worst, elapsed)
+                result = json.loads(out.getvalue()) if code == 0 else {}
+                causes = [cause["code"] for cause in result.get("diagnosis", [])]
+                quality = result.get("guess_quality") or {}
+                guess = f"  guess {quality['reproduced']}/{quality['total']} ({quality['quality']})" if quality else ""
+                print(f"{name:>18} {mode:>7}: {elapsed:6.2f} s wall, {cpu:5.2f} s CPU  exit {code}  matching "
+                      f"{result.get('matching')}/{result.get('total')}  diagnosis {causes}  best "
+                      f"{result.get('best_match', {}).get('variant')!r} ({result.get('best_match', {}).get('matching')}){guess}")
+    print(f"slowest check: {worst:.2f} s wall (target: under {TARGET_S:g} s)")
     return 0 if worst < TARGET_S else 1
 
 

@@ -6,7 +6,7 @@ rule and the full trace (default ``top_k``/``max_ties``), and prints, all measur
 * ours: corpus building + training, and training alone (best of 3);
 * Hugging Face ``BpeTrainer``, single-threaded, same split and rule (best of 3);
 * rustbpe with GPT-2's pattern (its own tie rule, ``smallest-ids``; best of 3);
-* the naive full-recount trainer (``tests/naive_bpe.py``) on the first merges, extrapolated;
+* the readable reference (``bpe/reference.py``, a full recount per merge) on the first merges, extrapolated;
 * our peak memory (tracemalloc peak of one training run, and the process's max RSS).
 
 Run from the repository root:  .venv/bin/python benchmarks/train_benchmark.py [--merges 5000] [--clock cpu]
@@ -24,12 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bpe import reference  # noqa: E402
 from bpe.byte_level import to_byte_text  # noqa: E402
 from bpe.corpus import Corpus  # noqa: E402
 from bpe.presets import python_docs_text  # noqa: E402
 from bpe.settings import TrainSettings  # noqa: E402
 from bpe.trainer import train  # noqa: E402
-from tests.naive_bpe import naive_train  # noqa: E402
 from tests.peers import hf_byte_level_merges, rustbpe_tokens  # noqa: E402
 
 
@@ -60,7 +60,7 @@ def ours(text: str, settings: TrainSettings):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--merges", type=int, default=5000)
-    parser.add_argument("--naive-merges", type=int, default=100)
+    parser.add_argument("--reference-merges", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--clock", choices=list(CLOCKS), default="wall")
     args = parser.parse_args()
@@ -74,7 +74,7 @@ def main() -> None:
     train_s, _ = best_of(args.repeats, lambda: train(corpus, settings))
     hf_s, hf_merges = best_of(args.repeats, lambda: hf_byte_level_merges(text, args.merges))
     rust_s, rust_tokens = best_of(args.repeats, lambda: rustbpe_tokens(text, args.merges))
-    naive_s, _ = best_of(1, lambda: naive_train(list(corpus.words), tie_break="hf", merges=args.naive_merges))
+    reference_s, _ = best_of(1, lambda: reference.train(dict(corpus.words), args.reference_merges, tie_break="hf"))
 
     tracemalloc.start()
     train(corpus, settings)
@@ -90,7 +90,7 @@ def main() -> None:
     same_as_hf = our_pairs == hf_merges
     same_as_rust = [smallest_ids.tokens[s.new_id].data for s in smallest_ids.steps] == rust_tokens
     ties = sum(step.tie_count > 1 for step in trace.steps)
-    naive_per_merge = naive_s / args.naive_merges
+    reference_per_merge = reference_s / args.reference_merges
 
     print(f"python-docs: {len(text):,} chars, {len(corpus.words):,} distinct words, "
           f"{len(trace.steps):,} merges ({ties:,} of them ties), Python {sys.version.split()[0]}")
@@ -99,16 +99,16 @@ def main() -> None:
         ("ours: train only", train_s, f"{train_s / len(trace.steps) * 1e6:.0f} us/merge"),
         ("HF tokenizers (1 thread)", hf_s, f"merges identical to ours (hf rule): {same_as_hf}"),
         ("rustbpe", rust_s, f"merges identical to ours (smallest-ids rule): {same_as_rust}"),
-        (f"naive recount x{args.naive_merges}", naive_s,
-         f"{naive_per_merge * 1e3:.1f} ms/merge -> ~{naive_per_merge * args.merges:.0f} s for {args.merges:,}"),
+        (f"reference (recount) x{args.reference_merges}", reference_s,
+         f"{reference_per_merge * 1e3:.1f} ms/merge -> ~{reference_per_merge * args.merges:.0f} s for {args.merges:,}"),
     ]
     width = max(len(name) for name, _, _ in rows)
     print(f"{'trainer':<{width}}  {'seconds':>8}  note")
     for name, seconds, note in rows:
         print(f"{name:<{width}}  {seconds:>8.3f}  {note}")
     print(f"ratio ours/HF: corpus + train {total_s / hf_s:.1f}x, train only {train_s / hf_s:.1f}x; "
-          f"ours/rustbpe {total_s / rust_s:.1f}x; naive/ours per merge "
-          f"{naive_per_merge / (train_s / len(trace.steps)):.0f}x")
+          f"ours/rustbpe {total_s / rust_s:.1f}x; reference/ours per merge "
+          f"{reference_per_merge / (train_s / len(trace.steps)):.0f}x")
     print(f"our memory: tracemalloc peak {peak_bytes / 2**20:.1f} MB during training; "
           f"process max RSS {max_rss_mb:.0f} MB (all libraries loaded)")
 

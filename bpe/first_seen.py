@@ -4,7 +4,8 @@ The ``first-seen`` tie-break rule (minbpe, the Sennrich paper's code: Python's `
 insertion-ordered dict of fresh counts) prefers the pair that occurs first. Recounting the corpus
 to find it would cost a full scan per merge; this index keeps one key per pair and recomputes only
 the keys whose occurrence a merge touched. The trainer builds it for any rule whose
-``tracks_first_occurrence`` is set; tests/test_engine_properties.py checks it against a naive trainer.
+``tracks_first_occurrence`` is set; tests/test_reference.py checks it against the readable
+reference, ``bpe/reference.py``, which recounts.
 """
 
 from __future__ import annotations

@@ -96,3 +96,7 @@ MAX_PRETOKENIZATION_LAB_CHARS = 5_000
 
 MAX_BYTE_INSPECTOR_CHARS = 500
 """Longest text the byte inspector draws byte by byte."""
+
+MAX_WHY_CHARS = 500
+"""Longest text a "Why tokenization matters" card splits under every tokenizer (one sentence or a
+short function: the cards compare, they do not encode documents)."""

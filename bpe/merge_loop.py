@@ -21,7 +21,8 @@ import heapq
 from dataclasses import dataclass
 from itertools import repeat
 
-from .pair_replace import pair_positions, replace_pair
+from .pair_replace import pair_positions
+from .reference import merge
 
 LONG_CHUNK = 48
 """From this many symbols on, a heap beats rescanning the chunk for every merge."""
@@ -116,6 +117,6 @@ def walk_merges(ids: list[int], ranks: Ranks, merges: Merges) -> tuple[AppliedMe
             break
         left, right, new_id = merges[rank]
         positions = pair_positions(ids, left, right)
-        ids = replace_pair(ids, left, right, new_id)
+        ids = merge(ids, (left, right), new_id)
         applied.append(AppliedMerge(rank, left, right, new_id, positions, tuple(ids)))
     return tuple(applied)

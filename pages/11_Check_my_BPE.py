@@ -7,7 +7,7 @@ from dataclasses import replace
 import streamlit as st
 
 from bpe.app import pages
-from bpe.checking import SHAPES, check_merges
+from bpe.checking import check_merges, merge_shapes
 from bpe.errors import BpeError
 from bpe.limits import MAX_UPLOAD_MB
 from bpe.presets import PRESETS
@@ -15,7 +15,8 @@ from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
 from bpe.tiebreak import TIE_BREAK_RULES
 from bpe.vocab import UNITS
 from bpe.views.check import (
-    CHECK_CSS, CheckForm, attempts_frame, diagnosis_html, difference_html, rest_frame, summary_text,
+    CHECK_CSS, CheckForm, attempts_frame, diagnosis_html, difference_html, guess_notice, reference_caption,
+    rest_frame, summary_text,
 )
 from bpe.markdown import escape_markdown
 from ui.render import page_setup, show_html
@@ -66,13 +67,17 @@ def merges_section() -> None:
     left, right = st.columns(2, gap="large")
     left.file_uploader(
         "Upload your merges file", **bind(widget_key("check_merges_file"), _read_merges_upload),
-        help=f"Any of: {', '.join(shape.title for shape in SHAPES.values())}. Up to {MAX_UPLOAD_MB} MB.",
+        help=f"Any of: {', '.join(shape.title for shape in merge_shapes().values())}. Up to {MAX_UPLOAD_MB} MB.",
     )
     pasted = form.merges.decode("utf-8", errors="replace") if form.merges_name == "pasted merges" else ""
     right.text_area(
         "…or paste its lines (Ctrl+Enter to apply)", height=120, placeholder=EXAMPLE,
         **bind(widget_key("check_merges_text"), _read_merges_paste, shown=pasted),
     )
+    shapes = merge_shapes()
+    left.selectbox("Read it as", ["", *shapes], format_func=lambda name: shapes[name].title if name else
+                   "recognize it from its contents", help="Choose the shape when the file is recognized as another one.",
+                   **_field("shape", show=lambda shape: shape if shape in shapes else ""))
     if form.merges:
         lines = form.merges.count(b"\n") + (not form.merges.endswith(b"\n"))
         st.caption(f"Checking **{escape_markdown(form.merges_name)}** ({lines:,} lines).")
@@ -113,14 +118,17 @@ def settings_section() -> None:
         texts.insert(0, ("end_of_word", "End-of-word marker", "e.g. </w>; empty: none"))
     for column, (field, label, hint) in zip(columns[5 - len(texts):], texts):
         column.text_input(label, placeholder=hint, **_field(field), max_chars=200)
+    st.number_input("Vocabulary size your trainer was asked for (optional)", min_value=1, max_value=1_000_000, step=1,
+                    help="Base tokens + merges + special tokens: the check says whether your list stops short or runs on.",
+                    **_field("vocab_size"))
 
 
 def run_check() -> None:
     try:
-        learner, source, settings = _form().inputs()
+        learner, source, settings, keep = _form().inputs()
         started = time.perf_counter()
-        result = check_merges(learner.pairs, source, settings, guess=_form().guess)
-        outcome = ("ok", result, SHAPES[learner.shape].title, time.perf_counter() - started)
+        result = check_merges(learner.pairs, source, settings, guess=_form().guess, keep=keep, prefer=learner.hints)
+        outcome = ("ok", result, merge_shapes()[learner.shape].title, time.perf_counter() - started)
     except BpeError as error:
         outcome = ("error", str(error))
     RESULT.set(outcome)
@@ -135,15 +143,15 @@ def result_section() -> None:
         return
     _, result, shape, seconds = outcome
     st.header("Where your merges part from the reference")
-    s = result.settings
-    st.caption(
-        f"Read as {escape_markdown(shape)}; checked in {seconds:.1f} s. Reference"
-        f"{' (settings guessed from your merges)' if result.guessed else ''}: {s.unit}s, pre-tokenizer "
-        f"{escape_markdown(s.pretokenizer)}, ties {s.tie_break}, end-of-word {escape_markdown(s.end_of_word or 'none')}, "
-        f"special tokens {escape_markdown(', '.join(s.special_tokens) or 'none')}."
-    )
+    st.caption(reference_caption(result, shape, seconds))
+    notice = guess_notice(result)
+    if notice is not None:
+        level, text = notice
+        (st.warning if level == "warning" else st.info)(text, icon=":material/travel_explore:")
     st.metric("Leading merges that match", f"{result.matching:,} / {result.total:,}")
     st.markdown(escape_markdown(summary_text(result)))
+    if result.count_note():
+        st.info(escape_markdown(result.count_note()), icon=":material/tag:")
     if result.divergence is not None:
         show_html(difference_html(result))
     if result.diagnosis:

@@ -9,9 +9,10 @@ with_tests=false
 [ "${1:-}" = "--test" ] && with_tests=true
 
 # Debian's Chromium drives the browser tests (Playwright's own download does not work offline);
-# Debian's HAProxy fronts the replicas of scripts/serve.sh in tests/test_replicas.py; the Noto CJK
-# and colour-emoji fonts let the screenshots show what a learner sees instead of empty boxes.
-test_packages=(chromium haproxy fonts-noto-cjk fonts-noto-color-emoji)
+# Debian's HAProxy fronts the replicas of scripts/serve.sh in tests/test_replicas.py; the Noto fonts
+# let the screenshots show what a learner sees instead of empty boxes: CJK, colour emoji, and core
+# for the other scripts (Devanagari, Bengali, Tamil, Thai, Arabic, Hebrew, Ethiopic...).
+test_packages=(chromium haproxy fonts-noto-cjk fonts-noto-color-emoji fonts-noto-core)
 if $with_tests && ! dpkg -s "${test_packages[@]}" >/dev/null 2>&1; then
   as_root=""
   [ "$(id -u)" -ne 0 ] && as_root="sudo"

@@ -13,6 +13,7 @@ It shares no code with the engine, so a diagnosis of its merges is evidence, not
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from functools import partial
 
@@ -120,10 +121,48 @@ def merge_overlapping(symbols, pair):  # mistake (replacement): "aaa" -> "aa aa"
     return tuple(out)
 
 
+def merge_first_place(symbols, pair):  # mistake (replacement): returns after the first replacement
+    for i in range(len(symbols) - 1):
+        if (symbols[i], symbols[i + 1]) == pair:
+            return symbols[:i] + (pair[0] + pair[1],) + symbols[i + 2:]
+    return symbols
+
+
+def merge_every_word(corpus, pair, apply):
+    return {apply(symbols, pair): freq for symbols, freq in corpus.items()}
+
+
+def merge_first_word(corpus, pair, apply):  # mistake (replacement): stops at the first word holding the pair
+    merged, done = {}, False
+    for symbols, freq in corpus.items():
+        if not done and pair in zip(symbols, symbols[1:]):
+            symbols, done = apply(symbols, pair), True
+        merged[symbols] = freq
+    return merged
+
+
+def unchanged(text):
+    return text
+
+
+def lowercased(text):  # mistake (normalization)
+    return text.lower()
+
+
+def nfkc(text):  # mistake (normalization)
+    return unicodedata.normalize("NFKC", text)
+
+
+def collapsed(text):  # mistake (normalization): every run of whitespace becomes one space
+    return " ".join(text.split())
+
+
 def learn(text=None, num_merges=10, special_tokens=(), *, words=None, split=gpt2_split, symbols=byte_symbols,
-          marker=None, count=count_pairs, pick=greatest, apply=merge, split_specials=True):
+          marker=None, count=count_pairs, pick=greatest, apply=merge, split_specials=True, merge_words=merge_every_word,
+          normalize=unchanged):
     """Merges as ``(left bytes, right bytes)``; ``words`` (a word table) replaces ``text``."""
     if words is None:
+        text = normalize(text)
         pieces = [text]
         if special_tokens and split_specials:
             pieces = re.split("|".join(map(re.escape, special_tokens)), text)
@@ -136,8 +175,17 @@ def learn(text=None, num_merges=10, special_tokens=(), *, words=None, split=gpt2
             break
         best = pick(counts)
         merges.append(best)
-        corpus = {apply(symbols_, best): freq for symbols_, freq in corpus.items()}
+        corpus = merge_words(corpus, best, apply)
     return merges
+
+
+def learn_vocabulary(text, vocab_size, special_tokens=(), *, bug=None, **options):
+    """A trainer asked for a vocabulary size: 256 bytes + merges + special tokens, so it should make
+    ``vocab_size - 256 - len(special_tokens)`` merges. ``bug="stops short"``: ``range(256, vocab_size - 1)``
+    (one too few); ``bug="runs on"``: the special tokens forgotten (one too many per special token)."""
+    merges = vocab_size - 256 - len(special_tokens)
+    merges += {None: 0, "stops short": -1, "runs on": len(special_tokens)}[bug]
+    return learn(text, merges, special_tokens, **options)
 
 
 LEARNERS = {
@@ -149,7 +197,12 @@ LEARNERS = {
     "word-frequency": partial(learn, count=count_pairs_once),
     "replacement": partial(learn, apply=merge_from_the_right),
     "replacement-overlap": partial(learn, apply=merge_overlapping),
+    "replacement-first-place": partial(learn, apply=merge_first_place),
+    "replacement-first-word": partial(learn, merge_words=merge_first_word),
+    "normalization-lowercase": partial(learn, normalize=lowercased),
+    "normalization-nfkc": partial(learn, normalize=nfkc),
+    "normalization-collapse": partial(learn, normalize=collapsed),
     "unit": partial(learn, symbols=char_symbols),
     "end-of-word": partial(learn, symbols=glued_marker_symbols),
 }
-"""Mistake code (None: no mistake) -> a learner that makes it."""
+"""Mistake code (None: no mistake; ``code-variant`` for one of several ways to make it) -> a learner that makes it."""

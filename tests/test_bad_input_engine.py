@@ -108,6 +108,13 @@ RAISES = {
         lambda: read_learner_merges("e s t\n", name="merges.txt"), FormatError, "expected two tokens"),
     "a learner's merges file with no merges (Check my BPE)": (
         lambda: read_learner_merges("#version: 0.2\n", name="merges.txt"), FormatError, "holds no merges"),
+    "a line whose tokens hold spaces that could split two ways (Check my BPE)": (
+        lambda: read_learner_merges("  b\na  \na  b\n", name="merges.txt"), FormatError, "cannot tell which space"),
+    "a JSON merges file of the wrong build (`settings` a list, a record without `right_hex`, a number where text belongs) (Check my BPE, `check`)": (
+        lambda: read_learner_merges('{"merges": [{"left_hex": "65"}]}', name="m.json"), FormatError,
+        "Write it as a JSON list of pairs"),
+    "a pickled list of merges (Check my BPE, `check`)": (
+        lambda: read_learner_merges(b"\x80\x04]\x94.", name="merges.pkl"), FormatError, "json.dump("),
 }
 
 

@@ -183,10 +183,10 @@ def test_gpt2_merges_lines_are_read_as_bytes():
     assert (read.shape, read.pairs) == ("gpt2", ((b" ", b"t"), (b" t", b"he"), (b"\xc3", b"\xa9")))
 
 
-def test_plain_lines_are_read_as_text_with_or_without_a_header():
-    for text in ("e s\nes t</w>\n東 京\n", "#version: 0.2\ne s\nes t</w>\n東 京\n"):
+def test_plain_lines_are_read_as_text_and_with_a_version_header_as_subword_nmt_codes():
+    for text, shape in (("e s\nes t</w>\n東 京\n", "text"), ("#version: 0.2\ne s\nes t</w>\n東 京\n", "subword-nmt")):
         read = read_learner_merges(text, name="merges.txt")
-        assert (read.shape, read.pairs) == ("text", ((b"e", b"s"), (b"es", b"t</w>"), ("東".encode(), "京".encode())))
+        assert (read.shape, read.pairs) == (shape, ((b"e", b"s"), (b"es", b"t</w>"), ("東".encode(), "京".encode())))
 
 
 def test_a_minbpe_model_is_read_by_ids():
@@ -230,7 +230,7 @@ def test_bpe_lab_json_and_train_json_output_are_read():
 @pytest.mark.parametrize("text, says", [
     ("", "holds no merges"),
     ("e s x\n", "expected two tokens"),
-    ("{\"merges\": 3}", "neither a BPE Lab tokenizer"),
+    ("{\"merges\": 3}", "no tokenizer file and has no list of merges"),
     ("minbpe v1\n\n0\n300 1\n", "only ids below"),
 ])
 def test_a_malformed_merges_file_is_a_format_error_that_says_why(text, says):

@@ -6,13 +6,11 @@ from types import MappingProxyType
 import pytest
 from hypothesis import given, settings as hypothesis_settings, strategies as st
 
-from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, tiebreak, train
+from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, reference, tiebreak, train
 from bpe.errors import SettingsError
 from bpe.teaching.tie_lab import first_divergence, run_rules, tie_lab_for_preset, why_rule_picks
 from bpe.tiebreak import TieBreakRule, contrasting_rule, hf_ranks, tie_break_rule
-from bpe.vocab import token_sort_bytes
 
-from .naive_bpe import merge_pair
 from .examples import examples
 
 WIKIPEDIA = tie_lab_for_preset("wikipedia")
@@ -89,19 +87,12 @@ def test_hf_ranks_rank_tied_pairs_as_the_trainer_did(preset):
 
 
 def prefers(trace, rule: str, ids: list[int], winner, loser) -> bool:
-    """Whether ``rule`` puts ``winner`` before ``loser``, worked out from the sources' definitions
-    (not from bpe.tiebreak): ``ids`` is the one word's tokens just before the merge."""
-    if rule == "first-seen":  # Python's max over a dict of fresh counts meets the first occurrence first
-        first = {pair: i for i, pair in reversed(list(enumerate(zip(ids, ids[1:]))))}
-        return first[winner] < first[loser]
-    if rule == "hf":
-        ranks = hf_ranks(trace.base, unit=trace.settings.unit, vocab_size=len(trace.tokens))
-        return (ranks[winner[0]], ranks[winner[1]]) < (ranks[loser[0]], ranks[loser[1]])
-    if rule == "smallest-ids":
-        return winner < loser
-    spell = [token_sort_bytes(token) for token in trace.tokens]
-    key = lambda pair: (spell[pair[0]], spell[pair[1]], pair)
-    return {"lexicographic-min": key(winner) < key(loser), "lexicographic-max": key(winner) > key(loser)}[rule]
+    """Whether ``rule`` puts ``winner`` before ``loser`` in the reference implementation (not
+    bpe.tiebreak): ``ids`` is the one word's tokens just before the merge."""
+    spelling = {token_id: token.data for token_id, token in enumerate(trace.tokens)}
+    hf_ids = reference.hugging_face_ids({value: bytes([value]) for value in range(256)}, "byte")
+    tie = reference.Tie(reference.get_stats([(ids, 1)]), spelling, hf_ids)
+    return reference.break_tie([winner, loser], tie, rule) == winner
 
 
 @hypothesis_settings(max_examples=examples(40), deadline=None)
@@ -117,7 +108,7 @@ def test_every_reason_given_agrees_with_the_order_the_trainer_chose(text, rule):
         for loser in losers:
             reason = why_rule_picks(trace, winner, loser)
             assert prefers(trace, rule, ids, winner, loser), reason
-        ids = merge_pair(ids, step.left, step.right, step.new_id)
+        ids = reference.merge(ids, (step.left, step.right), step.new_id)
 
 
 # Wikipedia's "aaabdaaabac" after Z = aa: "Z a b d Z a b a c", where Z + a (256, 97) and a + b

@@ -110,6 +110,7 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 {MAIN} {PRIMARY_BUTTON} kbd, {MAIN} {SECONDARY_BUTTON} kbd {{
   display: none; }}  /* the shortcut hints: the presenter knows them, and the labels need the room */
 {STEPPER} {BUTTON} button {{ min-height: 2rem; padding-top: 0; padding-bottom: 0; }}
+{MAIN}:has(.bpe-splits) h2 {{ font-size: 1.5rem; }}  /* a card of splits needs the room */
 {MAIN} ul.bpe-why {{ font-size: 1rem; line-height: 1.3; columns: 3 15rem; column-gap: 1.4em; }}
 {MAIN} .bpe-layers {{ --bpe-corpus-height: max(8rem, calc(100vh - 19.5rem)); }}
 </style>

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe.app.pages import HOME, Page
+from bpe.app.pages import HOME, WHY, Page
 from bpe.ids import is_digits
 from bpe.teaching.tour import TOUR, TOUR_PARAM
 
@@ -42,4 +42,5 @@ def tour_bar(page: Page) -> None:
                 query_params=following.link_params(number + 1),
             )
         else:
-            st.page_link(HOME.file, label="The tour is done: back to the start", icon=HOME.icon)
+            st.page_link(WHY.file, label=f"The tour is done. Next: {WHY.title.lower()}", icon=WHY.icon)
+            st.page_link(HOME.file, label="Back to the start", icon=HOME.icon)

@@ -90,9 +90,15 @@ CHECK = Page(
     "the merges your own trainer learned against the reference: where they part, and the likeliest why.",
 )
 
+WHY = Page(
+    "pages/12_Why_tokenization_matters.py", "Why tokenization matters", ":material/lightbulb:", "💡",
+    "what language models get wrong because of their tokenizer (spelling, numbers, languages, code, glitch "
+    "tokens...), each under ours and every pretrained tokenizer.",
+)
+
 PAGES: tuple[Page, ...] = (
     HOME, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
-    IMPORT_EXPORT, CHECK,
+    IMPORT_EXPORT, CHECK, WHY,
 )
 """Every page, in the sidebar's order (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 

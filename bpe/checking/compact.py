@@ -14,14 +14,7 @@ makes the reference's choices exactly when the rules are the reference's
 (``tests/test_checking.py`` checks that on every preset and tie rule), and the learner-style
 trainers of ``tests/learners.py`` check each mistake's rules.
 
-The rules, one registry each:
-
-* counting ``overlap`` (right: ``aaa`` has (a, a) twice) or ``no-overlap`` (once);
-* replacing ``left-to-right`` (right: ``aaa`` -> ``aa a``), ``right-to-left`` (``a aa``) or
-  ``overlap`` (``aa aa``: every counted occurrence becomes a token);
-* weighting by ``frequency`` (right) or ``once`` per distinct word;
-* an end-of-word marker kept ``separate`` (a token of its own, as the reference does) or
-  ``attached`` to the word's last symbol (``t</w>``, as subword-nmt does).
+The rules it takes are :class:`~bpe.checking.rules.Rules` (one registry per choice).
 
     >>> from bpe import Corpus, TrainSettings
     >>> corpus = Corpus.from_text("aaa aaa ab ab ab", pretokenizer="whitespace")
@@ -37,106 +30,18 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 from ..corpus import Corpus
 from ..settings import TrainSettings
 from ..tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from ..trainer import merge_pair
 from ..vocab import Token, base_tokens, token_sort_bytes
+from .rules import COUNTING, REPLACING, WEIGHTING, Ids, Rules
 
 Spelled = tuple[bytes, bytes]
-Ids = list[int]
 _LONG_WORD = 256
-
-
-def count_with_overlap(ids: Ids) -> Iterable[Pair]:
-    """Each occurrence of each pair: ``[1, 1, 1] -> (1, 1), (1, 1)``."""
-    return zip(ids, ids[1:])
-
-
-def count_without_overlap(ids: Ids) -> Iterable[Pair]:
-    """``[1, 1, 1] -> (1, 1)``: an occurrence that shares a symbol with the last one counted is skipped."""
-    pairs = list(zip(ids, ids[1:]))
-    if len(set(pairs)) == len(pairs):
-        return pairs  # no pair repeats, so none can overlap itself (the usual word: decided in C)
-    last: dict[Pair, int] = {}
-    counted = []
-    for i, pair in enumerate(pairs):
-        if last.get(pair) != i - 1:
-            last[pair] = i
-            counted.append(pair)
-    return counted
-
-
-def replace_left_to_right(ids: Ids, left: int, right: int, new: int) -> Ids:
-    """``[1, 1, 1], (1, 1) -> [new, 1]``."""
-    out: Ids = []
-    done = 0  # ids[:done] are in out
-    while True:
-        try:
-            i = ids.index(left, done)  # jump to the next candidate instead of looping in Python
-        except ValueError:
-            break
-        if i + 1 < len(ids) and ids[i + 1] == right:
-            out.extend(ids[done:i])
-            out.append(new)
-            done = i + 2
-        else:
-            out.extend(ids[done:i + 1])
-            done = i + 1
-    out.extend(ids[done:])
-    return out
-
-
-def replace_right_to_left(ids: Ids, left: int, right: int, new: int) -> Ids:
-    """``[1, 1, 1], (1, 1) -> [1, new]``."""
-    return replace_left_to_right(ids[::-1], right, left, new)[::-1]
-
-
-def replace_with_overlap(ids: Ids, left: int, right: int, new: int) -> Ids:
-    """``[1, 1, 1], (1, 1) -> [new, new]``: a symbol shared by two occurrences goes into both."""
-    out, i, last = [], 0, len(ids) - 1
-    while i <= last:
-        if i < last and ids[i] == left and ids[i + 1] == right:
-            out.append(new)
-            # subtle: only a pair like (a, a) can overlap itself; the shared symbol is used again
-            i += 1 if i + 1 < last and ids[i + 2] == right and left == right else 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
-
-
-COUNTING: MappingProxyType[str, Callable[[Ids], Iterable[Pair]]] = MappingProxyType(
-    {"overlap": count_with_overlap, "no-overlap": count_without_overlap}
-)
-REPLACING: MappingProxyType[str, Callable[[Ids, int, int, int], Ids]] = MappingProxyType(
-    {"left-to-right": replace_left_to_right, "right-to-left": replace_right_to_left, "overlap": replace_with_overlap}
-)
-WEIGHTING: MappingProxyType[str, Callable[[int], int]] = MappingProxyType(
-    {"frequency": lambda freq: freq, "once": lambda freq: 1}
-)
-MARKING = ("separate", "attached")
-
-
-@dataclass(frozen=True)
-class Rules:
-    """How this run counts and merges; the defaults are the reference's."""
-
-    counting: str = "overlap"
-    replacing: str = "left-to-right"
-    weighting: str = "frequency"
-    marker: str | None = None
-    """``separate`` or ``attached``; None: as the settings place it (``end_of_word_mode``)."""
-
-    def __post_init__(self) -> None:
-        for name, registry in (("counting", COUNTING), ("replacing", REPLACING), ("weighting", WEIGHTING),
-                               ("marker", MARKING)):
-            if getattr(self, name) not in registry and not (name == "marker" and self.marker is None):
-                raise ValueError(f"unknown {name} rule {getattr(self, name)!r}: use one of {', '.join(registry)}")
 
 
 def marker_mode(settings: TrainSettings, rules: Rules) -> str:
@@ -173,6 +78,8 @@ class Replay:
     timed_out: bool = False
     by_rule: dict = field(default_factory=dict)
     """Tie-break rule -> leading merges matched, for the rule of the settings and every one in ``also``."""
+    probed: tuple[PairStat, ...] = ()
+    """The ``probe`` pairs' counts (empty when the run stopped before that step)."""
 
 
 class _State:
@@ -197,7 +104,9 @@ class _State:
         self.weights = [WEIGHTING[rules.weighting](freq) for _, freq in corpus.words]
         self.count_word = COUNTING[rules.counting]
         self.replace = REPLACING[rules.replacing]
-        self.local = rules.counting == "overlap" and rules.replacing == "left-to-right"
+        self.local = rules.is_reference
+        self.first_word_only = rules.reach == "first"
+        self.made: dict[Pair, int] = {}
         self.tokens = base
         self.spelling = [token_sort_bytes(token, marker) for token in base]
         self.id_of = {spelled: i for i, spelled in enumerate(self.spelling)}
@@ -273,28 +182,42 @@ class _State:
 
     def merge(self, pair: Pair) -> None:
         left, right = pair
-        new = len(self.tokens)
-        self.tokens.append(self.tokens[left].merged_with(self.tokens[right]))
-        self.spelling.append(self.spelling[left] + self.spelling[right])
-        self.id_of.setdefault(self.spelling[-1], new)
-        self.hf_rank.append(new)
+        new = self.made.get(pair)
+        if new is None:
+            new = self.made[pair] = len(self.tokens)
+            self.tokens.append(self.tokens[left].merged_with(self.tokens[right]))
+            self.spelling.append(self.spelling[left] + self.spelling[right])
+            self.id_of.setdefault(self.spelling[-1], new)
+            self.hf_rank.append(new)
+        # else: the same pair again (a replacement that left some behind): its token, as a learner's
+        # trainer keyed by bytes would have it
         holders = self.holders
         if self.local:  # no mistake in counting or replacing: the reference's local update
             self._apply(merge_pair(self.words, self.weights, holders.pop(pair, ()), pair, new, holders).deltas)
             return
         deltas: dict[Pair, int] = defaultdict(int)
-        for index in holders.pop(pair, ()):  # any rule: recount the word before and after
+        indices = holders.pop(pair, ())
+        replaced = False
+        for index in sorted(indices) if self.first_word_only else indices:  # any rule: recount each word
             old = self.words[index]
-            weight = self.weights[index]
+            if replaced and self.first_word_only:
+                holders[pair].add(index)  # not reached this time: it still holds the pair
+                continue
             merged = self.replace(old, left, right, new)
             if merged != old:
-                self._tally(old, -weight, deltas)
-                self._tally(merged, weight, deltas)
-            for p in zip(merged, merged[1:]):  # a pair without the new token was listed already
-                if new in p:
+                replaced = True
+                self._tally(old, -self.weights[index], deltas)
+                self._tally(merged, self.weights[index], deltas)
+            for p in zip(merged, merged[1:]):  # a pair without the new token was listed already,
+                if new in p or p == pair:  # but the merged pair may be left (first place only)
                     holders[p].add(index)
             self.words[index] = merged
         self._apply(deltas)
+
+    def pair_of(self, spelled: Spelled) -> Pair | None:
+        """The ids of a pair of spellings; None when a part is no token of this run."""
+        ids = tuple(self.id_of.get(part) for part in spelled)
+        return None if None in ids else ids  # type: ignore[return-value]
 
     def stat(self, pair: Pair | None, spelled: Spelled) -> PairStat:
         if pair is None:
@@ -316,6 +239,7 @@ def replay(
     rules: Rules = Rules(),
     also: Sequence[str] = (),
     deadline: float | None = None,
+    probe: tuple[int, Sequence[Spelled]] | None = None,
 ) -> Replay:
     """Train under ``settings`` and ``rules`` while the merges equal ``learner``'s; stop at the first
     that differs (or at ``deadline``, a ``time.perf_counter()`` value).
@@ -323,17 +247,21 @@ def replay(
     ``also``: other tie-break rules followed in the same pass (their counts in ``Replay.by_rule``).
     Subtle: the pass applies the *learner's* merge, which every rule still alive chose, so each
     rule's count is what a run of its own would give.
+
+    ``probe``: ``(step, pairs)``, the counts of ``pairs`` in this run just before its merge ``step``
+    (in ``Replay.probed``): the learner's own counts, when this run reproduces them.
     """
     state = _State(corpus, settings, rules)
     alive = list(dict.fromkeys([settings.tie_break, *also]))
     by_rule: dict[str, int] = {}
-    divergence = None
+    divergence, probed = None, ()
     for step, theirs in enumerate(learner, start=1):
+        if probe is not None and step == probe[0]:
+            probed = tuple(state.stat(state.pair_of(spelled), spelled) for spelled in probe[1])
         if deadline is not None and time.perf_counter() > deadline:
             by_rule.update(dict.fromkeys(alive, step - 1))
-            return Replay(by_rule[settings.tie_break], divergence, True, by_rule)
-        their_ids = tuple(state.id_of.get(part) for part in theirs)
-        their_pair = their_ids if None not in their_ids else None
+            return Replay(by_rule[settings.tie_break], divergence, True, by_rule, probed)
+        their_pair = state.pair_of(theirs)
         tied = state.ties() if state.counts else []
         follow = None
         for rule in list(alive):
@@ -351,4 +279,4 @@ def replay(
             break
         state.merge(follow)
     by_rule.update(dict.fromkeys(alive, len(learner)))
-    return Replay(by_rule[settings.tie_break], divergence, False, by_rule)
+    return Replay(by_rule[settings.tie_break], divergence, False, by_rule, probed)

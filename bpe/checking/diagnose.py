@@ -1,16 +1,19 @@
 """Check a learner's merges against the reference and find the likeliest cause of the difference.
 
-Scope: the comparison (leading matches, the first difference with both counts, the rest of the
-list), the search over :data:`~bpe.checking.mistakes.MISTAKES` and the other settings, and the
-guess of the settings when the learner does not know them. Out of scope: reading files
-(:mod:`bpe.checking.learner`) and showing the result (the CLI and the page).
+Scope: the comparison (leading matches, the first difference with both trainings' counts, the rest
+of the list, a list that stops short or runs on), the search over
+:data:`~bpe.checking.mistakes.MISTAKES`, and the guess of the settings when the learner does not
+know them (:mod:`bpe.checking.guess`). Out of scope: reading files (:mod:`bpe.checking.learner`)
+and showing the result (the CLI, the JSON report and the page).
 
 The diagnosis re-trains the corpus under every variant and keeps what reproduces the learner's
 merges furthest; it only blames a variant that reproduces *more* leading merges than the reference
 (a tie rule that changes nothing before the difference explains nothing). When no single variant
 explains everything, the best one is tried together with each other change, and the pair is blamed
 only if its second change takes it further. The search runs on the compact trainer (it stops at
-the first merge that differs); the winning settings variant is re-measured on the reference trainer.
+the first merge that differs); the winning settings variant is re-measured on the reference
+trainer. The re-training that reproduces the learner then gives *their* counts at the first
+difference, beside the reference's.
 
     >>> from bpe import TrainSettings
     >>> source = CheckCorpus(words={"low": 5, "lower": 2, "newest": 6, "widest": 3})
@@ -25,65 +28,25 @@ the first merge that differs); the winning settings variant is re-measured on th
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 
-import regex
-
-from ..corpus import Corpus
 from ..errors import BpeError
 from ..limits import MAX_MERGES
-from ..pretokenize import NAMED_PATTERNS
 from ..settings import TrainSettings
-from ..tiebreak import TIE_BREAK_RULES
-from ..trace import STOP_TIME_LIMIT, Trace
-from ..trainer import train
-from ..vocab import UNITS, token_sort_bytes
-from .learner import Spelled, spelled_text
+from ..spelling import visible_text
+from ..trace import STOP_TIME_LIMIT
+from .compact import Divergence, PairStat, Spelled
+from .guess import Convention, Guess, convention_for, guess_settings, markers, merged_texts
 from .mistakes import MISTAKES, Clues, Variant, variants_for
-from .compact import Divergence, PairStat, Rules, replay
+from .normalization import NORMALIZATIONS
+from .search import Attempt, CheckCorpus, combined, confirm, follow, leading_matches, reference_trace, search, spelled_merges
 
 MAX_CHECK_SECONDS = 30.0
 """A check gives up searching after this long and says which variants it did not try."""
 UNEXPLAINED = "unexplained"
-_HUGE_WORD = 10_000
-_MARKER = regex.compile(r"</?[^<>\s]{0,8}>$")  # </w>, <w>, </s>: how learners spell a word's end
-
-
-@dataclass(frozen=True)
-class CheckCorpus:
-    """The corpus the learner trained on: a text, or a word-count table (never both)."""
-
-    text: str | None = None
-    words: Mapping[str, int] | None = None
-    _built: dict = field(default_factory=dict, compare=False, repr=False)
-
-    def build(self, settings: TrainSettings, *, joined: bool = False) -> Corpus:
-        """The corpus under ``settings`` (cached per split); ``joined``: a word table written out as one text."""
-        specials = settings.cut_from_corpus  # the special tokens cut out before counting (none if counted as text)
-        key = (settings.pretokenizer, specials, joined)
-        if key not in self._built:
-            if self.words is not None and not joined:
-                self._built[key] = Corpus.from_word_counts(self.words)
-            elif self.words is not None:
-                text = " ".join(word for word, count in self.words.items() for _ in range(count))
-                self._built[key] = Corpus.from_text(text, pretokenizer="none")
-            else:
-                self._built[key] = Corpus.from_text(self.text, pretokenizer=settings.pretokenizer, special_tokens=specials)
-        return self._built[key]
-
-
-@dataclass(frozen=True)
-class Attempt:
-    """One variant and how many of the learner's merges it reproduces from the start."""
-
-    variant: Variant
-    matching: int
-    timed_out: bool = False
-
-    @property
-    def label(self) -> str:
-        return self.variant.label
+_GUESS_SHARE = 0.5
+"""The part of the time limit the guess may use; the diagnosis after it needs the rest."""
 
 
 @dataclass(frozen=True)
@@ -93,15 +56,26 @@ class Cause:
 
 
 @dataclass(frozen=True)
+class YourCounts:
+    """The first difference as the learner's own training saw it: the re-training that reproduces
+    their merges, stopped just before that step."""
+
+    retrained_with: str
+    yours: PairStat
+    """Their pair, with its count in their training."""
+    reference: PairStat
+    """The reference's pair, with its count in their training."""
+
+
+@dataclass(frozen=True)
 class CheckResult:
     total: int
     matching: int
     settings: TrainSettings
     """The reference's settings (the learner's, or the guess when they did not know)."""
-    guessed: bool
     reference: tuple[Spelled, ...]
     divergence: Divergence | None
-    """The first difference, with counts in the reference's corpus at that step."""
+    """The first difference, with counts in the reference's training at that step."""
     rest: tuple[tuple[int, Spelled, int | None], ...]
     """``(step, merge, step of the same merge in the reference or None)`` from the first difference on."""
     diagnosis: tuple[Cause, ...]
@@ -109,125 +83,44 @@ class CheckResult:
     attempts: tuple[Attempt, ...]
     skipped: int = 0
     """Variants not tried because the time limit was reached."""
+    guess: Guess | None = None
+    """How the settings were guessed, and how far the guess reproduces the merges (None: given)."""
+    convention: Convention | None = None
+    """When guessed: the well-known trainer whose tie rule the reference took for these settings."""
+    yours: YourCounts | None = None
+    base_size: int = 0
+    """The reference's base vocabulary (256 bytes, or the characters): a vocabulary size counts it."""
+    next_merge: PairStat | None = None
+    """When every merge matches: the reference's next one (None when it stops there too)."""
+
+    @property
+    def guessed(self) -> bool:
+        return self.guess is not None
 
 
-def spelled_merges(trace: Trace) -> list[Spelled]:
-    tokens, marker = trace.tokens, trace.settings.end_of_word
-    return [(token_sort_bytes(tokens[s.left], marker), token_sort_bytes(tokens[s.right], marker)) for s in trace.steps]
+    def count_note(self) -> str | None:
+        """When every merge matches: whether the reference goes on, in words (a list one merge short
+        matches all the same, so the count is worth a look)."""
+        if self.matching < self.total:
+            return None
+        if self.next_merge is None:
+            return (f"All {self.total:,} of your merges match, and the reference stops there too: no pair occurs "
+                    f"{self.settings.min_frequency} or more times any more.")
+        left, right = (visible_text(part) for part in self.next_merge.spelled)
+        return (f"All {self.total:,} of your merges match; the reference goes on: its merge {self.total + 1:,} is "
+                f"{left} + {right} (count {self.next_merge.count:,}). If your trainer was given a vocabulary size, check "
+                f"the number of merges: vocabulary size = base tokens + merges + special tokens, here "
+                f"{vocabulary(self.base_size, self.total, len(self.settings.special_tokens))}.")
 
 
-def leading_matches(ours: Sequence[Spelled], theirs: Sequence[Spelled]) -> int:
-    """``[a, b, c], [a, b, d] -> 2``."""
-    for index, (a, b) in enumerate(zip(ours, theirs)):
-        if a != b:
-            return index
-    return min(len(ours), len(theirs))
+def vocabulary(base_size: int, merges: int, specials: int) -> str:
+    """The vocabulary size, summed in words.
 
-
-def _reference(corpus: Corpus, settings: TrainSettings, merges: int, *, time_limit_s: float | None = None) -> Trace:
-    wanted = replace(settings, merges=merges, vocab_size=None, top_k=0, max_ties=20)
-    return train(corpus, wanted, time_limit_s=time_limit_s)
-
-
-def _run(source: CheckCorpus, group: list[Variant], learner: Sequence[Spelled], deadline: float):
-    """How far each variant of ``group`` (the same corpus and rules, any tie rule) follows the
-    learner, in one pass of the compact trainer. It stops at the first merge that differs, so a
-    wrong variant costs a few merges (the reference trainer cannot stop early)."""
-    first = group[0]
-    corpus = source.build(first.settings, joined=first.joined)
-    run = replay(corpus, first.settings, learner, rules=first.rules or Rules(),
-                 also=[v.settings.tie_break for v in group[1:]], deadline=deadline)
-    return [Attempt(v, run.by_rule[v.settings.tie_break], run.timed_out) for v in group], run
-
-
-def _confirm(source: CheckCorpus, attempt: Attempt, learner: Sequence[Spelled], deadline: float) -> Attempt:
-    """A settings variant's count, re-measured on the reference trainer itself (the diagnosis then
-    rests on the reference, not on the compact trainer). Skipped for a corpus with a huge word
-    (pre-tokenizer ``none`` on a long text), where the reference's first-seen index is slow."""
-    corpus = source.build(attempt.variant.settings, joined=attempt.variant.joined)
-    left = deadline - time.perf_counter()
-    if attempt.variant.rules is not None or left <= 0 or max((len(w) for w, _ in corpus.words), default=0) > _HUGE_WORD:
-        return attempt
-    trace = _reference(corpus, attempt.variant.settings, min(attempt.matching + 1, len(learner)), time_limit_s=left)
-    if trace.stop_reason == "time_limit":
-        return attempt
-    return Attempt(attempt.variant, leading_matches(spelled_merges(trace), learner))
-
-
-def _combined(a: Variant, b: Variant, base: TrainSettings) -> Variant | None:
-    """Both variants' changes at once; None when they change the same thing."""
-    changes = {}
-    for variant in (a, b):
-        for f in fields(TrainSettings):
-            value = getattr(variant.settings, f.name)
-            if value != getattr(base, f.name):
-                if changes.get(f.name, value) != value:
-                    return None
-                changes[f.name] = value
-    rules = {}
-    for variant in (a, b):
-        for f in fields(Rules):
-            value = getattr(variant.rules or Rules(), f.name)
-            if value != getattr(Rules(), f.name):
-                if rules.get(f.name, value) != value:
-                    return None
-                rules[f.name] = value
-    return Variant(f"{a.code}+{b.code}", f"{a.label} and {b.label}", replace(base, **changes),
-                   Rules(**rules) if rules else None, a.joined or b.joined, parts=(a, b))
-
-
-def _search(source: CheckCorpus, candidates: list[Variant], learner, deadline, *, until_all: bool = False):
-    """``(attempts, variants skipped, the first group's replay)``; variants that differ only in the
-    tie rule share one pass. Skipped: for the time limit, or (``until_all``) once one reproduces
-    every merge."""
-    groups: dict[tuple, list[Variant]] = {}
-    for variant in candidates:
-        rest = {k: v for k, v in variant.settings.to_dict().items() if k != "tie_break"}
-        groups.setdefault((repr(rest), variant.rules or Rules(), variant.joined), []).append(variant)
-    attempts, first_run = [], None
-    for group in groups.values():
-        if time.perf_counter() > deadline:
-            return attempts, len(candidates) - len(attempts), first_run
-        found, run = _run(source, group, learner, deadline)
-        attempts += found
-        first_run = first_run or run
-        if until_all and any(a.matching == len(learner) for a in found):
-            return attempts, len(candidates) - len(attempts), first_run
-    return attempts, 0, first_run
-
-
-def guess_settings(source: CheckCorpus, learner: Sequence[Spelled], start: TrainSettings, deadline: float) -> TrainSettings:
-    """The settings that reproduce the learner furthest, one setting at a time (twice round),
-    starting from ``start`` with the end-of-word marker their merges spell, if any."""
-    markers = tuple(_markers(learner))
-    if markers and not start.end_of_word:
-        start = replace(start, end_of_word=markers[0])
-    choices = {"end_of_word": (None, *markers), "unit": UNITS, "tie_break": tuple(TIE_BREAK_RULES)}
-    if source.words is None:
-        choices = {"pretokenizer": tuple(NAMED_PATTERNS), **choices}
-    (best,), _, _ = _search(source, [Variant("", "", start)], learner, deadline)
-    for _ in range(2):
-        improved = False
-        for name, options in choices.items():
-            if best.matching == len(learner):
-                return best.variant.settings
-            tried, _, _ = _search(source, [Variant("", "", replace(best.variant.settings, **{name: o})) for o in options],
-                                  learner, deadline)
-            top = max(tried, key=lambda attempt: attempt.matching, default=best)
-            if top.matching > best.matching:  # a tie keeps the current value
-                best, improved = top, True
-        if not improved:
-            break
-    return best.variant.settings
-
-
-def _markers(learner: Sequence[Spelled]) -> list[str]:
-    found: dict[str, int] = {}
-    for pair in learner:
-        match = _MARKER.search(spelled_text(pair[1]))
-        if match:
-            found[match.group()] = found.get(match.group(), 0) + 1
-    return sorted(found, key=found.get, reverse=True)[:1]
+    >>> vocabulary(256, 142, 1)
+    '256 base tokens + 142 merges + 1 special token = 399'
+    """
+    return (f"{base_size:,} base tokens + {merges:,} merges + {specials} special token{'s' * (specials != 1)} "
+            f"= {base_size + merges + specials:,}")
 
 
 def check_merges(
@@ -236,15 +129,45 @@ def check_merges(
     settings: TrainSettings,
     *,
     guess: bool = False,
+    keep: Collection[str] = (),
+    prefer: Mapping[str, object] | None = None,
     time_limit_s: float = MAX_CHECK_SECONDS,
 ) -> CheckResult:
     """Compare ``learner``'s merges with the reference trained on ``source`` under ``settings`` and
-    diagnose the first difference. ``guess``: the learner does not know their settings; the ones
-    that reproduce their merges furthest, searched from ``settings``, become the reference."""
+    diagnose the first difference.
+
+    ``settings.vocab_size``, when given, is the size the learner's trainer was asked for: a list
+    that stops short of it or runs on past it is a ``merge-count`` cause. ``guess``: the
+    learner does not know their settings; the ones that reproduce their merges furthest become the
+    reference, except ``keep`` (settings they gave); ``prefer``: values their file states.
+    """
     learner = list(learner)[:MAX_MERGES]
-    deadline = time.perf_counter() + time_limit_s
-    base = guess_settings(source, learner, settings, deadline) if guess else settings
-    trace = _reference(source.build(base), base, len(learner), time_limit_s=time_limit_s)
+    started = time.perf_counter()
+    deadline = started + time_limit_s
+    if not guess:
+        return _compare(learner, source, settings, deadline, time_limit_s)
+    guessed = guess_settings(source, learner, settings, started + time_limit_s * _GUESS_SHARE, keep=keep, prefer=prefer)
+    base, convention = guessed.settings, convention_for(guessed.settings)
+    if convention is not None and convention.tie_break != base.tie_break:
+        base = replace(base, tie_break=convention.tie_break)
+    else:
+        convention = None
+    derive = "min_frequency" not in keep
+    result = _compare(learner, source, base, deadline, time_limit_s, derive_min_frequency=derive, convention=convention)
+    tie = next((part for part in result.best.variant.single if part.code == "tie-break"), None)
+    if convention is None and tie is not None and len(result.best.variant.single) > 1:
+        # a mistake *and* another tie rule: with the settings unknown, the tie rule is one of them
+        result = _compare(learner, source, tie.settings, deadline, time_limit_s, derive_min_frequency=derive)
+    if convention is None:  # the reference is the guess (with any minimum frequency read off the end)
+        guessed = replace(guessed, settings=result.settings, reproduced=result.matching)
+    return replace(result, guess=replace(guessed, explained=result.best.matching), convention=convention)
+
+
+def _compare(learner: list[Spelled], source: CheckCorpus, base: TrainSettings, deadline: float, time_limit_s: float,
+             *, derive_min_frequency: bool = False, convention: Convention | None = None) -> CheckResult:
+    """The check under settings ``base``; ``derive_min_frequency``: a list that stops where the next pair
+    occurs once sets the minimum frequency to 2; ``convention``: whose tie rule ``base`` took (for the words)."""
+    trace = reference_trace(source.build(base), base, len(learner) + 1, time_limit_s=time_limit_s)
     if trace.stop_reason == STOP_TIME_LIMIT:
         raise BpeError(
             f"the reference needed over {time_limit_s:g} s for {len(learner):,} merges on this corpus and stopped after "
@@ -253,15 +176,31 @@ def check_merges(
         )
     reference = spelled_merges(trace)
     matching = leading_matches(reference, learner)
+    next_merge = None
+    if matching == len(learner) and len(reference) > len(learner):
+        next_merge = PairStat(reference[len(learner)], trace.steps[len(learner)].count, ())
+        if derive_min_frequency and next_merge.count == 1 and _all_counted_twice(trace, matching):
+            # the list stops where the next pair occurs once: a minimum frequency of 2 (subword-nmt's default) cut it
+            base, next_merge = replace(base, min_frequency=2), None
+    reference = reference[:len(learner)]
     attempts: list[Attempt] = []
-    skipped, divergence, diagnosis = 0, None, []
+    skipped, divergence, diagnosis, yours = 0, None, [], None
     best = Attempt(Variant("", "the reference", base), matching)
     if matching < len(learner):
-        clues = Clues(word_table=source.words is not None, markers=tuple(_markers(learner)) if not base.end_of_word else ())
-        candidates = [v for group in variants_for(base, clues).values() for v in group]
+        texts = merged_texts(learner)
+        normalizations = tuple(name for name, entry in NORMALIZATIONS.items()
+                               if not entry.ruled_out(texts) and source.changed_by(name))
+        clues = Clues(word_table=source.words is not None, markers=() if base.end_of_word else tuple(markers(learner)),
+                      normalizations=normalizations)
+        variants = variants_for(base, clues)
+        candidates = [v for group in variants.values() for v in group]
+        # each mistake with each other tie rule too: free, as the tie rules of one corpus share a pass
+        with_ties = [combined(v, tie, base) for v in candidates if v.code != "tie-break" for tie in variants["tie-break"]]
         # the reference itself goes first: its pass (shared with the other tie rules) finds the first difference
-        attempts, skipped, run = _search(source, [best.variant, *candidates], learner, deadline)
-        attempts = attempts[1:]
+        attempts, skipped, run = search(source, [best.variant, *candidates, *with_ties], learner, deadline)
+        alone = {a.variant: a.matching for a in attempts if not a.variant.parts}
+        # a pair counts only if its second change matters: it must beat each of its changes alone
+        attempts = [a for a in attempts[1:] if a.matching > max((alone.get(p, 0) for p in a.variant.parts), default=-1)]
         divergence = run.divergence if run else None
         if divergence is None:  # the replay ran out of time: what the trace alone knows
             ours = PairStat(reference[matching], trace.steps[matching].count, ()) if matching < len(reference) else None
@@ -269,34 +208,52 @@ def check_merges(
         top = sorted((a for a in attempts if a.matching > matching), key=lambda a: -a.matching)
         if top and top[0].matching < len(learner):  # part of the way: the best one with each other change,
             # the changes that went furthest alone first, until one pair reproduces everything
-            alone = {a.variant: a.matching for a in attempts}
-            others = sorted((v for v in candidates if v.code != top[0].variant.code), key=lambda v: -alone.get(v, 0))
-            pairs = [_combined(top[0].variant, v, base) for v in others]
-            more, _, _ = _search(source, [v for v in pairs if v is not None], learner, deadline, until_all=True)
+            codes = {part.code for part in top[0].variant.single}
+            others = sorted((v for v in candidates if v.code not in codes), key=lambda v: -alone.get(v, 0))
+            pairs = [combined(top[0].variant, v, base) for v in others]
+            more, _, _ = search(source, [v for v in pairs if v is not None], learner, deadline, until_all=True)
             attempts += more
             # a pair counts only if its second change matters: it must beat the best one alone
-            top = sorted([a for a in top if a.variant.parts == ()] + [a for a in more if a.matching > top[0].matching],
-                         key=lambda a: -a.matching)
+            top = sorted([*top, *(a for a in more if a.matching > top[0].matching)], key=lambda a: -a.matching)
         if top:
-            top = sorted((_confirm(source, a, learner, deadline) if a.matching == top[0].matching else a for a in top),
+            top = sorted((confirm(source, a, learner, deadline) if a.matching == top[0].matching else a for a in top),
                          key=lambda a: -a.matching)
             best = top[0]
             winners = [a for a in top if a.matching == best.matching]
-            diagnosis = _causes(winners, base, matching, len(learner))
-        else:
+            diagnosis = _causes(winners, base, matching, len(learner), convention)
+            yours = _your_counts(source, best, learner, divergence, deadline)
+        elif len(reference) > matching:
             diagnosis = [_unexplained(attempts, matching, len(learner), divergence, skipped)]
+    diagnosis += _count_causes(len(learner), matching, len(reference), next_merge, base, len(trace.base))
     by_pair: dict[Spelled, int] = {}
     for step, pair in enumerate(reference, start=1):
         by_pair.setdefault(pair, step)
     rest = tuple((step, pair, by_pair.get(pair)) for step, pair in enumerate(learner, start=1) if step > matching)
     return CheckResult(
-        total=len(learner), matching=matching, settings=base, guessed=guess, reference=tuple(reference),
-        divergence=divergence, rest=rest, diagnosis=tuple(diagnosis),
-        best=best, attempts=tuple(attempts), skipped=skipped,
+        total=len(learner), matching=matching, settings=base, reference=tuple(reference), divergence=divergence,
+        rest=rest, diagnosis=tuple(diagnosis), best=best, attempts=tuple(attempts), skipped=skipped, yours=yours,
+        base_size=len(trace.base), next_merge=next_merge,
     )
 
 
-def _causes(winners: list[Attempt], base: TrainSettings, matching: int, total: int) -> list[Cause]:
+def _all_counted_twice(trace, merges: int) -> bool:
+    return all(step.count >= 2 for step in trace.steps[:merges])
+
+
+def _your_counts(source: CheckCorpus, best: Attempt, learner: Sequence[Spelled], divergence: Divergence | None,
+                 deadline: float) -> YourCounts | None:
+    """Both pairs' counts at the first difference in the re-training that reproduces the learner."""
+    if divergence is None or divergence.ours is None or best.matching < divergence.step:
+        return None
+    run = follow(source, best.variant, learner[:divergence.step], deadline=deadline,
+                 probe=(divergence.step, (divergence.theirs.spelled, divergence.ours.spelled)))
+    if not run.probed:
+        return None
+    return YourCounts(best.label, *run.probed)
+
+
+def _causes(winners: list[Attempt], base: TrainSettings, matching: int, total: int,
+            convention: Convention | None) -> list[Cause]:
     causes: list[Cause] = []
     seen: set[str] = set()
     for attempt in winners:
@@ -308,8 +265,38 @@ def _causes(winners: list[Attempt], base: TrainSettings, matching: int, total: i
         for part in attempt.variant.single:
             if part.code not in seen:
                 seen.add(part.code)
-                causes.append(Cause(part.code, f"{MISTAKES[part.code].explanation} Re-training with "
+                why = (f" The reference breaks ties as {convention.name} does for settings like yours "
+                       f"({convention.shape})." if convention and part.code == "tie-break" else "")
+                causes.append(Cause(part.code, f"{MISTAKES[part.code].explanation}{why} Re-training with "
                                                f"{attempt.label}: {how_far}. Fix: {part.fix}."))
+    return causes
+
+
+def _count_causes(total: int, matching: int, made: int, next_merge: PairStat | None, base: TrainSettings,
+                  base_size: int) -> list[Cause]:
+    """A list that stops short of the size it was asked for (``base.vocab_size``), or runs on past it or past
+    the reference's end."""
+    causes = []
+    explanation = MISTAKES["merge-count"].explanation
+    specials = len(base.special_tokens)
+    wanted = None if base.vocab_size is None else base.vocab_size - base_size - specials
+    if wanted is not None and wanted != total:
+        formula = vocabulary(base_size, wanted, specials)
+        if wanted > total:
+            said = f"Your list stops {wanted - total:,} short: it has {total:,} merges, the vocabulary size asked for needs {wanted:,} ({formula})."
+            if next_merge is not None:
+                left, right = (visible_text(part) for part in next_merge.spelled)
+                said += f" The reference's merge {total + 1:,} is {left} + {right} (count {next_merge.count:,})."
+        else:
+            said = f"Your list runs on {total - wanted:,} past the size asked for: it has {total:,} merges, where {formula}."
+        causes.append(Cause("merge-count", f"{explanation} {said} Fix: make vocabulary size − base tokens − special "
+                                           "tokens merges, e.g. `for _ in range(vocab_size - 256 - len(special_tokens))` "
+                                           "on bytes."))
+    elif made == matching < total:
+        causes.append(Cause("merge-count", f"{explanation} The reference stops after {made:,} merges: no pair occurs "
+                                           f"{base.min_frequency} or more times any more. Your list runs on for "
+                                           f"{total - made:,} more. Fix: stop when the best pair's count is below the "
+                                           "minimum frequency, or when no pair is left."))
     return causes
 
 

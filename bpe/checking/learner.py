@@ -4,177 +4,165 @@ Scope: turning a merges file into one list of ``(left, right)`` spellings, each 
 any end-of-word marker spelled out (``b"es"``, ``b"t</w>"``), which is how the comparison and the
 reference's tokens (:func:`bpe.vocab.token_sort_bytes`) spell them. Out of scope: comparing them.
 
-The shapes, one entry each in :data:`SHAPES`, tried in order (the first whose ``detect`` says yes):
+Where each file goes, in order (:func:`merge_shapes` lists them for the page and ``--help``):
 
-* ``minbpe``: a minbpe ``.model`` (``minbpe v1`` on line 1), read by :mod:`bpe.formats.minbpe`.
-* ``hf``: a Hugging Face ``tokenizer.json`` (a JSON object with a ``model``), by :mod:`bpe.formats.huggingface`.
-* ``bpe-lab``: a BPE Lab tokenizer file, or the output of ``python -m bpe train --json``.
-* ``gpt2``: ``left right`` lines in GPT-2's byte-to-unicode characters (``Ġ`` for a space), the
-  layout of GPT-2's ``vocab.bpe``, Hugging Face's ``merges.txt`` and CS336's reference files.
-* ``text``: ``left right`` lines of plain text, for character-level runs (``e s``, ``es t</w>``).
+1. a **pickle** is refused unread: unpickling runs whatever code the file holds, and a merges file
+   is untrusted. The refusal gives the two lines of Python that write the merges as JSON instead;
+2. every one-file format of :data:`bpe.formats.FORMATS` whose ``recognizes`` says yes (minbpe's
+   ``.model``, a ``tokenizer.json``, BPE Lab JSON, a tiktoken rank file, subword-nmt codes...) is
+   read by that format, so a new format reaches the checker with no edit here;
+3. anything else is one of the shapes learners write (:mod:`bpe.checking.handwritten`).
 
-Both line shapes may start with a ``#version`` header. Telling them apart: ``gpt2`` when every
-token is in GPT-2's alphabet and one uses a stand-in above U+00FF (``Ġ``, ``Ċ``) or UTF-8 read as
-Latin-1 (``Ã©`` for ``é``); otherwise ``text`` (for ASCII the two readings are the same bytes).
+Every refusal is one line that says what is wrong and which shape to write, with an example.
 
-    >>> read_learner_merges("#version: 0.2\\nĠ t\\nĠt he\\n", name="merges.txt").pairs
-    ((b' ', b't'), (b' t', b'he'))
     >>> read_learner_merges("e s\\nes t</w>\\n", name="merges.txt").pairs
     ((b'e', b's'), (b'es', b't</w>'))
+    >>> read_learner_merges("minbpe v1\\n\\n0\\n97 97\\n256 98\\n", name="my.model").shape
+    'minbpe'
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ..byte_level import UNICODE_TO_BYTE, gpt2_text_to_bytes
 from ..errors import FormatError
-from ..formats.common import as_text
-from ..formats.gpt2 import parse_vocab_bpe
-from ..formats.huggingface import HF, from_hf
-from ..formats.minbpe import MINBPE, MINBPE_HEADER, from_minbpe
-from ..formats.ours import OURS, from_ours
+from ..formats import all_formats, import_tokenizer
+from ..formats.common import TokenizerFormat, as_text
 from ..limits import MAX_MERGES
 from ..tokenizer import Tokenizer
 from ..vocab import token_sort_bytes
+from .handwritten import HANDWRITTEN, Spelled, read_handwritten
 
-Spelled = tuple[bytes, bytes]
+BOM = "\ufeff".encode()
+_PICKLE_STARTS = (b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05", b"(lp0", b"(dp0", b"]q\x00", b"}q\x00", b"](", b"}(")
+"""How pickles begin: protocol 2 and later say so in two bytes; protocols 0 and 1 open a list or a dict."""
+AS_JSON = 'import json; json.dump([[list(a), list(b)] for a, b in merges], open("merges.json", "w"))'
+"""Two lines of Python that write a list of ``(bytes, bytes)`` merges as JSON byte lists (a shape read here)."""
 
 
 @dataclass(frozen=True)
 class LearnerMerges:
     pairs: tuple[Spelled, ...]
     shape: str
-    """The :data:`SHAPES` entry that read the file."""
+    """The :func:`merge_shapes` entry that read the file."""
     hints: dict = field(default_factory=dict, compare=False)
-    """What the file says about how it was trained: ``unit``, ``pretokenizer``, ``end_of_word``."""
+    """What the file says about how it was trained: ``unit``, ``pretokenizer``, ``end_of_word``..."""
 
 
 @dataclass(frozen=True)
-class Shape:
+class MergeShape:
     name: str
     title: str
-    detect: Callable[[str], bool]
-    read: Callable[[str, str], LearnerMerges]
+    example: str
 
 
-def _json_object(text: str) -> dict | None:
-    if not text.lstrip().startswith("{"):
+def _one_file_formats() -> dict[str, TokenizerFormat]:
+    """The formats read here: those read from one file (looked up when called, so a test's toy format counts)."""
+    return {entry.name: entry for entry in all_formats() if entry.reads == 1}
+
+
+def merge_shapes() -> Mapping[str, MergeShape]:
+    """Every shape read, by name, in the order tried: the one-file formats (recognized by their
+    ``recognizes``; one without it is read when chosen by name), then the shapes learners write."""
+    shapes = [MergeShape(entry.name, entry.title, f"a {entry.file_names[0]} as its library writes it")
+              for entry in _one_file_formats().values()]
+    shapes += [MergeShape(shape.name, shape.title, shape.example) for shape in HANDWRITTEN]
+    return MappingProxyType({shape.name: shape for shape in shapes})
+
+
+def _looks_pickled(data: bytes, name: str) -> bool:
+    if data.startswith(_PICKLE_STARTS):
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return name.lower().endswith((".pkl", ".pickle"))  # a text file named .pkl is read as text
+    return False
+
+
+def _repeats_a_line(data: bytes) -> bool:
+    """A line that comes twice: a merge made twice, which a format's reader may drop (subword-nmt's
+    keeps the first, as ``apply_bpe`` does), so such a file is read as lines first."""
+    lines = [line for line in data.split(b"\n")[1:] if line.strip()]
+    return len(set(lines)) < len(lines)
+
+
+def _from_tokenizer(tokenizer: Tokenizer, entry: TokenizerFormat) -> LearnerMerges:
+    tokens, marker = tokenizer.tokens, tokenizer.end_of_word
+    pairs = tuple((token_sort_bytes(tokens[left], marker), token_sort_bytes(tokens[right], marker))
+                  for left, right, _ in tokenizer.merges)
+    hints: dict = {"unit": tokenizer.unit, "end_of_word": marker, "end_of_word_mode": tokenizer.end_of_word_mode}
+    if entry.stores_pattern:
+        hints["pretokenizer"] = tokenizer.pretokenizer.name
+    if entry.stores_special_tokens:
+        hints["special_tokens"] = tuple(tokenizer.special_tokens)
+    return LearnerMerges(pairs, entry.name, hints)
+
+
+def _json_value(text: str, name: str) -> object:
+    """The parsed JSON when ``text`` is JSON; None when it is not (``[`` may open a Python list instead)."""
+    start = text.lstrip()[:1]
+    if start not in ("{", "["):
         return None
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    return data if isinstance(data, dict) else None
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:
+        if start == "[":
+            return None
+        raise _refused(f"{name} is not valid JSON ({str(error)[:80]})", "json") from None
 
 
-def _from_tokenizer(tokenizer: Tokenizer, shape: str) -> LearnerMerges:
-    tokens = tokenizer.tokens
-    marker = tokenizer.end_of_word
-    pairs = tuple(
-        (token_sort_bytes(tokens[left], marker), token_sort_bytes(tokens[right], marker))
-        for left, right, _ in tokenizer.merges
-    )
-    hints = {"unit": tokenizer.unit, "pretokenizer": tokenizer.pretokenizer.name, "end_of_word": marker}
-    return LearnerMerges(pairs, shape, hints)
+def _shape(name: str):
+    return next(entry for entry in HANDWRITTEN if entry.name == name)
 
 
-def _read_bpe_lab(text: str, source: str) -> LearnerMerges:
-    data = _json_object(text) or {}
-    if "format" in data:
-        return _from_tokenizer(from_ours(text, source=source), "bpe-lab")
-    try:  # the output of `python -m bpe train --json`
-        pairs = tuple((bytes.fromhex(m["left_hex"]), bytes.fromhex(m["right_hex"])) for m in data["merges"])
-        settings = data.get("settings") or {}
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise FormatError(
-            f"{source}: a JSON object that is neither a BPE Lab tokenizer nor `train --json` output "
-            "(whose merges carry left_hex and right_hex)"
-        ) from None
-    marker = settings.get("end_of_word")
-    if marker:  # train --json spells the marker in "left"/"right" but not in the hex
-        pairs = tuple(
-            (l + (marker.encode() if m["left"].endswith(marker) else b""), r + (marker.encode() if m["right"].endswith(marker) else b""))
-            for (l, r), m in zip(pairs, data["merges"])
-        )
-    hints = {name: settings[name] for name in ("unit", "pretokenizer", "end_of_word") if name in settings}
-    return LearnerMerges(pairs, "bpe-lab", hints)
+def _refused(problem: str, shape: str) -> FormatError:
+    return _shape(shape).refusal(problem)
 
 
-def _gpt2_spelled(token: str) -> bool:
-    return all(char in UNICODE_TO_BYTE for char in token)
-
-
-def _line_pairs(text: str, source: str) -> list[tuple[str, str]]:
-    header = text.split("\n", 1)[0]
-    if header.startswith("#") and not header.startswith("#version"):
-        text = text.split("\n", 1)[1] if "\n" in text else ""  # another comment line: drop it
-    elif header.startswith("#version"):  # any version: the lines after it are what counts
-        text = "#version: 0.2\n" + (text.split("\n", 1)[1] if "\n" in text else "")
-    return [(left, right) for _, left, right in parse_vocab_bpe(text, source=source)]
-
-
-def _looks_gpt2(text: str) -> bool:
-    try:
-        tokens = [token for pair in _line_pairs(text, "merges") for token in pair]
-    except FormatError:
-        return False  # not lines of pairs: the plain-text reader says what is wrong, naming the file
-    if not all(map(_gpt2_spelled, tokens)):
-        return False
-    joined = "".join(tokens)
-    # Ġ, Ċ... (stand-ins above U+00FF) only appear in GPT-2 spelling; so does UTF-8 read as Latin-1
-    # ("é" spelled "Ã©": a lead byte C2-F4 right before a continuation byte 80-BF).
-    return any(ord(char) > 0xFF for char in joined) or any(
-        0xC2 <= ord(a) <= 0xF4 and 0x80 <= ord(b) <= 0xBF for a, b in zip(joined, joined[1:])
-    )
-
-
-def _read_lines(text: str, source: str, *, gpt2: bool) -> LearnerMerges:
-    pairs = _line_pairs(text, source)
-    spell = gpt2_text_to_bytes if gpt2 else (lambda token: token.encode("utf-8"))
-    hints = {"unit": "byte"} if gpt2 else {}
-    return LearnerMerges(tuple((spell(left), spell(right)) for left, right in pairs), "gpt2" if gpt2 else "text", hints)
-
-
-SHAPES: MappingProxyType[str, Shape] = MappingProxyType({
-    shape.name: shape
-    for shape in (
-        Shape("minbpe", MINBPE.title, lambda text: text.startswith(MINBPE_HEADER),
-              lambda text, source: _from_tokenizer(from_minbpe(text, source=source), "minbpe")),
-        Shape("hf", HF.title, lambda text: "model" in (_json_object(text) or {}),
-              lambda text, source: _from_tokenizer(from_hf(text, source=source), "hf")),
-        Shape("bpe-lab", OURS.title, lambda text: _json_object(text) is not None, _read_bpe_lab),
-        Shape("gpt2", "merges lines in GPT-2's byte-to-unicode characters", _looks_gpt2,
-              lambda text, source: _read_lines(text, source, gpt2=True)),
-        Shape("text", "merges lines of plain text", lambda text: True,
-              lambda text, source: _read_lines(text, source, gpt2=False)),
-    )
-})
-
-
-def read_learner_merges(contents: str | bytes, *, name: str = "merges.txt") -> LearnerMerges:
-    """Read a learner's merges file in any of :data:`SHAPES`; a :class:`FormatError` says what is wrong."""
-    text = as_text(contents, source=name)
-    if text.startswith("\ufeff"):
-        text = text[1:]  # a byte-order mark from a Windows editor is not part of the first token
-    for shape in SHAPES.values():
-        if shape.detect(text):
-            merges = shape.read(text, name)
-            break
+def read_learner_merges(contents: str | bytes, *, name: str = "merges.txt", shape: str | None = None) -> LearnerMerges:
+    """Read a learner's merges file in any of :func:`merge_shapes` (``shape``: that one, not recognized);
+    a :class:`FormatError` says what is wrong."""
+    data = contents.encode("utf-8", errors="surrogatepass") if isinstance(contents, str) else bytes(contents)
+    if _looks_pickled(data, name):
+        raise FormatError(f"{name} is a Python pickle, which is never loaded here (unpickling runs any code the file "
+                          f"holds): write your merges as JSON instead with these two lines of Python, then check "
+                          f"merges.json: {AS_JSON}")
+    if shape is not None and shape not in merge_shapes():
+        raise FormatError(f"unknown merges shape {shape!r}: use one of {', '.join(merge_shapes())}")
+    data = data.removeprefix(BOM)  # a byte-order mark from a Windows editor is not part of the first token
+    formats = _one_file_formats()
+    entry = formats.get(shape) if shape else next(
+        (entry for entry in formats.values() if entry.recognizes is not None and entry.recognizes(data)), None)
+    if entry is not None and shape is None and _repeats_a_line(data):
+        try:
+            found, pairs, hints = read_handwritten(as_text(data, source=name), source=name)
+            return LearnerMerges(pairs, found, hints)
+        except FormatError:
+            pass  # not merge lines after all (a minbpe .model's header): its format reads it
+    if entry is not None:
+        try:
+            tokenizer = import_tokenizer(format=entry.name, files={name: data})
+        except FormatError as error:
+            json_shape = _shape("json")
+            raise FormatError(f"{error} (read as {entry.title}; merges your own code wrote can be written as "
+                              f"{json_shape.title}, e.g. {json_shape.example})") from None
+        merges = _from_tokenizer(tokenizer, entry)
+    else:
+        try:
+            text = as_text(data, source=name)
+        except FormatError as error:
+            raise _refused(str(error).rstrip("?"), "text") from None
+        value = _json_value(text, name)
+        if shape is None and value is not None and not isinstance(value.get("merges") if isinstance(value, dict) else value, list):
+            raise _refused(f"{name} holds JSON that is no tokenizer file and has no list of merges", "json")
+        found, pairs, hints = read_handwritten(text, source=name, value=value, shape=shape)
+        merges = LearnerMerges(pairs, found, hints)
     if not merges.pairs:
-        raise FormatError(f"{name} holds no merges: expected lines like 'e s' or a tokenizer file with merges")
+        raise _refused(f"{name} holds no merges", "text")
     if len(merges.pairs) > MAX_MERGES:
         raise FormatError(f"{name} holds {len(merges.pairs):,} merges, over the limit of {MAX_MERGES:,}; check the first {MAX_MERGES:,}")
     return merges
-
-
-def spelled_text(data: bytes) -> str:
-    """A spelled token as text for people: invalid UTF-8 as backslash escapes.
-
-    >>> spelled_text(b"es"), spelled_text(b"\\xe2\\x82")
-    ('es', '\\\\xe2\\\\x82')
-    """
-    return data.decode("utf-8", errors="backslashreplace")

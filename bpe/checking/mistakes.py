@@ -4,10 +4,11 @@ Scope: what each mistake is (in plain words), the exact fix, and how to reproduc
 :class:`Variant` runs that re-train the corpus as a learner with that mistake would. Out of scope:
 running them and choosing the likeliest (:mod:`bpe.checking.diagnose`).
 
-A variant either changes a setting, and then runs on the reference trainer (another tie rule,
-unit, split pattern, no special tokens, no end-of-word marker), or changes how pairs are counted
-or merges applied, and then runs on the compact trainer of :mod:`bpe.checking.compact`, which takes
-those rules as plug-ins.
+A variant changes a setting (another tie rule, unit, split pattern, no special tokens, no
+end-of-word marker), the text before training (:mod:`bpe.checking.normalization`), or how pairs are
+counted or merges applied (:mod:`bpe.checking.rules`, the plug-ins of the compact trainer that runs
+every variant). One code is found by counting instead: ``merge-count``, a list that stops short of
+the vocabulary size asked for or runs on past it (or past the last pair the corpus has).
 
     >>> from bpe import TrainSettings
     >>> [v.label for v in variants_for(TrainSettings(tie_break="hf"), Clues())["tie-break"]][:2]
@@ -26,7 +27,9 @@ from ..pretokenize import NAMED_PATTERNS
 from ..settings import TrainSettings
 from ..tiebreak import TIE_BREAK_RULES
 from ..vocab import UNITS
-from .compact import Rules, marker_mode
+from .compact import marker_mode
+from .normalization import NORMALIZATIONS
+from .rules import Rules
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class Clues:
     """The corpus is a word-count table (already split into words)."""
     markers: tuple[str, ...] = ()
     """End-of-word markers spelled in the learner's merges (``</w>``)."""
+    normalizations: tuple[str, ...] = ()
+    """The :data:`NORMALIZATIONS` that change this corpus and that the learner's merges do not rule out."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,8 @@ class Variant:
     """None: the reference trainer runs it; else the compact trainer with these rules."""
     joined: bool = False
     """Train the word table written out as one text, so merges cross words."""
+    normalization: str | None = None
+    """Train on the text changed by this :data:`NORMALIZATIONS` entry."""
     fix: str = ""
     parts: tuple["Variant", ...] = ()
     """For two mistakes at once, each of them (see ``single``)."""
@@ -116,9 +123,25 @@ def _word_frequency(base: TrainSettings, clues: Clues) -> list[Variant]:
 def _replacement(base: TrainSettings, clues: Clues) -> list[Variant]:
     fix = ("replace left to right and jump past each replacement: `if (ids[i], ids[i + 1]) == pair: "
            "out.append(new); i += 2`, so 'aaa' becomes 'aa a'")
+    left_behind = "merged again later"
     return [
         Variant("replacement", "merges applied right to left", base, Rules(replacing="right-to-left"), fix=fix),
         Variant("replacement", "merges applied with overlap", base, Rules(replacing="overlap"), fix=fix),
+        Variant("replacement", "only the first place in each word replaced", base, Rules(replacing="first-place"),
+                fix=f"replace every place the pair occurs in the word, not only the first: keep scanning to the end "
+                    f"of the word after a replacement (no `break`), or the pair stays behind and is {left_behind}"),
+        Variant("replacement", "only the first word holding the pair replaced", base, Rules(reach="first"),
+                fix=f"apply the merge to every word that holds the pair: no `break` or `return` in the loop over "
+                    f"words after the first replacement, or the pair stays behind and is {left_behind}"),
+    ]
+
+
+def _normalization(base: TrainSettings, clues: Clues) -> list[Variant]:
+    return [
+        Variant("normalization", NORMALIZATIONS[name].label, base, normalization=name,
+                fix=f"train on the text exactly as given: remove `{NORMALIZATIONS[name].code}` before counting "
+                    "(or normalize the reference's corpus the same way if your assignment asks for it)")
+        for name in clues.normalizations
     ]
 
 
@@ -173,14 +196,22 @@ MISTAKES: MappingProxyType[str, Mistake] = MappingProxyType({
         Mistake("word-frequency", "word frequency ignored",
                 "Each distinct word adds 1 to its pairs instead of its number of occurrences.", _word_frequency),
         Mistake("replacement", "merge applied wrongly",
-                "The winning pair is replaced overlapping itself or from the right, so 'aaa' does not become 'aa a'.",
-                _replacement),
+                "The winning pair is replaced overlapping itself or from the right, so 'aaa' does not become 'aa a', "
+                "or only in part (the first place in a word, or the first word that holds it): the pair stays "
+                "behind, which is why a merge can repeat in your list.", _replacement),
+        Mistake("normalization", "text changed before training",
+                "Your trainer changes the text before counting (lowercases it, normalizes its Unicode, or strips "
+                "or collapses its whitespace), so it learns from other text than the reference.", _normalization),
         Mistake("unit", "bytes versus characters",
                 "Your trainer starts from other symbols than the reference: bytes instead of characters, or the "
                 "reverse. They differ as soon as the text has a non-ASCII character.", _unit),
         Mistake("end-of-word", "end-of-word marker",
                 "The end-of-word marker is missing, added, or glued to the word's last symbol instead of "
                 "standing alone (or the reverse).", _end_of_word),
+        Mistake("merge-count", "the number of merges",
+                "Your list stops short of the number of merges it was meant to have, or runs on past it (or past "
+                "the last pair the corpus holds). A vocabulary size counts the base tokens, the merges and the "
+                "special tokens.", lambda base, clues: []),  # found by counting (see the module docstring)
     )
 })
 

@@ -17,6 +17,7 @@ What can go where:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -63,6 +64,9 @@ class TokenizerFormat:
     """False when the files lack the split pattern: importing asks for it (``pretokenizer``)."""
     stores_special_tokens: bool = True
     """False when the files lack the special tokens: importing takes them (``special_tokens``)."""
+    recognizes: Callable[[bytes], bool] | None = None
+    """Whether a one-file format's contents look like its files (a header, a JSON key, the shape of
+    its lines), for readers that are not told the format (Check my BPE); None: chosen by name only."""
 
     def __post_init__(self) -> None:  # a mistake in a format's entry fails at import, not on first use
         if not 1 <= self.reads <= len(self.file_names) or len(set(self.file_names)) != len(self.file_names):
@@ -107,6 +111,22 @@ def as_text(contents: str | bytes, *, source: str) -> str:
             f"{source} is not UTF-8 text (byte {error.start} is invalid): is it the right file, "
             "or was it saved in another encoding?"
         ) from None
+
+
+def json_object(contents: str | bytes) -> dict | None:
+    """The JSON object ``contents`` holds, or None (not JSON, or JSON but not an object): for
+    ``recognizes``, which must never raise.
+
+    >>> json_object('{"model": {}}'), json_object("[1]"), json_object("e s")
+    ({'model': {}}, None, None)
+    """
+    if contents.lstrip()[:1] not in ("{", b"{"):
+        return None
+    try:
+        data = json.loads(contents)
+    except (ValueError, RecursionError):  # ValueError: also UnicodeDecodeError and ints too long to read
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def build_tokenizer(*, source: str, **fields: object) -> Tokenizer:

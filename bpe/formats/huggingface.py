@@ -41,7 +41,7 @@ from ..pretokenize import NAMED_PATTERNS
 from ..tokenizer import Tokenizer
 from .common import (
     SET_OPERATION, TokenizerFormat, as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem,
-    foreign_syntax_problem, one_file, pretokenizer_name,
+    foreign_syntax_problem, json_object, one_file, pretokenizer_name,
 )
 
 _SIMPLE_POST = (None, "ByteLevel")  # post-processors that only adjust offsets
@@ -316,6 +316,7 @@ HF = TokenizerFormat(
     name="hf", title="Hugging Face tokenizer.json", file_names=("tokenizer.json",),
     note="Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
     write=_write, read=one_file(from_hf), problem=_problem,
+    recognizes=lambda contents: "model" in (json_object(contents) or {}),
 )
 
 

@@ -152,6 +152,7 @@ MINBPE = TokenizerFormat(
     name="minbpe", title="minbpe .model", file_names=("tokenizer.model", "tokenizer.vocab"),
     note="Karpathy's minbpe `RegexTokenizer.load()`; the `.vocab` file is for people to read.",
     write=_write, read=one_file(from_minbpe), problem=_problem,
+    recognizes=lambda contents: contents.startswith(MINBPE_HEADER.encode()),
 )
 
 

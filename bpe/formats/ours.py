@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
-from .common import TokenizerFormat, as_text, one_file
+from .common import TokenizerFormat, as_text, json_object, one_file
 
 
 def to_ours(tokenizer: Tokenizer) -> str:
@@ -44,4 +44,5 @@ OURS = TokenizerFormat(
     name="ours", title="BPE Lab JSON", file_names=("tokenizer.bpe-lab.json",),
     note="Everything BPE Lab knows: unit, pre-tokenizer, end-of-word marker, merges, special tokens.",
     write=to_ours, read=one_file(from_ours), byte_level_only=False,
+    recognizes=lambda contents: "format" in (json_object(contents) or {}),
 )

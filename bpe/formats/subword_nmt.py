@@ -151,6 +151,7 @@ SUBWORD_NMT = TokenizerFormat(
     name="subword-nmt", title="subword-nmt codes file", file_names=("bpe.codes",),
     note="Sennrich's `subword-nmt apply-bpe -c bpe.codes`: char-level, marker `</w>`, split on spaces.",
     write=_write, read=one_file(from_subword_nmt), problem=_problem, byte_level_only=False,  # the one character-level format
+    recognizes=lambda contents: bool(re.match(rb"#version: 0\.[12]\r?\n", contents)) and MARKER.encode() in contents,
 )
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 
 from ..errors import FormatError
 from ..pretokenize import NAMED_PATTERNS, Pretokenizer
@@ -33,6 +34,9 @@ from .common import (
     FOREIGN_SYNTAX, TokenizerFormat, as_text, build_tokenizer, duplicate_bytes_problem,
     foreign_syntax_problem, one_file, parse_id, rank_order_problem,
 )
+
+# The first lines as tiktoken writes them: a token in base64 (whole groups of four), a space, its rank.
+_RANK_LINES = re.compile(rb"(?:(?=[A-Za-z0-9+/])(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)? \d{1,18}\r?\n){3}")
 
 
 def from_tiktoken(
@@ -171,6 +175,7 @@ TIKTOKEN = TokenizerFormat(
     name="tiktoken", title="tiktoken rank file", file_names=("tokenizer.tiktoken",),
     note="`tiktoken.Encoding(..., mergeable_ranks=load_tiktoken_bpe(path))`; the split pattern is not stored.",
     write=_write, read=one_file(from_tiktoken), problem=_problem, stores_pattern=False, stores_special_tokens=False,
+    recognizes=lambda contents: _RANK_LINES.match(contents) is not None,
 )
 
 

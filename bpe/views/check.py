@@ -22,19 +22,23 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from ..checking import UNEXPLAINED, CheckCorpus, CheckResult, LearnerMerges, read_learner_merges, spelled_text
+from ..checking import MISTAKES, UNEXPLAINED, CheckCorpus, CheckResult, LearnerMerges, read_learner_merges
 from ..checking.compact import PairStat
-from ..checking.mistakes import MISTAKES
+from ..checking.report import shown_pair, shown_word
 from ..corpus import decode_text_file
 from ..errors import BpeError
 from ..limits import check_corpus_size
+from ..markdown import escape_markdown
 from ..presets import get_preset
 from ..settings import TrainSettings
+from ..spelling import visible_text
 
 CHECK_CSS = """
 <style>
-.bpe-check { border-collapse: collapse; width: 100%; margin: .4em 0 .8em; }
-.bpe-check th, .bpe-check td { border: 1px solid #d0d4da; padding: .45em .7em; text-align: left; vertical-align: top; }
+.bpe-check { border-collapse: collapse; width: 100%; margin: .4em 0 .8em; table-layout: fixed; }
+.bpe-check th, .bpe-check td { border: 1px solid #d0d4da; padding: .45em .7em; text-align: left; vertical-align: top;
+  overflow-wrap: anywhere; }
+.bpe-check th:first-child { width: 24%; }
 .bpe-check th { background: #f3f5f8; }
 .bpe-check .pair { font-family: ui-monospace, monospace; font-size: 1.15em; white-space: pre; }
 .bpe-check .pair span { background: #E8F1FA; border: 1px solid #9FC3E7; border-radius: 4px; padding: 0 .25em; }
@@ -67,6 +71,10 @@ class CheckForm:
     end_of_word: str = ""
     special_tokens: str = ""
     """Comma-separated."""
+    vocab_size: int | None = None
+    """The vocabulary size the learner's trainer was asked for, if they say (to check the number of merges)."""
+    shape: str = ""
+    """The merges shape to read the file as (a :func:`~bpe.checking.merge_shapes` name); empty: recognize it."""
 
     def with_preset(self, name: str) -> "CheckForm":
         """This form on preset ``name``, with the settings its source used (the likeliest ones meant)."""
@@ -75,11 +83,12 @@ class CheckForm:
                        tie_break=settings.tie_break, end_of_word=settings.end_of_word or "",
                        special_tokens=",".join(settings.special_tokens))
 
-    def inputs(self) -> tuple[LearnerMerges, CheckCorpus, TrainSettings]:
-        """The learner's merges, the corpus and the settings; a :class:`BpeError` says what to fix."""
+    def inputs(self) -> tuple[LearnerMerges, CheckCorpus, TrainSettings, tuple[str, ...]]:
+        """The learner's merges, the corpus, the settings and the settings a guess keeps (those typed in);
+        a :class:`BpeError` says what to fix."""
         if not self.merges:
             raise BpeError("no merges yet: upload your merges file or paste its lines")
-        learner = read_learner_merges(self.merges, name=self.merges_name or "your merges")
+        learner = read_learner_merges(self.merges, name=self.merges_name or "your merges", shape=self.shape or None)
         if self.corpus == "preset":
             preset = get_preset(self.preset)
             source = CheckCorpus(words=preset.word_counts) if preset.word_counts else CheckCorpus(text=preset.corpus_text)
@@ -93,23 +102,23 @@ class CheckForm:
             source = CheckCorpus(text=check_corpus_size(self.text))
         specials = tuple(token.strip() for token in self.special_tokens.split(",") if token.strip())
         settings = TrainSettings(unit=self.unit, pretokenizer=self.pretokenizer, tie_break=self.tie_break,
-                                 end_of_word=self.end_of_word.strip() or None, special_tokens=specials, min_frequency=1)
-        if self.guess:
-            hints = {k: v for k, v in learner.hints.items() if k in ("unit", "pretokenizer", "end_of_word")}
-            settings = replace(TrainSettings(min_frequency=1, special_tokens=specials), **hints)
-        return learner, source, settings
+                                 end_of_word=self.end_of_word.strip() or None, special_tokens=specials, min_frequency=1,
+                                 vocab_size=self.vocab_size)
+        if self.guess:  # found from the merges, except the special tokens typed in
+            settings = TrainSettings(min_frequency=1, special_tokens=specials, vocab_size=self.vocab_size)
+        return learner, source, settings, ("special_tokens",) if self.guess and specials else ()
 
 
 def _pair(pair: tuple[bytes, bytes]) -> str:
-    left, right = (html.escape(spelled_text(part)) for part in pair)
+    left, right = (html.escape(visible_text(part)) for part in pair)
     return f'<span class="pair"><span>{left}</span> + <span>{right}</span></span>'
 
 
 def _words(stat: PairStat | None) -> str:
     if stat is None or not stat.words:
         return "occurs nowhere at this step" if stat is not None and stat.count == 0 else ""
-    shown = ", ".join(f"{html.escape(repr(word))} ×{weight:,}" + (f" ({times} times in it)" if times > 1 else "")
-                      for word, weight, times in stat.words)
+    shown = ", ".join(f"{html.escape(shown_word(word))} ×{weight:,}"
+                      + (f" ({times} times in it)" if times > 1 else "") for word, weight, times in stat.words)
     return f"in {shown}"
 
 
@@ -117,6 +126,35 @@ def _count(stat: PairStat | None) -> str:
     if stat is None:
         return "—"
     return "unknown (the replay ran out of time)" if stat.count is None else f"{stat.count:,}"
+
+
+def reference_caption(result: CheckResult, shape: str, seconds: float) -> str:
+    """Markdown (escaped): how the file was read and the reference's settings, guessed or given."""
+    s = result.settings
+    how = ""
+    if result.guessed:
+        how = " (settings guessed from your merges" + (
+            f"; ties as {result.convention.name} breaks them" if result.convention else "") + ")"
+    marker = f"{s.end_of_word} {s.end_of_word_mode}" if s.end_of_word else "none"
+    return escape_markdown(
+        f"Read as {shape}; checked in {seconds:.1f} s. Reference{how}: {s.unit}s, pre-tokenizer {s.pretokenizer}, "
+        f"ties {s.tie_break}, end-of-word {marker}, special tokens {', '.join(s.special_tokens) or 'none'}, "
+        f"minimum frequency {s.min_frequency}."
+    )
+
+
+def guess_notice(result: CheckResult) -> tuple[str, str] | None:
+    """``(level, Markdown)`` saying how good the guessed settings are (``warning`` when poor: they are
+    probably not the learner's, and the page must not present them as the reference silently);
+    None when the settings were given."""
+    guess = result.guess
+    if guess is None:
+        return None
+    text = guess.sentence()
+    if result.convention is not None:
+        text += (f" For settings like these ({result.convention.shape}), {result.convention.name} breaks ties by "
+                 f"{result.settings.tie_break}: the reference does too.")
+    return ("warning" if guess.quality == "poor" else "info"), escape_markdown(text)
 
 
 def summary_text(result: CheckResult) -> str:
@@ -129,16 +167,25 @@ def summary_text(result: CheckResult) -> str:
 
 
 def difference_html(result: CheckResult) -> str:
-    """The first difference: both pairs side by side, their counts at that step, where they occur, the tie."""
+    """The first difference: both pairs side by side, their counts at that step in the reference's
+    training and in the learner's (as re-trained), where each occurs, and the tie."""
     d = result.divergence
     if d is None:
         return ""
+    yours = result.yours
     reference = _pair(d.ours.spelled) if d.ours is not None else "no pair left: the reference stopped"
     rows = [
         ("Merge", _pair(d.theirs.spelled), reference),
-        ("Count at this step (reference corpus)", _count(d.theirs), _count(d.ours)),
-        ("Where it occurs most", _words(d.theirs), _words(d.ours)),
+        ("Count in the reference's training", _count(d.theirs), _count(d.ours)),
     ]
+    if yours is not None:
+        rows += [(f"Count in your training (re-trained with {html.escape(yours.retrained_with)})",
+                  _count(yours.yours), _count(yours.reference)),
+                 ("Where it occurs most in your training", _words(yours.yours), _words(yours.reference))]
+    else:
+        rows.append(("Count in your training", "unknown: no re-training reproduces your merge "
+                     f"{d.step:,}", ""))
+    rows.append(("Where it occurs most in the reference's training", _words(d.theirs), _words(d.ours)))
     body = "".join(
         f'<tr><th scope="row">{label}</th><td class="yours">{mine}</td><td>{ref}</td></tr>' for label, mine, ref in rows
     )
@@ -172,7 +219,7 @@ def rest_frame(result: CheckResult) -> pd.DataFrame:
     rows = [
         {
             "step": step,
-            "your merge": f"{spelled_text(pair[0])} + {spelled_text(pair[1])}",
+            "your merge": shown_pair(pair),
             "in the reference": f"also at step {at:,}" if at else f"never learned (in its first {result.total:,})",
         }
         for step, pair, at in result.rest

@@ -165,4 +165,5 @@ def pair_chart(trace: Trace, step: int) -> "altair.LayerChart":
             f"drawing the pair counts needs altair and pandas ({error.name} is missing): "
             "pip install 'bpe-lab[app]', or pip install altair pandas"
         ) from error
-    return chart(trace, trace.check_step(step))
+    # A notebook has no page width to fit: give the bars room (the app's chart fits its column).
+    return chart(trace, trace.check_step(step)).properties(width=480)

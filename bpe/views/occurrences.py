@@ -27,8 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..corpus import Corpus
-from ..pair_replace import replace_pair
 from ..pretokenize import special_token_pattern, split_special
+from ..reference import merge
 from ..teaching.counting import Symbol, tally
 from ..tokenizer import Tokenizer
 from ..trace import PairCount, Trace
@@ -90,7 +90,7 @@ def merged(chunks: Sequence[Chunk], pair: Pair, new_id: int) -> list[Chunk]:
     [Chunk(ids=(9, 9), trained=True), Chunk(ids=(9,), trained=False)]
     """
     left, right = pair
-    return [Chunk(tuple(replace_pair(list(chunk.ids), left, right, new_id)), chunk.trained) for chunk in chunks]
+    return [Chunk(tuple(merge(list(chunk.ids), (left, right), new_id)), chunk.trained) for chunk in chunks]
 
 
 @dataclass(frozen=True, slots=True)

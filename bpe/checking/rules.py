@@ -1,0 +1,134 @@
+"""How a trainer counts pairs and applies a merge: the right way and the classic wrong ones.
+
+Scope: the plug-ins of the compact trainer (:mod:`bpe.checking.compact`), one registry per
+choice, and :class:`Rules`, which names one entry of each. Out of scope: running them.
+
+* counting ``overlap`` (right: ``aaa`` has (a, a) twice) or ``no-overlap`` (once);
+* replacing ``left-to-right`` (right: ``aaa`` -> ``aa a``), ``right-to-left`` (``a aa``),
+  ``overlap`` (``aa aa``: every counted occurrence becomes a token) or ``first-place`` (only the
+  first occurrence in each word: ``abab`` -> ``X ab``);
+* reaching ``every`` word that holds the pair (right) or only the ``first`` one;
+* weighting by ``frequency`` (right) or ``once`` per distinct word;
+* an end-of-word marker kept ``separate`` (a token of its own) or ``attached`` to the word's last
+  symbol (``t</w>``, as subword-nmt does).
+
+The two replacement bugs that leave the pair behind (``first-place``, ``first`` word) make the
+learner's trainer merge the same pair again at a later step: a repeated merge is their signature.
+
+    >>> replace_left_to_right([1, 2, 1, 2], 1, 2, 9), replace_first_place([1, 2, 1, 2], 1, 2, 9)
+    ([9, 9], [9, 1, 2])
+    >>> list(count_without_overlap([1, 1, 1]))
+    [(1, 1)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from ..tiebreak import Pair
+
+Ids = list[int]
+
+
+def count_with_overlap(ids: Ids) -> Iterable[Pair]:
+    """Each occurrence of each pair: ``[1, 1, 1] -> (1, 1), (1, 1)``."""
+    return zip(ids, ids[1:])
+
+
+def count_without_overlap(ids: Ids) -> Iterable[Pair]:
+    """``[1, 1, 1] -> (1, 1)``: an occurrence that shares a symbol with the last one counted is skipped."""
+    pairs = list(zip(ids, ids[1:]))
+    if len(set(pairs)) == len(pairs):
+        return pairs  # no pair repeats, so none can overlap itself (the usual word: decided in C)
+    last: dict[Pair, int] = {}
+    counted = []
+    for i, pair in enumerate(pairs):
+        if last.get(pair) != i - 1:
+            last[pair] = i
+            counted.append(pair)
+    return counted
+
+
+def replace_left_to_right(ids: Ids, left: int, right: int, new: int, *, limit: int = -1) -> Ids:
+    """``[1, 1, 1], (1, 1) -> [new, 1]``; ``limit``: at most that many replacements (-1: all)."""
+    out: Ids = []
+    done = 0  # ids[:done] are in out
+    while limit:
+        try:
+            i = ids.index(left, done)  # jump to the next candidate instead of looping in Python
+        except ValueError:
+            break
+        if i + 1 < len(ids) and ids[i + 1] == right:
+            out.extend(ids[done:i])
+            out.append(new)
+            done = i + 2
+            limit -= 1
+        else:
+            out.extend(ids[done:i + 1])
+            done = i + 1
+    out.extend(ids[done:])
+    return out
+
+
+def replace_right_to_left(ids: Ids, left: int, right: int, new: int) -> Ids:
+    """``[1, 1, 1], (1, 1) -> [1, new]``."""
+    return replace_left_to_right(ids[::-1], right, left, new)[::-1]
+
+
+def replace_with_overlap(ids: Ids, left: int, right: int, new: int) -> Ids:
+    """``[1, 1, 1], (1, 1) -> [new, new]``: a symbol shared by two occurrences goes into both."""
+    out, i, last = [], 0, len(ids) - 1
+    while i <= last:
+        if i < last and ids[i] == left and ids[i + 1] == right:
+            out.append(new)
+            # subtle: only a pair like (a, a) can overlap itself; the shared symbol is used again
+            i += 1 if i + 1 < last and ids[i + 2] == right and left == right else 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+def replace_first_place(ids: Ids, left: int, right: int, new: int) -> Ids:
+    """``[1, 2, 1, 2], (1, 2) -> [new, 1, 2]``: a loop that stops after its first replacement."""
+    return replace_left_to_right(ids, left, right, new, limit=1)
+
+
+COUNTING: MappingProxyType[str, Callable[[Ids], Iterable[Pair]]] = MappingProxyType(
+    {"overlap": count_with_overlap, "no-overlap": count_without_overlap}
+)
+REPLACING: MappingProxyType[str, Callable[[Ids, int, int, int], Ids]] = MappingProxyType({
+    "left-to-right": replace_left_to_right, "right-to-left": replace_right_to_left,
+    "overlap": replace_with_overlap, "first-place": replace_first_place,
+})
+WEIGHTING: MappingProxyType[str, Callable[[int], int]] = MappingProxyType(
+    {"frequency": lambda freq: freq, "once": lambda freq: 1}
+)
+REACH = ("every", "first")
+"""Which words a merge is applied to: every word holding the pair, or the first one only."""
+MARKING = ("separate", "attached")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How a run counts and merges; the defaults are the reference's."""
+
+    counting: str = "overlap"
+    replacing: str = "left-to-right"
+    reach: str = "every"
+    weighting: str = "frequency"
+    marker: str | None = None
+    """``separate`` or ``attached``; None: as the settings place it (``end_of_word_mode``)."""
+
+    def __post_init__(self) -> None:
+        for name, registry in (("counting", COUNTING), ("replacing", REPLACING), ("reach", REACH),
+                               ("weighting", WEIGHTING), ("marker", MARKING)):
+            if getattr(self, name) not in registry and not (name == "marker" and self.marker is None):
+                raise ValueError(f"unknown {name} rule {getattr(self, name)!r}: use one of {', '.join(registry)}")
+
+    @property
+    def is_reference(self) -> bool:
+        """Counting and replacing as the reference does (the compact trainer's fast local update applies)."""
+        return (self.counting, self.replacing, self.reach) == ("overlap", "left-to-right", "every")

@@ -1,0 +1,106 @@
+"""The lines of ``bpe/reference.py`` that one step runs, with that step's values beside them.
+
+The Train page shows the loop of :func:`bpe.reference.train` for the merge on screen (the pair, its
+count, the tie, the new id) and the Encode page the loop of :func:`bpe.reference.encode_chunk` for
+one merge applied to one chunk. The values come from the fast engine's records (a trace step, an
+encode walkthrough); the reference computes the same ones (``tests/test_reference.py``), which is
+why the two can be shown side by side.
+
+    >>> from bpe import PRESETS, train
+    >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
+    >>> for line in train_step_lines(trace, 3)[-4:]:
+    ...     print(line.number > 0, line.code.strip(), "#", line.value)
+    True pair = break_tie(tied, Tie(stats, vocab, hf), tie_break) # pair = (256, 257): 'aa' + 'ab' (lexicographic-min)
+    True corpus = [(merge(ids, pair, new_id), n) for ids, n in corpus] # 2 replacements in 1 word
+    True vocab[new_id] = vocab[pair[0]] + vocab[pair[1]] # vocab[258] = 'aaab'
+    True merges.append(Merge(pair, count, new_id)) # Merge(pair=(256, 257), count=2, new_id=258)
+
+Each line is found in the reference's source by how it starts (:data:`TRAIN_LINES`,
+:data:`ENCODE_LINES`); a line that is no longer there is an error when this module is imported.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from types import MappingProxyType, ModuleType
+from typing import NamedTuple
+
+from .. import reference
+from ..merge_loop import AppliedMerge
+from ..tokenizer import ChunkWalk
+from ..trace import Trace
+
+
+class CodeLine(NamedTuple):
+    number: int
+    """Its line number in ``bpe/reference.py``."""
+    code: str
+    """The line as written, indent included (the loop's body shows as inside it)."""
+    value: str
+    """What it computes at this step (empty when there is nothing to show)."""
+
+
+def _find(function: Callable | ModuleType, starts: tuple[str, ...]) -> Mapping[str, tuple[int, str]]:
+    """``start -> (line number, the line)`` for the first line of ``function`` that starts so."""
+    lines, first = inspect.getsourcelines(function)
+    first = first or 1  # a whole module starts at line 1
+    found = {}
+    for start in starts:
+        number = next((first + i for i, line in enumerate(lines) if line.strip().startswith(start)), None)
+        if number is None:
+            raise RuntimeError(f"bpe/reference.py's {function.__name__} has no line starting {start!r}: update bpe/teaching/reference_code.py")
+        found[start] = (number, lines[number - first].rstrip())
+    return MappingProxyType(found)  # read-only: a server's modules are shared by every user
+
+
+TRAIN_LINES = _find(reference.train, (
+    "for new_id in", "stats = get_stats", "count = max", "tied = ", "pair = break_tie", "corpus = [(merge", "vocab[new_id] =",
+    "merges.append",
+))
+ENCODE_LINES = _find(reference.encode_chunk, ("while len(ids)", "stats = get_stats", "pair = min", "ids = merge"))
+RULE_LINES = MappingProxyType({
+    rule[1:-4]: line for rule, line in _find(reference, tuple(f'"{rule}": (' for rule in reference.TIE_BREAKS)).items()
+})
+"""Each rule's entry in ``TIE_BREAKS``: its sort key, and whether the smallest or greatest key wins."""
+
+
+def _pair_text(trace: Trace, pair: tuple[int, int]) -> str:
+    return f"{trace.token_text(pair[0])!r} + {trace.token_text(pair[1])!r}"
+
+
+def train_step_lines(trace: Trace, step: int) -> list[CodeLine]:
+    """The loop of ``reference.train`` at merge ``step`` (1-based) of ``trace``, with its values."""
+    merge = trace.steps[step - 1]
+    pair = (merge.left, merge.right)
+    tied = ", ".join(_pair_text(trace, tied) for tied in merge.tied[:3]) + (", …" if merge.tie_count > 3 else "")
+    words = f"{merge.words_changed:,} word{'s' * (merge.words_changed != 1)}"
+    values = {
+        "for new_id in": f"new_id = {merge.new_id}",
+        "stats = get_stats": "the best: " + ", ".join(f"{_pair_text(trace, (p.left, p.right))} {p.count:,}" for p in merge.top_pairs[:3]),
+        "count = max": f"count = {merge.count:,}",
+        "tied = ": f"{merge.tie_count:,} pair{'s' * (merge.tie_count != 1)} at {merge.count:,}: {tied}",
+        "pair = break_tie": f"pair = {pair}: {_pair_text(trace, pair)} ({trace.settings.tie_break})",
+        "corpus = [(merge": f"{merge.replacements:,} replacement{'s' * (merge.replacements != 1)} in {words}",
+        "vocab[new_id] =": f"vocab[{merge.new_id}] = {trace.token_text(merge.new_id)!r}",
+        "merges.append": f"Merge(pair={pair}, count={merge.count}, new_id={merge.new_id})",
+    }
+    number, code = RULE_LINES[trace.settings.tie_break]
+    return [CodeLine(number, code, "this run's tie-break rule")] + [
+        CodeLine(number, code, values[start]) for start, (number, code) in TRAIN_LINES.items()
+    ]
+
+
+def encode_merge_lines(walk: ChunkWalk, index: int, spell: Callable[[int], str]) -> list[CodeLine]:
+    """The loop of ``reference.encode_chunk`` as it applies ``walk``'s merge ``index`` (0-based) to its
+    chunk; ``spell`` names a token id (``tokenizer.token_text``)."""
+    applied: AppliedMerge = walk.merges[index]
+    before = walk.merges[index - 1].ids_after if index else walk.initial
+    pair = (applied.left, applied.right)
+    values = {
+        "while len(ids)": f"ids = {list(before)}  (chunk {walk.text!r})",
+        "stats = get_stats": f"{len(set(zip(before, before[1:])))} distinct pairs in the chunk",
+        "pair = min": f"pair = {pair}: {spell(applied.left)!r} + {spell(applied.right)!r}, learned as merge {applied.rank + 1:,}",
+        "ids = merge": f"ids = {list(applied.ids_after)}  ({len(applied.positions)} × id {applied.new_id})",
+    }
+    return [CodeLine(number, code, values[start]) for start, (number, code) in ENCODE_LINES.items()]

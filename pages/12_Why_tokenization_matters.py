@@ -1,0 +1,139 @@
+"""Why tokenization matters: what language models get wrong because of their tokenizer, one card each.
+
+Each card tokenizes the same texts under ours (the run in the sidebar, at its step) and every
+tokenizer of the pretrained registry, with the counts, a note on what to see, the explanation in
+terms of merges and pre-tokenization, and links to the page that shows the mechanism. The content
+is :mod:`bpe.teaching.why_tokenization`; the HTML and the chart, :mod:`bpe.views.why_cards`.
+
+"Try your own" counts while the learner types: ``st.text_input(live=...)`` commits after a pause
+in typing, inside a fragment, so only the box and its counts rerun (``benchmarks/live_typing.py``
+measures the pause; the README has the figures).
+"""
+
+import streamlit as st
+
+from bpe.app import pages
+from bpe.limits import MAX_WHY_CHARS
+from bpe.markdown import escape_markdown
+from bpe.pretrained import PRETRAINED
+from bpe.teaching.why_tokenization import PHENOMENA, Phenomenon, language_rows, refusal, tokenize_with
+from bpe.views.why_cards import WHY_CSS, WHY_PRESENTER_CSS, counts_line, language_chart, language_table_html, split_rows_html
+from ui import tokenizers, url
+from ui.preamble import current_run
+from ui.render import page_setup, presenter, show_chart, show_html, tokenizer_at
+from ui.state import SessionValue, lab
+
+LIVE_TYPING = "300ms"
+"""How long typing must pause before the counts update (Streamlit's ``live``; measured, see above)."""
+CARD = SessionValue("why_card", next(iter(PHENOMENA)))
+"""Which card is shown (a link's ``card=`` picks it)."""
+SAMPLES = {key: SessionValue(f"why_sample.{key}", card.samples[0][0]) for key, card in PHENOMENA.items()}
+"""Per card: the label of the sample text shown."""
+TRIED = {key: SessionValue(f"why_try.{key}", card.try_text) for key, card in PHENOMENA.items()}
+"""Per card: the learner's own text in its "try your own" box."""
+MAX_PILLS = 8
+"""More sample texts than this are offered in a menu."""
+MAX_BESIDE = 3
+"""This many sample texts (or a menu) sit beside the question; more go under it."""
+
+
+def read_url() -> None:
+    if (linked := url.new_param("card")) in PHENOMENA:
+        CARD.set(linked)
+
+
+def all_tokenizers() -> dict:
+    """Every pretrained tokenizer, then ours at the lab's step (when its run trains), by name.
+
+    Ours comes last: the real models' rows are the lesson, and a toy run at step 0 is all bytes."""
+    chosen = {}
+    for name, entry in PRETRAINED.items():
+        if (loaded := tokenizers.pretrained(name)) is not None:
+            chosen[entry.title] = loaded
+    trained = current_run()
+    if trained is not None:
+        step = lab().step
+        chosen[f"Ours (step {step:,})"] = tokenizer_at(trained, step)
+    return chosen
+
+
+def choose_card() -> Phenomenon:
+    titles = {key: card.title for key, card in PHENOMENA.items()}
+    st.pills(
+        "Phenomenon", list(PHENOMENA), format_func=titles.get, label_visibility="collapsed",
+        **CARD.widget(convert=lambda key: key or CARD.get()),  # clicking the chosen pill again keeps it
+    )
+    return PHENOMENA[CARD.get()]
+
+
+def choose_sample(card: Phenomenon) -> str:
+    labels = [label for label, _ in card.samples]
+    chosen = SAMPLES[card.key]
+    if len(labels) > MAX_PILLS:  # a menu: sixteen languages as pills take two rows of a projector
+        st.selectbox("Language", labels, label_visibility="collapsed", width=320, **chosen.widget(options=labels))
+    elif len(labels) > 1:
+        st.pills(
+            "Text", labels, label_visibility="collapsed", wrap=True,  # in a column they would scroll, hiding some
+            **chosen.widget(options=labels, convert=lambda label: label or chosen.get()),
+        )
+    return dict(card.samples).get(SAMPLES[card.key].get(), card.samples[0][1])
+
+
+@st.fragment
+def try_your_own(card: Phenomenon, chosen: dict) -> None:
+    """A text box whose counts follow the typing: only this fragment reruns after each pause."""
+    text = st.text_input(
+        "Try your own text", max_chars=MAX_WHY_CHARS, live=LIVE_TYPING,
+        help="The counts update when you pause typing; no Enter needed.", **TRIED[card.key].widget(),
+    )
+    rows = tokenize_with(card, text, chosen)
+    st.markdown(f"**{escape_markdown(counts_line(rows))}**")
+    show_html(split_rows_html(rows))
+
+
+def languages(chosen: dict) -> None:
+    rows = language_rows(chosen)
+    st.header("The same sentence in every language")
+    left_out = [name for name in chosen if name not in {row.tokenizer for row in rows}]
+    st.caption(
+        "The first article of the Universal Declaration of Human Rights, in the UN's translations: tokens "
+        "as a multiple of the English sentence's, per tokenizer (1 = as cheap as English). The numbers are "
+        "in the table below."
+        + (f" Left out: {escape_markdown(', '.join(left_out))}, which cannot encode the English sentence." if left_out else "")
+    )
+    show_chart(language_chart(rows).to_dict())
+    show_html(language_table_html(rows))
+
+
+def main() -> None:
+    page_setup(pages.WHY)
+    show_html(WHY_CSS)
+    st.title(":material/lightbulb: Why tokenization matters")
+    read_url()
+    card = choose_card()
+    chosen = all_tokenizers()
+    # A few sample texts fit beside the question: one row less above the chips on a projector.
+    beside = len(card.samples) <= MAX_BESIDE or len(card.samples) > MAX_PILLS
+    question, samples = st.columns([3, 2], vertical_alignment="center") if beside else (st.container(), st.container())
+    question.header(card.question)
+    with samples:
+        text = choose_sample(card)
+    if presenter():
+        show_html(WHY_PRESENTER_CSS)
+    show_html(split_rows_html(tokenize_with(card, text, chosen)))
+    if card.special and (refused := refusal(chosen, text)):
+        st.error(f"**{escape_markdown(refused[0])}'s `encode` by default:** {escape_markdown(refused[1])}", icon="🛑")
+    st.caption("Hover a token to mark its ids, or an id to mark its token; · is a space, ↵ a newline.")
+    why, mechanism = st.columns([3, 2], gap="large")
+    why.markdown(card.explanation)
+    with mechanism:
+        st.markdown("**See the mechanism**")
+        for link in card.links:
+            st.page_link(link.page, label=link.label, icon=pages.page_for(link.page).icon, query_params=dict(link.params))
+    if card.key == "languages":
+        languages(chosen)
+    try_your_own(card, chosen)
+    url.write_url({"card": card.key})
+
+
+main()

@@ -1,0 +1,120 @@
+"""The "Why tokenization matters" page in Chromium: each card's chips and ids are tiktoken's and sit
+in the first screen, on a laptop (1366x768) and on a projector in presenter mode (1280x720); the
+"try your own" counts follow the typing without Enter; axe finds no serious violation; every script
+of the languages card is drawn (pictures with ``--screenshots``, to look at).
+
+Expected ids come from tiktoken's own encodings built offline (``peers.tiktoken_encoding``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from bpe.app.pages import WHY
+from bpe.teaching.udhr import ARTICLE_1
+from bpe.teaching.why_tokenization import PHENOMENA
+
+from .conftest import ARTIFACTS, PROJECTOR
+from .peers import tiktoken_by_title, tiktoken_encoding
+from .test_browser_a11y import audit, url_path
+
+pytestmark = pytest.mark.browser
+
+LONG_TEXTS = {"languages", "code", "special-tokens"}
+"""Cards whose texts are long (a sentence, a function): the first screen holds GPT-2's chips; on
+every other card, all of GPT-2's, GPT-4's and GPT-4o's."""
+
+
+@pytest.fixture(scope="module")
+def tiktokens() -> dict:
+    return tiktoken_by_title()
+
+
+def open_card(page, app_url: str, key: str, *, present: bool = False) -> None:
+    page.goto(f"{app_url}/{url_path(WHY.file)}?card={key}" + ("&present=1" if present else ""))
+    expect(page.get_by_role("heading", name=PHENOMENA[key].question)).to_be_visible()
+    expect(page.locator(".bpe-splits").first).to_be_visible()
+
+
+def split_rows(page):
+    return page.locator(".bpe-splits").first.locator("tbody tr")
+
+
+def check_rows(page, text: str, tiktokens: dict, *, in_first_screen: int) -> None:
+    """Each OpenAI row shows tiktoken's count and ids; the chips of the first ``in_first_screen``
+    rows lie inside the viewport (nothing scrolled)."""
+    height = page.viewport_size["height"]
+    for index, (name, encoding) in enumerate(tiktokens.items()):
+        row = split_rows(page).nth(index)
+        ids = encoding.encode(text, disallowed_special=())
+        expect(row.locator("th")).to_contain_text(name)
+        expect(row.locator(".bpe-count")).to_have_text(f"{len(ids):,} token{'s' * (len(ids) != 1)}")
+        drawn = row.locator(".bpe-id")
+        expect(drawn.first).to_have_text(str(ids[0]))
+        assert drawn.all_inner_texts() == [str(token_id) for token_id in ids[: drawn.count()]] and drawn.count() >= min(48, len(ids))
+        if index < in_first_screen:
+            box = row.locator(".bpe-tokens").bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, f"{name}'s chips end at {box['y'] + box['height']:.0f} of {height}"
+
+
+@pytest.mark.parametrize("key", list(PHENOMENA))
+def test_each_cards_chips_and_ids_are_tiktokens_and_in_the_first_laptop_screen(page, app_url, picture, tiktokens, key):
+    open_card(page, app_url, key)
+    check_rows(page, PHENOMENA[key].samples[0][1], tiktokens, in_first_screen=1 if key in LONG_TEXTS else 3)
+    picture(page, f"why-{key}")
+
+
+@pytest.mark.parametrize("key", list(PHENOMENA))
+def test_each_cards_chips_are_in_the_first_screen_of_a_projector_in_presenter_mode(new_tab, app_url, picture, tiktokens, key):
+    page = new_tab(**PROJECTOR)
+    open_card(page, app_url, key, present=True)
+    expect(page.locator("html")).to_have_css("font-size", "22px")
+    check_rows(page, PHENOMENA[key].samples[0][1], tiktokens, in_first_screen=1 if key in LONG_TEXTS else 3)
+    picture(page, f"why-{key}-presenter")
+
+
+def test_try_your_own_counts_while_typing_without_enter(page, app_url, tiktokens):
+    open_card(page, app_url, "numbers")
+    box = page.get_by_role("textbox", name="Try your own text")
+    box.fill("")
+    text = "9876543210 - 123"
+    box.press_sequentially(text, delay=40)  # no Enter, no leaving the box
+    counts = " · ".join(f"{name}: {len(encoding.encode(text))} tokens" for name, encoding in tiktokens.items())
+    expect(page.get_by_text(counts)).to_be_visible()
+    expect(box).to_be_focused()
+
+
+def test_the_languages_card_and_the_special_tokens_card_have_no_serious_axe_violation(page, app_url, picture):
+    for key in ("languages", "special-tokens"):
+        open_card(page, app_url, key)
+        if key == "languages":
+            expect(page.locator('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg').first).to_be_visible()
+        audit(page, picture, f"why-{key}-axe")
+
+
+@pytest.mark.screenshots
+def test_screenshots_of_every_language_drawn(page, app_url):
+    """One picture of every language's sentence as tokens (to look for empty boxes), and all of them
+    side by side in ``why-every-script.png``."""
+    from PIL import Image
+
+    open_card(page, app_url, "languages")
+    pictures = []
+    for sentence in ARTICLE_1:
+        menu = page.get_by_role("combobox").first
+        menu.click()
+        page.get_by_role("option", name=sentence.language, exact=True).click()
+        expect(split_rows(page).first.locator(".bpe-count")).to_have_text(
+            f"{len(tiktoken_encoding('gpt2').encode(sentence.text)):,} tokens"
+        )
+        path = ARTIFACTS / f"why-script-{sentence.code}.png"
+        split_rows(page).first.screenshot(path=str(path))
+        pictures.append(Image.open(path))
+    width = max(picture.width for picture in pictures)
+    sheet = Image.new("RGB", (width, sum(picture.height for picture in pictures)), "white")
+    top = 0
+    for picture in pictures:
+        sheet.paste(picture, (0, top))
+        top += picture.height
+    sheet.save(ARTIFACTS / "why-every-script.png")
