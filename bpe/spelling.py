@@ -23,7 +23,7 @@ never meets an empty token or a blank cell, and never meets a Python literal lik
     >>> quote(" the")
     "'·the'"
     >>> visible_text(b"\\x00\\xe2\\x80\\x8d"), visible_text(b"\\xe2\\x82")  # marked, never empty
-    ('␀‹ZWJ›', '‹e2 82›')
+    ('‹NUL›‹ZWJ›', '‹e2 82›')
 
 Subtle: a mark replaces its character, it is never added beside it. A right-to-left override
 left in the HTML would reverse the text after it, and a zero-width joiner would glue two emoji

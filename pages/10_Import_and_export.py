@@ -32,7 +32,7 @@ def export_section(trained, step: int) -> None:
     # Step 0 means bytes only, here as everywhere: the whole run is a choice of its own (the default:
     # a tokenizer of bare bytes is rarely what someone came to export), not what step 0 stands for.
     whole = st.toggle(
-        f"All {total:,} merges (the whole run)", value=True, key="w.export_whole",
+        f"All {total:,} merges (the whole run)", value=True, key=widget_key("export_whole"),
         help="Off: the merges up to the step above (step 0: the bytes alone, no merge)",
     )
     step = total if whole else step

@@ -240,6 +240,11 @@ def walk_line(tokenizer: Tokenizer, step: WalkStep, at: int, count: int, *, name
     return f'<p class="bpe-walk-line"><b>Step {at:,} of {count - 1:,}</b> · {html.escape(what)}</p>'
 
 
+def byte_pieces(tokenizer: Tokenizer, ids: Sequence[int]) -> list[Piece]:
+    """The pieces of ``ids`` for decoding: each token's own bytes, partial characters included."""
+    return pieces_for(ids, tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))
+
+
 def byte_ids(tokenizer: Tokenizer, data: bytes) -> list[int]:
     """The base token of each byte of ``data``, for a byte-level tokenizer (our ids are the byte
     values; GPT-2 numbers its bytes otherwise).
