@@ -38,8 +38,11 @@ MAX_BESIDE = 3
 
 
 def read_url() -> None:
-    if (linked := url.new_param("card")) in PHENOMENA:
+    linked = url.new_param("card")
+    if linked in PHENOMENA:
         CARD.set(linked)
+    elif linked is not None:
+        url.warn_link(f"unknown card {linked!r}: use one of {', '.join(PHENOMENA)}; showing {PHENOMENA[CARD.get()].title}")
 
 
 def all_tokenizers() -> dict:

@@ -32,11 +32,18 @@ TREE_TOKEN = SessionValue("tree_token", None)
 def read_url() -> None:
     """A link may open a pretrained vocabulary on one token: ``?vocab=gpt2&token=43453`` searches for
     the token's id and draws its merge tree (the "Why tokenization matters" cards link here)."""
-    if (name := url.new_param("vocab")) in PRETRAINED:
+    name, token = url.new_param("vocab"), url.new_param("token")
+    if name is not None and name not in PRETRAINED:
+        url.warn_link(f"unknown vocabulary {name!r}: use one of {', '.join(PRETRAINED)}")
+    elif name is not None:
         VOCAB_OF.set(name)
-        if is_digits(token := url.new_param("token") or "") and len(token) <= 7:
-            VOCAB_QUERY.set(token)
-            pretrained_vocab.TREE_TOKEN.set(int(token))
+    if token is None:
+        return
+    if name in PRETRAINED and is_digits(token) and len(token) <= 7:
+        VOCAB_QUERY.set(token)
+        pretrained_vocab.TREE_TOKEN.set(int(token))
+    else:
+        url.warn_link(f"token must be a token id (a whole number) beside vocab=NAME, got {token!r}")
 
 
 def choose_vocabulary() -> None:

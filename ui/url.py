@@ -95,7 +95,12 @@ def write_lab_now() -> None:
 
 def show_url_warnings() -> None:
     for warning in WARNINGS.get():
-        st.warning(f"In the link: {escape_markdown(warning)}.", icon="🔗")
+        warn_link(warning)
+
+
+def warn_link(message: str) -> None:
+    """Say on the page that a page's own link parameter was not usable (``message``: plain text, escaped here)."""
+    st.warning(f"In the link: {escape_markdown(message)}.", icon="🔗")
 
 
 def new_params() -> dict[str, str | list[str]]:
