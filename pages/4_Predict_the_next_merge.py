@@ -72,6 +72,11 @@ def seat() -> str:
     linked = url.new_param("seat")
     if linked is not None and 0 < len(linked) <= SEAT_CHARS and linked.isascii() and linked.isalnum():
         SEAT.set(linked)
+    elif linked is not None:
+        url.warn_link(
+            f"a seat is 1 to {SEAT_CHARS} letters or digits, not {linked[:60]}; you have a new seat "
+            "(the answers are in your own order)"
+        )
     if SEAT.get() is None:
         SEAT.set(secrets.token_hex(4))
     return SEAT.get()

@@ -150,7 +150,7 @@ def test_a_hostile_value_in_every_link_parameter_is_shown_as_text(watched, app_u
     page = watched
     page.goto(f"{app_url}/Train?" + "&".join(f"{param}={quote(value)}" for param, value in lab_links().items()))
     # The marker, told in a plain sentence (not only in its token chips)
-    expect(page.locator(".bpe-narration")).to_contain_text(f"plus a {hostile('eow')} marker ending each word")
+    expect(page.locator(".bpe-why")).to_contain_text(f"plus a {hostile('eow')} marker ending each word")
     warnings = page.locator('[data-testid="stAlertContentWarning"]')
     for param in ("preset", "step", "unit", "pretok"):
         expect(warnings.filter(has_text=hostile(param))).to_have_count(1)
