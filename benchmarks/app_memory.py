@@ -1,13 +1,13 @@
-"""The app server's resident memory with GPT-2, GPT-4 and GPT-4o loaded (once per process, shared).
+"""The app server's resident memory with every pretrained tokenizer loaded (once per process, shared).
 
 A script, not a test: ``.venv/bin/python benchmarks/app_memory.py``. It starts ``streamlit run``
 (``tests/app_server.py``), reads the server's resident memory (Linux ``/proc``) after the first
 page, then after a browser session (Debian's Chromium via Playwright) has opened the pages that load
-each pretrained tokenizer: Compare (ours, GPT-2, GPT-4o), Vocabulary of GPT-4 and of GPT-4o (which
-also index 100k/200k-token tables), then a second session doing the same, to show that the
-tokenizers are shared, not loaded per session. Run ``python -m bpe encode --pretrained o200k_base
---text hi`` once first, so that the disk cache of merges is warm as on any server after its first
-start.
+each pretrained tokenizer: Compare (ours, GPT-2, GPT-4o), then the Vocabulary of every other one in
+the registry (GPT-4, GPT-4o, Qwen2.5, Qwen3.6, DeepSeek: each also indexes its token table), then a
+second session doing the same, to show that the tokenizers are shared, not loaded per session.
+Load each once first (``python -m bpe encode --pretrained NAME --text hi``), so that the disk cache
+of merges is warm as on any server after its first start.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
+from bpe.pretrained import PRETRAINED  # noqa: E402
 from tests.app_server import running_app  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
@@ -31,16 +32,19 @@ def rss_mib(pid: int) -> float:
     raise RuntimeError("no VmRSS line")
 
 
+VOCABULARIES = [f"{entry.title} ({entry.n_vocab:,} tokens)" for name, entry in PRETRAINED.items() if name != "gpt2"]
+
+
 def session(browser, url: str, server_pid: int) -> list[float]:
-    """One learner: Compare's first lesson, then GPT-4's and GPT-4o's vocabularies; the server's
-    memory after each page."""
+    """One learner: Compare's first lesson, then each vocabulary but GPT-2's (Compare loaded it);
+    the server's memory after each page."""
     expect.set_options(timeout=120_000)
     context = browser.new_context(viewport={"width": 1400, "height": 1600})
     page = context.new_page()
     page.goto(f"{url}/Compare")
     expect(page.get_by_text("GPT-4o (200,000 tokens) ·")).to_be_visible()
     after = [rss_mib(server_pid)]
-    for title in ("GPT-4 (100,261 tokens)", "GPT-4o (200,000 tokens)"):
+    for title in VOCABULARIES:
         page.goto(f"{url}/Vocabulary")
         page.get_by_role("combobox", name="Vocabulary of", exact=True).click()
         page.get_by_role("option", name=title, exact=True).click()
@@ -61,14 +65,14 @@ def main() -> None:
             expect(home.get_by_role("heading", name="BPE Lab: byte-pair encoding, step by step")).to_be_visible()
             started = rss_mib(server.pid)
             context.close()
-            compare, gpt4_vocab, gpt4o_vocab = session(browser, url, server.pid)
+            compare, *vocabularies = session(browser, url, server.pid)
             second = session(browser, url, server.pid)[-1]
         finally:
             browser.close()
+    steps = "; ".join(f"{mib:.0f} after {title.split(' (')[0]}'s vocabulary" for title, mib in zip(VOCABULARIES, vocabularies))
     print(f"server resident memory, MiB: {started:.0f} after the home page; {compare:.0f} after Compare's first lesson "
-          f"(GPT-2 and GPT-4o loaded); {gpt4_vocab:.0f} after GPT-4's vocabulary (GPT-4 loaded, its table indexed); "
-          f"{gpt4o_vocab:.0f} after GPT-4o's vocabulary; {second:.0f} after a second session did the same "
-          f"(+{second - gpt4o_vocab:.0f}: tokenizers and tables are shared)")
+          f"(GPT-2 and GPT-4o loaded); {steps} (each loaded, its table indexed); {second:.0f} after a second session "
+          f"did the same (+{second - vocabularies[-1]:.0f}: tokenizers and tables are shared)")
 
 
 if __name__ == "__main__":

@@ -147,12 +147,9 @@ def _encode(args: argparse.Namespace) -> None:
     if (args.text is None) == (args.file is None):
         raise UsageError("give exactly one of --text or --file")
     tokenizer = _chosen_tokenizer(args)
-    if args.allowed_special == "all":
-        allowed: str | set[str] = "all"
-    elif args.allowed_special in (None, "none"):
-        allowed = set()
-    else:
-        allowed = set(args.allowed_special.split(","))
+    # not given: the tokenizer's own default (tiktoken's refusal; Qwen, DeepSeek encode special tokens)
+    named = {"all": "all", "none": set()}
+    allowed = args.allowed_special and named.get(args.allowed_special, set(args.allowed_special.split(",")))
     started = time.perf_counter()
     if args.text is not None:
         ids = iter(tokenizer.encode(args.text, allowed_special=allowed))
@@ -261,7 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_tokenizer_choice(encode_cmd)
     encode_cmd.add_argument("--text")
     encode_cmd.add_argument("--file", metavar="PATH", help="a UTF-8 text file, read and encoded a piece at a time; - for standard input")
-    encode_cmd.add_argument("--allowed-special", metavar="all|none|TOKEN,...")
+    encode_cmd.add_argument("--allowed-special", metavar="all|none|TOKEN,...", help="left out: the tokenizer's own default (special-token text refused as tiktoken does; Qwen and DeepSeek encode it as special tokens)")
     encode_cmd.add_argument("--json", action="store_true")
     encode_cmd.set_defaults(run=_encode)
 

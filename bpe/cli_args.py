@@ -17,8 +17,9 @@ from .corpus import BOM, decode_text_file, parse_word_counts
 from .end_of_word import END_OF_WORD_MODES
 from .local_files import read_file
 from .presets import PRESETS, get_preset
+from .pretokenize import PRETOKENIZERS
 from .settings import TrainSettings
-from .tiebreak import TIE_BREAK_RULES
+from .tiebreak import TIE_BREAK_RULES, tie_break_rule
 
 
 class UsageError(Exception):
@@ -51,7 +52,9 @@ def settings_from_args(args: argparse.Namespace) -> TrainSettings:
         for name, value in (
             ("unit", args.unit), ("pretokenizer", args.pretokenizer), ("end_of_word", args.end_of_word),
             ("end_of_word_mode", args.end_of_word_mode),
-            ("tie_break", args.tie_break), ("min_frequency", args.min_frequency),
+            ("tie_break", args.tie_break),
+            # not given: the minimum frequency of the trainer the rule reproduces (SentencePiece's is 0), if it says
+            ("min_frequency", args.min_frequency if args.min_frequency is not None else tie_break_rule(args.tie_break or base.tie_break).min_frequency),
         )
         if value is not None
     }
@@ -86,7 +89,7 @@ def add_train_arguments(command: argparse.ArgumentParser, *, size: bool = True) 
     else:
         command.set_defaults(merges=None, vocab_size=None)
     command.add_argument("--unit", choices=["byte", "char"])
-    command.add_argument("--pretokenizer", help="none|whitespace|space|gpt2|gpt4|gpt4o|regex:PATTERN")
+    command.add_argument("--pretokenizer", help="|".join([*PRETOKENIZERS, "regex:PATTERN"]))
     command.add_argument("--end-of-word", metavar="SYMBOL")
     command.add_argument("--end-of-word-mode", choices=list(END_OF_WORD_MODES),
                          help="separate: the marker is its own symbol (the paper); attached: glued to the "

@@ -45,7 +45,8 @@ class Corpus:
     ) -> "Corpus":
         splitter = Pretokenizer.parse(pretokenizer)
         # The GPT patterns' ASCII shortcut gives the same words: a third of building python-docs.
-        words = partial(split_words, splitter) if splitter.name in ASCII_PATTERNS else splitter.words
+        fast = partial(split_words, splitter) if splitter.name in ASCII_PATTERNS else None
+        words = partial(splitter.training_words, split=fast)
         pattern = special_token_pattern(validate_special_tokens(special_tokens))
         counts: Counter[str] = Counter()
         characters: set[str] = set()
@@ -54,8 +55,13 @@ class Corpus:
             if is_special:
                 special_count += 1
                 continue
-            characters.update(piece)
+            if splitter.normalization is None:
+                characters.update(piece)
             counts.update(words(piece))
+        if splitter.normalization is not None:
+            # subtle: the alphabet is what training sees, normalized: NFC's characters, SentencePiece's
+            # ▁ and none of the spaces or tabs it never puts in a piece
+            characters.update(*counts)
         return cls(tuple(counts.items()), "".join(sorted(characters)), special_count)
 
     @classmethod

@@ -1,6 +1,7 @@
-"""A faster split for GPT-2's, GPT-4's and GPT-4o's patterns, with exactly the same pieces.
+"""A faster split for GPT-2's, GPT-4's, GPT-4o's and Qwen's patterns, with exactly the same pieces.
 
-Scope: :func:`split_words` for the named pre-tokenizers ``gpt2``, ``gpt4`` and ``gpt4o``, used by
+Scope: :func:`split_words` for the named pre-tokenizers ``gpt2``, ``gpt4``, ``gpt4o``, ``qwen2`` and
+``qwen3.5`` (their split; Qwen's NFC comes before, in ``Pretokenizer.normalize``), used by
 the tokenizer's hot encode path and by ``Corpus.from_text``. Out of scope: every other pattern, and
 deciding where chunks end (``pretokenize`` does that; this module only gets the same answer sooner).
 
@@ -18,8 +19,8 @@ and 2 letters (``ß``); each of the 575 used to send a stretch of its own to ``r
 Cutting the text is safe at a space that has a non-space on both sides (``"a b"`` -> ``"a"``,
 ``" b"``): no piece of either pattern can cross it (a space only starts a piece), the piece
 starting there does not look back, and the piece ending there does not look ahead (only
-whitespace pieces do); GPT-4o's pieces, too, hold a space only as their first character. The
-tests check all three claims: the pieces equal ``Pretokenizer.words`` (``tests/test_formats_gpt2.py``,
+whitespace pieces do); GPT-4o's and Qwen's pieces, too, hold a space only as their first character.
+The tests check all three claims: the pieces equal ``Pretokenizer.words`` (``tests/test_formats_gpt2.py``,
 ``tests/test_fast_split.py``).
 """
 
@@ -50,8 +51,13 @@ ASCII_PATTERNS: Mapping[str, re.Pattern] = MappingProxyType({
         rf"""|[^\r\nA-Za-z0-9]?+[A-Z]++[a-z]*+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"""
         rf"""|[0-9]{{1,3}}| ?+[^{_WS}A-Za-z0-9]++[\r\n/]*+|[{_WS}]*[\r\n]+|[{_WS}]+(?![^{_WS}])|[{_WS}]+"""
     ),
+    # Qwen's: GPT-4's shape with every digit alone; Qwen3.5's marks (\p{M}) do not occur in ASCII.
+    **dict.fromkeys(("qwen2", "qwen3.5"), re.compile(
+        rf"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\nA-Za-z0-9]?[A-Za-z]+|[0-9]| ?[^{_WS}A-Za-z0-9]+[\r\n]*"""
+        rf"""|[{_WS}]*[\r\n]+|[{_WS}]+(?![^{_WS}])|[{_WS}]+"""
+    )),
 })
-"""The GPT-2, GPT-4 and GPT-4o patterns with ASCII classes: the same pieces on ASCII-only text."""
+"""The GPT-2, GPT-4, GPT-4o and Qwen patterns with ASCII classes: the same pieces on ASCII-only text."""
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # What the ASCII classes would get wrong: `regex`'s own classes, so its Unicode version decides.

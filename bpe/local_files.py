@@ -51,10 +51,11 @@ def read_text(path: StrPath) -> str:
     return decode_text_file(read_file(path), name=os.fspath(path))
 
 
-def write_text(path: StrPath, text: str) -> None:
-    """Write ``text`` as UTF-8, replacing the file; a :class:`BpeError` naming it if that fails."""
+def write_text(path: StrPath, text: str | bytes) -> None:
+    """Write ``text`` as UTF-8 (bytes as they are: a binary format such as SentencePiece's ``.model``),
+    replacing the file; a :class:`BpeError` naming it if that fails."""
     try:
-        with open(path, "w", encoding="utf-8") as file:
-            file.write(text)
+        with open(path, "wb") as file:
+            file.write(text.encode("utf-8") if isinstance(text, str) else text)
     except OSError as error:
         raise BpeError(f"cannot write {os.fspath(path)}: {error.strerror}") from None

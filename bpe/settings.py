@@ -3,7 +3,9 @@
 Scope: the knobs of a training run and their checks. Out of scope: running it (``trainer``).
 
 The default ``min_frequency`` is 2, as in subword-nmt's ``learn_bpe``: a pair seen only once
-compresses one token and only memorises the corpus. Set it to 1 to merge until no pair is left.
+compresses one token and only memorises the corpus. Set it to 1 to merge until no pair is left, or
+to 0 to go on with pairs that no longer occur, as SentencePiece's trainer does when asked for more
+pieces than its corpus holds (only a rule that keeps such pairs, ``sentencepiece``, finds any).
 ``vocab_size`` counts everything the tokenizer ends with: base tokens, the end-of-word marker,
 merges and special tokens (as Hugging Face and tiktoken count it).
 """
@@ -48,7 +50,11 @@ class TrainSettings:
         if self.unit not in UNITS:
             raise SettingsError(f"unknown unit {self.unit!r}: use 'byte' or 'char'")
         tie_break_rule(self.tie_break)  # an unknown rule is a SettingsError here, not a default later
-        Pretokenizer.parse(self.pretokenizer)
+        entry = Pretokenizer.parse(self.pretokenizer).entry
+        if entry is not None and entry.char_unit_only and self.unit != "char":
+            raise SettingsError(
+                f"the pre-tokenizer {self.pretokenizer!r} learns on characters, as {entry.title} does: use the unit 'char'"
+            )
         object.__setattr__(self, "special_tokens", validate_special_tokens(tuple(self.special_tokens)))
         if self.end_of_word is not None and not isinstance(self.end_of_word, str):
             raise SettingsError(f"the end-of-word marker must be text such as </w>, got {self.end_of_word!r}")
@@ -71,9 +77,21 @@ class TrainSettings:
             _check_int("merges", self.merges, 0, MAX_MERGES)
         if self.vocab_size is not None:
             _check_int("vocab_size", self.vocab_size, 1, None)
-        _check_int("min_frequency", self.min_frequency, 1, None)
+        _check_int("min_frequency", self.min_frequency, 0, None)
         _check_int("top_k", self.top_k, 0, 1000)
         _check_int("max_ties", self.max_ties, 1, 1000)
+
+    @property
+    def reserved_tokens(self) -> tuple[str, ...]:
+        """Special tokens the pre-tokenizer always adds (SentencePiece's <unk>, <s>, </s>), first."""
+        entry = Pretokenizer.parse(self.pretokenizer).entry
+        reserved = () if entry is None else entry.reserved_tokens
+        return tuple(token for token in reserved if token not in self.special_tokens)
+
+    @property
+    def all_special_tokens(self) -> tuple[str, ...]:
+        """The run's special tokens: the reserved ones, then those asked for (ids in this order)."""
+        return (*self.reserved_tokens, *self.special_tokens)
 
     @property
     def cut_from_corpus(self) -> tuple[str, ...]:
@@ -84,11 +102,11 @@ class TrainSettings:
         """How many merges to attempt, given the size of the base vocabulary."""
         if self.vocab_size is None:
             return DEFAULT_MERGES if self.merges is None else self.merges
-        floor = base_size + len(self.special_tokens)
+        floor = base_size + len(self.all_special_tokens)
         if self.vocab_size < floor:
             raise SettingsError(
                 f"vocabulary size {self.vocab_size} is below the base vocabulary "
-                f"({floor} = {base_size} base tokens + {len(self.special_tokens)} special tokens); "
+                f"({floor} = {base_size} base tokens + {len(self.all_special_tokens)} special tokens); "
                 f"choose at least {floor}"
             )
         wanted = self.vocab_size - floor

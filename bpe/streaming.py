@@ -12,11 +12,17 @@ the two sides apart gives the same ids as encoding them together:
   ``longest special - 1`` characters are held back until more text comes);
 * at the start or end of an allowed special token (pre-tokenization never crosses one);
 * or where the pre-tokenizer is known to cut whatever follows (:data:`SAFE_CUTS`): for GPT-2,
-  GPT-4 and GPT-4o a space between two non-spaces (``fast_split`` explains why); for ``whitespace`` and
-  ``space`` a change between word and gap characters, with the character after it already read.
+  GPT-4, GPT-4o, Qwen and DeepSeek a space between two non-spaces (``fast_split`` explains why);
+  for ``whitespace`` and ``space`` a change between word and gap characters, with the character
+  after it already read;
+* and, for a pre-tokenizer that normalizes its text, only where its normalization allows it:
+  NFC before an ASCII character (no character composes with the one before it when that one is
+  ASCII, so NFC of the parts is NFC of the whole); SentencePiece's nowhere (its dummy prefix and
+  space rules read the whole text).
 
-Deliberately left out: ``none`` and custom patterns have no safe cut inside plain text, so their
-text is held until a special token or the end (memory grows with the longest such stretch).
+Deliberately left out: ``none``, ``sentencepiece`` and custom patterns have no safe cut inside
+plain text, so their text is held until a special token or the end (memory grows with the longest
+such stretch; SentencePiece's, with the whole text).
 
     >>> from bpe.pretrained import load_pretrained
     >>> tok = load_pretrained("gpt2")
@@ -47,13 +53,22 @@ class Encoder(Protocol):
     special_tokens: dict[str, int]
     pretokenizer: Pretokenizer
 
-    def encode(self, text: str, *, allowed_special: SpecialSet, disallowed_special: SpecialSet) -> list[int]: ...
+    def encode(
+        self, text: str, *, allowed_special: SpecialSet | None, disallowed_special: SpecialSet | None
+    ) -> list[int]: ...
+
+    def special_defaults(
+        self, allowed_special: SpecialSet | None, disallowed_special: SpecialSet | None
+    ) -> tuple[SpecialSet, SpecialSet]: ...
 
 
 SAFE_CUTS: Mapping[str, "regex.Pattern | object"] = MappingProxyType({
     "gpt2": SAFE_CUT,
     "gpt4": SAFE_CUT,
     "gpt4o": SAFE_CUT,
+    "qwen2": SAFE_CUT,
+    "qwen3.5": SAFE_CUT,
+    "deepseek": SAFE_CUT,
     "whitespace": regex.compile(r"(?<=\S)(?=\s)|(?<=\s)(?=\S)"),
     "space": regex.compile(r"(?<=[^ \r\n])(?=[ \r\n])|(?<=[ \r\n])(?=[^ \r\n])"),
 })
@@ -66,13 +81,14 @@ _WINDOW = 4096  # the last safe cut is looked for in the buffer's last few thous
 
 def encode_iterable(
     tokenizer: Encoder, texts: Iterable[str], *,
-    allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all",
+    allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None,
 ) -> Iterator[int]:
     """Yield the ids of ``"".join(texts)`` as :meth:`Tokenizer.encode` would, piece by piece.
 
     Bad special-token arguments raise at once; a disallowed special token in the text raises
     when it is reached, after the ids before it.
     """
+    allowed_special, disallowed_special = tokenizer.special_defaults(allowed_special, disallowed_special)
     tokenizer.encode("", allowed_special=allowed_special, disallowed_special=disallowed_special)  # checks the sets
     # chain from C: a Python frame per id would cost a third of the time of encoding itself
     return chain.from_iterable(_encoded_stretches(tokenizer, texts, allowed_special, disallowed_special))
@@ -86,17 +102,20 @@ def _encoded_stretches(
     every = special_token_pattern(set(tokenizer.special_tokens))
     held_back = max(map(len, tokenizer.special_tokens), default=1) - 1
     pretokenizer_cut = SAFE_CUTS.get(tokenizer.pretokenizer.name)
+    normalization = tokenizer.pretokenizer.normalization
+    if normalization is not None and not normalization.streams:
+        yield tokenizer.encode("".join(_checked(texts)), allowed_special=allowed_special, disallowed_special=disallowed_special)
+        return
+    before_ascii = normalization is not None
     parts: list[str] = []
     size, wanted = 0, GATHER_CHARS
-    for text in texts:
-        if not isinstance(text, str):
-            raise BpeError(f"encode_iterable reads text, got a {type(text).__name__}; decode bytes first")
+    for text in _checked(texts):
         parts.append(text)
         size += len(text)
         if size < wanted:
             continue
         buffer = "".join(parts)
-        cut = _last_safe_cut(buffer, len(buffer) - held_back, every, allowed, pretokenizer_cut)
+        cut = _last_safe_cut(buffer, len(buffer) - held_back, every, allowed, pretokenizer_cut, before_ascii)
         if cut:
             yield tokenizer.encode(buffer[:cut], allowed_special=allowed_special, disallowed_special=disallowed_special)
             buffer = buffer[cut:]
@@ -105,7 +124,14 @@ def _encoded_stretches(
     yield tokenizer.encode("".join(parts), allowed_special=allowed_special, disallowed_special=disallowed_special)
 
 
-def _last_safe_cut(buffer: str, horizon: int, every, allowed: set[str], pretokenizer_cut) -> int:
+def _checked(texts: Iterable[str]) -> Iterator[str]:
+    for text in texts:
+        if not isinstance(text, str):
+            raise BpeError(f"encode_iterable reads text, got a {type(text).__name__}; decode bytes first")
+        yield text
+
+
+def _last_safe_cut(buffer: str, horizon: int, every, allowed: set[str], pretokenizer_cut, before_ascii: bool = False) -> int:
     """The last safe cut at or before ``horizon`` (0 if none); see the module docstring."""
     if horizon <= 0:
         return 0
@@ -127,7 +153,10 @@ def _last_safe_cut(buffer: str, horizon: int, every, allowed: set[str], pretoken
             if found or start == 0:
                 candidates += found
                 break
-    cuts = [cut for cut in candidates if 0 < cut <= horizon and cut not in inside]
+    cuts = [
+        cut for cut in candidates
+        if 0 < cut <= horizon and cut not in inside and (not before_ascii or cut < len(buffer) and buffer[cut].isascii())
+    ]
     return max(cuts, default=0)
 
 

@@ -52,6 +52,22 @@ class TieContext:
 
 
 @dataclass(frozen=True)
+class ActiveSymbols:
+    """SentencePiece's shortcut: look for the best pair among a few "active" ones only.
+
+    Every ``refresh_every`` merges the active set becomes the most frequent pairs, at least
+    ``min_size`` of them or ``top_ratio`` of every symbol known (characters included), whichever is
+    more (all pairs if there are fewer); pairs a merge creates join it at once. Between refreshes a
+    pair left out is never chosen, even when it has become the most frequent. Read from
+    ``bpe_model_trainer.cc`` (``UpdateActiveSymbols``); :mod:`bpe.active_symbols` replays it.
+    """
+
+    refresh_every: int = 100
+    min_size: int = 1000
+    top_ratio: float = 0.05
+
+
+@dataclass(frozen=True)
 class TieBreakRule:
     name: str
     summary: str
@@ -70,6 +86,10 @@ class TieBreakRule:
     contrast: str = "first-seen"
     """The rule a lesson sets beside this one (Compare's run diff opens on it): one that breaks
     ties differently on the classic examples, so the two runs visibly part."""
+    active_symbols: ActiveSymbols | None = None
+    """Choose among an active set of pairs only (SentencePiece); ``None``: among all pairs."""
+    min_frequency: int | None = None
+    """The minimum frequency the trainer it reproduces uses, when a run does not set one."""
 
 
 def tie_break_rule(name: str) -> TieBreakRule:
@@ -113,6 +133,33 @@ def _why_by_spelling(word: str, sign: str) -> Callable[[TieContext, Pair, Pair],
             f"({', '.join(map(context.spell, won))}) {sign} ({', '.join(map(context.spell, lost))})"
         )
     return why
+
+
+def _piece_length(data: bytes) -> int:
+    """How SentencePiece measures a piece: in characters (a byte of a partial character, which the
+    byte unit has, counts as one)."""
+    return len(data.decode("utf-8", errors="surrogateescape"))
+
+
+def _sentencepiece_key(context: TieContext) -> SortKey:
+    spell = context.sort_bytes
+
+    def key(pair: Pair) -> object:
+        piece = spell[pair[0]] + spell[pair[1]]
+        return _piece_length(piece), piece, pair
+
+    return key
+
+
+def _why_sentencepiece(context: TieContext, winner: Pair, loser: Pair) -> str:
+    spell = context.sort_bytes
+    won, lost = spell[winner[0]] + spell[winner[1]], spell[loser[0]] + spell[loser[1]]
+    won_length, lost_length = _piece_length(won), _piece_length(lost)
+    if won_length != lost_length:
+        return f"its piece is shorter: {context.spell(won)} has {won_length} characters, {context.spell(lost)} {lost_length}"
+    if won != lost:
+        return f"its piece comes first in code point order: {context.spell(won)} < {context.spell(lost)}"
+    return f"both spell the same piece, so the smaller ids decide: {winner} < {loser}"
 
 
 def _hf_key(context: TieContext) -> SortKey:
@@ -176,6 +223,14 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
             "rustbpe (nanochat)",
             key=lambda context: lambda pair: pair,
             why=lambda context, winner, loser: f"it has the smallest raw ids, left id first: {winner} < {loser}",
+        ),
+        TieBreakRule(
+            "sentencepiece",
+            "the shorter merged piece, then the first in code point order; only among SentencePiece's "
+            "active pairs (the most frequent ones, refreshed every 100 merges)",
+            "SentencePiece's BPE trainer (google/sentencepiece)",
+            key=_sentencepiece_key, why=_why_sentencepiece, active_symbols=ActiveSymbols(),
+            min_frequency=0, contrast="lexicographic-max",
         ),
     )
 })

@@ -2,7 +2,7 @@
 
 Scope: turning what a file or a trace says a tokenizer is into the lookups the encoder needs,
 refusing anything inconsistent with a :class:`~bpe.errors.FormatError` that says what is wrong
-(a byte missing from a byte-level base, a merge of an id no earlier line defines, an id used
+(a byte missing from a byte-level base, a merge of an id nothing defines, an id used
 twice, a marker that is both a symbol of its own and glued to others). Out of scope: encoding
 and decoding (``tokenizer``) and any file layout (``formats``).
 
@@ -14,7 +14,7 @@ and decoding (``tokenizer``) and any file layout (``formats``).
     >>> build_table(unit="char", base={0: Token(b"a")}, merges=[(0, 5, 1)], special_tokens={}, end_of_word=None)
     Traceback (most recent call last):
     ...
-    bpe.errors.FormatError: merge 1 uses token id 5, which no earlier line defines
+    bpe.errors.FormatError: merge 1 uses token id 5, which neither a base token nor a merge defines
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class TokenTable:
     """Every lookup the encoder and decoder need, built once and checked by :func:`build_table`."""
 
     tokens: dict[int, Token]
-    """Base, then merged, then special tokens, in that order (our JSON relies on it)."""
+    """Base, merged, whole-only, special, then byte-fallback tokens, in that order (our JSON relies on it)."""
     base_count: int
     merges: list[tuple[int, int, int]]
     """``(left, right, new_id)`` in rank order."""
@@ -49,6 +49,10 @@ class TokenTable:
     attached: dict[int, int]
     """Mode ``attached``: a plain symbol's id -> the id of the same symbol carrying the marker."""
     end_of_word_mode: str
+    fallback_ids: list[int]
+    """Char-level byte fallback: ``fallback_ids[b]`` is the id of byte ``b`` (empty without it)."""
+    whole_only: dict[str, int]
+    """Tokens no merge makes, by their text: a chunk spelled like one is that token (see :func:`build_table`)."""
 
 
 def build_table(
@@ -58,8 +62,17 @@ def build_table(
     merges: Iterable[tuple[int, int, int]],
     special_tokens: dict[str, int],
     end_of_word: str | None,
+    fallback_bytes: dict[int, int] | None = None,
+    whole_only: dict[int, bytes] | None = None,
 ) -> TokenTable:
-    """Check and index a tokenizer's tokens; ``merges`` are ``(left, right, new_id)`` in rank order."""
+    """Check and index a tokenizer's tokens; ``merges`` are ``(left, right, new_id)`` in rank order.
+
+    ``fallback_bytes`` (``id -> byte``, char unit only) are tokens of one byte each that no merge
+    uses: they spell characters the vocabulary lacks (SentencePiece's ``<0xE2>`` pieces).
+    ``whole_only`` (``id -> bytes``) are tokens no merge makes, which a chunk becomes only when it
+    is spelled exactly like one: tiktoken looks every chunk up before merging, and 201 of Qwen3.6's
+    tokens (俱乐部: 俱 + 乐 + 部, and no two of them make a token) can only come from that lookup.
+    """
     if end_of_word is not None and (not isinstance(end_of_word, str) or not end_of_word):
         raise FormatError(f"the end-of-word marker must be text such as </w>, got {end_of_word!r}")
     validate_special_tokens(list(special_tokens))
@@ -70,26 +83,78 @@ def build_table(
 
     ranks: dict[tuple[int, int], int] = {}
     merge_list: list[tuple[int, int, int]] = []
+    made: dict[int, tuple[int, int, int]] = {}  # new id -> (rank, left, right)
+    problems: dict[int, str] = {}  # rank -> what is wrong with that merge, reported in file order below
     for rank, (left, right, new_id) in enumerate(merges):
         if (left, right) in ranks:
-            raise FormatError(f"merge {rank + 1} ({left}, {right}) appears twice: each pair may merge once")
-        for part in (left, right):
-            if part not in tokens:
-                raise FormatError(f"merge {rank + 1} uses token id {part}, which no earlier line defines")
-        if tokens[left].ends_word:
-            raise FormatError(f"merge {rank + 1} puts the end-of-word marker before other symbols")
-        _add_id(tokens, new_id, tokens[left].merged_with(tokens[right]), f"merge {rank + 1}")
-        ranks[left, right] = rank
+            problems.setdefault(rank, f"merge {rank + 1} ({left}, {right}) appears twice: each pair may merge once")
+        elif not is_whole_number(new_id):
+            problems.setdefault(rank, f"merge {rank + 1} has id {new_id!r}; ids must be whole numbers from 0")
+        elif new_id in tokens or new_id in made:
+            problems.setdefault(rank, f"merge {rank + 1} reuses id {new_id}: every token needs its own id")
+        else:
+            made[new_id] = (rank, left, right)
+        ranks.setdefault((left, right), rank)
         merge_list.append((left, right, new_id))
+    for rank, (left, right, _) in enumerate(merge_list):
+        for part in (left, right):
+            if part not in tokens and part not in made:
+                problems.setdefault(rank, f"merge {rank + 1} uses token id {part}, which neither a base token nor a merge defines")
+        if rank in problems:
+            raise FormatError(problems[rank])
+    spelled = _spell_merged(tokens, made)
+    for rank, (left, right, new_id) in enumerate(merge_list):
+        tokens[new_id] = spelled[new_id]
+    for token_id, data in (whole_only or {}).items():
+        _add_id(tokens, token_id, Token(data), f"whole-chunk token {data!r}")
     for text, token_id in special_tokens.items():
         _add_id(tokens, token_id, Token(text.encode("utf-8")), f"special token {text!r}")
+    fallback_ids = _fallback_ids(tokens, fallback_bytes or {}, unit=unit)
     plain = [(token_id, token) for token_id, token in base.items() if not token.ends_word]
     return TokenTable(
         tokens=tokens, base_count=len(base), merges=merge_list, ranks=ranks, special_tokens=dict(special_tokens),
         byte_ids=_byte_ids(plain) if unit == "byte" else [],
         char_ids={} if unit == "byte" else {token.data.decode("utf-8"): token_id for token_id, token in plain},
-        marker_id=marker_id, attached=attached, end_of_word_mode=mode,
+        marker_id=marker_id, attached=attached, end_of_word_mode=mode, fallback_ids=fallback_ids,
+        whole_only={text: token_id for token_id, data in (whole_only or {}).items() if (text := _text(data)) is not None},
     )
+
+
+def _spell_merged(base: dict[int, Token], made: dict[int, tuple[int, int, int]]) -> dict[int, Token]:
+    """Each merged token's spelling, from its parts. A part usually comes from an earlier merge, but
+    not always: Qwen3.6's rank file merges 人力 + 资源 into 人力资源 at a lower rank than 人力 itself
+    (tiktoken merges whatever pair has the lowest rank *now*), so parts are looked up in any order."""
+    spelled: dict[int, Token] = {}
+    for start in made:
+        stack, on_stack = [start], {start}
+        while stack:
+            token_id = stack[-1]
+            if token_id in spelled:
+                on_stack.discard(stack.pop())
+                continue
+            rank, left, right = made[token_id]
+            missing = [part for part in (left, right) if part not in base and part not in spelled]
+            for part in missing:  # each is a merge's (checked by the caller)
+                if part in on_stack:
+                    raise FormatError(f"merge {rank + 1} is built from itself: its parts lead back to id {token_id}")
+            if missing:
+                stack += missing
+                on_stack.update(missing)
+                continue
+            left_token = base.get(left) or spelled[left]
+            if left_token.ends_word:
+                raise FormatError(f"merge {rank + 1} puts the end-of-word marker before other symbols")
+            spelled[token_id] = left_token.merged_with(base.get(right) or spelled[right])
+            on_stack.discard(stack.pop())
+    return spelled
+
+
+def _text(data: bytes) -> str | None:
+    """``data`` as text, or None when it is part of a character (no chunk of text is spelled so)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _add_id(tokens: dict[int, Token], token_id: int, token: Token, what: str) -> None:
@@ -128,6 +193,19 @@ def _check_base(
             "or, for each symbol that can end a word, that symbol carrying it (mode 'attached'), not both"
         )
     return marker_id, attached, "attached" if ends else "separate"
+
+
+def _fallback_ids(tokens: dict[int, Token], fallback_bytes: dict[int, int], *, unit: str) -> list[int]:
+    """``ids[b]``: the id of the byte-fallback token for byte ``b``, each byte once (added after the
+    merges, so a merge naming one was already refused as undefined)."""
+    if not fallback_bytes:
+        return []
+    if unit != "char" or sorted(fallback_bytes.values()) != list(range(256)):
+        raise FormatError("byte fallback needs a char-level vocabulary and each of the 256 bytes exactly once")
+    for token_id, byte in fallback_bytes.items():
+        _add_id(tokens, token_id, Token(bytes([byte])), f"byte-fallback token <0x{byte:02X}>")
+    by_byte = {byte: token_id for token_id, byte in fallback_bytes.items()}
+    return [by_byte[byte] for byte in range(256)]
 
 
 def _byte_ids(plain: list[tuple[int, Token]]) -> list[int]:

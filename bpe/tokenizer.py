@@ -28,11 +28,12 @@ from itertools import chain
 from typing import Literal
 
 from .end_of_word import mark_word
-from .errors import BpeError, FormatError, SpecialTokenError, UnknownTokenError
+from .errors import BpeError, FormatError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
 from .local_files import StrPath, read_text, write_text
 from .merge_loop import AppliedMerge, merge_ids, walk_merges
-from .pretokenize import Pretokenizer, SpecialSet, special_token_pattern, split_special
+from .pretokenize import Pretokenizer, SpecialSet
+from .special_text import SPECIAL_DEFAULTS, split_special_text
 from .streaming import encode_iterable
 from .surrogates import replace_lone_surrogates
 from .token_table import build_table
@@ -92,16 +93,37 @@ class Tokenizer:
         special_tokens: dict[str, int] | None = None,
         end_of_word: str | None = None,
         name: str = "",
+        specials_in_text: str = "refuse",
+        unknown_token: str | None = None,
+        fallback_bytes: dict[int, int] | None = None,
+        whole_only: dict[int, bytes] | None = None,
     ) -> None:
-        """Build and validate (see :func:`~bpe.token_table.build_table`); ``merges`` are ``(left, right, new_id)`` in rank order."""
+        """Build and validate (see :func:`~bpe.token_table.build_table`); ``merges`` are ``(left, right, new_id)`` in rank order.
+
+        ``specials_in_text`` picks what ``encode`` does with special-token text when not told
+        (:data:`SPECIAL_DEFAULTS`). Char-level only: characters outside the vocabulary become their
+        UTF-8 bytes' ids from ``fallback_bytes`` (``id -> byte``, all 256; SentencePiece's byte
+        fallback) or else the special token ``unknown_token`` (a run of them one token), and raise
+        without either. ``whole_only`` (``id -> bytes``) are tokens no merge makes, which a chunk
+        spelled exactly like one becomes (tiktoken's lookup; see :func:`~bpe.token_table.build_table`).
+        """
         if unit not in UNITS:
             raise FormatError(f"unknown unit {unit!r}: use 'byte' or 'char'")
+        if specials_in_text not in SPECIAL_DEFAULTS:
+            raise FormatError(f"unknown specials_in_text {specials_in_text!r}: use one of {', '.join(SPECIAL_DEFAULTS)}")
         self.unit = unit
         self.name = name
         self.pretokenizer = Pretokenizer.parse(pretokenizer)
         table = build_table(
-            unit=unit, base=base, merges=merges, special_tokens=dict(special_tokens or {}), end_of_word=end_of_word
+            unit=unit, base=base, merges=merges, special_tokens=dict(special_tokens or {}), end_of_word=end_of_word,
+            fallback_bytes=fallback_bytes, whole_only=whole_only,
         )
+        if unknown_token is not None and unknown_token not in table.special_tokens:
+            raise FormatError(f"the unknown token {unknown_token!r} must be one of the special tokens")
+        self.specials_in_text = specials_in_text
+        self.unknown_token = unknown_token
+        self._unknown_id = None if unknown_token is None else table.special_tokens[unknown_token]
+        self._whole_only_ids = tuple(whole_only or ())
         self.end_of_word = end_of_word
         self.end_of_word_mode = table.end_of_word_mode
         self.special_tokens: dict[str, int] = table.special_tokens
@@ -117,7 +139,7 @@ class Tokenizer:
         self._split_words: Callable[[str], list[str]] | None = None
         if self.pretokenizer.name in ASCII_PATTERNS:
             self._split_words = partial(split_words, self.pretokenizer)
-        elif self.pretokenizer.name == "none":
+        elif self.pretokenizer.name == "none" or self.pretokenizer.gapless:
             self._split_words = self.pretokenizer.words
 
     @classmethod
@@ -131,6 +153,8 @@ class Tokenizer:
         """
         merges = len(trace.steps) if step is None else trace.check_step(step)
         settings = trace.settings
+        entry = Pretokenizer.parse(settings.pretokenizer).entry
+        reserved = entry is not None and bool(entry.reserved_tokens)
         return cls(
             unit=settings.unit,
             pretokenizer=settings.pretokenizer if pretokenizer is None else pretokenizer,
@@ -139,6 +163,9 @@ class Tokenizer:
             merges=[(s.left, s.right, s.new_id) for s in trace.steps[:merges]],
             special_tokens=trace.special_ids,
             name=name,
+            # A split with reserved tokens (SentencePiece's <unk>, <s>, </s>) never reads them from text.
+            specials_in_text="plain" if reserved else "refuse",
+            unknown_token=entry.unknown_token if reserved else None,
         )
 
     # -- vocabulary -----------------------------------------------------------------------------
@@ -156,6 +183,16 @@ class Tokenizer:
     def tokens(self) -> dict[int, Token]:
         """``id -> Token`` (a copy)."""
         return dict(self._tokens)
+
+    @property
+    def whole_only(self) -> dict[int, bytes]:
+        """``id -> bytes`` of the tokens no merge makes (empty for all but a few rank files)."""
+        return {token_id: self._tokens[token_id].data for token_id in self._whole_only_ids}
+
+    @property
+    def fallback_bytes(self) -> dict[int, int]:
+        """``id -> byte`` of a char-level vocabulary's byte-fallback tokens (empty without them)."""
+        return {token_id: byte for byte, token_id in enumerate(self._table.fallback_ids)}
 
     @property
     def base(self) -> dict[int, Token]:
@@ -177,34 +214,36 @@ class Tokenizer:
 
     # -- encoding -------------------------------------------------------------------------------
     def encode(
-        self, text: str, *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
+        self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None
     ) -> list[int]:
-        """Text -> ids. Special-token text raises unless allowed (tiktoken's safe default).
+        """Text -> ids (the pre-tokenizer's normalization first). Special-token text raises unless
+        allowed, tiktoken's safe default; a tokenizer whose owner does otherwise (Qwen, DeepSeek,
+        SentencePiece) says so in ``specials_in_text``, which an argument left out follows.
 
         Lone surrogates (text that is not valid Unicode) are read as U+FFFD, as tiktoken reads them
         (:mod:`bpe.surrogates`); so are they by every other encode and by training.
         """
         text = replace_lone_surrogates(text)
         ids: list[int] = []
-        for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
+        for piece, is_special in self._split_special(self.pretokenizer.normalize(text), allowed_special, disallowed_special):
             if is_special:
                 ids.append(self.special_tokens[piece])
             else:
                 ids.extend(self._encode_unicode(piece))
-        return ids
+        return self._one_unknown_per_run(ids)
 
     def encode_iterable(
-        self, texts: Iterable[str], *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
+        self, texts: Iterable[str], *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None
     ) -> Iterator[int]:
         """The ids of ``"".join(texts)``, yielded lazily in bounded memory (see :mod:`bpe.streaming`)."""
         return encode_iterable(self, texts, allowed_special=allowed_special, disallowed_special=disallowed_special)
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating special-token text as plain text (lone surrogates as U+FFFD)."""
-        return self._encode_unicode(replace_lone_surrogates(text))
+        return self._one_unknown_per_run(self._encode_unicode(self.pretokenizer.normalize(replace_lone_surrogates(text))))
 
     def _encode_unicode(self, text: str) -> list[int]:
-        """:meth:`encode_ordinary` of text known to be valid Unicode (no check: it costs a copy of the text)."""
+        """:meth:`encode_ordinary` of text known to be valid Unicode and normalized (no check: it costs a copy)."""
         if self._split_words is not None:  # the hot path: one cache lookup per chunk, from C
             return list(chain.from_iterable(map(self._word_cache.__getitem__, self._split_words(text))))
         ids: list[int] = []
@@ -212,45 +251,43 @@ class Tokenizer:
             ids.extend(self._encode_chunk(piece, is_word))
         return ids
 
+    def _one_unknown_per_run(self, ids: list[int]) -> list[int]:
+        """SentencePiece's rule: neighbouring unknown characters are one unknown token."""
+        unknown = self._unknown_id
+        if unknown is None or ids.count(unknown) < 2:
+            return ids
+        return [token_id for index, token_id in enumerate(ids) if token_id != unknown or ids[index - 1] != unknown or not index]
+
     def encode_walkthrough(
-        self, text: str, *, allowed_special: SpecialSet = frozenset(), disallowed_special: SpecialSet = "all"
+        self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None
     ) -> list[ChunkWalk]:
         """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
-        text = replace_lone_surrogates(text)
         walks: list[ChunkWalk] = []
+        text = self.pretokenizer.normalize(replace_lone_surrogates(text))
         for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
             if is_special:
                 walks.append(ChunkWalk(piece, "special", (self.special_tokens[piece],), ()))
                 continue
             for chunk, is_word in self.pretokenizer.split(piece):
-                initial = self._initial_ids(chunk, is_word)
+                whole = self._table.whole_only.get(chunk)
+                initial = [whole] if whole is not None else self._initial_ids(chunk, is_word)
                 walks.append(ChunkWalk(chunk, "word" if is_word else "gap", tuple(initial), walk_merges(initial, self._ranks, self._merges)))
         return walks
 
+    def special_defaults(
+        self, allowed_special: SpecialSet | None, disallowed_special: SpecialSet | None
+    ) -> tuple[SpecialSet, SpecialSet]:
+        """The arguments as given, each one left out taken from ``specials_in_text``."""
+        allowed, disallowed = SPECIAL_DEFAULTS[self.specials_in_text]
+        return (
+            allowed if allowed_special is None else allowed_special,
+            disallowed if disallowed_special is None else disallowed_special,
+        )
+
     def _split_special(
-        self, text: str, allowed_special: SpecialSet, disallowed_special: SpecialSet
+        self, text: str, allowed_special: SpecialSet | None, disallowed_special: SpecialSet | None
     ) -> list[tuple[str, bool]]:
-        every = set(self.special_tokens)
-        allowed = every if allowed_special == "all" else set(allowed_special)
-        disallowed = every - allowed if disallowed_special == "all" else set(disallowed_special)
-        unknown = sorted((allowed | disallowed) - every)
-        if unknown:
-            raise SpecialTokenError(
-                f"{', '.join(map(repr, unknown))} {'is not a special token' if len(unknown) == 1 else 'are not special tokens'}"
-                f" of this tokenizer (it has: {', '.join(map(repr, sorted(every))) or 'none'})"
-            )
-        if disallowed:
-            found = special_token_pattern(disallowed).search(text)
-            if found:
-                token = found.group()
-                raise SpecialTokenError(
-                    f"the text contains the special token {token!r}, which is not allowed. To encode it "
-                    f"as a special token pass allowed_special={{{token!r}}} (or \"all\"); to encode it "
-                    "as plain text pass disallowed_special=()"
-                )
-        if allowed == every:
-            return split_special(text, special_token_pattern(every))
-        return split_special(text, special_token_pattern(every) if allowed else None, allowed)  # tiktoken's rule
+        return split_special_text(text, self.special_tokens, *self.special_defaults(allowed_special, disallowed_special))
 
     def _initial_ids(self, chunk: str, is_word: bool) -> list[int]:
         if self.unit == "byte":
@@ -259,23 +296,36 @@ class Tokenizer:
             try:
                 ids = [self._table.char_ids[char] for char in chunk]
             except KeyError:
-                unknown = sorted({char for char in chunk if char not in self._table.char_ids})
-                shown = ", ".join(f"{char!r} (U+{ord(char):04X})" for char in unknown[:5])
-                why = " (a lone surrogate, which is not Unicode text, becomes U+FFFD, as in tiktoken)" if "\ufffd" in unknown else ""
-                raise UnknownTokenError(
-                    f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary{why}; "
-                    "train on text that contains them, or use the byte unit, which covers every text"
-                ) from None
+                ids = self._unknown_characters(chunk)
         if is_word and self.end_of_word is not None:
             ids = mark_word(ids, mode=self.end_of_word_mode, marker_id=self._table.marker_id, attached=self._table.attached,
                             spell=lambda token_id: repr(self.token_text(token_id)))
         return ids
 
+    def _unknown_characters(self, chunk: str) -> list[int]:
+        """A chunk's ids when some of its characters are outside a char-level vocabulary."""
+        known, fallback = self._table.char_ids, self._table.fallback_ids
+        if fallback:
+            return [i for char in chunk for i in ([known[char]] if char in known else map(fallback.__getitem__, char.encode("utf-8")))]
+        if self._unknown_id is not None:
+            return [known.get(char, self._unknown_id) for char in chunk]
+        unknown = sorted({char for char in chunk if char not in known})
+        shown = ", ".join(f"{char!r} (U+{ord(char):04X})" for char in unknown[:5])
+        why = " (a lone surrogate, which is not Unicode text, becomes U+FFFD, as in tiktoken)" if "\ufffd" in unknown else ""
+        raise UnknownTokenError(
+            f"{shown} {'is' if len(unknown) == 1 else 'are'} not in this char-level vocabulary{why}; "
+            "train on text that contains them, or use the byte unit, which covers every text"
+        )
+
     def _encode_chunk(self, chunk: str, is_word: bool) -> tuple[int, ...]:
         return (self._word_cache if is_word else self._gap_cache)[chunk]
 
     def _merge_chunk(self, chunk: str, is_word: bool = True) -> tuple[int, ...]:
-        """A chunk cache's miss: the chunk's starting ids, then the merge loop (subclasses may look up first)."""
+        """A chunk cache's miss: a token no merge makes if the chunk is spelled like one, else the
+        chunk's starting ids and the merge loop (subclasses may look up first)."""
+        whole = self._table.whole_only.get(chunk)
+        if whole is not None:
+            return (whole,)
         return tuple(merge_ids(self._initial_ids(chunk, is_word), self._ranks, self._merges))
 
     # -- decoding -------------------------------------------------------------------------------
@@ -295,7 +345,7 @@ class Tokenizer:
         """Ids -> text. ``errors="replace"`` shows a partial UTF-8 sequence as U+FFFD (�)."""
         data = self.decode_bytes(ids)
         try:
-            return data.decode("utf-8", errors=errors)
+            return self.pretokenizer.denormalize(data.decode("utf-8", errors=errors))
         except UnicodeDecodeError as error:
             raise BpeError(
                 f"the ids decode to bytes that are not valid UTF-8 ({data[error.start:error.end]!r} at byte "
@@ -319,6 +369,8 @@ class Tokenizer:
         return tokenizer_json(
             name=self.name, unit=self.unit, pretokenizer=self.pretokenizer.name, end_of_word=self.end_of_word,
             base=self.base, merges=self._merges, special_tokens=self.special_tokens,
+            specials_in_text=self.specials_in_text, unknown_token=self.unknown_token,
+            fallback_bytes=self.fallback_bytes, whole_only=self.whole_only,
         )
 
     @classmethod

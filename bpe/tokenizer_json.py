@@ -8,6 +8,10 @@ those. It holds char-level tokenizers, an end-of-word marker and any ids::
      "end_of_word": null, "base": [[id, hex bytes, ends word], ...], "merges": [[left, right, new id], ...],
      "special_tokens": {"<|endoftext|>": 50256}}
 
+and, only when they are not the defaults: ``"specials_in_text"`` (``special`` or ``plain``),
+``"unknown_token"``, ``"fallback_bytes"`` (``[[id, byte], ...]``) and ``"whole_only"``
+(``[[id, hex bytes], ...]``), so that files without them read as before.
+
     >>> from bpe.vocab import Token
     >>> text = tokenizer_json(name="", unit="byte", pretokenizer="none", end_of_word=None,
     ...                       base={97: Token(b"a")}, merges=[(97, 97, 256)], special_tokens={})
@@ -40,9 +44,17 @@ Built = TypeVar("Built")
 
 def tokenizer_json(
     *, name: str, unit: str, pretokenizer: str, end_of_word: str | None, base: Mapping[int, Token],
-    merges: Iterable[tuple[int, int, int]], special_tokens: Mapping[str, int],
+    merges: Iterable[tuple[int, int, int]], special_tokens: Mapping[str, int], specials_in_text: str = "refuse",
+    unknown_token: str | None = None, fallback_bytes: Mapping[int, int] | None = None,
+    whole_only: Mapping[int, bytes] | None = None,
 ) -> str:
     """A tokenizer's fields as BPE Lab JSON (compact, non-ASCII kept as it is)."""
+    extras = {
+        "specials_in_text": None if specials_in_text == "refuse" else specials_in_text,
+        "unknown_token": unknown_token,
+        "fallback_bytes": [list(item) for item in (fallback_bytes or {}).items()] or None,
+        "whole_only": [[token_id, data.hex()] for token_id, data in (whole_only or {}).items()] or None,
+    }
     return json.dumps(
         {
             "format": TOKENIZER_FORMAT,
@@ -54,6 +66,7 @@ def tokenizer_json(
             "base": [[token_id, token.data.hex(), token.ends_word] for token_id, token in base.items()],
             "merges": [list(merge) for merge in merges],
             "special_tokens": dict(special_tokens),
+            **{key: value for key, value in extras.items() if value is not None},
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -78,6 +91,10 @@ def read_tokenizer_json(text: str, *, build: Callable[..., Built]) -> Built:
             merges=[(left, right, new_id) for left, right, new_id in data["merges"]],
             special_tokens=data.get("special_tokens") or {},
             name=data.get("name", ""),
+            specials_in_text=data.get("specials_in_text", "refuse"),
+            unknown_token=data.get("unknown_token"),
+            fallback_bytes={token_id: byte for token_id, byte in data.get("fallback_bytes") or ()},
+            whole_only={token_id: bytes.fromhex(hex_data) for token_id, hex_data in data.get("whole_only") or ()},
         )
     except FormatError:
         raise

@@ -115,13 +115,13 @@ class Trace:
         tokens = list(self.base)
         for step in self.steps:
             tokens.append(tokens[step.left].merged_with(tokens[step.right]))
-        tokens.extend(Token(text.encode("utf-8")) for text in self.settings.special_tokens)
+        tokens.extend(Token(text.encode("utf-8")) for text in self.settings.all_special_tokens)
         return tuple(tokens)
 
     @cached_property
     def special_ids(self) -> dict[str, int]:
         first = len(self.base) + len(self.steps)
-        return {text: first + index for index, text in enumerate(self.settings.special_tokens)}
+        return {text: first + index for index, text in enumerate(self.settings.all_special_tokens)}
 
     def token_text(self, token_id: int) -> str:
         """The spelling of ``token_id`` (``est</w>``, ``\\xe2\\x82``, ``<|endoftext|>``)."""
@@ -130,7 +130,7 @@ class Trace:
     def vocab_size(self, step: int | None = None) -> int:
         """Vocabulary size after ``step`` merges (all of them by default), special tokens included."""
         merges = len(self.steps) if step is None else self.check_step(step)
-        return len(self.base) + merges + len(self.settings.special_tokens)
+        return len(self.base) + merges + len(self.settings.all_special_tokens)
 
     def vocab_ids(self, step: int | None = None) -> list[int]:
         """The ids present after ``step`` merges: base, merged so far, then special tokens."""

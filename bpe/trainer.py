@@ -26,14 +26,16 @@ from __future__ import annotations
 import gc
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import NamedTuple
 
+from .active_symbols import ActivePairs
 from .corpus import Corpus
 from .end_of_word import mark_word, marker_ids
 from .first_seen import FirstSeenIndex
 from .pair_counts import PairCounts
+from .pair_merge import count_pairs, index_pairs, merge_pair  # noqa: F401  (count_pairs, merge_pair: tests)
+from .pretokenize import Pretokenizer
 from .settings import TrainSettings
 from .tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from .trace import (
@@ -46,109 +48,19 @@ ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(merges_done, merges_wanted)`` every 100 merges."""
 
 
-def count_pairs(words: list[list[int]], freqs: list[int]) -> dict[Pair, int]:
-    """Weighted pair counts with overlap: ``[[1, 2, 3, 1, 2]], [1] -> {(1, 2): 2, (2, 3): 1, (3, 1): 1}``."""
-    return index_pairs(words, freqs)[0]
-
-
-def index_pairs(words: list[list[int]], freqs: list[int]) -> tuple[dict[Pair, int], dict[Pair, set[int]]]:
-    """The weighted pair counts and, for each pair, the indices of the words that hold it (in one
-    pass: it is most of a run's set-up).
-
-    >>> index_pairs([[1, 2, 1, 2], [2, 1]], [1, 5])
-    ({(1, 2): 2, (2, 1): 6}, defaultdict(<class 'set'>, {(1, 2): {0}, (2, 1): {0, 1}}))
-    """
-    counts: dict[Pair, int] = defaultdict(int)
-    holders: dict[Pair, set[int]] = defaultdict(set)
-    for index, (ids, freq) in enumerate(zip(words, freqs)):
-        for pair in zip(ids, ids[1:]):
-            counts[pair] += freq
-            holders[pair].add(index)
-    return dict(counts), holders
-
-
-class PairMerge(NamedTuple):
-    """What merging one pair did to the words it visited."""
-
-    deltas: dict[Pair, int]
-    """The change of each pair's count, weighted by the words' counts."""
-    rewritten: list[int]
-    """The indices of the words that changed."""
-    replaced: int
-    """Replacements made, weighted by the words' counts: how many fewer tokens the words hold."""
-
-
-def merge_pair(
-    words: list[list[int]], freqs: list[int], indices: Iterable[int], pair: Pair, new_id: int,
-    holders: dict[Pair, set[int]],
-) -> PairMerge:
-    """Replace ``pair`` by ``new_id`` left to right in each ``words[index]``, in place, and add
-    the index to ``holders[p]`` for each pair ``p`` the merge makes there.
-
-    >>> words, holders = [[1, 2, 3, 1, 2]], defaultdict(set)
-    >>> done = merge_pair(words, [1], [0], (1, 2), 4, holders)
-    >>> words, done.deltas, done.replaced, dict(holders)
-    ([[4, 3, 4]], {(2, 3): -1, (4, 3): 1, (3, 1): -1, (3, 4): 1, (1, 2): -2}, 2, {(4, 3): {0}, (3, 4): {0}})
-
-    Only local changes: at a spot with neighbours x and y, (x, a), (a, b), (b, y) go and (x, c),
-    (c, y) come. Subtle: the left neighbour is read from the *output* (it may be a token this very
-    merge just made, as in "abab" -> "cc"), the right one from the input; so a pair can come and go
-    again in one word, and only the sum is the change.
-
-    Why one function for all the words rather than a call per word: collecting each word's pairs
-    in lists and walking them again was a tenth of training (python-docs, 5,000 merges).
-    """
-    left, right = pair
-    deltas: dict[Pair, int] = defaultdict(int)
-    rewritten: list[int] = []
-    replaced = merged = 0
-    for index in indices:
-        ids = words[index]
-        # subtle: an entry goes stale when another merge takes the pair's last occurrence from the
-        # word. That merge almost always took one of its tokens with it (95% of stale visits on
-        # python-docs), so two scans in C rule most of them out.
-        if left not in ids or right not in ids:
-            continue
-        freq = freqs[index]
-        out: list[int] = []
-        last = len(ids) - 1
-        copied = 0  # ids[:copied] are already in out
-        i = -1
-        for _ in range(ids.count(left)):  # counted first: a failing ``index`` would cost an exception
-            i = ids.index(left, i + 1)  # jump to the next candidate instead of looping in Python
-            if i >= last or ids[i + 1] != right or i < copied:
-                continue
-            out += ids[copied:i]
-            merged += freq
-            if out:
-                before = out[-1]
-                deltas[before, left] -= freq
-                made = before, new_id  # one tuple for both dicts
-                deltas[made] += freq
-                holders[made].add(index)
-            if i + 1 < last:
-                after = ids[i + 2]
-                deltas[right, after] -= freq
-                made = new_id, after
-                deltas[made] += freq
-                holders[made].add(index)
-            out.append(new_id)
-            copied = i + 2
-        if copied:  # else stale all the same: both tokens are there, but never side by side
-            out += ids[copied:]
-            words[index] = out
-            rewritten.append(index)
-            replaced += (len(ids) - len(out)) * freq
-    deltas[pair] -= merged  # once, not per spot (overlaps such as (a, a) in "aaa" went as neighbours)
-    return PairMerge(dict(deltas), rewritten, replaced)
-
-
 def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...]:
     """The base tokens a run on ``corpus`` under ``settings`` starts from (ids in order)."""
     finals = "".join({text[-1] for text, _ in corpus.words})  # for the attached mode
+    entry = Pretokenizer.parse(settings.pretokenizer).entry
+    char_counts = None
+    if entry is not None and entry.base_by_frequency:
+        char_counts = defaultdict(int)
+        for text, freq in corpus.words:
+            for char in text:
+                char_counts[char] += freq
     return base_tokens(
         unit=settings.unit, alphabet=corpus.alphabet, end_of_word=settings.end_of_word,
-        mode=settings.end_of_word_mode, finals=finals,
+        mode=settings.end_of_word_mode, finals=finals, char_counts=char_counts,
     )
 
 
@@ -214,7 +126,15 @@ def train(
         if stop:
             stop_reason, stop_detail = stop
             break
-        best, tie_count, tied, top, top_counts = _ranking(run.counts, settings)  # read before the merge
+        if run.active is None:
+            best, tie_count, tied, top, top_counts = _ranking(run.counts, settings)  # read before the merge
+        else:  # SentencePiece chooses among its active pairs only, pairs that no longer occur included
+            chosen = run.active.choose(settings.max_ties)
+            if chosen is None or chosen[0] < settings.min_frequency:
+                stop_reason, stop_detail = _no_active_pair(chosen, settings.min_frequency)
+                break
+            best, tie_count, tied = chosen
+            top, top_counts = _ranking(run.counts, settings)[3:] if run.counts else ((), ())
         before = run.tokens_now
         new_id, words_changed = run.merge(tied[0])
         if verify_counts:
@@ -245,6 +165,10 @@ def _reached(settings: TrainSettings, wanted: int) -> tuple[str, str]:
 
 def _stop_early(run: "_Run", min_frequency: int, deadline: float | None, time_limit_s: float | None):
     """``(stop reason, detail)`` if training must stop before the next merge, else ``None``."""
+    if deadline is not None and time.perf_counter() > deadline:
+        return STOP_TIME_LIMIT, f"stopped after the time limit of {time_limit_s:g} s"
+    if run.active is not None:
+        return None  # the active pairs decide (ActivePairs.choose)
     if not run.counts:
         return STOP_NO_PAIRS, (
             "no pair of adjacent tokens is left: every word is a single token"
@@ -256,9 +180,20 @@ def _stop_early(run: "_Run", min_frequency: int, deadline: float | None, time_li
             f"the most frequent pair occurs {best} time{'s' if best != 1 else ''}, "
             f"below the minimum frequency {min_frequency}"
         )
-    if deadline is not None and time.perf_counter() > deadline:
-        return STOP_TIME_LIMIT, f"stopped after the time limit of {time_limit_s:g} s"
     return None
+
+
+def _no_active_pair(chosen: tuple | None, min_frequency: int) -> tuple[str, str]:
+    if chosen is None:
+        return STOP_NO_PAIRS, "no pair is left to merge, not even one that no longer occurs"
+    if chosen[0] == 0:
+        return STOP_NO_PAIRS, (
+            "no active pair occurs any more; SentencePiece would go on merging pairs that no longer occur "
+            "(minimum frequency 0)"
+        )
+    return STOP_MIN_FREQUENCY, (
+        f"the most frequent active pair occurs {chosen[0]} times, below the minimum frequency {min_frequency}"
+    )
 
 
 def _ranking(counts: PairCounts, settings: TrainSettings):
@@ -315,6 +250,18 @@ class _KeysOnDemand(dict):
         return key
 
 
+class _PieceRule(dict):
+    """``pair -> may it be merged``, asked of the pre-tokenizer's piece rule once per pair."""
+
+    def __init__(self, rule: Callable[[str], bool], sort_bytes: list[bytes]) -> None:
+        super().__init__()
+        self._rule, self._bytes = rule, sort_bytes
+
+    def __missing__(self, pair: Pair) -> bool:
+        allowed = self[pair] = self._rule((self._bytes[pair[0]] + self._bytes[pair[1]]).decode("utf-8"))
+        return allowed
+
+
 class _Run:
     """A training run's state between merges: the words, which words hold each pair, the pair
     counts, how many tokens the words hold and what the tie-break rule reads."""
@@ -331,6 +278,11 @@ class _Run:
         self.hf_rank = hf_ranks(base, unit=settings.unit)
         self.token_bytes = [len(token.data) for token in base]
         rule = tie_break_rule(settings.tie_break)
+        entry = Pretokenizer.parse(settings.pretokenizer).entry
+        # A pair whose merged piece the pre-tokenizer forbids is never counted (SentencePiece's rule).
+        self.allowed = None if entry is None or entry.piece_rule is None else _PieceRule(entry.piece_rule, self.sort_bytes)
+        if self.allowed is not None:
+            counts = {pair: count for pair, count in counts.items() if self.allowed[pair]}
         self.first_seen = (
             FirstSeenIndex(words, self.pair_words, self.token_bytes) if rule.tracks_first_occurrence else None
         )
@@ -338,6 +290,12 @@ class _Run:
         self.rule_key = rule.key(TieContext(self.sort_bytes, self.hf_rank, settings.unit, locate))
         keys = self.first_seen.keys if self.first_seen else _KeysOnDemand(self.rule_key)
         self.counts = PairCounts(counts, keys=keys, greatest_wins=rule.greatest_wins)
+        self.active = None if rule.active_symbols is None else ActivePairs(
+            rule.active_symbols, self.counts, characters=len(base), spelling=self._spelling,
+        )
+
+    def _spelling(self, pair: Pair) -> bytes:
+        return self.sort_bytes[pair[0]] + self.sort_bytes[pair[1]]
 
     def merge(self, pair: Pair) -> tuple[int, int]:
         """Make the token ``pair`` stands for, merge it in every word that holds it and update
@@ -350,9 +308,12 @@ class _Run:
         self.token_bytes.append(self.token_bytes[left] + self.token_bytes[right])
 
         deltas, rewritten, replaced = merge_pair(
-            self.words, self.freqs, self.pair_words.pop(pair), pair, new_id, self.pair_words
+            # a pair no longer occurring (SentencePiece merges those too) may have no entry left
+            self.words, self.freqs, self.pair_words.pop(pair, ()), pair, new_id, self.pair_words
         )
         self.tokens_now -= replaced
+        if self.allowed is not None:
+            deltas = {changed: delta for changed, delta in deltas.items() if self.allowed[changed]}
         new_keys = {}
         if self.first_seen is not None:
             # A created pair can vanish again in the same word ("abab" -> "cc" makes and unmakes (c, a)).
@@ -361,6 +322,8 @@ class _Run:
             still_counted = lambda p: counted.get(p, 0) + deltas.get(p, 0) > 0  # noqa: E731
             new_keys = self.first_seen.rekey(rewritten, created, still_counted)
         self.counts.apply(deltas, new_keys)
+        if self.active is not None:
+            self.active.merged(pair, new_id, deltas)
         return new_id, len(rewritten)
 
     def verify(self, step: int) -> None:

@@ -16,6 +16,7 @@ vocabulary (the trainer) and how ids are assigned to special tokens (the trace).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 UNITS = ("byte", "char")
@@ -51,6 +52,7 @@ def token_sort_bytes(token: Token, end_of_word: str | None = None) -> bytes:
 
 def base_tokens(
     *, unit: str, alphabet: str = "", end_of_word: str | None = None, mode: str = "separate", finals: str = "",
+    char_counts: Mapping[str, int] | None = None,
 ) -> tuple[Token, ...]:
     """The tokens every run starts with; ``alphabet`` is only read for the ``char`` unit.
 
@@ -62,11 +64,18 @@ def base_tokens(
     >>> [token_text(t, "</w>") for t in base_tokens(unit="char", alphabet="wol", end_of_word="</w>",
     ...                                             mode="attached", finals="w")]
     ['l', 'o', 'w', 'w</w>']
+
+    With ``char_counts`` the characters are numbered most frequent first, ties by code point, as
+    SentencePiece numbers its characters:
+
+    >>> [token_text(t) for t in base_tokens(unit="char", alphabet="wol", char_counts={"l": 1, "o": 3, "w": 1})]
+    ['o', 'l', 'w']
     """
     if unit == "byte":
         tokens = [Token(bytes([value])) for value in range(256)]
     else:
-        tokens = [Token(char.encode("utf-8")) for char in sorted(set(alphabet))]
+        order = None if char_counts is None else (lambda char: (-char_counts.get(char, 0), char))
+        tokens = [Token(char.encode("utf-8")) for char in sorted(set(alphabet), key=order)]
     if not end_of_word:
         return tuple(tokens)
     if mode == "separate":

@@ -9,7 +9,7 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.formats import all_formats, tokenizer_format
-from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
+from bpe.pretokenize import PRETOKENIZER_HELP, PRETOKENIZERS
 from bpe.views.exports import download_name, export_offers, mime_type, upload_hint
 from bpe.markdown import escape_markdown
 from ui import state, tokenizers, url
@@ -18,6 +18,9 @@ from ui.state import widget_key
 from ui.shared_views import shared_view
 from ui.preamble import run_at_step
 from ui.settings_sidebar import settings_sidebar
+
+BYTE_LEVEL_SPLITS = [name for name, entry in PRETOKENIZERS.items() if not entry.char_unit_only]
+"""The splits a byte-level file (tiktoken's, GPT-2's) can be read with: Qwen's rank files need theirs."""
 
 # The import form's widgets: read when Import is pressed, kept nowhere else.
 FORMAT = widget_key("import_format")
@@ -93,7 +96,7 @@ def import_section() -> None:
     with right:
         if not entry.stores_pattern:
             st.selectbox(
-                "Split pattern (these files do not store it)", list(NAMED_PATTERNS), index=list(NAMED_PATTERNS).index("gpt2"),
+                "Split pattern (these files do not store it)", BYTE_LEVEL_SPLITS, index=BYTE_LEVEL_SPLITS.index("gpt2"),
                 key=SPLIT, help="The pre-tokenizer the tokenizer was trained with; GPT-2's own files need gpt2.",
             )
             st.caption(PRETOKENIZER_HELP[st.session_state[SPLIT]])

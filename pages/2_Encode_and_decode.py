@@ -1,4 +1,4 @@
-"""Encode & decode: new text through the merges learned up to step k (or GPT-2's, GPT-4's, GPT-4o's),
+"""Encode & decode: new text through the merges learned up to step k (or a pretrained tokenizer's),
 and ids back to text. Tokens and ids are linked both ways on hover (``bpe.views.linked_tokens``).
 
 Encoding replays the merges in the order they were learned (lowest rank first) inside each chunk
@@ -14,7 +14,9 @@ from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
 from bpe.markdown import escape_markdown, inline_code
-from bpe.views.encoding import ENCODE_MODE_LABELS, encode_for_page, merge_walk, sample_text, walk_line, walkthrough_html
+from bpe.views.encoding import (
+    ENCODE_MODE_LABELS, encode_for_page, merge_walk, sample_text, special_tokens_note, walk_line, walkthrough_html,
+)
 from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import chips_html, pieces_for
@@ -72,11 +74,7 @@ def controls(trained, step: int, tokenizer) -> None:
             "Special tokens in the text are…", list(ENCODE_MODE_LABELS), format_func=ENCODE_MODE_LABELS.get,
             **SPECIAL_MODE.widget(),
         )
-        special = tokenizer.special_tokens
-        st.caption(
-            "This tokenizer's special tokens: " + ", ".join(map(inline_code, special)) if special
-            else "This run has no special tokens: add one in the sidebar (e.g. `<|endoftext|>`) to try this."
-        )
+        st.caption(special_tokens_note(tokenizer))
 
 
 def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[int]:

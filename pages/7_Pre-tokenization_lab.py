@@ -1,14 +1,16 @@
 """Pre-tokenization lab: one text cut by every split pattern, side by side.
 
 Merges never cross a chunk, so the pre-tokenizer decides which tokens can exist at all: GPT-4 cuts
-digits in threes, GPT-2's contractions are case-sensitive, and without any split a trainer happily
-learns tokens like "newest newest " that span words.
+digits in threes, Qwen gives each digit a piece and first normalizes to NFC, SentencePiece writes
+spaces as ▁, GPT-2's contractions are case-sensitive, and without any split a trainer happily learns
+tokens like "newest newest " that span words.
 """
 
 import streamlit as st
 
 from bpe.app import pages
 from bpe.limits import MAX_PRETOKENIZATION_LAB_CHARS
+from bpe.pretokenize import PRETOKENIZERS
 from bpe.teaching.pretokenization_lab import EXAMPLES, compare_splits, without_pretokenization
 from bpe.views.labs import learned_html, splits_html
 from bpe.markdown import escape_markdown, inline_code
@@ -16,7 +18,6 @@ from ui import url
 from ui.render import page_setup, show_html
 from ui.state import SessionValue, widget_key
 
-LABELS = {"none": "none", "whitespace": "whitespace", "gpt2": "GPT-2", "gpt4": "GPT-4", "gpt4o": "GPT-4o"}
 LEARN_MERGES = 10
 TEXT = SessionValue("pretok_text", "I'm here. I'M HERE.")
 REGEX = SessionValue("pretok_regex", r"\w+|[^\w\s]+")
@@ -77,10 +78,10 @@ def main() -> None:
     for split in splits:
         if split.error is not None:
             st.error(f"**Your regex cannot split the text:** {escape_markdown(split.error)}", icon="🛑")
-    show_html(splits_html(splits, {**LABELS, f"regex:{regex}": "your regex"}))
+    show_html(splits_html(splits))
     with st.expander("What each pattern does"):
         for split in splits:
-            label = LABELS.get(split.spec, "your regex")
+            label = split.title
             st.markdown(f"**{label}**: {escape_markdown(split.help)}")
 
     st.header("What training learns without pre-tokenization")
@@ -89,7 +90,7 @@ def main() -> None:
     columns = st.columns(len(runs))
     for column, run in zip(columns, runs):
         with column:
-            st.markdown(f"**{LABELS.get(run.pretokenizer, run.pretokenizer)}** · {len(run.tokens)} merges learned")
+            st.markdown(f"**{PRETOKENIZERS[run.pretokenizer].title}** · {len(run.tokens)} merges learned")
             show_html(learned_html(run))
             if run.spanning:
                 st.caption(

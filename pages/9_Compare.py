@@ -1,7 +1,8 @@
-"""Compare tokenizers: one text under two to four tokenizers side by side, and a run diff.
+"""Compare tokenizers: one text under two to five tokenizers side by side, and a run diff.
 
 The tokenizers: ours at step k, ours after all its merges, ours trained on the same corpus with
-other settings (cached like any run), GPT-2, GPT-4, GPT-4o, and whatever the user imported. It opens
+other settings (cached like any run; one click makes it a SentencePiece-style run), the pretrained
+ones (GPT-2, GPT-4, GPT-4o, Qwen2.5, Qwen3.6, DeepSeek), and whatever the user imported. It opens
 on ours after all its merges beside GPT-2 and GPT-4o: a first look should show three real
 tokenizers. The step slider is shown only when a tokenizer it moves is chosen (ours at step k).
 Their chips come first in presenter mode, their inputs after them. The run diff (``ui.run_diff``)
@@ -14,7 +15,7 @@ import streamlit as st
 from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
-from bpe.pretokenize import NAMED_PATTERNS
+from bpe.pretokenize import PRETOKENIZERS
 from bpe.markdown import escape_markdown
 from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.vocab import UNITS
@@ -48,6 +49,13 @@ def _variant() -> tuple[str, str, str]:
     return VARIANT_SETTINGS.get() or (contrasting_rule(lab.tie_break), lab.unit, lab.pretokenizer)
 
 
+SENTENCEPIECE_STYLE = ("sentencepiece", "char", "sentencepiece")  # tie rule, unit, pre-tokenizer
+
+
+def _sentencepiece_style() -> None:
+    VARIANT_SETTINGS.set(SENTENCEPIECE_STYLE)  # the three widgets show it on the rerun (``bind``)
+
+
 def _variant_label(step: int) -> str:
     tie, unit, pretokenizer = _variant()
     return f"Ours with ties: {tie} · {unit} · {pretokenizer} (step {step:,})"
@@ -59,11 +67,12 @@ def variant_settings() -> None:
     columns = st.columns(3)
     columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), **item_widget(VARIANT_SETTINGS, _variant, 0, "variant_tie", tie))
     columns[1].radio("Other unit", UNITS, horizontal=True, **item_widget(VARIANT_SETTINGS, _variant, 1, "variant_unit", unit))
-    options = list(dict.fromkeys([*NAMED_PATTERNS, pretokenizer]))
+    options = list(dict.fromkeys([*PRETOKENIZERS, pretokenizer]))
     columns[2].selectbox(
         "Other pre-tokenizer", options, **item_widget(VARIANT_SETTINGS, _variant, 2, "variant_pretok", pretokenizer),
         disabled=lab.is_word_table, help="A word table is already split into words." if lab.is_word_table else None,
     )
+    st.button("SentencePiece-style", on_click=_sentencepiece_style, help="Characters, ▁ for a space, its splits and ties.")
 
 
 def variant_tokenizer(step: int):
@@ -106,7 +115,7 @@ def compare_inputs(options: list[str], labels: dict[str, str], total: int) -> No
     writes the session's state, which the chips read, so they may be drawn after them."""
     st.text_area("Text to compare (Ctrl+Enter to apply)", height=90, **TEXT.widget())
     chosen = st.multiselect(
-        "Tokenizers (two to four)", options, format_func=labels.get, max_selections=4,
+        "Tokenizers (two to five)", options, format_func=labels.get, max_selections=5,
         **PICKED.widget(show=lambda picked: [choice for choice in picked if choice in options]),
         help="Import more on the Import & export page.",
     )
@@ -191,7 +200,7 @@ def main() -> None:
     settings_sidebar()
     st.title(":material/compare: Compare tokenizers")
     st.caption(
-        "The same text under two to four tokenizers: how many tokens each needs and where it cuts. "
+        "The same text under two to five tokenizers: how many tokens each needs and where it cuts. "
         "Below, the same corpus trained under two tie-break rules, and the merge where they part ways."
     )
     trained = current_run()

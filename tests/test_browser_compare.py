@@ -81,6 +81,6 @@ def test_uploaded_gpt2_files_become_a_tokenizer_on_the_compare_page(page, app_ur
 
     page.get_by_role("link", name="Compare tokenizers").click()
     expect(page.get_by_role("heading", name="Compare tokenizers")).to_be_visible()
-    choose(page, "Tokenizers (two to four)", "Imported: sennrich via gpt2 files")
+    choose(page, "Tokenizers (two to five)", "Imported: sennrich via gpt2 files")
     expect(page.get_by_text("Imported: sennrich via gpt2 files · 12 tokens")).to_be_visible()
     expect(page.get_by_text("Ours after all 10 merges · 12 tokens")).to_be_visible()

@@ -95,7 +95,7 @@ def test_a_subword_nmt_run_exports_its_codes_file_and_reads_back(tmp_path):
 
 
 def test_every_format_is_covered_here():
-    assert sorted(FORMATS) == sorted([*OUT_PATHS, "subword-nmt"])
+    assert sorted(FORMATS) == sorted([*OUT_PATHS, "subword-nmt", "sentencepiece"])  # char-level: their own tests
 
 
 def test_minbpe_out_without_suffix_is_a_prefix(workdir):

@@ -55,9 +55,10 @@ def test_aliases_name_tiktokens_encodings(alias):
     assert alias in PRETRAINED_NAMES
 
 
-def test_registry_lists_the_three_tokenizers_with_their_patterns():
+def test_registry_lists_the_tokenizers_with_their_patterns():
     assert {name: entry.pretokenizer for name, entry in PRETRAINED.items()} == {
-        "gpt2": "gpt2", "cl100k_base": "gpt4", "o200k_base": "gpt4o",
+        "gpt2": "gpt2", "cl100k_base": "gpt4", "o200k_base": "gpt4o", "qwen2.5": "qwen2", "qwen3.6": "qwen3.5",
+        "deepseek": "deepseek",
     }
 
 

@@ -21,6 +21,7 @@ import pytest
 from bpe import streaming
 from bpe.corpus import Corpus
 from bpe.errors import BpeError, SpecialTokenError
+from bpe.pretokenize import PRETOKENIZERS as NAMED_PRETOKENIZERS
 from bpe.settings import TrainSettings
 from bpe.streaming import encode_iterable, read_text_chunks
 from bpe.tokenizer import Tokenizer
@@ -32,17 +33,19 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 EOT = "<|endoftext|>"
 SPECIALS = (EOT, EOT + EOT, "<|im_start|>")
 TEXT = (
-    f"Hello  world!\r\n\r\nIt's 12345 cafés{EOT}{EOT}{EOT}   naïve 東京😀 x\t\ty<|im_start|>user\n"
-    "  trailing   \r\n end"
+    f"Cafe\u0301{EOT}\u0338 >\u0338 Hello  world!\r\n\r\nIt's 12345 cafés{EOT}{EOT}{EOT}   naïve 東京😀 x\t\ty"
+    "<|im_start|>user\n  trailing   \r\n end 人力资源"  # NFC joins e + U+0301, and > + U+0338 (eating a special token)
 )
-PRETOKENIZERS = ["gpt2", "gpt4", "gpt4o", "whitespace", "space", "none", r"regex:\w+|[^\w\s]+"]
+PRETOKENIZERS = [
+    *(name for name, entry in NAMED_PRETOKENIZERS.items() if not entry.char_unit_only), r"regex:\w+|[^\w\s]+",
+]
 
 
 @lru_cache(maxsize=None)
 def trained(pretokenizer: str, unit: str = "byte", mode: str = "separate") -> Tokenizer:
     settings = TrainSettings(
         unit=unit, pretokenizer=pretokenizer, merges=60, min_frequency=1, special_tokens=SPECIALS,
-        end_of_word="</w>" if unit == "char" else None, end_of_word_mode=mode,
+        end_of_word="</w>" if unit == "char" and pretokenizer != "sentencepiece" else None, end_of_word_mode=mode,
     )
     return Tokenizer.from_trace(train(Corpus.from_text(TEXT * 4, pretokenizer=pretokenizer, special_tokens=SPECIALS), settings))
 
@@ -51,6 +54,7 @@ TOKENIZERS = {
     **{name: (lambda name=name: trained(name)) for name in PRETOKENIZERS},
     "char-attached-space": lambda: trained("space", "char", "attached"),
     "char-separate-whitespace": lambda: trained("whitespace", "char"),
+    "char-sentencepiece": lambda: trained("sentencepiece", "char"),
     "gpt2-pretrained": shared_gpt2,
 }
 

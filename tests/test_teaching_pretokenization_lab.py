@@ -2,6 +2,7 @@
 
 import pytest
 
+from bpe.pretokenize import Pretokenizer
 from bpe.teaching.pretokenization_lab import (
     EXAMPLES, NAMED_SPECS, compare_splits, spanning_tokens, spans_words, without_pretokenization,
 )
@@ -43,7 +44,20 @@ def test_a_bad_custom_regex_is_reported_not_raised():
 def test_every_example_splits_losslessly_and_teaches_one_line(example):
     assert example.lesson and "\n" not in example.lesson
     for split in compare_splits(example.text):
-        assert "".join(piece for piece, _ in split.pieces) == example.text
+        assert "".join(piece for piece, _ in split.pieces) == Pretokenizer.parse(split.spec).normalize(example.text)
+
+
+def test_the_families_lessons_say_what_their_splits_do():
+    accents = {split.spec: split for split in compare_splits("Cafe\u0301 or café?")}
+    assert "\u0301" in accents["gpt2"].words and "\u0301" in accents["gpt4"].words  # the accent cut off
+    assert accents["qwen2"].normalization == "NFC" and accents["qwen2"].words[0] == "Caf\u00e9"  # NFC first
+    assert all(accents[name].words[0].endswith("e\u0301") for name in ("gpt4o", "deepseek", "sentencepiece"))
+    numbers = {split.spec: split.words[-3:] for split in compare_splits("in 2024 we paid 1234567")}
+    assert numbers["gpt4"] == numbers["gpt4o"] == numbers["deepseek"] == ["123", "456", "7"]
+    assert numbers["qwen2"] == ["5", "6", "7"] and numbers["gpt2"][-1] == " 1234567"
+    assert numbers["sentencepiece"][-1] == "\u2581" + "1234567"
+    spaces = {split.spec: split.words for split in compare_splits("Hello  world")}
+    assert spaces["sentencepiece"] == ["\u2581Hello", "\u2581world"] and " " in spaces["gpt4"]
 
 
 def test_in_every_example_gpt2_or_gpt4_disagrees_with_another_pattern():

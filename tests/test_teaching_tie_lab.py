@@ -33,13 +33,14 @@ def test_the_tie_lab_shows_the_wikipedia_divergence_at_merge_2():
     assert WIKIPEDIA.first_disagreement == 2
     assert WIKIPEDIA.rows[1].made == {
         "first-seen": "aaa", "lexicographic-max": "aaa", "lexicographic-min": "ab", "hf": "ab", "smallest-ids": "ab",
+        "sentencepiece": "ab",
     }
     assert WIKIPEDIA.rows[0].agree and not WIKIPEDIA.rows[1].agree
 
 
 def test_rules_that_agree_throughout_have_no_divergence():
     assert WIKIPEDIA.divergence("first-seen", "lexicographic-max") is None
-    assert WIKIPEDIA.groups() == [["first-seen", "lexicographic-max"], ["lexicographic-min", "hf", "smallest-ids"]]
+    assert WIKIPEDIA.groups() == [["first-seen", "lexicographic-max"], ["lexicographic-min", "hf", "smallest-ids", "sentencepiece"]]
 
 
 def test_every_rule_ends_in_the_same_wikipedia_segmentation():
@@ -52,7 +53,7 @@ def test_the_wikipedia_explanation_names_the_tie_the_choices_and_the_two_routes_
     assert "At merge 2, 'aa' + 'a' and 'a' + 'b' both occur 2 times." in text
     assert "The first-seen and lexicographic-max rules pick 'aa' + 'a' (making 'aaa')" in text
     assert "the same segmentation of the corpus, aaab | d | aaab | a | c" in text
-    assert "first-seen and lexicographic-max as 'aaa' + 'b'; lexicographic-min, hf and smallest-ids as 'aa' + 'ab'" in text
+    assert "first-seen and lexicographic-max as 'aaa' + 'b'; lexicographic-min, hf, smallest-ids and sentencepiece as 'aa' + 'ab'" in text
 
 
 def test_when_segmentations_differ_the_explanation_shows_the_words_that_differ():
@@ -123,6 +124,7 @@ WIKIPEDIA_STEP_TWO = {
     "lexicographic-min": ((97, 98), "('a', 'b') < ('aa', 'a')"),
     "hf": ((97, 98), "(64, 65) < (256, 64)"),
     "smallest-ids": ((97, 98), "(97, 98) < (256, 97)"),
+    "sentencepiece": ((97, 98), "its piece is shorter: 'ab' has 2 characters, 'aaa' 3"),  # bpe_model_trainer.cc: shorter first
 }
 
 

@@ -117,7 +117,7 @@ def test_a_byte_level_tokenizer_is_offered_in_every_byte_level_format_and_each_f
     assert [offer.format for offer in offers] == list(FORMATS)
     for offer in offers:
         entry = FORMATS[offer.format]
-        if offer.problem is not None:  # only a format for characters may refuse it (subword-nmt), saying why
+        if offer.problem is not None:  # only a format for characters may refuse it (subword-nmt, SentencePiece), saying why
             assert not entry.byte_level_only and "char unit" in offer.problem and not offer.files
             continue
         assert offer.files

@@ -22,7 +22,7 @@ from bpe.app.setting_specs import WIDGETS, SettingSpec
 from bpe.errors import RegistryError
 from bpe.limits import MAX_MERGES
 from bpe.presets import PRESETS
-from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
+from bpe.pretokenize import PRETOKENIZER_HELP, PRETOKENIZERS
 
 from . import url
 from .state import LAB, PLAYING, SessionValue, bind, lab, update_lab, widget_key
@@ -84,7 +84,7 @@ def _pretokenizer(sidebar, spec: SettingSpec, current: LabState) -> None:
     """A named pattern, or a regex of the learner's own in a second box."""
     custom = current.pretokenizer.startswith("regex:")
     sidebar.selectbox(
-        spec.label, [*NAMED_PATTERNS, CUSTOM_REGEX], disabled=current.is_word_table, help=spec.help,
+        spec.label, [*PRETOKENIZERS, CUSTOM_REGEX], disabled=current.is_word_table, help=spec.help,
         **bind(widget_key(spec.param), _choose_pretokenizer, shown=CUSTOM_REGEX if custom else current.pretokenizer),
     )
     if current.is_word_table:

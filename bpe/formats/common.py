@@ -48,9 +48,10 @@ class TokenizerFormat:
     """The files :meth:`export` writes, in order; the first ``reads`` of them are read back."""
     note: str
     """Who reads the files, for the export page (Markdown)."""
-    write: Callable[[Tokenizer], str | tuple[str, ...]]
-    """The files' texts, one per file name (a lone ``str`` for one file), for a tokenizer that
-    :meth:`export_problem` has found no problem with (:meth:`texts` checks, then writes)."""
+    write: Callable[[Tokenizer], str | bytes | tuple[str, ...]]
+    """The files' texts, one per file name (a lone ``str``, or ``bytes`` for a binary file, for one
+    file), for a tokenizer that :meth:`export_problem` has found no problem with (:meth:`texts`
+    checks, then writes)."""
     read: Callable[..., Tokenizer]
     """``read(files, *, name, ...)``: ``files`` is ``(source, contents)`` pairs, one per file read, and the
     options are ``pretokenizer`` unless ``stores_pattern``, ``special_tokens`` unless ``stores_special_tokens``."""
@@ -76,16 +77,16 @@ class TokenizerFormat:
         """Why this format cannot hold ``tokenizer`` (a sentence that says what to do instead); None if it can."""
         return (byte_level_problem(tokenizer, title=self.title) if self.byte_level_only else None) or self.problem(tokenizer)
 
-    def texts(self, tokenizer: Tokenizer) -> str | tuple[str, ...]:
+    def texts(self, tokenizer: Tokenizer) -> str | bytes | tuple[str, ...]:
         """What :attr:`write` gives, after the one check of :meth:`export_problem`: FormatError (saying
         why) if the format cannot hold ``tokenizer``. Each format's ``to_...`` function is this."""
         first_problem(self.export_problem(tokenizer))
         return self.write(tokenizer)
 
-    def export(self, tokenizer: Tokenizer) -> dict[str, str]:
-        """``file name -> text``; FormatError (saying why) if the format cannot hold ``tokenizer``."""
+    def export(self, tokenizer: Tokenizer) -> dict[str, str | bytes]:
+        """``file name -> text`` (bytes for a binary file); FormatError (saying why) if the format cannot hold ``tokenizer``."""
         texts = self.texts(tokenizer)
-        return dict(zip(self.file_names, (texts,) if isinstance(texts, str) else texts, strict=True))
+        return dict(zip(self.file_names, (texts,) if isinstance(texts, (str, bytes)) else texts, strict=True))
 
 
 def one_file(parse: Callable[..., Tokenizer]) -> Callable[..., Tokenizer]:

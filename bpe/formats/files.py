@@ -2,7 +2,7 @@
 
 Scope: :data:`FORMATS`, the :class:`~bpe.formats.common.TokenizerFormat` each format module
 declares, collected here once; and dispatch on a format name (``ours``, ``minbpe``, ``hf``,
-``tiktoken``, ``gpt2``, ``subword-nmt``) for the CLI and the app, which deal in file names and
+``tiktoken``, ``gpt2``, ``subword-nmt``, ``sentencepiece``) for the CLI and the app, which deal in file names and
 contents and read what a format can hold from its entry, never from a list of names.
 
     >>> from bpe.pretrained import load_pretrained
@@ -30,11 +30,12 @@ from .gpt2 import GPT2
 from .huggingface import HF
 from .minbpe import MINBPE
 from .ours import OURS
+from .sentencepiece_model import SENTENCEPIECE
 from .subword_nmt import SUBWORD_NMT
 from .tiktoken_bpe import TIKTOKEN
 
 FORMATS: Mapping[str, TokenizerFormat] = MappingProxyType(
-    {entry.name: entry for entry in (OURS, MINBPE, HF, TIKTOKEN, GPT2, SUBWORD_NMT)}
+    {entry.name: entry for entry in (OURS, MINBPE, HF, TIKTOKEN, GPT2, SUBWORD_NMT, SENTENCEPIECE)}
 )
 """Every format by name, in the order menus list them."""
 
@@ -56,8 +57,8 @@ def export_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
     return tokenizer_format(format).export_problem(tokenizer)
 
 
-def export_tokenizer(tokenizer: Tokenizer, *, format: str) -> dict[str, str]:
-    """``file name -> text`` for ``format`` (its ``file_names``); FormatError if it cannot hold ``tokenizer``."""
+def export_tokenizer(tokenizer: Tokenizer, *, format: str) -> dict[str, str | bytes]:
+    """``file name -> text`` (bytes for a binary format) for ``format``; FormatError if it cannot hold ``tokenizer``."""
     return tokenizer_format(format).export(tokenizer)
 
 

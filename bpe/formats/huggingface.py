@@ -9,6 +9,9 @@ tokens as ``added_tokens``, and a pre-tokenizer that splits like ours:
   ByteLevel(use_regex=False)]``; ``Isolated`` keeps the text between matches as pieces of their
   own, as our gaps are.
 * ``none``: ``ByteLevel(use_regex=False)``: the whole text is one piece.
+* a named pre-tokenizer with a normalization or several split rules (Qwen's, DeepSeek's): its
+  ``Split`` rules in order, then ``ByteLevel(use_regex=False)``, with an ``NFC`` normalizer for
+  Qwen's; read back by comparing with :data:`~bpe.pretokenize.PRETOKENIZERS`.
 
 GPT-4's pattern is written with ``\\p{N}{1,3}`` for ``\\p{N}{1,3}+`` (Oniguruma does not read the
 latter as possessive) and read back as ``gpt4``. ``add_prefix_space`` must be False (its default is True, which would encode "hi" as " hi"), and
@@ -16,7 +19,8 @@ the decoder must be ``ByteLevel`` (without one, or with ``BPEDecoder``, Hugging 
 byte-level spellings, "hello Ġworld"). A custom pattern with ``^`` or ``$`` is refused both ways:
 Oniguruma reads them as line anchors, Python's ``regex`` as text anchors.
 
-Deliberately left out, and refused with a FormatError when read: normalizers, other models
+Deliberately left out, and refused with a FormatError when read: normalizers other than NFC for a
+pre-tokenizer that has it (an empty ``Sequence`` is none), other models
 (WordPiece, Unigram), dropout, ``ignore_merges``, subword prefixes/suffixes, byte fallback, and
 post-processors that add tokens (``TemplateProcessing``), and added tokens BPE Lab would match
 differently: non-special ones (HF cuts them out of any text) and ones with ``lstrip``, ``rstrip``
@@ -37,7 +41,8 @@ from types import MappingProxyType
 from ..byte_level import to_byte_text
 from ..errors import FormatError, PatternError
 from ..pattern_guard import pattern_shape
-from ..pretokenize import NAMED_PATTERNS
+from ..pretokenize import NAMED_PATTERNS, PRETOKENIZERS
+from ..split_rules import SplitRule
 from ..tokenizer import Tokenizer
 from .common import (
     SET_OPERATION, TokenizerFormat, as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem,
@@ -53,22 +58,29 @@ _HF_PATTERNS: Mapping[str, str] = MappingProxyType(
 _POSSESSIVE_BOUNDED = re.compile(r"(?<!\\[pPN])\{\d*,?\d*\}\+")  # X{1,3}+, not \p{L}+ (a class, then +)
 
 
-def from_hf(contents: str | bytes, *, name: str = "", source: str = "tokenizer.json") -> Tokenizer:
-    """Read a byte-level BPE ``tokenizer.json``; ``source`` names it in error messages."""
+def from_hf(
+    contents: str | bytes, *, name: str = "", source: str = "tokenizer.json", cut_added_tokens: bool = False,
+) -> Tokenizer:
+    """Read a byte-level BPE ``tokenizer.json``; ``source`` names it in error messages.
+
+    ``cut_added_tokens``: read added tokens that are not special too, as special tokens of a
+    tokenizer that encodes special-token text as such by default, which is what Hugging Face does
+    with every added token (refused otherwise: see :func:`_check_added`).
+    """
     text = as_text(contents, source=source)
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:  # ValueError: also ints too long to read
         raise FormatError(f"{source} is not valid JSON ({error}); was it cut short?") from None
     try:
-        return _from_data(data, name=name, source=source)
+        return _from_data(data, name=name, source=source, cut_added_tokens=cut_added_tokens)
     except FormatError:
         raise
     except (AttributeError, KeyError, TypeError, ValueError) as error:
         raise FormatError(f"{source} is malformed: {type(error).__name__} {error}") from None
 
 
-def _from_data(data: object, *, name: str, source: str) -> Tokenizer:
+def _from_data(data: object, *, name: str, source: str, cut_added_tokens: bool) -> Tokenizer:
     if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
         raise FormatError(f"{source} has no \"model\" object: is it a Hugging Face tokenizer.json?")
     model = data["model"]
@@ -80,8 +92,6 @@ def _from_data(data: object, *, name: str, source: str) -> Tokenizer:
     ):
         if model.get(field) not in allowed:
             raise FormatError(f"{source}: the BPE model sets {field}={model.get(field)!r}, which BPE Lab cannot replay")
-    if data.get("normalizer") is not None:
-        raise FormatError(f"{source}: it has a normalizer ({_type(data['normalizer'])}), which BPE Lab does not run")
     post = data.get("post_processor")
     if _type(post) not in _SIMPLE_POST:
         raise FormatError(f"{source}: the post-processor {_type(post)} adds tokens, which BPE Lab does not do")
@@ -91,7 +101,7 @@ def _from_data(data: object, *, name: str, source: str) -> Tokenizer:
             "byte-level spellings (a space shows as Ġ; with no decoder the tokens are also joined by spaces), "
             "while BPE Lab decodes their bytes; BPE Lab reads files whose decoder is ByteLevel"
         )
-    pretokenizer = _pretokenizer_name(data.get("pre_tokenizer"), source=source)
+    pretokenizer = _pretokenizer_name(data.get("pre_tokenizer"), _normalization(data.get("normalizer"), source=source), source=source)
 
     vocab = check_vocab(model.get("vocab"), source=source, what="model.vocab")
     owner = {token_id: token_text for token_text, token_id in vocab.items()}
@@ -102,7 +112,7 @@ def _from_data(data: object, *, name: str, source: str) -> Tokenizer:
             raise FormatError(f"{source}: added token {index + 1} has no text content")
         if vocab.get(content, token_id) != token_id or owner.get(token_id, content) != content:
             raise FormatError(f"{source}: added token {content!r} disagrees with the vocab about its id {token_id}")
-        _check_added(added, content, source=source)
+        _check_added(added, content, source=source, cut_added_tokens=cut_added_tokens)
         special_tokens[content] = token_id
 
     base = byte_base(vocab, source=source)
@@ -150,17 +160,17 @@ def _from_data(data: object, *, name: str, source: str) -> Tokenizer:
         )
     return build_tokenizer(
         source=source, unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
-        special_tokens=special_tokens, name=name,
+        special_tokens=special_tokens, name=name, specials_in_text="special" if cut_added_tokens else "refuse",
     )
 
 
-def _check_added(added: dict, content: str, *, source: str) -> None:
+def _check_added(added: dict, content: str, *, source: str, cut_added_tokens: bool = False) -> None:
     """Refuse an added token BPE Lab would replay differently from Hugging Face, saying why.
 
     ``normalized`` is harmless here: without a normalizer (others are refused) it matches the
     text as it is. The other flags change where the token matches, which special tokens cannot.
     """
-    if not added.get("special", False):
+    if not added.get("special", False) and not cut_added_tokens:
         raise FormatError(
             f"{source}: the added token {content!r} is not special, yet Hugging Face cuts it out of any "
             "text as an added token; BPE Lab only cuts out special tokens (and only when allowed), so it "
@@ -195,26 +205,75 @@ def _byte_level(component: object, *, use_regex: bool, source: str) -> bool:
     return bool(component.get("use_regex", True)) == use_regex
 
 
-def _pretokenizer_name(component: object, *, source: str) -> str:
-    if _byte_level(component, use_regex=True, source=source):
+_BEHAVIORS: Mapping[str, str] = MappingProxyType({
+    "Isolated": "isolated", "Removed": "removed", "MergedWithPrevious": "merged_with_previous",
+    "MergedWithNext": "merged_with_next", "Contiguous": "contiguous",
+})
+Rule = tuple[str, str, bool]
+"""A ``Split`` step as the file says it, ``(pattern, behavior, invert)``: never compiled here, since a
+custom pattern must pass :mod:`bpe.pattern_guard` first (``Pretokenizer.parse`` does that)."""
+
+
+def _normalization(component: object, *, source: str) -> str | None:
+    """The name of the file's normalizer as BPE Lab knows it: ``None`` or ``NFC``."""
+    if component is None or (_type(component) == "Sequence" and not component.get("normalizers")):
+        return None
+    if _type(component) == "NFC":
+        return "NFC"
+    raise FormatError(f"{source}: it has a normalizer ({_type(component)}), which BPE Lab does not run")
+
+
+def _split_rule(step: dict) -> Rule | None:
+    pattern = step.get("pattern") or {}
+    behavior = _BEHAVIORS.get(step.get("behavior"))
+    if not isinstance(pattern.get("Regex"), str) or not pattern["Regex"] or behavior is None:
+        return None
+    return pattern["Regex"], behavior, bool(step.get("invert", False))
+
+
+def _pretokenizer_name(component: object, normalization: str | None, *, source: str) -> str:
+    if normalization is None and _byte_level(component, use_regex=True, source=source):
         return "gpt2"
-    if _byte_level(component, use_regex=False, source=source):
+    if normalization is None and _byte_level(component, use_regex=False, source=source):
         return "none"
     if _type(component) == "Sequence" and isinstance(component, dict):
         steps = component.get("pretokenizers") or []
-        if len(steps) == 2 and _type(steps[0]) == "Split" and _byte_level(steps[1], use_regex=False, source=source):
-            split = steps[0]
-            if split.get("behavior") == "Isolated" and not split.get("invert", False):
-                pattern = split.get("pattern") or {}
-                if isinstance(pattern.get("Regex"), str) and pattern["Regex"]:
-                    name = pretokenizer_name(pattern["Regex"], aliases=[(p, n) for n, p in _HF_PATTERNS.items()])
+        if len(steps) >= 2 and _byte_level(steps[-1], use_regex=False, source=source):
+            rules = [_split_rule(step) if _type(step) == "Split" else None for step in steps[:-1]]
+            if None not in rules:
+                named = _named_with(tuple(rules), normalization)  # type: ignore[arg-type]
+                if named is not None:
+                    return named
+                pattern, behavior, invert = rules[0]
+                if normalization is None and len(rules) == 1 and behavior == "isolated" and not invert:
+                    name = pretokenizer_name(pattern, aliases=[(p, n) for n, p in _HF_PATTERNS.items()])
                     if problem := _anchor_problem(name):
                         raise FormatError(f"{source}: the Split {problem}")
                     return name
     raise FormatError(
         f"{source}: the pre-tokenizer {_type(component)} is not one BPE Lab can replay; it reads "
-        "ByteLevel(add_prefix_space=false) alone or after Split(Regex, behavior=Isolated)"
+        "ByteLevel(add_prefix_space=false) alone or after Split(Regex, behavior=Isolated), or the split "
+        "rules and normalizer of a named pre-tokenizer (" + ", ".join(_with_rules()) + ")"
     )
+
+
+def _rules_of(name: str) -> tuple[SplitRule, ...]:
+    """The ``Split`` rules a named pre-tokenizer is written as (one for a single regex)."""
+    entry = PRETOKENIZERS[name]
+    return entry.rules or (SplitRule(_HF_PATTERNS.get(name) or entry.pattern),)
+
+
+def _with_rules() -> list[str]:
+    """The named pre-tokenizers this format writes as ``Split`` rules beyond a single regex."""
+    return [name for name, entry in PRETOKENIZERS.items() if entry.rules or (entry.pattern and entry.normalization)]
+
+
+def _named_with(rules: tuple[Rule, ...], normalization: str | None) -> str | None:
+    for name in _with_rules():
+        entry = PRETOKENIZERS[name]
+        if tuple((rule.pattern, rule.behavior, rule.invert) for rule in _rules_of(name)) == rules and (entry.normalization and entry.normalization.name) == normalization:
+            return name
+    return None
 
 
 def _anchor_problem(pretokenizer: str) -> str | None:
@@ -246,6 +305,9 @@ def _problem(tokenizer: Tokenizer) -> str | None:
             "the split pattern has a possessive bounded repeat like X{1,3}+, which Hugging Face's regex "
             "engine (Oniguruma) reads as (X{1,3})+; write it as (?>X{1,3}) to export it"
         )
+    entry = tokenizer.pretokenizer.entry
+    if entry is not None and entry.splitter is not None:
+        return f"{HF.title} has no pre-tokenizer that splits as {entry.title} does; save it as BPE Lab JSON"
     problem = foreign_syntax_problem(
         tokenizer, title=HF.title, engine="Oniguruma (Hugging Face's regex engine)", cannot=(SET_OPERATION,)
     )
@@ -277,14 +339,17 @@ def _write(tokenizer: Tokenizer) -> str:
     if name in ("gpt2", "none"):
         pre_tokenizer: dict = byte_level
     else:
-        pattern = _HF_PATTERNS.get(name) or NAMED_PATTERNS.get(name) or name[len("regex:"):]
+        named = {behavior: written for written, behavior in _BEHAVIORS.items()}
+        rules = _rules_of(name) if name in PRETOKENIZERS else (SplitRule(name[len("regex:"):]),)
         pre_tokenizer = {
             "type": "Sequence",
             "pretokenizers": [
-                {"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False},
+                *({"type": "Split", "pattern": {"Regex": rule.pattern}, "behavior": named[rule.behavior], "invert": rule.invert}
+                  for rule in rules),
                 byte_level,
             ],
         }
+    normalization = tokenizer.pretokenizer.normalization
     document = {
         "version": "1.0",
         "truncation": None,
@@ -296,7 +361,7 @@ def _write(tokenizer: Tokenizer) -> str:
             }
             for text, token_id in tokenizer.special_tokens.items()
         ],
-        "normalizer": None,
+        "normalizer": None if normalization is None else {"type": normalization.name},
         "pre_tokenizer": pre_tokenizer,
         "post_processor": None,
         "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},

@@ -9,9 +9,11 @@ reads, recovering the merges a rank file implies, and the ``pat_str`` to build a
                             mergeable_ranks=ranks, special_tokens=tokenizer.special_tokens)
 
 A rank file stores no merges: tiktoken merges the adjacent pair whose *concatenation* has the
-lowest rank. To get our ``(left, right)`` merges back, each token of rank r is split the way
-tiktoken itself would build it: its bytes are merged using only ranks below r until two parts
-remain (minbpe's ``recover_merges`` does the same for GPT-4).
+lowest rank. To get our ``(left, right)`` merges back, each token is split the way tiktoken itself
+would build it: its bytes go through tiktoken's merge loop until two parts remain (minbpe's
+``recover_merges`` does the same for GPT-4). Subtle: the parts usually have lower ranks than the
+token, but not always (Qwen3.6's 人力资源, rank 99,655, is 人力, rank 108,583, plus 资源): tiktoken
+merges whatever pair ranks lowest at the moment, so the loop is not limited to lower ranks.
 
 Deliberately left out: the split pattern and special tokens are not in the file. Reading, they
 are parameters (GPT-2's pattern by default); writing, pass them to ``tiktoken.Encoding`` yourself
@@ -56,13 +58,13 @@ def from_tiktoken(
             "a byte-level BPE must rank every byte"
         )
     base = {ranks[bytes([byte])]: Token(bytes([byte])) for byte in range(256)}
-    merges = [
-        (ranks[left], ranks[right], rank)
-        for left, right, rank in recover_merges(ranks, source=source)
-    ]
+    recovered = recover_merges(ranks)
+    merges = [(ranks[left], ranks[right], rank) for left, right, rank in recovered]
+    made = {rank for _, _, rank in recovered}
+    whole_only = {rank: data for data, rank in ranks.items() if len(data) > 1 and rank not in made}
     return build_tokenizer(
         source=source, unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
-        special_tokens=special_tokens, name=name,
+        special_tokens=special_tokens, name=name, whole_only=whole_only,
     )
 
 
@@ -94,34 +96,34 @@ def parse_tiktoken(text: str, *, source: str = "rank file") -> dict[bytes, int]:
     return ranks
 
 
-def recover_merges(ranks: dict[bytes, int], *, source: str = "rank file") -> list[tuple[bytes, bytes, int]]:
-    """``(left bytes, right bytes, rank)`` for every multi-byte token, lowest rank first.
+_NO_RANK = 1 << 62
 
-    >>> recover_merges({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4})
-    [(b'a', b'b', 3), (b'ab', b'c', 4)]
+
+def recover_merges(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes, int]]:
+    """``(left bytes, right bytes, rank)`` for every multi-byte token that two others make, lowest
+    rank first. A token no two tokens make is left out: tiktoken only ever gives it to a chunk
+    spelled exactly like it (the tokenizer keeps it as ``whole_only``).
+
+    >>> recover_merges({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4, b"ac": 5, b"bac": 6})
+    [(b'a', b'b', 3), (b'ab', b'c', 4), (b'a', b'c', 5), (b'b', b'ac', 6)]
     """
     merges = []
     for data, rank in sorted(ranks.items(), key=lambda item: item[1]):
-        if len(data) == 1:
-            continue
-        parts = _rank_merge(data, ranks, below=rank)
-        if len(parts) != 2:
-            raise FormatError(
-                f"{source}: the token {data!r} (rank {rank}) cannot be built from two tokens of lower rank "
-                f"(lower ranks only reach {len(parts)} parts); a rank file must list every token after its parts"
-            )
-        merges.append((parts[0], parts[1], rank))
+        if len(data) > 1:
+            parts = _rank_merge(data, ranks)
+            if len(parts) == 2:
+                merges.append((parts[0], parts[1], rank))
     return merges
 
 
-def _rank_merge(data: bytes, ranks: dict[bytes, int], *, below: int) -> list[bytes]:
-    """tiktoken's merge loop on ``data``, using only ranks below ``below``.
+def _rank_merge(data: bytes, ranks: dict[bytes, int]) -> list[bytes]:
+    """tiktoken's merge loop on ``data``, stopped at two parts (merging those would make ``data``).
 
-    ``b"abc"`` with ranks ``{ab: 3}`` and ``below=4`` -> ``[b"ab", b"c"]``.
+    ``b"abc"`` with ranks ``{ab: 3, abc: 4}`` -> ``[b"ab", b"c"]``.
     """
     parts = [data[i:i + 1] for i in range(len(data))]
     while len(parts) > 2:
-        best, best_rank = -1, below
+        best, best_rank = -1, _NO_RANK
         for i in range(len(parts) - 1):
             rank = ranks.get(parts[i] + parts[i + 1])
             if rank is not None and rank < best_rank:

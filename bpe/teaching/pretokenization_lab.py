@@ -1,9 +1,10 @@
-"""The pre-tokenization lab: one text split by every pattern, and what training learns without one.
+"""The pre-tokenization lab: one text split by every pre-tokenizer, and what training learns without one.
 
-Merges never cross a pre-tokenized chunk, so the split pattern decides which tokens can exist at
-all. This module returns the data for a side-by-side view (``none``, ``whitespace``, ``gpt2``,
-``gpt4`` and a custom regex), a few telling example texts with their one-line lessons, and the
-tokens a trainer learns across word boundaries when there is no pre-tokenizer.
+Merges never cross a pre-tokenized chunk, so the split decides which tokens can exist at all. This
+module returns the data for a side-by-side view (every named pre-tokenizer, from ``none`` to the
+Qwen, DeepSeek and SentencePiece families, each after its normalization step, then a custom
+regex), a few telling example texts with their one-line lessons, and the tokens a trainer learns
+across word boundaries when there is no pre-tokenizer.
 
     >>> from bpe.teaching.pretokenization_lab import compare_splits, spanning_tokens
     >>> [split.words for split in compare_splits("1234567", specs=("gpt2", "gpt4"))]
@@ -24,11 +25,11 @@ from dataclasses import dataclass
 
 from ..corpus import Corpus
 from ..errors import PatternError
-from ..pretokenize import PRETOKENIZER_HELP, Pretokenizer
+from ..pretokenize import PRETOKENIZER_HELP, PRETOKENIZERS, Pretokenizer
 from ..settings import TrainSettings
 from ..trainer import train
 
-NAMED_SPECS = ("none", "whitespace", "gpt2", "gpt4", "gpt4o")
+NAMED_SPECS = tuple(PRETOKENIZERS)
 NEWEST_TEXT = "newest newest newest widest"
 
 
@@ -41,6 +42,10 @@ class Split:
     """``(piece, is_word)``: words are trained on; gaps are kept when encoding but never trained on."""
     help: str
     error: str | None = None
+    title: str = "your regex"
+    """What the row is called (the registry's title, e.g. ``Qwen2.5``)."""
+    normalization: str | None = None
+    """The step run before the split, e.g. ``NFC``, when it changed the text (its result is the pieces)."""
 
     @property
     def words(self) -> list[str]:
@@ -56,6 +61,25 @@ class SplitExample:
 
 
 EXAMPLES: tuple[SplitExample, ...] = (
+    SplitExample(
+        "Accents, composed or not",
+        "Cafe\u0301 or café?",
+        "The two cafés look alike, but the first is e + a combining accent (U+0301). GPT-2 and GPT-4 cut the "
+        "accent off into a piece of its own; Qwen first normalizes to NFC, so it becomes é; GPT-4o, DeepSeek "
+        "and SentencePiece keep the mark on its letter.",
+    ),
+    SplitExample(
+        "Numbers by family",
+        "in 2024 we paid 1234567",
+        "GPT-4, GPT-4o and DeepSeek cut digits into groups of three, Qwen gives every digit a piece of its own, "
+        "and GPT-2 and SentencePiece keep a number whole (SentencePiece only keeps digits apart from letters).",
+    ),
+    SplitExample(
+        "Spaces as ▁",
+        "Hello  world",
+        "SentencePiece writes a space as ▁ at the start of the next word, puts one in front of the text (the "
+        "dummy prefix) and drops the extra space; the regex families keep the second space as a piece.",
+    ),
     SplitExample(
         "Contractions in capitals",
         "I'm here. I'M HERE.",
@@ -122,12 +146,16 @@ def compare_splits(
     splits = []
     for spec in all_specs:
         help_text = PRETOKENIZER_HELP["regex:PATTERN" if spec.startswith("regex:") else spec]
+        title = PRETOKENIZERS[spec].title if spec in PRETOKENIZERS else "your regex"
         try:
-            pieces = tuple(Pretokenizer.parse(spec).split(text))
+            pretokenizer = Pretokenizer.parse(spec)
+            normalized = pretokenizer.normalize(text)
+            pieces = tuple(pretokenizer.split(normalized))
         except PatternError as error:
-            splits.append(Split(spec, (), help_text, str(error)))
+            splits.append(Split(spec, (), help_text, str(error), title))
             continue
-        splits.append(Split(spec, pieces, help_text))
+        step = pretokenizer.normalization.name if pretokenizer.normalization and normalized != text else None
+        splits.append(Split(spec, pieces, help_text, title=title, normalization=step))
     return splits
 
 

@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from ..ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
 from ..limits import MAX_CHUNK_CHARS, MAX_WALK_CHARS, MAX_WALK_ROWS
+from ..markdown import inline_code
 from ..merge_loop import AppliedMerge
 from ..pretokenize import special_token_pattern, split_special
 from ..spelling import visible_text
@@ -56,17 +57,41 @@ def sample_text(source: str, corpus_text: str = "", special_tokens: Sequence[str
 
 
 ENCODE_MODES: Mapping[str, dict] = MappingProxyType({
-    "allowed": {"allowed_special": "all"},
-    "disallowed": {},
-    "plain": {"disallowed_special": ()},
+    "allowed": {"allowed_special": "all", "disallowed_special": "all"},
+    "disallowed": {"allowed_special": frozenset(), "disallowed_special": "all"},
+    "plain": {"allowed_special": frozenset(), "disallowed_special": ()},
 })
-"""How the Encode page treats special-token text: keyword arguments of ``encode``."""
+"""How the Encode page treats special-token text: keyword arguments of ``encode``, both given, so
+that the page's choice holds whatever the tokenizer's own default (``specials_in_text``)."""
 ENCODE_MODE_LABELS: Mapping[str, str] = MappingProxyType({
     "allowed": "allowed: encode them as special tokens",
     "disallowed": "disallowed: refuse text that contains them (tiktoken's default)",
     "plain": "plain text: encode their characters like any other text",
 })
 """Each of :data:`ENCODE_MODES` as the page offers it."""
+SHOWN_SPECIALS = 12
+"""Special tokens named in the note (DeepSeek has 1,283)."""
+OWN_DEFAULTS: Mapping[str, str] = MappingProxyType({
+    "special": "This tokenizer's own library encodes special-token text as special tokens when not told "
+               '(`allowed_special="all"`): choose *allowed* to do the same.',
+    "plain": "This tokenizer's own library never reads its special tokens from text: choose *plain text* to do the same.",
+})
+
+
+def special_tokens_note(tokenizer: Tokenizer) -> str:
+    """What the Encode page says about a tokenizer's special tokens (Markdown, names escaped).
+
+    >>> from bpe.pretrained import load_pretrained
+    >>> note = special_tokens_note(load_pretrained("qwen2.5"))
+    >>> note.startswith("This tokenizer's special tokens: `<|endoftext|>`"), "and 196 more" in note, "allowed_special" in note
+    (True, True, True)
+    """
+    if not tokenizer.special_tokens:
+        return "This run has no special tokens: add one in the sidebar (e.g. `<|endoftext|>`) to try this."
+    names = list(tokenizer.special_tokens)
+    more = f" and {len(names) - SHOWN_SPECIALS:,} more" if len(names) > SHOWN_SPECIALS else ""
+    note = "This tokenizer's special tokens: " + ", ".join(map(inline_code, names[:SHOWN_SPECIALS])) + more + "."
+    return note + (" " + OWN_DEFAULTS[tokenizer.specials_in_text] if tokenizer.specials_in_text in OWN_DEFAULTS else "")
 
 
 @dataclass(frozen=True)

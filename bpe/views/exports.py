@@ -79,7 +79,8 @@ def export_offers(tokenizer: Tokenizer, *, stem: str) -> tuple[ExportOffer, ...]
     offers = []
     for entry in all_formats():
         problem = entry.export_problem(tokenizer)
-        files = {} if problem else {name: text.encode("utf-8") for name, text in entry.export(tokenizer).items()}
+        exported = {} if problem else entry.export(tokenizer)
+        files = {name: text.encode("utf-8") if isinstance(text, str) else text for name, text in exported.items()}
         offers.append(ExportOffer(
             entry.name, entry.title, entry.note, MappingProxyType(files), problem,
             f"{stem}-{entry.name}.zip" if len(files) > 1 else None,

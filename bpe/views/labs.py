@@ -176,11 +176,19 @@ def merged_html(tally: PairTally) -> str:
 
 # -- pre-tokenization lab -----------------------------------------------------------------------
 def splits_html(splits: Sequence[Split], labels: Mapping[str, str] | None = None) -> str:
-    """One row per pattern: its name, the text cut into chunks (gaps dashed), the number of words."""
+    """One row per pre-tokenizer: its name (and the normalization step that ran first, when it changed
+    the text: the chunks are of the text it made), the chunks (gaps dashed), the number of words.
+
+    >>> from bpe.teaching.pretokenization_lab import compare_splits
+    >>> "after NFC" in splits_html(compare_splits("Cafe\u0301", specs=("qwen2",)))
+    True
+    """
     labels = labels or {}
     rows = []
     for split in splits:
-        name = html.escape(labels.get(split.spec, split.spec))
+        name = html.escape(labels.get(split.spec, split.title))
+        if split.normalization is not None:
+            name += '<br><span class="bpe-pair">after ' + html.escape(split.normalization) + "</span>"
         if split.error is not None:
             body = f'<span class="bpe-error">{html.escape(split.error)}</span>'
             words = "–"

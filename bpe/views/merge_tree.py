@@ -80,11 +80,11 @@ def tokenizer_merge_tree_dot(
       ...
     }
     """
-    tokens = tokenizer.tokens
+    tokens, whole_only = tokenizer.tokens, tokenizer.whole_only
 
     def describe(current: int) -> tuple[str, str, tuple[int, int] | None]:
         made = made_by.get(current)
-        detail = f"id {current}" + (f" · merge {made[0] + 1:,}" if made else "")
+        detail = f"id {current}" + (f" · merge {made[0] + 1:,}" if made else " · whole chunk only" if current in whole_only else "")
         return visible_text(tokens[current].data), detail, (made[1], made[2]) if made else None
 
     return _tree_dot(token_id, describe, font_size=font_size)

@@ -52,6 +52,15 @@ def first_merges(tokenizer: Tokenizer, *, start: int, count: int = MERGES_PAGE) 
     )
 
 
+def _kind(tokenizer: Tokenizer, made: dict[int, tuple[int, int, int]], token_id: int) -> str:
+    if tokenizer.is_special(token_id):
+        return "special"
+    if token_id in made:
+        return "merge"
+    # subtle: a few rank-file tokens (Qwen3.6's 俱乐部) come from no merge, only from a whole chunk
+    return "whole chunk only" if token_id in tokenizer.whole_only else "byte"
+
+
 def vocab_table(tokenizer: Tokenizer, made: dict[int, tuple[int, int, int]]) -> pd.DataFrame:
     """Every token by id: text, hex bytes, length, kind and the merge that made it (columns as
     :func:`~bpe.views.tables.vocab_frame`'s, so :func:`~bpe.views.tables.search_vocab` searches it)."""
@@ -62,7 +71,7 @@ def vocab_table(tokenizer: Tokenizer, made: dict[int, tuple[int, int, int]]) -> 
         "token": [visible_text(tokens[i].data) for i in ids],
         "bytes (hex)": [tokens[i].data.hex(" ") for i in ids],
         "length": [len(tokens[i].data) for i in ids],
-        "kind": ["special" if tokenizer.is_special(i) else "merge" if i in made else "byte" for i in ids],
+        "kind": [_kind(tokenizer, made, i) for i in ids],
         "merge": [made[i][0] + 1 if i in made else None for i in ids],
     })
     frame["merge"] = frame["merge"].astype("Int64")  # base and special tokens have none: not "3.0"

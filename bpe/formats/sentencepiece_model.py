@@ -1,0 +1,279 @@
+"""SentencePiece ``.model`` files (BPE models): read with a small protobuf reader, written alike.
+
+Scope: the ``ModelProto`` of ``sentencepiece_model.proto`` as far as a BPE model needs it: the
+pieces (text, score, type), the trainer's options and the normalizer's. A model is a list of
+pieces whose position is the id: ``<unk>``, ``<s>``, ``</s>`` (and with ``byte_fallback`` the 256
+``<0x00>``...``<0xFF>`` pieces), then the merged pieces best first (score 0, -1, -2, ...), then the
+characters, most frequent first. SentencePiece's BPE encoder merges whichever neighbours spell the
+best-scored piece, so, as for a tiktoken rank file, each merged piece's two parts are found by
+running that loop on the piece itself.
+
+    >>> from bpe import Corpus, Tokenizer, TrainSettings, train
+    >>> settings = TrainSettings(unit="char", pretokenizer="sentencepiece", tie_break="sentencepiece", vocab_size=15)
+    >>> ours = Tokenizer.from_trace(train(Corpus.from_text("low lower lowest", pretokenizer="sentencepiece"), settings))
+    >>> model = from_sentencepiece(to_sentencepiece(ours))
+    >>> [model.token_text(i) for i in range(3, 8)]
+    ['lo', 'low', '▁low', '▁lowe', 'l']
+    >>> [model.token_text(i) for i in model.encode("lowest")], model.encode("lowest")
+    (['▁lowe', 's', 't'], [6, 13, 14])
+
+(``sentencepiece`` trained on the same line with ``vocab_size=15`` writes these pieces, and
+encodes "lowest" as ``[6, 13, 14]``.)
+
+Reading needs no compiled code. Refused, with a message: models that are not BPE (unigram),
+normalization other than ``identity`` with SentencePiece's default whitespace handling, options
+that change where pieces may split (``split_digits``, turning off the script, number or whitespace
+split, ``treat_whitespace_as_suffix``), user-defined and unused pieces, and pieces no two others
+make. Writing needs a char-level tokenizer split by ``sentencepiece`` with an unknown token (every
+run trained with it has ``<unk>``, ``<s>``, ``</s>``).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from types import MappingProxyType
+
+from ..errors import FormatError
+from ..tokenizer import Tokenizer
+from ..vocab import Token
+from .common import TokenizerFormat, build_tokenizer, one_file
+
+NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
+_BPE = 2
+# TrainerSpec fields that decide where pieces may split, with the value BPE Lab splits by
+# (sentencepiece_model.proto): split_by_unicode_script, split_by_whitespace, split_by_number,
+# treat_whitespace_as_suffix, split_digits, allow_whitespace_only_pieces.
+_SPLIT_OPTIONS = MappingProxyType({
+    21: ("split_by_unicode_script", 1), 22: ("split_by_whitespace", 1), 23: ("split_by_number", 1),
+    24: ("treat_whitespace_as_suffix", 0), 25: ("split_digits", 0), 26: ("allow_whitespace_only_pieces", 0),
+})
+_NORMALIZER_DEFAULTS = MappingProxyType({3: ("add_dummy_prefix", 1), 4: ("remove_extra_whitespaces", 1), 5: ("escape_whitespaces", 1)})
+
+
+# -- the protobuf wire format ---------------------------------------------------------------------
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        if at >= len(data) or shift > 63:
+            raise FormatError("the file ends inside a number: is it a SentencePiece .model file?")
+        byte = data[at]
+        value |= (byte & 0x7F) << shift
+        at += 1
+        shift += 7
+        if byte < 0x80:
+            return value, at
+
+
+def _fields(data: bytes) -> Iterator[tuple[int, int | bytes]]:
+    """``(field number, value)`` of one message: ints for varints and 32-bit floats' bits, bytes otherwise."""
+    at = 0
+    while at < len(data):
+        key, at = _varint(data, at)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, at = _varint(data, at)
+        elif wire == 2:
+            size, at = _varint(data, at)
+            if at + size > len(data):
+                raise FormatError("a field runs past the end of the file: is it cut short?")
+            value, at = data[at:at + size], at + size
+        elif wire in (1, 5):
+            width = 8 if wire == 1 else 4
+            value, at = int.from_bytes(data[at:at + width], "little"), at + width
+        else:
+            raise FormatError(f"field {number} has wire type {wire}, which a SentencePiece model never uses")
+        yield number, value
+
+
+def _key(number: int, wire: int) -> bytes:
+    return _encode_varint(number << 3 | wire)
+
+
+def _encode_varint(value: int) -> bytes:
+    value &= (1 << 64) - 1  # negative int32 fields are written as ten bytes, as protobuf does
+    out = bytearray()
+    while True:
+        out.append(value & 0x7F | (0x80 if value > 0x7F else 0))
+        value >>= 7
+        if not value:
+            return bytes(out)
+
+
+def _bytes_field(number: int, value: bytes) -> bytes:
+    return _key(number, 2) + _encode_varint(len(value)) + value
+
+
+def _int_field(number: int, value: int) -> bytes:
+    return _key(number, 0) + _encode_varint(value)
+
+
+# -- reading --------------------------------------------------------------------------------------
+def from_sentencepiece(contents: str | bytes, *, name: str = "", source: str = "tokenizer.model") -> Tokenizer:
+    """Read a SentencePiece BPE ``.model``; ``source`` names it in error messages."""
+    if isinstance(contents, str):
+        raise FormatError(f"{source}: a .model file is binary; read it as bytes")
+    try:
+        pieces, trainer, normalizer = _model(bytes(contents))
+    except FormatError as error:
+        raise FormatError(f"{source}: {error}") from None
+    _check_options(trainer, normalizer, source=source)
+    base: dict[int, Token] = {}
+    multi: list[tuple[float, int, str]] = []
+    special: dict[str, int] = {}
+    fallback: dict[int, int] = {}
+    unknown = None
+    for token_id, (piece, score, kind) in enumerate(pieces):
+        if kind == NORMAL and len(piece) == 1:
+            base[token_id] = Token(piece.encode("utf-8"))
+        elif kind == NORMAL:
+            multi.append((-score, token_id, piece))
+        elif kind in (UNKNOWN, CONTROL):
+            special[piece] = token_id
+            unknown = piece if kind == UNKNOWN else unknown
+        elif kind == BYTE and len(piece) == 6 and piece.startswith("<0x") and piece.endswith(">"):
+            fallback[token_id] = int(piece[3:5], 16)
+        else:
+            raise FormatError(f"{source}: piece {token_id} ({piece!r}) is of a type BPE Lab does not replay ({kind})")
+    if unknown is None:
+        raise FormatError(f"{source}: it has no <unk> piece; SentencePiece needs one")
+    ids = {piece: token_id for _, token_id, piece in multi} | {token.data.decode("utf-8"): i for i, token in base.items()}
+    ranks = {piece: rank for rank, (_, _, piece) in enumerate(sorted(multi))}  # the best score first
+    merges = []
+    for _, token_id, piece in sorted(multi):
+        parts = _split_piece(piece, ranks)
+        if parts is None:
+            raise FormatError(f"{source}: the piece {piece!r} (id {token_id}) is not two other pieces merged")
+        merges.append((ids[parts[0]], ids[parts[1]], token_id))
+    return build_tokenizer(
+        source=source, unit="char", pretokenizer="sentencepiece", base=base, merges=merges, special_tokens=special,
+        name=name, specials_in_text="plain", unknown_token=unknown, fallback_bytes=fallback,
+    )
+
+
+def _model(data: bytes) -> tuple[list[tuple[str, float, int]], dict[int, int | bytes], dict[int, int | bytes]]:
+    pieces, trainer, normalizer = [], {}, {}
+    for number, value in _fields(data):
+        if number == 1 and isinstance(value, bytes):
+            piece, score, kind = "", 0.0, NORMAL
+            for field, item in _fields(value):
+                if field == 1 and isinstance(item, bytes):
+                    piece = _text(item)
+                elif field == 2 and isinstance(item, int):
+                    score = struct.unpack("<f", item.to_bytes(4, "little"))[0]
+                elif field == 3 and isinstance(item, int):
+                    kind = item
+            pieces.append((piece, score, kind))
+        elif number in (2, 3) and isinstance(value, bytes):
+            (trainer if number == 2 else normalizer).update(_fields(value))
+    if not pieces:
+        raise FormatError("it holds no pieces: is it a SentencePiece .model file?")
+    return pieces, trainer, normalizer
+
+
+def _text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError("a piece is not UTF-8 text: is it a SentencePiece .model file?") from None
+
+
+def _check_options(trainer: dict, normalizer: dict, *, source: str) -> None:
+    if trainer.get(3, 1) != _BPE:
+        raise FormatError(f"{source}: it is a {'unigram' if trainer.get(3, 1) == 1 else 'non-BPE'} model; BPE Lab reads BPE models")
+    name = normalizer.get(1, b"identity")
+    if name != b"identity" or normalizer.get(2):
+        raise FormatError(
+            f"{source}: it normalizes text with {name.decode('utf-8', 'replace')!r}; BPE Lab replays "
+            "normalization_rule_name='identity' only"
+        )
+    for number, (option, wanted) in _NORMALIZER_DEFAULTS.items():
+        if normalizer.get(number, wanted) != wanted:
+            raise FormatError(f"{source}: {option} is {bool(normalizer[number])}; BPE Lab replays SentencePiece's default")
+    for number, (option, wanted) in _SPLIT_OPTIONS.items():
+        if trainer.get(number, wanted) != wanted:
+            raise FormatError(f"{source}: {option} is {bool(trainer[number])}; BPE Lab splits pieces as SentencePiece's defaults do")
+
+
+def _split_piece(piece: str, ranks: dict[str, int]) -> tuple[str, str] | None:
+    """SentencePiece's encoder on ``piece`` alone, stopped at two parts: neighbours that spell the
+    best-scored merged piece merge first, the leftmost on a tie.
+
+    ``"▁low"`` with ranks ``{"lo": 0, "▁lo": 1, "▁low": 2}`` -> ``("▁lo", "w")``.
+    """
+    parts = list(piece)
+    while len(parts) > 2:
+        joined = [ranks.get(a + b) for a, b in zip(parts, parts[1:])]
+        ranked = [(rank, i) for i, rank in enumerate(joined) if rank is not None]
+        if not ranked:
+            return None
+        _, at = min(ranked)
+        parts[at:at + 2] = [parts[at] + parts[at + 1]]
+    return (parts[0], parts[1]) if len(parts) == 2 else None
+
+
+# -- writing --------------------------------------------------------------------------------------
+def _problem(tokenizer: Tokenizer) -> str | None:
+    if tokenizer.unit != "char" or tokenizer.pretokenizer.name != "sentencepiece" or tokenizer.end_of_word:
+        return (
+            f"{SENTENCEPIECE.title} holds tokenizers of the char unit split by 'sentencepiece', without an "
+            "end-of-word marker (train with --unit char --pretokenizer sentencepiece); save this one as BPE Lab JSON"
+        )
+    if tokenizer.unknown_token is None:
+        return f"{SENTENCEPIECE.title} needs an unknown token such as <unk>; save this one as BPE Lab JSON"
+    if tokenizer.whole_only:
+        return f"{SENTENCEPIECE.title} has no tokens that no merge makes; save this one as BPE Lab JSON"
+    spelled: dict[bytes, int] = {}
+    for token_id in [new_id for _, _, new_id in tokenizer.merges]:
+        data = tokenizer.decode_single_token_bytes(token_id)
+        if data in spelled:
+            return (
+                f"{SENTENCEPIECE.title} keeps one piece per string, but merges make {data.decode('utf-8', 'replace')!r} "
+                f"twice (ids {spelled[data]} and {token_id}); save this one as BPE Lab JSON"
+            )
+        spelled[data] = token_id
+    return None
+
+
+def to_sentencepiece(tokenizer: Tokenizer) -> bytes:
+    """The ``.model`` bytes: special tokens, byte pieces, merges in rank order, then characters;
+    FormatError (saying why) if the format cannot hold ``tokenizer``."""
+    return SENTENCEPIECE.texts(tokenizer)  # type: ignore[return-value]
+
+
+def _model_bytes(tokenizer: Tokenizer) -> bytes:
+    tokens, specials = tokenizer.tokens, sorted(tokenizer.special_tokens.items(), key=lambda item: item[1])
+    merged = [new_id for _, _, new_id in tokenizer.merges]
+    characters = [i for i, token in tokens.items() if i not in set(merged) and not tokenizer.is_special(i)
+                  and i not in tokenizer.fallback_bytes]
+    pieces = [(text, 0.0, UNKNOWN if text == tokenizer.unknown_token else CONTROL) for text, _ in specials]
+    pieces += [(f"<0x{byte:02X}>", 0.0, BYTE) for byte in sorted(tokenizer.fallback_bytes.values())]
+    pieces += [(tokens[i].data.decode("utf-8"), -float(rank), NORMAL) for rank, i in enumerate(merged + characters)]
+    ids = {text: index for index, (text, _, _) in enumerate(pieces)}
+    trainer = b"".join([
+        _int_field(3, _BPE), _int_field(4, len(pieces)), _int_field(35, 1 if tokenizer.fallback_bytes else 0), _int_field(40, ids[tokenizer.unknown_token]),
+        *(_int_field(field, ids.get(text, -1)) for field, text in ((41, "<s>"), (42, "</s>"), (43, "<pad>"))),
+    ])
+    normalizer = _bytes_field(1, b"identity") + b"".join(_int_field(number, 1) for number in _NORMALIZER_DEFAULTS)
+    return b"".join(
+        _bytes_field(1, _bytes_field(1, text.encode("utf-8")) + _key(2, 5) + struct.pack("<f", score) + _int_field(3, kind))
+        for text, score, kind in pieces
+    ) + _bytes_field(2, trainer) + _bytes_field(3, normalizer)
+
+
+def _recognizes(contents: bytes) -> bool:
+    """A protobuf whose first field holds pieces and whose trainer spec names a model type (minbpe's
+    ``.model`` is text); never raises."""
+    try:
+        pieces, trainer, _ = _model(bytes(contents))
+    except (FormatError, TypeError, ValueError):
+        return False
+    return bool(pieces) and 3 in trainer
+
+
+SENTENCEPIECE = TokenizerFormat(
+    name="sentencepiece", title="SentencePiece .model", file_names=("tokenizer.model",),
+    note="`sentencepiece.SentencePieceProcessor(model_file=...)` (BPE, identity normalization).",
+    write=_model_bytes, read=one_file(from_sentencepiece), problem=_problem, byte_level_only=False,
+    recognizes=_recognizes,
+)
