@@ -10,7 +10,8 @@ from ui.classroom_views import join_box
 from ui.render import page_setup
 
 page_setup(pages.HOME)
-st.title("BPE Lab: byte-pair encoding, step by step")
+with st.container(key="bpe-home"):  # marks the home page: the page's CSS keeps its descriptions on a phone
+    st.title("BPE Lab: byte-pair encoding, step by step")
 join_box()  # first, for a student whose phone opened the app to type the code on the projector
 st.markdown(
     "**Byte-pair encoding (BPE)** turns text into tokens the way GPT-2, GPT-4 and most language models do. "

@@ -29,9 +29,10 @@ HOSTILE = "<svg onload=alert(1)>"
 
 def everything(at) -> str:
     """What the page drew as text (HTML, Markdown and alerts), tags and entities as the reader sees them."""
-    parts = [element.value for element in (*at.title, *at.header, *at.html)]
+    parts = [plain(element.value) for element in at.html] + [element.value for element in (*at.title, *at.header)]
+    # Markdown is shown as its text (a "<b>" in it is escaped, so a reader sees it)
     parts += [unescape_markdown(e.value) for kind in (at.markdown, at.error, at.warning, at.info, at.success) for e in kind]
-    return plain("\n".join(parts))
+    return "\n".join(parts)
 
 
 def raw_html(at) -> str:
@@ -118,6 +119,24 @@ def test_students_join_answer_once_and_the_teacher_sees_the_count_and_then_the_r
     assert len(answer_keys(ana)) == 4
 
 
+def projector_choices(at) -> list[str]:
+    listed = re.search(r'<ol class="bpe-room-choices"[^>]*>(.*?)</ol>', raw_html(at)).group(1)
+    return [html.unescape(item) for item in re.findall(r"<li[^>]*>([^<]+)</li>", listed)]
+
+
+def test_every_phone_numbers_the_answers_as_the_projector_does_whatever_order_the_room_drew():
+    orders = set()
+    for _ in range(6):  # the room's code seeds its order: rooms differ, a room's phones never do
+        teacher, code = teacher_opens_room("sennrich", step=2)  # a 3-way tie: 4 answers
+        shown = projector_choices(teacher)
+        for phone in (student_joins(code), student_joins(code)):
+            labels = [unescape_markdown(b.label) for b in phone.button if b.key and b.key.startswith("w.room.answer.")]
+            assert labels == [f"{number}. {label}" for number, label in enumerate(shown, start=1)]
+        orders.add(tuple(shown))
+        button(teacher, "w.room.close").click().run()
+    assert len(orders) > 1
+
+
 def test_a_students_reload_comes_back_to_the_same_question_with_its_answer():
     teacher, code = teacher_opens_room()
     ana = student_joins(code, "Ana")
@@ -147,6 +166,7 @@ def test_a_forged_teacher_link_gives_no_control_and_the_room_is_not_revealed():
 def test_a_wrong_or_odd_code_says_so_and_the_quiz_goes_on_alone(typed, message):
     at = open_page(QUIZ, room=typed)
     assert message in everything(at)
+    assert typed[:40] in everything(at)  # what the link held, as text (cut short)
     assert at.button(key="w.quiz.answer.1")  # the quiz alone, below the message
     assert "<script>" not in raw_html(at) and "x" * 100 not in everything(at)
 

@@ -43,6 +43,8 @@ from .training import Trained
 PUBLIC_URL_SETTING = "BPE_LAB_PUBLIC_URL"
 """The address students' phones reach the app at (``http://192.168.1.20:8501``) when the teacher's
 browser runs on the server itself and so shows ``localhost``."""
+SHOWN_CODE_CHARS = 40
+"""How much of a link's unusable room code the page repeats."""
 NICKNAME_KEY = widget_key("room", "nickname")
 """The join form's nickname field (a form's field has no callback of its own: ``join`` reads it)."""
 
@@ -121,8 +123,9 @@ def apply_link() -> None:
         pass  # nothing to count with; the room view says the store is down
     try:
         code = parse_code(code_text)
-    except RoomRefused as refusal:
-        note("error", f"**Cannot join:** {escape_markdown(refusal)}.")
+    except RoomRefused as refusal:  # the code as text, cut short: a 10,000-character "code" shows 40
+        shown = code_text[:SHOWN_CODE_CHARS] + ("…" if len(code_text) > SHOWN_CODE_CHARS else "")
+        url.warn_link(f"“{shown}” is not a room code: {refusal}")
         return
     seat = url.new_param("student")
     MEMBERSHIP.set(Membership(code, seat=seat if seat and is_seat(seat) else None, token=url.new_param("teacher") or None))
@@ -146,6 +149,13 @@ def follow(room: Room) -> None:
     wanted, _ = LabState.from_query({**params, "step": str(room.step)})
     if state.lab() != wanted:
         state.LAB.set(wanted)
+
+
+def room_choices(trained: Trained, step: int, code: str) -> tuple[Pair, ...]:
+    """The answers a room offers for merge ``step + 1``, in one order for the whole room (its code
+    seeds it, as a learner's seat seeds the quiz alone): the projector's "2." is every phone's "2.",
+    so the teacher can talk about the answers by number. Answers are stored and counted by pair."""
+    return tuple(candidate.pair for candidate in make_question(trained.trace, step, seed=code).candidates)
 
 
 def offered(question: Question, room: Room) -> list:
@@ -202,7 +212,6 @@ def _lesson() -> tuple:
 def start_room(trained: Trained, step: int) -> None:
     """Open a room on the question at ``step``; this session becomes its teacher."""
     store = room_store()
-    question = make_question(trained.trace, step)
     token = new_teacher_token()
     try:
         if not store.allow("open:" + client_key(client_address()), limit=ROOMS_PER_MINUTE, per_s=60):
@@ -210,8 +219,9 @@ def start_room(trained: Trained, step: int) -> None:
                           "wait a minute, or use a room you opened.")
             return
         for _ in range(5):  # a taken code is drawn again; five in a row would mean a broken generator
-            room = Room.open(new_code(), teacher_token=token, lesson=_lesson(), step=step,
-                             choices=tuple(candidate.pair for candidate in question.candidates), now=time.time())
+            code = new_code()
+            room = Room.open(code, teacher_token=token, lesson=_lesson(), step=step,
+                             choices=room_choices(trained, step, code), now=time.time())
             if store.create(room):
                 MEMBERSHIP.set(Membership(room.code, token=token))
                 return
@@ -255,7 +265,7 @@ def reveal(membership: Membership, round: int) -> None:
 
 
 def next_question(membership: Membership, round: int, trained: Trained, step: int) -> None:
-    choices = tuple(candidate.pair for candidate in make_question(trained.trace, step + 1).candidates)
+    choices = room_choices(trained, step + 1, membership.code)
     _act(lambda store: store.change(
         membership.code, lambda room: room.next_question(membership.token, step=step + 1, choices=choices, round=round),
     ))

@@ -19,7 +19,7 @@ from bpe.app import pages
 from bpe.app.lab_state import SOURCES
 from bpe.limits import MAX_NICKNAME_CHARS
 from bpe.presets import PRESETS
-from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, answer_explanation, grade, make_question
+from bpe.teaching.quiz import grade, make_question, reveal
 from bpe.teaching.room import ASKING, CLOSED, CODE_LENGTH, REVEALED, RoomView
 from bpe.markdown import escape_markdown
 from bpe.views.room import ROOM_CSS, answer_rows, answers_html, choices_html, counts_html, join_panel_html, names_html
@@ -27,6 +27,7 @@ from bpe.views.room import ROOM_CSS, answer_rows, answers_html, choices_html, co
 from . import classroom, state, url
 from .classroom import Membership
 from .preamble import current_run
+from .quiz_views import verdict
 from .render import show_html
 from .room_store import RoomStoreUnavailable
 from .state import widget_key
@@ -133,7 +134,7 @@ def teacher_view(view: RoomView, membership: Membership, trained: Trained, draw_
             st.button("Reveal the answers", key=widget_key("room", "reveal"), type="primary", width="stretch", shortcut="PageDown",
                       icon=":material/bar_chart:", on_click=classroom.reveal, args=(membership, room.round))
         else:
-            st.info(escape_markdown(answer_explanation(question)), icon="💡")
+            verdict(reveal(question))
     with right:
         if room.phase == ASKING:
             link = classroom.join_link(room.code)
@@ -200,21 +201,14 @@ def student_view(view: RoomView, membership: Membership, trained: Trained, draw_
             merged=pairs.index(question.answer) if room.phase == REVEALED and question.answer in pairs else None,
         ))
     if room.phase == REVEALED:
-        verdict(question, mine)
+        if mine is None:
+            st.markdown("You did not answer this one.")
+        verdict(grade(question, mine) if mine is not None else reveal(question))
         answers(view, question)
     elif mine is not None:
         st.success("Your answer is in. The teacher reveals everyone's answers soon.", icon="📨")
     _student_status(room.code, (room.round, room.phase))
     st.button("Leave the room", key=widget_key("room", "leave"), type="tertiary", icon=":material/logout:", on_click=classroom.leave)
-
-
-def verdict(question, mine) -> None:
-    if mine is None:
-        st.info("You did not answer this one. " + escape_markdown(answer_explanation(question)), icon="💡")
-        return
-    result = grade(question, mine)
-    show = st.success if result.verdict == CORRECT else st.warning if result.verdict == RIGHT_COUNT else st.error
-    show(escape_markdown(result.explanation), icon="✅" if result.correct else "⚖️" if result.verdict == RIGHT_COUNT else "❌")
 
 
 @st.fragment(run_every=STUDENT_POLL_S)
