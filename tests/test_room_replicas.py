@@ -6,7 +6,8 @@ protocol as browsers do (tests/test_browser_room.py has the real browsers):
 * a nickname of 10,000 characters sent straight down the WebSocket is stored as 24;
 * join attempts from one client past the limit get a clear message, and another client is not held up;
 * a replica killed mid-question: its students reconnect through HAProxy to the live one and are
-  back in the room at the same question, the one who answered with that answer.
+  back in the room at the same question, the one who answered with that answer;
+* serve.sh's own Redis killed: its supervisor starts it again and the room comes back with its answers.
 """
 
 from __future__ import annotations
@@ -188,3 +189,33 @@ def test_a_killed_replicas_students_come_back_at_the_same_question_with_their_an
             assert view.answered == 2 and view.joined == 2
 
     in_thread(lesson())
+
+
+def test_serve_sh_starts_its_redis_again_when_it_dies_and_the_room_is_still_there(tmp_path):
+    """serve.sh's own Redis (not the test's) killed mid-question, as the out-of-memory killer would:
+    its supervisor starts it again on the same port with the same password, and it reads the room
+    back from its append-only file, with the answer given before."""
+    with ReplicaSet(replicas=1, redis_dir=tmp_path) as replicas:
+        async def lesson():
+            async with AsyncExitStack() as stack:
+                _, code = await teacher_and_room(stack, replicas.url)
+                ana = await joined(stack, replicas.url, "r1", code, "Ana")
+                await ana.click("w.room.answer.2")
+                assert "Your answer is in" in plain(shown(ana))
+
+                dead = replicas.pids["redis"]
+                os.kill(dead, signal.SIGKILL)
+                deadline = time.monotonic() + 60
+                while True:  # Ana's phone reloads until the room answers again
+                    async with AsyncExitStack() as once:
+                        back = await on_replica(once, replicas.url, "r1", ana.query_string)
+                        text = plain(shown(back))
+                    if "Your answer is in" in text:
+                        break
+                    assert "cannot be reached just now" in text and time.monotonic() < deadline, text[:400]
+                    await asyncio.sleep(0.5)
+                assert f"Room **{code}** · question **1** · Ana" in text and "✓ your answer" in text
+                assert any(line.startswith("redis exited") for line in replicas.output), replicas.output
+                assert replicas.pids["redis"] != dead
+
+        in_thread(lesson())
