@@ -9,7 +9,8 @@ from bpe.teaching.tour import TOUR
 from ui.render import page_setup
 
 page_setup(pages.HOME)
-st.title("BPE Lab: byte-pair encoding, step by step")
+with st.container(key="bpe-home"):  # marks the home page: the page's CSS keeps its descriptions on a phone
+    st.title("BPE Lab: byte-pair encoding, step by step")
 st.markdown(
     "**Byte-pair encoding (BPE)** turns text into tokens the way GPT-2, GPT-4 and most language models do. "
     "It starts from single bytes (or characters), counts how often each **pair of neighbouring tokens** "

@@ -5,7 +5,9 @@ never meets an empty token or a blank cell, and never meets a Python literal lik
 ``'\\xc3'``:
 
 * space ``·``, tab ``→``, newline ``↵``, carriage return ``␍`` (as on the Train page);
-* the other C0 controls and DEL as Unicode's control pictures, each its own: BEL ``␇``, NUL ``␀``;
+* the other C0 controls and DEL by their ASCII abbreviations in guillemets, each its own: BEL
+  ``‹BEL›``, NUL ``‹NUL›`` (Unicode's control pictures, ␀ ␇, came out as specks or empty boxes
+  at table and chip sizes);
 * format, zero-width and bidirectional characters, other spaces, C1 controls and variation
   selectors as a short name in guillemets: ``‹ZWJ›``, ``‹RLO›``, ``‹NBSP›``, else ``‹U+0085›``;
 * bytes that are not whole UTF-8 characters as hex in guillemets, never dropped:
@@ -15,13 +17,13 @@ never meets an empty token or a blank cell, and never meets a Python literal lik
     >>> spell("a b\\tc\\n")
     'a·b→c↵'
     >>> spell("👩\\u200d💻"), spell("\\u202eabc"), spell("\\x07"), spell("\\x00")
-    ('👩‹ZWJ›💻', '‹RLO›abc', '␇', '␀')
+    ('👩‹ZWJ›💻', '‹RLO›abc', '‹BEL›', '‹NUL›')
     >>> name("\\u200d"), name("\\x07"), name("é")
     ('zero-width joiner', 'bell', None)
     >>> quote(" the")
     "'·the'"
     >>> visible_text(b"\\x00\\xe2\\x80\\x8d"), visible_text(b"\\xe2\\x82")  # marked, never empty
-    ('␀‹ZWJ›', '‹e2 82›')
+    ('‹NUL›‹ZWJ›', '‹e2 82›')
 
 Subtle: a mark replaces its character, it is never added beside it. A right-to-left override
 left in the HTML would reverse the text after it, and a zero-width joiner would glue two emoji
@@ -56,9 +58,15 @@ _NAMED: Mapping[str, tuple[str, str]] = MappingProxyType({
     "\u2066": ("‹LRI›", "left-to-right isolate"), "\u2067": ("‹RLI›", "right-to-left isolate"),
     "\u2068": ("‹FSI›", "first strong isolate"), "\u2069": ("‹PDI›", "pop directional isolate"),
     "\u3000": ("‹IDSP›", "ideographic space"), "\ufeff": ("‹BOM›", "byte order mark (zero-width no-break space)"),
-    "\x7f": ("␡", "delete"),
+    "\x7f": ("‹DEL›", "delete"),
 })
 """Characters with a mark of their own and the name a hover or a legend gives them."""
+
+_C0_ABBREVIATIONS = tuple((
+    "NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI "
+    "DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC FS GS RS US"
+).split())
+"""ASCII's names of the C0 controls, 0x00 to 0x1F (tab, newline and return have marks of their own)."""
 
 # Categories that draw nothing (or only a gap): controls, format characters, separators.
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
@@ -68,13 +76,13 @@ def mark(char: str) -> str | None:
     """The visible mark for one character that draws nothing, or ``None`` for a visible one.
 
     >>> mark("\\x1b"), mark("\\u2003"), mark("\\ufe0f"), mark("a")
-    ('␛', '‹U+2003›', '‹VS16›', None)
+    ('‹ESC›', '‹U+2003›', '‹VS16›', None)
     """
     if char in _NAMED:
         return _NAMED[char][0]
     code = ord(char)
-    if code < 0x20:  # Unicode's control pictures: U+2400 NUL ... U+241F US, one per C0 control
-        return chr(0x2400 + code)
+    if code < 0x20:
+        return f"‹{_C0_ABBREVIATIONS[code]}›"
     if 0xFE00 <= code <= 0xFE0F:  # variation selectors: alone they draw nothing
         return f"‹VS{code - 0xFE00 + 1}›"
     if unicodedata.category(char) in _INVISIBLE_CATEGORIES:

@@ -32,14 +32,18 @@ NAME = widget_key("import_name")
 def export_section(trained, step: int) -> None:
     st.header("Export this tokenizer")
     total = len(trained.trace.steps)
-    # At step 0 nothing is learned yet: a tokenizer of bare bytes is never what someone came to export.
-    step = step or total
+    # Step 0 means bytes only, here as everywhere: the whole run is a choice of its own (the default:
+    # a tokenizer of bare bytes is rarely what someone came to export), not what step 0 stands for.
+    whole = st.toggle(
+        f"All {total:,} merges (the whole run)", value=True, key=widget_key("export_whole"),
+        help="Off: the merges up to the step above (step 0: the bytes alone, no merge)",
+    )
+    step = total if whole else step
     tokenizer = tokenizer_at(trained, step)
+    what = "no merge yet: the base tokens alone" if step == 0 else f"{step:,} of this run's {total:,} merges"
     st.caption(
-        f"The tokenizer after {step:,} of this run's {total:,} merges: {tokenizer.n_vocab:,} tokens "
-        f"({tokenizer.unit}-level, pre-tokenizer {escape_markdown(tokenizer.pretokenizer.name)}). "
-        + ("At step 0 no merge is learned yet, so this is the whole run; move the step to export an earlier one."
-           if step == total and not state.lab().step else "Move the step to export an earlier or later one.")
+        f"The tokenizer after {what}: {tokenizer.n_vocab:,} tokens "
+        f"({tokenizer.unit}-level, pre-tokenizer {escape_markdown(tokenizer.pretokenizer.name)})."
     )
     stem = f"{state.lab().source}-step{step}"  # serialising 20,000 merges five ways takes seconds: once per run and step
     offers = shared_view(trained, "export", step, stem, build=lambda: export_offers(tokenizer, stem=stem))

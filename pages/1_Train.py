@@ -9,21 +9,20 @@ compression curve. Step 0 is the corpus before any merge, with merge 1's places 
 import streamlit as st
 
 from bpe.app import pages
-from bpe.limits import SHOWN_CORPUS_CHARS
+from bpe.tokenizer import Tokenizer
 from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
 from bpe.views.charts import (
     COMPRESSION_FIELDS, compression_chart, pair_chart, pair_legend_html, pair_rows, with_rows, with_step,
 )
-from bpe.views.excerpt import excerpt
+from bpe.views.corpus_window import MAX_WINDOW_TOKENS, WINDOW_TOKENS, chunk_starts
 from bpe.views.narration import narrate_step
 from bpe.views.occurrences import pairs_after_training, training_corpus
-from bpe.views.presenter import PRESENTER_BARS
 from bpe.views.stats import stats_html, step_stats
 from bpe.views.tables import latest_rows_html, merges_frame
-from bpe.views.train_step import corpus_block, stop_html
+from bpe.views.train_step import corpus_block, stop_html, window_block
 from ui import state, url
-from ui.state import LAB, widget_key
+from ui.state import LAB, SessionValue, widget_key
 from ui.code_panel import train_code
 from ui.render import can_name, names_for, page_setup, presenter, show_chart, show_html
 from ui.retrain import retrain_notice_for
@@ -33,6 +32,8 @@ from ui.stepper import HOLD_BEFORE, step_fragment, stepper
 from ui.settings_sidebar import BASE_SIZE, settings_sidebar
 from ui.widgets import corpus_editor
 
+CORPUS_TOKENS = SessionValue("corpus_tokens", WINDOW_TOKENS)
+"""About how many tokens of a long corpus a step draws ("Show more" widens it)."""
 
 
 def _table_height(rows: int) -> int:
@@ -40,19 +41,25 @@ def _table_height(rows: int) -> int:
     return min(36 * (rows + 1) + 3, 360)
 
 
-def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_before: bool = False) -> str:
-    """The corpus before and after merge ``step`` as one block of HTML: chips (the first
-    ``SHOWN_CORPUS_CHARS`` of a text) or, for a word table, each word with its count and segmentation."""
+def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_before: bool, tokens: int) -> tuple[str, bool]:
+    """``(HTML, windowed)``: the corpus before and after merge ``step`` as one block: a word table
+    whole, a text as about ``tokens`` tokens around the merge's first place (``windowed``: there
+    is more of the text than that)."""
     trace = trained.trace
     if trained.table is not None:
-        return corpus_block(trace, table=trained.table, step=step, names=names, hold_before=hold_before)
+        return corpus_block(trace, table=trained.table, step=step, names=names, hold_before=hold_before), False
     text = trained.text
-    shown = excerpt(text, SHOWN_CORPUS_CHARS, special_tokens=trace.settings.special_tokens)
-    cut_note = (
-        f'<p class="bpe-legend">Showing the first {len(shown):,} of {len(text):,} characters.</p>'
-        if len(shown) < len(text) else ""
-    )
-    return corpus_block(trace, text=shown, step=step, names=names, whole=shown == text, hold_before=hold_before) + cut_note
+    # Once per run: where the run's pre-tokenizer cuts the whole text (a window never cuts a chunk).
+    starts = shared_view(trained, "chunk starts", build=lambda: chunk_starts(
+        text, Tokenizer.from_trace(trace, step=0).pretokenizer, trace.settings.special_tokens,
+    ))
+    block = window_block(trace, text, starts, step=step, tokens=tokens, names=names, hold_before=hold_before)
+    return block, "bpe-window-note" in block
+
+
+def corpus_editor_section() -> None:
+    with st.expander("Corpus", expanded=state.lab().source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)):
+        corpus_editor()
 
 
 def main() -> None:
@@ -64,19 +71,24 @@ def main() -> None:
         "new token, and repeats. Step through the merges and watch each one happen in the corpus.",
     )
     url.show_url_warnings()
-    with st.expander("Corpus", expanded=state.lab().source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)):
-        corpus_editor()
-
+    presenting = presenter()
+    if not presenting:
+        corpus_editor_section()
     trained = get_trained(state.lab())
     if trained is None:
+        if presenting:
+            corpus_editor_section()
         url.write_url()
         return
     BASE_SIZE.set(len(trained.trace.base))
     clamp_step(trained)
-    # Everything that depends on the step is one fragment: Next, Previous, the slider, play, the
+    # Everything that depends on the step is one fragment: Next, Previous, the slider, play, why, the
     # names toggle and the tables' tabs rerun (and redraw) only it, not the sidebar, the title and
     # the corpus editor, so a step costs the browser only what changed.
     step_fragment(step_view, trained)
+    if presenting:  # the projector's first screen is the lesson; the corpus to edit comes after it
+        with st.container(key="bpe-below"):
+            corpus_editor_section()
 
 
 def step_view(trained: Trained) -> None:
@@ -96,16 +108,18 @@ def step_view(trained: Trained) -> None:
 
     # Built once per (run, step, options) for the whole server and shared: a class on one example
     # builds each step once (ui.shared_views).
-    header = shared_view(trained, "header", step, options, build=lambda: narrate_step(trace, step, names=names).to_html(
+    header = shared_view(trained, "header", step, options, build=lambda: narrate_step(trace, step, names=names).headline_html(
         aside=stats_html(step_stats(trace, step))
     ))
+    why = shared_view(trained, "why", step, options, build=lambda: narrate_step(trace, step, names=names).why_html()) \
+        if url.WHY.get() else None
     if total:
         template = shared_view(trained, "pair chart", options, build=lambda: pair_chart(trace, 1, names).to_dict())
         pairs_spec = shared_view(trained, "pairs", step, options,
                                  build=lambda: with_rows(template, pair_rows(trace, step, names).to_dict("records")))
-    hold_before = HOLD_BEFORE.get()
-    corpus = shared_view(trained, "corpus", step, options, hold_before,
-                         build=lambda: corpus_view(trained, step, names, hold_before=hold_before))
+    hold_before, tokens = HOLD_BEFORE.get(), CORPUS_TOKENS.get()
+    corpus, windowed = shared_view(trained, "corpus", step, options, hold_before, tokens,
+                                   build=lambda: corpus_view(trained, step, names, hold_before=hold_before, tokens=tokens))
     if total and step == total:
         stop_pairs = shared_view(trained, "stop pairs", build=lambda: pairs_after_training(
             trace, training_corpus(trace, text=trained.text, table=trained.table)
@@ -117,12 +131,15 @@ def step_view(trained: Trained) -> None:
     if retrained:
         st.info(retrained, icon=":material/restart_alt:")
     show_html(header)
+    if why is not None:
+        with st.container(key="bpe-why"):
+            show_html(why)
 
     with st.container(key="bpe-step-panels"):
         left, right = st.columns([1, 1.35], gap="medium")
     with left:
         if total:
-            show_chart(pairs_spec, renderer="svg", bars=PRESENTER_BARS if presenter() else None)
+            show_chart(pairs_spec, renderer="svg")
             show_html(pair_legend_html(step))
         else:
             # the corpus itself gave nothing to merge (empty, one character...): a problem to fix
@@ -131,6 +148,13 @@ def step_view(trained: Trained) -> None:
             )
     with right:
         show_html(corpus)
+        more = windowed and tokens * 4 <= MAX_WINDOW_TOKENS
+        if more or tokens != WINDOW_TOKENS:
+            st.button(
+                "Show more of the corpus" if more else "Show less of the corpus", key=widget_key("corpus_more"),
+                icon=":material/unfold_more:" if more else ":material/unfold_less:", type="tertiary",
+                on_click=CORPUS_TOKENS.set, args=(tokens * 4 if more else WINDOW_TOKENS,),
+            )
         if can_name(trace):
             st.toggle("Name new tokens as Wikipedia does (Z, Y, X, …)", **LAB.field_widget("names"))
 

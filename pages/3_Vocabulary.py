@@ -1,6 +1,8 @@
 """Vocabulary: every token with its id, bytes, length, the step that made it, and its merge tree.
 
 Ours at step k, or a pretrained tokenizer's (GPT-2, GPT-4, GPT-4o): how it began, in ``ui.pretrained_vocab``.
+In presenter mode the merge tree comes first, across the whole width (its labels at least 24 px
+on a 1280-pixel projector), and the inputs and the table follow it.
 """
 
 import pandas as pd
@@ -10,14 +12,15 @@ from bpe.app import pages
 from bpe.ids import is_digits
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
-from bpe.views.merge_tree import merge_tree_dot, merge_tree_text, tree_font_px
-from bpe.views.tables import search_vocab, vocab_at, vocab_frame
-from ui import pretrained_vocab, tokenizers, url
+from bpe.views.merge_tree import merge_tree_dot, merge_tree_text, tree_font_pt
+from bpe.views.tables import search_vocab, shown_counts, vocab_at, vocab_frame
+from ui import pretrained_vocab, state, tokenizers, url
 from ui.render import names_for, page_setup, presenter, show_chart
-from ui.preamble import run_at_step
+from ui.preamble import current_run, run_summary
 from ui.settings_sidebar import settings_sidebar
 from ui.shared_views import shared_view
 from ui.state import SessionValue
+from ui.stepper import step_slider
 from ui.widgets import VOCAB_QUERY, vocab_search
 
 VOCAB_OF = SessionValue("vocab_of", tokenizers.OURS)
@@ -43,67 +46,49 @@ def read_url() -> None:
         url.warn_link(f"token must be a token id (a whole number) beside vocab=NAME, got {token!r}")
 
 
-def choose_vocabulary() -> str:
+def choose_vocabulary() -> None:
     """``ours`` or a pretrained name; the pretrained ones need no run."""
     options = [tokenizers.OURS, *PRETRAINED]
     st.selectbox(
         "Vocabulary of", options, **VOCAB_OF.widget(),
         format_func=lambda choice: "Ours (the run in the sidebar)" if choice == tokenizers.OURS else tokenizers.label(choice, 0),
     )
-    return VOCAB_OF.get()
 
 
-def main() -> None:
-    page_setup(pages.VOCABULARY)
-    settings_sidebar()
-    st.title(":material/menu_book: Vocabulary")
-    read_url()
-    if (chosen := choose_vocabulary()) != tokenizers.OURS:
-        pretrained_vocab.show(chosen)
-        url.write_url()
-        return
-    run = run_at_step(slider_key="vocab")
-    if run is None:
-        return
-    trained, step = run
-    trace = trained.trace
-    names = names_for(trained)
-    everything = shared_view(trained, "vocab", build=lambda: vocab_frame(trace))
-    present = vocab_at(trace, everything, step)
+def tree(trace, token_id: int, names) -> None:
+    dot = merge_tree_dot(trace, token_id, names, font_size=tree_font_pt(presenting=presenter()))
+    st.graphviz_chart(dot, alt=merge_tree_text(trace, token_id))
+    st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
 
-    left, right = st.columns([1.4, 1], gap="large")
-    with left:
-        st.header(f"{len(present):,} tokens after {step:,} merges")
-        query = vocab_search(example="est, 65 73, 258")
-        # Learned and special tokens first (newest first): they are what the run taught.
-        learned = present["kind"].isin(["merge", "special"])
-        ordered = pd.concat([present[learned].iloc[::-1], present[~learned]])
-        found = search_vocab(ordered, query)
-        st.dataframe(
-            found, hide_index=True, width="stretch", height=420,
-            column_config={
-                # Short titles: with the long ones the table ran past its column and cut "2000" to "200".
-                "created at step": st.column_config.NumberColumn("step", help="The merge that created it"),
-                "count then": st.column_config.NumberColumn("count", help="How often its pair occurred then"),
-                "length": st.column_config.NumberColumn("length", help="Bytes"),
-            },
-        )
-        st.caption(f"{len(found):,} shown, learned tokens first. · is a space, ↵ a newline, ‹e2› a byte that is only part of a character.")
-    with right:
-        st.header("Merge tree")
-        merged = [token_id for token_id in trace.vocab_ids(step) if trace.created_at(token_id)]
-        if not merged:
-            st.info("No merged token yet: move the step forward.")
-        else:
-            options = list(reversed(merged))
-            labels = dict(zip(everything["id"], everything["token"]))
-            chosen = st.selectbox(
-                "Token", options, **TREE_TOKEN.widget(options=options),
-                format_func=lambda token_id: f"{token_id} · {names.get(token_id, '') + ' = ' if token_id in names else ''}{labels[token_id]}",
-            )
-            dot = merge_tree_dot(trace, chosen, names, font_size=tree_font_px(presenting=presenter()))
-            st.graphviz_chart(dot, alt=merge_tree_text(trace, chosen))
-            st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
+
+def token_select(options: list[int], labels, names) -> int:
+    return st.selectbox(
+        "Token", options, **TREE_TOKEN.widget(options=options),
+        format_func=lambda token_id: f"{token_id} · {names.get(token_id, '') + ' = ' if token_id in names else ''}{labels[token_id]}",
+    )
+
+
+def table(trace, present: pd.DataFrame, step: int) -> None:
+    st.header(f"{len(present):,} tokens after {step:,} merges")
+    query = vocab_search(example="est, 65 73, 258")
+    # Learned and special tokens first (newest first): they are what the run taught.
+    learned = present["kind"].isin(["merge", "special"])
+    found = search_vocab(pd.concat([present[learned].iloc[::-1], present[~learned]]), query)
+    st.dataframe(
+        shown_counts(found), hide_index=True, width="stretch", height=420,
+        column_config={
+            # Short titles: with the long ones the table ran past its column and cut "2000" to "200".
+            "created at step": st.column_config.NumberColumn(
+                "step", help="The merge that created it (0: there from the start, a base or special token)",
+            ),
+            "count then": st.column_config.TextColumn("count", help="How often its pair occurred then (–: made by no pair)"),
+            "length": st.column_config.NumberColumn("length", help="Bytes"),
+        },
+    )
+    st.caption(f"{len(found):,} shown, learned tokens first. · is a space, ↵ a newline, ‹e2› a byte that is only part of a character.")
+
+
+def lengths(present: pd.DataFrame) -> None:
     st.header("Token lengths")
     counted = present[present["kind"] != "marker"]
     show_chart(length_histogram(counted["length"].tolist(), counted["kind"].tolist()).to_dict())
@@ -112,6 +97,57 @@ def main() -> None:
         "How many tokens of each length (in bytes) the vocabulary has at this step: "
         + "; ".join(f"{length} byte{'s' if length != 1 else ''}: {n:,}" for length, n in per_length.items()) + "."
     )
+
+
+def main() -> None:
+    page_setup(pages.VOCABULARY)
+    settings_sidebar()
+    st.title(":material/menu_book: Vocabulary")
+    read_url()
+    presenting = presenter()
+    if not presenting:
+        choose_vocabulary()
+    if (chosen := VOCAB_OF.get()) != tokenizers.OURS:
+        pretrained_vocab.show(chosen, tree_first=presenting)
+        if presenting:
+            with st.container(key="bpe-below-choice"):
+                choose_vocabulary()
+        url.write_url()
+        return
+    trained = current_run()
+    if trained is None:
+        return
+    trace, step, names = trained.trace, state.lab().step, names_for(trained)
+    everything = shared_view(trained, "vocab", build=lambda: vocab_frame(trace))
+    present = vocab_at(trace, everything, step)
+    merged = [token_id for token_id in trace.vocab_ids(step) if trace.created_at(token_id)][::-1]
+    labels = dict(zip(everything["id"], everything["token"]))
+    if presenting:  # the tree first, across the screen; what chooses it after
+        if merged:
+            st.header("Merge tree")
+            tree(trace, TREE_TOKEN.among(merged), names)
+        else:
+            st.info("No merged token yet: move the step forward.")
+        with st.container(key="bpe-below"):
+            if merged:
+                token_select(merged, labels, names)
+            step_slider(len(trace.steps), key="vocab")
+            choose_vocabulary()
+            table(trace, present, step)
+            lengths(present)
+    else:
+        run_summary(trace)
+        step_slider(len(trace.steps), key="vocab")
+        left, right = st.columns([1, 1.2], gap="medium")  # the tree the wider: a scaled-down tree is unreadable
+        with left:
+            table(trace, present, step)
+        with right:
+            st.header("Merge tree")
+            if not merged:
+                st.info("No merged token yet: move the step forward.")
+            else:
+                tree(trace, token_select(merged, labels, names), names)
+        lengths(present)
     url.write_url()
 
 

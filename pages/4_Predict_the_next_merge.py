@@ -3,19 +3,28 @@
 The learner picks one of a few candidate pairs; the page then reveals the counts, says right or
 wrong and why (ties and the tie-break rule included), keeps score, and moves on to merge k + 1.
 It quizzes the same run as the Train page: the example, the settings and the step are shared.
+
+A clicker drives it: PageDown reveals the answer, then moves to the next question; PageUp goes
+back one. The order of the answers is this learner's (their seat, kept in the link: a reload keeps
+it, another learner gets another), so the right answer's place tells nothing.
 """
+
+import secrets
 
 import streamlit as st
 
 from bpe.app import pages
 from bpe.limits import SHOWN_CORPUS_CHARS
-from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, Question, Score, grade, make_question
+from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, WRONG, Question, Score, grade, make_question, reveal
 from bpe.views.excerpt import excerpt
-from bpe.views.labs import candidates_html
 from bpe.markdown import escape_markdown
-from bpe.views.token_html import chips_html, pieces_for, word_table_html
+from bpe.views.labs import candidates_html
+from bpe.views.merge_html import layer_html
+from bpe.views.occurrences import chunks_of
+from bpe.views.stats import Stat, stats_html
+from bpe.views.token_html import pieces_for, word_table_html
 from ui import state, url
-from ui.render import page_setup, show_html, tokenizer_at
+from ui.render import page_setup, presenter, show_html, tokenizer_at
 from ui.training import Trained
 from ui.preamble import current_run, run_summary
 from ui.settings_sidebar import settings_sidebar
@@ -24,13 +33,18 @@ from ui.state import SessionValue, widget_key
 SCORE = SessionValue("quiz_score", factory=Score)
 """The running :class:`~bpe.teaching.quiz.Score` (immutable, replaced after each answer)."""
 RESULT = SessionValue("quiz_result", None)
-"""``(question key, Result)`` of the last answer, so the verdict stays up until "Next question"."""
+"""``(question key, Result)`` of the last answer or reveal, so it stays up until the next question."""
+SEAT = SessionValue("quiz_seat", None)
+"""This learner's seed for the order of the answers (``seat=`` in the link, so a reload keeps the
+order; a new learner gets a new one)."""
 ANSWER_KEYS = "1234"
 BIG_TOKENS = 120  # a short corpus is drawn in large type: it is the whole question
+SEAT_CHARS = 12
 
 
 def corpus_view(trained: Trained, step: int) -> None:
-    """The corpus after ``step`` merges, the token that merge made outlined; no pair counts."""
+    """The corpus after ``step`` merges, the token that merge made outlined; no pair counts. Lines
+    break between words only (a word split over two lines reads as two words)."""
     trace = trained.trace
     new_id = trace.steps[step - 1].new_id if step else None
     eow = trace.settings.end_of_word
@@ -44,12 +58,28 @@ def corpus_view(trained: Trained, step: int) -> None:
         return
     text = excerpt(trained.text, SHOWN_CORPUS_CHARS, special_tokens=trace.settings.special_tokens)
     tokenizer = tokenizer_at(trained, step)
-    ids = tokenizer.encode(text, allowed_special="all")
-    specials = list(trace.special_ids.values())
-    chips = chips_html(pieces_for(ids, tokenizer.tokens, special_ids=specials, new_id=new_id), end_of_word=eow)
-    show_html(f'<div class="bpe-big">{chips}</div>' if len(ids) <= BIG_TOKENS else chips)
+    chunks = chunks_of(tokenizer, text)
+    ids = [token_id for chunk in chunks for token_id in chunk.ids]
+    pieces = pieces_for(ids, tokenizer.tokens, special_ids=list(trace.special_ids.values()), new_id=new_id)
+    words = "".join(layer_html(chunks, pieces, end_of_word=eow))
+    show_html(f'<div class="bpe-tokens{" bpe-big" if len(ids) <= BIG_TOKENS else ""}">{words}</div>')
     shown = f"the first {len(text):,} of {len(trained.text):,} characters, " if len(text) < len(trained.text) else ""
     st.caption(f"Showing {shown}{len(ids):,} tokens. Each box is one token; · is a space, ↵ a newline.")
+
+
+def seat() -> str:
+    """This learner's seat: from the link if it brings one, else one made for this session."""
+    linked = url.new_param("seat")
+    if linked is not None and 0 < len(linked) <= SEAT_CHARS and linked.isascii() and linked.isalnum():
+        SEAT.set(linked)
+    elif linked is not None:
+        url.warn_link(
+            f"a seat is 1 to {SEAT_CHARS} letters or digits, not {linked[:60]}; you have a new seat "
+            "(the answers are in your own order)"
+        )
+    if SEAT.get() is None:
+        SEAT.set(secrets.token_hex(4))
+    return SEAT.get()
 
 
 # -- callbacks: they run before the page is drawn again, so the page shows their result ----------
@@ -59,23 +89,26 @@ def _answer(question: Question, pair: tuple[int, int], key: tuple) -> None:
     SCORE.set(SCORE.get().add(result))
 
 
+def _reveal(question: Question, key: tuple) -> None:
+    RESULT.set((key, reveal(question)))  # shown, never scored
+
+
 def _go(step: int) -> None:
     state.update_lab(step=step)
     RESULT.set(None)
 
 
-def score_line(score: Score) -> None:
-    columns = st.columns([1, 1, 1, 1, 1.2])
-    columns[0].metric("Answered", score.answered)
-    columns[1].metric("Right", score.correct, help="Picked exactly the pair the trainer merges.")
-    columns[2].metric(
-        "Right count, lost the tie", score.right_count,
-        help="Picked a pair with the top count that lost the tie-break: almost right.",
-    )
-    columns[3].metric("Streak", score.streak, help=f"Best streak so far: {score.best_streak}.")
-    columns[4].button(
-        "Reset the score", key=widget_key("quiz", "reset"), on_click=SCORE.set, args=(Score(),), disabled=not score.answered,
-    )
+def score_panel(score: Score) -> None:
+    """The running score, after the question (on a phone it would push the question off the screen)."""
+    row = st.container(horizontal=True, vertical_alignment="center")
+    with row:
+        show_html(stats_html([
+            Stat("Answered", f"{score.answered:,}"),
+            Stat("Right", f"{score.correct:,}"),
+            Stat("Right count, lost the tie", f"{score.right_count:,}"),
+            Stat("Streak", f"{score.streak:,}", change=f"best {score.best_streak:,}"),
+        ]))
+    row.button("Reset the score", key=widget_key("quiz", "reset"), on_click=SCORE.set, args=(Score(),), disabled=not score.answered)
 
 
 def verdict(result) -> None:
@@ -84,8 +117,53 @@ def verdict(result) -> None:
         st.success(explanation, icon="✅")
     elif result.verdict == RIGHT_COUNT:
         st.warning(explanation, icon="⚖️")
-    else:
+    elif result.verdict == WRONG:
         st.error(explanation, icon="❌")
+    else:
+        st.info(explanation, icon=":material/visibility:")
+
+
+def question_panel(question: Question, result, key: tuple, *, step: int, total: int, rule: str) -> None:
+    """The question, one button per answer (keys 1-4), then the verdict; PageDown reveals, then moves on."""
+    if question.finished:
+        st.header("No next merge")
+        st.info(escape_markdown(question.prompt), icon="🏁")
+        st.button("Start again from step 0", key=widget_key("quiz", "restart"), on_click=_go, args=(0,), type="primary")
+        return
+    st.header(question.prompt)
+    st.caption(f"Ties are broken by the **{rule}** rule. Keys 1–{len(question.candidates)} answer.")
+    for number, candidate in enumerate(question.candidates, start=1):
+        # Answered buttons are disabled, and disabled buttons all look alike: say it in words and icons.
+        marks = [] if result is None else [
+            note for note, pair in (("merged next", result.answer), ("your pick", result.chosen)) if candidate.pair == pair
+        ]
+        icon = (":material/check_circle:" if "merged next" in marks else ":material/cancel:") if marks else None
+        st.button(
+            f"{number}. " + escape_markdown(candidate.label) + (f" — {' · '.join(marks)}" if marks else ""),
+            key=widget_key("quiz", "answer", number), on_click=_answer, icon=icon,
+            args=(question, candidate.pair, key), disabled=result is not None, width="stretch",
+            type="primary" if result is not None and candidate.pair == result.answer else "secondary",
+            shortcut=ANSWER_KEYS[number - 1] if number <= len(ANSWER_KEYS) else None,
+        )
+    moves = st.container(horizontal=True, vertical_alignment="center")
+    if result is None:
+        moves.button(
+            "Show the answer", key=widget_key("quiz", "reveal"), on_click=_reveal, args=(question, key), type="primary",
+            icon=":material/visibility:", shortcut="PageDown", help="Reveal the counts and the answer (not scored)",
+        )
+    else:
+        moves.button(
+            f"Next question (merge {step + 2})" if step + 1 < total else "See where training stopped",
+            key=widget_key("quiz", "next"), on_click=_go, args=(step + 1,), type="primary",
+            icon=":material/arrow_forward:", shortcut="PageDown",
+        )
+    moves.button(
+        "Previous question", key=widget_key("quiz", "back"), on_click=_go, args=(max(step - 1, 0),), type="tertiary",
+        icon=":material/arrow_back:", shortcut="PageUp", disabled=step == 0,
+    )
+    if result is not None:
+        verdict(result)
+        show_html(candidates_html(result))
 
 
 def main() -> None:
@@ -102,54 +180,24 @@ def main() -> None:
     trace = trained.trace
     step = state.lab().step
     total = len(trace.steps)
-    run_summary(trace)
-    score = SCORE.get()
-    score_line(score)
-
-    question = make_question(trace, step)
+    if not presenter():
+        run_summary(trace)
+    learner = seat()
+    question = make_question(trace, step, seed=learner)
     key = (state.lab().source, state.lab().settings_key(), step, trace.steps[step] if step < total else None)
     answered = RESULT.get()
     result = answered[1] if answered and answered[0] == key else None
 
-    left, right = st.columns([1.3, 1], gap="large")
+    with st.container(key="bpe-quiz"):
+        left, right = st.columns([1.3, 1], gap="large")
     with left:
         st.header(f"The corpus after merge {step}" if step else "The corpus before any merge")
         corpus_view(trained, step)
     with right:
-        st.header(question.prompt if not question.finished else "No next merge")
-        if question.finished:
-            st.info(escape_markdown(question.prompt), icon="🏁")
-            st.button("Start again from step 0", key=widget_key("quiz", "restart"), on_click=_go, args=(0,), type="primary")
-        else:
-            st.caption(f"Ties are broken by the **{trace.settings.tie_break}** rule. Keys 1–{len(question.candidates)} answer.")
-            for number, candidate in enumerate(question.candidates, start=1):
-                # Answered buttons are disabled, and disabled buttons all look alike: say it in words and icons.
-                marks = [] if result is None else [
-                    note for note, pair in (("merged next", result.answer), ("your pick", result.chosen))
-                    if candidate.pair == pair
-                ]
-                icon = (":material/check_circle:" if "merged next" in marks else ":material/cancel:") if marks else None
-                st.button(
-                    escape_markdown(candidate.label) + (f" — {' · '.join(marks)}" if marks else ""),
-                    key=widget_key("quiz", "answer", number), on_click=_answer, icon=icon,
-                    args=(question, candidate.pair, key), disabled=result is not None, width="stretch",
-                    type="primary" if result is not None and candidate.pair == result.answer else "secondary",
-                    shortcut=ANSWER_KEYS[number - 1] if number <= len(ANSWER_KEYS) else None,
-                )
-            if result is not None:
-                verdict(result)
-                show_html(candidates_html(result))
-                st.button(
-                    f"Next question (merge {step + 2})" if step + 1 < total else "See where training stopped",
-                    key=widget_key("quiz", "next"), on_click=_go, args=(step + 1,), type="primary", width="stretch",
-                    icon=":material/arrow_forward:", shortcut="PageDown",
-                )
-            else:
-                st.button(
-                    "Skip this one", key=widget_key("quiz", "skip"), on_click=_go, args=(step + 1,), type="tertiary",
-                    icon=":material/skip_next:",
-                )
-    url.write_url()
+        question_panel(question, result, key, step=step, total=total, rule=trace.settings.tie_break)
+    with st.container(key="bpe-below"):
+        score_panel(SCORE.get())
+    url.write_url({"seat": learner})
 
 
 main()

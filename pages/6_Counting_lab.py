@@ -10,11 +10,12 @@ import streamlit as st
 from bpe.app import pages
 from bpe.limits import MAX_COUNTING_LAB_CHARS
 from bpe.teaching.counting import count_pair, pairs_present, symbols_of
-from bpe.views.labs import counting_html, merged_html
 from bpe.markdown import escape_markdown, inline_code
 from bpe.spelling import quote
+from bpe.views.labs import counting_html, merged_html, pair_counts_html
+from bpe.views.stats import Stat, stats_html
 from ui import url
-from ui.render import page_setup, show_html
+from ui.render import page_setup, presenter, show_html
 from ui.state import SessionValue, bind, widget_key
 
 EXAMPLES = ("aaaa", "aaabdaaabac", "banana bandana", "ööö")
@@ -60,15 +61,13 @@ def inputs() -> None:
     )
 
 
-def pair_buttons(text: str, unit: str) -> None:
-    """The most frequent pairs of the text, one click each."""
-    top = pairs_present(symbols_of(text, unit=unit))[:6]
+def pair_buttons(top: list, spelled: dict[int, str]) -> None:
+    """The most counted pairs of the text, one click each."""
     if not top:
         return
-    spelled = {symbol.id: symbol.text for symbol in symbols_of(text, unit=unit)}
     row = st.container(horizontal=True, vertical_alignment="center")
-    row.caption("Pairs in the text, most counted first:")
-    for pair in top:
+    row.caption("Count another pair:")
+    for pair in top[:6]:
         left, right = spelled[pair.left], spelled[pair.right]
         row.button(
             escape_markdown(f"{quote(left)} + {quote(right)}"), key=widget_key("count_pair", pair.left, pair.right),
@@ -84,43 +83,59 @@ def main() -> None:
         "right and cannot reuse a symbol. So a count can promise more merges than a merge delivers."
     )
     read_url()
-    inputs()
+    presenting = presenter()
+    if not presenting:  # a projector's first screen is the lesson: the inputs follow it
+        inputs()
     text = TEXT.get()
     unit = UNIT.get()
     left, right = PAIR.get()
     page_params = {"text": text, "left": left, "right": right} if len(text) <= 200 else {}
+    symbols = symbols_of(text, unit=unit)
+    top = pairs_present(symbols)
+    spelled = {symbol.id: symbol.text for symbol in symbols}
     if not text:
-        st.info("Type a text above, or pick one of the examples.", icon="✏️")
-        url.write_url(page_params, lab=False)
-        return
-    pair_buttons(text, unit)
+        st.info("Type a text, or pick one of the examples.", icon="✏️")
+    else:
+        lesson(text, unit, (left, right), top, spelled)
+    with st.container(key="bpe-below"):
+        if presenting:
+            inputs()
+        pair_buttons(top, spelled)
+    url.write_url(page_params, lab=False)
+
+
+def lesson(text: str, unit: str, pair: tuple[str, str], top: list, spelled: dict[int, str]) -> None:
+    """First every pair and its count, as a learner would tally them; then the subtlety: one pair,
+    counted with overlaps, and what one merge of it replaces."""
+    st.header("Every pair of neighbours, counted")
+    show_html(pair_counts_html([(spelled[p.left], spelled[p.right], p.count) for p in top], chosen=pair))
+    left, right = pair
     try:
         if not left or not right:
             raise ValueError("type one symbol on each side of the pair (for example a and a)")
         tally = count_pair(text, (left, right), unit=unit)
     except ValueError as error:
         st.error(f"**Cannot count this pair:** {escape_markdown(error)}.", icon="🛑")
-        url.write_url(page_params, lab=False)
         return
-
     shown = f"{inline_code(left)} + {inline_code(right)}"
-    metrics = st.columns(3)
-    metrics[0].metric("Counted (with overlap)", tally.count, help="What the trainer compares to pick a merge.")
-    metrics[1].metric("Replaced by one merge", tally.replacements, help="How many tokens the merge saves.")
-    metrics[2].metric("Counted but not replaced", len(tally.overlapped), help="Overlaps: their left symbol was already merged.")
-
-    st.header("Counted: every occurrence, overlaps included")
-    show_html(counting_html(tally))
+    st.header(f"But one merge of {quote(left)} + {quote(right)} replaces fewer")
+    show_html(stats_html([
+        Stat("Counted (with overlap)", f"{tally.count:,}"),
+        Stat("Replaced by one merge", f"{tally.replacements:,}"),
+        Stat("Counted but not replaced", f"{len(tally.overlapped):,}"),
+    ]))
+    show_html(f'<p class="bpe-legend">Counted: every occurrence, overlaps included</p>{counting_html(tally)}')
     st.caption(
         "Each numbered badge sits between the two symbols of one counted occurrence. Solid orange: the merge "
         "replaces it. Dashed: it overlaps the occurrence before it (they share a symbol), so it is counted "
         "but cannot be replaced."
     )
-    st.header("Replaced: the text after merging, left to right")
-    show_html(merged_html(tally))
     before, after = len(tally.symbols), len(tally.merged_texts())
-    st.caption(f"{before:,} symbols → {after:,}: the outlined tokens are the new ones, numbered in the order the merge makes them.")
-
+    show_html(
+        f'<p class="bpe-legend">Replaced: the text after merging, left to right ({before:,} symbols → {after:,})</p>'
+        + merged_html(tally)
+    )
+    st.caption("The outlined tokens are the new ones, each numbered in the order the merge makes it.")
     if tally.count:
         lost = len(tally.overlapped)
         story = (
@@ -135,8 +150,7 @@ def main() -> None:
         )
         st.markdown(story)
     else:
-        st.info(f"The pair {shown} does not occur in this text: pick one of the pairs above.", icon="🔍")
-    url.write_url(page_params, lab=False)
+        st.info(f"The pair {shown} does not occur in this text: pick one of the pairs counted above.", icon="🔍")
 
 
 main()

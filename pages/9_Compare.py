@@ -3,11 +3,12 @@
 The tokenizers: ours at step k, ours after all its merges, ours trained on the same corpus with
 other settings (cached like any run; one click makes it a SentencePiece-style run), the pretrained
 ones (GPT-2, GPT-4, GPT-4o, Qwen2.5, Qwen3.6, DeepSeek), and whatever the user imported. It opens
-on ours after all its merges beside GPT-2 and GPT-4o: the step slider starts at 0, where ours is
-still bytes, and a first look should show three real tokenizers. The run diff trains the corpus under two tie-break
-rules and explains the first merge at which their merge lists part ways.
+on ours after all its merges beside GPT-2 and GPT-4o: a first look should show three real
+tokenizers. The step slider is shown only when a tokenizer it moves is chosen (ours at step k).
+Their chips come first in presenter mode, their inputs after them. The run diff (``ui.run_diff``)
+trains the corpus under two tie-break rules and explains the first merge where their merge lists
+part ways.
 """
-
 
 import streamlit as st
 
@@ -15,20 +16,21 @@ from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
 from bpe.pretokenize import PRETOKENIZERS
-from bpe.teaching.tie_lab import first_divergence
+from bpe.markdown import escape_markdown
 from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.vocab import UNITS
-from bpe.views.compare import COMPARE_CSS, compare_frame, divergence_html, explain_divergence, highlight_merge, merges_side_by_side
+from bpe.views.compare import COMPARE_CSS, compare_frame
 from bpe.views.encoding import encode_for_page, sample_text
-from bpe.markdown import escape_markdown
 from bpe.views.token_html import chips_html, pieces_for
-from ui import state, tokenizers, url
-from ui.render import page_setup, show_html, tokenizer_at
-from ui.state import SessionValue, bind, widget_key
-from ui.training import get_trained
-from ui.shared_views import shared_view, text_key
-from ui.preamble import run_at_step
+from ui import run_diff, state, tokenizers, url
+from ui.preamble import current_run, run_summary
+from ui.render import page_setup, presenter, show_html, tokenizer_at
+from ui.run_diff import item_widget
 from ui.settings_sidebar import settings_sidebar
+from ui.shared_views import shared_view, text_key
+from ui.state import SessionValue
+from ui.stepper import step_slider
+from ui.training import get_trained
 
 VARIANT = "variant"
 LAST = "ours-last"
@@ -39,23 +41,12 @@ PICKED = SessionValue("compare_with", factory=lambda: [LAST, "gpt2", "o200k_base
 """The first lesson: ours trained vs GPT-2 vs GPT-4o."""
 VARIANT_SETTINGS = SessionValue("variant", None)
 """``(tie_break, unit, pretokenizer)`` of "ours with other settings"; ``None``: derived from the run."""
-DIFF_RULES = SessionValue("diff_rules", None)
-"""The two tie-break rules of the run diff; ``None``: the run's rule and another."""
 
 
 def _variant() -> tuple[str, str, str]:
     """``(tie_break, unit, pretokenizer)`` of "ours with other settings" (another tie rule by default)."""
     lab = state.lab()
     return VARIANT_SETTINGS.get() or (contrasting_rule(lab.tie_break), lab.unit, lab.pretokenizer)
-
-
-def _one_of(value: SessionValue, current, index: int, key: str, shown) -> dict:
-    """A widget for item ``index`` of the tuple ``current()``, kept in ``value`` once changed."""
-    def write(new) -> None:
-        items = list(current())
-        items[index] = new
-        value.set(tuple(items))
-    return bind(widget_key(key), write, shown=shown)
 
 
 SENTENCEPIECE_STYLE = ("sentencepiece", "char", "sentencepiece")  # tie rule, unit, pre-tokenizer
@@ -74,11 +65,11 @@ def variant_settings() -> None:
     lab = state.lab()
     tie, unit, pretokenizer = _variant()
     columns = st.columns(3)
-    columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), **_one_of(VARIANT_SETTINGS, _variant, 0, "variant_tie", tie))
-    columns[1].radio("Other unit", UNITS, horizontal=True, **_one_of(VARIANT_SETTINGS, _variant, 1, "variant_unit", unit))
+    columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), **item_widget(VARIANT_SETTINGS, _variant, 0, "variant_tie", tie))
+    columns[1].radio("Other unit", UNITS, horizontal=True, **item_widget(VARIANT_SETTINGS, _variant, 1, "variant_unit", unit))
     options = list(dict.fromkeys([*PRETOKENIZERS, pretokenizer]))
     columns[2].selectbox(
-        "Other pre-tokenizer", options, **_one_of(VARIANT_SETTINGS, _variant, 2, "variant_pretok", pretokenizer),
+        "Other pre-tokenizer", options, **item_widget(VARIANT_SETTINGS, _variant, 2, "variant_pretok", pretokenizer),
         disabled=lab.is_word_table, help="A word table is already split into words." if lab.is_word_table else None,
     )
     st.button("SentencePiece-style", on_click=_sentencepiece_style, help="Characters, ▁ for a space, its splits and ties.")
@@ -119,25 +110,45 @@ def encode_all(chosen: list[tuple[str, object, tuple]], text: str, labels: dict[
     return results
 
 
+def compare_inputs(options: list[str], labels: dict[str, str], total: int) -> None:
+    """The text, the tokenizers and (only when one of them is ours at a step) the step. Each
+    writes the session's state, which the chips read, so they may be drawn after them."""
+    st.text_area("Text to compare (Ctrl+Enter to apply)", height=90, **TEXT.widget())
+    chosen = st.multiselect(
+        "Tokenizers (two to five)", options, format_func=labels.get, max_selections=5,
+        **PICKED.widget(show=lambda picked: [choice for choice in picked if choice in options]),
+        help="Import more on the Import & export page.",
+    )
+    # subtle: the step is ours-at-step-k's alone; beside "Ours after all 10 merges" a slider at 0 read as a contradiction
+    if {tokenizers.OURS, VARIANT} & set(chosen):
+        step_slider(total, key="compare")
+    if VARIANT in chosen:
+        variant_settings()
+
+
 def compare_section(trained, step: int) -> None:
     lab = state.lab()
     if TEXT_FOR.get() != lab.source or TEXT.get() is None:
         corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
         TEXT.set(sample_text(lab.source, corpus))
         TEXT_FOR.set(lab.source)
-    st.text_area("Text to compare (Ctrl+Enter to apply)", height=90, **TEXT.widget())
     total = len(trained.trace.steps)
     options = [tokenizers.OURS, LAST, VARIANT, *tokenizers.choices()[1:]]
     labels = {choice: tokenizers.label(choice, step) for choice in options} | {
         VARIANT: _variant_label(step), LAST: f"Ours after all {total:,} merges",
     }
-    chosen = st.multiselect(
-        "Tokenizers (two to five)", options, format_func=labels.get, max_selections=5,
-        **PICKED.widget(show=lambda picked: [choice for choice in picked if choice in options]),
-        help="Import more on the Import & export page.",
-    )
-    if VARIANT in chosen:
-        variant_settings()
+    presenting = presenter()
+    if not presenting:  # a projector's first screen is the chips side by side: the inputs follow them
+        compare_inputs(options, labels, total)
+    compare_chips(trained, step, [choice for choice in PICKED.get() if choice in options], labels)
+    if presenting:
+        with st.container(key="bpe-below"):
+            compare_inputs(options, labels, total)
+
+
+def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str]) -> None:
+    """Each tokenizer's chips in a column of its own, then the counts side by side."""
+    total = len(trained.trace.steps)
     if len(chosen) < 2:
         st.info("Choose at least two tokenizers to compare.", icon="ℹ️")
     text = TEXT.get()
@@ -148,7 +159,7 @@ def compare_section(trained, step: int) -> None:
         )
         return
     ours = tokenizer_at(trained, step)
-    chosen_tokenizers = []
+    picked = []
     for choice in chosen:
         if choice == VARIANT:
             tokenizer, anchor = variant_tokenizer(step) or (None, None)
@@ -158,12 +169,20 @@ def compare_section(trained, step: int) -> None:
             tokenizer = tokenizers.resolve(choice, ours)
             anchor = (trained, step) if tokenizer is ours else (tokenizer, None)
         if tokenizer is not None:
-            chosen_tokenizers.append((choice, tokenizer, anchor))
-    results = encode_all(chosen_tokenizers, text, labels)
+            picked.append((choice, tokenizer, anchor))
+    results = encode_all(picked, text, labels)
     if not results:
         return
     text = text[: min(encoded.encoded_chars for _, _, encoded in results)]
     results = [(name, tokenizer, list(encoded.ids)) for name, tokenizer, encoded in results]
+    for column, (name, tokenizer, ids) in zip(st.columns(len(results), gap="small"), results):
+        with column:
+            st.markdown(f"**{escape_markdown(name)}** · {len(ids):,} tokens")
+            pieces = pieces_for(ids[:MAX_COMPARE_CHIPS], tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))
+            show_html(chips_html(pieces, end_of_word=tokenizer.end_of_word))
+            if len(ids) > MAX_COMPARE_CHIPS:
+                st.caption(f"The first {MAX_COMPARE_CHIPS:,} of {len(ids):,} tokens.")
+    st.caption("Colours only tell tokens apart; hover a token for its id and bytes.")
     st.dataframe(
         compare_frame(text, [(name, ids, tokenizer.n_vocab) for name, tokenizer, ids in results]),
         hide_index=True, width="stretch",
@@ -173,52 +192,6 @@ def compare_section(trained, step: int) -> None:
             "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes of the text / tokens"),
         },
     )
-    for column, (name, tokenizer, ids) in zip(st.columns(len(results), gap="medium"), results):
-        with column:
-            st.markdown(f"**{escape_markdown(name)}** · {len(ids):,} tokens")
-            pieces = pieces_for(ids[:MAX_COMPARE_CHIPS], tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))
-            show_html(chips_html(pieces, end_of_word=tokenizer.end_of_word))
-            if len(ids) > MAX_COMPARE_CHIPS:
-                st.caption(f"The first {MAX_COMPARE_CHIPS:,} of {len(ids):,} tokens.")
-    st.caption("Colours only tell neighbouring tokens apart; hover a token for its id and bytes.")
-
-
-def _diff_rules() -> tuple[str, str]:
-    rule = state.lab().tie_break
-    return DIFF_RULES.get() or (rule, contrasting_rule(rule))
-
-
-def run_diff_section() -> None:
-    st.header("Run diff: the same corpus, two tie-break rules")
-    st.caption("Both runs use this example's corpus and every other setting in the sidebar; only the tie-break rule differs.")
-    rule_a, rule_b = _diff_rules()
-    columns = st.columns(2)
-    for index, (column, rule) in enumerate(zip(columns, (rule_a, rule_b))):
-        column.selectbox(
-            f"Run {'AB'[index]}: tie-break rule", list(TIE_BREAK_RULES),
-            **_one_of(DIFF_RULES, _diff_rules, index, f"diff_rule_{'ab'[index]}", rule),
-        )
-    lab = state.lab()
-    run_a = get_trained(lab.replace(tie_break=rule_a))
-    run_b = get_trained(lab.replace(tie_break=rule_b))
-    if run_a is None or run_b is None:
-        return
-    a, b = run_a.trace, run_b.trace
-    merge = first_divergence(a, b)
-    names = (f"A · {rule_a}", f"B · {rule_b}")
-    st.subheader(f"The merge lists first differ at merge {merge}" if merge else "The merge lists never differ")
-    show_html(divergence_html(explain_divergence(a, b, names=(rule_a, rule_b))))
-    longest = max(len(a.steps), len(b.steps))
-    upto = min(longest, max(8, (merge or 0) + 3))
-    first = max(1, upto - 8)  # the table opens on the merge that matters, with a few agreeing ones before it
-    if upto:
-        frame = merges_side_by_side(a, b, names=names, upto=upto)
-        st.dataframe(highlight_merge(frame[frame["merge"] >= first], merge), hide_index=True, width="stretch")
-        same = f"; merges 1 to {first - 1:,} are the same in both runs" if first > 1 else ""
-        st.caption(
-            f"Merges {first:,} to {upto:,} of {longest:,}{same}"
-            + (f"; merge {merge:,} (tinted) is where they part ways." if merge else ".")
-        )
 
 
 def main() -> None:
@@ -230,12 +203,13 @@ def main() -> None:
         "The same text under two to five tokenizers: how many tokens each needs and where it cuts. "
         "Below, the same corpus trained under two tie-break rules, and the merge where they part ways."
     )
-    run = run_at_step(slider_key="compare")
-    if run is None:
+    trained = current_run()
+    if trained is None:
         return
-    trained, step = run
-    compare_section(trained, step)
-    run_diff_section()
+    if not presenter():
+        run_summary(trained.trace)
+    compare_section(trained, state.lab().step)
+    run_diff.run_diff_section()
     url.write_url()
 
 

@@ -49,7 +49,9 @@ def after_merge(markup: str) -> str:
 
 
 def narration(at: AppTest) -> str:
-    return plain(html_with(at, "bpe-narration"))
+    """The Train page's headline, then its "why" sentences when they are shown (two elements)."""
+    html_with(at, "bpe-narration")
+    return "\n".join(plain(element.value) for element in at.html if "bpe-narration" in element.value or "bpe-why" in element.value)
 
 
 def chart_rows(element) -> list[dict]:
@@ -60,3 +62,15 @@ def chart_rows(element) -> list[dict]:
 def errors(at: AppTest) -> list[str]:
     """The error messages as the reader sees them (the page escapes Markdown in user text)."""
     return [unescape_markdown(element.value) for element in at.error]
+
+
+def stat(at: AppTest, label: str) -> str:
+    """The value of the headline number ``label`` in a row of stats (``bpe.views.stats.stats_html``)."""
+    for element in at.html:
+        found = re.search(
+            r'<div class="bpe-stat-label">' + re.escape(html.escape(label)) + r'</div><div class="bpe-stat-value">([^<]*)<',
+            element.value,
+        )
+        if found:
+            return html.unescape(found.group(1))
+    raise AssertionError(f"no stat labelled {label!r}")

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from bpe import PRESETS, Tokenizer, train
 from bpe.formats import FORMATS, export_tokenizer
 
-from .apptest_support import ENCODE, errors, open_page, plain, unescape_markdown
+from .apptest_support import ENCODE, errors, open_page, plain, stat, unescape_markdown
 from .shared_tokenizers import shared_gpt2
 
 COMPARE = "pages/9_Compare.py"
@@ -138,7 +138,7 @@ def test_an_uploaded_tokenizer_json_is_kept_and_offered_on_compare_and_encode():
 
     at.switch_page(ENCODE).run()
     at.selectbox(key="w.encode_with").set_value("imported:my sennrich").run()
-    assert not at.exception and "12 tokens" in [header.value for header in at.header]
+    assert not at.exception and stat(at, "Tokens") == "12"
 
 
 def test_gpt2_files_need_both_and_then_import_under_a_unique_name():
@@ -174,7 +174,7 @@ def test_the_encode_page_walks_gpt2_through_its_merges_and_caps_the_chunks():
     text = " lowest newer wider" * 20
     at.text_area(key="w.encode_text").set_value(text).run()
     assert not at.exception and not errors(at)
-    assert f"{len(shared_gpt2().encode(text)):,} tokens" in [header.value for header in at.header]
+    assert stat(at, "Tokens") == f"{len(shared_gpt2().encode(text)):,}"
     walk = plain(next(element.value for element in at.html if "bpe-walk-head" in element.value))
     assert "merge 19: e + s → es" in walk and "merge 8761: ·low + est → ·lowest" in walk  # GPT-2's own ranks
     # the walkthrough follows the text up to its last space before MAX_WALK_CHARS = 200 (character 197):
@@ -184,3 +184,10 @@ def test_the_encode_page_walks_gpt2_through_its_merges_and_caps_the_chunks():
     gpt2 = shared_gpt2()
     byte_ids = [next(i for i, token in gpt2.tokens.items() if token.data == bytes([value])) for value in b"\xe2\x82"]
     assert at.text_input(key="w.decode_ids").value == ", ".join(map(str, byte_ids)) != "226, 130"
+
+
+def test_the_step_slider_is_shown_only_beside_a_tokenizer_it_moves():
+    at = open_page("pages/9_Compare.py", preset="sennrich")  # ours after all 10 merges, GPT-2, GPT-4o
+    assert not [slider for slider in at.slider if slider.key == "w.step.compare"]
+    at.multiselect(key="w.compare_with").set_value(["ours", "gpt2"]).run()
+    assert at.slider(key="w.step.compare").value == 0 and not at.exception

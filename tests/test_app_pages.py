@@ -66,7 +66,7 @@ def test_choosing_sennrich_and_stepping_to_merge_3_shows_o_plus_w_everywhere():
     told = narration(at)
     assert "Merge 3 of 10: o + w → ow" in told
     numbers = plain(html_with(at, "bpe-stats"))
-    assert "Step3 / 10" in numbers and "Vocabulary259+1" in numbers
+    assert "Step3 of 10" in numbers and "Vocabulary259+1" in numbers
     assert "3 pairs share that count" in told and "lexicographic-max" in told
 
     (chart, *_) = at.get("vega_lite_chart")
@@ -296,9 +296,11 @@ def test_vocabulary_lists_tokens_with_their_step_and_draws_a_merge_tree():
     at = open_page(VOCAB, preset="wikipedia", step="3")
     table = at.dataframe[0].value
     row = table.set_index("id").loc[258]
-    assert (row["token"], row["bytes (hex)"], row["created at step"], row["count then"]) == ("aaab", "61 61 61 62", 3, 2)
+    assert (row["token"], row["bytes (hex)"], row["created at step"], row["count then"]) == ("aaab", "61 61 61 62", 3, "2")
+    base = table.set_index("id").loc[0]  # a base byte: there from step 0, made by no pair; never Python's None
+    assert (base["token"], base["created at step"], base["count then"]) == ("‹NUL›", 0, "–")
     (tree,) = at.get("graphviz_chart")
-    assert 'label="X = aaab\\nid 258 · step 3"' in tree.proto.spec
+    assert 'label=<X = aaab<BR/><FONT POINT-SIZE="8">id 258 · step 3</FONT>>' in tree.proto.spec
     at.text_input(key="w.vocab_query").set_value("aa").run()
     assert set(at.dataframe[0].value["id"]) >= {256, 258}
     assert len(at.get("vega_lite_chart")) == 1  # the length histogram

@@ -104,7 +104,7 @@ def test_vocabulary_search_and_merge_tree_for_gpt4o(gpt4o):
     assert token_id in found["id"].tolist() and len(found) <= 500
     at.selectbox(key="w.pretrained_tree").set_value(token_id).run()
     dot = at.get("graphviz_chart")[0].proto.spec
-    assert f'label="ization\\nid {token_id} · merge {token_id - 255:,}"' in dot
+    assert f'label=<ization<BR/><FONT POINT-SIZE="8">id {token_id} · merge {token_id - 255:,}</FONT>>' in dot
     rows = chart_rows(at.get("vega_lite_chart")[0])  # the length histogram, coloured by kind
     assert {"length": 1, "kind": "byte", "tokens": 256} in rows
     assert sum(row["tokens"] for row in rows) == 199_998  # every token but the two special ones

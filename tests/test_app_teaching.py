@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from bpe.teaching.tour import TOUR
 from ui.page_css import PRESENTER_ROOT_PX
 
-from .apptest_support import TRAIN, html_with, open_page, plain, unescape_markdown
+from .apptest_support import TRAIN, html_with, open_page, plain, stat, unescape_markdown
 
 QUIZ = "pages/4_Predict_the_next_merge.py"
 TIE_LAB = "pages/5_Tie_break_lab.py"
@@ -35,7 +35,7 @@ def answer_key(at: AppTest, label: str) -> str:
     """The key of the quiz's answer button for the pair spelled ``label`` (``'a' + 'b'``)."""
     return next(
         b.key for b in at.button
-        if b.key and b.key.startswith("w.quiz.answer.") and unescape_markdown(b.label) == label
+        if b.key and b.key.startswith("w.quiz.answer.") and re.sub(r"^\d\. ", "", unescape_markdown(b.label)) == label
     )
 
 
@@ -74,7 +74,7 @@ def test_the_quiz_scores_a_right_answer_then_a_wrong_one_and_moves_on():
     assert re.search(r"&#x27;a&#x27; \+ &#x27;b&#x27;</span></td><td class=\"bpe-num\">2</td><td>merged next · your pick<", counts)
     score = at.session_state["bpe.quiz_score"]
     assert (score.answered, score.correct, score.streak) == (1, 1, 1)
-    assert metric(at, "Right") == "1"
+    assert stat(at, "Right") == "1"
     assert all(b.disabled for b in at.button if b.key and b.key.startswith("w.quiz.answer."))  # one answer per question
 
     at.button(key="w.quiz.next").click().run()
@@ -140,7 +140,7 @@ def test_tie_lab_reads_the_example_from_the_link_and_warns_on_an_unknown_one():
 # -- counting lab ---------------------------------------------------------------------------------
 def test_counting_lab_counts_aaaa_three_times_but_replaces_twice():
     at = open_page(COUNTING, text="aaaa", left="a", right="a")
-    assert (metric(at, "Counted (with overlap)"), metric(at, "Replaced by one merge")) == ("3", "2")
+    assert (stat(at, "Counted (with overlap)"), stat(at, "Replaced by one merge")) == ("3", "2")
     counted = html_with(at, "bpe-join")
     assert re.findall(r'class="bpe-join bpe-join-(\w+)"[^>]*>(\d)<', counted) == [
         ("replaced", "1"), ("overlap", "2"), ("replaced", "3"),
@@ -153,10 +153,10 @@ def test_counting_lab_counts_aaaa_three_times_but_replaces_twice():
 def test_counting_lab_example_buttons_and_pair_inputs_update_the_tally():
     at = open_page(COUNTING)
     at.button(key="w.count_example.aaabdaaabac").click().run()
-    assert metric(at, "Counted (with overlap)") == "4" and metric(at, "Replaced by one merge") == "2"
+    assert stat(at, "Counted (with overlap)") == "4" and stat(at, "Replaced by one merge") == "2"
     at.text_input(key="w.count_left").set_value("b").run()
     at.text_input(key="w.count_right").set_value("d").run()
-    assert metric(at, "Counted (with overlap)") == "1"
+    assert stat(at, "Counted (with overlap)") == "1"
 
 
 def test_counting_lab_explains_a_symbol_that_is_not_in_the_text():
@@ -266,4 +266,43 @@ def test_each_tour_step_opens_its_page_set_up_as_the_step_says(step):
     if "step" in step.params:
         assert at.session_state["bpe.lab"].step == int(step.params["step"])
     if "left" in step.params:
-        assert metric(at, "Counted (with overlap)") == "4"  # the tour's own claim: (a, a) four times
+        assert stat(at, "Counted (with overlap)") == "4"  # the tour's own claim: (a, a) four times
+
+
+def test_the_counting_lab_first_lists_every_pair_and_its_count_then_the_overlap():
+    at = open_page(COUNTING, text="aaabdaaabac", left="a", right="a")  # the tour's step 2
+    pairs = html_with(at, "bpe-pair-counts")
+    listed = [(plain(chips), count) for chips, count in re.findall(r'<span class="bpe-pair-chips">(.*?)</span><b class="bpe-pair-count">(\d+)</b>', pairs)]
+    assert listed == [("aa", "4"), ("ab", "2"), ("bd", "1"), ("da", "1"), ("ba", "1"), ("ac", "1")]
+    headings = [h.value for h in at.header]
+    assert headings[0] == "Every pair of neighbours, counted" and headings[1].startswith("But one merge of")
+    # the merged text numbers its new tokens, as its caption says (drawn by CSS from data-n)
+    assert re.findall(r'bpe-made-number" data-n="(\d)"', html_with(at, "bpe-merged")) == ["1", "2"]
+
+
+def answer_labels(at: AppTest) -> list[str]:
+    return [b.label for b in at.button if b.key and b.key.startswith("w.quiz.answer.")]
+
+
+def test_the_answers_order_is_the_learners_own_and_a_reload_of_their_link_keeps_it():
+    first = open_page(QUIZ, preset="sennrich", step="2")
+    seat = first.query_params["seat"]
+    assert len(seat) == 8 and answer_labels(first)
+    again = open_page(QUIZ, preset="sennrich", step="2", seat=seat)  # a reload: a new session on the same link
+    assert answer_labels(again) == answer_labels(first)
+    orders = {tuple(answer_labels(open_page(QUIZ, preset="sennrich", step="2", seat=f"s{n}"))) for n in range(8)}
+    assert len(orders) > 1  # other learners, other orders
+
+
+def test_the_clicker_reveals_the_answer_unscored_then_moves_on_and_back():
+    at = open_page(QUIZ, preset="wikipedia", step="1")
+    at.button(key="w.quiz.reveal").click().run()
+    (shown,) = texts(at.info)
+    assert shown.startswith("Merge 2 joins 'a' + 'b' (making 'ab'): it occurs 2 times. It was a tie")
+    assert at.session_state["bpe.quiz_score"].answered == 0
+    assert all(b.disabled for b in at.button if b.key and b.key.startswith("w.quiz.answer."))
+    assert at.button(key="w.quiz.next").proto.shortcut == "pagedown"
+    at.button(key="w.quiz.next").click().run()
+    assert at.session_state["bpe.lab"].step == 2 and at.button(key="w.quiz.reveal").proto.shortcut == "pagedown"
+    at.button(key="w.quiz.back").click().run()
+    assert at.session_state["bpe.lab"].step == 1 and at.button(key="w.quiz.back").proto.shortcut == "pageup"

@@ -83,7 +83,7 @@ def test_decode_follows_encode_until_the_learner_types_other_ids():
     at.text_input(key="w.decode_ids").set_value("108, 111").run()
     at.text_area(key="w.encode_text").set_value("wider").run()
     assert at.text_input(key="w.decode_ids").value == "108, 111"  # typed ids stay
-    at.button[0].click().run()  # "Use the ids encoded above"
+    at.button(key="w.decode_follow").click().run()  # "Use the ids encoded above"
     assert at.text_input(key="w.decode_ids").value == ids_shown(at)
 
 
@@ -179,7 +179,7 @@ def test_compares_run_diff_opens_at_the_first_difference():
 
 
 # -- the Vocabulary page: columns that fit, readable trees, counts as text -----------------------------
-@pytest.mark.parametrize("present, font", [(False, 20), (True, 30)], ids=["normal", "presenter"])
+@pytest.mark.parametrize("present, font", [(False, 14), (True, 20)], ids=["normal", "presenter"])
 def test_vocabulary_shows_readable_trees_whole_step_numbers_and_the_chart_counts(present, font):
     query = {"present": "1"} if present else {}
     at = open_page(VOCAB, preset="sennrich", step="10", **query)
@@ -194,7 +194,8 @@ def test_vocabulary_shows_readable_trees_whole_step_numbers_and_the_chart_counts
 
 # -- feedback -------------------------------------------------------------------------------------------
 def answer_labels(at) -> list[str]:
-    return [b.label for b in at.button if (b.key or "").startswith("w.quiz.answer.")]
+    """The quiz's answers as labelled, without their numbers ("2. 'a' + 'b'" -> "'a' + 'b'")."""
+    return [re.sub(r"^\d\. ", "", b.label) for b in at.button if (b.key or "").startswith("w.quiz.answer.")]
 
 
 def test_after_an_answer_the_quiz_buttons_mark_the_merged_pair_and_the_pick():
@@ -242,13 +243,17 @@ def test_a_word_table_row_without_a_usable_count_says_so(count, said):
     assert said in errors_said(at)
 
 
-def test_import_and_export_offers_the_whole_run_at_step_0_and_names_files_by_run_and_step():
+def test_import_and_export_offers_the_whole_run_as_its_own_choice_and_step_0_is_bytes_only():
     at = open_page("pages/10_Import_and_export.py", preset="sennrich")
     assert at.session_state["bpe.lab"].step == 0
     said = [c.value for c in at.caption if c.value.startswith("The tokenizer after")]
-    assert said and said[0].startswith("The tokenizer after 10 of this run's 10 merges: 266 tokens")
+    assert said == ["The tokenizer after 10 of this run's 10 merges: 266 tokens (byte-level, pre-tokenizer gpt2)."]
+    assert at.toggle(key="w.export_whole").label == "All 10 merges (the whole run)"
     assert download_name("sennrich-step10", "tokenizer.json") == "sennrich-step10-tokenizer.json"
+    at.toggle(key="w.export_whole").set_value(False).run()  # step 0 means what it means everywhere: no merge yet
+    assert any(c.value.startswith("The tokenizer after no merge yet: the base tokens alone: 256 tokens") for c in at.caption)
     at = open_page("pages/10_Import_and_export.py", preset="sennrich", step="4")
+    at.toggle(key="w.export_whole").set_value(False).run()
     assert any(c.value.startswith("The tokenizer after 4 of this run's 10 merges") for c in at.caption)
 
 

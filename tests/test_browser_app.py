@@ -17,7 +17,13 @@ pytestmark = pytest.mark.browser
 
 
 def narration(page):
+    """The step's headline (the merge and its numbers)."""
     return page.locator(".bpe-narration")
+
+
+def why(page):
+    """The step's sentences: why this pair, and what the merge did (shown until hidden)."""
+    return page.locator(".bpe-why")
 
 
 def test_pick_an_example_and_step_forward_and_back(page, app_url, dialogs, picture):
@@ -29,7 +35,7 @@ def test_pick_an_example_and_step_forward_and_back(page, app_url, dialogs, pictu
     for step in (1, 2, 3):
         page.get_by_role("button", name="Next").click()
         expect(narration(page)).to_contain_text(f"Merge {step} of 10")
-    expect(narration(page)).to_contain_text("The pair o + w occurs 7 times; 3 pairs share that count")
+    expect(why(page)).to_contain_text("The pair o + w occurs 7 times; 3 pairs share that count")
     expect(page).to_have_url(re.compile(r"preset=sennrich.*step=3"))
 
     new_tokens = page.locator(".bpe-tokens .bpe-tok.bpe-new")
@@ -58,7 +64,7 @@ def test_a_shared_link_opens_the_same_view(page, app_url):
     expect(page.get_by_role("code").filter(has_text="ZYdZYac")).to_be_visible()
     page.get_by_role("button", name="Next").click()
     expect(page.get_by_role("code").filter(has_text="XdXac")).to_be_visible()
-    expect(narration(page)).to_contain_text("Training stopped here")
+    expect(why(page)).to_contain_text("Training stopped here")
 
 
 def test_the_step_carries_over_to_the_encode_page(page, app_url):
@@ -73,5 +79,5 @@ def test_play_advances_to_the_last_merge_and_stops(page, app_url):
     page.goto(f"{app_url}/Train?preset=sennrich&step=8")
     expect(narration(page)).to_contain_text("Merge 8 of 10")
     page.get_by_role("button", name="Play").click()
-    expect(narration(page)).to_contain_text("Training stopped here", timeout=15_000)
+    expect(why(page)).to_contain_text("Training stopped here", timeout=15_000)
     expect(page.get_by_role("button", name="Play")).to_be_visible()  # back from "Pause" at the end

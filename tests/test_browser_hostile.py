@@ -86,6 +86,7 @@ def test_hostile_corpus_special_token_and_regex_are_shown_as_text(watched, app_u
     page = watched
     page.goto(f"{app_url}/Train?preset=own-text")
     commit(page.get_by_label("Your text (Ctrl+Enter to train on it)"), CORPUS)
+    page.get_by_role("button", name="Show more of the corpus").click()  # a step draws a window; all of it, please
     corpus = page.locator(".bpe-tokens").filter(has_text="the·end")
     expect(corpus.first).to_contain_text("<img·src=x·onerror=alert(2)>")
     expect(corpus.first).to_contain_text("<iframe·srcdoc=")
@@ -118,6 +119,7 @@ def test_a_hostile_file_name_is_shown_as_text(watched, app_url):
     expect(error).to_contain_text(f"{FILE_NAME} is not UTF-8 text (byte 3 is 0xe9)")
     upload.set_input_files({"name": FILE_NAME, "mimeType": "text/plain", "buffer": CORPUS.encode()})
     expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text(f"Loaded {FILE_NAME}.")
+    page.get_by_role("button", name="Show more of the corpus").click()  # a step draws a window; all of it, please
     expect(page.locator(".bpe-tokens").filter(has_text="the·end").first).to_contain_text("<svg·onload=alert(3)>")
 
 
@@ -148,7 +150,7 @@ def test_a_hostile_value_in_every_link_parameter_is_shown_as_text(watched, app_u
     page = watched
     page.goto(f"{app_url}/Train?" + "&".join(f"{param}={quote(value)}" for param, value in lab_links().items()))
     # The marker, told in a plain sentence (not only in its token chips)
-    expect(page.locator(".bpe-narration")).to_contain_text(f"plus a {hostile('eow')} marker ending each word")
+    expect(page.locator(".bpe-why")).to_contain_text(f"plus a {hostile('eow')} marker ending each word")
     warnings = page.locator('[data-testid="stAlertContentWarning"]')
     for param in ("preset", "step", "unit", "pretok"):
         expect(warnings.filter(has_text=hostile(param))).to_have_count(1)

@@ -29,39 +29,40 @@ def alerts(page):
     return page.locator('[data-testid="stAlert"]')
 
 
-def metric_value(page, label: str):
-    return page.locator('[data-testid="stMetric"]').filter(has_text=label).locator('[data-testid="stMetricValue"]')
+def stat_value(page, label: str):
+    """A number of a row of stats (``bpe.views.stats``), by its exact label."""
+    return page.locator(".bpe-stat").filter(has=page.locator(".bpe-stat-label", has_text=re.compile(f"^{re.escape(label)}$"))).locator(".bpe-stat-value")
 
 
 def test_quiz_answer_by_click_shows_the_verdict_and_the_score(page, app_url):
     page.goto(f"{app_url}/Predict_the_next_merge?preset=wikipedia&step=1")
     expect(page.get_by_text("After 1 merge, which pair does merge 2 join?")).to_be_visible(timeout=FIRST_LOAD_MS)
-    page.get_by_role("button", name=re.compile(r"^'a' \+ 'b'(\s|$)")).click()
+    page.get_by_role("button", name=re.compile(r"^\d\. 'a' \+ 'b'(\s|$)")).click()
     expect(alerts(page).first).to_contain_text("Right: 'a' + 'b' occurs 2 times and merge 2 makes 'ab'")
     expect(alerts(page).first).to_contain_text("lexicographic-min rule picks 'a' + 'b'")
-    expect(metric_value(page, "Answered")).to_have_text("1")
-    expect(metric_value(page, "Right").first).to_have_text("1")
+    expect(stat_value(page, "Answered")).to_have_text("1")
+    expect(stat_value(page, "Right")).to_have_text("1")
     expect(page.locator(".bpe-lab-table")).to_contain_text("merged next · your pick")
 
     page.get_by_role("button", name=re.compile("Next question")).click()
     expect(page.get_by_text("After 2 merges, which pair does merge 3 join?")).to_be_visible()
     expect(page).to_have_url(re.compile(r"step=2"))
-    page.get_by_role("button", name=re.compile(r"^'a' \+ 'c'(\s|$)")).click()
+    page.get_by_role("button", name=re.compile(r"^\d\. 'a' \+ 'c'(\s|$)")).click()
     expect(alerts(page).first).to_contain_text("Not this one: 'a' + 'c' occurs 1 time")
-    expect(metric_value(page, "Answered")).to_have_text("2")
-    expect(metric_value(page, "Streak")).to_have_text("0")
+    expect(stat_value(page, "Answered")).to_have_text("2")
+    expect(stat_value(page, "Streak")).to_have_text("0")
 
 
 def test_quiz_answers_and_moves_on_from_the_keyboard(page, app_url):
     page.goto(f"{app_url}/Predict_the_next_merge?preset=sennrich&step=2")
     expect(page.get_by_text("After 2 merges, which pair does merge 3 join?")).to_be_visible(timeout=FIRST_LOAD_MS)
-    expect(page.get_by_role("button", name="Skip this one")).to_be_enabled()
+    expect(page.get_by_role("button", name="Show the answer")).to_be_enabled()
     # A key pressed before the page has wired its shortcuts is lost: wait until the second answer
     # shows its shortcut badge (drawn by the same component that binds the key), then press once.
     expect(page.get_by_role("button").filter(has=page.get_by_label("Shortcut 2"))).to_be_enabled()
     page.keyboard.press("2")  # the second answer's shortcut
     expect(alerts(page).first).to_be_visible()
-    expect(metric_value(page, "Answered")).to_have_text("1")
+    expect(stat_value(page, "Answered")).to_have_text("1")
     page.keyboard.press("PageDown")
     expect(page.get_by_text("After 3 merges, which pair does merge 4 join?")).to_be_visible()
 
@@ -77,7 +78,7 @@ def test_presenter_mode_switches_to_large_type_and_back(page, app_url, picture):
     expect(page.locator("html")).to_have_css("font-size", "22px")
     large = float(narration.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
     assert large >= 1.3 * normal  # 22 / 16 = 1.375
-    sentence = page.locator(".bpe-narration li").first
+    sentence = page.locator(".bpe-why li").first
     assert float(sentence.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 22
     headline = page.locator(".bpe-headline")  # the title gives the lesson its room; the merge is what is large
     assert float(headline.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 29  # 1.35rem x 22 px
@@ -103,7 +104,7 @@ def test_screenshot_of_each_teaching_page(page, app_url, picture, name, path, ma
     page.goto(f"{app_url}/{path}")
     expect(page.get_by_text(marker).first).to_be_visible(timeout=FIRST_LOAD_MS)
     if name == "predict-the-next-merge":  # the picture worth showing is the verdict
-        page.get_by_role("button", name=re.compile(r"^'aa' \+ 'a'(\s|$)")).click()
+        page.get_by_role("button", name=re.compile(r"^\d\. 'aa' \+ 'a'(\s|$)")).click()
         expect(alerts(page).first).to_contain_text("Right count, but the tie-break picks")
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
     expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)

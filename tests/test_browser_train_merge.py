@@ -128,7 +128,7 @@ def test_hovering_a_bar_marks_its_places_and_before_after_is_one_click_apart(pag
     expect(before.locator('[data-l="2"]').first).not_to_have_css("background-color", "rgb(255, 216, 77)")
 
     # a tied pair in the narration links the same way
-    page.locator('.bpe-narration [data-pair="2"]').hover()
+    page.locator('.bpe-why [data-pair="2"]').hover()
     expect(before.locator('[data-l="2"]').first).to_have_css("background-color", "rgb(255, 216, 77)")
 
     page.mouse.move(5, 5)

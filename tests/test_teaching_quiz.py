@@ -121,3 +121,46 @@ def test_the_candidates_always_contain_the_true_next_pair(text, rule, seed, choi
             verdict = grade(question, candidate.pair).verdict
             assert (verdict == CORRECT) == (candidate.pair == question.answer)
             assert (verdict == RIGHT_COUNT) == (candidate.pair != question.answer and candidate.count == step.count)
+
+
+PYTHON_DOCS_300 = train(PRESETS["python-docs"].corpus(), replace(PRESETS["python-docs"].settings, merges=300))
+
+
+def answer_positions(questions) -> list[int]:
+    return [[c.pair for c in question.candidates].index(question.answer) for question in questions]
+
+
+def test_over_200_questions_of_one_learner_the_answer_stands_in_every_place_at_least_15_percent():
+    questions = [make_question(PYTHON_DOCS_300, step, seed="learner-a1b2") for step in range(200)]
+    assert all(len(question.candidates) == 4 for question in questions)
+    positions = answer_positions(questions)
+    shares = [positions.count(place) / len(positions) for place in range(4)]
+    assert min(shares) >= 0.15, shares
+
+
+def test_over_200_learners_the_answer_to_the_first_question_stands_in_every_place_at_least_15_percent():
+    sennrich = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)
+    for step in (0, 1):  # the first two questions were option 1 on every corpus before seeds were per learner
+        positions = answer_positions(make_question(sennrich, step, seed=f"seat-{n}") for n in range(200))
+        shares = [positions.count(place) / len(positions) for place in range(4)]
+        assert min(shares) >= 0.15, (step, shares)
+
+
+def test_a_learner_meets_the_same_order_again_and_another_learner_may_not():
+    again = [make_question(PYTHON_DOCS_300, step, seed="seat-x") for step in range(20)]
+    assert again == [make_question(PYTHON_DOCS_300, step, seed="seat-x") for step in range(20)]
+    assert answer_positions(again) != answer_positions(make_question(PYTHON_DOCS_300, step, seed="seat-y") for step in range(20))
+
+
+def test_a_three_way_tie_offers_the_pair_another_rule_would_merge_the_other_tied_pair_and_a_runner_up():
+    sennrich = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)  # merge 3: o+w, l+o, ·+l at 7
+    question = make_question(sennrich, 2)
+    by_label = {c.label: c.count for c in question.candidates}
+    assert by_label == {"'o' + 'w'": 7, "'l' + 'o'": 7, "'·' + 'l'": 7, "'w' + 'est'": 6}
+
+
+def test_a_tied_pair_another_rule_would_pick_comes_before_tied_pairs_no_rule_picks():
+    # merge 2 of Wikipedia under lexicographic-max: aa + a wins; lexicographic-min would merge a + b
+    trace = train(PRESETS["wikipedia"].corpus(), replace(PRESETS["wikipedia"].settings, tie_break="lexicographic-max"))
+    question = make_question(trace, 1, choices=2)
+    assert {c.label for c in question.candidates} == {"'aa' + 'a'", "'a' + 'b'"}

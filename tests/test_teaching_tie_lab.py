@@ -190,3 +190,13 @@ def test_each_examples_rule_and_its_contrast_part_ways_so_compares_run_diff_has_
     run = train(corpus, settings)
     beside = train(corpus, replace(settings, tie_break=contrasting_rule(settings.tie_break)))
     assert first_divergence(run, beside) is not None
+
+
+@pytest.mark.parametrize("rule", [name for name, rule in TIE_BREAK_RULES.items() if not rule.tracks_first_occurrence])
+def test_a_rule_picks_from_a_traces_tied_pairs_the_pair_the_trainer_merged(rule):
+    from bpe.teaching.tie_lab import rule_pick
+
+    trace = train(PRESETS["python-docs"].corpus(), replace(PRESETS["python-docs"].settings, merges=800, tie_break=rule))
+    ties = [step for step in trace.steps if step.tie_count > 1]
+    assert len(ties) > 20
+    assert all(rule_pick(trace, rule, step.tied) == (step.left, step.right) for step in ties)

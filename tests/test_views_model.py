@@ -14,7 +14,7 @@ from bpe.tokenizer import Tokenizer
 from bpe.trainer import train
 from bpe.app.lab_state import OWN_TEXT_SOURCE, SOURCES, LabState
 from bpe.views.encoding import parse_ids, sample_text, walkthrough_html
-from bpe.views.merge_tree import dot_escape, merge_tree_dot
+from bpe.views.merge_tree import merge_tree_dot
 from bpe.views.naming import wikipedia_names
 from bpe.views.narration import narrate_step
 from bpe.views.stats import Stat, stats_html
@@ -131,16 +131,15 @@ def test_names_skip_letters_the_corpus_uses_and_stop_for_big_runs():
 def test_merge_tree_of_x_shows_z_and_y_down_to_bytes():
     dot = merge_tree_dot(trained("wikipedia"), 258, names={256: "Z", 257: "Y", 258: "X"})
     assert dot.startswith("digraph merges {") and dot.endswith("}")
-    assert 'label="X = aaab\\nid 258 · step 3"' in dot
-    assert 'label="Z = aa\\nid 256 · step 1"' in dot
+    assert 'label=<X = aaab<BR/><FONT POINT-SIZE="8">id 258 · step 3</FONT>>' in dot
+    assert 'label=<Z = aa<BR/><FONT POINT-SIZE="8">id 256 · step 1</FONT>>' in dot
     assert dot.count("->") == 6  # X -> Z, Y; Z -> a, a; Y -> a, b
 
 
 def test_dot_labels_are_escaped():
-    assert dot_escape('say "hi" \\ bye') == 'say \\"hi\\" \\\\ bye'
-    trace = train(Corpus.from_text('"\\"\\"\\', pretokenizer="none"), TrainSettings(pretokenizer="none", merges=1))
+    trace = train(Corpus.from_text('<a>&"<a>&"', pretokenizer="none"), TrainSettings(pretokenizer="none", merges=1))
     dot = merge_tree_dot(trace, 256)
-    assert 'label="\\"\\\\\\nid 256' in dot
+    assert "label=<&lt;a<BR/>" in dot and "<a>" not in dot  # a token spelled <a> stays text in the HTML-like label
 
 
 def test_a_base_token_is_a_single_node():

@@ -41,10 +41,10 @@ def test_visible_characters_are_left_as_they_are():
     assert spell("aé€🙂ö中") == "aé€🙂ö中"
 
 
-def test_zwj_rlo_bel_and_nul_have_distinct_marks_and_controls_use_unicode_control_pictures():
+def test_zwj_rlo_bel_and_nul_have_distinct_marks_and_controls_use_ascii_names():
     marks = [mark(c) for c in (ZWJ, RLO, BEL, NUL, " ")]
     assert len(set(marks)) == 5
-    assert mark(BEL) == "\u2407" and mark(NUL) == "\u2400"  # SYMBOL FOR BELL, SYMBOL FOR NULL
+    assert mark(BEL) == "‹BEL›" and mark(NUL) == "‹NUL›"
     assert name(BEL) == "bell" and name(ZWJ) == "zero-width joiner" and name(RLO) == "right-to-left override"
 
 
@@ -69,8 +69,8 @@ def test_a_single_tie_reads_no_rather_than_tied_1():
 
 def test_the_byte_inspector_marks_zwj_rlo_and_bel_each_its_own_way():
     markup = bytes_html(inspect_text(ZWJ + RLO + BEL))
-    assert "␀" not in markup
-    assert "‹ZWJ›" in markup and "‹RLO›" in markup and "␇" in markup
+    assert "‹NUL›" not in markup
+    assert "‹ZWJ›" in markup and "‹RLO›" in markup and "‹BEL›" in markup
     assert RLO not in markup  # left in the page it would reverse the text after it
     assert 'title="U+0007 bell"' in markup
 
@@ -106,3 +106,10 @@ def test_the_counting_lab_spells_partial_bytes_and_spaces_as_the_chips_do():
     with pytest.raises(ValueError) as refused:
         count_pair("abc", ("ab", "c"))
     assert "()" not in str(refused.value) and "pairs_present" not in str(refused.value)
+
+
+def test_the_c0_controls_are_named_as_ascii_names_them_each_its_own():
+    marks = [spell(chr(code)) for code in range(0x20) if chr(code) not in "\t\n\r"]
+    assert marks[:9] == ["‹NUL›", "‹SOH›", "‹STX›", "‹ETX›", "‹EOT›", "‹ENQ›", "‹ACK›", "‹BEL›", "‹BS›"]
+    assert len(set(marks)) == len(marks) and marks[-1] == "‹US›"
+    assert spell("\x7f") == "‹DEL›"

@@ -17,7 +17,7 @@ from bpe.presets import PRESETS
 from bpe.settings import TrainSettings
 from bpe.tokenizer import Tokenizer
 from bpe.trainer import train
-from bpe.views.charts import STATUS_COLORS, pair_chart, pair_legend_html, pair_rows
+from bpe.views.charts import STATUS_COLORS, compression_chart, pair_chart, pair_legend_html, pair_rows
 from bpe.views.narration import narrate_step, retrain_notice
 from bpe.views.occurrences import chunks_of, merged, pairs_after_training, training_corpus
 from bpe.views.stats import drawn_tokens_note, step_stats
@@ -173,7 +173,7 @@ def test_an_early_stop_is_said_from_step_zero():
     done = len(trace.steps)
     assert done < 30
     assert f"Training stopped after {done} of the 30 merges asked for" in narrate_step(trace, 0).to_text()
-    assert step_stats(trace, 0)[0].change == "of 30 asked"
+    assert step_stats(trace, 0)[0].change == "stopped early: 30 merges were asked for"
     assert step_stats(trained("sennrich"), 0)[0].change is None
 
 
@@ -208,3 +208,20 @@ def test_holding_before_checks_the_before_switch_and_stops_the_swap():
     held = corpus_block(trace, text=SENNRICH.corpus_text, step=3, hold_before=True)
     assert "bpe-animate" in moving and 'id="bpe-moment-after" checked' in moving
     assert "bpe-animate" not in held and 'id="bpe-moment-before" checked' in held
+
+
+def test_without_a_pre_tokenizer_a_merge_is_said_to_replace_in_the_text_not_in_one_distinct_word():
+    text = narrate_step(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings), 1).to_text()
+    assert "It replaced the pair 2 times in the text (fewer" in text and "distinct word" not in text
+    assert "in 2 distinct words." in narrate_step(trained("sennrich"), 1).to_text()  # " newest" and " widest"
+
+
+def test_the_step_says_in_words_that_training_stopped_early():
+    trace = train(PRESETS["wikipedia"].corpus(), replace(PRESETS["wikipedia"].settings, merges=10))
+    step = step_stats(trace, 1)[0]
+    assert (step.value, step.change) == ("1 of 3", "stopped early: 10 merges were asked for")
+
+
+def test_the_compression_charts_count_merges_in_whole_numbers():
+    axis = compression_chart(trained("sennrich"), 3).to_dict()["layer"][0]["encoding"]["x"]["axis"]
+    assert axis["format"] == "d" and axis["tickMinStep"] == 1

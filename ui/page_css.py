@@ -10,12 +10,19 @@ adds :data:`A11Y_CSS`, :data:`LAYOUT_CSS` and :data:`STALE_CSS` to every page, a
 from __future__ import annotations
 
 from .streamlit_dom import (
-    BUTTON, CAPTION, HORIZONTAL_BLOCK, MAIN, MAIN_BLOCK, PRIMARY_BUTTON, SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX,
-    SHORTCUT_HINT, SLIDER, STALE, TERTIARY_KIND, VERTICAL_BLOCK, keyed,
+    BUTTON, CAPTION, CHOSEN_PILL, ELEMENT_CONTAINER, GRAPHVIZ, HEADER, HORIZONTAL_BLOCK, LAYOUT_WRAPPER, MAIN, MAIN_BLOCK, PAGE_LINK_LABEL,
+    PRIMARY_BUTTON, SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX, SHORTCUT_HINT, SLIDER, STALE, TERTIARY_KIND, VERTICAL_BLOCK, keyed,
 )
 
 STEPPER = keyed("bpe-stepper")
 """The stepper's row (``ui.stepper.stepper``: a keyed horizontal container)."""
+WALK = keyed("bpe-walk-buttons")
+"""The Encode page's merge-walk buttons (a keyed horizontal container)."""
+HOME = keyed("bpe-home")
+"""The home page's content (its descriptions are the page: a phone keeps them)."""
+BELOW = keyed("bpe-below")
+"""What a lesson page draws after its lesson (the inputs in presenter mode, the score...): on a
+phone, below the lesson too."""
 
 STALE_CSS = f"""
 <style>
@@ -42,15 +49,21 @@ LAYOUT_CSS = f"""
 {keyed("w-first-")} p, {keyed("w-last-")} p, {keyed("w-play-")} p, {keyed("w-moment-")} p {{
   {_HIDDEN} }}
 .bpe-pair-legend {{ margin-top: -.6rem; }}
+/* A merge tree's labels at the size its DOT asks for (Streamlit's CSS sets them all to 0.6 rem:
+   8 px in a tree scaled to its column); revert-layer falls back to the SVG's font-size attribute. */
+{GRAPHVIZ} svg text {{ font-size: revert-layer; }}
+{PAGE_LINK_LABEL} {{ white-space: normal; }}  /* a long link wraps, as a sentence would, rather than lose its end */
 .bpe-swatch {{ display: inline-block; width: .85em; height: .85em; border: 1px solid #222; vertical-align: -.08em; }}
 .bpe-stop {{ margin: .3rem 0 0 0; padding: .3rem .6rem; border-left: 4px solid #D55E00; background: #FDF1E9; }}
 @media (max-width: 640px) {{
-  {MAIN_BLOCK} {{ padding-left: .75rem; padding-right: .75rem; padding-top: 3.2rem; }}
+  {MAIN_BLOCK} {{ padding-left: .75rem; padding-right: .75rem; padding-top: 3.8rem; }}
   {MAIN} {VERTICAL_BLOCK} {{ gap: .55rem; }}
   .bpe-layers {{ --bpe-corpus-height: 8.5rem; }}
   {MAIN} h1 {{ font-size: 1.6rem; }}
-  {MAIN} {CAPTION} {{ display: none; }}
-  {STEPPER} kbd, {STEPPER} p {{ {_HIDDEN} }}
+  {MAIN}:not(:has({HOME})) {CAPTION} {{ display: none; }}  /* a lesson's intro: the home page's are its content */
+  {LAYOUT_WRAPPER}:has(> {keyed("bpe-why")}) {{ order: 1; }}  /* the "why" after the chart and the corpus */
+  {keyed("w-tables")} {{ order: 2; }}
+  {STEPPER} kbd, {STEPPER} p, {WALK} kbd, {WALK} p {{ {_HIDDEN} }}  /* icons only: one row */
   {STEPPER} {{ column-gap: .35rem; }}
   {STEPPER} {BUTTON} button {{ padding: 0 .5rem; min-width: 2.4rem; }}
   {STEPPER} {SELECTBOX} {{ width: 7rem !important; }}
@@ -70,6 +83,8 @@ A11Y_CSS = f"""
 {CAPTION} p {{ color: inherit; }}
 {SHORTCUT_HINT} {{ opacity: 1 !important; }}
 {SECONDARY_KIND} kbd, {TERTIARY_KIND} kbd {{ color: #5C6066 !important; }}
+/* A chosen pill's blue text on its blue tint: 3.9:1 while hovered; a darker blue keeps 4.5:1 and more. */
+{CHOSEN_PILL} p {{ color: #005A8C; }}
 </style>
 """
 
@@ -80,17 +95,30 @@ PRESENTER_ROOT_PX = 22
 PRESENTER_CSS = f"""
 <style>
 html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
+/* The lesson gets the screen: the page's title and "Leave presenter mode" sit in the band above it,
+   beside the sidebar's button and the app menu (the band lets clicks through to them). */
+{HEADER} {{ background: transparent; height: 2.2rem; min-height: 0; }}
+{HEADER}, {HEADER} * {{ pointer-events: none; }}
+{HEADER} button, {HEADER} button * {{ pointer-events: auto; }}
+{MAIN_BLOCK} {{ padding: .45rem 1.2rem 2rem 1.2rem; }}
+{MAIN} h1 {{ font-size: 1.05rem; line-height: 1.4; padding: .25rem 0 0 2.4rem; margin: 0; }}
+/* The lesson is large; its headings need not be. Streamlit pulls what follows a heading up by
+   1 rem (its markdown box's negative margin, which its own heading padding makes up for): keep
+   that 1 rem under the heading, or the next element covers the heading's last line. */
+{MAIN} h2 {{ font-size: 1.3rem; padding: .2rem 0 1.15rem 0; }}
+{keyed("w-leave_present")} {{ position: fixed; top: .3rem; right: 3rem; z-index: 999991; width: auto !important; }}
+{keyed("w-leave_present")} button {{ min-height: 0; padding: .05rem .3rem; }}
+{keyed("w-leave_present")} p {{ font-size: .75rem; }}
+{MAIN} {VERTICAL_BLOCK} {{ gap: .5rem; }}
+{MAIN}:not(:has({HOME})) {ELEMENT_CONTAINER}:has({CAPTION}) {{ display: none; }}  /* the presenter says it */
 {MAIN} .bpe-tokens {{ font-size: 1.3rem; }}
 {MAIN} .bpe-narration .bpe-tokens {{ font-size: inherit; }}
 {MAIN} {PRIMARY_BUTTON} kbd, {MAIN} {SECONDARY_BUTTON} kbd {{
   display: none; }}  /* the shortcut hints: the presenter knows them, and the labels need the room */
-{MAIN}:has({STEPPER}, .bpe-splits) h1 {{ font-size: 1.5rem; }}  /* a stepped lesson, or a card of splits, needs the room */
-{MAIN}:has(.bpe-splits) h2 {{ font-size: 1.5rem; }}
-{MAIN} {CAPTION} {{ display: none; }}  /* the presenter says it */
-{MAIN} .bpe-why > summary {{ display: list-item; }}  /* a projector folds the narration's sentences */
-{MAIN} .bpe-why:not([open])::details-content {{ content-visibility: hidden; }}
-{MAIN_BLOCK} {{ padding-top: 3rem; }}  /* Streamlit's header grows with the root font */
-{MAIN} .bpe-layers {{ --bpe-corpus-height: max(9rem, calc(100vh - 22rem)); }}
+{STEPPER} {BUTTON} button {{ min-height: 2rem; padding-top: 0; padding-bottom: 0; }}
+{MAIN}:has(.bpe-splits) h2 {{ font-size: 1.5rem; }}  /* a card of splits needs the room */
+{MAIN} ul.bpe-why {{ font-size: 1rem; line-height: 1.3; columns: 3 15rem; column-gap: 1.4em; }}
+{MAIN} .bpe-layers {{ --bpe-corpus-height: max(8rem, calc(100vh - 19.5rem)); }}
 </style>
 """
 """Presenter mode's large type: the root font size, token chips, and room for the lesson."""

@@ -17,14 +17,14 @@ import streamlit as st
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
 from bpe.markdown import escape_markdown
-from bpe.views.merge_tree import tokenizer_merge_tree_dot, tree_font_px
+from bpe.views.merge_tree import tokenizer_merge_tree_dot, tree_font_pt
 from bpe.views.pretrained_vocab import MERGES_PAGE, SEARCH_ROWS, first_merges, made_by, vocab_table
 from bpe.views.tables import search_vocab
 
 from . import tokenizers
 from .render import presenter, show_chart
 from .state import SessionValue
-from .widgets import vocab_search
+from .widgets import VOCAB_QUERY, vocab_search
 
 PAGE = SessionValue("merges_page", 1)
 """Which page of a pretrained tokenizer's merges is shown."""
@@ -47,13 +47,30 @@ def _search(name: str, query: str) -> tuple[pd.DataFrame, int]:
     return found.head(SEARCH_ROWS), len(found)
 
 
-def show(name: str) -> None:
-    """Everything the page shows for the pretrained tokenizer ``name``."""
+def show(name: str, *, tree_first: bool = False) -> None:
+    """Everything the page shows for the pretrained tokenizer ``name``. ``tree_first`` (presenter
+    mode): the merge tree of the chosen token across the screen first, then what chooses it."""
     tokenizer = tokenizers.pretrained(name)
     if tokenizer is None:
         return
-    title = escape_markdown(PRETRAINED[name].title)
     made, _, histogram = _tables(name)
+    if tree_first:
+        found, _ = _search(name, VOCAB_QUERY.get())
+        st.header("Merge tree")
+        tree(tokenizer, made, TREE_TOKEN.among(tree_options(found, made)))
+        with st.container(key="bpe-below"):
+            how_it_began(name, tokenizer, made)
+            search_and_tree(name, tokenizer, made, draw_tree=False)
+    else:
+        how_it_began(name, tokenizer, made)
+        search_and_tree(name, tokenizer, made, draw_tree=True)
+    st.header("Token lengths")
+    show_chart(histogram)
+    st.caption(f"How many of {escape_markdown(PRETRAINED[name].title)}'s tokens have each length in bytes.")
+
+
+def how_it_began(name: str, tokenizer, made) -> None:
+    title = escape_markdown(PRETRAINED[name].title)
     st.header(f"How {title} began")
     st.caption(
         f"{title} learned its {len(made):,} merges in this order: merge 1 joined the pair its training text "
@@ -66,7 +83,19 @@ def show(name: str) -> None:
     )
     st.dataframe(first_merges(tokenizer, start=(int(page) - 1) * MERGES_PAGE), hide_index=True, width="stretch")
 
-    left, right = st.columns([1.4, 1], gap="large")
+
+def tree_options(found: pd.DataFrame, made) -> list[int]:
+    """The tokens a tree can be drawn for: the merged ones among the search results."""
+    return [int(token_id) for token_id in found["id"] if int(token_id) in made] or sorted(made)[:SEARCH_ROWS]
+
+
+def tree(tokenizer, made, token_id: int) -> None:
+    st.graphviz_chart(tokenizer_merge_tree_dot(tokenizer, token_id, made, font_size=tree_font_pt(presenting=presenter())))
+    st.caption("Orange: merged tokens, with the merge that made them; green: single bytes.")
+
+
+def search_and_tree(name: str, tokenizer, made, *, draw_tree: bool) -> None:
+    left, right = st.columns([1, 1.2], gap="medium")  # the tree the wider: a scaled-down tree is unreadable
     with left:
         st.header(f"{tokenizer.n_vocab:,} tokens")
         found, total = _search(name, vocab_search(example="token, 20 74 68, 9642"))
@@ -75,14 +104,11 @@ def show(name: str) -> None:
         st.caption(f"{total:,} found, {shown}. · is a space, ↵ a newline, ‹e2› a byte that is only part of a character.")
     with right:
         st.header("Merge tree")
-        options = [int(token_id) for token_id in found["id"] if int(token_id) in made] or sorted(made)[:SEARCH_ROWS]
+        options = tree_options(found, made)
         labels = dict(zip(found["id"], found["token"]))
         chosen = st.selectbox(
             "Token (from the search results)", options, **TREE_TOKEN.widget(options=options),
             format_func=lambda token_id: f"{token_id} · {labels.get(token_id, tokenizer.token_text(token_id))}",
         )
-        st.graphviz_chart(tokenizer_merge_tree_dot(tokenizer, chosen, made, font_size=tree_font_px(presenting=presenter())))
-        st.caption("Orange: merged tokens, with the merge that made them; green: single bytes.")
-    st.header("Token lengths")
-    show_chart(histogram)
-    st.caption(f"How many of {title}'s tokens have each length in bytes.")
+        if draw_tree:
+            tree(tokenizer, made, chosen)

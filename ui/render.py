@@ -16,7 +16,7 @@ from bpe.views.labs import LABS_CSS
 from bpe.views.merge_html import MERGE_CSS
 from bpe.views.naming import MAX_NAMED_MERGES, wikipedia_names
 from bpe.views.narration import NARRATION_CSS
-from bpe.views.presenter import PRESENTER_SCALE, scale_fonts
+from bpe.views.presenter import PRESENTER_SCALE, PRESENTER_STEP_SCALE, scale_fonts
 from bpe.views.stats import STATS_CSS
 from bpe.views.tables import TABLES_CSS
 from bpe.views.token_html import TOKEN_CSS
@@ -70,19 +70,16 @@ def presenter() -> bool:
     return url.PRESENT.get()
 
 
-def show_chart(spec: dict, container=None, *, renderer: str = "canvas", bars: int | None = None) -> None:
+def show_chart(spec: dict, container=None, *, renderer: str = "canvas") -> None:
     """Draw a Vega-Lite spec (``chart.to_dict()``) full width, with projector-sized fonts in
-    presenter mode. ``bars``: keep only the first rows of a one-dataset chart (a shorter chart).
+    presenter mode.
 
     Canvas by default: a chart redrawn on every step then adds no SVG elements for the browser to
     style and lay out on every step, which showed in the browser's time per step. The
     pair-count chart asks for SVG: its bars must be elements, so that hovering one can mark the
     pair's places in the corpus (CSS ``:has()`` on the bar's ``aria-label``, see ``merge_html``)."""
-    if bars is not None:
-        (name, rows), = spec["datasets"].items()
-        spec = {**spec, "datasets": {name: rows[:bars]}}
     if presenter():
-        spec = scale_fonts(spec, PRESENTER_SCALE)
+        spec = scale_fonts(spec, PRESENTER_SCALE, step_scale=PRESENTER_STEP_SCALE)
     spec = {**spec, "usermeta": {**spec.get("usermeta", {}), "embedOptions": {"renderer": renderer}}}
     (container or st).vega_lite_chart(spec, width="stretch")
     if (table := chart_table_html(spec)) is not None:  # a canvas says nothing to a screen reader

@@ -97,6 +97,12 @@ class SessionValue(Generic[T]):
     def set(self, value: T) -> None:
         st.session_state[self.key] = value
 
+    def among(self, options: Sequence) -> T:
+        """The value if ``options`` still offers it, else the first option (another search, another
+        step): what a select bound with ``widget(options=...)`` shows, for a page drawing it later."""
+        value = self.get()
+        return value if value in options else options[0]
+
     def widget(
         self, *, suffix: str | None = None, options: Sequence | None = None, show: Callable[[T], Any] | None = None,
         convert: Callable[[Any], T] | None = None, then: Callable[[], None] | None = None,

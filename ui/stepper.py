@@ -80,13 +80,14 @@ def _tick(total: int) -> None:
         st.rerun(scope="app")  # the last step: a full run draws it and stops the timer
 
 
-def _flip_moment() -> None:
-    HOLD_BEFORE.set(not HOLD_BEFORE.get())
+def _flip(value: SessionValue[bool]) -> None:
+    value.set(not value.get())
 
 
 def stepper(total: int, *, key: str = "main") -> int:
-    """First / previous / next / last, play/pause, before/after (key B), a speed and a slider, in
-    one row (the speed and the slider wrap under the buttons on a phone). Returns the step.
+    """First / previous / next / last, play/pause, before/after (key B), why (key W), a speed and
+    a slider, in one row (the speed and the slider wrap under the buttons on a phone). Returns the
+    step. Why is a setting, not a fold in the page: it stays as it is across steps (and in the link).
 
     The row is a keyed horizontal container (CSS class ``st-key-bpe-stepper``): the page's CSS
     keeps it one compact row at every width (see ``ui.page_css.LAYOUT_CSS``), where Streamlit's columns
@@ -112,8 +113,14 @@ def stepper(total: int, *, key: str = "main") -> int:
         key=widget_key("play", key), on_click=_toggle_play, args=(total,), disabled=total == 0,
     )
     row.button(
-        "Before / after", icon=":material/compare:", key=widget_key("moment", key), on_click=_flip_moment,
+        "Before / after", icon=":material/compare:", key=widget_key("moment", key), on_click=_flip, args=(HOLD_BEFORE,),
         disabled=total == 0, shortcut="B", help="The corpus just before each merge, or just after it",
+    )
+    why = url.WHY.get()
+    row.button(
+        "Hide why" if why else "Why", icon=":material/visibility_off:" if why else ":material/lightbulb:",
+        key=widget_key("why", key), on_click=_flip, args=(url.WHY,), shortcut="W",
+        help="Why this pair won (ties and the rule), and what the merge did: shown at every step until hidden again",
     )
     row.selectbox(
         "Speed", list(SPEEDS), label_visibility="collapsed", width=140, **SPEED.widget(suffix=key, then=_speed_changed),

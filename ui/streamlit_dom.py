@@ -39,8 +39,21 @@ TERTIARY_KIND = 'button[kind^="tertiary"]'
 SHORTCUT_HINT = "button kbd"
 """The keyboard-shortcut badge Streamlit draws inside a button given ``shortcut=``."""
 VERTICAL_BLOCK = '[data-testid="stVerticalBlock"]'
+ELEMENT_CONTAINER = '[data-testid="stElementContainer"]'
+"""The box around one element in a block: the block's gap is between these (and layout wrappers)."""
+LAYOUT_WRAPPER = '[data-testid="stLayoutWrapper"]'
+"""The box around a container (``st.container``, ``st.columns``) in its parent block; a keyed
+container's ``st-key-*`` class is on the block inside it."""
+HEADER = '[data-testid="stHeader"]'
+"""The band above every page: the sidebar's open button on the left, the app menu on the right."""
+GRAPHVIZ = '[data-testid="stGraphVizChart"]'
+"""``st.graphviz_chart``'s box (its CSS sets every label inside to 0.6 rem, whatever the DOT asked)."""
+CHOSEN_PILL = '[data-testid="stButtonGroup"] button[aria-checked="true"]'
+"""A chosen ``st.pills`` option: the theme's blue on its blue tint, 3.9:1 when hovered."""
 HORIZONTAL_BLOCK = '[data-testid="stHorizontalBlock"]'
 """``st.columns``' row."""
+PAGE_LINK_LABEL = '[data-testid="stPageLink-NavLink"] span'
+"""``st.page_link``'s label: one line, cut at the link's width (a long label lost its end)."""
 
 INTERNALS: Mapping[str, str] = MappingProxyType({
     MAIN: MAIN,
@@ -57,10 +70,22 @@ INTERNALS: Mapping[str, str] = MappingProxyType({
     TERTIARY_KIND: TERTIARY_KIND,
     SHORTCUT_HINT: SHORTCUT_HINT,
     VERTICAL_BLOCK: VERTICAL_BLOCK,
+    ELEMENT_CONTAINER: ELEMENT_CONTAINER,
+    LAYOUT_WRAPPER: LAYOUT_WRAPPER,
+    HEADER: HEADER,
+    GRAPHVIZ: GRAPHVIZ,
+    CHOSEN_PILL: CHOSEN_PILL,
     HORIZONTAL_BLOCK: HORIZONTAL_BLOCK,
+    PAGE_LINK_LABEL: PAGE_LINK_LABEL,
 })
 """Each selector on Streamlit's internals -> a probe that matches on the Train page in presenter
-mode whenever Streamlit still draws that markup (the browser test's checklist)."""
+mode (or on the page :data:`PROBED_ON` names) whenever Streamlit still draws that markup (the
+browser test's checklist)."""
+
+PROBED_ON: Mapping[str, str] = MappingProxyType({
+    GRAPHVIZ: "Vocabulary?preset=wikipedia&step=3", CHOSEN_PILL: "Why_tokenization_matters", PAGE_LINK_LABEL: "",
+})
+"""Selectors of elements the Train page does not draw, and the page (with its link) that does."""
 
 
 def keyed(key_prefix: str) -> str:

@@ -9,8 +9,8 @@
   a slow page would otherwise show the new step while the address bar still names the old one.
 * A link to the learner's own text or table cannot carry it: opened in a session that has none,
   it says so, and keeps what it can (the settings and the step).
-* Presenter mode travels as ``present=1``. A lab page's own parameters (a short text, a pair) are
-  read once from :func:`new_param` and written back by ``write_url(page=..., lab=False)``.
+* Presenter mode travels as ``present=1``, a folded "why" as ``why=0``. A lab page's own
+  parameters (a short text, a pair) are read once from :func:`new_param` and written back by ``write_url(page=..., lab=False)``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,10 @@ from .own_corpus import has_own_corpus
 from .state import LAB, PLAYING, SessionValue
 
 PRESENT = SessionValue("present", False)
-"""Presenter mode: large type, sidebar collapsed (``present=1`` in the link)."""
+"""Presenter mode: large type, the sidebar folded (also ``present=1`` in the link)."""
+WHY = SessionValue("why", True)
+"""The Train page shows why each merge happened (its narration's sentences): a setting that stays
+across steps, switched by the stepper's Why button (key W); ``why=0`` in the link when off."""
 SEEN = SessionValue("url_seen", None)
 """The query string this session last applied or wrote (to tell a new link from our own)."""
 WARNINGS: SessionValue[list[str]] = SessionValue("url_warnings", factory=list)
@@ -41,6 +44,7 @@ def _current() -> dict[str, str | list[str]]:
 
 
 PRESENT_KEY = "present"
+WHY_KEY = "why"
 
 
 def apply_url() -> None:
@@ -52,6 +56,8 @@ def apply_url() -> None:
     NEW.set(params)
     if PRESENT_KEY in params:
         PRESENT.set(params[PRESENT_KEY] == "1")
+    if WHY_KEY in params:
+        WHY.set(params[WHY_KEY] != "0")
     # The parameters LabState writes; a link without any (``Byte_inspector?text=é``) leaves the
     # example alone. Pages read their own parameters from new_params().
     lab_keys = lab_params()
@@ -110,11 +116,13 @@ def new_param(key: str) -> str | None:
 
 def write_url(page: dict[str, str] | None = None, *, lab: bool = True) -> None:
     """Put the state in the address bar: the example (unless ``lab=False``), then ``page``'s own
-    parameters, then ``present=1`` in presenter mode."""
+    parameters, then ``present=1`` in presenter mode and ``why=0`` with the "why" folded."""
     query = state.lab().to_query() if lab else {}
     query.update(page or {})
     if PRESENT.get():
         query[PRESENT_KEY] = "1"
+    if not WHY.get():
+        query[WHY_KEY] = "0"
     if _current() != query:
         st.query_params.from_dict(query)
     SEEN.set(query)

@@ -2,8 +2,10 @@
 
 After ``k`` merges the learner is shown a few candidate pairs and picks the one merge ``k + 1``
 will make. The candidates come from the step record itself (no retraining): the true pair, the
-pairs tied with it (the most instructive wrong answers) and other top pairs, shuffled with a seed
-so a page shows the same question on every rerun.
+pairs tied with it (the most instructive wrong answers, first one another library's tie rule
+would merge) and the runners-up. The right answer's place is drawn from the learner's seed and
+the question, so it is uniform over the options, yet the same each time that learner sees that
+question (a page rerun, a reload of their link).
 
     >>> from bpe import PRESETS, train
     >>> from bpe.teaching.quiz import Score, grade, make_question
@@ -32,8 +34,9 @@ import random
 from dataclasses import dataclass
 
 from ..spelling import quote, spelled
+from ..tiebreak import TIE_BREAK_RULES
 from ..trace import STOP_MERGES, STOP_TIME_LIMIT, STOP_VOCAB_SIZE, Trace
-from .tie_lab import merge_label, why_rule_picks
+from .tie_lab import merge_label, rule_pick, why_rule_picks
 
 Pair = tuple[int, int]
 
@@ -41,6 +44,8 @@ CORRECT = "correct"
 RIGHT_COUNT = "right_count"
 """The chosen pair tied with the winner at the top count but lost the tie-break."""
 WRONG = "wrong"
+REVEALED = "revealed"
+"""Nobody answered: the answer was shown (a teacher's clicker, or a learner who gives up)."""
 
 
 @dataclass(frozen=True)
@@ -89,10 +94,11 @@ class Question:
 @dataclass(frozen=True)
 class Result:
     step: int
-    chosen: Pair
+    chosen: Pair | None
+    """The learner's pick; ``None`` when the answer was revealed without one."""
     answer: Pair
     verdict: str
-    """``correct``, ``right_count`` (tied but lost the tie-break) or ``wrong``."""
+    """``correct``, ``right_count`` (tied but lost the tie-break), ``wrong`` or ``revealed``."""
     counts: tuple[Candidate, ...]
     """Every candidate (and the chosen pair) with its count, most frequent first."""
     explanation: str
@@ -122,11 +128,14 @@ class Score:
             best_streak=max(self.best_streak, streak),
         )
 
-def make_question(trace: Trace, step: int, *, choices: int = 4, seed: int = 0) -> Question:
+def make_question(trace: Trace, step: int, *, choices: int = 4, seed: int | str = 0) -> Question:
     """The question "which pair does merge ``step + 1`` join?" with up to ``choices`` candidates.
 
-    At least one other tied pair is offered when there was a tie, and at least one lower-count
-    pair when one was recorded. At the last step the question is ``finished`` and says why.
+    The wrong answers are pairs a learner could really pick (:func:`distractors`). Where the
+    right one stands is drawn from ``seed`` (one learner's, e.g. kept in their link) and the
+    question together: uniform over the positions, across questions and across learners, and the
+    same every time that learner meets that question. At the last step the question is
+    ``finished`` and says why.
     """
     trace.check_step(step)
     rule = trace.settings.tie_break
@@ -138,14 +147,12 @@ def make_question(trace: Trace, step: int, *, choices: int = 4, seed: int = 0) -
     counts: dict[Pair, int] = {pair: record.count for pair in record.tied}
     for top in record.top_pairs:
         counts.setdefault((top.left, top.right), top.count)
-    others_tied = [pair for pair in record.tied if pair != answer]
-    lower = [pair for pair, count in counts.items() if count < record.count]
-    room = max(choices - 1, 0)
-    tied_share = min(len(others_tied), room - 1 if lower and room > 1 else room)
-    picked = others_tied[:tied_share] + lower[: room - tied_share]
-    picked += others_tied[tied_share:][: room - len(picked)]  # too few lower pairs: more tied ones
-    pairs = [answer, *picked]
-    random.Random(f"{seed}/{step}").shuffle(pairs)
+    wrong = distractors(trace, step, max(choices - 1, 0))
+    # subtle: a string seed is hashed (SHA-512) by random.Random, so the order is the same in every
+    # process, and the answer is in the seed, so two corpora's questions at one step differ too
+    order = random.Random(f"{seed}/{step}/{answer}")
+    pairs = order.sample(wrong, len(wrong))
+    pairs.insert(order.randrange(len(pairs) + 1), answer)
 
     candidates = tuple(Candidate(a, b, merge_label(trace, (a, b)), counts.get((a, b))) for a, b in pairs)
     reasons = tuple((pair, why_rule_picks(trace, answer, pair)) for pair in record.tied if pair != answer)
@@ -168,6 +175,30 @@ def make_question(trace: Trace, step: int, *, choices: int = 4, seed: int = 0) -
         tie_reasons=reasons,
         runner_up=runner_up,
     )
+
+
+def distractors(trace: Trace, step: int, room: int) -> list[Pair]:
+    """Up to ``room`` wrong answers for merge ``step + 1``, the ones a learner could really pick:
+    the pairs tied with the answer, first any that another library's tie rule would merge (the
+    pairs this rule passes over), then the runners-up by count; when both kinds exist, at least
+    one runner-up, so a tie question asks about the count *and* the rule.
+
+    >>> from bpe import PRESETS, train
+    >>> trace = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)   # merge 3: a 3-way tie at 7
+    >>> [merge_label(trace, pair) for pair in distractors(trace, 2, 3)]
+    ["'·' + 'l'", "'l' + 'o'", "'w' + 'est'"]
+    """
+    record = trace.steps[step]
+    answer = (record.left, record.right)
+    passed_over = [
+        pick for name in TIE_BREAK_RULES if name != trace.settings.tie_break
+        if (pick := rule_pick(trace, name, record.tied)) is not None and pick != answer
+    ]
+    tied = list(dict.fromkeys([*passed_over, *(pair for pair in record.tied if pair != answer)]))
+    lower = [(top.left, top.right) for top in record.top_pairs if top.count < record.count]
+    tied_share = min(len(tied), room - 1 if lower and room > 1 else room)
+    picked = tied[:tied_share] + lower[: room - tied_share]
+    return picked + tied[tied_share:][: room - len(picked)]  # too few lower pairs: more tied ones
 
 
 def grade(question: Question, chosen: Pair) -> Result:
@@ -220,6 +251,28 @@ def grade(question: Question, chosen: Pair) -> Result:
         if question.tie_count > 1:
             text += " " + _tie_sentence(question, _rival(question))
     return Result(question.step, chosen, question.answer, verdict, tuple(shown), text)
+
+
+def reveal(question: Question) -> Result:
+    """The answer without a pick: what a class sees when the teacher moves on (never scored).
+
+    >>> from bpe import PRESETS, train
+    >>> result = reveal(make_question(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings), 1))
+    >>> result.verdict, result.chosen
+    ('revealed', None)
+    >>> print(result.explanation)
+    Merge 2 joins 'a' + 'b' (making 'ab'): it occurs 2 times. It was a tie between 2 pairs at count 2, and the lexicographic-min rule picks 'a' + 'b' because its byte strings are the smallest, comparing the left token first: ('a', 'b') < ('aa', 'a').
+    """
+    if question.answer is None:
+        raise ValueError(f"there is no merge {question.step + 1} to reveal: {question.stop_detail}")
+    answer = next(c for c in question.candidates if c.pair == question.answer)
+    text = f"Merge {question.step + 1} joins {answer.label} (making {quote(question.new_token)}): it occurs {_times(question.count)}"
+    if question.tie_count > 1:
+        text += ". " + _tie_sentence(question, _rival(question))
+    else:
+        text += ", more than any other pair" + (f" (next best: {question.runner_up})." if question.runner_up else ".")
+    shown = sorted(question.candidates, key=lambda c: -1 if c.count is None else c.count, reverse=True)
+    return Result(question.step, None, question.answer, REVEALED, tuple(shown), text)
 
 
 def _tie_sentence(question: Question, loser: Pair | None) -> str:

@@ -22,6 +22,7 @@ trainer); this module only reads the recorded steps and explains them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -186,6 +187,24 @@ def why_rule_picks(trace: Trace, winner: Pair, loser: Pair) -> str:
     "its byte strings are the smallest, comparing the left token first: ('a', 'b') < ('aa', 'a')"
     """
     return tie_break_rule(trace.settings.tie_break).why(trace_context(trace), winner, loser)
+
+
+def rule_pick(trace: Trace, rule: str, tied: Sequence[Pair]) -> Pair | None:
+    """The pair of ``tied`` (pairs sharing the top count) that ``rule`` would merge, or ``None``
+    when the rule needs where each pair first occurs, which a finished trace does not keep.
+
+    >>> from bpe import PRESETS, train
+    >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
+    >>> [trace.token_text(token) for token in rule_pick(trace, "lexicographic-max", trace.steps[1].tied)]
+    ['aa', 'a']
+    >>> rule_pick(trace, "first-seen", trace.steps[1].tied) is None
+    True
+    """
+    chosen = tie_break_rule(rule)
+    if chosen.tracks_first_occurrence or not tied:
+        return None
+    key = chosen.key(trace_context(trace))
+    return (max if chosen.greatest_wins else min)(tied, key=key)
 
 
 def trace_context(trace: Trace) -> TieContext:

@@ -7,7 +7,7 @@ the point instead).
 
     >>> spec = {"datasets": {"d1": [{"pair": "1. a + a", "count": 4}, {"pair": "2. a + b", "count": 2}]}}
     >>> print(chart_table_html(spec))
-    <table class="bpe-sr-only"><caption>The numbers in the chart</caption><tr><th>pair</th><th>count</th></tr><tr><td>1. a + a</td><td>4</td></tr><tr><td>2. a + b</td><td>2</td></tr></table>
+    <div class="bpe-sr-only"><table><caption>The numbers in the chart</caption><tr><th>pair</th><th>count</th></tr><tr><td>1. a + a</td><td>4</td></tr><tr><td>2. a + b</td><td>2</td></tr></table></div>
     >>> chart_table_html({"datasets": {"curve": [{"merges": n} for n in range(500)]}}) is None
     True
 
@@ -45,4 +45,6 @@ def chart_table_html(spec: dict, *, max_rows: int = MAX_ROWS) -> str | None:
         for row in rows
     )
     caption = html.escape(spec.get("description") or "The numbers in the chart")
-    return f'<table class="bpe-sr-only"><caption>{caption}</caption><tr>{head}</tr>{body}</table>'
+    # subtle: the hidden box is a div around the table: a table grows to its content whatever width
+    # it is given, and a 1-pixel table 450 pixels wide made a phone's page pan sideways
+    return f'<div class="bpe-sr-only"><table><caption>{caption}</caption><tr>{head}</tr>{body}</table></div>'

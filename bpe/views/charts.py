@@ -143,7 +143,7 @@ def compression_chart(trace: Trace, step: int, field: str = "tokens") -> alt.Lay
     marker = alt.Chart(data[data["merges"] == step])
     title = "tokens in the corpus" if field == "tokens" else "bytes per token"
     line = alt.Chart(data).mark_line(color=ACCENT, strokeWidth=2.5).encode(
-        x=alt.X("merges:Q", title="merges"),
+        x=alt.X("merges:Q", title="merges", axis=alt.Axis(format="d", tickMinStep=1)),  # whole merges, never 0.2
         y=alt.Y(f"{field}:Q", title=title, scale=alt.Scale(zero=field == "tokens")),
         tooltip=[alt.Tooltip("merges:Q"), alt.Tooltip(f"{field}:Q", format=",.2f")],
     )

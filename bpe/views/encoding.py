@@ -20,6 +20,7 @@ from types import MappingProxyType
 from ..ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
 from ..limits import MAX_CHUNK_CHARS, MAX_WALK_CHARS, MAX_WALK_ROWS
 from ..markdown import inline_code
+from ..merge_loop import AppliedMerge
 from ..pretokenize import special_token_pattern, split_special
 from ..spelling import visible_text
 from ..tokenizer import ChunkWalk, Tokenizer
@@ -62,6 +63,12 @@ ENCODE_MODES: Mapping[str, dict] = MappingProxyType({
 })
 """How the Encode page treats special-token text: keyword arguments of ``encode``, both given, so
 that the page's choice holds whatever the tokenizer's own default (``specials_in_text``)."""
+ENCODE_MODE_LABELS: Mapping[str, str] = MappingProxyType({
+    "allowed": "allowed: encode them as special tokens",
+    "disallowed": "disallowed: refuse text that contains them (tiktoken's default)",
+    "plain": "plain text: encode their characters like any other text",
+})
+"""Each of :data:`ENCODE_MODES` as the page offers it."""
 SHOWN_SPECIALS = 12
 """Special tokens named in the note (DeepSeek has 1,283)."""
 OWN_DEFAULTS: Mapping[str, str] = MappingProxyType({
@@ -190,6 +197,72 @@ def walkthrough_html(
     if len(walks) > limit:
         blocks.append(f'<p class="bpe-legend">… and {len(walks) - limit:,} more chunks (the tokens above cover them all)</p>')
     return "".join(blocks)
+
+
+@dataclass(frozen=True)
+class WalkStep:
+    """The walked text after every merge up to one rank: one step of the Encode page's merge walk."""
+
+    rank: int | None
+    """The merge's rank (0-based: merge ``rank + 1``); ``None`` for the start, before any merge."""
+    left: int | None
+    right: int | None
+    new_id: int | None
+    places: int
+    """How many times this merge applied across the text's chunks."""
+    ids: tuple[int, ...]
+    """Every chunk's ids at this step, in text order."""
+
+
+def merge_walk(walks: Sequence[ChunkWalk]) -> list[WalkStep]:
+    """The text merge by merge: the start, then one step per merge that applies anywhere, in rank
+    order. Chunks never share a merge's effects, so applying each chunk's merges in global rank
+    order ends exactly where encoding ends.
+
+    >>> from bpe import PRESETS, train
+    >>> tok = Tokenizer.from_trace(train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings))
+    >>> steps = merge_walk(tok.encode_walkthrough(" lowest newest"))
+    >>> [(step.rank, step.places, len(step.ids)) for step in steps][:3]
+    [(None, 0, 14), (0, 2, 12), (1, 2, 10)]
+    >>> steps[-1].ids == tuple(tok.encode(" lowest newest"))
+    True
+    """
+    state = [list(walk.initial) for walk in walks]
+    applied: dict[int, list[tuple[int, AppliedMerge]]] = {}
+    for index, walk in enumerate(walks):
+        for merge in walk.merges:
+            applied.setdefault(merge.rank, []).append((index, merge))
+    steps = [WalkStep(None, None, None, None, 0, tuple(token for ids in state for token in ids))]
+    for rank in sorted(applied):
+        for index, merge in applied[rank]:
+            state[index] = list(merge.ids_after)
+        merge = applied[rank][0][1]
+        places = sum(len(merge.positions) for _, merge in applied[rank])
+        steps.append(WalkStep(rank, merge.left, merge.right, merge.new_id, places, tuple(t for ids in state for t in ids)))
+    return steps
+
+
+def walk_line(tokenizer: Tokenizer, step: WalkStep, at: int, count: int, *, names: Mapping[int, str] | None = None) -> str:
+    """What step ``at`` of ``count`` of the merge walk did, as one line of HTML (escaped here).
+
+    >>> from bpe import PRESETS, train
+    >>> tok = Tokenizer.from_trace(train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings))
+    >>> steps = merge_walk(tok.encode_walkthrough(" lowest newest"))
+    >>> print(walk_line(tok, steps[1], 1, len(steps)))
+    <p class="bpe-walk-line"><b>Step 1 of 9</b> · merge 1: s + t → st, at 2 places</p>
+    """
+    def spell(token_id: int) -> str:
+        if names and token_id in names:
+            return names[token_id]
+        token = tokenizer.tokens[token_id]
+        return visible_text(token.data, tokenizer.end_of_word, token.ends_word)
+
+    if step.rank is None:
+        what = f"the text before any merge: {len(step.ids):,} {'bytes' if tokenizer.unit == 'byte' else 'characters'}"
+    else:
+        places = "1 place" if step.places == 1 else f"{step.places:,} places"
+        what = f"merge {step.rank + 1:,}: {spell(step.left)} + {spell(step.right)} → {spell(step.new_id)}, at {places}"
+    return f'<p class="bpe-walk-line"><b>Step {at:,} of {count - 1:,}</b> · {html.escape(what)}</p>'
 
 
 def byte_pieces(tokenizer: Tokenizer, ids: Sequence[int]) -> list[Piece]:

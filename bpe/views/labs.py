@@ -25,6 +25,7 @@ from ..teaching.pretokenization_lab import Learned, Split
 from ..teaching.quiz import Result
 from ..teaching.tie_lab import TieLab
 from .palette import TINTS, assign_colors
+from .plain_tables import scroll_box
 
 LABS_CSS = """
 <style>
@@ -34,6 +35,16 @@ LABS_CSS = """
 .bpe-join-replaced { background: #D55E00; color: #fff; border: 2px solid #D55E00; }
 .bpe-join-overlap { background: #fff; color: #8a3d68; border: 2px dashed #CC79A7; }
 .bpe-join-none { min-width: .3em; padding: 0; }
+.bpe-made-number { display: inline-block; font-size: .55em; font-weight: 700; color: #8a3400;
+  font-family: sans-serif; vertical-align: top; margin: 0 3px 0 -1px; }
+.bpe-made-number::after { content: attr(data-n); }
+.bpe-pair-counts { display: flex; flex-wrap: wrap; gap: .3em .5em; list-style: none; padding: 0; margin: 0; }
+.bpe-pair-counts li { display: inline-flex; align-items: center; gap: .3em; border: 1px solid #ccc;
+  border-radius: 6px; padding: .1em .4em; font-size: 1.1rem; }
+.bpe-pair-counts li.bpe-chosen { border: 2.5px solid #0072B2; }
+.bpe-pair-counts .bpe-tok { margin: 0; }
+.bpe-pair-counts .bpe-pair-count { font-variant-numeric: tabular-nums; min-width: 1.2em; text-align: right; }
+.bpe-pair-counts li.bpe-more { border: none; color: #555; font-size: .9rem; }
 .bpe-chunk-break { display: inline-block; width: 2px; height: 1.4em; background: #999;
   margin: 0 5px; vertical-align: middle; }
 .bpe-tok.bpe-dim { background: #fff !important; color: #888; border-style: dotted; }
@@ -115,6 +126,31 @@ def _symbol_chip(symbol: Symbol, hit: bool) -> str:
     return _chip(symbol.text, TINTS[1] if hit else "#fff", "bpe-hit" if hit else "")
 
 
+MAX_PAIRS_LISTED = 40
+"""Pairs :func:`pair_counts_html` lists (a 2,000-character text can hold hundreds, counted once each)."""
+
+
+def pair_counts_html(pairs: Sequence[tuple[str, str, int]], *, chosen: tuple[str, str] | None = None) -> str:
+    """Every pair the trainer counts and its count, most counted first: the plain table a learner
+    fills in by hand (``aa 4, ab 2, bd 1, ...``), the chosen pair outlined. ``pairs`` are
+    ``(left, right, count)`` as spelled.
+
+    >>> markup = pair_counts_html([("a", "a", 4), ("a", "b", 2)], chosen=("a", "a"))
+    >>> markup.count("<li"), "bpe-chosen" in markup, ">4<" in markup
+    (2, True, True)
+    """
+    items = []
+    for left, right, count in pairs[:MAX_PAIRS_LISTED]:
+        mark = ' class="bpe-chosen"' if (left, right) == chosen else ""
+        items.append(
+            f'<li{mark}><span class="bpe-pair-chips">{_chip(left, TINTS[1])}{_chip(right, TINTS[1])}</span>'
+            f'<b class="bpe-pair-count">{count:,}</b></li>'
+        )
+    more = len(pairs) - MAX_PAIRS_LISTED
+    rest = f'<li class="bpe-more">… and {more:,} more pairs</li>' if more > 0 else ""
+    return f'<ol class="bpe-pair-counts" aria-label="Every pair of neighbours and its count">{"".join(items)}{rest}</ol>'
+
+
 def merged_html(tally: PairTally) -> str:
     """The symbols after the merge, the new tokens outlined and numbered in replacement order."""
     starts = set(tally.replaced)
@@ -127,6 +163,8 @@ def merged_html(tally: PairTally) -> str:
             number += 1
             text = symbols[i].text + symbols[i + 1].text
             out.append(_chip(text, TINTS[5], "bpe-merged", f"replacement {number}"))
+            # subtle: drawn by CSS (data-n), so the text stays the text; the chip's title says it in words
+            out.append(f'<span class="bpe-made-number" data-n="{number}"></span>')
             i += 2
         else:
             out.append(_symbol_chip(symbols[i], False))
@@ -166,9 +204,9 @@ def splits_html(splits: Sequence[Split], labels: Mapping[str, str] | None = None
             body = f'<div class="bpe-tokens">{"".join(chips) or "∅"}</div>'
             words = f"{len(split.words):,}"
         rows.append(f'<tr><th scope="row">{name}</th><td>{body}</td><td class="bpe-num">{words}</td></tr>')
-    return (
+    return scroll_box(
         '<table class="bpe-lab-table"><thead><tr><th>pre-tokenizer</th><th>chunks</th><th>words</th></tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table>'
+        f'<tbody>{"".join(rows)}</tbody></table>', "Each pre-tokenizer's chunks",
     )
 
 
@@ -227,9 +265,9 @@ def token_bytes_html(token: TokenBytes) -> str:
         f"<td>{html.escape(role.role)}</td><td>{html.escape(role.why_gpt2)}</td></tr>"
         for role in token.roles
     )
-    return (
+    return scroll_box(
         '<table class="bpe-lab-table"><thead><tr><th>byte</th><th>GPT-2 shows</th><th>role in UTF-8</th>'
-        f"<th>why GPT-2 shows it so</th></tr></thead><tbody>{cells}</tbody></table>"
+        f"<th>why GPT-2 shows it so</th></tr></thead><tbody>{cells}</tbody></table>", "The token's bytes",
     )
 
 
@@ -278,10 +316,11 @@ def tie_table_html(lab: TieLab, *, limit: int = 60, rules_used_by: Mapping[str, 
         f'<p class="bpe-legend">Merges 1 to {first - 1:,} are the same under every rule (not shown).</p>'
         if first > 1 else ""
     )
-    return (
-        f'{same}<table class="bpe-lab-table bpe-tie-table"><thead><tr><th>merge</th>{head}</tr></thead>'
-        f'<tbody>{"".join(body)}</tbody></table>{more}'
+    table = (
+        f'<table class="bpe-lab-table bpe-tie-table"><thead><tr><th>merge</th>{head}</tr></thead>'
+        f'<tbody>{"".join(body)}</tbody></table>'
     )
+    return f"{same}{scroll_box(table, 'Merge by merge, the token each rule made')}{more}"
 
 
 # -- predict the next merge ---------------------------------------------------------------------

@@ -17,8 +17,8 @@ Marks in the "before" corpus (see :mod:`bpe.views.occurrences`):
   tied pair in the narration (``data-pair="3"``) outlines them, through :data:`MERGE_CSS`'s
   ``:has()`` rules: the chart and the corpus are separate Streamlit elements, linked by CSS.
 
-Each chunk of the pre-tokenizer is one ``bpe-word`` span that never breaks inside, so lines
-break only between words.
+Each chunk of the pre-tokenizer of two tokens or more is one ``bpe-word`` span that never breaks
+inside (a chip never breaks anyway), so lines break only between words.
 
     >>> from bpe.views.occurrences import Chunk, mark_pairs
     >>> from bpe.views.token_html import Piece
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from .occurrences import Chunk, PairMarks
 from .palette import assign_colors
-from .token_html import Piece, chip_html, segmentation_text, word_cells_html
+from .token_html import Piece, chip_html, line_breaks, segmentation_text, word_cells_html
 
 LINKED_RANKS = 20
 """Chart ranks the hover rules cover (the chart shows ``top_k`` pairs, 10 by default)."""
@@ -92,7 +92,7 @@ def layer_html(
     chunks: Sequence[Chunk], pieces: Sequence[Piece], marks: PairMarks | None = None, *,
     end_of_word: str | None = None, origins: Mapping[int, str] | None = None,
 ) -> list[str]:
-    """One HTML string per chunk: its chips, each chunk a ``bpe-word`` that never breaks inside.
+    """One HTML string per chunk: its chips, a chunk of several a ``bpe-word`` that never breaks inside.
 
     ``pieces`` are the chunks' ids, flattened. With ``marks``, the chosen pair's occurrences
     are numbered, and every token of a chart pair's occurrence carries the pair's rank for the
@@ -106,7 +106,10 @@ def layer_html(
     out: list[str] = []
     start = 0
     for chunk in chunks:
-        parts = ['<span class="bpe-word">']
+        # A chip never breaks inside, so a one-token chunk needs no word box: on real text that is
+        # most chunks, and the boxes were a fifth of the elements a step redraws.
+        single = len(chunk.ids) == 1
+        parts = [] if single else ['<span class="bpe-word">']
         for position in range(start, start + len(chunk.ids)):
             attrs = ""
             if position in marks.rank_at:
@@ -118,6 +121,7 @@ def layer_html(
             if key not in drawn:  # a corpus repeats its tokens: draw each look once
                 drawn[key] = chip_html(
                     piece, colors[position], end_of_word=end_of_word, attrs=attrs, title=origins.get(piece.token_id, ""),
+                    breaks=False, data_id=False,
                 )
             parts.append(drawn[key])
             if position in numbers:  # the counting lab's badges: solid replaced, dashed counted only
@@ -130,8 +134,13 @@ def layer_html(
                     f'<span class="bpe-join bpe-join-{kind}" title="occurrence {numbers[position]}: {what}" '
                     f'data-n="{numbers[position]}"></span>'
                 )
+            if breaks := line_breaks(piece):
+                # subtle: outside the word's inline-flex box, where a <br> would stretch the chip to
+                # two lines tall over the next line instead of ending the line
+                parts.append(breaks if single else f'</span>{breaks}<span class="bpe-word">')
         start += len(chunk.ids)
-        parts.append("</span>")
+        if not single:
+            parts.append("</span>")
         out.append("".join(parts))
     return out
 

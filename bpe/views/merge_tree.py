@@ -1,7 +1,9 @@
 """A token's merge tree as Graphviz DOT: which merges built it, down to base bytes/characters.
 
-Pure text, drawn by ``st.graphviz_chart``. Labels are escaped for DOT (backslash and double quote)
-after whitespace is made visible, so a token spelled ``"\\n`` cannot break out of its label.
+Pure text, drawn by ``st.graphviz_chart``. Labels are Graphviz's HTML-like labels, the token large
+and its id and step small under it (a narrow box: a tree of many leaves is scaled down less to fit
+its column, so its labels stay readable); their text is HTML-escaped after whitespace is made
+visible, so a token spelled ``<b>`` or ``>`` cannot break out of its label.
 
     >>> from bpe.presets import PRESETS
     >>> from bpe.trainer import train
@@ -9,14 +11,16 @@ after whitespace is made visible, so a token spelled ``"\\n`` cannot break out o
     >>> print(merge_tree_dot(wikipedia, 258))      # X = Z + Y = (a a) + (a b)
     digraph merges {
       ...
-      n0 [label="aaab\\nid 258 · step 3", fillcolor="#F7E0AD"];
-      n1 [label="aa\\nid 256 · step 1", fillcolor="#F7E0AD"];
+      n0 [label=<aaab<BR/><FONT POINT-SIZE="8">id 258 · step 3</FONT>>, fillcolor="#F7E0AD"];
+      n1 [label=<aa<BR/><FONT POINT-SIZE="8">id 256 · step 1</FONT>>, fillcolor="#F7E0AD"];
       ...
       n0 -> n1; n0 -> n4;
     }
 """
 
 from __future__ import annotations
+
+import html
 
 from collections.abc import Callable, Mapping
 
@@ -28,23 +32,22 @@ MAX_NODES = 127
 """A tree this big (64 leaves) is unreadable anyway; deeper nodes are cut with "…"."""
 
 
-def dot_escape(text: str) -> str:
-    """Escape text for a double-quoted DOT string: ``a"b\\c -> a\\"b\\\\c``."""
-    return text.replace("\\", "\\\\").replace('"', '\\"')
+DETAIL_SCALE = 0.55
+"""The id and step under a token, this much smaller than the token."""
+
+TREE_FONT_PT = 14
+"""A token's label size in Graphviz points: drawn 4/3 as many pixels (19 px) unless the page scales
+a wide tree down to its column. (Streamlit's own CSS once shrank every label to 0.6 rem whatever
+the size asked for; ``ui.page_css`` gives labels back their size.)"""
 
 
-TREE_FONT_PX = 20
-"""Label size. The page scales a wide tree down to its column, so labels start large enough to stay
-readable (14 came out at about 8 px); presenter mode passes a larger size."""
-
-
-def tree_font_px(*, presenting: bool) -> int:
-    """Label size: half as large again in presenter mode, readable from the back of a room."""
-    return TREE_FONT_PX * 3 // 2 if presenting else TREE_FONT_PX
+def tree_font_pt(*, presenting: bool) -> int:
+    """Label size: 20 points (27 px) in presenter mode, over 24 px from the back of a room."""
+    return 20 if presenting else TREE_FONT_PT
 
 
 def merge_tree_dot(
-    trace: Trace, token_id: int, names: Mapping[int, str] | None = None, *, font_size: int = TREE_FONT_PX
+    trace: Trace, token_id: int, names: Mapping[int, str] | None = None, *, font_size: int = TREE_FONT_PT
 ) -> str:
     """DOT source of the tree of merges that made ``token_id`` (a single node for base tokens)."""
     names = names or {}
@@ -62,7 +65,7 @@ def merge_tree_dot(
 
 
 def tokenizer_merge_tree_dot(
-    tokenizer: Tokenizer, token_id: int, made_by: Mapping[int, tuple[int, int, int]], *, font_size: int = TREE_FONT_PX
+    tokenizer: Tokenizer, token_id: int, made_by: Mapping[int, tuple[int, int, int]], *, font_size: int = TREE_FONT_PT
 ) -> str:
     """The same tree for a tokenizer without a trace (e.g. GPT-4o): ``made_by`` is ``new id -> (rank, left, right)``.
 
@@ -73,7 +76,7 @@ def tokenizer_merge_tree_dot(
     >>> print(tokenizer_merge_tree_dot(tok, 257, {256: (0, 97, 98), 257: (1, 256, 99)}))  # abc = (a b) c
     digraph merges {
       ...
-      n0 [label="abc\\nid 257 · merge 2", fillcolor="#F7E0AD"];
+      n0 [label=<abc<BR/><FONT POINT-SIZE="8">id 257 · merge 2</FONT>>, fillcolor="#F7E0AD"];
       ...
     }
     """
@@ -91,6 +94,7 @@ def _tree_dot(
     token_id: int, describe: Callable[[int], tuple[str, str, tuple[int, int] | None]], *, font_size: int
 ) -> str:
     """The DOT of a merge tree; ``describe(id)`` gives its label, detail line and two parts (None: a leaf)."""
+    detail_size = round(font_size * DETAIL_SCALE)
     lines = [
         "digraph merges {",
         '  graph [rankdir=TB, bgcolor="transparent", nodesep=0.25, ranksep=0.45];',
@@ -105,7 +109,8 @@ def _tree_dot(
         counter += 1
         text, detail, parts = describe(current)
         fill = '"#F7E0AD"' if parts is not None else '"#ADE0D2"'  # merged tokens orange, base tokens green
-        lines.append(f'  {node} [label="{dot_escape(text)}\\n{dot_escape(detail)}", fillcolor={fill}];')
+        label = f'{html.escape(text)}<BR/><FONT POINT-SIZE="{detail_size}">{html.escape(detail)}</FONT>'
+        lines.append(f"  {node} [label=<{label}>, fillcolor={fill}];")
         if parts is not None:
             if counter + 2 > MAX_NODES:
                 lines.append(f'  {node}_more [label="…", shape=plaintext, style=""];')

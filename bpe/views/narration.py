@@ -94,21 +94,31 @@ class Narration:
         return "".join(out)
 
     def to_html(self, *, aside: str = "") -> str:
-        """One block: the headline (with ``aside``, e.g. the step's numbers, beside it), then the
-        sentences. ``aside`` is HTML the caller escaped."""
-        items = "".join(f"<li>{self._line_html(line)}</li>" for line in self.sentences)
-        # The sentences are a <details>: shown open on a wide screen (NARRATION_CSS), folded under
-        # "Why this pair?" on a phone and a projector, where the chart and the corpus need the room.
+        """The headline (with ``aside``, e.g. the step's numbers, beside it) then the sentences, in
+        one block: :meth:`headline_html` + :meth:`why_html`. ``aside`` is HTML the caller escaped."""
+        return self.headline_html(aside=aside) + self.why_html()
+
+    def headline_html(self, *, aside: str = "") -> str:
+        """The headline block alone."""
         return (
             f'<div class="bpe-narration"><div class="bpe-head-row"><div class="bpe-headline">'
-            f"{self._line_html(self.headline)}</div>{aside}</div>"
-            f'<details class="bpe-why"><summary>Why this pair, and what the merge did</summary><ul>{items}</ul></details></div>'
+            f"{self._line_html(self.headline)}</div>{aside}</div></div>"
         )
+
+    def why_html(self) -> str:
+        """The sentences: why this pair won, and what the merge did.
+
+        Why apart from the headline: the Train page keeps "why" as a setting (a button, a key, the
+        link) and draws this block only while it is on; a ``<details>`` folded in the browser closed
+        again at every step, since each step redraws the narration.
+        """
+        items = "".join(f"<li>{self._line_html(line)}</li>" for line in self.sentences)
+        return f'<ul class="bpe-why" aria-label="Why this pair, and what the merge did">{items}</ul>'
 
 
 NARRATION_CSS = """
 <style>
-.bpe-narration { border-left: 6px solid #0072B2; background: #F4F8FB; padding: .3em 1em .15em 1em;
+.bpe-narration, .bpe-why { border-left: 6px solid #0072B2; background: #F4F8FB; padding: .3em 1em .15em 1em;
   border-radius: 6px; font-size: .98rem; line-height: 1.5; }
 .bpe-head-row { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .1em 1.5em; }
 .bpe-headline { font-size: 1.35rem; font-weight: 700; }
@@ -118,13 +128,8 @@ NARRATION_CSS = """
 .bpe-narration .bpe-stat { display: grid; grid-template-columns: auto auto; column-gap: .4em; align-items: baseline; }
 .bpe-narration .bpe-stat-label { grid-column: 1 / 3; }
 .bpe-narration .bpe-stat-change { font-size: .78rem; }
-.bpe-narration ul { margin: .15em 0 .2em 0; padding-left: 1.2em; columns: 2 24rem; column-gap: 2.5em; }
-.bpe-narration li { break-inside: avoid; }
-.bpe-why > summary { cursor: pointer; color: #0B5A8A; font-size: .95rem; }
-@media (min-width: 641px) {
-  .bpe-why > summary { display: none; }
-  .bpe-why::details-content { content-visibility: visible; }
-}
+ul.bpe-why { margin: 0; padding: .3em 1em .3em 2.2em; columns: 2 24rem; column-gap: 2.5em; }
+.bpe-why li { break-inside: avoid; }
 @media (max-width: 640px) {
   .bpe-narration .bpe-stats { display: grid; grid-template-columns: repeat(4, auto); gap: 0 .8em; width: 100%; }
   .bpe-narration .bpe-stat-label { font-size: .68rem; }
@@ -181,7 +186,13 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
         sentences = [(*count_line, f"; {s.tie_count:,} pairs share that count.")]
         sentences += _tie_lines(trace, s, left, right)
 
-    replaced = f"It replaced the pair {_plural(s.replacements, 'time')} in {_plural(s.words_changed, 'distinct word')}"
+    # subtle: without a pre-tokenizer the "words" are the text itself (one chunk, or the pieces
+    # between special tokens): "1 distinct word" would call a whole text a word
+    where = (
+        ("the text" if s.words_changed == 1 else f"{s.words_changed:,} pieces of text between special tokens")
+        if trace.settings.pretokenizer == "none" else _plural(s.words_changed, "distinct word")
+    )
+    replaced = f"It replaced the pair {_plural(s.replacements, 'time')} in {where}"
     if s.replacements < s.count:
         # Counting sees overlapping pairs, merging cannot: "aaa" holds (a, a) twice, merges once.
         replaced += " (fewer than the count: overlapping pairs like the two in 'aaa' merge only once)"

@@ -1,13 +1,16 @@
-"""Token colours: light tints of the Okabe-Ito palette, assigned so that neighbours always differ.
+"""Token colours: light tints of the Okabe-Ito palette, one per token id.
 
-Colour is a convenience, never the only cue: every token also has a border (see ``token_html``),
-so boundaries stay visible in greyscale, on a washed-out projector, or for colour-blind readers.
+Colour is a convenience, never the only cue: every token also has a border and a gap beside it
+(see ``token_html``), so boundaries stay visible in greyscale, on a washed-out projector, for
+colour-blind readers, and between two neighbours that happen to share a tint.
 
-A token's colour follows its id (the same token tends to look the same everywhere); when that
-would give two neighbours the same colour, the next colour in the palette is taken instead.
+A token's colour is a function of its id alone, so a token looks the same wherever it is drawn on
+a page (the corpus before and after a merge, the headline, the walkthrough, every column of a
+comparison). Colouring neighbours apart instead drew one token in two colours on one screen,
+which told the learner they were two different tokens.
 
-    >>> assign_colors([7, 7, 8])   # the second 7 moves on, and so must 8
-    [1, 2, 3]
+    >>> assign_colors([7, 7, 8, 13])   # 7 and 13 share a tint; the same id always gets the same one
+    [1, 1, 2, 1]
 """
 
 from __future__ import annotations
@@ -28,16 +31,11 @@ SPECIAL_TINT = "#E4E4E4"
 """Special tokens are grey (and dashed): they are not learned, so they sit outside the palette."""
 
 
-def assign_colors(ids: Sequence[int]) -> list[int]:
-    """A palette index per token: ``TINTS[id % n]`` unless the left neighbour already has it.
+def token_color(token_id: int) -> int:
+    """The palette index of one token: its id modulo the number of tints."""
+    return token_id % len(TINTS)
 
-    Deterministic (a function of the ids alone) and never equal for two adjacent tokens.
-    """
-    n = len(TINTS)
-    colors: list[int] = []
-    for token_id in ids:
-        color = token_id % n
-        if colors and colors[-1] == color:
-            color = (color + 1) % n
-        colors.append(color)
-    return colors
+
+def assign_colors(ids: Sequence[int]) -> list[int]:
+    """A palette index per token (:func:`token_color`): deterministic, the same for equal ids."""
+    return [token_color(token_id) for token_id in ids]

@@ -28,6 +28,8 @@ TABLES_CSS = """
   white-space: pre; }
 .bpe-table th { background: #F2F5F8; font-weight: 600; }
 .bpe-table td.bpe-number { text-align: right; font-variant-numeric: tabular-nums; }
+.bpe-scroll-x { overflow-x: auto; max-width: 100%; }
+.bpe-scroll-x:focus-visible { outline: 3px solid #E69F00; outline-offset: 1px; }
 </style>
 """
 
@@ -71,6 +73,12 @@ def tokenizer_merge_rows(tokenizer: "Tokenizer", *, limit: int) -> list[dict]:
         }
         for rank, (left, right, new_id) in enumerate(tokenizer.merges[:limit], start=1)
     ]
+
+
+def scroll_box(table: str, label: str) -> str:
+    """A wide table in a box of its own that scrolls sideways on a narrow screen (the page never
+    does); the box is a named region the keyboard can reach, so arrow keys scroll it too."""
+    return f'<div class="bpe-scroll-x" role="region" aria-label="{html.escape(label)}" tabindex="0">{table}</div>'
 
 
 def table_html(columns: Sequence[str], rows: Iterable[Sequence[object]], *, numeric: Sequence[bool]) -> str:

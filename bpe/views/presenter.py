@@ -26,6 +26,9 @@ from typing import Any
 
 PRESENTER_SCALE = 1.6
 """How much larger chart fonts are in presenter mode (a little more than text: charts are read from afar)."""
+PRESENTER_STEP_SCALE = 1.35
+"""How much taller a band (a bar of the pair chart) is in presenter mode: enough for its larger label
+(14 px x 1.6 in a 21 x 1.35 = 28-pixel band), so ten bars fit a 720-pixel screen beside the corpus."""
 
 # Vega-Lite's own defaults for the fonts a spec does not set (axis labels 10, titles 11, ...).
 _DEFAULT_FONTS: Mapping[str, Mapping[str, int]] = MappingProxyType({
@@ -36,13 +39,10 @@ _DEFAULT_FONTS: Mapping[str, Mapping[str, int]] = MappingProxyType({
     "text": MappingProxyType({"fontSize": 11}),
 })
 
-PRESENTER_BARS = 6
-"""Bars of the pair-count chart in presenter mode: six projector-sized bars fit a 720-pixel screen
-beside the corpus; the runners-up further down matter least to an audience."""
-
-def scale_fonts(spec: Mapping[str, Any], scale: float) -> dict[str, Any]:
-    """A copy of ``spec`` with every font size (and every band ``step``) times ``scale``."""
-    scaled = _scale(spec, scale)
+def scale_fonts(spec: Mapping[str, Any], scale: float, *, step_scale: float | None = None) -> dict[str, Any]:
+    """A copy of ``spec`` with every font size times ``scale`` and every band ``step`` times
+    ``step_scale`` (``scale`` if not given)."""
+    scaled = _scale(spec, scale, scale if step_scale is None else step_scale)
     if isinstance(scaled.get("height"), (int, float)):  # a fixed height must make room for the larger title
         scaled["height"] = round(scaled["height"] * scale)
     config = scaled.setdefault("config", {})
@@ -57,18 +57,18 @@ _DATA_KEYS = frozenset({"data", "datasets", "params"})
 """Never scaled: rows may have a field named ``step`` (the compression chart's x)."""
 
 
-def _scale(value: Any, scale: float) -> Any:
+def _scale(value: Any, scale: float, step_scale: float) -> Any:
     if isinstance(value, Mapping):
         return {
             key: (
                 item if key in _DATA_KEYS
-                else round(item * scale) if _is_size(key, item)
-                else _scale(item, scale)
+                else round(item * (step_scale if key == "step" else scale)) if _is_size(key, item)
+                else _scale(item, scale, step_scale)
             )
             for key, item in value.items()
         }
     if isinstance(value, list):
-        return [_scale(item, scale) for item in value]
+        return [_scale(item, scale, step_scale) for item in value]
     return value
 
 

@@ -5,7 +5,7 @@ element of the step view on every step; one row of HTML looks the same and costs
 A change is green when it is good news and red when it is bad, whatever its sign: fewer tokens
 in the corpus is good, so "-4" there is green.
 
-    >>> print(stats_html([Stat("Step", "3 / 9"), Stat("Tokens", "120", change="-4", good=True)]))
+    >>> print(stats_html([Stat("Step", "3 of 9"), Stat("Tokens", "120", change="-4", good=True)]))
     <div class="bpe-stats"><div class="bpe-stat"><div class="bpe-stat-label">Step</div>...
     >>> "bpe-good" in stats_html([Stat("Tokens", "120", change="-4", good=True)])
     True
@@ -16,7 +16,7 @@ in the corpus is good, so "-4" there is green.
     >>> from bpe.trainer import train
     >>> trace = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)
     >>> [(stat.label, stat.value, stat.change) for stat in step_stats(trace, 3)]  # doctest: +NORMALIZE_WHITESPACE
-    [('Step', '3 / 10', None), ('Vocabulary', '259', '+1'), ('Tokens in corpus', '70', '-7'),
+    [('Step', '3 of 10', None), ('Vocabulary', '259', '+1'), ('Tokens in corpus', '70', '-7'),
      ('Bytes per token', '1.36', None)]
 """
 
@@ -109,9 +109,10 @@ def step_stats(trace: Trace, step: int) -> list[Stat]:
     (:func:`drawn_tokens_note`)."""
     before, after = trace.tokens_after(max(step - 1, 0)), trace.tokens_after(step)
     label, value = per_token(trace, step)
-    stopped = f"of {trace.settings.target_merges(len(trace.base)):,} asked" if early_stop(trace) else None
+    asked = trace.settings.target_merges(len(trace.base))
+    stopped = f"stopped early: {asked:,} merges were asked for" if early_stop(trace) else None
     return [
-        Stat("Step", f"{step:,} / {len(trace.steps):,}", change=stopped, good=None),
+        Stat("Step", f"{step:,} of {len(trace.steps):,}", change=stopped, good=None),
         Stat("Vocabulary", f"{trace.vocab_size(step):,}", change="+1" if step else None),
         Stat("Tokens in corpus", f"{after:,}", change=f"{after - before:+,}" if step else None, good=after <= before),
         Stat(label.capitalize(), f"{value:.2f}" if after else "–", change=marker_note(trace)),

@@ -22,7 +22,7 @@ import pandas as pd
 from ..ids import is_digits
 from ..spelling import spelled, visible_text
 from ..trace import Trace
-from .plain_tables import MERGE_COLUMNS, TABLES_CSS, merge_rows, table_html  # TABLES_CSS: the pages' import
+from .plain_tables import MERGE_COLUMNS, TABLES_CSS, merge_rows, scroll_box, table_html  # TABLES_CSS: the pages' import
 
 
 def merges_frame(trace: Trace, names: Mapping[int, str] | None = None) -> pd.DataFrame:
@@ -41,8 +41,9 @@ def merges_frame(trace: Trace, names: Mapping[int, str] | None = None) -> pd.Dat
     return frame if names else frame.drop(columns="name")
 
 
-LATEST_ROWS = 30
-"""How many rows :func:`latest_rows_html` shows: the recent past, which is what a step is about."""
+LATEST_ROWS = 10
+"""How many rows :func:`latest_rows_html` shows: the recent past, which is what a step is about (the
+browser redraws them at every step; the Vocabulary page lists every merge)."""
 
 
 def latest_rows_html(frame: pd.DataFrame, *, upto: int, what: str, limit: int = LATEST_ROWS) -> str:
@@ -51,14 +52,15 @@ def latest_rows_html(frame: pd.DataFrame, *, upto: int, what: str, limit: int = 
 
     >>> frame = pd.DataFrame({"step": [1, 2, 3], "token": ["a<b", "ab", "abc"]})
     >>> print(latest_rows_html(frame, upto=3, what="merges", limit=2))
-    <table class="bpe-table"><tr><th>step</th><th>token</th></tr><tr><td class="bpe-number">3</td><td>abc</td></tr><tr><td class="bpe-number">2</td><td>ab</td></tr></table><p class="bpe-legend">1 earlier merges not shown.</p>
+    <div class="bpe-scroll-x" role="region" aria-label="The latest merges" tabindex="0"><table class="bpe-table"><tr><th>step</th><th>token</th></tr><tr><td class="bpe-number">3</td><td>abc</td></tr><tr><td class="bpe-number">2</td><td>ab</td></tr></table></div><p class="bpe-legend">1 earlier merge not shown.</p>
     """
     shown = frame.iloc[max(upto - limit, 0):upto].iloc[::-1]
     numeric = [pd.api.types.is_numeric_dtype(dtype) for dtype in shown.dtypes]
     table = table_html(shown.columns, shown.itertuples(index=False), numeric=numeric)
     hidden = upto - len(shown)
-    note = f'<p class="bpe-legend">{hidden:,} earlier {html.escape(what)} not shown.</p>' if hidden > 0 else ""
-    return table + note
+    what_hidden = what.removesuffix("s") if hidden == 1 else what
+    note = f'<p class="bpe-legend">{hidden:,} earlier {html.escape(what_hidden)} not shown.</p>' if hidden > 0 else ""
+    return scroll_box(table, f"The latest {what}") + note
 
 
 def token_kind(trace: Trace, token_id: int) -> str:
@@ -82,14 +84,24 @@ def vocab_frame(trace: Trace) -> pd.DataFrame:
             "bytes (hex)": token.data.hex(" "),
             "length": len(token.data),
             "kind": token_kind(trace, token_id),
-            "created at step": created.step if created else None,
+            # Step 0 means before any merge everywhere in the app: base and special tokens are there from it.
+            "created at step": created.step if created else 0,
             "count then": created.count if created else None,
         })
     frame = pd.DataFrame(rows)
-    # Nullable integers: base and special tokens have no step, and "3.0" would read as a float.
-    for column in ("created at step", "count then"):
-        frame[column] = frame[column].astype("Int64")
+    # Nullable integers: base and special tokens come from no pair, and "3.0" would read as a float.
+    frame["count then"] = frame["count then"].astype("Int64")
     return frame
+
+
+def shown_counts(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`vocab_frame` rows as a table shows them: a token made by no pair has the count "–"
+    (Streamlit's table would print Python's ``None`` there).
+
+    >>> shown_counts(pd.DataFrame({"count then": pd.array([None, 1234], dtype="Int64")}))["count then"].tolist()
+    ['–', '1,234']
+    """
+    return frame.assign(**{"count then": [("–" if pd.isna(count) else f"{count:,}") for count in frame["count then"]]})
 
 
 def vocab_at(trace: Trace, frame: pd.DataFrame, step: int) -> pd.DataFrame:

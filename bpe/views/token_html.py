@@ -28,7 +28,7 @@ TOKEN_CSS = """
 .bpe-tokens { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
   font-size: 1.05rem; line-height: 2.1; white-space: normal; word-break: break-word; }
 .bpe-tok { display: inline-block; white-space: pre; border: 1px solid rgba(0,0,0,.45);
-  border-radius: 4px; padding: 0 .18em; margin: 0 2px 2px 0; color: #111; line-height: 1.5; }
+  border-radius: 4px; padding: 0 .18em; margin: 0 2px 2px 0; color: #111; line-height: 1.5; vertical-align: top; }
 .bpe-tok.bpe-new { outline: 2.5px solid #111; outline-offset: 0; font-weight: 700; }
 .bpe-tok.bpe-special { border-style: dashed; font-style: italic; background: {special}; }
 .bpe-ws { color: #595E63; }  /* 4.5:1 or more on every tint (WCAG AA) */
@@ -87,20 +87,35 @@ def chip_title(piece: Piece, end_of_word: str | None = None) -> str:
     return f"id {piece.token_id} · bytes {piece.data.hex(' ') or '(none)'} · {name}{spelled}{kind}"
 
 
-def chip_html(piece: Piece, color: int, *, end_of_word: str | None = None, attrs: str = "", title: str = "") -> str:
+def chip_html(
+    piece: Piece, color: int, *, end_of_word: str | None = None, attrs: str = "", title: str = "", breaks: bool = True,
+    data_id: bool = True,
+) -> str:
     """One chip in palette colour ``color``. ``attrs``: extra attributes the caller built (already
-    escaped); ``title``: more hover text after the id and bytes (escaped here)."""
+    escaped); ``title``: more hover text after the id and bytes (escaped here). ``breaks``: follow a
+    chip holding newlines with as many line breaks (:func:`line_breaks`; a caller that groups chips
+    into unbreakable words puts them between its groups itself). ``data_id``: the id as an attribute
+    too, for scripts and tests (the Train page's corpus leaves it out: Streamlit sanitises every
+    attribute of a view redrawn at each step, and the hover text already names the id)."""
     classes = "bpe-tok" + (" bpe-special" if piece.special else f" bpe-c{color}") + (" bpe-new" if piece.new else "")
     hover = html.escape(chip_title(piece, end_of_word) + title, quote=True)
-    chip = f'<span class="{classes}" title="{hover}" data-id="{piece.token_id}"{attrs}>{_chip_body(piece, end_of_word)}</span>'
-    # A newline inside the token also breaks the line on screen, after the chip.
-    if piece.name is None and b"\n" in piece.data:
-        chip += "<br>" * piece.data.count(b"\n")
-    return chip
+    token_id = f' data-id="{piece.token_id}"' if data_id else ""
+    chip = f'<span class="{classes}" title="{hover}"{token_id}{attrs}>{_chip_body(piece, end_of_word)}</span>'
+    return chip + line_breaks(piece) if breaks else chip
+
+
+def line_breaks(piece: Piece) -> str:
+    """A newline inside a token also breaks the line on screen, after its chip (the chip itself
+    shows ``↵`` and stays one line tall).
+
+    >>> line_breaks(Piece(1, b"\\n\\n  ")), line_breaks(Piece(2, b"a"))
+    ('<br><br>', '')
+    """
+    return "<br>" * piece.data.count(b"\n") if piece.name is None else ""
 
 
 def chips_html(pieces: Sequence[Piece], *, end_of_word: str | None = None, wrap: bool = True, link: bool = False) -> str:
-    """Pieces -> one HTML fragment of chips; neighbours never share a colour.
+    """Pieces -> one HTML fragment of chips, each in its token's colour.
 
     ``link`` numbers the chips (``data-g="0"``, ``"1"``...) for ``linked_tokens`` to tie each to its ids.
     """

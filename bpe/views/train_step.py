@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from ..spelling import spelled
 from ..tokenizer import Tokenizer
 from ..trace import PairCount, Trace
+from .corpus_window import WINDOW_TOKENS, step_window
 from .merge_html import Layer, before_legend, merge_view_html
 from .occurrences import Chunk, chunks_of, mark_pairs, merged
 from .stats import drawn_tokens_note
@@ -110,6 +111,38 @@ def corpus_block(
         before=before, after=after, step=step, end_of_word=trace.settings.end_of_word,
         words=list(table) if word_table else None, total_words=len(table) if word_table else 0, reading=bool(names),
         hold_before=hold_before,
+    )
+
+
+def window_block(
+    trace: Trace, text: str, starts: Sequence[int], *, step: int, tokens: int = WINDOW_TOKENS,
+    names: Mapping[int, str] | None = None, hold_before: bool = False,
+) -> str:
+    """:func:`corpus_block` of the part of ``text`` around merge ``step``'s first place (about
+    ``tokens`` tokens of whole chunks, :mod:`bpe.views.corpus_window`), with a line saying which
+    part it is. ``starts``: :func:`~bpe.views.corpus_window.chunk_starts` of ``text``.
+
+    >>> from bpe.presets import PRESETS
+    >>> from bpe.pretokenize import Pretokenizer
+    >>> from bpe.trainer import train
+    >>> from bpe.views.corpus_window import chunk_starts
+    >>> from dataclasses import replace
+    >>> preset = PRESETS["python-docs"]
+    >>> trace = train(preset.corpus(), replace(preset.settings, merges=30))
+    >>> starts = chunk_starts(preset.corpus_text, Pretokenizer.parse(trace.settings.pretokenizer), ())
+    >>> block = window_block(trace, preset.corpus_text, starts, step=30)
+    >>> "around merge 30&#x27;s first place" in block, 300 < block.count('class="bpe-tok') < 500  # two moments
+    (True, True)
+    """
+    start, end = step_window(trace, text, starts, step, tokens=tokens)
+    whole = (start, end) == (0, len(text))
+    block = corpus_block(trace, text=text[start:end], step=step, names=names, whole=whole, hold_before=hold_before)
+    if whole:
+        return block
+    where = f"merge {max(step, 1):,}'s first place" if trace.steps else "the start"
+    return block + (
+        f'<p class="bpe-legend bpe-window-note">Showing characters {start + 1:,} to {end:,} of {len(text):,}, '
+        f"around {html.escape(where)}.</p>"
     )
 
 

@@ -1,0 +1,238 @@
+"""Each lesson on one projector screen, driven by a clicker: presenter mode at 1280x720 in Chromium.
+
+Every check reads bounding boxes of what Chromium drew: the lesson's elements (chips, the chart,
+every answer button, the tree's labels) lie inside the first 1280x720 screen, unscrolled. Waits
+are on content (Playwright's auto-retrying ``expect``), never on time.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PROJECTOR
+from .streamlit_widgets import choose
+
+pytestmark = pytest.mark.browser
+FIRST_LOAD_MS = 60_000  # python-docs trains 2,000 merges on its first load; slower when both cores are busy
+WIDTH, HEIGHT = PROJECTOR["width"], PROJECTOR["height"]
+
+FIRST_SCREEN = """els => els.map(e => { const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5; })"""
+CUT_OFF = """() => [...document.querySelectorAll('[data-testid="stMain"] *')].filter(e => {
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 || r.right <= innerWidth + 1) return false;
+  for (let up = e; up && up.dataset.testid !== 'stMain'; up = up.parentElement) {
+    const style = getComputedStyle(up);
+    if (style.clipPath !== 'none') return false;  // visually hidden, for screen readers
+    if (up !== e && style.overflowX !== 'visible' && up.getBoundingClientRect().right <= innerWidth + 1) return false;  // in its own box
+  }
+  return true; }).map(e => `${e.tagName}.${e.className} ${e.textContent.slice(0, 40)}`)"""
+"""Elements that reach past the screen's right edge outside a box that holds them (one that
+scrolls, or a widget's own): the page would pan sideways, or (where the main area clips its
+overflow) cut them off."""
+LABEL_PX = """svg => { const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll('text')].map(t => [t.textContent, parseFloat(getComputedStyle(t).fontSize) * k]); }"""
+
+
+@pytest.fixture
+def projector(new_tab):
+    return new_tab(WIDTH, HEIGHT)
+
+
+def all_on_first_screen(locator, what: str, *, at_least: int = 1) -> None:
+    """Every element ``locator`` matches is drawn inside the first screen (and there are some)."""
+    expect(locator.first).to_be_visible()
+    placed = locator.evaluate_all(FIRST_SCREEN)
+    assert len(placed) >= at_least, f"{what}: {len(placed)} drawn, expected at least {at_least}"
+    assert all(placed), f"{what}: {placed.count(False)} of {len(placed)} lie outside the first {WIDTH}x{HEIGHT} screen"
+
+
+def test_train_shows_headline_whole_chart_corpus_and_the_tie_reason_on_one_screen(projector, app_url):
+    page = projector
+    page.goto(f"{app_url}/Train?preset=sennrich&step=3&present=1")
+    expect(page.locator(".bpe-headline")).to_contain_text("Merge 3 of 10")
+    expect(page.locator(".bpe-merge-view .bpe-after")).to_be_visible()
+    all_on_first_screen(page.locator(".bpe-headline"), "the headline")
+    bars = page.locator('[data-testid="stVegaLiteChart"] svg path[aria-label^="bpe-pair-"]')
+    expect(bars).to_have_count(10)  # the whole chart: all ten pairs of the step
+    all_on_first_screen(bars, "the chart's bars", at_least=10)
+    all_on_first_screen(page.locator(".bpe-merge-view .bpe-after .bpe-tok"), "the corpus after merge 3", at_least=60)
+    reason = page.locator(".bpe-why li", has_text="rule prefers the greatest pair of byte strings")
+    all_on_first_screen(reason, "the tie reason")
+    all_on_first_screen(page.locator(".bpe-why li", has_text="Tied at 7"), "the tied pairs")
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+
+
+def test_why_once_shown_stays_shown_across_three_pagedowns_and_in_the_link(projector, app_url):
+    page = projector
+    page.goto(f"{app_url}/Train?preset=sennrich&step=3&present=1&why=0")
+    expect(page.locator(".bpe-headline")).to_contain_text("Merge 3 of 10")
+    expect(page.locator(".bpe-why")).to_have_count(0)
+    expect(page.get_by_role("button", name="Why", exact=True).first).to_be_visible()
+    page.locator(".bpe-headline").click()  # the keyboard's focus in the page, on no widget, as with a clicker
+    page.keyboard.press("w")
+    expect(page.locator(".bpe-why")).to_contain_text("Tied at 7")
+    expect(page).not_to_have_url(re.compile(r"why=0"))
+    for merge in (4, 5, 6):
+        page.keyboard.press("PageDown")
+        expect(page.locator(".bpe-headline")).to_contain_text(f"Merge {merge} of 10")
+        expect(page.locator(".bpe-why")).to_contain_text("It replaced the pair")
+        all_on_first_screen(page.locator(".bpe-why li").first, f"why, at merge {merge}")
+    page.keyboard.press("PageUp")
+    expect(page.locator(".bpe-headline")).to_contain_text("Merge 5 of 10")
+    expect(page.locator(".bpe-why")).to_be_visible()
+
+
+def test_encode_shows_the_tokens_and_their_ids_on_one_screen_and_walks_them_by_clicker(projector, app_url):
+    page = projector
+    page.goto(f"{app_url}/Encode_and_decode?preset=sennrich&step=10&present=1")
+    chips = page.locator(".bpe-linked .bpe-tok")
+    expect(chips).to_have_count(12)  # " lowest newer wider" under ten merges
+    all_on_first_screen(chips, "the tokens", at_least=12)
+    all_on_first_screen(page.locator(".bpe-ids [data-g]"), "their ids", at_least=12)
+    page.locator("h1").click()
+    page.keyboard.press("PageDown")  # the walk from the bytes, one merge a press
+    expect(page.locator(".bpe-walk-line")).to_contain_text("Step 0 of")
+    page.keyboard.press("PageDown")
+    expect(page.locator(".bpe-walk-line")).to_contain_text("Step 1 of")
+    expect(page.locator(".bpe-walk-line")).to_contain_text("merge 1: s + t → st")
+    all_on_first_screen(page.locator(".bpe-walk-step .bpe-tok"), "the tokens at step 1 of the walk", at_least=12)
+    page.keyboard.press("PageUp")
+    expect(page.locator(".bpe-walk-line")).to_contain_text("Step 0 of")
+
+
+def test_counting_lab_shows_every_pair_count_and_both_rows_of_chips_on_one_screen(projector, app_url):
+    page = projector
+    page.goto(f"{app_url}/Counting_lab?text=aaabdaaabac&left=a&right=a&present=1")
+    expect(page.locator(".bpe-pair-counts li")).to_have_count(6)
+    all_on_first_screen(page.locator(".bpe-pair-counts li"), "every pair and its count", at_least=6)
+    all_on_first_screen(page.locator(".bpe-stat-value"), "the counts", at_least=3)
+    all_on_first_screen(page.locator(".bpe-tokens .bpe-tok"), "the counted and the merged chips", at_least=20)
+
+
+def test_predict_shows_the_corpus_the_question_and_every_answer_on_one_screen(projector, app_url):
+    page = projector
+    page.goto(f"{app_url}/Predict_the_next_merge?preset=sennrich&step=2&present=1")
+    question = page.get_by_role("heading", name="After 2 merges, which pair does merge 3 join?")
+    expect(question).to_be_visible(timeout=FIRST_LOAD_MS)
+    answers = page.locator('[class*="st-key-w-quiz-answer-"] button')
+    expect(answers).to_have_count(4)
+    all_on_first_screen(answers, "the answer buttons", at_least=4)
+    all_on_first_screen(question, "the question")
+    all_on_first_screen(page.locator(".bpe-tokens .bpe-tok"), "the corpus", at_least=60)
+    page.locator("h1").click()
+    page.keyboard.press("PageDown")  # the clicker reveals the answer, then moves on
+    expect(page.locator('[data-testid="stAlert"]')).to_contain_text("Merge 3 joins")
+    page.keyboard.press("PageDown")
+    expect(page.get_by_role("heading", name="After 3 merges, which pair does merge 4 join?")).to_be_visible()
+
+
+def test_compare_shows_the_tokenizers_chips_side_by_side_on_one_screen(projector, app_url):
+    page = projector
+    page.goto(f"{app_url}/Compare?preset=sennrich&present=1")
+    columns = page.locator('[data-testid="stColumn"]:has(.bpe-tokens)')
+    expect(columns).to_have_count(3, timeout=FIRST_LOAD_MS)  # ours after all its merges, GPT-2, GPT-4o
+    all_on_first_screen(page.locator(".bpe-tokens .bpe-tok"), "every tokenizer's chips", at_least=3 * 4)
+    tops = {round(box["y"]) for box in (columns.nth(i).bounding_box() for i in range(3))}
+    assert len(tops) == 1, f"the tokenizers are not side by side: tops {tops}"
+
+
+def test_vocabulary_draws_the_merge_tree_with_labels_of_24_px_on_one_screen(projector, app_url):
+    page = projector
+    page.goto(f"{app_url}/Vocabulary?preset=sennrich&step=10&present=1")
+    tree = page.locator('[data-testid="stGraphVizChart"] svg')
+    expect(tree.locator("text", has_text="wi")).to_be_visible()
+    all_on_first_screen(tree, "the merge tree")
+    labels = dict(tree.evaluate(LABEL_PX))
+    assert min(labels["wi"], labels["w"], labels["i"]) >= 24, labels
+
+
+def test_gpt4s_strawberry_tree_is_readable_in_presenter_mode(projector, app_url):
+    page = projector
+    page.goto(f"{app_url}/Vocabulary?preset=sennrich&step=10&present=1")
+    expect(page.locator('[data-testid="stGraphVizChart"] svg text', has_text="wi")).to_be_visible()
+    choose(page, "Vocabulary of", "GPT-4 (100,261 tokens)")
+    expect(page.get_by_role("heading", name="How GPT-4 began")).to_be_visible(timeout=FIRST_LOAD_MS)
+    search = page.get_by_label("Search by text, hex bytes or id")
+    search.fill(" strawberry")
+    search.press("Enter")
+    tree = page.locator('[data-testid="stGraphVizChart"] svg')
+    expect(tree.locator("text", has_text="berry").first).to_be_visible()
+    page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, 0)")
+    all_on_first_screen(tree, "the tree of ' strawberry'")
+    labels = tree.evaluate(LABEL_PX)
+    tokens = {text: size for text, size in labels if not text.startswith("id ")}
+    assert {"·strawberry", "·straw", "berry"} <= tokens.keys() and min(tokens.values()) >= 24, tokens
+
+
+def test_a_python_docs_step_draws_at_most_3000_elements_in_the_main_area(new_tab, app_url):
+    page = new_tab()  # a laptop
+    page.goto(f"{app_url}/Train?preset=python-docs&step=500")
+    expect(page.locator(".bpe-headline")).to_contain_text("Merge 500 of 2000", timeout=FIRST_LOAD_MS)
+    page.locator('[class*="st-key-w-next-main"] button').click()
+    expect(page.locator(".bpe-headline")).to_contain_text("Merge 501 of 2000")
+    expect(page.locator(".bpe-merge-view")).to_contain_text("After merge 501")
+    expect(page.locator('[data-testid="stVegaLiteChart"] svg path[aria-label="bpe-pair-1"]')).to_be_visible()
+    elements = page.locator('[data-testid="stMain"]').evaluate("main => main.querySelectorAll('*').length")
+    assert 500 < elements <= 3_000, elements
+
+
+def test_a_reload_shows_the_quiz_answers_in_the_same_order(new_tab, app_url):
+    page = new_tab()
+    page.goto(f"{app_url}/Predict_the_next_merge?preset=python-docs&step=40")
+    answers = page.locator('[class*="st-key-w-quiz-answer-"] button')
+    expect(answers).to_have_count(4, timeout=FIRST_LOAD_MS)
+    expect(page).to_have_url(re.compile(r"seat=\w+"))
+    first = answers.all_inner_texts()
+    page.reload()
+    expect(answers).to_have_count(4, timeout=FIRST_LOAD_MS)
+    assert answers.all_inner_texts() == first
+
+
+LESSONS = [
+    # (name, URL path, what shows the lesson is drawn)
+    ("home", "", "h1"),
+    ("train", "Train?preset=sennrich&step=3", '[data-testid="stVegaLiteChart"] svg.marks'),
+    ("train-python-docs", "Train?preset=python-docs&step=500", '[data-testid="stVegaLiteChart"] svg.marks'),
+    ("encode", "Encode_and_decode?preset=sennrich&step=10", ".bpe-linked .bpe-tok"),
+    ("vocabulary", "Vocabulary?preset=sennrich&step=10", '[data-testid="stGraphVizChart"] svg text'),
+    ("predict", "Predict_the_next_merge?preset=sennrich&step=2", '[class*="st-key-w-quiz-answer-4"] button'),
+    ("tie-break-lab", "Tie_break_lab?preset=wikipedia", ".bpe-tie-table"),
+    ("counting-lab", "Counting_lab?text=aaabdaaabac&left=a&right=a", ".bpe-pair-counts"),
+    ("pre-tokenization-lab", "Pre-tokenization_lab", ".bpe-lab-table"),
+    ("byte-inspector", "Byte_inspector", ".bpe-bytes"),
+    ("compare", "Compare?preset=sennrich", ".bpe-tokens .bpe-tok"),
+]
+SCREENS = {"projector-1280x720": (1280, 720, "&present=1"), "phone-390x844": (390, 844, "")}
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+@pytest.mark.parametrize("name, path, drawn", LESSONS, ids=[lesson[0] for lesson in LESSONS])
+def test_each_lesson_page_is_drawn_without_panning_sideways_on_a_projector_and_a_phone(
+    new_tab, app_url, picture, name, path, drawn, screen,
+):
+    """Wide tables scroll in their own box; with --screenshots, also the picture to look at."""
+    width, height, query = SCREENS[screen]
+    page = new_tab(width, height)
+    page.goto(f"{app_url}/{path}{'&' if '?' in path else '?'}{query.lstrip('&')}" if query else f"{app_url}/{path}")
+    expect(page.locator(drawn).first).to_be_attached(timeout=FIRST_LOAD_MS)
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
+    page.evaluate("() => document.fonts.ready.then(() => true)")  # no boxes where CJK or emoji will be
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page pans sideways"
+    assert page.evaluate(CUT_OFF) == [], "these reach past the screen's edge"
+    picture(page, f"lesson-{name}-{screen}")
+
+
+def test_on_a_phone_home_keeps_its_descriptions_and_predict_asks_before_the_score(new_tab, app_url):
+    page = new_tab(390, 844)
+    page.goto(f"{app_url}/")
+    expect(page.get_by_text("A byte-level tokenizer never sees letters")).to_be_visible(timeout=FIRST_LOAD_MS)  # a tour step
+    expect(page.get_by_text("Each step opens the page that shows it")).to_be_visible()
+    page.goto(f"{app_url}/Predict_the_next_merge?preset=sennrich&step=2")
+    question = page.get_by_role("heading", name="After 2 merges, which pair does merge 3 join?")
+    expect(question).to_be_visible(timeout=FIRST_LOAD_MS)
+    score = page.locator(".bpe-stat-label", has_text="Answered")
+    expect(score).to_be_visible()
+    assert question.bounding_box()["y"] < score.bounding_box()["y"], "the score comes before the question"
