@@ -137,7 +137,8 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
         f"one chip with each of its ids; dashed grey tokens are special. The first {MAX_LINKED:,} tokens are linked; "
         "the ids, to copy:"
     )
-    st.code(", ".join(map(str, shown)) or "(no tokens)", language=None, wrap_lines=True)
+    if not presenter():  # a class sees the ids beside their tokens; a box to copy them from would say them twice
+        st.code(", ".join(map(str, shown)) or "(no tokens)", language=None, wrap_lines=True)
     st.header("How each chunk was merged")
     st.caption(
         "The pre-tokenizer cuts the text into chunks; inside each chunk the tokenizer applies the learned "

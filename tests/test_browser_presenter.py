@@ -19,6 +19,18 @@ WIDTH, HEIGHT = PROJECTOR["width"], PROJECTOR["height"]
 
 FIRST_SCREEN = """els => els.map(e => { const r = e.getBoundingClientRect();
   return r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5; })"""
+CUT_OFF = """() => [...document.querySelectorAll('[data-testid="stMain"] *')].filter(e => {
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 || r.right <= innerWidth + 1) return false;
+  for (let up = e; up && up.dataset.testid !== 'stMain'; up = up.parentElement) {
+    const style = getComputedStyle(up);
+    if (style.clipPath !== 'none') return false;  // visually hidden, for screen readers
+    if (up !== e && style.overflowX !== 'visible' && up.getBoundingClientRect().right <= innerWidth + 1) return false;  // in its own box
+  }
+  return true; }).map(e => `${e.tagName}.${e.className} ${e.textContent.slice(0, 40)}`)"""
+"""Elements that reach past the screen's right edge outside a box that holds them (one that
+scrolls, or a widget's own): the page would pan sideways, or (where the main area clips its
+overflow) cut them off."""
 LABEL_PX = """svg => { const k = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
   return [...svg.querySelectorAll('text')].map(t => [t.textContent, parseFloat(getComputedStyle(t).fontSize) * k]); }"""
 
@@ -195,10 +207,12 @@ LESSONS = [
 SCREENS = {"projector-1280x720": (1280, 720, "&present=1"), "phone-390x844": (390, 844, "")}
 
 
-@pytest.mark.screenshots  # pictures for people only: pytest -m browser --screenshots
 @pytest.mark.parametrize("screen", list(SCREENS))
 @pytest.mark.parametrize("name, path, drawn", LESSONS, ids=[lesson[0] for lesson in LESSONS])
-def test_screenshot_of_each_lesson_page_on_a_projector_and_a_phone(new_tab, app_url, picture, name, path, drawn, screen):
+def test_each_lesson_page_is_drawn_without_panning_sideways_on_a_projector_and_a_phone(
+    new_tab, app_url, picture, name, path, drawn, screen,
+):
+    """Wide tables scroll in their own box; with --screenshots, also the picture to look at."""
     width, height, query = SCREENS[screen]
     page = new_tab(width, height)
     page.goto(f"{app_url}/{path}{'&' if '?' in path else '?'}{query.lstrip('&')}" if query else f"{app_url}/{path}")
@@ -207,4 +221,18 @@ def test_screenshot_of_each_lesson_page_on_a_projector_and_a_phone(new_tab, app_
     expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
     page.evaluate("() => document.fonts.ready.then(() => true)")  # no boxes where CJK or emoji will be
     assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page pans sideways"
+    assert page.evaluate(CUT_OFF) == [], "these reach past the screen's edge"
     picture(page, f"lesson-{name}-{screen}")
+
+
+def test_on_a_phone_home_keeps_its_descriptions_and_predict_asks_before_the_score(new_tab, app_url):
+    page = new_tab(390, 844)
+    page.goto(f"{app_url}/")
+    expect(page.get_by_text("A byte-level tokenizer never sees letters")).to_be_visible(timeout=FIRST_LOAD_MS)  # a tour step
+    expect(page.get_by_text("Each step opens the page that shows it")).to_be_visible()
+    page.goto(f"{app_url}/Predict_the_next_merge?preset=sennrich&step=2")
+    question = page.get_by_role("heading", name="After 2 merges, which pair does merge 3 join?")
+    expect(question).to_be_visible(timeout=FIRST_LOAD_MS)
+    score = page.locator(".bpe-stat-label", has_text="Answered")
+    expect(score).to_be_visible()
+    assert question.bounding_box()["y"] < score.bounding_box()["y"], "the score comes before the question"

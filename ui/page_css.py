@@ -10,8 +10,8 @@ adds :data:`A11Y_CSS`, :data:`LAYOUT_CSS` and :data:`STALE_CSS` to every page, a
 from __future__ import annotations
 
 from .streamlit_dom import (
-    BUTTON, CAPTION, CHOSEN_PILL, ELEMENT_CONTAINER, GRAPHVIZ, HEADER, HORIZONTAL_BLOCK, LAYOUT_WRAPPER, MAIN, MAIN_BLOCK, PRIMARY_BUTTON,
-    SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX, SHORTCUT_HINT, SLIDER, STALE, TERTIARY_KIND, VERTICAL_BLOCK, keyed,
+    BUTTON, CAPTION, CHOSEN_PILL, ELEMENT_CONTAINER, GRAPHVIZ, HEADER, HORIZONTAL_BLOCK, LAYOUT_WRAPPER, MAIN, MAIN_BLOCK, PAGE_LINK_LABEL,
+    PRIMARY_BUTTON, SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX, SHORTCUT_HINT, SLIDER, STALE, TERTIARY_KIND, VERTICAL_BLOCK, keyed,
 )
 
 STEPPER = keyed("bpe-stepper")
@@ -52,6 +52,7 @@ LAYOUT_CSS = f"""
 /* A merge tree's labels at the size its DOT asks for (Streamlit's CSS sets them all to 0.6 rem:
    8 px in a tree scaled to its column); revert-layer falls back to the SVG's font-size attribute. */
 {GRAPHVIZ} svg text {{ font-size: revert-layer; }}
+{PAGE_LINK_LABEL} {{ white-space: normal; }}  /* a long link wraps, as a sentence would, rather than lose its end */
 .bpe-swatch {{ display: inline-block; width: .85em; height: .85em; border: 1px solid #222; vertical-align: -.08em; }}
 .bpe-stop {{ margin: .3rem 0 0 0; padding: .3rem .6rem; border-left: 4px solid #D55E00; background: #FDF1E9; }}
 @media (max-width: 640px) {{
@@ -101,7 +102,10 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 {HEADER} button, {HEADER} button * {{ pointer-events: auto; }}
 {MAIN_BLOCK} {{ padding: .45rem 1.2rem 2rem 1.2rem; }}
 {MAIN} h1 {{ font-size: 1.05rem; line-height: 1.4; padding: .25rem 0 0 2.4rem; margin: 0; }}
-{MAIN} h2 {{ font-size: 1.3rem; padding: .2rem 0 0 0; }}  /* the lesson is large; its headings need not be */
+/* The lesson is large; its headings need not be. Streamlit pulls what follows a heading up by
+   1 rem (its markdown box's negative margin, which its own heading padding makes up for): keep
+   that 1 rem under the heading, or the next element covers the heading's last line. */
+{MAIN} h2 {{ font-size: 1.3rem; padding: .2rem 0 1.15rem 0; }}
 {keyed("w-leave_present")} {{ position: fixed; top: .3rem; right: 3rem; z-index: 999991; width: auto !important; }}
 {keyed("w-leave_present")} button {{ min-height: 0; padding: .05rem .3rem; }}
 {keyed("w-leave_present")} p {{ font-size: .75rem; }}

@@ -52,6 +52,8 @@ CHOSEN_PILL = '[data-testid="stButtonGroup"] button[aria-checked="true"]'
 """A chosen ``st.pills`` option: the theme's blue on its blue tint, 3.9:1 when hovered."""
 HORIZONTAL_BLOCK = '[data-testid="stHorizontalBlock"]'
 """``st.columns``' row."""
+PAGE_LINK_LABEL = '[data-testid="stPageLink-NavLink"] span'
+"""``st.page_link``'s label: one line, cut at the link's width (a long label lost its end)."""
 
 INTERNALS: Mapping[str, str] = MappingProxyType({
     MAIN: MAIN,
@@ -74,13 +76,14 @@ INTERNALS: Mapping[str, str] = MappingProxyType({
     GRAPHVIZ: GRAPHVIZ,
     CHOSEN_PILL: CHOSEN_PILL,
     HORIZONTAL_BLOCK: HORIZONTAL_BLOCK,
+    PAGE_LINK_LABEL: PAGE_LINK_LABEL,
 })
 """Each selector on Streamlit's internals -> a probe that matches on the Train page in presenter
 mode (or on the page :data:`PROBED_ON` names) whenever Streamlit still draws that markup (the
 browser test's checklist)."""
 
 PROBED_ON: Mapping[str, str] = MappingProxyType({
-    GRAPHVIZ: "Vocabulary?preset=wikipedia&step=3", CHOSEN_PILL: "Why_tokenization_matters",
+    GRAPHVIZ: "Vocabulary?preset=wikipedia&step=3", CHOSEN_PILL: "Why_tokenization_matters", PAGE_LINK_LABEL: "",
 })
 """Selectors of elements the Train page does not draw, and the page (with its link) that does."""
 

@@ -16,6 +16,7 @@ import html
 from collections.abc import Sequence
 
 from ..teaching.reference_code import CodeLine
+from .plain_tables import scroll_box
 
 CODE_PANEL_CSS = """
 <style>
@@ -42,7 +43,4 @@ def code_panel_html(lines: Sequence[CodeLine], *, label: str = "bpe/reference.py
             f'<tr><td class="bpe-line">{line.number}</td><td class="bpe-src">{html.escape(line.code)}</td>{value}</tr>'
         )
         previous = line.number
-    return (
-        f'<div class="bpe-scroll" role="region" aria-label="{html.escape(label, quote=True)}" tabindex="0">'
-        f'<table class="bpe-code">{"".join(rows)}</table></div>'
-    )
+    return scroll_box(f'<table class="bpe-code">{"".join(rows)}</table>', label)

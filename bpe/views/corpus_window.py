@@ -33,11 +33,12 @@ from ..pretokenize import Pretokenizer, special_token_pattern, split_special
 from ..tokenizer import Tokenizer
 from ..trace import Trace
 
-WINDOW_TOKENS = 300
-"""Tokens a step draws by default, per moment (before and after the merge): some eight lines of
-text. A drawn token costs about 1.7 elements over both moments (its chip, a word box, a whitespace
-mark), each sanitised, laid out and painted at every step; 300 keep python-docs' main area near
-1,800 elements and its step near the toy's cost (README, benchmarks/browser_step_latency.py)."""
+WINDOW_TOKENS = 200
+"""Tokens a step draws by default, per moment (before and after the merge): more than the corpus
+panel shows at once on a laptop or a projector, so it is full and scrolls. Every drawn token costs
+elements (its chip, a word box, a whitespace mark), each sanitised, laid out and painted at every
+step: the window is what keeps a real corpus's step near the toy's cost (the figures are in the
+README, from benchmarks/browser_step_latency.py)."""
 MAX_WINDOW_TOKENS = 6_400
 """The widest window "show more" offers (four times wider at each press): a few pages of text."""
 WINDOW_CHARS = 1_000
@@ -105,7 +106,7 @@ def step_window(trace: Trace, text: str, starts: Sequence[int], step: int, *, to
     >>> trace = train(preset.corpus(), replace(preset.settings, merges=40))
     >>> starts = chunk_starts(preset.corpus_text, Pretokenizer.parse(trace.settings.pretokenizer), ())
     >>> start, end = step_window(trace, preset.corpus_text, starts, 40)
-    >>> trace.token_text(trace.steps[39].new_id) in preset.corpus_text[start:end], 400 < end - start < 800
+    >>> trace.token_text(trace.steps[39].new_id) in preset.corpus_text[start:end], 250 < end - start < 550
     (True, True)
     """
     before = trace.tokens_after(max(step - 1, 0))

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..teaching.why_tokenization import LanguageRow, Tokenized
 from .linked_tokens import linked_html
+from .plain_tables import scroll_box
 from ..vocab import Token
 from .token_html import pieces_for
 
@@ -35,7 +36,6 @@ WHY_CSS = """
 .bpe-splits td.bpe-note { color: #333; font-size: .85rem; width: 28%; }
 .bpe-splits .bpe-tokens { line-height: 1.8; }
 .bpe-splits .bpe-ids { margin-top: 0; font-size: .8rem; line-height: 1.5; }
-.bpe-scroll { overflow-x: auto; }
 .bpe-costs { border-collapse: collapse; font-size: .92rem; font-variant-numeric: tabular-nums; }
 .bpe-costs th, .bpe-costs td { padding: .15em .55em; border-bottom: 1px solid #ddd; text-align: right; }
 .bpe-costs th[scope="row"], .bpe-costs td.bpe-script { text-align: left; }
@@ -77,10 +77,10 @@ def split_rows_html(rows: Sequence[Tokenized]) -> str:
             f"<tr>{name}<td>{linked_html(pieces, end_of_word=row.end_of_word)}{more}</td>"
             f'<td class="bpe-note">{html.escape(row.note)}</td></tr>'
         )
-    return (
-        '<div class="bpe-scroll" role="region" aria-label="Each tokenizer\'s tokens" tabindex="0"><table class="bpe-splits">'
+    return scroll_box(
+        '<table class="bpe-splits">'
         '<thead><tr><th scope="col">tokenizer</th><th scope="col">tokens and their ids</th><th scope="col">what to see</th>'
-        f'</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+        f'</tr></thead><tbody>{"".join(body)}</tbody></table>', "Each tokenizer's tokens",
     )
 
 
@@ -169,11 +169,10 @@ def language_table_html(rows: Sequence[LanguageRow]) -> str:
             f'<tr><th scope="row">{html.escape(language)}</th><td class="bpe-script">{html.escape(script)}</td>'
             f'<td>{size:,}</td>{"".join(cells)}</tr>'
         )
-    return (
-        '<div class="bpe-scroll" role="region" aria-label="Tokens per language, as numbers" tabindex="0">'
+    return scroll_box(
         '<table class="bpe-costs"><caption class="bpe-sr-only">The first article of the Universal Declaration of '
         "Human Rights: tokens, bytes per token and tokens as a multiple of English, per language and tokenizer</caption>"
         f'<thead><tr><td></td><td></td><td></td>{groups}</tr>'
         f'<tr><th scope="col">language</th><th scope="col">script</th><th scope="col">bytes</th>{subheads}</tr></thead>'
-        f'<tbody>{"".join(body)}</tbody></table></div>'
+        f'<tbody>{"".join(body)}</tbody></table>', "Tokens per language, as numbers",
     )
