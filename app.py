@@ -6,11 +6,13 @@ from bpe.app import pages
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, SOURCES
 from bpe.presets import PRESETS
 from bpe.teaching.tour import TOUR
+from ui.classroom_views import join_box
 from ui.render import page_setup
 
 page_setup(pages.HOME)
 with st.container(key="bpe-home"):  # marks the home page: the page's CSS keeps its descriptions on a phone
     st.title("BPE Lab: byte-pair encoding, step by step")
+join_box()  # first, for a student whose phone opened the app to type the code on the projector
 st.markdown(
     "**Byte-pair encoding (BPE)** turns text into tokens the way GPT-2, GPT-4 and most language models do. "
     "It starts from single bytes (or characters), counts how often each **pair of neighbouring tokens** "
@@ -67,7 +69,8 @@ left, right = st.columns(2)
 left.markdown(
     "**The pages** (each is in the sidebar)\n"
     + "".join(f"- **{page.title}** — {page.blurb}\n" for page in pages.PAGES if page is not pages.HOME)
-    + "\nTeaching a class? Switch on **Presenter mode** in the sidebar for large type."
+    + "\nTeaching a class? Switch on **Presenter mode** in the sidebar for large type, and on **Predict the next "
+    "merge** start a class room: every student answers on their phone, the projector shows the room."
 )
 right.markdown(
     "**Sharing a view**\n\n"

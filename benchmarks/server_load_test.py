@@ -56,10 +56,17 @@ class ProtocolSession:
     """One browser's worth of messages: the widget ids and fragment id the server announced,
     and what the last run drew (HTML, Markdown and alert bodies, and whether Next was disabled)."""
 
-    def __init__(self, socket) -> None:
+    def __init__(self, socket, *, page: str = "Train") -> None:
         self.socket = socket
+        self.page = page
+        """The page every rerun names, as a browser at ``/<page>`` sends it."""
         self.widget_ids: dict[str, str] = {}  # user key -> widget id
         self.fragment_id = ""
+        self.page_script_hash = ""
+        self.timers: dict[str, float] = {}
+        """Fragments the page asked to rerun on a timer (``st.fragment(run_every=...)``): id -> seconds."""
+        self.drawn: set[str] = set()
+        """The keyed widgets the last whole-page run drew (a fragment's run adds its own)."""
         self.texts: list[str] = []
         self.exceptions: list[str] = []
         self.next_disabled = False
@@ -72,7 +79,10 @@ class ProtocolSession:
         from streamlit.proto.BackMsg_pb2 import BackMsg
 
         message = BackMsg()
-        message.rerun_script.page_name = "Train"  # as a browser at /Train sends it, every time
+        message.rerun_script.page_name = self.page
+        # As a browser does: the page's hash too, or a whole-page run that a fragment asks for
+        # (st.rerun() inside it) runs the home page instead.
+        message.rerun_script.page_script_hash = self.page_script_hash
         for name, value in fields.items():
             setattr(message.rerun_script, name, value)
         for user_key, field, value in widgets:
@@ -89,6 +99,14 @@ class ProtocolSession:
         """Click a button of the step fragment (a fragment rerun, as the browser sends it)."""
         return await self.run(widgets=[(user_key, "trigger_value", True)], fragment_id=self.fragment_id)
 
+    async def click(self, user_key: str, *widgets: tuple[str, str, object]) -> float:
+        """Click a button outside any fragment (a whole-page run), sending ``widgets`` with it (a form's fields)."""
+        return await self.run(widgets=[*widgets, (user_key, "trigger_value", True)])
+
+    async def tick(self, fragment_id: str) -> float:
+        """What a browser sends when a fragment's timer fires."""
+        return await self.run(fragment_id=fragment_id)
+
     async def _read_until_finished(self) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -100,8 +118,15 @@ class ProtocolSession:
                 self._read_element(message.delta)
             elif kind == "page_info_changed":
                 self.query_string = message.page_info_changed.query_string
-            elif kind == "script_finished":
-                return
+            elif kind == "navigation":  # names the page that runs, as the browser will name it back
+                self.page_script_hash = message.navigation.page_script_hash
+            elif kind == "new_session" and not message.metadata.run.fragment_ids:
+                self.timers.clear()  # a whole-page run starts: the browser drops the old timers
+                self.drawn.clear()
+            elif kind == "auto_rerun":
+                self.timers[message.auto_rerun.fragment_id] = message.auto_rerun.interval
+            elif kind == "script_finished" and message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                return  # (a run cut short by st.rerun() is followed by the run it asked for)
 
     def _read_element(self, delta) -> None:
         element = delta.new_element
@@ -115,6 +140,7 @@ class ProtocolSession:
         user_key = widget_id.rsplit("-", 1)[-1]
         if widget_id and user_key != "None":
             self.widget_ids[user_key] = body.id
+            self.drawn.add(user_key)
             if user_key == "w.next.main":
                 self.next_disabled = body.disabled
                 self.fragment_id = delta.fragment_id
@@ -140,14 +166,14 @@ def page_cookies(url: str, *, cookie: str = "") -> str:
     return "; ".join(f"{name}={value}" for name, value in jar.items())
 
 
-async def connect(stack: AsyncExitStack, url: str, cookie: str) -> ProtocolSession:
-    """A WebSocket session on ``url``'s server, sending ``cookie`` as a browser would."""
+async def connect(stack: AsyncExitStack, url: str, cookie: str, *, page: str = "Train") -> ProtocolSession:
+    """A WebSocket session on ``url``'s server at ``page``, sending ``cookie`` as a browser would."""
     import websockets
 
     return ProtocolSession(await stack.enter_async_context(websockets.connect(
         url.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"], max_size=None,
         additional_headers={"Cookie": cookie} if cookie else None,
-    )))
+    )), page=page)
 
 
 async def run_session(url: str, session: Session, roll: Roll, start_at: float, seconds: float, interval: float) -> None:

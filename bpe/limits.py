@@ -100,3 +100,23 @@ MAX_BYTE_INSPECTOR_CHARS = 500
 MAX_WHY_CHARS = 500
 """Longest text a "Why tokenization matters" card splits under every tokenizer (one sentence or a
 short function: the cards compare, they do not encode documents)."""
+
+# -- class rooms (Predict the next merge, live) ----------------------------------------------------
+ROOM_IDLE_S = 2 * 60 * 60
+"""A class room nobody has written to (joined, answered, revealed, moved on) for this long is gone."""
+
+CLOSED_ROOM_S = 10 * 60
+"""A room its teacher closed is kept this long, so a student who opens its link is told it closed."""
+
+MAX_NICKNAME_CHARS = 24
+"""Longest nickname a student may give (a projector line shows a few of them side by side)."""
+
+MAX_ROOM_SEATS = 500
+"""Most students one room seats: a lecture hall, and a bound on what a flood of joins can store."""
+
+JOIN_ATTEMPTS_PER_MINUTE = 120
+"""Join attempts (right or wrong codes) one client address may make a minute. A class of 60 behind
+one school address, each opening the link twice, stays under it; a script guessing codes does not."""
+
+ROOMS_PER_MINUTE = 10
+"""Rooms one client address may open a minute (each is a few kB held for two hours)."""

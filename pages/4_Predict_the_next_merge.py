@@ -15,7 +15,7 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.limits import SHOWN_CORPUS_CHARS
-from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, WRONG, Question, Score, grade, make_question, reveal
+from bpe.teaching.quiz import Question, Score, grade, make_question, reveal
 from bpe.views.excerpt import excerpt
 from bpe.markdown import escape_markdown
 from bpe.views.labs import candidates_html
@@ -24,9 +24,11 @@ from bpe.views.occurrences import chunks_of
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import pieces_for, word_table_html
 from ui import state, url
+from ui.classroom_views import show_room, start_button
 from ui.render import page_setup, presenter, show_html, tokenizer_at
 from ui.training import Trained
 from ui.preamble import current_run, run_summary
+from ui.quiz_views import verdict
 from ui.settings_sidebar import settings_sidebar
 from ui.state import SessionValue, widget_key
 
@@ -111,18 +113,6 @@ def score_panel(score: Score) -> None:
     row.button("Reset the score", key=widget_key("quiz", "reset"), on_click=SCORE.set, args=(Score(),), disabled=not score.answered)
 
 
-def verdict(result) -> None:
-    explanation = escape_markdown(result.explanation)
-    if result.verdict == CORRECT:
-        st.success(explanation, icon="✅")
-    elif result.verdict == RIGHT_COUNT:
-        st.warning(explanation, icon="⚖️")
-    elif result.verdict == WRONG:
-        st.error(explanation, icon="❌")
-    else:
-        st.info(explanation, icon=":material/visibility:")
-
-
 def question_panel(question: Question, result, key: tuple, *, step: int, total: int, rule: str) -> None:
     """The question, one button per answer (keys 1-4), then the verdict; PageDown reveals, then moves on."""
     if question.finished:
@@ -168,6 +158,8 @@ def question_panel(question: Question, result, key: tuple, *, step: int, total: 
 
 def main() -> None:
     page_setup(pages.QUIZ)
+    if show_room(corpus_view):  # a class room, run by its teacher: the room decides the question
+        return
     settings_sidebar()
     st.title(":material/quiz: Predict the next merge")
     st.caption(
@@ -197,6 +189,7 @@ def main() -> None:
         question_panel(question, result, key, step=step, total=total, rule=trace.settings.tie_break)
     with st.container(key="bpe-below"):
         score_panel(SCORE.get())
+        start_button(trained, step)
     url.write_url({"seat": learner})
 
 

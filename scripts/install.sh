@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install BPE Lab into ./.venv.
 #   bash scripts/install.sh          runtime packages and GPT-2's data files (enough to run the app)
-#   bash scripts/install.sh --test   also the test packages, and Debian's Chromium, HAProxy and fonts for the tests
+#   bash scripts/install.sh --test   also the test packages, and Debian's Chromium, HAProxy, Redis and fonts for the tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,10 +9,11 @@ with_tests=false
 [ "${1:-}" = "--test" ] && with_tests=true
 
 # Debian's Chromium drives the browser tests (Playwright's own download does not work offline);
-# Debian's HAProxy fronts the replicas of scripts/serve.sh in tests/test_replicas.py; the Noto fonts
+# Debian's HAProxy fronts the replicas of scripts/serve.sh in tests/test_replicas.py, and its
+# redis-server holds their class rooms (the room tests start their own); the Noto fonts
 # let the screenshots show what a learner sees instead of empty boxes: CJK, colour emoji, and core
 # for the other scripts (Devanagari, Bengali, Tamil, Thai, Arabic, Hebrew, Ethiopic...).
-test_packages=(chromium haproxy fonts-noto-cjk fonts-noto-color-emoji fonts-noto-core)
+test_packages=(chromium haproxy redis-server fonts-noto-cjk fonts-noto-color-emoji fonts-noto-core)
 if $with_tests && ! dpkg -s "${test_packages[@]}" >/dev/null 2>&1; then
   as_root=""
   [ "$(id -u)" -ne 0 ] && as_root="sudo"

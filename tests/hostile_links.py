@@ -3,7 +3,7 @@
 The lab's parameters come from the link registry (:func:`bpe.app.lab_state.lab_params`, which
 reads the setting specs), so a new setting is sent a hostile value without editing a test. Each
 page's own parameters are found in the code that reads them (``url.new_param(...)`` in ``pages/``
-and ``ui/``), and ``present`` from ``ui/url.py``.
+and ``ui/``, the class room's among them), and ``present`` from ``ui/url.py``.
 
     >>> hostile("eow")
     "<svg/onload=alert('eow')>"
@@ -20,6 +20,9 @@ from bpe.app.lab_state import lab_params
 ROOT = Path(__file__).resolve().parent.parent
 EVERY_PAGE = "pages/1_Train.py"
 """Where a parameter that every page reads (presenter mode, the tour) is sent."""
+ONE_PAGES_UI = {"classroom.py": "pages/4_Predict_the_next_merge.py"}
+"""``ui`` modules whose link parameters one page alone acts on: the class room's (``room``,
+``student``, ``teacher``) are read by Predict the next merge, which draws the room."""
 
 
 def hostile(param: str) -> str:
@@ -44,11 +47,12 @@ def _constant(module: ast.Module, name: str) -> str:
 
 def page_params() -> dict[str, set[str]]:
     """``page file -> parameters`` that page reads from a link with ``url.new_param`` (those read
-    in ``ui/`` go to :data:`EVERY_PAGE`), plus presenter mode's ``present``."""
+    in ``ui/`` go to :data:`EVERY_PAGE`, or to the page :data:`ONE_PAGES_UI` names), plus presenter
+    mode's ``present``."""
     found: dict[str, set[str]] = {EVERY_PAGE: {_constant(ast.parse((ROOT / "ui" / "url.py").read_text()), "PRESENT_KEY")}}
     for path in sorted([*(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py")]):
         module = ast.parse(path.read_text(encoding="utf-8"))
-        page = f"pages/{path.name}" if path.parent.name == "pages" else EVERY_PAGE
+        page = f"pages/{path.name}" if path.parent.name == "pages" else ONE_PAGES_UI.get(path.name, EVERY_PAGE)
         for node in ast.walk(module):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "new_param":
                 argument = node.args[0]

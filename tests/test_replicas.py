@@ -23,9 +23,7 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -33,9 +31,10 @@ from contextlib import AsyncExitStack
 
 import pytest
 
-from .app_server import ROOT, free_port
+from .app_server import ROOT
 from .apptest_support import plain
 from .conftest import LAPTOP
+from .replica_set import ReplicaSet, alive
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from server_load_test import ProtocolSession, connect, page_cookies  # noqa: E402
@@ -48,56 +47,11 @@ def shown(client: ProtocolSession) -> str:
     return plain("\n".join(client.texts))
 
 
-class ReplicaSet:
-    """``scripts/serve.sh --replicas 2`` on a free port: its URL, and each replica's pid by name."""
-
-    def __init__(self) -> None:
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
-        self.process = subprocess.Popen(
-            ["bash", str(ROOT / "scripts" / "serve.sh"), "--replicas", "2", "--port", str(port), "--address", "127.0.0.1"],
-            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "BPE_PYTHON": sys.executable},
-        )
-        self.pids: dict[str, int] = {}
-        self.ports: dict[str, int] = {}
-        self.output: list[str] = []
-        for line in self.process.stdout:  # serve.sh bounds its own start (60 s) and exits on failure
-            self._read(line)
-            if line.startswith("serving on"):
-                break
-        else:
-            raise RuntimeError("serve.sh did not start:\n" + "".join(self.output))
-        # Later lines (a replica started again) are read as they come, so the pipe never fills.
-        threading.Thread(target=lambda: [self._read(line) for line in self.process.stdout], daemon=True).start()
-
-    def _read(self, line: str) -> None:
-        self.output.append(line)
-        if found := re.match(r"(replica r\d|haproxy) pid (\d+)(?: port (\d+))?", line):
-            name = found.group(1).removeprefix("replica ")
-            self.pids[name] = int(found.group(2))
-            if found.group(3):
-                self.ports[name] = int(found.group(3))
-
-    def stop(self) -> int:
-        """SIGTERM, as Ctrl+C would; serve.sh's exit code."""
-        self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=30)
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 @pytest.fixture
-def replicas():
+def replicas(tmp_path):
     # A missing HAProxy fails these tests (never skips them): a machine without it runs fewer tests.
     assert HAPROXY is not None, "HAProxy is not installed: scripts/install.sh --test installs it (apt-get install haproxy)"
-    replica_set = ReplicaSet()
+    replica_set = ReplicaSet(redis_dir=tmp_path)
     try:
         yield replica_set
     finally:
@@ -190,7 +144,7 @@ async def learner_back_on(url: str, replica: str) -> str:
 
 
 def test_a_dead_replicas_learners_come_back_and_serve_sh_starts_it_again(replicas):
-    assert set(replicas.pids) == {"r1", "r2", "haproxy"}, replicas.output
+    assert set(replicas.pids) == {"r1", "r2", "redis", "haproxy"}, replicas.output
     # In a thread of its own: after a browser test, Playwright's sync API keeps an event loop running
     # in this thread, and asyncio.run refuses to start a second one here.
     with ThreadPoolExecutor(1) as pool:

@@ -1,0 +1,195 @@
+"""A class room in real browsers: a teacher on a projector (1280x720, presenter mode) and three
+students on phones (390x844), each on a different replica, over two replicas behind HAProxy and a
+real Redis (started by the test on a free port, with a password and persistence on; stopped after)
+and, the same lesson, over one process with the in-process store.
+
+The lesson: the teacher opens a room; the students join (one nickname is HTML, shown as text);
+two answer (one taps twice); Redis is stopped mid-question (every page says so in one line and
+the quiz goes on alone) and started again (the room and both answers are back, without a click);
+the third answers; the teacher's count reaches 3 without a click; a reloaded phone shows its one
+answer; PageDown reveals the chart on the projector and on every phone; a guessed teacher link
+gets no control; PageDown moves every phone on. axe-core audits every view; with
+``--screenshots`` the projector and a phone are saved in test-artifacts/.
+
+Waits are on content (Playwright's ``expect``), never on time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PROJECTOR
+from .redis_server import RedisServer, running_redis
+from .replica_set import ReplicaSet
+from .app_server import free_port
+from .test_browser_a11y import axe_violations, report
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+HOSTILE = "<svg onload=alert(1)>"
+FIRST_LOAD_MS = 60_000  # a replica's first page trains its example, on a machine other tests keep busy
+
+
+@dataclass
+class Setup:
+    name: str
+    """For the pictures' names: ``replicas`` or ``one-process``."""
+    url: str
+    replicas: tuple[str, ...]
+    """The replica each browser is sent to (teacher first), by its stickiness cookie; empty for one process."""
+    redis: RedisServer | None = None
+
+
+@pytest.fixture(scope="module")
+def over_replicas(tmp_path_factory):
+    port = free_port()
+    with running_redis(tmp_path_factory.mktemp("redis")) as redis_server, ReplicaSet(port=port, env={
+        "BPE_LAB_REDIS_URL": redis_server.url,
+        "BPE_LAB_PUBLIC_URL": f"http://127.0.0.1:{port}",  # what serve.sh sets to the machine's network address
+    }) as replicas:
+        yield Setup("replicas", replicas.url, ("r1", "r2", "r1", "r2"), redis_server)
+
+
+@pytest.fixture(params=["two replicas and Redis", "one process"])
+def setup(request):
+    if request.param == "one process":
+        return Setup("one-process", request.getfixturevalue("app_url"), ())
+    return request.getfixturevalue("over_replicas")
+
+
+class Browsers:
+    """Each person's own browser (a context: its own cookies), every JavaScript dialog recorded."""
+
+    def __init__(self, browser, setup: Setup) -> None:
+        self.browser, self.setup, self.contexts, self.dialogs = browser, setup, [], []
+
+    def open(self, viewport: dict, person: int):
+        context = self.browser.new_context(viewport=viewport, is_mobile=viewport == PHONE, has_touch=viewport == PHONE)
+        self.contexts.append(context)
+        if self.setup.replicas:
+            context.add_cookies([{"name": "BPE_REPLICA", "value": self.setup.replicas[person], "url": self.setup.url}])
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.on("dialog", lambda dialog: (self.dialogs.append(dialog.message), dialog.dismiss()))
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def browsers(browser, setup):
+    people = Browsers(browser, setup)
+    try:
+        yield people
+    finally:
+        people.close()
+
+
+def audit(page, name: str) -> None:
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
+    violations = axe_violations(page)
+    assert not violations, f"{name}:\n{report(violations)}"
+
+
+def answer_button(page, pair: str):
+    return page.get_by_role("button", name=re.compile(rf"^\d\. {re.escape(pair)}"))
+
+
+def counts(page):
+    return page.locator(".bpe-room-counts")
+
+
+def unreachable(page):
+    return page.get_by_text(re.compile(r"Class room \w{6} cannot be reached just now"))
+
+
+def test_a_class_answers_on_phones_and_the_projector_shows_the_room(setup, browsers, picture):
+    teacher = browsers.open(PROJECTOR, 0)
+    teacher.goto(f"{setup.url}/Predict_the_next_merge?preset=wikipedia&step=1&present=1")
+    teacher.get_by_role("button", name="Start a class room").click(timeout=FIRST_LOAD_MS)
+    expect(teacher.get_by_role("button", name="Reveal the answers")).to_be_visible()
+    code = re.search(r"room=(\w{6})", teacher.url).group(1)
+    assert "teacher=" in teacher.url
+    link = teacher.locator(".bpe-room-link")
+    expect(link).to_have_text(f"{setup.url}/Predict_the_next_merge?room={code}")
+    expect(teacher.locator("img.bpe-qr")).to_be_visible()
+    audit(teacher, "teacher, asking")
+
+    students = []
+    for person, nickname in enumerate(["Ana", HOSTILE, ""], start=1):
+        student = browsers.open(PHONE, person)
+        student.goto(f"{setup.url}/Predict_the_next_merge?room={code}")
+        student.get_by_label("Nickname (optional)").fill(nickname)
+        if person == 1:
+            audit(student, "student, join form")
+        student.get_by_role("button", name="Join").click()
+        expect(student.get_by_text("have answered")).to_be_visible(timeout=FIRST_LOAD_MS)
+        students.append(student)
+    ana, sly, cy = students
+    if setup.replicas:
+        assert [c["value"] for ctx in browsers.contexts for c in ctx.cookies() if c["name"] == "BPE_REPLICA"] == list(setup.replicas)
+    expect(counts(teacher)).to_contain_text("3 joined")
+    expect(teacher.locator(".bpe-room-names")).to_contain_text(HOSTILE)  # as text
+    expect(sly.get_by_text(f"· {HOSTILE}")).to_be_visible()
+    assert teacher.locator(".bpe-room-names svg").count() == 0 and sly.locator("main svg[onload]").count() == 0
+    audit(ana, "student, asking")
+
+    answer_button(ana, "'a' + 'b'").dblclick()  # a double tap
+    expect(ana.get_by_text("Your answer is in")).to_be_visible()
+    answer_button(sly, "'aa' + 'a'").click()
+    expect(counts(teacher)).to_contain_text("2 of 3 answered")  # without a click on the projector
+
+    if setup.redis is not None:  # Redis stopped mid-question, then back
+        setup.redis.stop()
+        for page in (teacher, cy):
+            expect(unreachable(page)).to_be_visible()
+            expect(page.get_by_role("button", name="Show the answer")).to_be_visible()  # the quiz, alone
+        setup.redis.start()
+        expect(counts(teacher)).to_contain_text("2 of 3 answered")
+        expect(cy.get_by_text("2 of 3 have answered")).to_be_visible()
+        expect(unreachable(teacher)).to_have_count(0)
+
+    answer_button(cy, "'a' + 'c'").click()
+    expect(counts(teacher)).to_contain_text("3 of 3 answered")
+    picture(teacher, f"room-projector-asking-1280x720-{setup.name}")
+    picture(ana, f"room-phone-answered-390x844-{setup.name}")
+    ana.reload()  # a phone that reloads (or whose replica died): the same question, its one answer
+    expect(ana.locator(".bpe-room-choices li.bpe-picked")).to_have_text("'a' + 'b' ✓ your answer")
+    expect(ana.get_by_role("button", name=re.compile(r"^\d\. "))).to_have_count(0)  # nothing left to press
+    expect(ana.get_by_text("Your answer is in")).to_be_visible()
+
+    teacher.keyboard.press("PageDown")  # the clicker: reveal
+    chart = teacher.locator(".bpe-answers")
+    expect(chart).to_be_visible()
+    for row, (pair, count) in enumerate([("'a' + 'b'", "1"), ("'aa' + 'a'", "1"), ("'a' + 'c'", "1"), ("'b' + 'a'", "0")]):
+        expect(chart.locator("tr").filter(has_text=pair)).to_contain_text(count)
+    expect(chart.locator("tr.bpe-chosen")).to_contain_text("'a' + 'b'")
+    expect(chart.locator("tr.bpe-chosen")).to_contain_text("merged next")
+    expect(teacher.get_by_text("lexicographic-min rule picks 'a' + 'b'")).to_be_visible()
+    for student, verdict in ((ana, "Right: 'a' + 'b' occurs 2 times"), (sly, "Right count, but the tie-break picks"),
+                             (cy, "Not this one: 'a' + 'c' occurs 1 time")):
+        expect(student.locator(".bpe-answers tr.bpe-chosen")).to_contain_text("merged next")  # without a click
+        expect(student.get_by_text(verdict)).to_be_visible()
+    audit(teacher, "teacher, revealed")
+    audit(ana, "student, revealed")
+    picture(teacher, f"room-projector-revealed-1280x720-{setup.name}")
+    picture(ana, f"room-phone-revealed-390x844-{setup.name}")
+
+    guesser = browsers.open(PHONE, 3)
+    guesser.goto(f"{setup.url}/Predict_the_next_merge?room={code}&teacher=AAAAAAAAAAAAAAAAAAAAAAAA")
+    expect(guesser.get_by_text(f"This link's teacher key does not open room {code}")).to_be_visible()
+    expect(guesser.get_by_role("button", name="Join")).to_be_visible()
+    expect(guesser.get_by_role("button", name="Next question")).to_have_count(0)
+
+    teacher.keyboard.press("PageDown")  # the clicker again: every phone moves on
+    for student in students:
+        expect(student.get_by_text("After 2 merges, which pair does merge 3 join?")).to_be_visible()
+        expect(student.get_by_role("button", name=re.compile(r"^1\. "))).to_be_enabled()
+    assert browsers.dialogs == []

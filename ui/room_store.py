@@ -1,0 +1,181 @@
+"""Where class rooms live: one interface, two stores, chosen by one setting.
+
+``BPE_LAB_REDIS_URL`` unset (``streamlit run app.py``): :class:`MemoryRoomStore`, the rooms in this
+process's memory, which serves **one process only**: behind a load balancer, a student on another
+replica would find no room. Set (``scripts/serve.sh`` sets it for its replicas):
+:class:`ui.redis_room_store.RedisRoomStore`, the rooms in Redis, shared by every replica and kept
+when a replica (or Redis, with its persistence on) restarts.
+
+Both apply :mod:`bpe.teaching.room`'s rules, each change atomic (two students answering at once,
+or an answer racing the reveal, are both decided by the room's state at that instant), expire a
+room after :data:`~bpe.limits.ROOM_IDLE_S` without a write, and count join attempts per client for
+the rate limit. ``tests/test_room_stores.py`` runs the same contract over both.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bpe.limits import CLOSED_ROOM_S, MAX_ROOM_SEATS, ROOM_IDLE_S
+from bpe.teaching.room import CLOSED, AlreadyAnswered, Pair, Room, RoomRefused, RoomView
+
+REDIS_URL_SETTING = "BPE_LAB_REDIS_URL"
+"""The one setting: a ``redis://`` URL (with its password) puts every room in that Redis."""
+MAX_ROOMS_IN_PROCESS = 1_000
+"""Rooms one process holds at once (each a few kB; the idle ones expire)."""
+
+
+class RoomStoreUnavailable(Exception):
+    """The shared store cannot be reached (Redis stopped, or too slow): the page carries on solo."""
+
+
+def no_such_room(code: str) -> RoomRefused:
+    return RoomRefused(
+        f"there is no open room {code}: check the code on the projector (a room closes after two hours "
+        "without an answer, or when its teacher closes it)"
+    )
+
+
+def seats_full() -> RoomRefused:
+    return RoomRefused(f"this room is full ({MAX_ROOM_SEATS} students): ask the teacher to open a second room")
+
+
+def not_seated() -> RoomRefused:
+    return RoomRefused("join the room before answering (open the room's link again)")
+
+
+def already_answered() -> AlreadyAnswered:
+    return AlreadyAnswered("you have answered this question already: your first answer counts")
+
+
+def expiry_s(room: Room, idle_s: float) -> float:
+    """How long ``room`` lives after its last write: a closed one only long enough to say so."""
+    return min(CLOSED_ROOM_S, idle_s) if room.phase == CLOSED else idle_s
+
+
+class RoomStore(Protocol):
+    where: str
+    """Where the rooms are, for people (``"Redis at 127.0.0.1:6390"``, ``"this app process"``)."""
+
+    def create(self, room: Room) -> bool:
+        """Store a new room; ``False`` if its code is taken (draw another)."""
+
+    def view(self, code: str) -> RoomView | None:
+        """The room with its seats and this round's answers; ``None`` if there is none (or it expired)."""
+
+    def join(self, code: str, seat: str, nickname: str) -> None:
+        """Seat a student (again: the nickname is replaced). Raises :class:`RoomRefused`."""
+
+    def answer(self, code: str, seat: str, *, round: int, choice: Pair) -> None:
+        """Record the seat's answer to ``round``. Raises :class:`RoomRefused` (:class:`AlreadyAnswered`
+        when it has one: the first stands)."""
+
+    def change(self, code: str, transition: Callable[[Room], Room]) -> Room:
+        """Apply a teacher's transition (``lambda room: room.revealed_by(token)``) atomically."""
+
+    def allow(self, key: str, *, limit: int, per_s: float) -> bool:
+        """Count one attempt for ``key`` and say whether it is allowed: at most ``limit`` are, in any
+        ``per_s`` seconds (a sliding window; refused attempts are not counted, so a client that keeps
+        trying gets in again as its oldest attempts age out)."""
+
+
+@dataclass
+class _Held:
+    room: Room
+    touched: float
+    seats: dict[str, str] = field(default_factory=dict)
+    answers: dict[int, dict[str, Pair]] = field(default_factory=dict)
+
+
+class MemoryRoomStore:
+    """The rooms in this process (one lock makes each change atomic). One process only."""
+
+    where = "this app process"
+
+    def __init__(self, *, idle_s: float = ROOM_IDLE_S, clock: Callable[[], float] = time.time) -> None:
+        self.idle_s, self._clock = idle_s, clock
+        self._rooms: dict[str, _Held] = {}
+        self._attempts: dict[str, deque[float]] = {}  # key -> times of its allowed attempts, oldest first
+        self._lock = threading.Lock()
+
+    def _live(self, code: str) -> _Held | None:
+        held = self._rooms.get(code)
+        if held is not None and self._clock() - held.touched > expiry_s(held.room, self.idle_s):
+            del self._rooms[code]
+            return None
+        return held
+
+    def _touch(self, held: _Held) -> None:
+        held.touched = self._clock()
+
+    def create(self, room: Room) -> bool:
+        with self._lock:
+            for code in list(self._rooms):
+                self._live(code)  # sweep the expired, so memory holds only live rooms
+            if self._live(room.code) is not None:
+                return False
+            if len(self._rooms) >= MAX_ROOMS_IN_PROCESS:
+                raise RoomRefused(f"this app process holds {MAX_ROOMS_IN_PROCESS:,} rooms already: close one, or try later")
+            self._rooms[room.code] = _Held(room, self._clock())
+            return True
+
+    def view(self, code: str) -> RoomView | None:
+        with self._lock:
+            held = self._live(code)
+            if held is None:
+                return None
+            answers = held.answers.get(held.room.round, {})
+            return RoomView(held.room, tuple(held.seats.items()), tuple(answers.items()))
+
+    def join(self, code: str, seat: str, nickname: str) -> None:
+        with self._lock:
+            held = self._live(code)
+            if held is None:
+                raise no_such_room(code)
+            held.room.check_open()
+            if seat not in held.seats and len(held.seats) >= MAX_ROOM_SEATS:
+                raise seats_full()
+            held.seats[seat] = nickname
+            self._touch(held)
+
+    def answer(self, code: str, seat: str, *, round: int, choice: Pair) -> None:
+        with self._lock:
+            held = self._live(code)
+            if held is None:
+                raise no_such_room(code)
+            if seat not in held.seats:
+                raise not_seated()
+            held.room.check_answer(round=round, choice=choice)
+            answers = held.answers.setdefault(round, {})
+            if seat in answers:
+                raise already_answered()
+            answers[seat] = tuple(choice)
+            self._touch(held)
+
+    def change(self, code: str, transition: Callable[[Room], Room]) -> Room:
+        with self._lock:
+            held = self._live(code)
+            if held is None:
+                raise no_such_room(code)
+            held.room = transition(held.room)
+            self._touch(held)
+            return held.room
+
+    def allow(self, key: str, *, limit: int, per_s: float) -> bool:
+        now = self._clock()
+        with self._lock:
+            if len(self._attempts) > 10_000:  # a bound on memory: clients with no recent attempt are dropped
+                self._attempts = {k: times for k, times in self._attempts.items() if times and times[-1] > now - per_s}
+            times = self._attempts.setdefault(key, deque())
+            while times and times[0] <= now - per_s:
+                times.popleft()
+            if len(times) >= limit:
+                return False
+            times.append(now)
+            return True
+
