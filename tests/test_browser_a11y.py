@@ -5,7 +5,8 @@ bundles ``axe.min.js``; only that file is used: it is evaluated in the page, the
 the whole document. The pages come from ``bpe.app.pages.PAGES``, so a page added later is audited too:
 whole, then, in the same session, in presenter mode on a projector's screen (switched on in the
 sidebar). Any *serious* or *critical* violation fails, with the rule, its help text and the first
-failing elements, so the message says what to fix. With ``--screenshots``, each page is also saved
+failing elements, so the message says what to fix. In presenter mode the page must also fit the projector's width
+(nothing pans sideways or is cut off at the right edge). With ``--screenshots``, each page is also saved
 as ``test-artifacts/page-<name>[-presenter].png``.
 """
 
@@ -21,6 +22,7 @@ from playwright.sync_api import expect
 from bpe.app.pages import PAGES
 
 from .conftest import ARTIFACTS, PROJECTOR, TALL
+from .page_width import assert_fits_the_screens_width
 
 pytestmark = pytest.mark.browser
 
@@ -126,3 +128,4 @@ def test_no_serious_or_critical_axe_violation_in_normal_or_presenter_mode(page, 
     expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible()
     expect(page.locator("html")).to_have_css("font-size", "22px")
     audit(page, picture, f"{name}-presenter", whole=False)
+    assert_fits_the_screens_width(page, f"{name} in presenter mode at 1280x720")

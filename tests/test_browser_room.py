@@ -1,7 +1,10 @@
 """A class room in real browsers: a teacher on a projector (1280x720, presenter mode) and three
 students on phones (390x844), each on a different replica, over two replicas behind HAProxy and a
 real Redis (started by the test on a free port, with a password and persistence on; stopped after)
-and, the same lesson, over one process with the in-process store.
+and, with ``--screenshots``, the same lesson over one process with the in-process store (its
+pictures; in the regular run the in-process store passes the same room tests without a browser:
+tests/test_room_stores.py runs every store test on both stores, and tests/test_app_room.py runs a
+teacher and students as sessions of one process, which fails if each session had a store of its own).
 
 The lesson: the teacher opens a room; the students join (one nickname is HTML, shown as text);
 two answer (one taps twice); Redis is stopped mid-question (every page says so in one line and
@@ -55,7 +58,7 @@ def over_replicas(tmp_path_factory):
         yield Setup("replicas", replicas.url, ("r1", "r2", "r1", "r2"), redis_server)
 
 
-@pytest.fixture(params=["two replicas and Redis", "one process"])
+@pytest.fixture(params=["two replicas and Redis", pytest.param("one process", marks=pytest.mark.screenshots)])
 def setup(request):
     if request.param == "one process":
         return Setup("one-process", request.getfixturevalue("app_url"), ())

@@ -66,8 +66,8 @@ def test_each_cards_chips_and_ids_are_tiktokens_and_in_the_first_laptop_screen(p
 
 
 @pytest.mark.parametrize("key", list(PHENOMENA))
-def test_each_cards_chips_are_in_the_first_screen_of_a_projector_in_presenter_mode(new_tab, app_url, picture, tiktokens, key):
-    page = new_tab(**PROJECTOR)
+def test_each_cards_chips_are_in_the_first_screen_of_a_projector_in_presenter_mode(page, app_url, picture, tiktokens, key):
+    page.set_viewport_size(PROJECTOR)
     open_card(page, app_url, key, present=True)
     expect(page.locator("html")).to_have_css("font-size", "22px")
     check_rows(page, PHENOMENA[key].samples[0][1], tiktokens, in_first_screen=1 if key in LONG_TEXTS else 3)

