@@ -47,11 +47,14 @@ def shown(client: ProtocolSession) -> str:
     return plain("\n".join(client.texts))
 
 
-@pytest.fixture
-def replicas(tmp_path):
+@pytest.fixture(scope="module")
+def replicas(tmp_path_factory):
+    """One replica set for the file's two tests (each start is two app servers, Redis and HAProxy):
+    the failover test kills a replica and sees it started again, then the upload test uses both
+    replicas (the restarted one too) and stops the set."""
     # A missing HAProxy fails these tests (never skips them): a machine without it runs fewer tests.
     assert HAPROXY is not None, "HAProxy is not installed: scripts/install.sh --test installs it (apt-get install haproxy)"
-    replica_set = ReplicaSet(redis_dir=tmp_path)
+    replica_set = ReplicaSet(redis_dir=tmp_path_factory.mktemp("redis"))
     try:
         yield replica_set
     finally:
@@ -156,8 +159,6 @@ def test_a_dead_replicas_learners_come_back_and_serve_sh_starts_it_again(replica
                  what=f"the new {dead_name} did not answer")
         seen = pool.submit(asyncio.run, asyncio.wait_for(learner_back_on(replicas.url, dead_name), timeout=120)).result()
         assert "Merge 1 of" in seen, seen
-    assert replicas.stop() == 128 + signal.SIGTERM
-    assert [name for name, pid in replicas.pids.items() if alive(pid)] == []
 
 
 @pytest.mark.browser
@@ -187,7 +188,7 @@ def test_each_learners_upload_reaches_its_replica_and_stopping_the_set_leaves_no
         for context in contexts:
             context.close()
 
-    # Then Ctrl+C (one replica set started for both checks: each start is two app servers and HAProxy)
+    # Then Ctrl+C (the set the failover test used: the replica it killed is the supervisor's new one)
     assert all(alive(pid) for pid in replicas.pids.values()), replicas.pids
     assert replicas.stop() == 128 + signal.SIGTERM  # its trap ran, then it exited as signalled
     assert [name for name, pid in replicas.pids.items() if alive(pid)] == []
