@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from .end_of_word import END_OF_WORD_MODES
 from .errors import SettingsError
 from .limits import MAX_MERGES
+from .named_pretokenizers import PRETOKENIZERS, NamedPretokenizer
 from .pretokenize import Pretokenizer, validate_special_tokens
 from .tiebreak import tie_break_rule
 from .vocab import UNITS
@@ -82,9 +83,15 @@ class TrainSettings:
         _check_int("max_ties", self.max_ties, 1, 1000)
 
     @property
+    def pretokenizer_entry(self) -> NamedPretokenizer | None:
+        """The named pre-tokenizer's registry entry (``None`` for ``regex:PATTERN``); the spec was
+        checked when the settings were made, so no pattern is compiled again here."""
+        return PRETOKENIZERS.get(self.pretokenizer)
+
+    @property
     def reserved_tokens(self) -> tuple[str, ...]:
         """Special tokens the pre-tokenizer always adds (SentencePiece's <unk>, <s>, </s>), first."""
-        entry = Pretokenizer.parse(self.pretokenizer).entry
+        entry = self.pretokenizer_entry
         reserved = () if entry is None else entry.reserved_tokens
         return tuple(token for token in reserved if token not in self.special_tokens)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from itertools import chain
+from itertools import chain, islice
 from typing import Literal
 
 from .end_of_word import mark_word
@@ -153,7 +153,7 @@ class Tokenizer:
         """
         merges = len(trace.steps) if step is None else trace.check_step(step)
         settings = trace.settings
-        entry = Pretokenizer.parse(settings.pretokenizer).entry
+        entry = settings.pretokenizer_entry
         reserved = entry is not None and bool(entry.reserved_tokens)
         return cls(
             unit=settings.unit,
@@ -197,7 +197,7 @@ class Tokenizer:
     @property
     def base(self) -> dict[int, Token]:
         """``id -> Token`` of the symbols before any merge, in the order given (a copy)."""
-        return dict(list(self._tokens.items())[: self._table.base_count])  # the table lists them first
+        return dict(islice(self._tokens.items(), self._table.base_count))  # the table lists them first
 
     def token_text(self, token_id: int) -> str:
         """How token ``token_id`` is spelled (invalid UTF-8 as ``\\x..`` escapes)."""

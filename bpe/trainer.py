@@ -35,7 +35,6 @@ from .end_of_word import mark_word, marker_ids
 from .first_seen import FirstSeenIndex
 from .pair_counts import PairCounts
 from .pair_merge import count_pairs, index_pairs, merge_pair  # noqa: F401  (count_pairs, merge_pair: tests)
-from .pretokenize import Pretokenizer
 from .settings import TrainSettings
 from .tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from .trace import (
@@ -51,7 +50,7 @@ ProgressCallback = Callable[[int, int], None]
 def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...]:
     """The base tokens a run on ``corpus`` under ``settings`` starts from (ids in order)."""
     finals = "".join({text[-1] for text, _ in corpus.words})  # for the attached mode
-    entry = Pretokenizer.parse(settings.pretokenizer).entry
+    entry = settings.pretokenizer_entry
     char_counts = None
     if entry is not None and entry.base_by_frequency:
         char_counts = defaultdict(int)
@@ -278,7 +277,7 @@ class _Run:
         self.hf_rank = hf_ranks(base, unit=settings.unit)
         self.token_bytes = [len(token.data) for token in base]
         rule = tie_break_rule(settings.tie_break)
-        entry = Pretokenizer.parse(settings.pretokenizer).entry
+        entry = settings.pretokenizer_entry
         # A pair whose merged piece the pre-tokenizer forbids is never counted (SentencePiece's rule).
         self.allowed = None if entry is None or entry.piece_rule is None else _PieceRule(entry.piece_rule, self.sort_bytes)
         if self.allowed is not None:

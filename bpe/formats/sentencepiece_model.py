@@ -244,8 +244,7 @@ def to_sentencepiece(tokenizer: Tokenizer) -> bytes:
 def _model_bytes(tokenizer: Tokenizer) -> bytes:
     tokens, specials = tokenizer.tokens, sorted(tokenizer.special_tokens.items(), key=lambda item: item[1])
     merged = [new_id for _, _, new_id in tokenizer.merges]
-    characters = [i for i, token in tokens.items() if i not in set(merged) and not tokenizer.is_special(i)
-                  and i not in tokenizer.fallback_bytes]
+    characters = list(tokenizer.base)  # the table's first tokens: neither merged, special nor byte pieces
     pieces = [(text, 0.0, UNKNOWN if text == tokenizer.unknown_token else CONTROL) for text, _ in specials]
     pieces += [(f"<0x{byte:02X}>", 0.0, BYTE) for byte in sorted(tokenizer.fallback_bytes.values())]
     pieces += [(tokens[i].data.decode("utf-8"), -float(rank), NORMAL) for rank, i in enumerate(merged + characters)]
