@@ -203,6 +203,11 @@ class Tokenizer:
         """How token ``token_id`` is spelled (invalid UTF-8 as ``\\x..`` escapes)."""
         return token_text(self._token(token_id), self.end_of_word)
 
+    def byte_ids(self, data: bytes) -> list[int]:
+        """The base token of each byte of ``data`` (byte-level; GPT-2 numbers its bytes otherwise):
+        ``load_pretrained("gpt2").byte_ids(b"\\xe2\\x82")``, two of the bytes of "€", is ``[158, 224]``."""
+        return [self._table.byte_ids[value] for value in data]
+
     def is_special(self, token_id: int) -> bool:
         return token_id in self._special_ids
 

@@ -53,8 +53,7 @@ def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_befo
     starts = shared_view(trained, "chunk starts", build=lambda: chunk_starts(
         text, Tokenizer.from_trace(trace, step=0).pretokenizer, trace.settings.special_tokens,
     ))
-    block = window_block(trace, text, starts, step=step, tokens=tokens, names=names, hold_before=hold_before)
-    return block, "bpe-window-note" in block
+    return window_block(trace, text, starts, step=step, tokens=tokens, names=names, hold_before=hold_before)
 
 
 def corpus_editor_section() -> None:

@@ -50,11 +50,7 @@ def read_url() -> None:
     if linked in PRESETS:
         EXAMPLE.set(linked)
     else:
-        st.warning(
-            f"In the link: unknown example {escape_markdown(linked)}; showing "
-            f"{escape_markdown(PRESETS[EXAMPLE.get()].title)}.",
-            icon=":material/link:",
-        )
+        url.warn_link(f"unknown example {linked}; showing {PRESETS[EXAMPLE.get()].title}")
 
 
 def learned_lines(lab: TieLab) -> str:

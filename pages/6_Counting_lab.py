@@ -29,7 +29,7 @@ UNIT = SessionValue("count_unit", "char")
 def read_url() -> None:
     if (text := url.new_param("text")) is not None:
         if len(text) > MAX_COUNTING_LAB_CHARS:
-            st.warning(f"In the link: the text has {len(text):,} characters; the lab keeps the first {MAX_COUNTING_LAB_CHARS:,}.", icon="🔗")
+            url.warn_link(f"the text has {len(text):,} characters; the lab keeps the first {MAX_COUNTING_LAB_CHARS:,}")
         TEXT.set(text[:MAX_COUNTING_LAB_CHARS])
     left, right = url.new_param("left"), url.new_param("right")
     if left is not None or right is not None:

@@ -14,7 +14,7 @@ from bpe.errors import BpeError
 from bpe.limits import MAX_SHOWN_TOKENS
 from bpe.markdown import escape_markdown
 from bpe.spelling import visible_text
-from bpe.views.encoding import byte_ids, byte_pieces, parse_ids
+from bpe.views.encoding import byte_pieces, parse_ids
 from bpe.views.token_html import chips_html
 
 from .render import show_html
@@ -50,7 +50,7 @@ def decode_section(tokenizer, encoded: list[int], owner: tuple[str, str]) -> Non
         "Use the ids encoded above", key=widget_key("decode_follow"), on_click=DECODE_FOR.set, args=(None,), width="stretch", disabled=typed_for is None,
         help="Decode follows Encode until you type or pick other ids.",
     )
-    partial = byte_ids(tokenizer, b"\xe2\x82") if tokenizer.unit == "byte" else None  # two of the three bytes of "€"
+    partial = tokenizer.byte_ids(b"\xe2\x82") if tokenizer.unit == "byte" else None  # two of the three bytes of "€"
     buttons[1].button(
         "Try half a character (e2 82)", key=widget_key("decode_half"), on_click=_set_decode_ids, args=(", ".join(map(str, partial or ())), owner),
         disabled=partial is None, width="stretch",

@@ -20,9 +20,6 @@ WALK = keyed("bpe-walk-buttons")
 """The Encode page's merge-walk buttons (a keyed horizontal container)."""
 HOME = keyed("bpe-home")
 """The home page's content (its descriptions are the page: a phone keeps them)."""
-BELOW = keyed("bpe-below")
-"""What a lesson page draws after its lesson (the inputs in presenter mode, the score...): on a
-phone, below the lesson too."""
 
 STALE_CSS = f"""
 <style>

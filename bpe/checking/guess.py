@@ -42,13 +42,13 @@ from ..settings import TrainSettings
 from ..tiebreak import TIE_BREAK_RULES
 from ..vocab import UNITS
 from .compact import Spelled
+from .handwritten import MARKER_END
 from .mistakes import Variant
 from .search import Attempt, CheckCorpus, search
 
 SPECIAL_LOOKING = regex.compile(r"<\|[^<>|\s]{1,40}\|>|</?[A-Za-z][A-Za-z0-9_.:-]{0,20}>|\[[A-Z][A-Z_]{1,15}\]")
 """Strings that look like special tokens: ``<|endoftext|>``, ``<s>``, ``</s>``, ``<pad>``, ``[CLS]``."""
 MAX_SPECIALS = 8
-MARKER = regex.compile(r"</?[^<>\s]{0,8}>$")  # </w>, <w>, </s>: how learners spell a word's end
 _GRID = 24
 """At most this many combinations of the narrowed-down settings are followed (each with every tie rule)."""
 _PREFERRED = ("gpt2", "gpt4", "gpt4o", "whitespace", "space")
@@ -125,7 +125,7 @@ def markers(learner: Sequence[Spelled]) -> list[str]:
     """The end-of-word marker the merges spell most, if any: ``[(b"es", b"t</w>")] -> ["</w>"]``."""
     found: Counter[str] = Counter()
     for _, right in learner:
-        match = MARKER.search(right.decode("utf-8", errors="replace"))
+        match = MARKER_END.search(right.decode("utf-8", errors="replace"))
         if match:
             found[match.group()] += 1
     return [marker for marker, _ in found.most_common(1)]

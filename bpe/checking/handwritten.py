@@ -50,7 +50,8 @@ HINTED = ("unit", "pretokenizer", "end_of_word", "end_of_word_mode", "special_to
 """The settings a file may state about how it was trained (hints for a guess, never imposed)."""
 _LITERAL = regex.compile(r"""[bB]?(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
 _BETWEEN = regex.compile(r"[\s,()\[\]]*")
-_MARKER_END = regex.compile(r"</?[^<>\s]{0,8}>$")
+MARKER_END = regex.compile(r"</?[^<>\s]{0,8}>$")
+"""How learners spell a word's end at the end of a token: ``</w>``, ``<w>``, ``</s>``."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def _lines(text: str) -> list[tuple[int, str]]:
 # -- lines ---------------------------------------------------------------------------------------
 def _known(token: str, made: set[str]) -> bool:
     """A token a line may use: one character, made by an earlier line, or one of these with a marker (``t</w>``)."""
-    bare = _MARKER_END.sub("", token) if len(token) > 2 else token
+    bare = MARKER_END.sub("", token) if len(token) > 2 else token
     return len(bare) <= 1 or bare in made or token in made
 
 
@@ -183,13 +184,14 @@ def _read_quoted(text: str, value: object, source: str) -> tuple[tuple[Spelled, 
 
 
 # -- JSON ----------------------------------------------------------------------------------------
-def _merges_value(value: object) -> list | None:
+def merges_value(value: object) -> list | None:
+    """The list of merges a JSON value holds (itself, or under ``"merges"``), else ``None``."""
     merges = value.get("merges") if isinstance(value, dict) else value
     return merges if isinstance(merges, list) else None
 
 
 def _json_merges(text: str, value: object) -> bool:
-    return _merges_value(value) is not None
+    return merges_value(value) is not None
 
 
 def _byte_list(part: object) -> bytes | None:
@@ -210,7 +212,7 @@ _JSON_KINDS: tuple[tuple[str, Callable[[object], bool]], ...] = (
 
 
 def _read_json(text: str, value: object, source: str) -> tuple[tuple[Spelled, ...], dict]:
-    items = _merges_value(value)
+    items = merges_value(value)
     if not items:
         return (), {}
     hints = _hints(value.get("settings"), source) if isinstance(value, dict) else {}

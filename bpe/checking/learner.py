@@ -34,7 +34,7 @@ from ..formats.common import TokenizerFormat, as_text
 from ..limits import MAX_MERGES
 from ..tokenizer import Tokenizer
 from ..vocab import token_sort_bytes
-from .handwritten import HANDWRITTEN, Spelled, read_handwritten
+from .handwritten import HANDWRITTEN, Spelled, merges_value, read_handwritten
 
 BOM = "\ufeff".encode()
 _PICKLE_STARTS = (b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05", b"(lp0", b"(dp0", b"]q\x00", b"}q\x00", b"](", b"}(")
@@ -157,7 +157,7 @@ def read_learner_merges(contents: str | bytes, *, name: str = "merges.txt", shap
         except FormatError as error:
             raise _refused(str(error).rstrip("?"), "text") from None
         value = _json_value(text, name)
-        if shape is None and value is not None and not isinstance(value.get("merges") if isinstance(value, dict) else value, list):
+        if shape is None and value is not None and merges_value(value) is None:
             raise _refused(f"{name} holds JSON that is no tokenizer file and has no list of merges", "json")
         found, pairs, hints = read_handwritten(text, source=name, value=value, shape=shape)
         merges = LearnerMerges(pairs, found, hints)

@@ -93,11 +93,15 @@ def _first_place(text: str, starts: Sequence[int], needle: str, is_place: Callab
     return None
 
 
-def step_window(trace: Trace, text: str, starts: Sequence[int], step: int, *, tokens: int = WINDOW_TOKENS) -> tuple[int, int]:
+def step_window(
+    trace: Trace, text: str, starts: Sequence[int], step: int, *, tokens: int = WINDOW_TOKENS,
+    tokenizer_before: Tokenizer | None = None,
+) -> tuple[int, int]:
     """The window for step ``step`` of the Train page: about ``tokens`` tokens around the first
     place of merge ``step`` (of merge 1 at step 0), where the "before" moment numbers the pair's
     places. Its length in characters follows the corpus's characters per token at that step, so
-    a step draws about as many chips at merge 1 as at merge 2,000.
+    a step draws about as many chips at merge 1 as at merge 2,000. ``tokenizer_before``: the tokenizer
+    before merge ``step`` (``Tokenizer.from_trace(trace, step=max(step - 1, 0))``), if the caller has it.
 
     >>> from bpe.presets import PRESETS
     >>> from bpe.trainer import train
@@ -114,7 +118,7 @@ def step_window(trace: Trace, text: str, starts: Sequence[int], step: int, *, to
     if not trace.steps:
         return merge_window(text, starts, "", chars=chars, is_place=lambda start, end: False)
     merge = trace.steps[max(step, 1) - 1]
-    tokenizer = Tokenizer.from_trace(trace, step=merge.step - 1)
+    tokenizer = tokenizer_before or Tokenizer.from_trace(trace, step=merge.step - 1)
     pair = (merge.left, merge.right)
 
     def is_place(start: int, end: int) -> bool:

@@ -167,10 +167,7 @@ def walkthrough_html(
         )
 
     def spell(token_id: int) -> str:
-        if names and token_id in names:
-            return names[token_id]
-        token = tokens[token_id]
-        return visible_text(token.data, eow, token.ends_word)
+        return _spell(tokens, token_id, eow, names)
 
     blocks = []
     for walk in walks[:limit]:
@@ -252,10 +249,7 @@ def walk_line(tokenizer: Tokenizer, step: WalkStep, at: int, count: int, *, name
     <p class="bpe-walk-line"><b>Step 1 of 9</b> · merge 1: s + t → st, at 2 places</p>
     """
     def spell(token_id: int) -> str:
-        if names and token_id in names:
-            return names[token_id]
-        token = tokenizer.tokens[token_id]
-        return visible_text(token.data, tokenizer.end_of_word, token.ends_word)
+        return _spell(tokenizer.tokens, token_id, tokenizer.end_of_word, names)
 
     if step.rank is None:
         what = f"the text before any merge: {len(step.ids):,} {'bytes' if tokenizer.unit == 'byte' else 'characters'}"
@@ -265,21 +259,14 @@ def walk_line(tokenizer: Tokenizer, step: WalkStep, at: int, count: int, *, name
     return f'<p class="bpe-walk-line"><b>Step {at:,} of {count - 1:,}</b> · {html.escape(what)}</p>'
 
 
+def _spell(tokens: Mapping[int, Token], token_id: int, end_of_word: str | None, names: Mapping[int, str] | None) -> str:
+    """A token as plain text, or its given name (the Wikipedia example's Z, Y, X)."""
+    if names and token_id in names:
+        return names[token_id]
+    token = tokens[token_id]
+    return visible_text(token.data, end_of_word, token.ends_word)
+
+
 def byte_pieces(tokenizer: Tokenizer, ids: Sequence[int]) -> list[Piece]:
     """The pieces of ``ids`` for decoding: each token's own bytes, partial characters included."""
     return pieces_for(ids, tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))
-
-
-def byte_ids(tokenizer: Tokenizer, data: bytes) -> list[int]:
-    """The base token of each byte of ``data``, for a byte-level tokenizer (our ids are the byte
-    values; GPT-2 numbers its bytes otherwise).
-
-    >>> from bpe.pretrained import load_pretrained
-    >>> byte_ids(load_pretrained("gpt2"), b"\\xe2\\x82")  # two of the three bytes of "€"
-    [158, 224]
-    """
-    by_byte: dict[bytes, int] = {}
-    for token_id, token in tokenizer.base.items():  # the bytes come before an end-of-word marker
-        if len(token.data) == 1 and not token.ends_word:
-            by_byte.setdefault(token.data, token_id)
-    return [by_byte[bytes([value])] for value in data]

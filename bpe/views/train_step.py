@@ -37,11 +37,13 @@ AFTER_LEGEND = (
 )
 
 
-def _chunks(trace: Trace, step: int, *, text: str | None, table: Sequence[tuple[str, int]] | None) -> list[Chunk]:
+def _chunks(
+    trace: Trace, step: int, *, text: str | None, table: Sequence[tuple[str, int]] | None, tokenizer: Tokenizer | None,
+) -> list[Chunk]:
     if table is not None:  # a word table: each word whole, as it was trained
         tokenizer = Tokenizer.from_trace(trace, step=step, pretokenizer="none")
         return [Chunk(tuple(tokenizer.encode_ordinary(word))) for word, _ in table]
-    return chunks_of(Tokenizer.from_trace(trace, step=step), text or "")
+    return chunks_of(tokenizer or Tokenizer.from_trace(trace, step=step), text or "")
 
 
 def _pieces(trace: Trace, chunks: Sequence[Chunk], names: Mapping[int, str], *, new_id: int | None = None):
@@ -76,16 +78,18 @@ def _count_note(
 def corpus_block(
     trace: Trace, *, text: str | None = None, table: Sequence[tuple[str, int]] | None = None, step: int,
     names: Mapping[int, str] | None = None, whole: bool = True, hold_before: bool = False,
+    tokenizer_before: Tokenizer | None = None,
 ) -> str:
     """The corpus before and after merge ``step`` (see the module docstring) as one HTML block.
 
-    ``text`` is the drawn text (``whole``: all of the corpus), or ``table`` the word table.
+    ``text`` is the drawn text (``whole``: all of the corpus), or ``table`` the word table;
+    ``tokenizer_before``: the tokenizer before merge ``step``, for ``text``, if the caller has it.
     ``hold_before``: keep showing "before" (the learner pressed B) instead of moving on to "after".
     """
     names = names or {}
     word_table = table is not None
     before_step = max(step - 1, 0)
-    chunks = _chunks(trace, before_step, text=text, table=table)
+    chunks = _chunks(trace, before_step, text=text, table=table, tokenizer=tokenizer_before)
     pieces = _pieces(trace, chunks, names)
     moment = f"Before merge {step:,}: " if step else "Before any merge: "
     note = _count_note(trace, before_step, chunks, whole=whole, word_table=word_table, moment=moment)
@@ -117,10 +121,11 @@ def corpus_block(
 def window_block(
     trace: Trace, text: str, starts: Sequence[int], *, step: int, tokens: int = WINDOW_TOKENS,
     names: Mapping[int, str] | None = None, hold_before: bool = False,
-) -> str:
+) -> tuple[str, bool]:
     """:func:`corpus_block` of the part of ``text`` around merge ``step``'s first place (about
     ``tokens`` tokens of whole chunks, :mod:`bpe.views.corpus_window`), with a line saying which
-    part it is. ``starts``: :func:`~bpe.views.corpus_window.chunk_starts` of ``text``.
+    part it is, and whether it is a part (not the whole text). ``starts``:
+    :func:`~bpe.views.corpus_window.chunk_starts` of ``text``.
 
     >>> from bpe.presets import PRESETS
     >>> from bpe.pretokenize import Pretokenizer
@@ -130,20 +135,24 @@ def window_block(
     >>> preset = PRESETS["python-docs"]
     >>> trace = train(preset.corpus(), replace(preset.settings, merges=30))
     >>> starts = chunk_starts(preset.corpus_text, Pretokenizer.parse(trace.settings.pretokenizer), ())
-    >>> block = window_block(trace, preset.corpus_text, starts, step=30)
+    >>> block, _ = window_block(trace, preset.corpus_text, starts, step=30)
     >>> "around merge 30&#x27;s first place" in block, 300 < block.count('class="bpe-tok') < 500  # two moments
     (True, True)
     """
-    start, end = step_window(trace, text, starts, step, tokens=tokens)
+    tokenizer_before = Tokenizer.from_trace(trace, step=max(step - 1, 0))  # one build for the window and the block
+    start, end = step_window(trace, text, starts, step, tokens=tokens, tokenizer_before=tokenizer_before)
     whole = (start, end) == (0, len(text))
-    block = corpus_block(trace, text=text[start:end], step=step, names=names, whole=whole, hold_before=hold_before)
+    block = corpus_block(
+        trace, text=text[start:end], step=step, names=names, whole=whole, hold_before=hold_before,
+        tokenizer_before=tokenizer_before,
+    )
     if whole:
-        return block
+        return block, False
     where = f"merge {max(step, 1):,}'s first place" if trace.steps else "the start"
     return block + (
         f'<p class="bpe-legend bpe-window-note">Showing characters {start + 1:,} to {end:,} of {len(text):,}, '
         f"around {html.escape(where)}.</p>"
-    )
+    ), True
 
 
 def stop_html(trace: Trace, pairs: Sequence[PairCount], names: Mapping[int, str] | None = None) -> str:
