@@ -23,7 +23,6 @@ and the servers are always stopped.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import textwrap
@@ -35,10 +34,10 @@ sys.path.insert(0, str(ROOT))
 
 from bpe.pretrained import PRETRAINED, load_pretrained  # noqa: E402
 from bpe.teaching.why_tokenization import PHENOMENA  # noqa: E402
+from load_common import cpu_seconds  # noqa: E402
 from tests.app_server import running_app  # noqa: E402
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage"]
 SENTENCE = "How many r's are in raspberry?"
 PAUSES = ("False", "0ms", "150ms", "250ms", "300ms", "500ms")
 WRAPPER = """
@@ -63,11 +62,6 @@ WATCH = """(expected) => {
     if (!window.drawn && document.body.innerText.includes(expected)) window.drawn = performance.now();
   }).observe(document.body, {subtree: true, childList: true, characterData: true});
 }"""
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def expected_counts() -> str:
@@ -119,7 +113,7 @@ def main() -> None:
     print(f"typing {SENTENCE!r} ({len(SENTENCE)} keys); final counts: {expected}")
     print(f"{'pause':>7} {'ms/key':>6} {'commits':>8} {'latency ms (median)':>20} {'server CPU ms/commit':>21}")
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         (Path(folder) / "pages").symlink_to(ROOT / "pages")
         try:
             for pause in args.pauses:

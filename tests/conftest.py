@@ -218,6 +218,8 @@ TALL = {"width": 1366, "height": 2400}
 """A whole page at once, for an audit of everything or a full-page picture."""
 PROJECTOR = {"width": 1280, "height": 720}
 """A classroom projector, where a teacher uses presenter mode."""
+PHONE = {"width": 390, "height": 844}
+"""A phone held upright, where a student answers a class room's question."""
 
 
 @pytest.fixture(scope="session")

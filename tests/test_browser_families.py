@@ -9,12 +9,11 @@ Waits are on content the action changes (Playwright's auto-retrying ``expect``).
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PROJECTOR
+from .conftest import PHONE, PROJECTOR
 from .streamlit_widgets import choose
 
 pytestmark = pytest.mark.browser
 FIRST_LOAD_MS = 60_000  # Qwen3.6's first load in a server reads 248,077 tokens
-PHONE = {"width": 390, "height": 844}
 LAB = "Pre-tokenization_lab?text=Cafe%CC%81+paid+1234567+%E6%9D%B1%E4%BA%AC%E3%81%A7"
 
 

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PROJECTOR
+from .conftest import PHONE, PROJECTOR
 from .page_width import assert_fits_the_screens_width
 from .streamlit_widgets import choose
 
@@ -193,7 +193,7 @@ LESSONS = [
     ("byte-inspector", "Byte_inspector", ".bpe-bytes"),
     ("compare", "Compare?preset=sennrich", ".bpe-tokens .bpe-tok"),
 ]
-SCREENS = {"projector-1280x720": (1280, 720, "&present=1"), "phone-390x844": (390, 844, "")}
+SCREENS = {"projector-1280x720": (PROJECTOR, "&present=1"), "phone-390x844": (PHONE, "")}
 # The projector's width is checked on every page by tests/test_browser_a11y.py, which has each page
 # open in presenter mode at 1280x720 already; here the projector only makes its picture (one page
 # load fewer per lesson in the regular run, where the suite is CPU-bound).
@@ -206,8 +206,8 @@ def test_each_lesson_page_is_drawn_without_panning_sideways_on_a_projector_and_a
     page, app_url, picture, name, path, drawn, screen,
 ):
     """Wide tables scroll in their own box; with --screenshots, also the picture to look at."""
-    width, height, query = SCREENS[screen]
-    page.set_viewport_size({"width": width, "height": height})
+    size, query = SCREENS[screen]
+    page.set_viewport_size(size)
     page.goto(f"{app_url}/{path}{'&' if '?' in path else '?'}{query.lstrip('&')}" if query else f"{app_url}/{path}")
     expect(page.locator(drawn).first).to_be_attached(timeout=FIRST_LOAD_MS)
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
@@ -218,7 +218,7 @@ def test_each_lesson_page_is_drawn_without_panning_sideways_on_a_projector_and_a
 
 
 def test_on_a_phone_home_keeps_its_descriptions_and_predict_asks_before_the_score(page, app_url):
-    page.set_viewport_size({"width": 390, "height": 844})
+    page.set_viewport_size(PHONE)
     page.goto(f"{app_url}/")
     expect(page.get_by_text("A byte-level tokenizer never sees letters")).to_be_visible(timeout=FIRST_LOAD_MS)  # a tour step
     expect(page.get_by_text("Each step opens the page that shows it")).to_be_visible()

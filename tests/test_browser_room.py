@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PROJECTOR
+from .conftest import PHONE, PROJECTOR
 from .redis_server import RedisServer, running_redis
 from .replica_set import ReplicaSet
 from .app_server import free_port
@@ -33,7 +33,6 @@ from .test_browser_a11y import axe_violations, report
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 HOSTILE = "<svg onload=alert(1)>"
 FIRST_LOAD_MS = 60_000  # a replica's first page trains its example, on a machine other tests keep busy
 

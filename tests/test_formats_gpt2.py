@@ -1,6 +1,6 @@
 """GPT-2, offline: our tokenizer reads GPT-2's real files and encodes exactly as tiktoken does.
 
-tiktoken is built from the same files (``tiktoken.Encoding`` with GPT-2's pattern), never with
+tiktoken is built from the same files (its own ``gpt2`` constructor, ``tests/peers.py``), never with
 ``tiktoken.get_encoding``, which would download them. Also here: the fast encode path (cache
 and ``fast_split``) gives the same ids and pieces as the step-by-step walkthrough.
 """
@@ -8,7 +8,6 @@ and ``fast_split``) gives the same ids and pieces as the step-by-step walkthroug
 from __future__ import annotations
 
 import importlib.util
-import json
 
 import pytest
 import regex
@@ -22,6 +21,7 @@ from bpe.pretokenize import GPT2_PATTERN, Pretokenizer
 from bpe.pretrained import load_pretrained, pretrained_file_paths
 
 from .examples import examples
+from .peers import tiktoken_encoding
 
 ENDOFTEXT = "<|endoftext|>"
 
@@ -52,19 +52,7 @@ def gpt2():
 
 @pytest.fixture(scope="module")
 def reference() -> tiktoken.Encoding:
-    return tiktoken_gpt2()
-
-
-def tiktoken_gpt2() -> tiktoken.Encoding:
-    """tiktoken's gpt2 encoding rebuilt from the same files: rank of a token's bytes = its id."""
-    encoder_path, _ = pretrained_file_paths("gpt2")
-    encoder = json.loads(encoder_path.read_text(encoding="utf-8"))
-    from bpe.byte_level import UNICODE_TO_BYTE
-
-    ranks = {bytes(UNICODE_TO_BYTE[c] for c in text): i for text, i in encoder.items() if text != ENDOFTEXT}
-    return tiktoken.Encoding(
-        name="gpt2", pat_str=GPT2_PATTERN, mergeable_ranks=ranks, special_tokens={ENDOFTEXT: 50256}
-    )
+    return tiktoken_encoding("gpt2")
 
 
 def test_gpt2_loads_with_its_vocabulary_size_and_endoftext(gpt2):

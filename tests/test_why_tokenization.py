@@ -114,11 +114,11 @@ def test_the_special_tokens_card_notes_the_refusal_and_the_allowed_id_as_tiktoke
         assert f"allowed {len(allowed)} tokens, special id {special[0]}" in row.note
 
 
-def test_a_tokenizer_that_cannot_encode_a_text_says_why_and_the_others_still_count():
+def test_a_tokenizer_that_cannot_encode_a_text_says_why_and_the_others_still_count(ours):
     from bpe import Corpus, Tokenizer, TrainSettings, train
 
     chars = Tokenizer.from_trace(train(Corpus.from_text("low lower", pretokenizer="gpt2"), TrainSettings(unit="char", merges=2)))
-    rows = tokenize_with(PHENOMENA["languages"], "नमस्ते", {"ours": chars, "GPT-2": load_pretrained("gpt2")})
+    rows = tokenize_with(PHENOMENA["languages"], "नमस्ते", {"ours": chars, "GPT-2": ours["GPT-2"]})
     assert rows[0].error and "not in this char-level vocabulary" in rows[0].error and not rows[0].ids
     assert rows[1].error is None and rows[1].ids
     assert "cannot encode this text: " in split_rows_html(rows) and counts_line(rows).startswith("ours: cannot encode it")
