@@ -30,6 +30,7 @@ from ui.training import Trained
 from ui.preamble import current_run, run_summary
 from ui.quiz_views import verdict
 from ui.settings_sidebar import settings_sidebar
+from ui.shared_views import shared_view
 from ui.state import SessionValue, widget_key
 
 SCORE = SessionValue("quiz_score", factory=Score)
@@ -46,7 +47,15 @@ SEAT_CHARS = 12
 
 def corpus_view(trained: Trained, step: int) -> None:
     """The corpus after ``step`` merges, the token that merge made outlined; no pair counts. Lines
-    break between words only (a word split over two lines reads as two words)."""
+    break between words only (a word split over two lines reads as two words). Built once per run
+    and step for every session (a class room redraws it on every phone at once)."""
+    block, caption = shared_view(trained, "quiz corpus", step, build=lambda: _corpus_html(trained, step))
+    show_html(block)
+    if caption:
+        st.caption(caption)
+
+
+def _corpus_html(trained: Trained, step: int) -> tuple[str, str | None]:
     trace = trained.trace
     new_id = trace.steps[step - 1].new_id if step else None
     eow = trace.settings.end_of_word
@@ -56,17 +65,18 @@ def corpus_view(trained: Trained, step: int) -> None:
             (word, count, pieces_for(tokenizer.encode_ordinary(word), tokenizer.tokens, new_id=new_id))
             for word, count in trained.table
         ]
-        show_html(word_table_html(rows, end_of_word=eow))
-        return
+        return word_table_html(rows, end_of_word=eow), None
     text = excerpt(trained.text, SHOWN_CORPUS_CHARS, special_tokens=trace.settings.special_tokens)
     tokenizer = tokenizer_at(trained, step)
     chunks = chunks_of(tokenizer, text)
     ids = [token_id for chunk in chunks for token_id in chunk.ids]
     pieces = pieces_for(ids, tokenizer.tokens, special_ids=list(trace.special_ids.values()), new_id=new_id)
     words = "".join(layer_html(chunks, pieces, end_of_word=eow))
-    show_html(f'<div class="bpe-tokens{" bpe-big" if len(ids) <= BIG_TOKENS else ""}">{words}</div>')
     shown = f"the first {len(text):,} of {len(trained.text):,} characters, " if len(text) < len(trained.text) else ""
-    st.caption(f"Showing {shown}{len(ids):,} tokens. Each box is one token; · is a space, ↵ a newline.")
+    return (
+        f'<div class="bpe-tokens{" bpe-big" if len(ids) <= BIG_TOKENS else ""}">{words}</div>',
+        f"Showing {shown}{len(ids):,} tokens. Each box is one token; · is a space, ↵ a newline.",
+    )
 
 
 def seat() -> str:

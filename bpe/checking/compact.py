@@ -35,12 +35,20 @@ from dataclasses import dataclass, field
 
 from ..corpus import Corpus
 from ..settings import TrainSettings
+from ..spelling import visible_text
 from ..tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from ..trainer import merge_pair
 from ..vocab import Token, base_tokens, token_sort_bytes
 from .rules import COUNTING, REPLACING, WEIGHTING, Ids, Rules
 
 Spelled = tuple[bytes, bytes]
+
+
+def shown_pair(pair: Spelled) -> str:
+    """``(b" t", b"he") -> "·t + he"``: a pair in the app's notation."""
+    return f"{visible_text(pair[0])} + {visible_text(pair[1])}"
+
+
 _LONG_WORD = 256
 
 

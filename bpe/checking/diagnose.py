@@ -34,9 +34,8 @@ from dataclasses import dataclass, replace
 from ..errors import BpeError
 from ..limits import MAX_MERGES
 from ..settings import TrainSettings
-from ..spelling import visible_text
 from ..trace import STOP_TIME_LIMIT
-from .compact import Divergence, PairStat, Spelled
+from .compact import Divergence, PairStat, Spelled, shown_pair
 from .guess import Convention, Guess, convention_for, guess_settings, markers, merged_texts
 from .mistakes import MISTAKES, Clues, Variant, variants_for
 from .normalization import NORMALIZATIONS
@@ -106,9 +105,8 @@ class CheckResult:
         if self.next_merge is None:
             return (f"All {self.total:,} of your merges match, and the reference stops there too: no pair occurs "
                     f"{self.settings.min_frequency} or more times any more.")
-        left, right = (visible_text(part) for part in self.next_merge.spelled)
         return (f"All {self.total:,} of your merges match; the reference goes on: its merge {self.total + 1:,} is "
-                f"{left} + {right} (count {self.next_merge.count:,}). If your trainer was given a vocabulary size, check "
+                f"{shown_pair(self.next_merge.spelled)} (count {self.next_merge.count:,}). If your trainer was given a vocabulary size, check "
                 f"the number of merges: vocabulary size = base tokens + merges + special tokens, here "
                 f"{vocabulary(self.base_size, self.total, len(self.settings.special_tokens))}.")
 
@@ -285,8 +283,7 @@ def _count_causes(total: int, matching: int, made: int, next_merge: PairStat | N
         if wanted > total:
             said = f"Your list stops {wanted - total:,} short: it has {total:,} merges, the vocabulary size asked for needs {wanted:,} ({formula})."
             if next_merge is not None:
-                left, right = (visible_text(part) for part in next_merge.spelled)
-                said += f" The reference's merge {total + 1:,} is {left} + {right} (count {next_merge.count:,})."
+                said += f" The reference's merge {total + 1:,} is {shown_pair(next_merge.spelled)} (count {next_merge.count:,})."
         else:
             said = f"Your list runs on {total - wanted:,} past the size asked for: it has {total:,} merges, where {formula}."
         causes.append(Cause("merge-count", f"{explanation} {said} Fix: make vocabulary size − base tokens − special "

@@ -14,13 +14,8 @@ the exact bytes in ``left_hex`` and ``right_hex``; ``shown`` is the pair as ever
 from __future__ import annotations
 
 from ..spelling import visible_text
-from .compact import PairStat, Spelled
+from .compact import PairStat, Spelled, shown_pair  # noqa: F401  (shown_pair: the report's notation, with shown_word)
 from .diagnose import CheckResult
-
-
-def shown_pair(pair: Spelled) -> str:
-    """``(b" t", b"he") -> "·t + he"``: a pair in the app's notation."""
-    return f"{visible_text(pair[0])} + {visible_text(pair[1])}"
 
 
 def shown_word(word: str, limit: int = 40) -> str:

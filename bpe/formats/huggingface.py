@@ -340,12 +340,14 @@ def _write(tokenizer: Tokenizer) -> str:
         pre_tokenizer: dict = byte_level
     else:
         named = {behavior: written for written, behavior in _BEHAVIORS.items()}
-        rules = _rules_of(name) if name in PRETOKENIZERS else (SplitRule(name[len("regex:"):]),)
+        # A custom pattern is written as given (a SplitRule would compile it into regex's module cache).
+        rules = ([(rule.pattern, rule.behavior, rule.invert) for rule in _rules_of(name)] if name in PRETOKENIZERS
+                 else [(name[len("regex:"):], "isolated", False)])
         pre_tokenizer = {
             "type": "Sequence",
             "pretokenizers": [
-                *({"type": "Split", "pattern": {"Regex": rule.pattern}, "behavior": named[rule.behavior], "invert": rule.invert}
-                  for rule in rules),
+                *({"type": "Split", "pattern": {"Regex": pattern}, "behavior": named[behavior], "invert": invert}
+                  for pattern, behavior, invert in rules),
                 byte_level,
             ],
         }
