@@ -16,7 +16,7 @@ from bpe.views.labs import counting_html, merged_html, pair_counts_html
 from bpe.views.stats import Stat, stats_html
 from ui import url
 from ui.render import page_setup, presenter, show_html
-from ui.state import SessionValue, bind, widget_key
+from ui.state import SessionValue, widget_key
 
 EXAMPLES = ("aaaa", "aaabdaaabac", "banana bandana", "ööö")
 UNITS = {"char": "characters", "byte": "UTF-8 bytes"}
@@ -37,14 +37,6 @@ def read_url() -> None:
         PAIR.set((left if left is not None else old_left, right if right is not None else old_right))
 
 
-def _set_left(symbol: str) -> None:
-    PAIR.set((symbol, PAIR.get()[1]))
-
-
-def _set_right(symbol: str) -> None:
-    PAIR.set((PAIR.get()[0], symbol))
-
-
 def inputs() -> None:
     st.text_area("Text (Ctrl+Enter to apply)", height=80, max_chars=MAX_COUNTING_LAB_CHARS, **TEXT.widget())
     row = st.container(horizontal=True, vertical_alignment="center")
@@ -53,8 +45,8 @@ def inputs() -> None:
         row.button(escape_markdown(example), key=widget_key("count_example", example), on_click=TEXT.set, args=(example,))
     left, right, unit = st.columns([1, 1, 2])
     pair = PAIR.get()
-    left.text_input("Left symbol", **bind(widget_key("count_left"), _set_left, shown=pair[0]))
-    right.text_input("Right symbol", **bind(widget_key("count_right"), _set_right, shown=pair[1]))
+    left.text_input("Left symbol", **PAIR.item_widget(0, "count_left", shown=pair[0]))
+    right.text_input("Right symbol", **PAIR.item_widget(1, "count_right", shown=pair[1]))
     unit.radio(
         "Symbols are", list(UNITS), format_func=UNITS.get, horizontal=True, **UNIT.widget(),
         help="Before any merge a byte-level tokenizer sees bytes (é is two of them); a character-level one characters.",

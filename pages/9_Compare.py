@@ -25,7 +25,6 @@ from bpe.views.token_html import chips_html, pieces_for
 from ui import run_diff, state, tokenizers, url
 from ui.preamble import current_run, run_summary
 from ui.render import page_setup, presenter, show_html, tokenizer_at
-from ui.run_diff import item_widget
 from ui.settings_sidebar import settings_sidebar
 from ui.shared_views import shared_view, text_key
 from ui.state import SessionValue
@@ -65,11 +64,11 @@ def variant_settings() -> None:
     lab = state.lab()
     tie, unit, pretokenizer = _variant()
     columns = st.columns(3)
-    columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), **item_widget(VARIANT_SETTINGS, _variant, 0, "variant_tie", tie))
-    columns[1].radio("Other unit", UNITS, horizontal=True, **item_widget(VARIANT_SETTINGS, _variant, 1, "variant_unit", unit))
+    columns[0].selectbox("Other tie-break rule", list(TIE_BREAK_RULES), **VARIANT_SETTINGS.item_widget(0, "variant_tie", shown=tie, current=_variant))
+    columns[1].radio("Other unit", UNITS, horizontal=True, **VARIANT_SETTINGS.item_widget(1, "variant_unit", shown=unit, current=_variant))
     options = list(dict.fromkeys([*PRETOKENIZERS, pretokenizer]))
     columns[2].selectbox(
-        "Other pre-tokenizer", options, **item_widget(VARIANT_SETTINGS, _variant, 2, "variant_pretok", pretokenizer),
+        "Other pre-tokenizer", options, **VARIANT_SETTINGS.item_widget(2, "variant_pretok", shown=pretokenizer, current=_variant),
         disabled=lab.is_word_table, help="A word table is already split into words." if lab.is_word_table else None,
     )
     st.button("SentencePiece-style", on_click=_sentencepiece_style, help="Characters, ▁ for a space, its splits and ties.")

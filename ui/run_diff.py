@@ -11,20 +11,11 @@ from bpe.views.compare import divergence_html, explain_divergence, highlight_mer
 
 from . import state
 from .render import show_html
-from .state import SessionValue, bind, widget_key
+from .state import SessionValue
 from .training import get_trained
 
 DIFF_RULES = SessionValue("diff_rules", None)
 """The two tie-break rules of the run diff; ``None``: the run's rule and another."""
-
-
-def item_widget(value: SessionValue, current, index: int, key: str, shown) -> dict:
-    """A widget for item ``index`` of the tuple ``current()``, kept in ``value`` once changed."""
-    def write(new) -> None:
-        items = list(current())
-        items[index] = new
-        value.set(tuple(items))
-    return bind(widget_key(key), write, shown=shown)
 
 
 def _diff_rules() -> tuple[str, str]:
@@ -40,7 +31,7 @@ def run_diff_section() -> None:
     for index, (column, rule) in enumerate(zip(columns, (rule_a, rule_b))):
         column.selectbox(
             f"Run {'AB'[index]}: tie-break rule", list(TIE_BREAK_RULES),
-            **item_widget(DIFF_RULES, _diff_rules, index, f"diff_rule_{'ab'[index]}", rule),
+            **DIFF_RULES.item_widget(index, f"diff_rule_{'ab'[index]}", shown=rule, current=_diff_rules),
         )
     lab = state.lab()
     run_a = get_trained(lab.replace(tie_break=rule_a))

@@ -130,6 +130,15 @@ class SessionValue(Generic[T]):
             shown=show(shown) if show else shown,
         )
 
+    def item_widget(self, index: int, name: str, *, shown: Any, current: Callable[[], tuple] | None = None) -> dict:
+        """A widget editing item ``index`` of this tuple value (or of ``current()``, its value as
+        shown, when the value may still be unset), keyed ``w.<name>``."""
+        def write(new: Any) -> None:
+            items = list((current or self.get)())
+            items[index] = new
+            self.set(tuple(items))
+        return bind(widget_key(name), write, shown=shown)
+
 
 LAB: SessionValue[LabState] = SessionValue("lab", factory=lambda: LabState.for_source(DEFAULT_SOURCE))
 """The shareable :class:`LabState`: example, settings, step, naming (the link is made from it)."""
