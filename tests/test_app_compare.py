@@ -10,7 +10,7 @@ from bpe import PRESETS, Tokenizer, train
 from bpe.formats import FORMATS, export_tokenizer
 
 from .apptest_support import ENCODE, errors, open_page, plain, stat, unescape_markdown
-from .shared_tokenizers import shared_gpt2
+from .shared_tokenizers import shared_pretrained
 
 COMPARE = "pages/9_Compare.py"
 PORT = "pages/10_Import_and_export.py"
@@ -51,12 +51,12 @@ def test_gpt2_and_ours_at_step_k_are_counted_side_by_side():
     assert at.text_area(key="w.compare_text").value == SENNRICH_TEXT
     rows = table(at, "tokens").set_index("tokenizer")
     assert rows.loc["Ours at step 10", "tokens"] == len(sennrich_at(10).encode(SENNRICH_TEXT)) == 12
-    assert rows.loc["GPT-2 (50,257 tokens)", "tokens"] == len(shared_gpt2().encode(SENNRICH_TEXT)) == 3
+    assert rows.loc["GPT-2 (50,257 tokens)", "tokens"] == len(shared_pretrained("gpt2").encode(SENNRICH_TEXT)) == 3
     assert rows.loc["GPT-2 (50,257 tokens)", "bytes per token"] == round(len(SENNRICH_TEXT) / 3, 2)
     shown = [markdown.value for markdown in at.markdown]
     assert "**Ours at step 10** · 12 tokens" in [unescape_markdown(value) for value in shown]
     chips = [element.value for element in at.html if 'class="bpe-tokens"' in element.value]
-    assert len(chips) == 2 and re.findall(r'data-id="(\d+)"', chips[1]) == [str(i) for i in shared_gpt2().encode(SENNRICH_TEXT)]
+    assert len(chips) == 2 and re.findall(r'data-id="(\d+)"', chips[1]) == [str(i) for i in shared_pretrained("gpt2").encode(SENNRICH_TEXT)]
 
 
 def test_new_text_and_a_third_tokenizer_with_another_tie_rule():
@@ -174,14 +174,14 @@ def test_the_encode_page_walks_gpt2_through_its_merges_and_caps_the_chunks():
     text = " lowest newer wider" * 20
     at.text_area(key="w.encode_text").set_value(text).run()
     assert not at.exception and not errors(at)
-    assert stat(at, "Tokens") == f"{len(shared_gpt2().encode(text)):,}"
+    assert stat(at, "Tokens") == f"{len(shared_pretrained('gpt2').encode(text)):,}"
     walk = plain(next(element.value for element in at.html if "bpe-walk-head" in element.value))
     assert "merge 19: e + s → es" in walk and "merge 8761: ·low + est → ·lowest" in walk  # GPT-2's own ranks
     # the walkthrough follows the text up to its last space before MAX_WALK_CHARS = 200 (character 197):
     # ten copies of the three chunks, then " lowest": 31 chunks, 25 drawn
     assert walk.count("chunk “") == 25 and "… and 6 more chunks" in walk
     at.button[[button.label for button in at.button].index("Try half a character (e2 82)")].click().run()
-    gpt2 = shared_gpt2()
+    gpt2 = shared_pretrained("gpt2")
     byte_ids = [next(i for i, token in gpt2.tokens.items() if token.data == bytes([value])) for value in b"\xe2\x82"]
     assert at.text_input(key="w.decode_ids").value == ", ".join(map(str, byte_ids)) != "226, 130"
 

@@ -12,7 +12,7 @@ import pytest
 
 from .apptest_support import ENCODE, VOCAB, chart_rows, errors, html_with, open_page, unescape_markdown
 from .peers import tiktoken_encoding
-from .shared_tokenizers import shared_gpt2
+from .shared_tokenizers import shared_pretrained
 
 COMPARE = "pages/9_Compare.py"
 BYTES = "pages/8_Byte_inspector.py"
@@ -37,7 +37,7 @@ def test_compare_opens_on_ours_trained_beside_gpt2_and_gpt4o_with_token_counts(g
     rows = at.dataframe[0].value.set_index("tokenizer")
     assert list(rows.index) == ["Ours after all 10 merges", "GPT-2 (50,257 tokens)", "GPT-4o (200,000 tokens)"]
     assert rows.loc["GPT-4o (200,000 tokens)", "tokens"] == len(gpt4o.encode(SENNRICH_TEXT))
-    assert rows.loc["GPT-2 (50,257 tokens)", "tokens"] == len(shared_gpt2().encode(SENNRICH_TEXT))
+    assert rows.loc["GPT-2 (50,257 tokens)", "tokens"] == len(shared_pretrained("gpt2").encode(SENNRICH_TEXT))
     shown = [unescape_markdown(markdown.value) for markdown in at.markdown]
     assert f"**GPT-4o (200,000 tokens)** · {len(gpt4o.encode(SENNRICH_TEXT))} tokens" in shown
     chips = [element.value for element in at.html if 'class="bpe-tokens"' in element.value]

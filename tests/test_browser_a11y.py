@@ -112,6 +112,15 @@ def audit(page, picture, name: str, *, whole: bool = True) -> None:
     assert not faint_hints, f"{name}: shortcut hints below WCAG AA's 4.5:1 contrast: {faint_hints}"
 
 
+def switch_to_presenter_mode(page) -> None:
+    """A projector's screen, then presenter mode switched on in the sidebar, as a teacher does it
+    (the same session, redrawn in large type)."""
+    page.set_viewport_size(PROJECTOR)
+    page.get_by_test_id("stSidebar").get_by_text("Presenter mode").click()
+    expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible()
+    expect(page.locator("html")).to_have_css("font-size", "22px")
+
+
 @pytest.mark.parametrize("page_file", [page.file for page in PAGES], ids=[page.title for page in PAGES])
 def test_no_serious_or_critical_axe_violation_in_normal_or_presenter_mode(page, app_url, picture, page_file):
     """Each page as a learner opens it, seen whole (axe judges the contrast of text on the screen
@@ -123,9 +132,6 @@ def test_no_serious_or_critical_axe_violation_in_normal_or_presenter_mode(page, 
     page.set_viewport_size(TALL)
     page.goto(f"{app_url}/{url_path(page_file)}")
     audit(page, picture, name)
-    page.set_viewport_size(PROJECTOR)
-    page.get_by_test_id("stSidebar").get_by_text("Presenter mode").click()
-    expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible()
-    expect(page.locator("html")).to_have_css("font-size", "22px")
+    switch_to_presenter_mode(page)
     audit(page, picture, f"{name}-presenter", whole=False)
     assert_fits_the_screens_width(page, f"{name} in presenter mode at 1280x720")

@@ -15,9 +15,9 @@ from bpe.app.pages import WHY
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.teaching.why_tokenization import PHENOMENA
 
-from .conftest import ARTIFACTS, PROJECTOR
+from .conftest import ARTIFACTS
 from .peers import tiktoken_by_title, tiktoken_encoding
-from .test_browser_a11y import audit, url_path
+from .test_browser_a11y import audit, switch_to_presenter_mode, url_path
 
 pytestmark = pytest.mark.browser
 
@@ -31,8 +31,8 @@ def tiktokens() -> dict:
     return tiktoken_by_title()
 
 
-def open_card(page, app_url: str, key: str, *, present: bool = False) -> None:
-    page.goto(f"{app_url}/{url_path(WHY.file)}?card={key}" + ("&present=1" if present else ""))
+def open_card(page, app_url: str, key: str) -> None:
+    page.goto(f"{app_url}/{url_path(WHY.file)}?card={key}")
     expect(page.get_by_role("heading", name=PHENOMENA[key].question)).to_be_visible()
     expect(page.locator(".bpe-splits").first).to_be_visible()
 
@@ -59,18 +59,14 @@ def check_rows(page, text: str, tiktokens: dict, *, in_first_screen: int) -> Non
 
 
 @pytest.mark.parametrize("key", list(PHENOMENA))
-def test_each_cards_chips_and_ids_are_tiktokens_and_in_the_first_laptop_screen(page, app_url, picture, tiktokens, key):
+def test_each_cards_chips_and_ids_are_tiktokens_in_the_first_screen_of_a_laptop_and_of_a_projector(page, app_url, picture, tiktokens, key):
+    """On a laptop, then (the same session, as a teacher switches) on a projector in presenter mode."""
+    text, in_first_screen = PHENOMENA[key].samples[0][1], 1 if key in LONG_TEXTS else 3
     open_card(page, app_url, key)
-    check_rows(page, PHENOMENA[key].samples[0][1], tiktokens, in_first_screen=1 if key in LONG_TEXTS else 3)
+    check_rows(page, text, tiktokens, in_first_screen=in_first_screen)
     picture(page, f"why-{key}")
-
-
-@pytest.mark.parametrize("key", list(PHENOMENA))
-def test_each_cards_chips_are_in_the_first_screen_of_a_projector_in_presenter_mode(page, app_url, picture, tiktokens, key):
-    page.set_viewport_size(PROJECTOR)
-    open_card(page, app_url, key, present=True)
-    expect(page.locator("html")).to_have_css("font-size", "22px")
-    check_rows(page, PHENOMENA[key].samples[0][1], tiktokens, in_first_screen=1 if key in LONG_TEXTS else 3)
+    switch_to_presenter_mode(page)
+    check_rows(page, text, tiktokens, in_first_screen=in_first_screen)
     picture(page, f"why-{key}-presenter")
 
 

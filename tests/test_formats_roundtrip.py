@@ -31,7 +31,7 @@ from bpe.vocab import Token
 
 from tests.test_formats_gpt2 import ENDOFTEXT, SAMPLES
 
-from .shared_tokenizers import shared_gpt2
+from .shared_tokenizers import shared_pretrained
 
 PRETOKENIZERS = {
     "gpt2": "gpt2",
@@ -123,14 +123,14 @@ def test_hf_refuses_custom_patterns_that_oniguruma_reads_differently():
 
 
 def test_gpt2_exported_to_hf_encodes_like_tiktoken_gpt2_in_tokenizers():
-    gpt2 = shared_gpt2()
+    gpt2 = shared_pretrained("gpt2")
     hf = HfTokenizer.from_str(to_hf(gpt2))
     for text in SAMPLES.values():
         assert hf.encode(text).ids == gpt2.encode(text, allowed_special="all")
 
 
 def test_gpt2_exported_to_tiktoken_round_trips_through_tiktoken(tmp_path, monkeypatch):
-    gpt2 = shared_gpt2()
+    gpt2 = shared_pretrained("gpt2")
     enc = tiktoken_encoding(gpt2, tmp_path, monkeypatch)
     for text in SAMPLES.values():
         assert enc.encode(text, allowed_special="all") == gpt2.encode(text, allowed_special="all")
@@ -163,7 +163,7 @@ def test_a_tokenizer_cut_at_any_step_round_trips(format, step):
 
 @pytest.mark.parametrize("format", ["ours", "hf", "tiktoken", "gpt2"])
 def test_gpt2_round_trips_through_every_format_that_stores_ids(format):
-    gpt2 = shared_gpt2()
+    gpt2 = shared_pretrained("gpt2")
     back = import_back(gpt2, format)
     assert back.merges == gpt2.merges and back.special_tokens == gpt2.special_tokens
     assert back.encode("hello world<|endoftext|>", allowed_special="all") == [31373, 995, 50256]
@@ -186,7 +186,7 @@ def test_hf_file_saved_by_tokenizers_itself_reads_as_gpt2():
     hf.decoder = decoders.ByteLevel()
     hf.add_special_tokens([ENDOFTEXT])
     back = from_hf(hf.to_str())
-    gpt2 = shared_gpt2()
+    gpt2 = shared_pretrained("gpt2")
     assert back.merges == gpt2.merges and back.special_tokens == gpt2.special_tokens
     assert back.pretokenizer.name == "gpt2"
 
@@ -266,4 +266,4 @@ def test_tiktoken_refuses_merged_ids_out_of_merge_order():
 
 def test_minbpe_refuses_gpt2s_shuffled_byte_ids():
     with pytest.raises(FormatError, match="minbpe .model numbers bytes 0-255 by value"):
-        export_tokenizer(shared_gpt2(), format="minbpe")
+        export_tokenizer(shared_pretrained("gpt2"), format="minbpe")

@@ -146,10 +146,10 @@ def test_tiktoken_reads_gpt2_files_only_in_gpt2s_own_layout_as_the_notes_say(tmp
 
     from bpe.formats import FORMATS, export_tokenizer
 
-    from .shared_tokenizers import shared_gpt2
+    from .shared_tokenizers import shared_pretrained
 
     assert "data_gym_to_mergeable_bpe_ranks" in FORMATS["gpt2"].note
-    for name, tok, readable in (("gpt2", shared_gpt2(), True), ("trained", ours(specials=()), False)):
+    for name, tok, readable in (("gpt2", shared_pretrained("gpt2"), True), ("trained", ours(specials=()), False)):
         folder = tmp_path / name
         folder.mkdir()
         for file, text in export_tokenizer(tok, format="gpt2").items():

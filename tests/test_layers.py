@@ -16,6 +16,8 @@ outside the layers (they may import anything) and are not read. Everything is re
 from __future__ import annotations
 
 import ast
+import functools
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,10 +59,16 @@ class Import:
 
 
 def python_files() -> list[str]:
+    """The project's own Python files; ignored folders (the virtualenv's thousands of files among
+    them) are never walked."""
     ignored = (".venv/", ".git/", *OUTSIDE)
-    return sorted(
-        path for path in (p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py")) if not path.startswith(ignored)
-    )
+    found = []
+    for folder, subfolders, files in os.walk(ROOT):
+        relative = Path(folder).relative_to(ROOT).as_posix()
+        prefix = "" if relative == "." else f"{relative}/"
+        subfolders[:] = [name for name in subfolders if not f"{prefix}{name}/".startswith(ignored)]
+        found += [f"{prefix}{name}" for name in files if name.endswith(".py") and not f"{prefix}{name}".startswith(ignored)]
+    return sorted(found)
 
 
 def module_name(path: str) -> str:
@@ -117,13 +125,17 @@ def _project_module(dotted: str) -> str | None:
     return None
 
 
-IMPORTS = [found for path in FILES for found in imports_of(path)]
+@functools.cache
+def project_imports() -> tuple[Import, ...]:
+    """Every project import in every file (read when a test asks: each pytest-xdist worker imports
+    this module to collect it, and only one runs its tests)."""
+    return tuple(found for path in FILES for found in imports_of(path))
 
 
 def circles() -> list[list[str]]:
     """Strongly connected groups of two or more modules (Tarjan's algorithm, iterative)."""
     graph: dict[str, set[str]] = {name: set() for name in MODULES}
-    for found in IMPORTS:
+    for found in project_imports():
         graph[module_name(found.source)].add(found.module)
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -175,7 +187,7 @@ def test_no_import_runs_up_a_layer():
     upward = [
         f"{found.where()}: {module_name(found.source)} ({LAYERS[layer_of(found.source)][0]}) imports "
         f"{found.module} ({LAYERS[layer_of(MODULES[found.module])][0]}), a higher layer"
-        for found in IMPORTS
+        for found in project_imports()
         if layer_of(found.source) is not None and layer_of(found.source) < layer_of(MODULES[found.module])
     ]
     assert not upward, "move what both need down to the lower layer:\n" + "\n".join(upward)
@@ -185,7 +197,7 @@ def test_no_modules_import_each_other_in_a_circle():
     found = []
     for group in circles():
         members = set(group)
-        edges = [f"  {i.where()} imports {i.module}" for i in IMPORTS
+        edges = [f"  {i.where()} imports {i.module}" for i in project_imports()
                  if module_name(i.source) in members and i.module in members]
         found.append(f"{' <-> '.join(group)}:\n" + "\n".join(edges))
     assert not found, "import circles (put what both sides need in one module both import):\n" + "\n".join(found)
@@ -194,13 +206,13 @@ def test_no_modules_import_each_other_in_a_circle():
 def test_project_modules_are_imported_at_the_top_of_the_file():
     hidden = [
         f"{found.where()}: imports {found.module} inside a function"
-        for found in IMPORTS if found.deferred and (found.source, found.module) not in DEFERRED
+        for found in project_imports() if found.deferred and (found.source, found.module) not in DEFERRED
     ]
     assert not hidden, (
         "import these at the top of the file (or, for an optional package, add the reason to DEFERRED):\n"
         + "\n".join(hidden)
     )
-    present = {(found.source, found.module) for found in IMPORTS if found.deferred}
+    present = {(found.source, found.module) for found in project_imports() if found.deferred}
     assert set(DEFERRED) <= present, f"DEFERRED names imports that are gone: {set(DEFERRED) - present}"
 
 
@@ -215,7 +227,7 @@ def test_modules_and_pages_stay_short(kind, prefix, limit):
 
 # -- the checker itself ----------------------------------------------------------------------------
 def test_the_reader_sees_deferred_and_type_checking_imports_and_resolves_relative_ones():
-    by_source = {(found.source, found.module): found for found in IMPORTS}
+    by_source = {(found.source, found.module): found for found in project_imports()}
     assert by_source[("bpe/views/notebook.py", "bpe.views.charts")].deferred  # inside pair_chart
     assert not by_source[("bpe/tokenizer.py", "bpe.streaming")].deferred  # `from .streaming import ...`
     assert ("bpe/formats/ours.py", "bpe.tokenizer") in by_source  # `from ..tokenizer import Tokenizer`

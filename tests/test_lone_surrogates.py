@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from bpe import Corpus, Tokenizer, TrainSettings, train
 from bpe.errors import UnknownTokenError
-from bpe.pretrained import load_pretrained
 
 from .examples import examples
 from .peers import TIKTOKEN_ENCODINGS, tiktoken_encoding
+from .shared_tokenizers import shared_pretrained
 
 NAMES = list(TIKTOKEN_ENCODINGS)
 TEXT = "hello \ud800 wonderful encodings"
@@ -31,7 +31,7 @@ SURROGATES = ["\ud800", "\udfff", "\udc80", "\ud83d\ude00", "\ude00\ud83d", "\ud
 @pytest.fixture(scope="module")
 def pairs() -> dict:
     """``name -> (ours, tiktoken's)`` for each pretrained tokenizer."""
-    return {name: (load_pretrained(name), tiktoken_encoding(name)) for name in NAMES}
+    return {name: (shared_pretrained(name), tiktoken_encoding(name)) for name in NAMES}
 
 
 @pytest.mark.parametrize("name", NAMES)

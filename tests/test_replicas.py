@@ -39,6 +39,8 @@ from .replica_set import ReplicaSet, alive
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from server_load_test import ProtocolSession, connect, page_cookies  # noqa: E402
 
+pytestmark = pytest.mark.servers
+
 HAPROXY = shutil.which("haproxy", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
 REPLICA = re.compile(r"BPE_REPLICA=(\w+)")
 

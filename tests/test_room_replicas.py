@@ -37,6 +37,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from room_load_test import LESSON, PAGE, room_of, shown  # noqa: E402
 from server_load_test import ProtocolSession, connect, page_cookies  # noqa: E402
 
+pytestmark = pytest.mark.servers
+
 
 @pytest.fixture(scope="module")
 def classroom(tmp_path_factory):

@@ -22,6 +22,8 @@ from ui.room_store import MemoryRoomStore, RoomStoreUnavailable
 
 from .redis_server import RedisServer, running_redis
 
+pytestmark = pytest.mark.servers
+
 TOKEN = "teacher-key"
 CHOICES = ((97, 98), (256, 97), (98, 97), (97, 99))
 AB, AAA, BA, AC = CHOICES

@@ -27,7 +27,7 @@ from bpe.streaming import encode_iterable, read_text_chunks
 from bpe.tokenizer import Tokenizer
 from bpe.trainer import train
 
-from .shared_tokenizers import shared_gpt2
+from .shared_tokenizers import shared_pretrained
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 EOT = "<|endoftext|>"
@@ -55,7 +55,7 @@ TOKENIZERS = {
     "char-attached-space": lambda: trained("space", "char", "attached"),
     "char-separate-whitespace": lambda: trained("whitespace", "char"),
     "char-sentencepiece": lambda: trained("sentencepiece", "char"),
-    "gpt2-pretrained": shared_gpt2,
+    "gpt2-pretrained": lambda: shared_pretrained("gpt2"),
 }
 
 
@@ -87,7 +87,7 @@ def test_pieces_of_any_size_give_the_ids_of_the_whole_text(name, size):
 
 @pytest.mark.parametrize("chunk_bytes", [1, 2, 3, 5])
 def test_a_byte_stream_cut_inside_multi_byte_characters_decodes_and_encodes_alike(chunk_bytes):
-    tok = shared_gpt2()
+    tok = shared_pretrained("gpt2")
     data = ("\ufeff" + TEXT).encode("utf-8")  # with a byte-order mark, which is not text
     chunks = list(read_text_chunks(io.BytesIO(data), name="t.txt", chunk_bytes=chunk_bytes))
     assert "".join(chunks) == TEXT
@@ -95,7 +95,7 @@ def test_a_byte_stream_cut_inside_multi_byte_characters_decodes_and_encodes_alik
 
 
 def test_ids_come_before_the_input_ends():
-    tok = shared_gpt2()
+    tok = shared_pretrained("gpt2")
     pulled = []
 
     def lines():
@@ -109,13 +109,13 @@ def test_ids_come_before_the_input_ends():
 
 
 def test_a_disallowed_special_token_cut_in_two_still_raises():
-    tok = shared_gpt2()
+    tok = shared_pretrained("gpt2")
     with pytest.raises(SpecialTokenError, match="allowed_special"):
         list(tok.encode_iterable(["hello <|endof", "text|> world"]))
 
 
 def test_bad_arguments_raise_at_once_and_bytes_are_refused():
-    tok = shared_gpt2()
+    tok = shared_pretrained("gpt2")
     with pytest.raises(SpecialTokenError, match="not a special token"):
         tok.encode_iterable(["x"], allowed_special={"<|nope|>"})
     with pytest.raises(BpeError, match="decode bytes first"):
@@ -138,7 +138,7 @@ def run_encode(*args: str, stdin: bytes | None = None) -> subprocess.CompletedPr
 def test_encode_file_and_standard_input_print_the_ids_of_the_whole_text(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text(TEXT, encoding="utf-8")
-    expected = " ".join(map(str, shared_gpt2().encode(TEXT, allowed_special="all"))) + "\n"
+    expected = " ".join(map(str, shared_pretrained("gpt2").encode(TEXT, allowed_special="all"))) + "\n"
     assert run_encode("--file", str(path), "--allowed-special", "all").stdout.decode() == expected
     assert run_encode("--file", "-", "--allowed-special", "all", stdin=TEXT.encode()).stdout.decode() == expected
     as_json = run_encode("--file", "-", "--allowed-special", "all", "--json", stdin=TEXT.encode()).stdout
@@ -152,7 +152,7 @@ def test_encode_file_streams_a_big_file_in_bounded_memory(tmp_path):
     with open(path, "w", encoding="utf-8") as file:
         for _ in range(repeats // 1000):
             file.write(paragraph * 1000)
-    one = shared_gpt2().encode(paragraph)  # first: a fresh machine builds GPT-2's merge cache here, not in the CLI run
+    one = shared_pretrained("gpt2").encode(paragraph)  # first: a fresh machine builds GPT-2's merge cache here, not in the CLI run
     # The CLI's own peak, read in its process at the end from /proc (VmHWM, this address space's
     # high-water mark). subtle: not getrusage: Linux carries ru_maxrss across exec, so a child
     # started with vfork reports the pytest process's size (657 MB seen in a full run).

@@ -20,7 +20,7 @@ from bpe import PRESETS, Corpus, SpecialTokenError, Tokenizer, Trace, TrainSetti
 from bpe.views import notebook
 from bpe.views.charts import pair_rows
 
-from .shared_tokenizers import shared_gpt2
+from .shared_tokenizers import shared_pretrained
 
 # Sennrich et al. (2016), the paper's code on {low: 5, lower: 2, newest: 6, widest: 3}, 10 merges.
 SENNRICH_PAPER_MERGES = [
@@ -158,7 +158,7 @@ def test_registering_makes_ipython_draw_traces_and_tokenizers_subclasses_include
     assert html_formatter(trace) is None  # the engine's classes do not draw themselves
     assert bpe_notebook.register(shell) is True
     assert html_formatter(trace) == notebook.trace_html(trace)
-    tokenizer = shared_gpt2()  # a PretrainedTokenizer, a subclass
+    tokenizer = shared_pretrained("gpt2")  # a PretrainedTokenizer, a subclass
     assert html_formatter(tokenizer) == notebook.tokenizer_html(tokenizer)
     assert bpe_notebook.load_ipython_extension is bpe_notebook.register  # %load_ext bpe.notebook
 

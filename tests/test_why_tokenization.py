@@ -15,7 +15,7 @@ import re
 import pytest
 
 from bpe.app.pages import PAGES
-from bpe.pretrained import PRETRAINED, load_pretrained
+from bpe.pretrained import PRETRAINED
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.teaching.why_tokenization import (
     ENDOFTEXT, GPT2_MAGIKARP, GPT2_STRAWBERRY, PHENOMENA, language_rows, tokenize_with,
@@ -23,6 +23,7 @@ from bpe.teaching.why_tokenization import (
 from bpe.views.why_cards import counts_line, language_chart, language_table_html, split_rows_html
 
 from .peers import TIKTOKEN_ENCODINGS, tiktoken_by_title
+from .shared_tokenizers import shared_pretrained
 
 SAMPLES = [(key, label) for key, card in PHENOMENA.items() for label, _ in card.samples]
 
@@ -34,7 +35,7 @@ def tiktokens() -> dict:
 
 @pytest.fixture(scope="module")
 def ours() -> dict:
-    return {PRETRAINED[name].title: load_pretrained(name) for name in TIKTOKEN_ENCODINGS}
+    return {PRETRAINED[name].title: shared_pretrained(name) for name in TIKTOKEN_ENCODINGS}
 
 
 def sample(key: str, label: str) -> str:
