@@ -15,6 +15,15 @@ and decoding (``tokenizer``) and any file layout (``formats``).
     Traceback (most recent call last):
     ...
     bpe.errors.FormatError: merge 1 uses token id 5, which neither a base token nor a merge defines
+    >>> build_table(unit="char", base={0: Token(b"a")}, merges=[(0, 1, 1)], special_tokens={}, end_of_word=None)
+    Traceback (most recent call last):
+    ...
+    bpe.errors.FormatError: merge 1 is built from itself: its parts lead back to id 1
+    >>> marked = dict(enumerate(base_tokens(unit="char", alphabet="a", end_of_word="</w>")))
+    >>> build_table(unit="char", base=marked, merges=[(1, 0, 2)], special_tokens={}, end_of_word="</w>")
+    Traceback (most recent call last):
+    ...
+    bpe.errors.FormatError: merge 1 puts the end-of-word marker before other symbols
 """
 
 from __future__ import annotations

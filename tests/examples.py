@@ -2,8 +2,8 @@
 thorough one.
 
 Each test names the number it draws when ``BPE_LAB_THOROUGH=1`` is set (run that before a release,
-or after changing the engine); the regular run, CI's included, draws half, at least 25, which keeps
-the whole suite within its three minutes. Hypothesis replays from its database (``.hypothesis/``)
+or after changing the engine); the regular run, CI's included, draws half, at least 25, so that the
+property tests take a small part of the suite's time. Hypothesis replays from its database (``.hypothesis/``)
 every example that ever failed here, at either size.
 
 >>> examples(300) in (150, 300), examples(40) in (25, 40)

@@ -1,8 +1,8 @@
 """Pretrained tokenizers built once per test process, for tests that only encode, decode or export with them.
 
-Why: ``bpe.pretrained.load_pretrained`` builds a new tokenizer at each call (0.1 to 0.7 s of CPU, GPT-2
-to Qwen3.6), and building pretrained tokenizers again and again was a sixth of the tests' time
-without a browser (py-spy). What a tokenizer changes as it works is only its chunk cache, which
+Why: ``bpe.pretrained.load_pretrained`` builds a new tokenizer at each call (a table of up to
+200,000 merges), and tests that each built their own spent much of the suite's time without a
+browser on it. What a tokenizer changes as it works is only its chunk cache, which
 never changes a result, so tests may share one. Tests of loading itself call ``load_pretrained``.
 
     >>> shared_pretrained("gpt2") is shared_pretrained("gpt2")
