@@ -1,7 +1,7 @@
 """Whether a page fits its screen's width: nothing pans sideways, nothing is cut off at the right edge.
 
-Used by the browser tests of the phone (tests/test_browser_presenter.py) and of the projector in
-presenter mode (tests/test_browser_a11y.py, which already has every page open there).
+Used by the browser tests of every page on a phone and on a projector in presenter mode
+(tests/test_browser_a11y.py, which has every page open already) and of the Train page's screens.
 """
 
 from __future__ import annotations
@@ -24,4 +24,6 @@ def assert_fits_the_screens_width(page, what: str) -> None:
     """The page as drawn now neither pans sideways nor cuts anything off at the right edge."""
     width = page.viewport_size["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{what}: the page pans sideways"
-    assert page.evaluate(CUT_OFF) == [], f"{what}: these reach past the screen's edge"
+    cut_off = page.evaluate(CUT_OFF)
+    assert cut_off == [], f"{what}: these reach past the screen's edge: {cut_off}"
+

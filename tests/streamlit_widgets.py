@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 
 def choose(page, label: str, option: str) -> None:
-    """Pick ``option`` in the Streamlit selectbox labelled ``label``.
+    """Pick ``option`` in the Streamlit selectbox labelled ``label``, from the keyboard.
 
-    The option's name is typed first, as a learner filters a long list: Streamlit draws only the
-    options that fit in the open list (a virtual list), so on a laptop-sized window a later option
-    is not on the page until the list is filtered or scrolled.
+    The option's name is typed first, as a learner filters a long list (Streamlit draws only the
+    options that fit in the open list), then the arrow keys move to it and Enter picks it. Not a
+    click: a box near the bottom of the screen opens its list below the screen's edge, where
+    Chromium cannot click it (Playwright waits 30 s on "element is outside of the viewport").
     """
-    page.get_by_role("combobox", name=label, exact=True).click()
+    box = page.get_by_role("combobox", name=label, exact=True)
+    box.click()
     page.keyboard.type(option)
-    page.get_by_role("option", name=option, exact=True).click()
+    wanted = page.get_by_role("option", name=option, exact=True)
+    expect(wanted).to_have_count(1)
+    shown = page.get_by_role("option").all_inner_texts()  # the filtered list, the first one highlighted
+    for _ in range(shown.index(option)):
+        page.keyboard.press("ArrowDown")
+    expect(box).to_have_attribute("aria-activedescendant", wanted.get_attribute("id"))
+    page.keyboard.press("Enter")

@@ -1,13 +1,15 @@
-"""WCAG 2.2 AA on every page: axe-core (the engine behind Lighthouse's accessibility audit) in Chromium.
+"""WCAG 2.2 AA on every page, and every page on a phone and a projector: axe-core (the engine behind
+Lighthouse's accessibility audit) and the drawn layout in Chromium.
 
 axe-core comes from the PyPI package ``axe-playwright-python`` (pinned in requirements-dev.txt), which
 bundles ``axe.min.js``; only that file is used: it is evaluated in the page, then ``axe.run`` audits
-the whole document. The pages come from ``bpe.app.pages.PAGES``, so a page added later is audited too:
-whole, then, in the same session, in presenter mode on a projector's screen (switched on in the
-sidebar). Any *serious* or *critical* violation fails, with the rule, its help text and the first
-failing elements, so the message says what to fix. In presenter mode the page must also fit the projector's width
-(nothing pans sideways or is cut off at the right edge). With ``--screenshots``, each page is also saved
-as ``test-artifacts/page-<name>[-presenter].png``.
+the whole document. The pages come from ``bpe.app.pages.PAGES``, so a page added later is audited too,
+each in the state a lesson opens it in (:data:`LESSON_STATES`): on a phone held upright (it must fit
+the phone's width: nothing pans sideways or is cut off at the right edge), then whole on a wide
+screen, then, in the same session, in presenter mode on a projector's screen (switched on in the
+sidebar), audited again and fitting the projector's width. Any *serious* or *critical* violation fails, with
+the rule, its help text and the first failing elements, so the message says what to fix. With
+``--screenshots``, each page is also saved as ``test-artifacts/page-<name>[-phone|-presenter].png``.
 """
 
 from __future__ import annotations
@@ -21,13 +23,27 @@ from playwright.sync_api import expect
 
 from bpe.app.pages import PAGES
 
-from .conftest import ARTIFACTS, PROJECTOR, TALL
+from .conftest import ARTIFACTS, PHONE, PROJECTOR, TALL
 from .page_width import assert_fits_the_screens_width
 
 pytestmark = pytest.mark.browser
 
 AXE_JS = Path(__import__("axe_playwright_python").__file__).with_name("axe.min.js")
 FAILING = {"serious", "critical"}
+FIRST_LOAD_MS = 60_000  # a page's first load trains its example, on a machine other tests keep busy
+LESSON_STATES = {
+    # page's address: (the state a lesson opens it in, what shows that state is drawn); other pages open bare
+    "Train": ("preset=sennrich&step=3", '[data-testid="stVegaLiteChart"] svg.marks'),
+    "Encode_and_decode": ("preset=sennrich&step=10", ".bpe-linked .bpe-tok"),
+    "Vocabulary": ("preset=sennrich&step=10", '[data-testid="stGraphVizChart"] svg text'),
+    "Predict_the_next_merge": ("preset=sennrich&step=2", '[class*="st-key-w-quiz-answer-4"] button'),
+    "Tie_break_lab": ("preset=wikipedia", ".bpe-tie-table"),
+    "Counting_lab": ("text=aaabdaaabac&left=a&right=a", ".bpe-pair-counts"),
+    "Pre-tokenization_lab": ("", ".bpe-lab-table"),
+    "Byte_inspector": ("", ".bpe-bytes"),
+    "Compare": ("preset=sennrich", ".bpe-tokens .bpe-tok"),
+    "Why_tokenization_matters": ("card=languages", '[data-testid="stVegaLiteChart"] :is(svg, canvas)'),  # its chart
+}
 # axe rates a skipped heading level (h1 -> h3) "moderate", but a screen-reader user navigating by
 # headings loses the outline with it, so it fails here as well.
 ALSO_FAILING = {"heading-order"}
@@ -121,16 +137,33 @@ def switch_to_presenter_mode(page) -> None:
     expect(page.locator("html")).to_have_css("font-size", "22px")
 
 
+def test_every_lesson_state_is_a_page_of_the_app():
+    assert LESSON_STATES.keys() <= {url_path(page.file) for page in PAGES}
+
+
 @pytest.mark.parametrize("page_file", [page.file for page in PAGES], ids=[page.title for page in PAGES])
-def test_no_serious_or_critical_axe_violation_in_normal_or_presenter_mode(page, app_url, picture, page_file):
-    """Each page as a learner opens it, seen whole (axe judges the contrast of text on the screen
-    only), then as a teacher projects it: a 1280x720 projector, presenter mode switched on in the
-    sidebar (the same session, redrawn in large type), where what is laid out for a small screen
-    shows, such as a panel that scrolls. A link with present=1 opens presenter mode too
-    (tests/test_browser_teaching.py); either way the page is the same, with the same stylesheet."""
-    name = url_path(page_file) or "Home"
+def test_each_page_fits_a_phone_and_passes_axe_whole_and_in_presenter_mode(page, app_url, picture, page_file):
+    """Each page as a learner opens it on a phone held upright (it must fit the phone's width); the
+    same session with the window widened, seen whole (axe judges the contrast of text on the screen
+    only; the sidebar opens as on a wide screen's first load); then as a teacher projects it: a
+    1280x720 projector, presenter mode switched on in the sidebar (redrawn in large type), where what
+    is laid out for a small screen shows, such as a panel that scrolls. A link with present=1 opens
+    presenter mode too (tests/test_browser_teaching.py); either way the page is the same.
+
+    The phone comes first: a window narrowed after its first drawing keeps a table as wide as it was
+    (Streamlit's dataframe sizes itself once), which no phone would show."""
+    path = url_path(page_file)
+    name = path or "Home"
+    query, drawn = LESSON_STATES.get(path, ("", "h1"))
+    page.set_viewport_size(PHONE)
+    page.goto(f"{app_url}/{path}?{query}" if query else f"{app_url}/{path}")
+    expect(page.locator(drawn).first).to_be_attached(timeout=FIRST_LOAD_MS)
+    wait_until_drawn(page)
+    page.evaluate("() => document.fonts.ready.then(() => true)")  # no boxes where CJK or emoji will be
+    assert_fits_the_screens_width(page, f"{name} on a phone held upright")
+    picture(page, f"page-{name}-phone")
     page.set_viewport_size(TALL)
-    page.goto(f"{app_url}/{url_path(page_file)}")
+    expect(page.get_by_test_id("stSidebar")).to_be_visible()
     audit(page, picture, name)
     switch_to_presenter_mode(page)
     audit(page, picture, f"{name}-presenter", whole=False)

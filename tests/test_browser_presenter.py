@@ -39,7 +39,7 @@ def all_on_first_screen(locator, what: str, *, at_least: int = 1) -> None:
     assert all(placed), f"{what}: {placed.count(False)} of {len(placed)} lie outside the first {WIDTH}x{HEIGHT} screen"
 
 
-def test_train_shows_headline_whole_chart_corpus_and_the_tie_reason_on_one_screen(projector, app_url):
+def test_train_shows_controls_headline_whole_chart_corpus_and_the_tie_reason_on_one_screen(projector, app_url, picture):
     page = projector
     page.goto(f"{app_url}/Train?preset=sennrich&step=3&present=1")
     expect(page.locator(".bpe-headline")).to_contain_text("Merge 3 of 10")
@@ -52,7 +52,15 @@ def test_train_shows_headline_whole_chart_corpus_and_the_tie_reason_on_one_scree
     reason = page.locator(".bpe-why li", has_text="rule prefers the greatest pair of byte strings")
     all_on_first_screen(reason, "the tie reason")
     all_on_first_screen(page.locator(".bpe-why li", has_text="Tied at 7"), "the tied pairs")
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    step_buttons = [page.get_by_role("button", name=name) for name in ("First", "Previous", "Next", "Last", "Play")]
+    for button in step_buttons:
+        all_on_first_screen(button, f"the step button {button}")
+    tops = {round(button.bounding_box()["y"]) for button in step_buttons}
+    assert len(tops) == 1, f"the step buttons are not one row: tops {tops}"
+    all_on_first_screen(page.get_by_role("slider"), "the step slider")
+    expect(page.locator('[data-testid="stVegaLiteChart"] svg text', has_text="7 ◀ merged")).to_be_visible()  # an audience cannot hover
+    assert_fits_the_screens_width(page, "Train in presenter mode at 1280x720")
+    picture(page, "train-projector-1280x720")  # docs/train-projector-1280x720.png is a copy
 
 
 def test_why_once_shown_stays_shown_across_three_pagedowns_and_in_the_link(projector, app_url):
@@ -129,7 +137,7 @@ def test_compare_shows_the_tokenizers_chips_side_by_side_on_one_screen(projector
     assert len(tops) == 1, f"the tokenizers are not side by side: tops {tops}"
 
 
-def test_vocabulary_draws_the_merge_tree_with_labels_of_24_px_on_one_screen(projector, app_url):
+def test_vocabulary_draws_the_merge_tree_then_gpt4s_strawberry_with_labels_of_24_px_on_one_screen(projector, app_url):
     page = projector
     page.goto(f"{app_url}/Vocabulary?preset=sennrich&step=10&present=1")
     tree = page.locator('[data-testid="stGraphVizChart"] svg')
@@ -138,17 +146,11 @@ def test_vocabulary_draws_the_merge_tree_with_labels_of_24_px_on_one_screen(proj
     labels = dict(tree.evaluate(LABEL_PX))
     assert min(labels["wi"], labels["w"], labels["i"]) >= 24, labels
 
-
-def test_gpt4s_strawberry_tree_is_readable_in_presenter_mode(projector, app_url):
-    page = projector
-    page.goto(f"{app_url}/Vocabulary?preset=sennrich&step=10&present=1")
-    expect(page.locator('[data-testid="stGraphVizChart"] svg text', has_text="wi")).to_be_visible()
     choose(page, "Vocabulary of", "GPT-4 (100,261 tokens)")
     expect(page.get_by_role("heading", name="How GPT-4 began")).to_be_visible(timeout=FIRST_LOAD_MS)
     search = page.get_by_label("Search by text, hex bytes or id")
     search.fill(" strawberry")
     search.press("Enter")
-    tree = page.locator('[data-testid="stGraphVizChart"] svg')
     expect(tree.locator("text", has_text="berry").first).to_be_visible()
     page.locator('[data-testid="stMain"]').evaluate("main => main.scrollTo(0, 0)")
     all_on_first_screen(tree, "the tree of ' strawberry'")
@@ -157,9 +159,13 @@ def test_gpt4s_strawberry_tree_is_readable_in_presenter_mode(projector, app_url)
     assert {"·strawberry", "·straw", "berry"} <= tokens.keys() and min(tokens.values()) >= 24, tokens
 
 
-def test_a_python_docs_step_draws_at_most_3000_elements_in_the_main_area(page, app_url):
+def test_a_python_docs_step_fits_a_phone_and_draws_at_most_3000_elements_in_the_main_area(page, app_url, picture):
+    page.set_viewport_size(PHONE)  # its long corpus and wide tables: each scrolls in its own box
     page.goto(f"{app_url}/Train?preset=python-docs&step=500")
     expect(page.locator(".bpe-headline")).to_contain_text("Merge 500 of 2000", timeout=FIRST_LOAD_MS)
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
+    assert_fits_the_screens_width(page, "a python-docs step on a phone held upright")
+    picture(page, "train-python-docs-phone-390x844")
     page.locator('[class*="st-key-w-next-main"] button').click()
     expect(page.locator(".bpe-headline")).to_contain_text("Merge 501 of 2000")
     expect(page.locator(".bpe-merge-view")).to_contain_text("After merge 501")
@@ -177,44 +183,6 @@ def test_a_reload_shows_the_quiz_answers_in_the_same_order(page, app_url):
     page.reload()
     expect(answers).to_have_count(4, timeout=FIRST_LOAD_MS)
     assert answers.all_inner_texts() == first
-
-
-LESSONS = [
-    # (name, URL path, what shows the lesson is drawn)
-    ("home", "", "h1"),
-    ("train", "Train?preset=sennrich&step=3", '[data-testid="stVegaLiteChart"] svg.marks'),
-    ("train-python-docs", "Train?preset=python-docs&step=500", '[data-testid="stVegaLiteChart"] svg.marks'),
-    ("encode", "Encode_and_decode?preset=sennrich&step=10", ".bpe-linked .bpe-tok"),
-    ("vocabulary", "Vocabulary?preset=sennrich&step=10", '[data-testid="stGraphVizChart"] svg text'),
-    ("predict", "Predict_the_next_merge?preset=sennrich&step=2", '[class*="st-key-w-quiz-answer-4"] button'),
-    ("tie-break-lab", "Tie_break_lab?preset=wikipedia", ".bpe-tie-table"),
-    ("counting-lab", "Counting_lab?text=aaabdaaabac&left=a&right=a", ".bpe-pair-counts"),
-    ("pre-tokenization-lab", "Pre-tokenization_lab", ".bpe-lab-table"),
-    ("byte-inspector", "Byte_inspector", ".bpe-bytes"),
-    ("compare", "Compare?preset=sennrich", ".bpe-tokens .bpe-tok"),
-]
-SCREENS = {"projector-1280x720": (PROJECTOR, "&present=1"), "phone-390x844": (PHONE, "")}
-# The projector's width is checked on every page by tests/test_browser_a11y.py, which has each page
-# open in presenter mode at 1280x720 already; here the projector only makes its picture (one page
-# load fewer per lesson in the regular run, where the suite is CPU-bound).
-SCREEN_PARAMS = [pytest.param("projector-1280x720", marks=pytest.mark.screenshots), "phone-390x844"]
-
-
-@pytest.mark.parametrize("screen", SCREEN_PARAMS)
-@pytest.mark.parametrize("name, path, drawn", LESSONS, ids=[lesson[0] for lesson in LESSONS])
-def test_each_lesson_page_is_drawn_without_panning_sideways_on_a_projector_and_a_phone(
-    page, app_url, picture, name, path, drawn, screen,
-):
-    """Wide tables scroll in their own box; with --screenshots, also the picture to look at."""
-    size, query = SCREENS[screen]
-    page.set_viewport_size(size)
-    page.goto(f"{app_url}/{path}{'&' if '?' in path else '?'}{query.lstrip('&')}" if query else f"{app_url}/{path}")
-    expect(page.locator(drawn).first).to_be_attached(timeout=FIRST_LOAD_MS)
-    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
-    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0)
-    page.evaluate("() => document.fonts.ready.then(() => true)")  # no boxes where CJK or emoji will be
-    assert_fits_the_screens_width(page, f"{name} on a {screen}")
-    picture(page, f"lesson-{name}-{screen}")
 
 
 def test_on_a_phone_home_keeps_its_descriptions_and_predict_asks_before_the_score(page, app_url):

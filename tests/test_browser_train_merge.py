@@ -1,4 +1,4 @@
-"""The merge, seen, in a real browser: one screen at three sizes, the pair's places before the merge,
+"""The merge, seen, in a real browser: one screen on a laptop and a phone, the pair's places before the merge,
 the new tokens after it, and a bar linked to its places in the corpus.
 
 Every assertion reads bounding boxes or computed styles of what Chromium drew; waits are on
@@ -8,23 +8,24 @@ content (Playwright's auto-retrying ``expect``), never on time.
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import LAPTOP, PHONE
+from .page_width import assert_fits_the_screens_width
+
 
 pytestmark = pytest.mark.browser
 
-SCREENS = {
-    "laptop 1366x768": (1366, 768, ""),
-    "projector 1280x720, presenter mode": (1280, 720, "&present=1"),
-    "phone 390x844": (390, 844, ""),
-}
+SCREENS = {"laptop-1366x768": LAPTOP, "phone-390x844": PHONE}
+"""The projector's screen in presenter mode is checked on the same page by tests/test_browser_presenter.py."""
 REPLACED = '.bpe-join-replaced[title^="occurrence"]'
 OVERLAP = '.bpe-join-overlap[title^="occurrence"]'
 
 
 @pytest.fixture
-def screen(new_tab, request):
-    """A fresh session at one of the :data:`SCREENS` sizes: ``(page, width, height, query)``."""
-    width, height, query = SCREENS[request.param]
-    return new_tab(width, height), width, height, query
+def screen(page, request):
+    """The worker's tab at one of the :data:`SCREENS` sizes: ``(page, name, width, height)``."""
+    size = SCREENS[request.param]
+    page.set_viewport_size(size)
+    return page, request.param, size["width"], size["height"]
 
 
 def box(locator):
@@ -41,8 +42,8 @@ def inside(found, width, height):
 
 @pytest.mark.parametrize("screen", list(SCREENS), indirect=True)
 def test_at_step_3_controls_headline_chart_and_corpus_share_the_first_screen(screen, app_url, picture):
-    page, width, height, query = screen
-    page.goto(f"{app_url}/Train?preset=sennrich&step=3{query}")
+    page, name, width, height = screen
+    page.goto(f"{app_url}/Train?preset=sennrich&step=3")
     expect(page.locator(".bpe-headline")).to_contain_text("Merge 3 of 10")
     chart = page.locator('[data-testid="stVegaLiteChart"]').first
     expect(chart.locator('svg path[aria-label="bpe-pair-1"]')).to_be_visible()
@@ -58,12 +59,10 @@ def test_at_step_3_controls_headline_chart_and_corpus_share_the_first_screen(scr
     chips = after.locator(".bpe-tok")
     on_screen = sum(inside(box(chips.nth(i)), width, height) for i in range(min(chips.count(), 40)))
     assert on_screen >= 20, f"only {on_screen} corpus tokens on the first screen"
-    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page overflows sideways"
+    assert_fits_the_screens_width(page, f"Train at step 3 at {width}x{height}")
     # every bar is labelled with its count (an audience cannot hover)
     expect(chart.locator('svg text', has_text="7 ◀ merged")).to_be_visible()
-    # docs/train-{laptop,projector,phone}-*.png are copies of these
-    size = "projector-1280x720" if query else "phone-390x844" if width < 600 else "laptop-1366x768"
-    picture(page, f"train-{size}")
+    picture(page, f"train-{name}")  # docs/train-*.png are copies of these
 
 
 def test_a_long_corpus_scrolls_inside_its_panel_and_breaks_only_between_words(page, app_url):

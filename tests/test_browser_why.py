@@ -1,6 +1,7 @@
 """The "Why tokenization matters" page in Chromium: each card's chips and ids are tiktoken's and sit
 in the first screen, on a laptop (1366x768) and on a projector in presenter mode (1280x720); the
-"try your own" counts follow the typing without Enter; axe finds no serious violation; every script
+"try your own" counts follow the typing without Enter; axe finds no serious violation on the special
+tokens card (the page's audit in tests/test_browser_a11y.py opens the languages card); every script
 of the languages card is drawn (pictures with ``--screenshots``, to look at).
 
 Expected ids come from tiktoken's own encodings built offline (``peers.tiktoken_encoding``).
@@ -15,7 +16,7 @@ from bpe.app.pages import WHY
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.teaching.why_tokenization import PHENOMENA
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, TALL
 from .peers import tiktoken_by_title, tiktoken_encoding
 from .test_browser_a11y import audit, switch_to_presenter_mode, url_path
 
@@ -24,6 +25,11 @@ pytestmark = pytest.mark.browser
 LONG_TEXTS = {"languages", "code", "special-tokens"}
 """Cards whose texts are long (a sentence, a function): the first screen holds GPT-2's chips; on
 every other card, all of GPT-2's, GPT-4's and GPT-4o's."""
+
+
+AUDITED = {"special-tokens"}
+"""Cards axe audits here: the page's own audit (tests/test_browser_a11y.py) opens the languages card,
+with its chart; the special tokens card draws its rows of special tokens differently from both."""
 
 
 @pytest.fixture(scope="module")
@@ -60,11 +66,15 @@ def check_rows(page, text: str, tiktokens: dict, *, in_first_screen: int) -> Non
 
 @pytest.mark.parametrize("key", list(PHENOMENA))
 def test_each_cards_chips_and_ids_are_tiktokens_in_the_first_screen_of_a_laptop_and_of_a_projector(page, app_url, picture, tiktokens, key):
-    """On a laptop, then (the same session, as a teacher switches) on a projector in presenter mode."""
+    """On a laptop, then (the same session, as a teacher switches) on a projector in presenter mode;
+    the special tokens card is also audited by axe, whole, in between."""
     text, in_first_screen = PHENOMENA[key].samples[0][1], 1 if key in LONG_TEXTS else 3
     open_card(page, app_url, key)
     check_rows(page, text, tiktokens, in_first_screen=in_first_screen)
     picture(page, f"why-{key}")
+    if key in AUDITED:
+        page.set_viewport_size(TALL)
+        audit(page, picture, f"why-{key}-axe")
     switch_to_presenter_mode(page)
     check_rows(page, text, tiktokens, in_first_screen=in_first_screen)
     picture(page, f"why-{key}-presenter")
@@ -79,14 +89,6 @@ def test_try_your_own_counts_while_typing_without_enter(page, app_url, tiktokens
     counts = " · ".join(f"{name}: {len(encoding.encode(text))} tokens" for name, encoding in tiktokens.items())
     expect(page.get_by_text(counts)).to_be_visible()
     expect(box).to_be_focused()
-
-
-def test_the_languages_card_and_the_special_tokens_card_have_no_serious_axe_violation(page, app_url, picture):
-    for key in ("languages", "special-tokens"):
-        open_card(page, app_url, key)
-        if key == "languages":
-            expect(page.locator('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg').first).to_be_visible()
-        audit(page, picture, f"why-{key}-axe")
 
 
 @pytest.mark.screenshots

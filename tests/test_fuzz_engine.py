@@ -113,9 +113,10 @@ def train_settings(draw) -> tuple[str | None, dict]:
     broken = draw(st.sampled_from([None, None, None, *VALID]))
     value = {name: draw(INVALID[name] if name == broken else VALID[name]) for name in VALID}
     amount = value.pop("amount")
-    # Room for up to 3 special tokens above the 256 bytes unless the amount is the broken field: an
-    # odd special-token list may still be a valid one, and its run must not fail on the vocab size.
-    headroom = 0 if broken == "amount" else 3
+    # Room for up to 3 special tokens and the end-of-word marker above the 256 bytes unless the amount
+    # is the broken field: an odd special-token list may still be a valid one, and its run must not
+    # fail on the vocab size.
+    headroom = 0 if broken == "amount" else 3 + 1
     stop = draw(st.sampled_from([{"merges": amount}, {"vocab_size": amount + 256 + headroom}, {}]))
     return broken, {**value, **stop}
 
@@ -125,6 +126,9 @@ def train_settings(draw) -> tuple[str | None, dict]:
 @example(text="<< ", drawn=("special_tokens", {"unit": "char", "pretokenizer": "none", "end_of_word": None,
                                                 "tie_break": "first-seen", "min_frequency": 1,
                                                 "special_tokens": (" ",), "vocab_size": 259}))
+@example(text="", drawn=("special_tokens", {"unit": "byte", "pretokenizer": "none", "end_of_word": "</w>",
+                                             "tie_break": "first-seen", "min_frequency": 1,
+                                             "special_tokens": ("<|endoftext|>", "<|end", "<s>"), "vocab_size": 260}))
 def test_training_on_random_text_with_random_settings_raises_only_the_broken_fields_error(text, drawn):
     broken, options = drawn
     try:

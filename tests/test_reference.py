@@ -56,8 +56,14 @@ def test_an_unknown_rule_names_the_known_ones():
         reference.train({"ab": 2}, 1, tie_break="longest")
 
 
-@pytest.mark.parametrize("rule", list(TIE_BREAK_RULES))
-@pytest.mark.parametrize("name", list(PRESETS))
+# python-docs is checked under its own rule only: its first merges have no tie (the test checks it),
+# and a rule only orders tied pairs, so every rule makes the same merges there. The reference recounts
+# the whole corpus for every merge, so each rule would cost as much again for nothing new.
+PRESET_RULES = [(name, rule) for name in PRESETS for rule in TIE_BREAK_RULES
+                if name != "python-docs" or rule == PRESETS[name].settings.tie_break]
+
+
+@pytest.mark.parametrize("name, rule", PRESET_RULES, ids=[f"{name}-{rule}" for name, rule in PRESET_RULES])
 def test_the_fast_trainer_makes_the_references_merges_on_every_preset_under_every_rule(name, rule):
     preset = PRESETS[name]
     wanted = PYTHON_DOCS_MERGES if name == "python-docs" else preset.settings.target_merges(0)
@@ -65,7 +71,10 @@ def test_the_fast_trainer_makes_the_references_merges_on_every_preset_under_ever
     corpus = preset.corpus()
     expected = reference_merges(corpus, settings_, wanted)
     assert len(expected) >= min(wanted, 3)
-    assert engine_merges(corpus, settings_) == expected
+    steps = train(corpus, settings_).steps
+    assert [(s.left, s.right, s.count, s.new_id) for s in steps] == expected
+    if name == "python-docs":
+        assert [s.step for s in steps if s.tie_count > 1] == [], "a tie: check python-docs under every rule"
 
 
 @pytest.mark.parametrize("end_of_word", [None, "</w>"], ids=["no-marker", "end-of-word"])
