@@ -231,6 +231,11 @@ def browser():
             instance.close()
 
 
+FIRST_LOAD_MS = 60_000
+"""Patience for a page's first load in a browser test: it may train its example (python-docs: 2,000
+merges) or read a pretrained tokenizer (Qwen3.6: 248,077 tokens) while the other worker keeps both
+cores busy."""
+
 LAPTOP = {"width": 1366, "height": 768}
 """The tabs' size: a common laptop screen, what most learners see (a panel that scrolls there is
 tested there)."""

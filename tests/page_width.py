@@ -26,4 +26,3 @@ def assert_fits_the_screens_width(page, what: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{what}: the page pans sideways"
     cut_off = page.evaluate(CUT_OFF)
     assert cut_off == [], f"{what}: these reach past the screen's edge: {cut_off}"
-

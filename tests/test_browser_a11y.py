@@ -23,14 +23,13 @@ from playwright.sync_api import expect
 
 from bpe.app.pages import PAGES
 
-from .conftest import ARTIFACTS, PHONE, PROJECTOR, TALL
+from .conftest import ARTIFACTS, FIRST_LOAD_MS, PHONE, PROJECTOR, TALL
 from .page_width import assert_fits_the_screens_width
 
 pytestmark = pytest.mark.browser
 
 AXE_JS = Path(__import__("axe_playwright_python").__file__).with_name("axe.min.js")
 FAILING = {"serious", "critical"}
-FIRST_LOAD_MS = 60_000  # a page's first load trains its example, on a machine other tests keep busy
 LESSON_STATES = {
     # page's address: (the state a lesson opens it in, what shows that state is drawn); other pages open bare
     "Train": ("preset=sennrich&step=3", '[data-testid="stVegaLiteChart"] svg.marks'),

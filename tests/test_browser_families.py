@@ -9,11 +9,10 @@ Waits are on content the action changes (Playwright's auto-retrying ``expect``).
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, PROJECTOR
+from .conftest import FIRST_LOAD_MS, PHONE, PROJECTOR
 from .streamlit_widgets import choose
 
 pytestmark = pytest.mark.browser
-FIRST_LOAD_MS = 60_000  # Qwen3.6's first load in a server reads 248,077 tokens
 LAB = "Pre-tokenization_lab?text=Cafe%CC%81+paid+1234567+%E6%9D%B1%E4%BA%AC%E3%81%A7"
 
 

@@ -10,12 +10,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, PROJECTOR
+from .conftest import FIRST_LOAD_MS, PHONE, PROJECTOR
 from .page_width import assert_fits_the_screens_width
 from .streamlit_widgets import choose
 
 pytestmark = pytest.mark.browser
-FIRST_LOAD_MS = 60_000  # python-docs trains 2,000 merges on its first load; slower when both cores are busy
 WIDTH, HEIGHT = PROJECTOR["width"], PROJECTOR["height"]
 
 FIRST_SCREEN = """els => els.map(e => { const r = e.getBoundingClientRect();

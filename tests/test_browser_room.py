@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, PROJECTOR
+from .conftest import FIRST_LOAD_MS, PHONE, PROJECTOR
 from .redis_server import RedisServer, running_redis
 from .replica_set import ReplicaSet
 from .app_server import free_port
@@ -34,7 +34,6 @@ from .test_browser_a11y import axe_violations, report
 pytestmark = [pytest.mark.browser, pytest.mark.servers]
 
 HOSTILE = "<svg onload=alert(1)>"
-FIRST_LOAD_MS = 60_000  # a replica's first page trains its example, on a machine other tests keep busy
 
 
 @dataclass
@@ -79,7 +78,7 @@ class Browsers:
 
     def another_tab(self, page):
         """A new tab in ``page``'s browser (its cookies, a session of its own), as a person opens a
-        second link; no new browser to start (each costs Chromium seconds of CPU)."""
+        second link."""
         return self.watched(page.context.new_page())
 
     def watched(self, page):

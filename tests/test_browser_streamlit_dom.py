@@ -11,8 +11,9 @@ from playwright.sync_api import expect
 from ui.page_css import PRESENTER_ROOT_PX
 from ui.streamlit_dom import INTERNALS, PROBED_ON
 
+from .conftest import FIRST_LOAD_MS
+
 pytestmark = pytest.mark.browser
-FIRST_LOAD_MS = 20_000  # a page's first load trains its example; slower when both cores are busy
 
 
 def test_every_selector_on_streamlits_markup_matches_on_the_train_page(page, app_url):

@@ -10,9 +10,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import FIRST_LOAD_MS
 
 pytestmark = pytest.mark.browser
-FIRST_LOAD_MS = 20_000  # a page's first load trains its example; slower when both cores are busy
 
 SCREENSHOTS = [
     # (file name, URL path, text that shows the page is drawn)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe import PRESETS, Corpus, Tokenizer, TrainSettings, reference, train
+from bpe import PRESETS, Corpus, Tokenizer, Trace, TrainSettings, reference, train
 from bpe.pretokenize import NAMED_PATTERNS
 from bpe.teaching.reference_code import encode_merge_lines, train_step_lines
 from bpe.tiebreak import TIE_BREAK_RULES
@@ -39,8 +39,12 @@ def reference_merges(corpus: Corpus, settings_: TrainSettings, merges: int) -> l
     return [(*merge.pair, merge.count, merge.new_id) for merge in learned]
 
 
+def merges_of(trace: Trace) -> list[tuple[int, int, int, int]]:
+    return [(s.left, s.right, s.count, s.new_id) for s in trace.steps]
+
+
 def engine_merges(corpus: Corpus, settings_: TrainSettings) -> list[tuple[int, int, int, int]]:
-    return [(s.left, s.right, s.count, s.new_id) for s in train(corpus, settings_).steps]
+    return merges_of(train(corpus, settings_))
 
 
 def ranks_of(tokenizer: Tokenizer) -> dict[tuple[int, int], int]:
@@ -71,10 +75,10 @@ def test_the_fast_trainer_makes_the_references_merges_on_every_preset_under_ever
     corpus = preset.corpus()
     expected = reference_merges(corpus, settings_, wanted)
     assert len(expected) >= min(wanted, 3)
-    steps = train(corpus, settings_).steps
-    assert [(s.left, s.right, s.count, s.new_id) for s in steps] == expected
+    trace = train(corpus, settings_)
+    assert merges_of(trace) == expected
     if name == "python-docs":
-        assert [s.step for s in steps if s.tie_count > 1] == [], "a tie: check python-docs under every rule"
+        assert [s.step for s in trace.steps if s.tie_count > 1] == [], "a tie: check python-docs under every rule"
 
 
 @pytest.mark.parametrize("end_of_word", [None, "</w>"], ids=["no-marker", "end-of-word"])
