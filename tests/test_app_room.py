@@ -147,6 +147,20 @@ def test_a_students_reload_comes_back_to_the_same_question_with_its_answer():
     assert answer_keys(again) == [] and "'a' + 'b' ✓ your answer" in everything(again)
 
 
+def test_join_pressed_before_the_address_bar_took_the_pages_rewrite_still_seats_the_student():
+    """The page rewrites its address as it runs (the example first, then the room's own link); a
+    phone that presses Join before its address bar has the last rewrite sends an earlier one, which
+    the page cannot tell from a link just opened. The room's bare link keeps the seat just taken."""
+    _, code = teacher_opens_room()
+    at = open_page(QUIZ, room=code)
+    assert dict(at.query_params) == {"room": code}
+    at.query_params.clear()
+    at.query_params.update({"room": code, "preset": "wikipedia", "step": "1"})  # the page's first rewrite
+    at.button(key="w.room.join").click().run()
+    assert "Join class room" not in everything(at)
+    assert at.session_state[MEMBERSHIP.key].seat is not None and answer_keys(at)
+
+
 def test_a_forged_teacher_link_gives_no_control_and_the_room_is_not_revealed():
     teacher, code = teacher_opens_room()
     forged = open_page(QUIZ, room=code, teacher="guessed-key")

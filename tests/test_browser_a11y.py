@@ -7,7 +7,7 @@ the whole document. The pages come from ``bpe.app.pages.PAGES``, so a page added
 each in the state a lesson opens it in (:data:`LESSON_STATES`): on a phone held upright (it must fit
 the phone's width: nothing pans sideways or is cut off at the right edge), then whole on a wide
 screen, then, in the same session, in presenter mode on a projector's screen (switched on in the
-sidebar), audited again and fitting the projector's width. Any *serious* or *critical* violation fails, with
+sidebar), audited again, fitting the projector's width, its title whole. Any *serious* or *critical* violation fails, with
 the rule, its help text and the first failing elements, so the message says what to fix. With
 ``--screenshots``, each page is also saved as ``test-artifacts/page-<name>[-phone|-presenter].png``.
 """
@@ -127,6 +127,27 @@ def audit(page, picture, name: str, *, whole: bool = True) -> None:
     assert not faint_hints, f"{name}: shortcut hints below WCAG AA's 4.5:1 contrast: {faint_hints}"
 
 
+# The page's title and the first element drawn after it, with where each is.
+TITLE_AND_NEXT = """() => {
+  const title = document.querySelector('.stMain h1');
+  let next = null;
+  for (let el = title.closest('[data-testid="stElementContainer"]'); el && !next; el = el.parentElement) {
+    for (let after = el.nextElementSibling; after && !next; after = after.nextElementSibling) {
+      if (after.getBoundingClientRect().height > 0) next = after;
+    }
+  }
+  return {title: title.innerText, bottom: title.getBoundingClientRect().bottom,
+          next: next.innerText.slice(0, 40), top: next.getBoundingClientRect().top};
+}"""
+
+
+def assert_the_title_is_whole(page, name: str) -> None:
+    """Nothing drawn after the title starts above the bottom of the title's box (a row of pills
+    covered the lower half of a presenter-mode title when Streamlit pulled it up under the heading)."""
+    found = page.evaluate(TITLE_AND_NEXT)
+    assert found["top"] >= found["bottom"] - 0.5, f"{name}: {found['next']!r} covers the title {found['title']!r}: {found}"
+
+
 def switch_to_presenter_mode(page) -> None:
     """A projector's screen, then presenter mode switched on in the sidebar, as a teacher does it
     (the same session, redrawn in large type)."""
@@ -167,3 +188,4 @@ def test_each_page_fits_a_phone_and_passes_axe_whole_and_in_presenter_mode(page,
     switch_to_presenter_mode(page)
     audit(page, picture, f"{name}-presenter", whole=False)
     assert_fits_the_screens_width(page, f"{name} in presenter mode at 1280x720")
+    assert_the_title_is_whole(page, f"{name} in presenter mode")

@@ -109,7 +109,8 @@ def client_address() -> str:
 # -- arriving by a link ------------------------------------------------------------------------------
 def apply_link() -> None:
     """A just-opened link with ``room=`` makes this session a member of that room (what it claims
-    is checked when the room is drawn). Every such link counts against the join rate limit."""
+    is checked when the room is drawn), unless it is in that room already and the link names no
+    seat or teacher key. Every such link counts against the join rate limit."""
     code_text = url.new_param("room")
     if code_text is None:
         return
@@ -127,8 +128,13 @@ def apply_link() -> None:
         shown = code_text[:SHOWN_CODE_CHARS] + ("…" if len(code_text) > SHOWN_CODE_CHARS else "")
         url.warn_link(f"“{shown}” is not a room code: {refusal}")
         return
-    seat = url.new_param("student")
-    MEMBERSHIP.set(Membership(code, seat=seat if seat and is_seat(seat) else None, token=url.new_param("teacher") or None))
+    seat, token = url.new_param("student"), url.new_param("teacher") or None
+    held = MEMBERSHIP.get()
+    if held is not None and held.code == code and not (seat or token):
+        # Already in this room: its bare link keeps the seat. A phone that presses Join before its
+        # address bar has taken the page's last rewrite sends the link it opened, as if new.
+        return
+    MEMBERSHIP.set(Membership(code, seat=seat if seat and is_seat(seat) else None, token=token))
 
 
 def checked(membership: Membership, view: RoomView) -> Membership:

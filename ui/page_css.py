@@ -10,7 +10,8 @@ adds :data:`A11Y_CSS`, :data:`LAYOUT_CSS` and :data:`STALE_CSS` to every page, a
 from __future__ import annotations
 
 from .streamlit_dom import (
-    BUTTON, CAPTION, CHOSEN_PILL, ELEMENT_CONTAINER, GRAPHVIZ, HEADER, HORIZONTAL_BLOCK, LAYOUT_WRAPPER, MAIN, MAIN_BLOCK, PAGE_LINK_LABEL,
+    BUTTON, CAPTION, CHOSEN_PILL, ELEMENT_CONTAINER, GRAPHVIZ, HEADER, HEADING_TEXT, HORIZONTAL_BLOCK, LAYOUT_WRAPPER, MAIN, MAIN_BLOCK,
+    PAGE_LINK_LABEL,
     PRIMARY_BUTTON, SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX, SHORTCUT_HINT, SLIDER, STALE, TERTIARY_KIND, VERTICAL_BLOCK, keyed,
 )
 
@@ -98,7 +99,11 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 {HEADER}, {HEADER} * {{ pointer-events: none; }}
 {HEADER} button, {HEADER} button * {{ pointer-events: auto; }}
 {MAIN_BLOCK} {{ padding: .45rem 1.2rem 2rem 1.2rem; }}
-{MAIN} h1 {{ font-size: 1.05rem; line-height: 1.4; padding: .25rem 0 0 2.4rem; margin: 0; }}
+/* The title, one small line in the band: the lesson starts right under it. Its bottom padding is
+   gone, so the pull of 1 rem under a heading (see h2) shrinks to the block's gap, or a row of
+   pills covered the title's lower half. */
+{MAIN} h1 {{ font-size: 1.05rem; line-height: 1.2; padding: 0 0 0 2.4rem; margin: 0; }}
+{MAIN} {HEADING_TEXT}:has(h1) {{ margin-bottom: -.5rem; }}
 /* The lesson is large; its headings need not be. Streamlit pulls what follows a heading up by
    1 rem (its markdown box's negative margin, which its own heading padding makes up for): keep
    that 1 rem under the heading, or the next element covers the heading's last line. */

@@ -54,6 +54,9 @@ HORIZONTAL_BLOCK = '[data-testid="stHorizontalBlock"]'
 """``st.columns``' row."""
 PAGE_LINK_LABEL = '[data-testid="stPageLink-NavLink"] span'
 """``st.page_link``'s label: one line, cut at the link's width (a long label lost its end)."""
+HEADING_TEXT = '[data-testid="stHeading"] [data-testid="stMarkdownContainer"]'
+"""The box of a heading's text (``st.title``, ``st.header``): its bottom margin of -1 rem pulls
+the next element up under the heading, which the heading's own bottom padding makes up for."""
 
 INTERNALS: Mapping[str, str] = MappingProxyType({
     MAIN: MAIN,
@@ -77,6 +80,7 @@ INTERNALS: Mapping[str, str] = MappingProxyType({
     CHOSEN_PILL: CHOSEN_PILL,
     HORIZONTAL_BLOCK: HORIZONTAL_BLOCK,
     PAGE_LINK_LABEL: PAGE_LINK_LABEL,
+    HEADING_TEXT: HEADING_TEXT,
 })
 """Each selector on Streamlit's internals -> a probe that matches on the Train page in presenter
 mode (or on the page :data:`PROBED_ON` names) whenever Streamlit still draws that markup (the
