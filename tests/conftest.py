@@ -100,14 +100,17 @@ def picture(request):
 
 @pytest.fixture(autouse=True, scope="session")
 def _pretrained_read_once_per_session():
-    """A server reads each pretrained tokenizer once (``st.cache_resource``) and shares it read-only
-    with every session; the per-test cache clearing below would have every page test read GPT-4o
-    again (seconds each). So the app's loader reads each one once per test session, as a server
-    does. A test that needs a fresh read (a package gone missing) uses ``fresh_pretrained``."""
+    """A server reads each pretrained tokenizer once (``st.cache_resource``) and indexes its
+    vocabulary once, and shares both read-only with every session; the per-test cache clearing
+    below would have every page test read GPT-4o and index its 200,000 tokens again (seconds each).
+    So the app's loader and indexer run once per name per test session, as a server does. A test
+    that needs a fresh read (a package gone missing) uses ``fresh_pretrained``."""
+    import ui.pretrained_vocab
     import ui.tokenizers
 
     patch = pytest.MonkeyPatch()
     patch.setattr(ui.tokenizers, "load_pretrained", functools.cache(ui.tokenizers.load_pretrained))
+    patch.setattr(ui.pretrained_vocab, "_tables", functools.cache(ui.pretrained_vocab._tables.__wrapped__))
     yield
     patch.undo()
 

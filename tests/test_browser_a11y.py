@@ -7,9 +7,11 @@ the whole document. The pages come from ``bpe.app.pages.PAGES``, so a page added
 each in the state a lesson opens it in (:data:`LESSON_STATES`): on a phone held upright (it must fit
 the phone's width: nothing pans sideways or is cut off at the right edge), then whole on a wide
 screen, then, in the same session, in presenter mode on a projector's screen (switched on in the
-sidebar), audited again, fitting the projector's width, its title whole. Any *serious* or *critical* violation fails, with
-the rule, its help text and the first failing elements, so the message says what to fix. With
-``--screenshots``, each page is also saved as ``test-artifacts/page-<name>[-phone|-presenter].png``.
+sidebar), audited again, fitting the projector's width, its title whole. A lesson's own checks of
+the page on a phone and on one projector screen run in the same load (tests/test_browser_presenter.py).
+Any *serious* or *critical* violation fails, with the rule, its help text and the first failing
+elements, so the message says what to fix. With ``--screenshots``, each page is also saved as
+``test-artifacts/page-<name>[-phone|-presenter].png``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from bpe.app.pages import PAGES
 
 from .conftest import ARTIFACTS, FIRST_LOAD_MS, PHONE, PROJECTOR, TALL
 from .page_width import assert_fits_the_screens_width
+from . import test_browser_families as families, test_browser_presenter as presenter
 
 pytestmark = pytest.mark.browser
 
@@ -38,11 +41,26 @@ LESSON_STATES = {
     "Predict_the_next_merge": ("preset=sennrich&step=2", '[class*="st-key-w-quiz-answer-4"] button'),
     "Tie_break_lab": ("preset=wikipedia", ".bpe-tie-table"),
     "Counting_lab": ("text=aaabdaaabac&left=a&right=a", ".bpe-pair-counts"),
-    "Pre-tokenization_lab": ("", ".bpe-lab-table"),
+    "Pre-tokenization_lab": (families.LAB_TEXT, ".bpe-lab-table"),
     "Byte_inspector": ("", ".bpe-bytes"),
     "Compare": ("preset=sennrich", ".bpe-tokens .bpe-tok"),
     "Why_tokenization_matters": ("card=languages", '[data-testid="stVegaLiteChart"] :is(svg, canvas)'),  # its chart
 }
+
+
+def lesson_checks(*registries: dict) -> dict[str, list]:
+    """``{page address: [check(page, picture), ...]}`` from the test files that own the checks."""
+    merged: dict[str, list] = {}
+    for registry in registries:
+        for address, check in registry.items():
+            merged.setdefault(address, []).append(check)
+    return merged
+
+
+ON_A_PHONE = lesson_checks(presenter.ON_A_PHONE, families.ON_A_PHONE)
+"""A lesson's checks of a page on a phone held upright, by the page's address."""
+ON_A_PROJECTOR = lesson_checks(presenter.ON_A_PROJECTOR, families.ON_A_PROJECTOR)
+"""A lesson's checks of a page on one projector screen in presenter mode, by the page's address."""
 # axe rates a skipped heading level (h1 -> h3) "moderate", but a screen-reader user navigating by
 # headings loses the outline with it, so it fails here as well.
 ALSO_FAILING = {"heading-order"}
@@ -157,8 +175,10 @@ def switch_to_presenter_mode(page) -> None:
     expect(page.locator("html")).to_have_css("font-size", "22px")
 
 
-def test_every_lesson_state_is_a_page_of_the_app():
-    assert LESSON_STATES.keys() <= {url_path(page.file) for page in PAGES}
+def test_every_lesson_state_and_lesson_check_is_of_a_page_of_the_app():
+    addresses = {url_path(page.file) for page in PAGES}
+    assert LESSON_STATES.keys() <= addresses
+    assert ON_A_PHONE.keys() <= addresses and ON_A_PROJECTOR.keys() <= addresses
 
 
 @pytest.mark.parametrize("page_file", [page.file for page in PAGES], ids=[page.title for page in PAGES])
@@ -182,6 +202,8 @@ def test_each_page_fits_a_phone_and_passes_axe_whole_and_in_presenter_mode(page,
     page.evaluate("() => document.fonts.ready.then(() => true)")  # no boxes where CJK or emoji will be
     assert_fits_the_screens_width(page, f"{name} on a phone held upright")
     picture(page, f"page-{name}-phone")
+    for check in ON_A_PHONE.get(path, []):
+        check(page, picture)
     page.set_viewport_size(TALL)
     expect(page.get_by_test_id("stSidebar")).to_be_visible()
     audit(page, picture, name)
@@ -189,3 +211,5 @@ def test_each_page_fits_a_phone_and_passes_axe_whole_and_in_presenter_mode(page,
     audit(page, picture, f"{name}-presenter", whole=False)
     assert_fits_the_screens_width(page, f"{name} in presenter mode at 1280x720")
     assert_the_title_is_whole(page, f"{name} in presenter mode")
+    for check in ON_A_PROJECTOR.get(path, []):  # last: a lesson's check may step on, as a clicker does
+        check(page, picture)

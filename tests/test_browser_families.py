@@ -1,7 +1,7 @@
 """Qwen, DeepSeek and SentencePiece in a real browser: the Pre-tokenization lab's families (on a
-laptop, a projector in presenter mode and a phone), the Tie-break lab's sixth rule, and Qwen3.6 on
+phone and on a projector in presenter mode), the Tie-break lab's sixth rule, and Qwen3.6 on
 the Encode page with its special-token default said. With ``--screenshots``, pictures of each in
-``test-artifacts/``.
+``test-artifacts/``. The labs' checks run in their pages' loads in tests/test_browser_a11y.py.
 
 Waits are on content the action changes (Playwright's auto-retrying ``expect``).
 """
@@ -9,37 +9,43 @@ Waits are on content the action changes (Playwright's auto-retrying ``expect``).
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import FIRST_LOAD_MS, PHONE, PROJECTOR
+from .conftest import FIRST_LOAD_MS
 from .streamlit_widgets import choose
 
 pytestmark = pytest.mark.browser
-LAB = "Pre-tokenization_lab?text=Cafe%CC%81+paid+1234567+%E6%9D%B1%E4%BA%AC%E3%81%A7"
+LAB_TEXT = "text=Cafe%CC%81+paid+1234567+%E6%9D%B1%E4%BA%AC%E3%81%A7"
+"""The Pre-tokenization lab's text in a lesson: a decomposed é (NFC joins it), digits, Japanese."""
 
 
 def lab_table(page):
     return page.locator(".bpe-lab-table").first
 
 
-@pytest.mark.parametrize("size, present", [(None, False), (PROJECTOR, True), (PHONE, False)], ids=["laptop", "projector", "phone"])
-def test_the_pre_tokenization_lab_shows_every_family_after_its_normalization(page, app_url, picture, size, present):
-    if size is not None:
-        page.set_viewport_size(size)
-    page.goto(f"{app_url}/{LAB}{'&present=1' if present else ''}")
+def every_family_after_its_normalization(page, picture) -> None:
+    """The Pre-tokenization lab on :data:`LAB_TEXT`: every family's row, SentencePiece's and
+    Qwen's after NFC."""
     table = lab_table(page)
-    expect(table).to_contain_text("SentencePiece", timeout=FIRST_LOAD_MS)
+    expect(table).to_contain_text("SentencePiece")
     for title in ("GPT-4o", "Qwen2.5", "Qwen3.6", "DeepSeek"):
         expect(table).to_contain_text(title)
     expect(table.get_by_text("after NFC")).to_have_count(2)
     expect(table).to_contain_text("▁paid")
-    picture(page, f"families-pretokenization-lab-{'projector' if present else 'phone' if size else 'laptop'}", full_page=True)
+    screen = "phone" if page.viewport_size["width"] < 500 else "projector"
+    picture(page, f"families-pretokenization-lab-{screen}", full_page=True)
 
 
-def test_the_tie_break_lab_sets_sentencepieces_rule_beside_the_five_others(page, app_url, picture):
-    page.goto(f"{app_url}/Tie_break_lab?preset=wikipedia")
+def sentencepieces_rule_beside_the_five_others(page, picture) -> None:
+    """The Tie-break lab on Wikipedia's example sets SentencePiece's rule beside the five others."""
     table = lab_table(page)
-    expect(table).to_contain_text("sentencepiece", timeout=FIRST_LOAD_MS)
+    expect(table).to_contain_text("sentencepiece")
     expect(table).to_contain_text("SentencePiece's BPE trainer")
     picture(page, "families-tie-break-lab", full_page=True)
+
+
+ON_A_PHONE = {"Pre-tokenization_lab": every_family_after_its_normalization}
+ON_A_PROJECTOR = {"Pre-tokenization_lab": every_family_after_its_normalization, "Tie_break_lab": sentencepieces_rule_beside_the_five_others}
+"""Checks of a page in a lesson's state, run in that page's load by tests/test_browser_a11y.py (as
+tests/test_browser_presenter.py's are): the lab opens on :data:`LAB_TEXT` there."""
 
 
 def test_encode_with_qwen36_says_it_encodes_special_tokens_by_default(page, app_url, picture):

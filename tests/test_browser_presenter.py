@@ -3,6 +3,11 @@
 Every check reads bounding boxes of what Chromium drew: the lesson's elements (chips, the chart,
 every answer button, the tree's labels) lie inside the first 1280x720 screen, unscrolled. Waits
 are on content (Playwright's auto-retrying ``expect``), never on time.
+
+The checks of a page in a lesson's state (:data:`ON_A_PROJECTOR`, :data:`ON_A_PHONE`) ride in that
+page's load in tests/test_browser_a11y.py, which opens every page in that state on a phone, then in
+presenter mode on a projector: a page load costs Chromium more than all the checks of a load. The
+tests here need states or page loads of their own.
 """
 
 import re
@@ -38,9 +43,8 @@ def all_on_first_screen(locator, what: str, *, at_least: int = 1) -> None:
     assert all(placed), f"{what}: {placed.count(False)} of {len(placed)} lie outside the first {WIDTH}x{HEIGHT} screen"
 
 
-def test_train_shows_controls_headline_whole_chart_corpus_and_the_tie_reason_on_one_screen(projector, app_url, picture):
-    page = projector
-    page.goto(f"{app_url}/Train?preset=sennrich&step=3&present=1")
+def train_on_one_screen(page, picture) -> None:
+    """Train at sennrich's step 3: the controls, the headline, the whole chart, the corpus and the tie reason."""
     expect(page.locator(".bpe-headline")).to_contain_text("Merge 3 of 10")
     expect(page.locator(".bpe-merge-view .bpe-after")).to_be_visible()
     all_on_first_screen(page.locator(".bpe-headline"), "the headline")
@@ -82,9 +86,8 @@ def test_why_once_shown_stays_shown_across_three_pagedowns_and_in_the_link(proje
     expect(page.locator(".bpe-why")).to_be_visible()
 
 
-def test_encode_shows_the_tokens_and_their_ids_on_one_screen_and_walks_them_by_clicker(projector, app_url):
-    page = projector
-    page.goto(f"{app_url}/Encode_and_decode?preset=sennrich&step=10&present=1")
+def encode_on_one_screen(page, picture) -> None:
+    """Encode at sennrich's step 10: the tokens and their ids, then the walk from the bytes by clicker."""
     chips = page.locator(".bpe-linked .bpe-tok")
     expect(chips).to_have_count(12)  # " lowest newer wider" under ten merges
     all_on_first_screen(chips, "the tokens", at_least=12)
@@ -100,18 +103,16 @@ def test_encode_shows_the_tokens_and_their_ids_on_one_screen_and_walks_them_by_c
     expect(page.locator(".bpe-walk-line")).to_contain_text("Step 0 of")
 
 
-def test_counting_lab_shows_every_pair_count_and_both_rows_of_chips_on_one_screen(projector, app_url):
-    page = projector
-    page.goto(f"{app_url}/Counting_lab?text=aaabdaaabac&left=a&right=a&present=1")
+def counting_lab_on_one_screen(page, picture) -> None:
+    """The counting lab on aaabdaaabac, pair a + a: every pair's count and both rows of chips."""
     expect(page.locator(".bpe-pair-counts li")).to_have_count(6)
     all_on_first_screen(page.locator(".bpe-pair-counts li"), "every pair and its count", at_least=6)
     all_on_first_screen(page.locator(".bpe-stat-value"), "the counts", at_least=3)
     all_on_first_screen(page.locator(".bpe-tokens .bpe-tok"), "the counted and the merged chips", at_least=20)
 
 
-def test_predict_shows_the_corpus_the_question_and_every_answer_on_one_screen(projector, app_url):
-    page = projector
-    page.goto(f"{app_url}/Predict_the_next_merge?preset=sennrich&step=2&present=1")
+def predict_on_one_screen(page, picture) -> None:
+    """Predict at sennrich's step 2: the corpus, the question and every answer, then the clicker's reveal."""
     question = page.get_by_role("heading", name="After 2 merges, which pair does merge 3 join?")
     expect(question).to_be_visible(timeout=FIRST_LOAD_MS)
     answers = page.locator('[class*="st-key-w-quiz-answer-"] button')
@@ -126,9 +127,8 @@ def test_predict_shows_the_corpus_the_question_and_every_answer_on_one_screen(pr
     expect(page.get_by_role("heading", name="After 3 merges, which pair does merge 4 join?")).to_be_visible()
 
 
-def test_compare_shows_the_tokenizers_chips_side_by_side_on_one_screen(projector, app_url):
-    page = projector
-    page.goto(f"{app_url}/Compare?preset=sennrich&present=1")
+def compare_on_one_screen(page, picture) -> None:
+    """Compare on sennrich: ours, GPT-2's and GPT-4o's chips side by side."""
     columns = page.locator('[data-testid="stColumn"]:has(.bpe-tokens)')
     expect(columns).to_have_count(3, timeout=FIRST_LOAD_MS)  # ours after all its merges, GPT-2, GPT-4o
     all_on_first_screen(page.locator(".bpe-tokens .bpe-tok"), "every tokenizer's chips", at_least=3 * 4)
@@ -136,9 +136,8 @@ def test_compare_shows_the_tokenizers_chips_side_by_side_on_one_screen(projector
     assert len(tops) == 1, f"the tokenizers are not side by side: tops {tops}"
 
 
-def test_vocabulary_draws_the_merge_tree_then_gpt4s_strawberry_with_labels_of_24_px_on_one_screen(projector, app_url):
-    page = projector
-    page.goto(f"{app_url}/Vocabulary?preset=sennrich&step=10&present=1")
+def vocabulary_on_one_screen(page, picture) -> None:
+    """Vocabulary at sennrich's step 10: the merge tree with labels of 24 px or more, then GPT-4's ' strawberry'."""
     tree = page.locator('[data-testid="stGraphVizChart"] svg')
     expect(tree.locator("text", has_text="wi")).to_be_visible()
     all_on_first_screen(tree, "the merge tree")
@@ -184,14 +183,32 @@ def test_a_reload_shows_the_quiz_answers_in_the_same_order(page, app_url):
     assert answers.all_inner_texts() == first
 
 
-def test_on_a_phone_home_keeps_its_descriptions_and_predict_asks_before_the_score(page, app_url):
-    page.set_viewport_size(PHONE)
-    page.goto(f"{app_url}/")
-    expect(page.get_by_text("A byte-level tokenizer never sees letters")).to_be_visible(timeout=FIRST_LOAD_MS)  # a tour step
+def home_on_a_phone(page, picture) -> None:
+    """Home on a phone keeps its descriptions: they are the page."""
+    expect(page.get_by_text("A byte-level tokenizer never sees letters")).to_be_visible()  # a tour step
     expect(page.get_by_text("Each step opens the page that shows it")).to_be_visible()
-    page.goto(f"{app_url}/Predict_the_next_merge?preset=sennrich&step=2")
+
+
+def predict_on_a_phone(page, picture) -> None:
+    """Predict at sennrich's step 2 on a phone asks its question before the score."""
     question = page.get_by_role("heading", name="After 2 merges, which pair does merge 3 join?")
-    expect(question).to_be_visible(timeout=FIRST_LOAD_MS)
+    expect(question).to_be_visible()
     score = page.locator(".bpe-stat-label", has_text="Answered")
     expect(score).to_be_visible()
     assert question.bounding_box()["y"] < score.bounding_box()["y"], "the score comes before the question"
+
+
+ON_A_PROJECTOR = {
+    "Train": train_on_one_screen,
+    "Encode_and_decode": encode_on_one_screen,
+    "Vocabulary": vocabulary_on_one_screen,
+    "Predict_the_next_merge": predict_on_one_screen,
+    "Counting_lab": counting_lab_on_one_screen,
+    "Compare": compare_on_one_screen,
+}
+"""``check(page, picture)`` by page address: what a lesson shows on one projector screen. Run by
+tests/test_browser_a11y.py after the page's presenter-mode audit at 1280x720, in the same page load,
+in the state a lesson opens the page in (its ``LESSON_STATES``)."""
+ON_A_PHONE = {"": home_on_a_phone, "Predict_the_next_merge": predict_on_a_phone}
+"""``check(page, picture)`` by page address: run by tests/test_browser_a11y.py on the page's load on a
+phone held upright, before it is widened."""

@@ -9,6 +9,8 @@ Expected ids come from tiktoken's own encodings built offline (``peers.tiktoken_
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -16,7 +18,7 @@ from bpe.app.pages import WHY
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.teaching.why_tokenization import PHENOMENA
 
-from .conftest import ARTIFACTS, TALL
+from .conftest import ARTIFACTS, LAPTOP, TALL
 from .peers import tiktoken_by_title, tiktoken_encoding
 from .test_browser_a11y import audit, switch_to_presenter_mode, url_path
 
@@ -64,20 +66,29 @@ def check_rows(page, text: str, tiktokens: dict, *, in_first_screen: int) -> Non
             assert box["y"] >= 0 and box["y"] + box["height"] <= height, f"{name}'s chips end at {box['y'] + box['height']:.0f} of {height}"
 
 
-@pytest.mark.parametrize("key", list(PHENOMENA))
-def test_each_cards_chips_and_ids_are_tiktokens_in_the_first_screen_of_a_laptop_and_of_a_projector(page, app_url, picture, tiktokens, key):
-    """On a laptop, then (the same session, as a teacher switches) on a projector in presenter mode;
-    the special tokens card is also audited by axe, whole, in between."""
-    text, in_first_screen = PHENOMENA[key].samples[0][1], 1 if key in LONG_TEXTS else 3
-    open_card(page, app_url, key)
-    check_rows(page, text, tiktokens, in_first_screen=in_first_screen)
-    picture(page, f"why-{key}")
-    if key in AUDITED:
-        page.set_viewport_size(TALL)
-        audit(page, picture, f"why-{key}-axe")
-    switch_to_presenter_mode(page)
-    check_rows(page, text, tiktokens, in_first_screen=in_first_screen)
-    picture(page, f"why-{key}-presenter")
+def show_card(page, key: str) -> None:
+    """Pick a card by its pill, as a teacher does (a rerun of the same session, no new page load)."""
+    pills = page.get_by_test_id("stButtonGroup").first.locator("button")
+    pills.filter(has_text=re.compile(f"^{re.escape(PHENOMENA[key].title)}$")).click()
+    expect(page.get_by_role("heading", name=PHENOMENA[key].question)).to_be_visible()
+    expect(page.locator('[data-stale="true"]')).to_have_count(0)
+
+
+def test_every_cards_chips_and_ids_are_tiktokens_in_the_first_screen_of_a_laptop_and_of_a_projector(page, app_url, picture, tiktokens):
+    """Every card on a laptop, then (the same session, as a teacher switches) every card again on a
+    projector in presenter mode; the special tokens card is also audited by axe, whole, on the way."""
+    open_card(page, app_url, next(iter(PHENOMENA)))
+    for presenting in (False, True):
+        if presenting:
+            switch_to_presenter_mode(page)
+        for key, card in PHENOMENA.items():
+            show_card(page, key)
+            check_rows(page, card.samples[0][1], tiktokens, in_first_screen=1 if key in LONG_TEXTS else 3)
+            picture(page, f"why-{key}" + "-presenter" * presenting)
+            if key in AUDITED and not presenting:
+                page.set_viewport_size(TALL)
+                audit(page, picture, f"why-{key}-axe")
+                page.set_viewport_size(LAPTOP)
 
 
 def test_try_your_own_counts_while_typing_without_enter(page, app_url, tiktokens):
