@@ -1,37 +1,40 @@
 """Every selector our CSS uses on Streamlit's internal markup (``ui/streamlit_dom.py``) still
 matches in the pinned Streamlit: a release that renames one fails here, not silently on screen.
 
-One page holds them all: the Train page in presenter mode (a stepper with a slider, a speed box and
-shortcut badges, captions, columns, and the tertiary "Leave presenter mode" button).
+One page holds nearly all of them: the Train page in presenter mode (a stepper with a slider, a
+speed box and shortcut badges, captions, columns, and the tertiary "Leave presenter mode" button);
+the others (``PROBED_ON``) are looked for on a page that draws them. The checks ride in those pages'
+loads in presenter mode in tests/test_browser_a11y.py (:data:`ON_A_PROJECTOR`).
 """
 
-import pytest
 from playwright.sync_api import expect
 
 from ui.page_css import PRESENTER_ROOT_PX
 from ui.streamlit_dom import INTERNALS, PROBED_ON
 
-from .conftest import FIRST_LOAD_MS
-
-pytestmark = pytest.mark.browser
+TRAIN = "Train"
 
 
-def test_every_selector_on_streamlits_markup_matches_on_the_train_page(page, app_url):
-    page.goto(f"{app_url}/Train?preset=wikipedia&step=1&present=1")
-    expect(page.locator(".bpe-narration").first).to_contain_text("Merge 1 of 3", timeout=FIRST_LOAD_MS)
-    expect(page.locator("html")).to_have_css("font-size", f"{PRESENTER_ROOT_PX}px")  # the page's CSS is in
-    missing = []
-    for selector, probe in INTERNALS.items():
-        if selector in PROBED_ON:
-            continue
-        try:  # auto-retrying: the stepper and the sidebar may still be drawing
-            expect(page.locator(probe).first).to_be_attached(timeout=5_000)
-        except AssertionError:
-            missing.append(selector)
-    assert missing == [], f"Streamlit no longer draws what these selectors match: {missing}"
+def selectors_drawn_on(address: str):
+    """The check that every selector looked for on the page at ``address`` matches there."""
+    wanted = [selector for selector in INTERNALS if PROBED_ON.get(selector, TRAIN) == address]
+
+    def check(page, picture) -> None:
+        expect(page.locator("html")).to_have_css("font-size", f"{PRESENTER_ROOT_PX}px")  # the page's CSS is in
+        missing = []
+        for selector in wanted:
+            try:  # auto-retrying: the stepper and the sidebar may still be drawing
+                expect(page.locator(INTERNALS[selector]).first).to_be_attached(timeout=5_000)
+            except AssertionError:
+                missing.append(selector)
+        assert missing == [], f"Streamlit no longer draws what these selectors match on /{address}: {missing}"
+
+    return check
 
 
-@pytest.mark.parametrize("selector", list(PROBED_ON))
-def test_every_selector_of_an_element_the_train_page_lacks_matches_on_its_own_page(page, app_url, selector):
-    page.goto(f"{app_url}/{PROBED_ON[selector]}")
-    expect(page.locator(INTERNALS[selector]).first).to_be_attached(timeout=FIRST_LOAD_MS)
+ON_A_PROJECTOR = {address: selectors_drawn_on(address) for address in {TRAIN, *PROBED_ON.values()}}
+
+
+def test_every_selector_probed_elsewhere_is_on_the_checklist():
+    """(That each page named is a page of the app: tests/test_browser_a11y.py checks its registries.)"""
+    assert PROBED_ON.keys() <= INTERNALS.keys()

@@ -1,5 +1,6 @@
-"""The merge, seen, in a real browser: one screen on a laptop and a phone, the pair's places before the merge,
-the new tokens after it, and a bar linked to its places in the corpus.
+"""The merge, seen, in a real browser: one screen on a laptop and a phone (the phone's check runs in
+the Train page's phone load in tests/test_browser_a11y.py), the pair's places before the merge, the
+new tokens after it, and a bar linked to its places in the corpus.
 
 Every assertion reads bounding boxes or computed styles of what Chromium drew; waits are on
 content (Playwright's auto-retrying ``expect``), never on time.
@@ -8,24 +9,13 @@ content (Playwright's auto-retrying ``expect``), never on time.
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, PHONE
 from .page_width import assert_fits_the_screens_width
 
 
 pytestmark = pytest.mark.browser
 
-SCREENS = {"laptop-1366x768": LAPTOP, "phone-390x844": PHONE}
-"""The projector's screen in presenter mode is checked on the same page by tests/test_browser_presenter.py."""
 REPLACED = '.bpe-join-replaced[title^="occurrence"]'
 OVERLAP = '.bpe-join-overlap[title^="occurrence"]'
-
-
-@pytest.fixture
-def screen(page, request):
-    """The worker's tab at one of the :data:`SCREENS` sizes: ``(page, name, width, height)``."""
-    size = SCREENS[request.param]
-    page.set_viewport_size(size)
-    return page, request.param, size["width"], size["height"]
 
 
 def box(locator):
@@ -40,10 +30,10 @@ def inside(found, width, height):
     )
 
 
-@pytest.mark.parametrize("screen", list(SCREENS), indirect=True)
-def test_at_step_3_controls_headline_chart_and_corpus_share_the_first_screen(screen, app_url, picture):
-    page, name, width, height = screen
-    page.goto(f"{app_url}/Train?preset=sennrich&step=3")
+def step_3_on_the_first_screen(page, picture) -> None:
+    """Train at sennrich's step 3: the controls, the headline, the chart and the corpus share the
+    first screen of the page's size (a laptop's, a phone's), and nothing is cut off at its right edge."""
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
     expect(page.locator(".bpe-headline")).to_contain_text("Merge 3 of 10")
     chart = page.locator('[data-testid="stVegaLiteChart"]').first
     expect(chart.locator('svg path[aria-label="bpe-pair-1"]')).to_be_visible()
@@ -62,7 +52,11 @@ def test_at_step_3_controls_headline_chart_and_corpus_share_the_first_screen(scr
     assert_fits_the_screens_width(page, f"Train at step 3 at {width}x{height}")
     # every bar is labelled with its count (an audience cannot hover)
     expect(chart.locator('svg text', has_text="7 ◀ merged")).to_be_visible()
-    picture(page, f"train-{name}")  # docs/train-*.png are copies of these
+    picture(page, f"train-{'phone' if width < 500 else 'laptop'}-{width}x{height}")  # docs/train-*.png are copies of these
+
+
+ON_A_PHONE = {"Train": step_3_on_the_first_screen}
+"""Run in the Train page's phone load by tests/test_browser_a11y.py, which opens it at sennrich's step 3."""
 
 
 def test_a_long_corpus_scrolls_inside_its_panel_and_breaks_only_between_words(page, app_url):
@@ -140,8 +134,9 @@ def test_hovering_a_bar_marks_its_places_and_before_after_is_one_click_apart(pag
     expect(after).to_be_visible()
 
 
-def test_key_b_holds_the_corpus_before_each_merge_until_pressed_again(page, app_url):
+def test_at_step_3_a_laptops_first_screen_holds_the_lesson_and_key_b_holds_the_corpus_before_each_merge(page, app_url, picture):
     page.goto(f"{app_url}/Train?preset=sennrich&step=3")
+    step_3_on_the_first_screen(page, picture)  # a laptop's; a phone's in tests/test_browser_a11y.py
     before, after = page.locator(".bpe-merge-view .bpe-before"), page.locator(".bpe-merge-view .bpe-after")
     expect(after).to_be_visible()
     expect(page.get_by_role("button", name="Before / after")).to_be_enabled()
