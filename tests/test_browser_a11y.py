@@ -189,7 +189,7 @@ def test_each_page_fits_a_phone_and_passes_axe_whole_and_in_presenter_mode(page,
     only; the sidebar opens as on a wide screen's first load); then as a teacher projects it: a
     1280x720 projector, presenter mode switched on in the sidebar (redrawn in large type), where what
     is laid out for a small screen shows, such as a panel that scrolls. A link with present=1 opens
-    presenter mode too (tests/test_browser_teaching.py); either way the page is the same.
+    presenter mode too (tests/test_browser_presenter.py); either way the page is the same.
 
     The phone comes first: a window narrowed after its first drawing keeps a table as wide as it was
     (Streamlit's dataframe sizes itself once), which no phone would show."""

@@ -66,10 +66,12 @@ def train_on_one_screen(page, picture) -> None:
     picture(page, "train-projector-1280x720")  # docs/train-projector-1280x720.png is a copy
 
 
-def test_why_once_shown_stays_shown_across_three_pagedowns_and_in_the_link(projector, app_url):
+def test_a_presenter_link_opens_in_presenter_mode_and_why_once_shown_stays_shown_across_three_pagedowns(projector, app_url):
     page = projector
     page.goto(f"{app_url}/Train?preset=sennrich&step=3&present=1&why=0")
     expect(page.locator(".bpe-headline")).to_contain_text("Merge 3 of 10")
+    expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible()
+    expect(page.locator("html")).to_have_css("font-size", "22px")
     expect(page.locator(".bpe-why")).to_have_count(0)
     expect(page.get_by_role("button", name="Why", exact=True).first).to_be_visible()
     page.locator(".bpe-headline").click()  # the keyboard's focus in the page, on no widget, as with a clicker

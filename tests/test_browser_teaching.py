@@ -92,12 +92,6 @@ def test_presenter_mode_switches_to_large_type_and_back(page, app_url, picture):
     expect(narration).to_have_css("font-size", f"{normal:g}px")
 
 
-def test_a_presenter_link_opens_in_presenter_mode(page, app_url):
-    page.goto(f"{app_url}/Tie_break_lab?preset=wikipedia&present=1")
-    expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible(timeout=FIRST_LOAD_MS)
-    expect(page.locator("html")).to_have_css("font-size", "22px")
-
-
 @pytest.mark.screenshots  # pictures for people only: pytest -m browser --screenshots
 @pytest.mark.parametrize("name, path, marker", SCREENSHOTS, ids=[shot[0] for shot in SCREENSHOTS])
 def test_screenshot_of_each_teaching_page(page, app_url, picture, name, path, marker):

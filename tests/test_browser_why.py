@@ -1,6 +1,6 @@
-"""The "Why tokenization matters" page in Chromium: each card's chips and ids are tiktoken's and sit
-in the first screen, on a laptop (1366x768) and on a projector in presenter mode (1280x720); the
-"try your own" counts follow the typing without Enter; axe finds no serious violation on the special
+"""The "Why tokenization matters" page in Chromium, in one session: each card's chips and ids are
+tiktoken's and sit in the first screen, on a laptop (1366x768) and on a projector in presenter mode
+(1280x720); the "try your own" counts follow the typing without Enter; axe finds no serious violation on the special
 tokens card (the page's audit in tests/test_browser_a11y.py opens the languages card); every script
 of the languages card is drawn (pictures with ``--screenshots``, to look at).
 
@@ -74,9 +74,12 @@ def show_card(page, key: str) -> None:
     expect(page.locator('[data-stale="true"]')).to_have_count(0)
 
 
-def test_every_cards_chips_and_ids_are_tiktokens_in_the_first_screen_of_a_laptop_and_of_a_projector(page, app_url, picture, tiktokens):
+def test_every_cards_chips_and_ids_are_tiktokens_on_a_laptop_and_a_projector_and_typed_text_counts_without_enter(
+    page, app_url, picture, tiktokens,
+):
     """Every card on a laptop, then (the same session, as a teacher switches) every card again on a
-    projector in presenter mode; the special tokens card is also audited by axe, whole, on the way."""
+    projector in presenter mode; the special tokens card is also audited by axe, whole, on the way.
+    Then "try your own" counts while the teacher types, without Enter."""
     open_card(page, app_url, next(iter(PHENOMENA)))
     for presenting in (False, True):
         if presenting:
@@ -90,9 +93,7 @@ def test_every_cards_chips_and_ids_are_tiktokens_in_the_first_screen_of_a_laptop
                 audit(page, picture, f"why-{key}-axe")
                 page.set_viewport_size(LAPTOP)
 
-
-def test_try_your_own_counts_while_typing_without_enter(page, app_url, tiktokens):
-    open_card(page, app_url, "numbers")
+    show_card(page, "numbers")
     box = page.get_by_role("textbox", name="Try your own text")
     box.fill("")
     text = "9876543210 - 123"
