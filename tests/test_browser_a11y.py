@@ -8,7 +8,8 @@ each in the state a lesson opens it in (:data:`LESSON_STATES`): on a phone held 
 the phone's width: nothing pans sideways or is cut off at the right edge), then whole on a wide
 screen, then, in the same session, in presenter mode on a projector's screen (switched on in the
 sidebar), audited again, fitting the projector's width, its title whole. A lesson's own checks of
-the page on a phone and on one projector screen run in the same load (tests/test_browser_presenter.py).
+the page on a phone and on one projector screen run in the same load; the files that own them
+(presenter, families, train_merge, streamlit_dom) keep them in registries merged here.
 Any *serious* or *critical* violation fails, with the rule, its help text and the first failing
 elements, so the message says what to fix. With ``--screenshots``, each page is also saved as
 ``test-artifacts/page-<name>[-phone|-presenter].png``.
