@@ -12,7 +12,7 @@ keeps every old merge, rank and id, and leaves text its new merges never touch a
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bpe.corpus import Corpus
@@ -51,7 +51,7 @@ def spelled_steps(trace: Trace) -> list[tuple]:
     ]
 
 
-@settings(max_examples=examples(120), deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     source=st.one_of(TEXT.map(lambda text: ("text", text)), WORD_TABLE.map(lambda table: ("table", table))),
     pretokenizer=st.sampled_from(["none", "whitespace", "gpt2"]),
@@ -72,6 +72,7 @@ def test_continuing_a_run_from_its_own_step_k_gives_exactly_its_later_merges(
         merges=40, min_frequency=min_frequency, special_tokens=special,
     )
     corpus = Corpus.from_word_counts(value) if kind == "table" else Corpus.from_text(value, pretokenizer=pretokenizer)
+    assume(corpus.words)  # (no words, no symbol to carry an attached marker: no tokenizer to continue)
     whole = train(corpus, run_settings)
     k = data.draw(st.integers(0, len(whole.steps)), label="k")
 
