@@ -11,10 +11,13 @@ keeps every old merge, rank and id, and leaves text its new merges never touch a
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from bpe import cli
 from bpe.corpus import Corpus
 from bpe.errors import SettingsError
 from bpe.extend import extend, extension_corpus
@@ -189,3 +192,26 @@ def test_qwen_extended_keeps_its_special_tokens_and_their_default():
     assert trace.steps[0].new_id == 151_851 and extended.specials_in_text == "special"
     assert extended.encode("<|im_end|>") == [151_645]
     assert all(b"<|" not in trace.tokens[step.new_id].data for step in trace.steps)  # special text never merged
+
+
+# -- the command line -----------------------------------------------------------------------------
+def test_train_from_gpt2_on_the_command_line_extends_it(gpt2, hindi_gpt2, tmp_path, capsys):
+    saved = tmp_path / "gpt2-hindi.json"
+    assert cli.main(["train", "--from", "gpt2", "--text", HINDI, "--merges", "200", "--save", str(saved), "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [record["id"] for record in printed["merges"]] == [step.new_id for step in hindi_gpt2.steps]
+    assert printed["vocab_size"] == hindi_gpt2.vocab_size()
+    assert Tokenizer.from_file(saved).merges == Tokenizer.from_trace(hindi_gpt2).merges
+
+
+def test_train_from_a_saved_run_continues_it(tmp_path, capsys):
+    first = tmp_path / "wiki.json"
+    assert cli.main(["train", "--text", "aaabdaaabac", "--pretokenizer", "none", "--merges", "1", "--save", str(first)]) == 0
+    assert cli.main(["train", "--from", str(first), "--text", "aaabdaaabac", "--tie-break", "lexicographic-min", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert [(record["id"], record["token"]) for record in printed["merges"]] == [(257, "ab"), (258, "aaab")]
+
+
+def test_train_from_refuses_options_the_tokenizer_fixes(capsys):
+    assert cli.main(["train", "--from", "gpt2", "--text", "hi", "--pretokenizer", "gpt4"]) == 2
+    assert "--from keeps the unit, split, end-of-word marker and special tokens" in capsys.readouterr().err
