@@ -110,7 +110,9 @@ def main() -> None:
         choices()
     start = extension.chosen_start()
     text = extension.new_text()
-    built = None if start is None else extension.extension(start, text)
+    if not text.strip():
+        st.info("Paste the text to extend the tokenizer with: a language, a domain, your own writing.", icon="ℹ️")
+    built = None if start is None or not text.strip() else extension.extension(start, text)
     if built is not None:
         trace, extended = built
         key = (start.step, text_key(text), extension.ADD.get(), extension.LEAST.get())

@@ -68,7 +68,7 @@ def group_frame(tokenizer: Tokenizer, health: VocabularyHealth, group: str) -> p
         rows = [
             {"id": token_id, "token": spell(token_id), "bytes": len(tokens[token_id].data),
              "used up by": "; ".join(map(merge, users[:SHOWN_USERS])) + (f"; … {len(users) - SHOWN_USERS:,} more" if len(users) > SHOWN_USERS else "")
-             or "no merge: its text never came up"}
+             or "none: the text never has it"}
             for token_id, users in list(health.never_emitted.items())[:MAX_ROWS]
         ]
     elif group == "unreachable":
