@@ -74,14 +74,14 @@ def lesson(trace, text: str, anchor, key: tuple) -> None:
 
 def costs(start, extended: Tokenizer, text: str, key: tuple) -> None:
     st.header("What text costs now")
-    label = "your text" if extension.NEW.get() == OWN else NEW_TEXTS[extension.NEW.get()].title
-    texts = {f"new: {label}": ("", text), f"old: what {start.name} was made for": ("", start.old_text)}
+    label = "your text" if extension.NEW.get() == OWN else NEW_TEXTS[extension.NEW.get()].title.split(":")[0]
+    texts = {f"new: {label}": ("", text), "old text": ("", start.old_text)}
     texts |= {f"{sentence.language}": (sentence.script, sentence.text) for sentence in ARTICLE_1}
     rows = shared_view(start.anchor, "extension costs", *key, build=lambda: cost_rows(start.tokenizer, extended, texts))
     new, old = rows[0], rows[1]
     st.markdown(
         f"The new text: **{new.before:,} → {new.after:,} tokens** ({new.before / new.bytes:.3f} → {new.after / new.bytes:.3f} "
-        f"tokens per byte). The old text: **{old.before:,} → {old.after:,} tokens**"
+        f"tokens per byte). The old text ({escape_markdown(start.old_what)}): **{old.before:,} → {old.after:,} tokens**"
         + (" (unchanged: the new merges never apply to it)." if old.before == old.after else
            f" ({old.after - old.before:+,}: some new merges apply to it too).")
     )

@@ -59,7 +59,7 @@ def group_view(checked) -> None:
         label=lambda index: f"{index + 1} of {len(GROUP_NAMES)}: {GROUP_NAMES[index]}",
     )
     group = GROUP_NAMES[part]
-    st.subheader(f"{group.capitalize()}: {groups(checked.health)[group]:,} tokens")
+    st.header(f"{group.capitalize()}: {groups(checked.health)[group]:,} tokens")
     st.caption(GROUPS[group][:1].upper() + GROUPS[group][1:] + ".")
     frame = shared_view(checked.anchor, "health group", *checked.key, group, build=lambda: group_frame(checked.tokenizer, checked.health, group))
     left, right = st.columns([1.3, 1], gap="medium")

@@ -78,6 +78,8 @@ class Start:
     tokenizer: Tokenizer
     name: str
     old_text: str
+    old_what: str
+    """What the old text is, in words."""
     anchor: object
     step: int | None
     """Our run's step (``None`` for a pretrained tokenizer)."""
@@ -88,13 +90,14 @@ def chosen_start() -> Start | None:
     choice = FROM.get()
     if choice != tokenizers.OURS:
         tokenizer = tokenizers.pretrained(choice)
-        return None if tokenizer is None else Start(tokenizer, PRETRAINED[choice].title, old_text(), tokenizer, None)
+        what = "English like its own: the Declaration's article and the start of python-docs"
+        return None if tokenizer is None else Start(tokenizer, PRETRAINED[choice].title, old_text(), what, tokenizer, None)
     trained = current_run()
     if trained is None:
         return None
     step = lab().step
     corpus = trained.text if trained.text is not None else " ".join(word for word, count in trained.table or () for _ in range(count))
-    return Start(tokenizer_at(trained, step), f"your run at step {step:,}", corpus, trained, step)
+    return Start(tokenizer_at(trained, step), f"your run at step {step:,}", corpus, "the run's own corpus", trained, step)
 
 
 def new_text() -> str:

@@ -68,7 +68,7 @@ def cost_chart(rows: list[CostRow], *, before: str, after: str) -> alt.Chart:
     )
     order = [row.text for row in rows]
     return alt.Chart(data).mark_bar(stroke="#222", strokeWidth=0.4).encode(
-        y=alt.Y("text:N", sort=order, title=None, axis=alt.Axis(labelFontSize=13, labelLimit=220)),
+        y=alt.Y("text:N", sort=order, title=None, axis=alt.Axis(labelFontSize=13, labelLimit=160)),
         yOffset=alt.YOffset("tokenizer:N", sort=[before, after]),
         x=alt.X("tokens per byte:Q", title="tokens per byte of text (fewer is cheaper)"),
         color=alt.Color(
