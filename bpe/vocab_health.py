@@ -25,10 +25,10 @@ is reached by " 실퀀".
 
     >>> from bpe.pretrained import load_pretrained
     >>> health = vocabulary_health(load_pretrained("gpt2"), text="hello world")
-    >>> len(health.special), len(health.unreachable), len(health.partial), health.partial[188].witness
-    (1, 0, 344, '\\x00')
-    >>> 31373 in health.emitted, len(health.never_emitted) > 49_000
-    (True, True)
+    >>> len(health.special), len(health.unreachable), len(health.partial), health.partial[94].witness  # ‹a1›
+    (1, 0, 344, '¡')
+    >>> 31373 in health.emitted, len(health.never_emitted)   # "hello" and " world": 2 of 50,000 merges
+    (True, 49998)
 
 Out of scope: what a model learned for each token (weights are not here); this is what the tokenizer
 alone decides.
