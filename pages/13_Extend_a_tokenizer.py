@@ -104,7 +104,8 @@ def main() -> None:
         "the old ones and get new ids after its last, so text they never touch encodes exactly as before."
     )
     extension.read_url()
-    url.show_url_warnings()
+    if extension.FROM.get() != tokenizers.OURS:  # ours: the run's own top says them (ui.preamble.current_run)
+        url.show_url_warnings()
     presenting = presenter()
     if not presenting:
         choices()

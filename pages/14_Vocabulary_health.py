@@ -87,7 +87,8 @@ def main() -> None:
         "can produce, tokens of part of a character, and special tokens."
     )
     health.read_url()
-    url.show_url_warnings()
+    if health.OF.get() != tokenizers.OURS:  # ours: the run's own top says them (ui.preamble.current_run)
+        url.show_url_warnings()
     presenting = presenter()
     if not presenting:
         choices()

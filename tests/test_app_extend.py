@@ -95,8 +95,8 @@ def test_own_text_with_markup_is_trained_on_and_shown_as_text():
 
 def test_a_bad_link_parameter_is_said_and_the_page_still_draws():
     at = open_page(EXTEND, **{"from": "nope", "add": "0"})
-    warnings = " ".join(warning.value for warning in at.warning)
-    assert "from must be ours or one of" in warnings and "add must be a whole number from 1" in warnings
+    warnings = " ".join(unescape_markdown(warning.value) for warning in at.warning)
+    assert "from must be one of gpt2, cl100k_base" in warnings and "add must be a whole number from 1" in warnings
     assert not at.exception and at.query_params["from"] == "gpt2"
 
 

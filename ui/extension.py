@@ -15,7 +15,6 @@ import streamlit as st
 
 from bpe.errors import BpeError
 from bpe.extend import extend
-from bpe.ids import is_digits
 from bpe.limits import MAX_MERGES, MAX_TRAIN_SECONDS, check_corpus_size
 from bpe.markdown import escape_markdown
 from bpe.pretrained import PRETRAINED
@@ -46,25 +45,10 @@ MAX_ADD = 2_000
 
 def read_url() -> None:
     """A link's own parameters: ``from``, ``new``, ``add``, ``least``, ``at`` (bad ones are said, and left)."""
-    start, new = url.new_param("from"), url.new_param("new")
-    if start is not None:
-        if start == tokenizers.OURS or start in PRETRAINED:
-            FROM.set(start)
-        else:
-            url.warn_link(f"from must be ours or one of {', '.join(PRETRAINED)}, got {start!r}")
-    if new is not None:
-        if new in NEW_TEXTS or new == OWN:
-            NEW.set(new)
-        else:
-            url.warn_link(f"new must be one of {', '.join([*NEW_TEXTS, OWN])}, got {new!r}")
+    url.read_choice("from", FROM, [*PRETRAINED, tokenizers.OURS])
+    url.read_choice("new", NEW, [*NEW_TEXTS, OWN])
     for name, value, low, high in (("add", ADD, 1, MAX_ADD), ("least", LEAST, 1, 1000), ("at", AT, 0, MAX_MERGES)):
-        given = url.new_param(name)
-        if given is None:
-            continue
-        if is_digits(given) and len(given) <= 6 and low <= int(given) <= high:
-            value.set(int(given))
-        else:
-            url.warn_link(f"{name} must be a whole number from {low} to {high:,}, got {given!r}")
+        url.read_whole_number(name, value, low, high)
 
 
 def link_params() -> dict[str, str]:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bpe.ids import is_digits
 from bpe.limits import MAX_ENCODE_CHARS
 from bpe.markdown import escape_markdown
 from bpe.presets import python_docs_text
@@ -43,22 +42,10 @@ SAMPLES = {
 
 
 def read_url() -> None:
-    of, sample, part = url.new_param("of"), url.new_param("sample"), url.new_param("part")
-    if of is not None:
-        if of == tokenizers.OURS or of in PRETRAINED:
-            OF.set(of)
-        else:
-            url.warn_link(f"of must be ours or one of {', '.join(PRETRAINED)}, got {of!r}")
-    if sample is not None:
-        if sample in SAMPLES:
-            SAMPLE.set(sample)
-        else:
-            url.warn_link(f"sample must be one of {', '.join(SAMPLES)}, got {sample!r}")
-    if part is not None:
-        if is_digits(part) and int(part) < len(GROUPS):
-            PART.set(int(part))
-        else:
-            url.warn_link(f"part must be a whole number from 0 to {len(GROUPS) - 1}, got {part!r}")
+    """A link's own parameters: ``of``, ``sample``, ``part`` (bad ones are said, and left)."""
+    url.read_choice("of", OF, [tokenizers.OURS, *PRETRAINED])
+    url.read_choice("sample", SAMPLE, list(SAMPLES))
+    url.read_whole_number("part", PART, 0, len(GROUPS) - 1)
 
 
 def link_params() -> dict[str, str]:
