@@ -228,9 +228,8 @@ class Tokenizer:
         Lone surrogates (text that is not valid Unicode) are read as U+FFFD, as tiktoken reads them
         (:mod:`bpe.surrogates`); so are they by every other encode and by training.
         """
-        text = replace_lone_surrogates(text)
         ids: list[int] = []
-        for piece, is_special in self._split_special(self.pretokenizer.normalize(text), allowed_special, disallowed_special):
+        for piece, is_special in self._split_special(self._read(text), allowed_special, disallowed_special):
             if is_special:
                 ids.append(self.special_tokens[piece])
             else:
@@ -245,7 +244,14 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating special-token text as plain text (lone surrogates as U+FFFD)."""
-        return self._one_unknown_per_run(self._encode_unicode(self.pretokenizer.normalize(replace_lone_surrogates(text))))
+        return self._one_unknown_per_run(self._encode_unicode(self._read(text)))
+
+    def _read(self, text: str) -> str:
+        """``text`` as the owner's encoder reads it: normalized first, then each surrogate pair joined
+        and each lone surrogate made U+FFFD. The order matters: Qwen's NFC runs on the ``str`` before
+        tiktoken joins a pair, so a pair standing for a character NFC would change (U+1D15E) stays as
+        it is."""
+        return replace_lone_surrogates(self.pretokenizer.normalize(text))
 
     def _encode_unicode(self, text: str) -> list[int]:
         """:meth:`encode_ordinary` of text known to be valid Unicode and normalized (no check: it costs a copy)."""
@@ -268,7 +274,7 @@ class Tokenizer:
     ) -> list[ChunkWalk]:
         """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
         walks: list[ChunkWalk] = []
-        text = self.pretokenizer.normalize(replace_lone_surrogates(text))
+        text = self._read(text)
         for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
             if is_special:
                 walks.append(ChunkWalk(piece, "special", (self.special_tokens[piece],), ()))
