@@ -133,6 +133,18 @@ def test_the_command_line_learns_the_same_pieces(folder):
     )
 
 
+def test_the_command_line_goes_on_past_the_corpus_as_sentencepiece_does_without_a_minimum_frequency_given(folder):
+    text, size = CORPORA["beyond-the-corpus"]
+    result = json.loads(subprocess.run(
+        [sys.executable, "-m", "bpe", "train", "--text", text, "--unit", "char", "--pretokenizer", "sentencepiece",
+         "--tie-break", "sentencepiece", "--vocab-size", str(size), "--json"],
+        capture_output=True, text=True, check=True, cwd=REPO_ROOT,
+    ).stdout)
+    learned = [merge["token"] for merge in result["merges"]]
+    reference = pieces(sentencepiece_model(corpus_file("beyond-the-corpus", folder), size))
+    assert learned == reference[3:3 + len(learned)] and result["vocab_size"] == size  # pairs seen once, then gone
+
+
 def test_with_byte_fallback_it_learns_the_same_merges_with_256_fewer_pieces_asked(folder):
     """BPE Lab's training has no byte pieces: the 256 are SentencePiece's, after <unk> <s> </s>."""
     text, size = CORPORA["multilingual"]
