@@ -247,10 +247,8 @@ class Tokenizer:
         return self._one_unknown_per_run(self._encode_unicode(self._read(text)))
 
     def _read(self, text: str) -> str:
-        """``text`` as the owner's encoder reads it: normalized first, then each surrogate pair joined
-        and each lone surrogate made U+FFFD. The order matters: Qwen's NFC runs on the ``str`` before
-        tiktoken joins a pair, so a pair standing for a character NFC would change (U+1D15E) stays as
-        it is."""
+        """``text`` as its owner reads it: normalized, then surrogate pairs joined and lone ones U+FFFD (Qwen
+        normalizes before tiktoken joins a pair: U+1D15E as two code units stays, not NFC's two characters)."""
         return replace_lone_surrogates(self.pretokenizer.normalize(text))
 
     def _encode_unicode(self, text: str) -> list[int]:

@@ -1,4 +1,4 @@
-"""bpe/sentencepiece_scripts.py is what scripts/generate_sentencepiece_scripts.py makes of sentencepiece's
+"""bpe/sentencepiece_script_table.py is what scripts/generate_sentencepiece_scripts.py makes of sentencepiece's
 own ``src/unicode_script_map.h`` (from the source release ``scripts/install.sh --test`` downloads)."""
 
 from __future__ import annotations
