@@ -272,8 +272,7 @@ class Tokenizer:
     ) -> list[ChunkWalk]:
         """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
         walks: list[ChunkWalk] = []
-        text = self._read(text)
-        for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
+        for piece, is_special in self._split_special(self._read(text), allowed_special, disallowed_special):
             if is_special:
                 walks.append(ChunkWalk(piece, "special", (self.special_tokens[piece],), ()))
                 continue
