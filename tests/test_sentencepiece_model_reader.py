@@ -75,9 +75,3 @@ def test_a_merged_piece_holding_a_character_without_a_piece_is_refused_with_a_re
     with pytest.raises(FormatError, match=r"the piece 'ad' \(id 3\) holds 'd', which has no piece of its own"):
         from_sentencepiece(data)
 
-
-def test_two_merged_pieces_with_the_same_score_are_refused_as_the_leftmost_decides_in_sentencepiece():
-    data = model([*SPECIALS, ("bc", -1.0, NORMAL), ("ab", -1.0, NORMAL), *CHARACTERS])
-    assert spm.SentencePieceProcessor(model_proto=data).encode("abc", out_type=str) == ["▁", "ab", "c"]  # leftmost
-    with pytest.raises(FormatError, match=r"'bc' \(id 3\) and 'ab' \(id 4\) have the same score"):
-        from_sentencepiece(data)

@@ -25,11 +25,14 @@ normalization other than ``identity`` with SentencePiece's default whitespace ha
 that change where pieces may split (``split_digits``, turning off the script, number or whitespace
 split, ``treat_whitespace_as_suffix``), user-defined and unused pieces, and pieces no two others
 make; what sentencepiece itself refuses to load (a piece twice, two unknown pieces, byte pieces
-without ``byte_fallback`` or not all 256 of them, empty, NUL-holding or 8,000-byte pieces); and two
-merged pieces with the same score or a merged piece holding a character with no piece of its own,
-whose encoding ranked merges cannot replay. Scores order as SentencePiece's encoder orders them
-(:func:`_score_order`: ``0.0`` above ``-0.0``). Writing needs a char-level tokenizer split by ``sentencepiece`` with an unknown token (every
-run trained with it has ``<unk>``, ``<s>``, ``</s>``).
+without ``byte_fallback`` or not all 256 of them, empty, NUL-holding or 8,000-byte pieces); and a
+merged piece holding a character with no piece of its own (ranked merges cannot build it). Scores
+order as SentencePiece's encoder orders them (:func:`_score_order`: ``0.0`` above ``-0.0``); pieces
+with exactly the same score (Llama's and Mistral's runs of ``▁``, all at -1e9) rank by id, where
+SentencePiece merges whichever stands leftmost in the text.
+
+Writing needs a char-level tokenizer split by ``sentencepiece`` with an unknown token (every run
+trained with it has ``<unk>``, ``<s>``, ``</s>``).
 """
 
 from __future__ import annotations
@@ -197,12 +200,11 @@ _BYTE_PIECES = MappingProxyType({f"<0x{byte:02X}>": byte for byte in range(256)}
 
 
 def _check_pieces(pieces: list[tuple[str, int, int]], *, byte_fallback: bool, source: str) -> None:
-    """Refuse what ``sentencepiece`` refuses to load (``ModelInterface::InitializePieces``), and the
-    files whose encoding BPE Lab's ranked merges cannot replay, each with a FormatError saying why."""
+    """Refuse what ``sentencepiece`` refuses to load (``ModelInterface::InitializePieces``), and a
+    merged piece holding a character with no piece of its own, each with a FormatError saying why."""
     seen: dict[str, int] = {}
     unknown = None
     bytes_found: set[int] = set()
-    best_of: dict[int, int] = {}  # score order -> the merged piece that has it
     for token_id, (piece, score_order, kind) in enumerate(pieces):
         if piece == "\x00" and (kind == UNUSED or byte_fallback):
             continue  # SentencePiece skips it (a converter's stray NUL piece)
@@ -227,14 +229,6 @@ def _check_pieces(pieces: list[tuple[str, int, int]], *, byte_fallback: bool, so
         unknown = token_id if kind == UNKNOWN else unknown
         if kind == BYTE:
             bytes_found.add(_BYTE_PIECES[piece])
-        if kind == NORMAL and len(piece) > 1:
-            if score_order in best_of:
-                raise FormatError(
-                    f"{source}: the pieces {pieces[best_of[score_order]][0]!r} (id {best_of[score_order]}) and {piece!r} "
-                    f"(id {token_id}) have the same score; SentencePiece then merges whichever comes first in the "
-                    "text, which BPE Lab's ranked merges cannot replay"
-                )
-            best_of[score_order] = token_id
     if byte_fallback and len(bytes_found) < 256:
         missing = [f"<0x{byte:02X}>" for byte in range(256) if byte not in bytes_found]
         raise FormatError(
