@@ -10,7 +10,7 @@ BPE Lab keeps them too:
 * a pair whose occurrences are all gone stays a candidate at frequency 0 (*dead*), so a run asked
   for more pieces than the corpus holds goes on merging pairs that no longer occur, shortest first.
 
-Releases before 0.2.3 looked for the best pair among a refreshed "active" set only; 0.2.3 always
+Releases up to 0.2.1 looked for the best pair among a refreshed "active" set only; 0.2.3 always
 takes the best of all, and so does this module (``tests/test_sentencepiece_parity.py`` trains a
 corpus where the two differ).
 

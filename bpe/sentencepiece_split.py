@@ -55,7 +55,7 @@ UNKNOWN_CHAR = "\u2585"
 """SentencePiece's stand-in for an unknown character: lines holding it are skipped in training."""
 BOUNDARY = "\x1f"
 """SentencePiece's pre-tokenization boundary (``kPretokenizationBoundaryChar``, U+001F; a tab in
-releases before 0.2.3): counted, but never part of the alphabet or of a piece, so in the text it is a gap."""
+releases up to 0.2.1): counted, but never part of the alphabet or of a piece, so in the text it is a gap."""
 NEVER_IN_A_PIECE = frozenset(BOUNDARY + "\x00 " + UNKNOWN_CHAR)
 """Characters no piece may hold (``IsValidSentencePiece``), and so none of the alphabet holds."""
 SPECIAL_PIECES = ("<unk>", "<s>", "</s>")

@@ -48,7 +48,7 @@ Inscriptional Parthian and Pahlavi) that BPE Lab's typed script table once misse
 def left_out_of_the_thousand() -> str:
     """A pair (βγ, 55 times) below the thousand most frequent that is the best of all two merges
     later: the (mark, letter) pairs above it die when ``α`` + mark merges (``α\u0301A`` would mix
-    Greek and Latin). sentencepiece 0.2.3 merges βγ next; releases before 0.2.3 (and a BPE Lab that
+    Greek and Latin). sentencepiece 0.2.3 merges βγ next; releases up to 0.2.1 (and a BPE Lab that
     looked among a refreshed "active" set) went on merging the dead pairs first."""
     letters = [chr(code) for code in range(0x41, 0x3000) if script_of(chr(code)) == "Latin"][:1000]
     return "\n".join(["α\u0301" + letter for letter in letters for _ in range(60)] + ["βγ"] * 55)
