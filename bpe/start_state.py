@@ -25,8 +25,9 @@ every byte).
     >>> [(step.step, step.new_id, later.token_text(step.new_id)) for step in later.steps]
     [(1, 257, 'ab'), (2, 258, 'aaab')]
 
-Deliberately left out: SentencePiece's tie rule, whose active pairs are books a merge list does not
-keep (see :meth:`StartState.check`), and adding special tokens (the old ones keep their ids).
+Deliberately left out: SentencePiece's tie rule, whose candidates (pairs that no longer occur among
+them) are books a merge list does not keep (see :meth:`StartState.check`), and adding special tokens
+(the old ones keep their ids).
 """
 
 from __future__ import annotations
@@ -145,10 +146,10 @@ class StartState:
                 "a run that continues a tokenizer keeps its special tokens and their ids, and adds none: "
                 "leave special tokens out"
             )
-        if tie_break_rule(settings.tie_break).active_symbols is not None:
+        if tie_break_rule(settings.tie_break).sentencepiece_candidates:
             raise SettingsError(
-                f"the tie rule {settings.tie_break!r} chooses among SentencePiece's active pairs, books a list of "
-                "merges does not keep, so it cannot continue one: choose another tie rule"
+                f"the tie rule {settings.tie_break!r} chooses among SentencePiece's candidates, which keep pairs that "
+                "no longer occur: books a list of merges does not keep, so it cannot continue one; choose another tie rule"
             )
 
     def for_corpus(self, corpus: "Corpus", settings: TrainSettings) -> "StartState":

@@ -36,7 +36,7 @@ from .shared_tokenizers import shared_pretrained
 from .strategies import TEXT, WORD_TABLE
 from .test_formats_gpt2 import SAMPLES
 
-CONTINUABLE_RULES = [name for name in TIE_BREAK_RULES if tie_break_rule(name).active_symbols is None]
+CONTINUABLE_RULES = [name for name in TIE_BREAK_RULES if not tie_break_rule(name).sentencepiece_candidates]
 HINDI = next(sentence.text for sentence in ARTICLE_1 if sentence.language == "Hindi")
 
 
@@ -180,7 +180,7 @@ def test_a_start_refuses_settings_that_cannot_continue_it(gpt2):
         Tokenizer.from_trace(train(Corpus.from_text("ab ab", pretokenizer="sentencepiece"), TrainSettings(
             unit="char", pretokenizer="sentencepiece", tie_break="sentencepiece", min_frequency=0, merges=1))),
     )
-    with pytest.raises(SettingsError, match="SentencePiece's active pairs.*choose another tie rule"):
+    with pytest.raises(SettingsError, match="SentencePiece's candidates.*choose another tie rule"):
         train(Corpus.from_text("ab ab", pretokenizer="sentencepiece"), TrainSettings(
             unit="char", pretokenizer="sentencepiece", tie_break="sentencepiece", min_frequency=0), start=sentencepiece_run)
 
