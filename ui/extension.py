@@ -47,8 +47,9 @@ def read_url() -> None:
     """A link's own parameters: ``from``, ``new``, ``add``, ``least``, ``at`` (bad ones are said, and left)."""
     url.read_choice("from", FROM, [*PRETRAINED, tokenizers.OURS])
     url.read_choice("new", NEW, [*NEW_TEXTS, OWN])
-    for name, value, low, high in (("add", ADD, 1, MAX_ADD), ("least", LEAST, 1, 1000), ("at", AT, 0, MAX_MERGES)):
-        url.read_whole_number(name, value, low, high)
+    url.read_whole_number("add", ADD, 1, MAX_ADD)
+    url.read_whole_number("least", LEAST, 1, 1000)
+    url.read_whole_number("at", AT, 0, MAX_MERGES)
 
 
 def link_params() -> dict[str, str]:
