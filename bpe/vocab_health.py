@@ -207,7 +207,7 @@ def _char_length(lead: int) -> int:
     return 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
 
 
-_CONTINUATIONS = [bytes([byte]) for byte in range(0x80, 0xC0)]
+_CONTINUATIONS = tuple(bytes([byte]) for byte in range(0x80, 0xC0))
 
 
 def _starting_with(head: bytes) -> Iterator[str]:

@@ -15,6 +15,9 @@ character), so they read the same in the table and the tests.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import pandas as pd
 
 from ..spelling import visible_text
@@ -26,13 +29,13 @@ SHOWN_USERS = 3
 """Merges listed per never-emitted token (GPT-2's ``Ġt`` is a part of hundreds)."""
 MAX_ROWS = 2_000
 """Rows a group's table sends to the browser at most (GPT-4o never emits most of its 200,000 tokens)."""
-WHY = {
+WHY: Mapping[str, str] = MappingProxyType({
     "merges": "its merges build other tokens: no text can",
     "split": "the split cuts its text",
     "normalized": "normalization changes its text",
     "partial": "part of a character",
     "not UTF-8": "bytes no UTF-8 text has: no text can",
-}
+})
 
 
 def groups(health: VocabularyHealth) -> dict[str, int]:
