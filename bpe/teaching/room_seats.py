@@ -34,6 +34,9 @@ SEAT_LENGTH = 16
 BROWSER_ID_LENGTH = 22
 """A browser's id: 22 URL-safe characters (132 random bits), kept in the browser's cookie."""
 
+MIN_ROOM_BUDGET_SEATS = 15
+"""A room's join budget counts at least this many seats (a room of 1 still takes 60 attempts a minute)."""
+
 _SEAT = re.compile(rf"[A-Za-z0-9_-]{{{SEAT_LENGTH}}}")
 _BROWSER = re.compile(rf"[A-Za-z0-9_-]{{{BROWSER_ID_LENGTH}}}")
 
@@ -152,7 +155,7 @@ def join_budgets(*, session: str, browser: str, client: str, code: str | None = 
                f"**Too many attempts to join from this browser** (more than {JOIN_ATTEMPTS_PER_BROWSER} in a minute). {wait}"),
     ]
     if code is not None:
-        per_room = JOIN_ATTEMPTS_PER_SEAT_OF_ROOM * size
+        per_room = JOIN_ATTEMPTS_PER_SEAT_OF_ROOM * max(size, MIN_ROOM_BUDGET_SEATS)  # a small room still takes a few retries
         budgets.append(Budget(f"room:{code}", per_room, 60,
                               f"**Too many attempts to join room {code}** (more than {per_room:,} in a minute). {wait}"))
     budgets.append(Budget(f"address:{client}", JOIN_ATTEMPTS_PER_MINUTE, 60,
