@@ -114,8 +114,8 @@ MAX_NICKNAME_CHARS = 24
 MAX_ROOM_SEATS = 500
 """Most students one room seats: a lecture hall (the teacher sets a room's own size up to this)."""
 
-DEFAULT_ROOM_SEATS = 60
-"""A new room's size until its teacher changes it: a class, with room for a few second devices."""
+DEFAULT_ROOM_SEATS = 100
+"""A new room's size until its teacher changes it: a class of 60 with room to spare (a lecture hall asks for more)."""
 
 SEAT_LAPSE_S = 2 * 60
 """A seat whose page has not looked at the room for this long is *away*: it keeps its answers, and a

@@ -370,7 +370,7 @@ def test_guess_the_tokens_from_the_controls_to_every_phone_and_the_reveal(cookie
     controls = cookies.open(TEACHER, room=code, controls="1")
     controls.selectbox(key="w.room.case").set_value("Spelling: ' strawberry'")
     controls.selectbox(key="w.room.tokenizer").set_value("gpt2")
-    cookies.run(controls, TEACHER, controls.button(key="FormSubmitter:bpe-room-ask-guess-Ask the class"))
+    cookies.run(controls, TEACHER, controls.button(key="w.room.ask"))
     question = room_store().view(code).room.question
     assert (question.text, question.tokenizer, question.count) == (" strawberry", "gpt2", 1)
     cookies.run(teacher, TEACHER)

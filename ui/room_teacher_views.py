@@ -148,8 +148,8 @@ def _guess_form(membership: Membership, round: int, step: int) -> None:
         st.text_area("Your own phrase", key=PHRASE_KEY, max_chars=MAX_GUESS_PHRASE_CHARS, height=68,
                      placeholder="used when “Your own phrase” is picked above")
         st.selectbox("Counted by", list(PRETRAINED), format_func=pretrained_label, key=TOKENIZER_KEY)
-        st.form_submit_button("Ask the class", type="primary", icon=":material/quiz:", on_click=ask_guess,
-                              args=(membership, round, step))
+        st.form_submit_button("Ask the class", key=widget_key("room", "ask"), type="primary", icon=":material/quiz:",
+                              on_click=ask_guess, args=(membership, round, step))
 
 
 def ask_guess(membership: Membership, round: int, step: int) -> None:

@@ -9,7 +9,7 @@ them and applies each change atomically; the page draws them.
     >>> room = Room.open("K7QX3M", teacher_token="s3cret", lesson=lesson, step=1,
     ...                  question=MergeAsk(((97, 98), (256, 97))), now=0.0)
     >>> room.round, room.phase, room.size
-    (1, 'asking', 60)
+    (1, 'asking', 100)
     >>> room.check_answer(round=1, answer=(97, 98))          # accepted: no exception
     >>> room.revealed_by("guess")
     Traceback (most recent call last):
