@@ -249,7 +249,7 @@ def guess_the_tokens(setup: Setup, browsers: Browsers, teacher, students: list, 
     expect(counts(teacher)).to_contain_text("5 joined")
 
     controls.get_by_label("A Why card's case, or your own phrase").click()
-    controls.get_by_role("option", name="Spelling: ' strawberry'").click()
+    controls.get_by_role("option", name=re.compile("Spelling: ' strawberry'")).click()  # case-sensitive, unlike a name
     controls.get_by_role("button", name="Ask the class").click()
     expect(teacher.get_by_text("how many tokens does GPT-2 make of this?")).to_be_visible()
     expect(teacher.locator(".bpe-phrase")).to_have_text(" strawberry")

@@ -17,10 +17,10 @@ import redis
 
 from bpe.limits import JOIN_ATTEMPTS_PER_MINUTE, SEAT_LAPSE_S
 from bpe.teaching.room import ASKING, CLOSED, REVEALED, AlreadyAnswered, Room, RoomRefused
-from bpe.teaching.room_seats import new_seat
+from bpe.teaching.room_seats import Seat, new_seat
 from bpe.teaching.room_questions import CountAsk, MergeAsk
 from ui.redis_room_store import RedisRoomStore
-from ui.room_store import MemoryRoomStore, RoomStoreUnavailable
+from ui.room_store import MemoryRoomStore, RoomStoreUnavailable, view_of
 
 from .redis_server import RedisServer, running_redis
 
@@ -275,6 +275,14 @@ def test_a_pages_look_keeps_its_seat_here_and_a_full_room_gives_away_seats_to_ne
     assert {seat.id for seat in view.seats} == {here, newcomer} and view.answered == 0
     with pytest.raises(RoomRefused, match="this room is full"):  # both are here now
         store.join("K7QX3M", new_seat(), "late", "school")
+
+
+def test_an_answer_that_lands_for_a_seat_removed_meanwhile_is_never_counted():
+    """Redis: an answer checks its seat, then writes; a removal between the two leaves an answer
+    of no seat. Whatever a store holds, what it reads counts seated seats only."""
+    seats = [Seat("a" * 16, "Ana", "school", 0.0)]
+    view = view_of(new_room(), seats, {"a" * 16: AB, "ghost-seat-00000": AB})
+    assert (view.joined, view.answered, dict(view.tally())[AB]) == (1, 1, 1)
 
 
 def test_a_look_from_a_removed_seat_does_not_seat_it_again(store):

@@ -89,8 +89,8 @@ def projector_view(view: RoomView, membership: Membership, trained: Trained, dra
                       on_click=classroom.next_merge, args=(membership, room.round, trained, room.step))
     closing = classroom.CLOSING.get() == room.code
     with st.container(horizontal=True, key="bpe-room-screen"):
-        st.link_button("Teacher's controls (new tab)", url=f"?room={room.code}&controls=1", icon=":material/tune:", type="tertiary",
-                       help="Opens the room's controls in a new tab, for your own screen or your phone: keep that tab off the projector.")
+        # No tooltip: the projector's pointer often rests here after "Start a class room"
+        st.link_button("Teacher's controls (new tab)", url=f"?room={room.code}&controls=1", icon=":material/tune:", type="tertiary")
         st.button(f"Press Esc again to close room {room.code} for everyone" if closing else "End the class (Esc twice)",
                   key=widget_key("room", "end"), shortcut="Escape", icon=":material/logout:",
                   type="primary" if closing else "tertiary", on_click=classroom.press_close, args=(membership,))
@@ -127,7 +127,7 @@ def controls_view(view: RoomView, membership: Membership, trained: Trained) -> N
                   on_click=classroom.next_merge, args=(membership, room.round, trained, room.step))
     _guess_form(membership, room.round, room.step)
     _seats(view, membership)
-    st.subheader("Your phone as the teacher's controls")
+    st.header("Your phone as the teacher's controls")
     phone = PHONE_KEY.get()
     if phone is not None and phone[0] == room.code:
         link = room_links.teacher_link(room.code, phone[1])
@@ -141,7 +141,7 @@ def controls_view(view: RoomView, membership: Membership, trained: Trained) -> N
 
 
 def _guess_form(membership: Membership, round: int, step: int) -> None:
-    st.subheader("Next: guess the tokens")
+    st.header("Next: guess the tokens")
     cases = [OWN_PHRASE, *guess_cases()]
     with st.form("bpe-room-ask-guess", border=True):
         st.selectbox("A Why card's case, or your own phrase", cases, key=CASE_KEY)
@@ -169,7 +169,7 @@ def ask_guess(membership: Membership, round: int, step: int) -> None:
 
 def _seats(view: RoomView, membership: Membership) -> None:
     room = view.room
-    st.subheader("Seats")
+    st.header("Seats")
     now = time.time()
     networks = view.per_client()
     per_network = ", ".join(f"network {number}: **{count:,}**" for number, (_, count) in enumerate(networks, start=1))

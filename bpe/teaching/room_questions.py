@@ -196,7 +196,7 @@ def split_of(question: CountAsk, tokenizer: Tokenizer, *, title: str) -> Tokeniz
     """The phrase's tokens, for the reveal's chips (drawn as a Why card draws a split)."""
     ids = tuple(tokenizer.encode(question.text, disallowed_special=()))
     tokens = tuple(Token(data) for data in tokenizer.decode_tokens_bytes(ids))
-    return Tokenized(title, ids, tokens, frozenset(tokenizer.special_tokens.values()), f"{len(ids):,} tokens")
+    return Tokenized(title, ids, tokens, frozenset(tokenizer.special_tokens.values()), f"{len(ids):,} token{'s' * (len(ids) != 1)}")
 
 
 def guess_cases() -> dict[str, str]:
