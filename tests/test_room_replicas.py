@@ -191,7 +191,7 @@ def test_a_killed_replicas_students_come_back_at_the_same_question_with_their_an
             ana_back = await back_from(stack, replicas.url, ana_link)
             text = plain(shown(ana_back))
             assert f"Room **{code}** · question **1** · Ana" in text and "Your answer is in" in text, text[:400]
-            assert "✓ your answer" in text and not [key for key in ana_back.drawn if key.startswith("w.room.answer.")]
+            assert "◀ your answer" in text and not [key for key in ana_back.drawn if key.startswith("w.room.answer.")]
             bo_back = await back_from(stack, replicas.url, bo_link)
             assert "w.room.answer.1" in bo_back.drawn
             await bo_back.click("w.room.answer.1")
@@ -226,7 +226,7 @@ def test_serve_sh_starts_its_redis_again_when_it_dies_and_the_room_is_still_ther
                         break
                     assert "cannot be reached just now" in text and time.monotonic() < deadline, text[:400]
                     await asyncio.sleep(0.5)
-                assert f"Room **{code}** · question **1** · Ana" in text and "✓ your answer" in text
+                assert f"Room **{code}** · question **1** · Ana" in text and "◀ your answer" in text
                 assert any(line.startswith("redis exited") for line in replicas.output), replicas.output
                 assert replicas.pids["redis"] != dead
 

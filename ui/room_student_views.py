@@ -62,7 +62,7 @@ def _merge(view: RoomView, membership: Membership, trained: Trained, draw_corpus
     choices = classroom.offered(question, room)
     graded = grade(question, mine) if mine is not None and room.phase == REVEALED else None
     if mine is None and room.phase == ASKING:
-        st.markdown("Tap the pair you think is merged next:")
+        st.markdown("Tap the pair you think the trainer joins next:")
         for number, candidate in enumerate(choices, start=1):
             st.button(f"{number}. {escape_markdown(candidate.label)}", key=widget_key("room", "answer", number), width="stretch",
                       on_click=classroom.answer, args=(room.code, membership.seat, room.round, candidate.pair))
