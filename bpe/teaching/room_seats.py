@@ -18,7 +18,7 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..limits import (
     DEFAULT_ROOM_SEATS, JOIN_ATTEMPTS_PER_BROWSER, JOIN_ATTEMPTS_PER_MINUTE, JOIN_ATTEMPTS_PER_SEAT_OF_ROOM,
@@ -26,8 +26,14 @@ from ..limits import (
 )
 from .room_questions import RoomRefused
 
-if TYPE_CHECKING:
-    from .room import Room
+
+class SizedRoom(Protocol):
+    """What the full-room rule reads of a room (:class:`bpe.teaching.room.Room` is one)."""
+
+    size: int
+
+    def check_open(self) -> None: ...
+
 
 SEAT_LENGTH = 16
 """A seat id: 16 URL-safe characters (96 bits)."""
@@ -96,7 +102,7 @@ class Seat:
         return now - self.seen > SEAT_LAPSE_S
 
 
-def seats_to_free(room: Room, seats: Iterable[Seat], seat: str, *, now: float) -> tuple[str, ...]:
+def seats_to_free(room: SizedRoom, seats: Iterable[Seat], seat: str, *, now: float) -> tuple[str, ...]:
     """Whether ``seat`` may sit in ``room``: the away seats to drop to make room for it (``()``
     when it is seated already or there is room), or :class:`RoomRefused` when every seat is taken
     by a student who is here.
