@@ -19,6 +19,7 @@ import streamlit as st
 from bpe.teaching.room_seats import is_browser_id, new_browser_id
 
 from .state import SessionValue
+from .streamlit_dom import MAIN
 
 COOKIE = "bpe_lab_browser"
 COOKIE_DAYS = 30
@@ -56,5 +57,5 @@ def keep() -> None:
     if SCROLL_TOP.get():
         SCROLL_TOP.set(False)
         # The room replaces the page the teacher scrolled down to its "Start" button: open it at its top.
-        st.html('<script>document.querySelector(".stMain")?.scrollTo(0, 0); window.scrollTo(0, 0);</script>',
+        st.html(f'<script>document.querySelector(\'{MAIN}\')?.scrollTo(0, 0); window.scrollTo(0, 0);</script>',
                 unsafe_allow_javascript=True)
