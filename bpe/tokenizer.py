@@ -32,6 +32,7 @@ from .errors import BpeError, FormatError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
 from .local_files import StrPath, read_text, write_text
 from .merge_loop import AppliedMerge, merge_ids, walk_merges
+from .offsets import decode_with_offsets
 from .pretokenize import Pretokenizer, SpecialSet
 from .special_text import SPECIAL_DEFAULTS, split_special_text
 from .streaming import encode_iterable
@@ -61,9 +62,7 @@ class ChunkWalk:
 
 class _ChunkCache(dict):
     """``chunk -> ids``, computed on a miss by ``__missing__``, so that hits are looked up from C.
-
-    Chunks longer than ``_CACHE_CHUNK_CHARS`` are not kept, and a full cache starts over.
-    """
+    Chunks longer than ``_CACHE_CHUNK_CHARS`` are not kept, and a full cache starts over."""
 
     __slots__ = ("_encode",)
 
@@ -345,6 +344,9 @@ class Tokenizer:
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         return b"".join(self.decode_tokens_bytes(ids))
+
+    def decode_with_offsets(self, ids: Iterable[int]) -> tuple[str, list[int]]:
+        return decode_with_offsets(self, ids)  # tiktoken's: the text and where each token starts (bpe.offsets)
 
     def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
         """Ids -> text. ``errors="replace"`` shows a partial UTF-8 sequence as U+FFFD (�)."""
