@@ -263,9 +263,10 @@ class Tokenizer:
         return [token_id for index, token_id in enumerate(ids) if token_id != unknown or ids[index - 1] != unknown or not index]
 
     def encode_walkthrough(
-        self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None
+        self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None, walk: bool = True
     ) -> list[ChunkWalk]:
-        """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
+        """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order (``walk=False``:
+        the chunks and their starting symbols only, no merge applied, so each walk's ``ids`` are its ``initial``)."""
         walks: list[ChunkWalk] = []
         text = self.pretokenizer.normalize(replace_lone_surrogates(text))
         for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
@@ -275,7 +276,7 @@ class Tokenizer:
             for chunk, is_word in self.pretokenizer.split(piece):
                 whole = self._table.whole_only.get(chunk)
                 initial = [whole] if whole is not None else self._initial_ids(chunk, is_word)
-                walks.append(ChunkWalk(chunk, "word" if is_word else "gap", tuple(initial), walk_merges(initial, self._ranks, self._merges)))
+                walks.append(ChunkWalk(chunk, "word" if is_word else "gap", tuple(initial), walk_merges(initial, self._ranks, self._merges) if walk else ()))
         return walks
 
     def special_defaults(
