@@ -18,6 +18,14 @@ MAX_UPLOAD_MB = 5
 MAX_ENCODE_CHARS = 200_000
 """Most characters the app encodes or walks through at once."""
 
+MAX_ENCODE_CHECK_CHARS = 20_000
+"""Most characters in all the texts of one encoder check: each classic mistake re-encodes them, and
+a mistaken merge loop costs the square of a chunk's length (Check my encoder)."""
+
+MAX_SEGMENT_CHARS = 20_000
+"""Most characters the Encode page cuts three ways (all of them in about 0.1 s of server CPU; the
+whole python-docs takes 1-2 s, ``benchmarks/segmentation_benchmark.py``)."""
+
 
 def check_corpus_size(text: str) -> str:
     """Return ``text`` if it is within :data:`MAX_CORPUS_CHARS`, else raise a :class:`BpeError`."""
