@@ -150,6 +150,8 @@ def result_section() -> None:
         (st.warning if level == "warning" else st.info)(text, icon=":material/travel_explore:")
     st.metric("Leading merges that match", f"{result.matching:,} / {result.total:,}")
     st.markdown(escape_markdown(summary_text(result)))
+    if verdict := result.code_verdict():
+        st.warning(escape_markdown(verdict), icon=":material/bug_report:")
     if result.count_note():
         st.info(escape_markdown(result.count_note()), icon=":material/tag:")
     if result.divergence is not None:

@@ -136,6 +136,22 @@ def _replacement(base: TrainSettings, clues: Clues) -> list[Variant]:
     ]
 
 
+def _string_replace(base: TrainSettings, clues: Clues) -> list[Variant]:
+    return [Variant("string-replace", "merges replaced in the spaced word with str.replace", base,
+                    Rules(replacing="across-symbols"),
+                    fix="replace whole symbols only, as the paper's code does: `re.sub(r'(?<!\\S)' + "
+                        "re.escape(' '.join(pair)) + r'(?!\\S)', ''.join(pair), word)`, or merge lists of symbols "
+                        "instead of strings")]
+
+
+def _stale_counts(base: TrainSettings, clues: Clues) -> list[Variant]:
+    return [Variant("stale-counts", "pair counts patched after each merge, never decremented", base,
+                    Rules(updating="never-decremented"),
+                    fix="where a merge of (a, b) joins them, take away the pairs it broke before adding the new ones: "
+                        "`counts[(prev, a)] -= freq`, `counts[(b, next)] -= freq`, then `counts[(prev, new)] += freq`, "
+                        "`counts[(new, next)] += freq`; or recount every pair at every step")]
+
+
 def _normalization(base: TrainSettings, clues: Clues) -> list[Variant]:
     return [
         Variant("normalization", NORMALIZATIONS[name].label, base, normalization=name,
@@ -199,6 +215,15 @@ MISTAKES: MappingProxyType[str, Mistake] = MappingProxyType({
                 "The winning pair is replaced overlapping itself or from the right, so 'aaa' does not become 'aa a', "
                 "or only in part (the first place in a word, or the first word that holds it): the pair stays "
                 "behind, which is why a merge can repeat in your list.", _replacement),
+        Mistake("string-replace", "merges replaced across symbol boundaries",
+                "Your trainer applies a merge with a plain string replace on the spaced word (`word.replace('s t', "
+                "'st')`), which also matches where a symbol that ends with s stands before one that starts with t: "
+                "'n e w es t' becomes 'n e w est', a token no merge made. The Sennrich paper's code guards the "
+                "match with a regex, (?<!\\S) before and (?!\\S) after.", _string_replace),
+        Mistake("stale-counts", "pair counts never decremented",
+                "Your trainer counts the pairs once, then after each merge adds the new token's pairs and deletes the "
+                "merged pair, but never takes away the pairs the merge broke (merging o + w in 'l o w' breaks l + o). "
+                "Those stale counts then win merges of pairs rarer than they look, or gone altogether.", _stale_counts),
         Mistake("normalization", "text changed before training",
                 "Your trainer changes the text before counting (lowercases it, normalizes its Unicode, or strips "
                 "or collapses its whitespace), so it learns from other text than the reference.", _normalization),

@@ -183,8 +183,9 @@ def difference_html(result: CheckResult) -> str:
                   _count(yours.yours), _count(yours.reference)),
                  ("Where it occurs most in your training", _words(yours.yours), _words(yours.reference))]
     else:
-        rows.append(("Count in your training", "unknown: no re-training reproduces your merge "
-                     f"{d.step:,}", ""))
+        rows.append(("Count in your training", f"not re-derived: none of the re-trainings reproduces your merge "
+                     f"{d.step:,}; print your trainer's count of this pair before that merge to compare",
+                     "the same: print it for this pair too"))
     rows.append(("Where it occurs most in the reference's training", _words(d.theirs), _words(d.ours)))
     body = "".join(
         f'<tr><th scope="row">{label}</th><td class="yours">{mine}</td><td>{ref}</td></tr>' for label, mine, ref in rows
