@@ -1,5 +1,6 @@
 """Check my BPE: upload the merges your own trainer learned and see where they part from the
-reference, and the likeliest reason (a classic mistake or another setting), with its fix."""
+reference, and the likeliest reason (a classic mistake or another setting), with its fix; or, on
+the second tab (``ui.check_encoder``), the ids your own encoder gave some texts."""
 
 import time
 from dataclasses import replace
@@ -19,6 +20,7 @@ from bpe.views.check import (
     rest_frame, summary_text,
 )
 from bpe.markdown import escape_markdown
+from ui.check_encoder import encoder_tab
 from ui.render import page_setup, show_html
 from ui.state import SessionValue, bind, widget_key
 
@@ -167,10 +169,8 @@ def result_section() -> None:
             st.dataframe(attempts_frame(result), hide_index=True, width="stretch")
 
 
-def main() -> None:
-    page_setup(pages.CHECK)
+def trainer_tab() -> None:
     show_html(CHECK_CSS)
-    st.title(":material/fact_check: Check my BPE")
     st.caption(
         "Wrote your own BPE trainer? Upload its merges and the corpus it learned from: this page trains the "
         "reference on the same corpus, shows the first merge where yours differ, and re-trains under the "
@@ -183,6 +183,23 @@ def main() -> None:
         with st.spinner("Training the reference and re-training under each classic mistake…"):
             run_check()
     result_section()
+
+
+TABS = {"trainer": "My trainer's merges", "encoder": "My encoder's ids"}
+"""One place for "check my code": the tabs, and the name a link gives each (``?check=encoder``)."""
+
+
+def main() -> None:
+    page_setup(pages.CHECK)
+    st.title(":material/fact_check: Check my BPE")
+    linked = TABS.get(st.query_params.get("check", ""))
+    trainer, encoder = st.tabs(list(TABS.values()), key="bpe-check-tabs", on_change="rerun", default=linked)
+    if encoder.open:  # only the open tab runs (each holds a form and a check)
+        with encoder:
+            encoder_tab()
+    else:
+        with trainer:
+            trainer_tab()
 
 
 main()

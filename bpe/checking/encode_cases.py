@@ -3,8 +3,9 @@ a tokenizer built from a learner's own merges file.
 
 Scope: reading cases (a JSON list of ``{"text", "ids"}`` objects, ``[text, ids]`` pairs or a
 ``{text: ids}`` object; JSON Lines of the same; or texts and id lists pasted line by line), the
-probe texts that make each classic mistake show (:func:`probe_texts`), and
-:func:`tokenizer_from_merges` (minbpe's numbering: 256 bytes, then merge k makes id 256 + k).
+probe texts that make each classic mistake show (:func:`probe_texts`), and the tokenizer a file
+holds (:func:`tokenizer_from_file`: any one-file format, or a learner's merges numbered as minbpe
+numbers them, :func:`tokenizer_from_merges`: 256 bytes, then merge k makes id 256 + k).
 Out of scope: the check itself (:mod:`bpe.checking.encode_check`). Every refusal is one line that
 says what is wrong and shows the shape to write.
 
@@ -21,10 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import BpeError, FormatError
+from ..formats import all_formats, import_tokenizer
 from ..ids import is_whole_number, parse_ids
 from ..limits import MAX_ENCODE_CHECK_CHARS, MAX_MERGES
 from ..tokenizer import Tokenizer
 from ..vocab import base_tokens
+from .learner import read_learner_merges
 
 MAX_CASES = 200
 EXAMPLE = '[{"text": " embraced", "ids": [1, 2, 3]}, {"text": "Hello, world!", "ids": [4, 5]}]'
@@ -132,3 +135,13 @@ def tokenizer_from_merges(pairs: Sequence[tuple[bytes, bytes]], *, pretokenizer:
     specials = {token: 256 + len(merges) + index for index, token in enumerate(special_tokens)}
     return Tokenizer(unit="byte", pretokenizer=pretokenizer, base=base, merges=merges, special_tokens=specials,
                      name="your merges")
+
+
+def tokenizer_from_file(data: bytes, *, name: str, pretokenizer: str, special_tokens: tuple[str, ...] = ()) -> Tokenizer:
+    """A tokenizer file any one-file format recognizes (its own ids kept), else a merges file a learner
+    wrote (:func:`~bpe.checking.encode_cases.tokenizer_from_merges`)."""
+    for entry in all_formats():
+        if entry.reads == 1 and entry.recognizes is not None and entry.recognizes(data):
+            return import_tokenizer(format=entry.name, files={name: data}, pretokenizer=pretokenizer)
+    return tokenizer_from_merges(read_learner_merges(data, name=name).pairs, pretokenizer=pretokenizer,
+                                 special_tokens=special_tokens)

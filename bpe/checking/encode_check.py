@@ -29,12 +29,12 @@ from ..errors import BpeError
 from ..segmentation import TokenPieces
 from ..spelling import visible_text
 from ..tokenizer import Tokenizer
+from .diagnose import UNEXPLAINED
 from .encode_cases import EncodeCase
 from .encode_rules import ENCODER_MISTAKES, MODES, EncodeVariant, encoder_variants
 
 MAX_ENCODE_CHECK_SECONDS = 20.0
 """The diagnosis stops trying variants after this long and says how many it did not try."""
-UNEXPLAINED = "unexplained"
 SHOWN_TOKENS = 12
 """Tokens of each side shown around the first difference."""
 

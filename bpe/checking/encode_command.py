@@ -20,17 +20,15 @@ import shlex
 import subprocess
 
 from ..cli_args import UsageError
-from ..errors import BpeError, FormatError
-from ..formats import all_formats, import_tokenizer
+from ..errors import BpeError
 from ..ids import parse_ids
 from ..local_files import read_file
 from ..pretokenize import NAMED_PATTERNS
 from ..pretrained import PRETRAINED_NAMES, load_pretrained
 from ..tokenizer import Tokenizer
-from .encode_cases import EXAMPLE, EncodeCase, checked_cases, probe_texts, read_cases, tokenizer_from_merges
+from .encode_cases import EXAMPLE, EncodeCase, checked_cases, probe_texts, read_cases, tokenizer_from_file
 from .encode_check import EncodeCheckResult, check_encoder, encode_report
 from .encode_rules import MODES
-from .learner import read_learner_merges
 
 COMMAND_SECONDS = 10.0
 """How long your encoder may take on one text."""
@@ -52,26 +50,11 @@ worked example (an encoder that merges the first pair it meets that has a merge)
   [left-to-right] ... Fix: merge the pair with the lowest rank first ..."""
 
 
-def tokenizer_from_file(data: bytes, *, name: str, pretokenizer: str, special_tokens: tuple[str, ...] = ()) -> Tokenizer:
-    """A tokenizer file any one-file format recognizes (its own ids kept), else a merges file a learner
-    wrote (:func:`~bpe.checking.encode_cases.tokenizer_from_merges`)."""
-    for entry in all_formats():
-        if entry.reads == 1 and entry.recognizes is not None and entry.recognizes(data):
-            return import_tokenizer(format=entry.name, files={name: data}, pretokenizer=pretokenizer)
-    return tokenizer_from_merges(read_learner_merges(data, name=name).pairs, pretokenizer=pretokenizer,
-                                 special_tokens=special_tokens)
-
-
 def _tokenizer(args: argparse.Namespace) -> Tokenizer:
     if args.pretrained is not None:
         return load_pretrained(args.pretrained)
-    data = read_file(args.tokenizer or args.merges_file)
-    if args.tokenizer:
-        try:
-            return Tokenizer.from_json(data.decode("utf-8", errors="replace"))
-        except FormatError:
-            pass  # not BPE Lab JSON: another library's file
-    return tokenizer_from_file(data, name=args.tokenizer or args.merges_file, pretokenizer=args.pretokenizer,
+    path = args.tokenizer or args.merges_file
+    return tokenizer_from_file(read_file(path), name=path, pretokenizer=args.pretokenizer,
                                special_tokens=tuple(args.special or ()))
 
 

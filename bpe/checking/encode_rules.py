@@ -88,6 +88,11 @@ def _restart(pick: Callable[[list[int]], int | None]) -> Callable[[TokenPieces, 
     return merge
 
 
+merge_left_to_right = _restart(lambda known: known[0] if known else None)
+"""The course notebook's loop: the first pair met that has a merge, then again from the left (the
+Encode page's walkthrough shows it beside BPE's own on request)."""
+
+
 def _sweeps(pieces: TokenPieces, ids: Ids) -> Ids:
     """Sweep left to right merging every pair that has a merge; sweep again until nothing changes."""
     ranks, merges = pieces.ranks, pieces.merges
@@ -278,7 +283,7 @@ ENCODER_MISTAKES: MappingProxyType[str, EncoderMistake] = MappingProxyType({
                        "Your encoder merges the first pair it meets that has any merge, then starts again. BPE merges "
                        "by rank: the pair learned earliest goes first, wherever it stands in the chunk.",
                        _loop_variants("left-to-right", "the first known pair from the left, then again",
-                                      _restart(lambda known: known[0] if known else None)), about_order=True),
+                                      merge_left_to_right), about_order=True),
         EncoderMistake("all-at-once", "every known pair merged at once",
                        "Each pass of your encoder merges every pair that has a merge, whatever its rank, then passes "
                        "again. BPE takes one merge at a time: the lowest rank first.",
