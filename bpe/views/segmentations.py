@@ -38,6 +38,9 @@ SEGMENT_CSS = """
 .bpe-segments th { width: 15em; font-weight: 600; }
 .bpe-segments th span { display: block; font-weight: 400; color: #444; font-size: .9em; }
 .bpe-differs > .bpe-tok { outline: 2.5px dashed #B34700; outline-offset: 1px; }
+@media (max-width: 640px) {  /* a phone: each way's name above its tokens */
+  .bpe-segments th, .bpe-segments td { display: block; width: auto; border-bottom: none; padding-bottom: 0; }
+}
 </style>
 """
 SHOWN_SEGMENT_TOKENS = 400
