@@ -104,8 +104,8 @@ def segmentations_html(tokenizer: Tokenizer, chunks: Sequence[ChunkCut], *, limi
 def left_to_right_row(tokenizer: Tokenizer, walk: ChunkWalk) -> str:
     """One walkthrough row: what merging the first known pair met, again and again, makes of the
     chunk, and whether that is what BPE made (escaped)."""
-    if walk.kind == "special" or len(walk.initial) < 2:
-        return ""
+    if walk.kind == "special" or not walk.merges:
+        return ""  # no pair of the chunk has a merge: left to right finds none either
     ids = merge_left_to_right(TokenPieces.of(tokenizer), list(walk.initial))
     same = tuple(ids) == walk.ids
     verdict = "the same tokens" if same else f"{len(ids)} tokens, not BPE's {len(walk.ids)}"
