@@ -3,7 +3,6 @@ reference, and the likeliest reason (a classic mistake or another setting), with
 the second tab (``ui.check_encoder``), the ids your own encoder gave some texts."""
 
 import time
-from dataclasses import replace
 
 import streamlit as st
 
@@ -36,10 +35,6 @@ def _form() -> CheckForm:
     return FORM.get()
 
 
-def _update(**changes) -> None:
-    FORM.set(replace(_form(), **changes))
-
-
 def _field(field: str, **how) -> dict:
     """A widget bound to one field of the form, keyed ``w.check_<field>``."""
     return FORM.field_widget(field, name=f"check_{field}", **how)
@@ -47,16 +42,16 @@ def _field(field: str, **how) -> dict:
 
 def _read_merges_upload(upload) -> None:
     if upload is not None:
-        _update(merges=upload.getvalue(), merges_name=upload.name)
+        FORM.update(merges=upload.getvalue(), merges_name=upload.name)
 
 
 def _read_merges_paste(text: str) -> None:
-    _update(merges=text.encode("utf-8"), merges_name="pasted merges")
+    FORM.update(merges=text.encode("utf-8"), merges_name="pasted merges")
 
 
 def _read_corpus_upload(upload) -> None:
     if upload is not None:
-        _update(upload=upload.getvalue(), upload_name=upload.name)
+        FORM.update(upload=upload.getvalue(), upload_name=upload.name)
 
 
 def _choose_preset(preset: str) -> None:

@@ -20,17 +20,7 @@ import functools
 import re
 from functools import partial
 
-import regex
-
-GPT2_SPLIT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
-
-
-def gpt2_split(text):
-    return regex.findall(GPT2_SPLIT, text)
-
-
-def whole_text(text):  # mistake (pretokenization): no split, merges cross words
-    return [text] if text else []
+from .learners import gpt2_split, replace_pair, whole_text  # whole_text: the pretokenization mistake
 
 
 def byte_ids(chunk, vocab):
@@ -44,18 +34,6 @@ def char_ids(chunk, vocab):  # mistake (unit): list(text), each character looked
         data = char.encode("utf-8")
         ids += [by_bytes[data]] if data in by_bytes else list(data)
     return ids
-
-
-def replace_pair(ids, pair, new_id):
-    out, i = [], 0
-    while i < len(ids):
-        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
-            out.append(new_id)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
 
 
 def by_rank(ids, merges, vocab):

@@ -128,6 +128,19 @@ def merge_first_place(symbols, pair):  # mistake (replacement): returns after th
     return symbols
 
 
+def replace_pair(ids, pair, new_id):
+    """minbpe's ``merge(ids, pair, idx)``: each occurrence of ``pair``, left to right, becomes ``new_id``."""
+    out, i = [], 0
+    while i < len(ids):
+        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
 def merge_every_word(corpus, pair, apply):
     return {apply(symbols, pair): freq for symbols, freq in corpus.items()}
 
@@ -259,15 +272,7 @@ def minbpe_patched_counts(text, num_merges=10, special_tokens=()):
         for n, ids in enumerate(chunks):
             if pair[0] not in ids:
                 continue
-            merged, j = [], 0
-            while j < len(ids):  # minbpe's merge(ids, pair, idx)
-                if j + 1 < len(ids) and (ids[j], ids[j + 1]) == pair:
-                    merged.append(idx)
-                    j += 2
-                else:
-                    merged.append(ids[j])
-                    j += 1
-            chunks[n] = merged
+            chunks[n] = merged = replace_pair(ids, pair, idx)
             for a, b in zip(merged, merged[1:]):
                 if idx in (a, b):  # the patch: the new token's pairs counted, the broken pairs left as they were
                     stats[a, b] = stats.get((a, b), 0) + 1

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe.errors import BpeError
-from bpe.offsets import StreamDecoder, decode_with_offsets, stream_steps
+from bpe.offsets import StreamDecoder, stream_steps
 from bpe.pretrained import PRETRAINED
 
 from .examples import examples

@@ -11,7 +11,6 @@ trainer wrote, numbered as minbpe numbers them).
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import streamlit as st
 
@@ -43,10 +42,6 @@ def _form() -> EncoderForm:
     return FORM.get()
 
 
-def _update(**changes) -> None:
-    FORM.set(replace(_form(), **changes))
-
-
 def _field(field: str, **how) -> dict:
     return FORM.field_widget(field, name=f"encoder_{field}", **how)
 
@@ -75,7 +70,7 @@ def _tokenizer():
 def _read(kind: str):
     def read(upload) -> None:
         if upload is not None:
-            _update(**{f"{kind}_name" if kind == "cases" else "upload_name": upload.name,
+            FORM.update(**{f"{kind}_name" if kind == "cases" else "upload_name": upload.name,
                        "cases_file" if kind == "cases" else "upload": upload.getvalue()})
     return read
 

@@ -88,10 +88,16 @@ def _tie_break(base: TrainSettings, clues: Clues) -> list[Variant]:
     ]
 
 
-def _overlapping_pairs(base: TrainSettings, clues: Clues) -> list[Variant]:
-    return [Variant("overlapping-pairs", "pairs counted without overlap", base, Rules(counting="no-overlap"),
-                    fix="count every adjacent pair: `for pair in zip(ids, ids[1:]): counts[pair] += freq` "
-                        "(not `text.count(a + b)` nor skipping an occurrence that shares a symbol)")]
+def _in_the_code(code: str, label: str, rules: Rules, fix: str) -> Callable[[TrainSettings, Clues], list[Variant]]:
+    """A mistake in how the trainer counts or merges (not in a setting): one variant, the reference's
+    settings with ``rules`` plugged in."""
+    return lambda base, clues: [Variant(code, label, base, rules, fix=fix)]
+
+
+_overlapping_pairs = _in_the_code(
+    "overlapping-pairs", "pairs counted without overlap", Rules(counting="no-overlap"),
+    "count every adjacent pair: `for pair in zip(ids, ids[1:]): counts[pair] += freq` (not `text.count(a + b)` nor "
+    "skipping an occurrence that shares a symbol)")
 
 
 def _chunk_boundary(base: TrainSettings, clues: Clues) -> list[Variant]:
@@ -115,9 +121,8 @@ def _special_token(base: TrainSettings, clues: Clues) -> list[Variant]:
                         "the pieces between them only")]
 
 
-def _word_frequency(base: TrainSettings, clues: Clues) -> list[Variant]:
-    return [Variant("word-frequency", "each distinct word counted once", base, Rules(weighting="once"),
-                    fix="add the word's frequency for each pair, not 1: `counts[pair] += freq`")]
+_word_frequency = _in_the_code("word-frequency", "each distinct word counted once", Rules(weighting="once"),
+                               "add the word's frequency for each pair, not 1: `counts[pair] += freq`")
 
 
 def _replacement(base: TrainSettings, clues: Clues) -> list[Variant]:
@@ -136,20 +141,15 @@ def _replacement(base: TrainSettings, clues: Clues) -> list[Variant]:
     ]
 
 
-def _string_replace(base: TrainSettings, clues: Clues) -> list[Variant]:
-    return [Variant("string-replace", "merges replaced in the spaced word with str.replace", base,
-                    Rules(replacing="across-symbols"),
-                    fix="replace whole symbols only, as the paper's code does: `re.sub(r'(?<!\\S)' + "
-                        "re.escape(' '.join(pair)) + r'(?!\\S)', ''.join(pair), word)`, or merge lists of symbols "
-                        "instead of strings")]
-
-
-def _stale_counts(base: TrainSettings, clues: Clues) -> list[Variant]:
-    return [Variant("stale-counts", "pair counts patched after each merge, never decremented", base,
-                    Rules(updating="never-decremented"),
-                    fix="where a merge of (a, b) joins them, take away the pairs it broke before adding the new ones: "
-                        "`counts[(prev, a)] -= freq`, `counts[(b, next)] -= freq`, then `counts[(prev, new)] += freq`, "
-                        "`counts[(new, next)] += freq`; or recount every pair at every step")]
+_string_replace = _in_the_code(
+    "string-replace", "merges replaced in the spaced word with str.replace", Rules(replacing="across-symbols"),
+    "replace whole symbols only, as the paper's code does: `re.sub(r'(?<!\\S)' + re.escape(' '.join(pair)) + "
+    "r'(?!\\S)', ''.join(pair), word)`, or merge lists of symbols instead of strings")
+_stale_counts = _in_the_code(
+    "stale-counts", "pair counts patched after each merge, never decremented", Rules(updating="never-decremented"),
+    "where a merge of (a, b) joins them, take away the pairs it broke before adding the new ones: "
+    "`counts[(prev, a)] -= freq`, `counts[(b, next)] -= freq`, then `counts[(prev, new)] += freq`, "
+    "`counts[(new, next)] += freq`; or recount every pair at every step")
 
 
 def _normalization(base: TrainSettings, clues: Clues) -> list[Variant]:

@@ -25,7 +25,6 @@ import pandas as pd
 from ..checking.encode_cases import EncodeCase, pasted_cases, probe_texts, read_cases
 from ..checking.encode_check import EncodeCheckResult
 from ..checking.encode_rules import ENCODER_MISTAKES
-from ..checking.diagnose import UNEXPLAINED
 from ..errors import BpeError
 from ..spelling import visible_text
 from ..tokenizer import Tokenizer
@@ -129,7 +128,3 @@ def tried_frame(result: EncodeCheckResult) -> pd.DataFrame:
              "texts reproduced": f"{entry.reproduced} of {result.total}"}
             for entry in sorted(result.tried, key=lambda entry: -entry.reproduced)]
     return pd.DataFrame(rows, columns=["re-encoded with", "mistake", "texts reproduced"])
-
-
-def is_unexplained(result: EncodeCheckResult) -> bool:
-    return any(cause.code == UNEXPLAINED for cause in result.diagnosis)
