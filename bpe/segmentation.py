@@ -42,7 +42,9 @@ class TokenPieces:
     """A tokenizer's vocabulary as runs of starting symbols: ``run -> token id``, and what BPE needs.
 
     Built once per tokenizer (:meth:`of` keeps it while the tokenizer lives): a pretrained
-    vocabulary of 200,000 tokens takes a fraction of a second.
+    vocabulary of 200,000 tokens takes a fraction of a second. Subtle: the server's sessions share
+    it, as they share the tokenizer; it is safe because nothing changes it once built (it is
+    derived from the tokenizer, whose merges never change).
     """
 
     _built: "weakref.WeakKeyDictionary[Tokenizer, TokenPieces]" = weakref.WeakKeyDictionary()

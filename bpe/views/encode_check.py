@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 import pandas as pd
 
@@ -39,7 +40,7 @@ ENCODER_CSS = """
 .bpe-check .pair span.bpe-differs { background: #FFF1E6; border-color: #B34700; border-style: dashed; }
 </style>
 """
-MODE_LABELS = {"allowed": "as special tokens (one id each)", "plain": "as plain text"}
+MODE_LABELS = MappingProxyType({"allowed": "as special tokens (one id each)", "plain": "as plain text"})
 """How special-token text is read, as the page offers it (:data:`~bpe.checking.encode_rules.MODES`)."""
 
 

@@ -58,7 +58,7 @@ WALK_RULE = (
     "(the lowest rank) first, at every place it occurs, left to right; then the next one; until no pair of the "
     "chunk was ever merged. Not the first pair met from the left: that makes other tokens (show it below)."
 )
-STREAM_COLUMNS = ["id", "its bytes", "decoded alone", "the buffered decoder adds", "held back"]
+STREAM_COLUMNS = ("id", "its bytes", "decoded alone", "the buffered decoder adds", "held back")
 
 
 def _spans(pieces: TokenPieces, ids: Sequence[int]) -> list[tuple[int, int]]:
@@ -141,7 +141,7 @@ def stream_frame(tokenizer: Tokenizer, ids: Sequence[int], *, limit: int = 40) -
              "the buffered decoder adds": visible_text(step.shown.encode("utf-8")) if step.shown else "(nothing yet)",
              "held back": step.held.hex(" ") or "—"}
             for step in stream_steps(tokenizer, ids[:limit])]
-    return pd.DataFrame(rows, columns=STREAM_COLUMNS)
+    return pd.DataFrame(rows, columns=list(STREAM_COLUMNS))
 
 
 def splits_a_character(tokenizer: Tokenizer, ids: Sequence[int], *, limit: int = 40) -> bool:
