@@ -57,6 +57,8 @@ class TokenPieces:
         if tokenizer.unit == "byte":
             for token_id, data in tokenizer.whole_only.items():  # tokens no merge makes (a rank file's)
                 runs[token_id] = "".join(map(chr, tokenizer.byte_ids(data)))
+        self.runs = runs
+        """Per token id: the run of starting symbols it spells."""
         self.by_run: dict[str, int] = {}
         for token_id, run in runs.items():
             self.by_run.setdefault(run, token_id)  # two merges spelling the same run: the earlier token

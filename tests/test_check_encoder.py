@@ -129,3 +129,16 @@ def test_a_learners_merges_file_is_a_tokenizer_numbered_as_minbpe_numbers_it(tmp
     report = json.loads(capsys.readouterr().out)
     assert (report["matching"], report["total"], report["diagnosis"]) == (2, 2, [])
     assert len(pairs) == 2
+
+
+def test_a_chunk_too_long_for_a_loop_that_starts_again_is_not_re_encoded_by_it_and_the_check_still_answers():
+    from bpe import PRESETS, train
+    from bpe.errors import BpeError
+    from bpe.tokenizer import Tokenizer
+
+    wikipedia = Tokenizer.from_trace(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings))  # split: none
+    text = "aaabdaaabac" * 100  # one chunk of 1,100 symbols: such a loop would cost the square of it
+    with pytest.raises(BpeError, match="a chunk of 1,100 symbols is over the 1,000 this loop is re-run on"):
+        ENCODER_MISTAKES["left-to-right"].variants(wikipedia)[0].encode(wikipedia, text, "allowed")
+    result = check_encoder(wikipedia, [EncodeCase(text, (97,) * len(text))])
+    assert [cause.code for cause in result.diagnosis] == [UNEXPLAINED] and result.skipped == 0

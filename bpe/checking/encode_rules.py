@@ -75,8 +75,23 @@ class EncoderMistake:
 
 
 # -- the merge loops a learner writes ------------------------------------------------------------
+LONGEST_CHUNK = 1_000
+"""A chunk of more symbols is not re-encoded by the loops that start again after each merge: they
+cost the square of its length (a text the ``none`` split leaves whole). The check then says no such
+mistake reproduces that text."""
+
+
+def _bounded(merge: Callable[[TokenPieces, Ids], Ids]) -> Callable[[TokenPieces, Ids], Ids]:
+    def bounded(pieces: TokenPieces, ids: Ids) -> Ids:
+        if len(ids) > LONGEST_CHUNK:
+            raise BpeError(f"a chunk of {len(ids):,} symbols is over the {LONGEST_CHUNK:,} this loop is re-run on")
+        return merge(pieces, ids)
+    return bounded
+
+
 def _restart(pick: Callable[[list[int]], int | None]) -> Callable[[TokenPieces, Ids], Ids]:
     """A loop that merges the pair at ``pick(pair positions)`` and starts again until none is picked."""
+    @_bounded
     def merge(pieces: TokenPieces, ids: Ids) -> Ids:
         ranks, merges = pieces.ranks, pieces.merges
         while True:
@@ -93,6 +108,7 @@ merge_left_to_right = _restart(lambda known: known[0] if known else None)
 Encode page's walkthrough shows it beside BPE's own on request)."""
 
 
+@_bounded
 def _sweeps(pieces: TokenPieces, ids: Ids) -> Ids:
     """Sweep left to right merging every pair that has a merge; sweep again until nothing changes."""
     ranks, merges = pieces.ranks, pieces.merges
@@ -113,15 +129,15 @@ def _sweeps(pieces: TokenPieces, ids: Ids) -> Ids:
 def _by_merged_token(any_spelling: bool) -> Callable[[TokenPieces, Ids], Ids]:
     """Merge the pair whose merged token has the smallest id, every place it occurs; ``any_spelling``:
     any pair whose parts spell a token counts (tiktoken's rule), not only the pairs that are merges."""
+    @_bounded
     def merge(pieces: TokenPieces, ids: Ids) -> Ids:
-        made_by = {(left, right): new_id for left, right, new_id in pieces.merges}
-        runs = {token_id: run for run, token_id in pieces.by_run.items()} if any_spelling else {}
+        by_run, runs, ranks, merges = pieces.by_run, pieces.runs, pieces.ranks, pieces.merges
         while len(ids) > 1:
             if any_spelling:
-                made = {pair: pieces.by_run.get(runs.get(pair[0], chr(pair[0])) + runs.get(pair[1], chr(pair[1])))
+                made = {pair: by_run.get(runs.get(pair[0], chr(pair[0])) + runs.get(pair[1], chr(pair[1])))
                         for pair in zip(ids, ids[1:])}
             else:
-                made = {pair: made_by.get(pair) for pair in zip(ids, ids[1:])}
+                made = {pair: merges[ranks[pair]][2] if pair in ranks else None for pair in zip(ids, ids[1:])}
             made = {pair: token for pair, token in made.items() if token is not None}
             if not made:
                 break
