@@ -34,7 +34,8 @@ from .check import causes_html
 ENCODER_CSS = """
 <style>
 .bpe-check .bpe-ids { font-family: ui-monospace, monospace; color: #333; font-size: .9em; }
-.bpe-encode-difference tbody th { width: 9em; }
+.bpe-encode-difference { table-layout: auto; }  /* the labels narrow, the tokens wide */
+.bpe-encode-difference tbody th { width: 9em; overflow-wrap: normal; }  /* a label breaks between words only */
 .bpe-encode-difference .pair { white-space: normal; line-height: 1.9; }  /* a row of tokens wraps on a phone */
 .bpe-encode-difference .pair span { display: inline-block; white-space: pre; margin: 0 .15em .15em 0; }
 .bpe-check .pair span.bpe-differs { background: #FFF1E6; border-color: #B34700; border-style: dashed; }
