@@ -18,6 +18,14 @@ MAX_UPLOAD_MB = 5
 MAX_ENCODE_CHARS = 200_000
 """Most characters the app encodes or walks through at once."""
 
+MAX_ENCODE_CHECK_CHARS = 20_000
+"""Most characters in all the texts of one encoder check: each classic mistake re-encodes them, and
+a mistaken merge loop costs the square of a chunk's length (Check my encoder)."""
+
+MAX_SEGMENT_CHARS = 20_000
+"""Most characters the Encode page cuts three ways: each way cuts every chunk again, without
+``encode``'s cache (``benchmarks/segmentation_benchmark.py`` measures it against ``encode``)."""
+
 MAX_FILE_MB = 64
 """Largest file the command line reads whole (a corpus, a tokenizer file): the pure-Python trainer
 takes hours over a corpus this size, and a device such as /dev/zero never ends. ``encode --file``
