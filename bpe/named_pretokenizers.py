@@ -1,8 +1,8 @@
 """The named pre-tokenizers: one registry entry each, a normalization and then one way to split.
 
 Scope: :data:`PRETOKENIZERS` and what its entries are made of: the split patterns (GPT-2, GPT-4,
-GPT-4o and Qwen's, each one regex), DeepSeek's sequence of ``Split`` rules, SentencePiece's own
-split, and the normalization steps (Qwen's NFC, SentencePiece's spaces). Out of scope: running
+GPT-4o, Llama 3's, Tekken's and Qwen's, each one regex), DeepSeek's sequence of ``Split`` rules, SentencePiece's own
+split and its Mistral variant, and the normalization steps (Qwen's NFC, SentencePiece's spaces). Out of scope: running
 them (:class:`bpe.pretokenize.Pretokenizer`, built from an entry by name).
 
 Adding a pre-tokenizer is one :class:`NamedPretokenizer`; menus, the labs and the trainer read
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from . import sentencepiece_split
+from . import sentencepiece_mistral, sentencepiece_split
 from .split_rules import SplitRule
 
 # tiktoken's spelling of GPT-2's split pattern (r50k_base); same splits as GPT-2's encoder.py.
@@ -37,6 +37,23 @@ GPT4O_PATTERN = "|".join([
     r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
     r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
     r"""\p{N}{1,3}""",
+    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+    r"""\s*[\r\n]+""",
+    r"""\s+(?!\S)""",
+    r"""\s+""",
+])
+# Llama 3's, copied from llama_models/llama3/tokenizer.py (pat_str; a test compares): GPT-4's
+# branches without its possessive quantifiers and its end-of-text branch (Llama 4 uses GPT-4o's).
+LLAMA3_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
+    r"""|\s+(?!\S)|\s+"""
+)
+# Mistral's Tekken, copied from the config of mistral_common/data/tekken_*.json (a test compares): GPT-4o's
+# branches without contractions, and every digit alone.
+TEKKEN_PATTERN = "|".join([
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*""",
+    r"""\p{N}""",
     r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
     r"""\s*[\r\n]+""",
     r"""\s+(?!\S)""",
@@ -98,6 +115,12 @@ SENTENCEPIECE_SPACES = Normalization(
     denormalize=sentencepiece_split.denormalize, streams=False,
 )
 
+MISTRAL_SPACES = Normalization(
+    "SentencePiece, spaces kept", "every space becomes ▁ (none removed), plus one ▁ in front of every line",
+    normalize=sentencepiece_mistral.normalize_kept, sentences=sentencepiece_mistral.training_sentences_kept,
+    denormalize=sentencepiece_mistral.denormalize_kept, streams=False,
+)
+
 
 @dataclass(frozen=True)
 class NamedPretokenizer:
@@ -151,6 +174,14 @@ PRETOKENIZERS: MappingProxyType[str, NamedPretokenizer] = MappingProxyType({entr
         pattern=GPT4O_PATTERN, gapless=True,
     ),
     NamedPretokenizer(
+        "llama3", "Llama 3", "Llama 3's regex: GPT-4's split written without possessive quantifiers",
+        pattern=LLAMA3_PATTERN, gapless=True,
+    ),
+    NamedPretokenizer(
+        "tekken", "Tekken", "Mistral's Tekken regex: like GPT-4o's, but no contractions and every digit on its own",
+        pattern=TEKKEN_PATTERN, gapless=True,
+    ),
+    NamedPretokenizer(
         "qwen2", "Qwen2.5", "Qwen2/2.5's: NFC first, then GPT-4's regex with every digit on its own",
         pattern=QWEN2_PATTERN, normalization=NFC, gapless=True,
     ),
@@ -171,6 +202,14 @@ PRETOKENIZERS: MappingProxyType[str, NamedPretokenizer] = MappingProxyType({entr
         "16 characters at most (char unit only)",
         splitter=sentencepiece_split.split_sentence, normalization=SENTENCEPIECE_SPACES,
         piece_rule=sentencepiece_split.is_valid_piece, reserved_tokens=("<unk>", "<s>", "</s>"),
+        unknown_token="<unk>", char_unit_only=True, base_by_frequency=True,
+    ),
+    NamedPretokenizer(
+        "mistral", "Mistral (SentencePiece)",
+        "Mistral's and Llama 2's SentencePiece: like 'sentencepiece', but every space kept (runs of ▁ are pieces) "
+        "and every digit on its own (char unit only)",
+        splitter=sentencepiece_mistral.split_kept, normalization=MISTRAL_SPACES,
+        piece_rule=sentencepiece_mistral.is_valid_piece_kept, reserved_tokens=("<unk>", "<s>", "</s>"),
         unknown_token="<unk>", char_unit_only=True, base_by_frequency=True,
     ),
 )})
