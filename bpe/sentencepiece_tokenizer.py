@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterable
-from itertools import groupby
 
 from .errors import FormatError
 from .pretokenize import SpecialSet
@@ -48,6 +47,7 @@ class SentencePieceModelTokenizer(Tokenizer):
         if not self.user_defined <= self.special_tokens.keys():
             raise FormatError(f"user-defined pieces must be special tokens: {sorted(self.user_defined - self.special_tokens.keys())}")
         self._control_ids = frozenset(token_id for text, token_id in self.special_tokens.items() if text not in self.user_defined)
+        self._fallback = self.fallback_bytes
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Special-token text as plain text, but for the user-defined pieces (SentencePiece has no other way)."""
@@ -64,7 +64,10 @@ class SentencePieceModelTokenizer(Tokenizer):
         return split_special_text(text, self.special_tokens, allowed, disallowed)
 
     def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
-        """Ids -> text as SentencePiece decodes it, with each control token's text where it stands.
+        """Ids -> text as SentencePiece decodes them, with each control token's text where it stands.
+
+        A piece is written with ``▁`` as a space, but the first piece that is no control token
+        loses one leading ``▁`` (the dummy prefix); byte pieces are gathered and decoded together.
 
         >>> from bpe.pretrained import load_pretrained
         >>> mistral = load_pretrained("mistral-v1")
@@ -75,11 +78,21 @@ class SentencePieceModelTokenizer(Tokenizer):
         if errors != "replace":
             return super().decode(ids, errors)
         self._check_ids(ids)
-        parts, first = [], True
-        for is_control, run in groupby(ids, key=self._control_ids.__contains__):
-            text = self.decode_bytes(run).decode("utf-8", errors=_EACH_BYTE)
-            if not is_control:  # the dummy prefix is stripped from the first piece that is no control token
-                text = self.pretokenizer.denormalize(text) if first else text.replace(SPACE_SYMBOL, " ")
+        parts: list[str] = []
+        pending = bytearray()  # byte pieces not yet written
+        first = True
+        for token_id in ids:
+            byte = self._fallback.get(token_id)
+            if byte is not None:
+                pending.append(byte)
+                first = False
+                continue
+            if pending:
+                parts.append(pending.decode("utf-8", errors=_EACH_BYTE))
+                pending.clear()
+            text = self.decode_single_token_bytes(token_id).decode("utf-8")
+            if token_id not in self._control_ids:
+                text = (text[1:] if first and text.startswith(SPACE_SYMBOL) else text).replace(SPACE_SYMBOL, " ")
                 first = False
             parts.append(text)
-        return "".join(parts)
+        return "".join(parts) + pending.decode("utf-8", errors=_EACH_BYTE)
