@@ -83,7 +83,7 @@ def number_heatmap(costs: Mapping[str, Sequence[int]]) -> alt.Chart:
         y=alt.Y("hundreds:O", title=None, axis=alt.Axis(labelExpr="datum.value == 0 ? '0' : datum.value + '00'")),
         color=alt.Color(
             "tokens:O", title="tokens", scale=alt.Scale(domain=present, range=[COST_COLORS.get(c, "#000000") for c in present]),
-            legend=alt.Legend(orient="top", symbolType="square", symbolSize=160),
+            legend=alt.Legend(orient="top", symbolType="square", symbolSize=300),
         ),
         row=alt.Row("tokenizer:N", title=None, sort=list(costs), header=alt.Header(labelAngle=0, labelAlign="left")),
         tooltip=[alt.Tooltip("number:Q", title="number"), "tokenizer:N", alt.Tooltip("tokens:Q", title="tokens")],
