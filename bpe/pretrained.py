@@ -81,6 +81,9 @@ class PretrainedEntry:
     """Model names that use it (lower case), as tiktoken's ``MODEL_TO_ENCODING`` lists them (``bpe.model_names``)."""
     model_prefixes: tuple[str, ...] = ()
     """Model name beginnings that use it (tiktoken's ``MODEL_PREFIX_TO_ENCODING``): ``gpt-4o-`` for ``gpt-4o-mini``."""
+    cuts_like: str = ""
+    """Another entry that cuts every text into the very same pieces (ids aside: gpt-oss is GPT-4o's vocabulary
+    plus chat tokens): a page that shows every tokenizer's counts shows that one only (a test checks)."""
 
 
 PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
@@ -181,7 +184,7 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
             format="tiktoken", pretokenizer="gpt4o", n_vocab=201_088, special_tokens=HARMONY_SPECIALS,
             note="201,088 tokens · GPT-4o's ranks and regex · byte-level · 1,091 special tokens for the harmony chat format "
                  "(<|start|>, <|channel|>, <|message|>), refused unless allowed",
-            model_prefixes=("gpt-oss-",),
+            model_prefixes=("gpt-oss-",), cuts_like="o200k_base",
         ),
         *(
             PretrainedEntry(
@@ -189,6 +192,7 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
                 pip_name="mistral-common", files=((f"data/{file}", sha),), format="sentencepiece", pretokenizer="mistral",
                 n_vocab=size, special_tokens=MappingProxyType({}),  # <unk>, control and user-defined pieces: in the .model
                 specials_in_text="plain", note=note, models=models, model_prefixes=prefixes,
+                cuts_like="" if version == "v7" else "mistral-v7",
             )
             for version, file, sha, size, note, models, prefixes in (
                 ("v1", "tokenizer.model.v1", "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055", 32_000,
@@ -213,6 +217,7 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
                 files=((f"data/tekken_{date}.json", sha),), format="tekken", pretokenizer="tekken", n_vocab=131_072,
                 special_tokens=MappingProxyType({text: token_id for token_id, text in enumerate(TEKKEN_SPECIALS)}),
                 specials_in_text="plain", note=note, models=models, model_prefixes=prefixes,
+                cuts_like="" if date == "240718" else "tekken-240718",
             )
             for date, sha, note, models, prefixes in (
                 ("240718", "eccd1665d2e477697c33cb7f0daa6f6dfefc57a0a6bceb66d4be52952f827516",

@@ -89,9 +89,11 @@ def test_special_tokens_and_sizes_are_the_owners(name):
     assert [tokenizer.decode([i]) for i in range(1000)] == [owner.decode([i]) for i in range(1000)]
 
 
-def test_our_gpt_patterns_are_tiktokens():
+def test_our_gpt_llama_and_tekken_patterns_are_their_owners():
     assert NAMED_PATTERNS["gpt4"] == owner_of("cl100k_base").encoding._pat_str
-    assert NAMED_PATTERNS["gpt4o"] == owner_of("o200k_base").encoding._pat_str
+    assert NAMED_PATTERNS["gpt4o"] == owner_of("o200k_base").encoding._pat_str == owner_of("llama4").encoding._pat_str
+    assert NAMED_PATTERNS["llama3"] == owner_of("llama3").encoding._pat_str
+    assert NAMED_PATTERNS["tekken"] == owner_of("tekken-240718").encoding._model._pat_str
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -102,6 +104,14 @@ def test_ordinary_encoding_equals_the_owners(name, sample):
     ids = tokenizer.encode_ordinary(text)
     assert ids == owner_encode(owner, text, allowed=frozenset(), disallowed=())
     assert tokenizer.decode(ids) == owner.decode(ids)
+
+
+@pytest.mark.parametrize("name", [name for name in NAMES if PRETRAINED[name].cuts_like])
+def test_an_entry_that_cuts_like_another_gives_the_same_pieces(name):
+    tokenizer, other = shared_pretrained(name), shared_pretrained(PRETRAINED[name].cuts_like)
+    for text in (*SAMPLES.values(), MULTILINGUAL, python_docs_text()[:20_000]):
+        pieces = tokenizer.decode_tokens_bytes(tokenizer.encode_ordinary(text))
+        assert pieces == other.decode_tokens_bytes(other.encode_ordinary(text)), text[:40]
 
 
 @pytest.mark.parametrize("name", NAMES)
