@@ -48,6 +48,9 @@ class SentencePieceModelTokenizer(Tokenizer):
             raise FormatError(f"user-defined pieces must be special tokens: {sorted(self.user_defined - self.special_tokens.keys())}")
         self._control_ids = frozenset(token_id for text, token_id in self.special_tokens.items() if text not in self.user_defined)
         self._fallback = self.fallback_bytes
+        # SentencePiece strips the dummy prefix from the first piece; a model that also drops repeated
+        # spaces (remove_extra_whitespaces) strips it again from the next piece while they come out empty
+        self._strips_until_text = self.pretokenizer.normalize(" x") == self.pretokenizer.normalize("x")
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Special-token text as plain text, but for the user-defined pieces (SentencePiece has no other way)."""
@@ -67,7 +70,8 @@ class SentencePieceModelTokenizer(Tokenizer):
         """Ids -> text as SentencePiece decodes them, with each control token's text where it stands.
 
         A piece is written with ``▁`` as a space, but the first piece that is no control token
-        loses one leading ``▁`` (the dummy prefix); byte pieces are gathered and decoded together.
+        loses one leading ``▁`` (the dummy prefix; with ``sentencepiece``'s dropped repeated spaces,
+        every piece loses it until one leaves text); byte pieces are gathered and decoded together.
 
         >>> from bpe.pretrained import load_pretrained
         >>> mistral = load_pretrained("mistral-v1")
@@ -93,6 +97,6 @@ class SentencePieceModelTokenizer(Tokenizer):
             text = self.decode_single_token_bytes(token_id).decode("utf-8")
             if token_id not in self._control_ids:
                 text = (text[1:] if first and text.startswith(SPACE_SYMBOL) else text).replace(SPACE_SYMBOL, " ")
-                first = False
+                first = first and self._strips_until_text and not text
             parts.append(text)
         return "".join(parts) + pending.decode("utf-8", errors=_EACH_BYTE)
