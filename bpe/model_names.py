@@ -37,11 +37,18 @@ MODEL_PREFIX_TO_ENCODING: Mapping[str, str] = MappingProxyType({
     for entry in PRETRAINED.values() for prefix in entry.model_prefixes
 })
 """Beginnings of model names (lower case) -> registry names."""
-_PREFIXES_LONGEST_FIRST = sorted(MODEL_PREFIX_TO_ENCODING, key=len, reverse=True)
-for _listed, _table in (([m for e in PRETRAINED.values() for m in e.models], MODEL_TO_ENCODING),
-                        ([p for e in PRETRAINED.values() for p in e.model_prefixes], MODEL_PREFIX_TO_ENCODING)):
-    if len(_listed) != len(_table) or any(name != name.lower() for name in _listed):  # a registry mistake: fail at import
-        raise RegistryError(f"model names must be lower case and listed once: {sorted(n for n in _listed if _listed.count(n) > 1)}")
+_PREFIXES_LONGEST_FIRST = tuple(sorted(MODEL_PREFIX_TO_ENCODING, key=len, reverse=True))
+
+
+def _check_registry() -> None:
+    """A model name listed twice or not in lower case is a mistake in the registry: fail at import."""
+    for listed, table in (([m for e in PRETRAINED.values() for m in e.models], MODEL_TO_ENCODING),
+                          ([p for e in PRETRAINED.values() for p in e.model_prefixes], MODEL_PREFIX_TO_ENCODING)):
+        if len(listed) != len(table) or any(name != name.lower() for name in listed):
+            raise RegistryError(f"model names must be lower case and listed once: {sorted(n for n in listed if listed.count(n) > 1)}")
+
+
+_check_registry()
 
 
 def model_key(model_name: str) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 import altair as alt
 import pandas as pd
@@ -32,7 +33,7 @@ CUTS_CSS = """
 .bpe-cut { background: #FBD9BF; border-bottom: 3px solid #D55E00; padding: 0 .05em; border-radius: 2px; color: inherit; }
 </style>
 """
-COST_COLORS: Mapping[int, str] = {1: "#F0E442", 2: "#56B4E9", 3: "#0072B2", 4: "#D55E00", 5: "#CC79A7"}
+COST_COLORS: Mapping[int, str] = MappingProxyType({1: "#F0E442", 2: "#56B4E9", 3: "#0072B2", 4: "#D55E00", 5: "#CC79A7"})
 """Tokens per number: Okabe-Ito colours, light to dark, told apart also by the legend's numbers."""
 
 
