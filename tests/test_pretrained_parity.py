@@ -180,6 +180,21 @@ def test_any_text_encodes_as_in_its_owners_library(name, text):
     assert tokenizer.encode_ordinary(text) == owner_encode(owner, text, allowed=frozenset(), disallowed=())
 
 
+# U+1D15E and U+2F800 as two UTF-16 code units each: characters NFC changes, which Qwen's library
+# leaves as they are (it normalizes the str first; tiktoken joins the pair after)
+NORMALIZABLE_PAIRS = ["a\ud834\udd5eb", "\ud87e\udc00", "x \ud834\udd5e\u0301 \ud87e\udc00!"]
+
+
+@pytest.mark.parametrize("name", [name for name in NAMES if PRETRAINED[name].pretokenizer.startswith("qwen")])
+@pytest.mark.parametrize("text", NORMALIZABLE_PAIRS)
+def test_a_surrogate_pair_is_joined_after_the_normalization_as_in_the_owners_library(name, text):
+    tokenizer, owner = ours_and_owner(name)
+    expected = owner_encode(owner, text, allowed=frozenset(), disallowed=())
+    assert tokenizer.encode_ordinary(text) == expected
+    assert tokenizer.encode(text, disallowed_special=()) == expected
+    assert [i for walk in tokenizer.encode_walkthrough(text) for i in walk.ids] == expected
+
+
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
