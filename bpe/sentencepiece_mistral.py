@@ -8,8 +8,9 @@ away from their defaults, read from the trainer and normalizer specs of the ``.m
 
 * :func:`normalize_kept`: one ``▁`` in front (the dummy prefix), then every space written ``▁``;
   none is dropped, so ``"a  b"`` is ``▁a▁▁b`` (the default ``sentencepiece`` makes it ``▁a▁b``).
-* :func:`split_kept`: a word is a run of ``▁`` and what follows it up to the next ``▁``; a tab,
-  NUL or U+2585 is a gap, as in :mod:`bpe.sentencepiece_split`. No valid piece crosses a cut: a
+* :func:`split_kept`: a word is a run of ``▁`` and what follows it up to the next ``▁``; a
+  character no piece holds (NUL, U+2585, SentencePiece's boundary U+001F) is a gap, as in
+  :mod:`bpe.sentencepiece_split`. No valid piece crosses a cut: a
   ``▁`` stands only at the start of a piece or in a piece of nothing but ``▁``. So encoding a word
   at a time merges exactly what SentencePiece's encoder merges over the whole text (it has no
   split of its own at encoding time: it merges the best-scored neighbours that spell a piece).
@@ -18,8 +19,8 @@ away from their defaults, read from the trainer and normalizer specs of the ``.m
 
     >>> normalize_kept("  two  spaces"), denormalize_kept("▁▁▁two▁▁spaces")
     ('▁▁▁two▁▁spaces', '  two  spaces')
-    >>> split_kept(normalize_kept("in 2024,\\tok  ok"))
-    [('▁in', True), ('▁2024,', True), ('\\t', False), ('ok', True), ('▁▁ok', True)]
+    >>> split_kept(normalize_kept("in 2024,\\x00ok  ok"))
+    [('▁in', True), ('▁2024,', True), ('\\x00', False), ('ok', True), ('▁▁ok', True)]
     >>> is_valid_piece_kept("▁▁▁"), is_valid_piece_kept("▁▁a"), is_valid_piece_kept("12"), is_valid_piece_kept("▁a")
     (True, False, False, True)
 
@@ -32,7 +33,7 @@ import unicodedata
 
 import regex
 
-from .sentencepiece_split import MAX_PIECE_CHARS, MAX_SENTENCE_BYTES, NEVER_IN_A_PIECE, SPACE_SYMBOL, UNKNOWN_CHAR, is_valid_piece
+from .sentencepiece_split import MAX_PIECE_CHARS, NEVER_IN_A_PIECE, SPACE_SYMBOL, is_valid_piece, training_sentences
 
 _GAPS = "".join(sorted(NEVER_IN_A_PIECE - {" "}))
 _WORDS = regex.compile(f"{SPACE_SYMBOL}*[^{SPACE_SYMBOL}{_GAPS}]+|{SPACE_SYMBOL}+|[{_GAPS}]")
@@ -50,11 +51,8 @@ def denormalize_kept(text: str) -> str:
 
 
 def training_sentences_kept(text: str) -> list[str]:
-    """The normalized lines the trainer reads (empty, over-long and U+2585 lines skipped)."""
-    return [
-        normalize_kept(line) for line in text.split("\n")
-        if line and len(line.encode("utf-8", "surrogatepass")) <= MAX_SENTENCE_BYTES and UNKNOWN_CHAR not in line
-    ]
+    """The normalized lines the trainer reads (skipped and cut as :func:`~bpe.sentencepiece_split.training_sentences` says)."""
+    return training_sentences(text, normalize_kept)
 
 
 def split_kept(normalized: str) -> list[tuple[str, bool]]:

@@ -46,7 +46,7 @@ def test_training_and_encoding_with_mistrals_options_give_sentencepieces_pieces(
     settings = TrainSettings(unit="char", pretokenizer="mistral", tie_break="sentencepiece", vocab_size=len(reference), min_frequency=0)
     tokenizer = Tokenizer.from_trace(train(Corpus.from_text(text, pretokenizer="mistral"), settings))
     learned = [tokenizer.token_text(new_id) for _, _, new_id in tokenizer.merges]
-    assert learned == reference[3:3 + len(learned)] and len(learned) >= 20
+    assert learned == reference[3:3 + len(learned)] and len(learned) >= 10
     for sample in (text, "  two  spaces 12345\tand a tab  ", "a b"):
         theirs = [processor.id_to_piece(i) if i != processor.unk_id() else "<unk>" for i in processor.encode(sample)]
         assert [tokenizer.token_text(i) for i in tokenizer.encode(sample)] == theirs
