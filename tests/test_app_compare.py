@@ -239,3 +239,11 @@ def test_a_models_name_adds_the_tokenizer_it_uses_and_an_unknown_one_lists_the_k
     at.text_input(key="w.model_name").set_value("gemma-2b").run()
     assert "no tokenizer known for the model 'gemma-2b'" in unescape_markdown(at.warning[0].value)
     assert at.multiselect(key="w.compare_with").value[-1] == "llama3"  # nothing else changed
+
+
+def test_the_encode_page_takes_a_models_name_too():
+    at = open_page(ENCODE, preset="sennrich")
+    at.text_input(key="w.model_name").set_value("gpt-oss-20b").run()
+    assert not at.exception and not errors(at)
+    assert at.selectbox(key="w.encode_with").value == "o200k_harmony"
+    assert "gpt-oss-20b uses gpt-oss's tokenizer" in unescape_markdown(at.info[0].value)
