@@ -111,7 +111,11 @@ def test_pictures_of_llama_3_mistral_v7_and_gpt4o_on_one_multilingual_text_and_o
     for label in ("Ours after all 10 merges", "GPT-2 (50,257 tokens)"):
         page.get_by_role("button", name=f"Remove {label}").click()
         expect(page.get_by_role("button", name=f"Remove {label}")).to_have_count(0)
-    expect(page.locator('[data-testid="stColumn"]:has(.bpe-tokens)')).to_have_count(3, timeout=FIRST_LOAD_MS)
+    columns = page.locator('[data-testid="stColumn"]:has(.bpe-tokens)')
+    expect(columns).to_have_count(3, timeout=FIRST_LOAD_MS)
+    for shown, count in (("GPT-4o (200,000 tokens)", 1), ("Llama 3 (128,256 tokens)", 1), ("Mistral v7 (32,768 tokens)", 1), ("GPT-2", 0)):
+        expect(columns.filter(has_text=shown)).to_have_count(count, timeout=FIRST_LOAD_MS)
+    expect(page.locator('[data-stale="true"]')).to_have_count(0)
     where = "presenter-1280x720" if presenting else "laptop-1366x768"
     top = "el => el.scrollIntoView({block: 'start'})"
     page.locator(".bpe-tokens").first.evaluate(top)

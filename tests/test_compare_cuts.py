@@ -124,8 +124,8 @@ def test_the_heatmap_draws_a_cell_per_number_per_tokenizer_and_its_table_counts_
     costs = {"A": [1] * 10 + [2] * 90 + [3] * 900, "B": [1] * 1000}
     spec = number_heatmap(costs).to_dict()
     (rows,) = spec["datasets"].values()
-    assert len(rows) == 2000 and spec["mark"]["type"] == "rect"
-    assert spec["encoding"]["color"]["scale"]["domain"] == [1, 2, 3]
+    assert len(rows) == 2000 and spec["spec"]["mark"]["type"] == "rect" and spec["facet"]["field"] == "tokenizer"
+    assert spec["spec"]["encoding"]["color"]["scale"]["domain"] == [1, 2, 3]
     assert number_cost_frame(costs).to_dict("records") == [
         {"tokenizer": "A", "1 token": 10, "2 tokens": 90, "3 tokens": 900, "all numbers": 2890},
         {"tokenizer": "B", "1 token": 1000, "2 tokens": 0, "3 tokens": 0, "all numbers": 1000},

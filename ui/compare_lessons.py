@@ -29,7 +29,7 @@ DIGITS = SessionValue("compare_digits", "1234567")
 
 def disagreement_section(text: str, results: list[tuple]) -> None:
     """``results``: ``(name, tokenizer, ids)`` of the same ``text``."""
-    st.subheader("Where they cut differently")
+    st.header("Where they cut differently")
     cuts, left_out = {}, []
     for name, tokenizer, ids in results:
         pieces = text_pieces(tokenizer, text, ids)
@@ -65,13 +65,13 @@ def _costs(results: list[tuple]) -> tuple[dict[str, list[int]], list[str]]:
 
 
 def numbers_section(results: list[tuple]) -> None:
-    st.subheader("What a number costs")
+    st.header("What a number costs")
     costs, left_out = _costs(results)
     if not costs:
         st.caption("None of these tokenizers can write every digit.")
         return
     st.caption(escape_markdown(
-        "Each number from 0 to 999, written alone: one cell per number (its hundreds down, its last two digits "
+        "Each number from 0 to 999, written alone: one cell per number (its tens down, its last digit "
         "across), coloured by the tokens it costs. A vocabulary that learned common numbers whole (GPT-2) has "
         "a patchwork; one that splits digits by rule has bands: groups of up to three (GPT-4, Llama 3) or every "
         "digit alone (Qwen, Mistral, Tekken; SentencePiece's ▁ in front is not counted)."

@@ -3,8 +3,8 @@
 Scope: pure builders over :mod:`bpe.teaching.cuts`: the text with each disagreement marked
 (:func:`disagreement_html`; every character escaped, a stretch of only spaces spelled so it shows),
 the disagreements as a table (:func:`disagreement_frame`), the number heatmap (:func:`number_heatmap`:
-0 to 999, one row of ten hundreds per tokenizer, as the Hugging Face post on number tokenization
-draws GPT-2, Llama and GPT-4) and its counts as a table (:func:`number_cost_frame`, what a screen
+0 to 999 as a square of a hundred rows of ten per tokenizer, as the Hugging Face post on number
+tokenization draws GPT-2, Llama and GPT-4) and its counts as a table (:func:`number_cost_frame`, what a screen
 reader reads in place of the picture).
 
     >>> from bpe.teaching.cuts import Disagreement
@@ -72,23 +72,25 @@ def disagreement_frame(found: Sequence[Disagreement], *, top: int | None = None)
 
 
 def number_heatmap(costs: Mapping[str, Sequence[int]]) -> alt.Chart:
-    """A cell per number (row: its hundreds; column: its last two digits), coloured by its tokens, per tokenizer."""
+    """A hundred square per tokenizer: a cell per number (row: its tens, ``0`` to ``99``; column: its
+    last digit), coloured by its tokens; three squares to a row, so that a phone's width holds them."""
     present = sorted({cost for counts in costs.values() for cost in counts})
     rows = pd.DataFrame([
         {"tokenizer": name, "number": number, "tokens": cost} for name, counts in costs.items() for number, cost in enumerate(counts)
     ])
     return alt.Chart(rows).transform_calculate(
-        hundreds="floor(datum.number / 100)", **{"last two digits": "datum.number % 100"},
-    ).mark_rect(stroke="white", strokeWidth=0.3).encode(
-        x=alt.X("last two digits:O", title="last two digits", axis=alt.Axis(values=list(range(0, 100, 10)), labelAngle=0)),
-        y=alt.Y("hundreds:O", title=None, axis=alt.Axis(labelExpr="datum.value == 0 ? '0' : datum.value + '00'")),
+        tens="floor(datum.number / 10)", **{"last digit": "datum.number % 10"},
+    ).mark_rect(stroke="white", strokeWidth=0.2).encode(
+        x=alt.X("last digit:O", title="last digit", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("tens:O", title=None, axis=alt.Axis(values=list(range(0, 100, 10)), labelExpr="datum.value * 10")),
         color=alt.Color(
             "tokens:O", title="tokens", scale=alt.Scale(domain=present, range=[COST_COLORS.get(c, "#000000") for c in present]),
             legend=alt.Legend(orient="top", symbolType="square", symbolSize=300),
         ),
-        row=alt.Row("tokenizer:N", title=None, sort=list(costs), header=alt.Header(labelAngle=0, labelAlign="left")),
         tooltip=[alt.Tooltip("number:Q", title="number"), "tokenizer:N", alt.Tooltip("tokens:Q", title="tokens")],
-    ).properties(width=alt.Step(6), height=alt.Step(9)).configure_view(stroke=None)
+    ).properties(width=alt.Step(8), height=alt.Step(3)).facet(
+        facet=alt.Facet("tokenizer:N", title=None, sort=list(costs), header=alt.Header(labelFontWeight="bold", labelExpr="split(datum.label, ' (')[0]", labelLimit=100)), columns=3,
+    ).configure_view(stroke=None)
 
 
 def number_cost_frame(costs: Mapping[str, Sequence[int]]) -> pd.DataFrame:
