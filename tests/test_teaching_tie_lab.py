@@ -37,13 +37,11 @@ def lab_for(preset: str) -> TieLab:
     return tie_lab_for_preset(preset)
 
 
-@lru_cache(maxsize=None)
-def reference_runs(preset: str) -> dict[str, tuple[Spelled, ...]]:
-    """Rule -> the merges ``bpe/reference.py`` makes on ``preset`` under it, each as its two tokens'
-    bytes, for every registered rule: what the lab must line up. (The base tokens' spellings are the
-    trace's: they are the same under every rule; the choice of merges is the reference's.)"""
-    corpus, settings_ = PRESETS[preset].corpus(), PRESETS[preset].settings
-    some_trace = next(iter(lab_for(preset).runs.values())).trace
+def reference_runs(lab: TieLab, corpus: Corpus, settings_: TrainSettings) -> dict[str, tuple[Spelled, ...]]:
+    """Rule -> the merges ``bpe/reference.py`` makes on ``corpus`` under it, each as its two tokens'
+    bytes, for every registered rule: what ``lab`` must line up. (The base tokens' spellings are the
+    lab's: they are the same under every rule; the choice of merges is the reference's.)"""
+    some_trace = next(iter(lab.runs.values())).trace
     base = [token_sort_bytes(token, settings_.end_of_word) for token in some_trace.base]
     runs = {}
     for rule in TIE_BREAK_RULES:
@@ -55,33 +53,25 @@ def reference_runs(preset: str) -> dict[str, tuple[Spelled, ...]]:
     return runs
 
 
-def rules_named(text: str) -> list[str]:
-    """The registered rules a sentence names, in the order it names them."""
-    names = "|".join(re.escape(rule) for rule in sorted(TIE_BREAK_RULES, key=len, reverse=True))
-    return re.findall(rf"(?<![\w-])(?:{names})(?![\w-])", text)
+@lru_cache(maxsize=None)
+def preset_reference_runs(preset: str) -> dict[str, tuple[Spelled, ...]]:
+    return reference_runs(lab_for(preset), PRESETS[preset].corpus(), PRESETS[preset].settings)
 
 
-@pytest.mark.parametrize("preset", SMALL_PRESETS)
-def test_the_lab_lines_up_the_tokens_the_reference_makes_under_every_registered_rule(preset):
-    lab, expected = lab_for(preset), reference_runs(preset)
+def parts(a: tuple[Spelled, ...], b: tuple[Spelled, ...]) -> int | None:
+    """The first merge (1-based) that differs between two lists of merges, or that only one of them has."""
+    return next((index + 1 for index in range(max(len(a), len(b))) if a[index:index + 1] != b[index:index + 1]), None)
+
+
+def assert_lines_up(lab: TieLab, expected: dict[str, tuple[Spelled, ...]]) -> None:
+    """The lab's table, divergences and groups are those of the reference's runs ``expected``."""
     assert list(lab.runs) == list(TIE_BREAK_RULES)
-    longest = max(map(len, expected.values()))
-    assert len(lab.rows) == longest
+    assert len(lab.rows) == max(map(len, expected.values()))
     for index, row in enumerate(lab.rows):
+        made = {rule: merges[index] if index < len(merges) else None for rule, merges in expected.items()}
         assert row.step == index + 1
-        assert row.made == {
-            rule: visible_text(b"".join(merges[index])) if index < len(merges) else None for rule, merges in expected.items()
-        }, f"merge {row.step}"
-        assert row.agree == (len({merges[index] if index < len(merges) else None for merges in expected.values()}) == 1)
-
-
-@pytest.mark.parametrize("preset", SMALL_PRESETS)
-def test_where_each_pair_of_rules_parts_and_which_rules_agree_throughout_are_the_references(preset):
-    lab, expected = lab_for(preset), reference_runs(preset)
-
-    def parts(a: tuple[Spelled, ...], b: tuple[Spelled, ...]) -> int | None:
-        return next((index + 1 for index in range(max(len(a), len(b))) if a[index:index + 1] != b[index:index + 1]), None)
-
+        assert row.made == {rule: None if pair is None else visible_text(b"".join(pair)) for rule, pair in made.items()}, row.step
+        assert row.agree == (len(set(made.values())) == 1)
     for rule_a, rule_b in combinations(TIE_BREAK_RULES, 2):
         assert lab.divergence(rule_a, rule_b) == parts(expected[rule_a], expected[rule_b]), (rule_a, rule_b)
     groups: dict[tuple[Spelled, ...], list[str]] = {}
@@ -92,9 +82,29 @@ def test_where_each_pair_of_rules_parts_and_which_rules_agree_throughout_are_the
     assert lab.first_disagreement == min((step for step in disagreements if step is not None), default=None)
 
 
+def rules_named(text: str) -> list[str]:
+    """The registered rules a sentence names, in the order it names them."""
+    names = "|".join(re.escape(rule) for rule in sorted(TIE_BREAK_RULES, key=len, reverse=True))
+    return re.findall(rf"(?<![\w-])(?:{names})(?![\w-])", text)
+
+
+@pytest.mark.parametrize("preset", SMALL_PRESETS)
+def test_the_lab_lines_up_what_the_reference_learns_on_each_example_under_every_registered_rule(preset):
+    assert_lines_up(lab_for(preset), preset_reference_runs(preset))
+
+
+@hypothesis_settings(max_examples=examples(60), deadline=None)
+@given(text=st.text(alphabet="ab c", min_size=4, max_size=24))
+def test_the_lab_lines_up_what_the_reference_learns_on_any_text_even_where_rules_stop_at_different_merges(text):
+    settings_ = TrainSettings(pretokenizer="whitespace", merges=8)  # ties decide which counts reach 2 next
+    corpus = Corpus.from_text(text, pretokenizer="whitespace")
+    lab = run_rules(corpus, settings_, text=text)
+    assert_lines_up(lab, reference_runs(lab, corpus, settings_))
+
+
 @pytest.mark.parametrize("preset", [name for name in SMALL_PRESETS if lab_for(name).first_disagreement is not None])
 def test_the_explanation_names_each_rule_once_beside_the_pair_the_reference_picks_under_it(preset):
-    lab, expected = lab_for(preset), reference_runs(preset)
+    lab, expected = lab_for(preset), preset_reference_runs(preset)
     step = lab.first_disagreement
     choices = lab.explanation().split(f"At merge {step}, ", 1)[1].split(". ", 2)[1]
     assert sorted(rules_named(choices)) == sorted(TIE_BREAK_RULES)  # each rule named once
@@ -145,7 +155,7 @@ def test_the_wikipedia_explanation_names_the_tie_the_choices_and_the_two_routes_
     routes = text.split("'aaab' is built by different merges: ", 1)[1].split(".", 1)[0].split("; ")
     assert sorted(route.rsplit(" as ", 1)[1] for route in routes) == ["'aa' + 'ab'", "'aaa' + 'b'"]  # Wikipedia's X = ZY; minbpe's
     built_by = {route.rsplit(" as ", 1)[1]: rules_named(route) for route in routes}
-    expected = reference_runs("wikipedia")
+    expected = preset_reference_runs("wikipedia")
     for label, merged in (("'aaa' + 'b'", (b"aaa", b"b")), ("'aa' + 'ab'", (b"aa", b"ab"))):
         assert built_by[label] == [rule for rule in TIE_BREAK_RULES if merged in expected[rule]], label
 
