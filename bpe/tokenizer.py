@@ -7,7 +7,7 @@ Out of scope: training, checking the token table (``token_table``), the merge lo
 ``formats``.
 
 Encoding is layered as in minbpe: :meth:`Tokenizer.encode` splits out special tokens ->
-:meth:`Tokenizer.encode_ordinary` pre-tokenizes -> ``_encode_chunk`` looks the chunk up in a cache
+:meth:`Tokenizer.encode_ordinary` pre-tokenizes -> :meth:`Tokenizer.encode_chunk` looks the chunk up in a cache
 whose misses run the merge loop (:func:`~bpe.merge_loop.merge_ids`).
 
     >>> from bpe import Corpus, TrainSettings, train
@@ -32,6 +32,7 @@ from .errors import BpeError, FormatError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
 from .local_files import StrPath, read_text, write_text
 from .merge_loop import AppliedMerge, merge_ids, walk_merges
+from .offsets import decode_with_offsets
 from .pretokenize import Pretokenizer, SpecialSet
 from .special_text import SPECIAL_DEFAULTS, split_special_text
 from .streaming import encode_iterable
@@ -60,10 +61,7 @@ class ChunkWalk:
 
 
 class _ChunkCache(dict):
-    """``chunk -> ids``, computed on a miss by ``__missing__``, so that hits are looked up from C.
-
-    Chunks longer than ``_CACHE_CHUNK_CHARS`` are not kept, and a full cache starts over.
-    """
+    """``chunk -> ids``, filled on a miss by ``__missing__`` (hits looked up from C); chunks over ``_CACHE_CHUNK_CHARS`` not kept; a full cache starts over."""
 
     __slots__ = ("_encode",)
 
@@ -151,16 +149,15 @@ class Tokenizer:
         Ids stay those of the full run, so special tokens keep their ids at every step.
         ``pretokenizer`` replaces the run's split, e.g. ``"none"`` to segment a word-table word whole.
         """
-        merges = len(trace.steps) if step is None else trace.check_step(step)
-        settings = trace.settings
-        entry = settings.pretokenizer_entry
+        if trace.start is not None:  # a continued run: the old vocabulary, then the new merges
+            return cls(**trace.start.tokenizer_fields(merges=trace.merges(step), name=name, pretokenizer=pretokenizer))
+        settings, entry = trace.settings, trace.settings.pretokenizer_entry
         reserved = entry is not None and bool(entry.reserved_tokens)
         return cls(
-            unit=settings.unit,
-            pretokenizer=settings.pretokenizer if pretokenizer is None else pretokenizer,
+            unit=settings.unit, pretokenizer=settings.pretokenizer if pretokenizer is None else pretokenizer,
             end_of_word=settings.end_of_word,
             base=dict(enumerate(trace.base)),
-            merges=[(s.left, s.right, s.new_id) for s in trace.steps[:merges]],
+            merges=trace.merges(step),
             special_tokens=trace.special_ids,
             name=name,
             # A split with reserved tokens (SentencePiece's <unk>, <s>, </s>) never reads them from text.
@@ -257,7 +254,7 @@ class Tokenizer:
             return list(chain.from_iterable(map(self._word_cache.__getitem__, self._split_words(text))))
         ids: list[int] = []
         for piece, is_word in self.pretokenizer.split(text):
-            ids.extend(self._encode_chunk(piece, is_word))
+            ids.extend(self.encode_chunk(piece, is_word))
         return ids
 
     def _one_unknown_per_run(self, ids: list[int]) -> list[int]:
@@ -268,9 +265,9 @@ class Tokenizer:
         return [token_id for index, token_id in enumerate(ids) if token_id != unknown or ids[index - 1] != unknown or not index]
 
     def encode_walkthrough(
-        self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None
+        self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None, walk: bool = True
     ) -> list[ChunkWalk]:
-        """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
+        """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order (``walk=False``: none)."""
         walks: list[ChunkWalk] = []
         for piece, is_special in self._split_special(self._read(text), allowed_special, disallowed_special):
             if is_special:
@@ -279,7 +276,7 @@ class Tokenizer:
             for chunk, is_word in self.pretokenizer.split(piece):
                 whole = self._table.whole_only.get(chunk)
                 initial = [whole] if whole is not None else self._initial_ids(chunk, is_word)
-                walks.append(ChunkWalk(chunk, "word" if is_word else "gap", tuple(initial), walk_merges(initial, self._ranks, self._merges)))
+                walks.append(ChunkWalk(chunk, "word" if is_word else "gap", tuple(initial), walk_merges(initial, self._ranks, self._merges) if walk else ()))
         return walks
 
     def special_defaults(
@@ -325,7 +322,8 @@ class Tokenizer:
             "train on text that contains them, or use the byte unit, which covers every text"
         )
 
-    def _encode_chunk(self, chunk: str, is_word: bool) -> tuple[int, ...]:
+    def encode_chunk(self, chunk: str, is_word: bool = True) -> tuple[int, ...]:
+        """One chunk's ids, as training sees a corpus word (``is_word``: the end-of-word marker after it)."""
         return (self._word_cache if is_word else self._gap_cache)[chunk]
 
     def _merge_chunk(self, chunk: str, is_word: bool = True) -> tuple[int, ...]:
@@ -348,6 +346,8 @@ class Tokenizer:
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         return b"".join(self.decode_tokens_bytes(ids))
+
+    decode_with_offsets = decode_with_offsets  # tiktoken's: the text and where each token starts (bpe.offsets)
 
     def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
         """Ids -> text. ``errors="replace"`` shows a partial UTF-8 sequence as U+FFFD (�)."""

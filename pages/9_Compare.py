@@ -30,6 +30,7 @@ from ui.shared_views import shared_view, text_key
 from ui.state import SessionValue
 from ui.stepper import step_slider
 from ui.training import get_trained
+from ui.vocab_overlap import vocabulary_overlap_section
 
 VARIANT = "variant"
 LAST = "ours-last"
@@ -208,6 +209,7 @@ def main() -> None:
     if not presenter():
         run_summary(trained.trace)
     compare_section(trained, state.lab().step)
+    vocabulary_overlap_section(trained)
     run_diff.run_diff_section()
     url.write_url()
 
