@@ -43,6 +43,7 @@ from .extend import extension_corpus, extension_settings
 from .formats import all_formats, import_tokenizer, tokenizer_format
 from .ids import is_digits, read_id
 from .local_files import open_binary, read_file, write_text
+from .model_names import encoding_for_model
 from .pretrained import PRETRAINED_NAMES, load_pretrained
 from .settings import TrainSettings
 from .start_state import StartState
@@ -81,9 +82,11 @@ def _load_tokenizer(path: str) -> Tokenizer:
 
 
 def _chosen_tokenizer(args: argparse.Namespace) -> Tokenizer:
-    """``--tokenizer PATH`` or ``--pretrained NAME`` (argparse makes sure exactly one is given)."""
+    """``--tokenizer PATH``, ``--pretrained NAME`` or ``--model NAME`` (argparse makes sure exactly one is given)."""
     if args.pretrained is not None:
         return load_pretrained(args.pretrained)
+    if args.model is not None:
+        return encoding_for_model(args.model)
     return _load_tokenizer(args.tokenizer)
 
 
@@ -268,6 +271,9 @@ def _add_tokenizer_choice(command: argparse.ArgumentParser) -> None:
     choice = command.add_mutually_exclusive_group(required=True)
     choice.add_argument("--tokenizer", metavar="PATH", help="a BPE Lab tokenizer file")
     choice.add_argument("--pretrained", choices=PRETRAINED_NAMES, help="a tokenizer shipped with an installed package")
+    choice.add_argument(
+        "--model", metavar="NAME", help="the tokenizer a model uses, by the model's name (gpt-4o-mini, llama-3.1-8b, mistral-7b)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
