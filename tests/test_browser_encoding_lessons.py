@@ -46,6 +46,9 @@ def check_encoder_on_a_phone(page, picture) -> None:
     choose(page, "Tokenizer", "Upload a tokenizer or merges file")
     uploads = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
     uploads.first.set_input_files(tokenizer_file)
+    # Wait for the upload to be drawn before the next click: in one CI run the radio's click came while
+    # the upload was in flight, the file was not kept, and the check said "no tokenizer file yet".
+    expect(page.get_by_text("suite.json")).to_be_visible()
     page.get_by_text("Upload a JSON file", exact=True).click()
     expect(uploads).to_have_count(2)
     uploads.nth(1).set_input_files(ids_file)
