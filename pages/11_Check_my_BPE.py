@@ -19,7 +19,7 @@ from bpe.views.check import (
     rest_frame, summary_text,
 )
 from bpe.markdown import escape_markdown
-from ui.render import page_setup, show_html
+from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue, bind, widget_key
 
 CORPUS_KINDS = {"preset": "A built-in example", "text": "Paste the text", "upload": "Upload a text file"}
@@ -168,7 +168,7 @@ def result_section() -> None:
 def main() -> None:
     page_setup(pages.CHECK)
     show_html(CHECK_CSS)
-    st.title(":material/fact_check: Check my BPE")
+    page_title(pages.CHECK)
     st.caption(
         "Wrote your own BPE trainer? Upload its merges and the corpus it learned from: this page trains the "
         "reference on the same corpus, shows the first merge where yours differ, and re-trains under the "

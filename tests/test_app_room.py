@@ -19,7 +19,7 @@ from bpe.teaching.room import REVEALED
 from ui.classroom import MEMBERSHIP, room_store
 from ui.redis_room_store import RedisRoomStore
 
-from .apptest_support import open_page, plain, unescape_markdown
+from .apptest_support import open_page, page_markup, plain, unescape_markdown
 from .app_server import free_port
 
 QUIZ = "pages/4_Predict_the_next_merge.py"
@@ -36,7 +36,7 @@ def everything(at) -> str:
 
 
 def raw_html(at) -> str:
-    return "\n".join(element.value for element in at.html)
+    return "\n".join(page_markup(at))
 
 
 def button(at, key: str):
