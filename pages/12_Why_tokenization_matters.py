@@ -66,7 +66,7 @@ def choose_card() -> Phenomenon:
     titles = {key: card.title for key, card in PHENOMENA.items()}
     row = st.container(horizontal=True, vertical_alignment="center", gap="small", key=ROW)
     row.pills(
-        "Phenomenon", list(PHENOMENA), format_func=titles.get, label_visibility="collapsed", width="content",
+        "Phenomenon", list(PHENOMENA), format_func=titles.get, label_visibility="collapsed", width="content", wrap=True,
         **CARD.widget(convert=lambda key: key or CARD.get()),  # clicking the chosen pill again keeps it
     )
     walk_buttons(Walk("card", tuple(PHENOMENA), CARD.get, CARD.set, title=None), row=row)  # the pills say which

@@ -195,15 +195,15 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
     frame = compare_frame(text, [(name, ids, tokenizer.n_vocab) for name, tokenizer, ids in results])
     if presenter():  # Streamlit's grid keeps its own 14 px type on a projector; a table grows with the page's
         show_html(table_html(list(frame.columns), frame.itertuples(index=False), numeric=[False, True, True, True, True]))
-        return
-    st.dataframe(
-        frame, hide_index=True, width="stretch",
-        column_config={
-            "vocabulary": st.column_config.NumberColumn(format="localized", help="Tokens in the vocabulary"),
-            "characters per token": st.column_config.NumberColumn(format="%.2f", help="Higher: each token carries more text"),
-            "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes of the text / tokens"),
-        },
-    )
+    else:
+        st.dataframe(
+            frame, hide_index=True, width="stretch",
+            column_config={
+                "vocabulary": st.column_config.NumberColumn(format="localized", help="Tokens in the vocabulary"),
+                "characters per token": st.column_config.NumberColumn(format="%.2f", help="Higher: each token carries more text"),
+                "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes of the text / tokens"),
+            },
+        )
 
 
 def main() -> None:

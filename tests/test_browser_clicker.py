@@ -183,6 +183,17 @@ def says_why_at_either_end(page, picture) -> None:
     picture(page, "clicker-Train-at-step-0")
 
 
+def card_names_beside_the_walk_on_a_phone(page, picture) -> None:
+    """The Why page's row of card pills and the clicker's Previous / Next: on a phone the buttons are
+    icons, and every pill keeps its card's name, inside the screen (the row's labels were all hidden
+    once, then the row ran past the screen's edge)."""
+    names = page.locator('[class*="st-key-bpe-walk-row"] [data-testid="stButtonGroup"] button p')
+    expect(names.first).to_be_visible()
+    drawn = names.evaluate_all("ps => ps.map((p) => [p.innerText, p.getBoundingClientRect().width, p.getBoundingClientRect().right])")
+    assert len(drawn) == 7 and all(width > 20 for _, width, _ in drawn), drawn  # every name drawn
+    assert all(right <= page.viewport_size["width"] for _, _, right in drawn), drawn  # inside the phone's width
+
+
 def keys_left_alone(page, picture) -> None:
     """A tool draws no lesson marker: PageDown and PageUp stay the page's own."""
     expect(page.locator("h1")).to_be_visible()
@@ -191,4 +202,6 @@ def keys_left_alone(page, picture) -> None:
 
 ON_A_PROJECTOR = {address: clicker_lesson for address in LESSON_PAGES} | {address: keys_left_alone for address in TOOLS}
 ON_A_PROJECTOR["Train"] = lambda page, picture: (clicker_lesson(page, picture), says_why_at_either_end(page, picture))
+ON_A_PHONE = {"Why_tokenization_matters": card_names_beside_the_walk_on_a_phone}
+"""Run by tests/test_browser_a11y.py in each page's load on a phone held upright."""
 """Run by tests/test_browser_a11y.py in each page's presenter-mode load at 1280x720, last (it steps on)."""

@@ -46,8 +46,12 @@ LAYOUT_CSS = f"""
 {MAIN} h1 {{ padding-top: 0; }}
 /* The stepper: one compact row (see ui.stepper.stepper). */
 {STEPPER} {{ flex-wrap: wrap; row-gap: .3rem; }}
+{WALK} {{ flex-wrap: wrap; row-gap: .3rem; }}
+{WALK} > * {{ max-width: 100%; min-width: 0; }}  /* a row of pills beside the walk wraps inside the page's width */
 {STEPPER} {SLIDER} {{ flex: 1 1 8rem; min-width: 8rem; padding: 0 .6rem; }}
 {STEPPER} {BUTTON} button {{ min-height: 2.4rem; }}
+/* A clicker's key from far down the page scrolls its buttons to the top: clear of the header's band. */
+{STEPPER} {BUTTON} button, {WALK} {BUTTON} button {{ scroll-margin-top: 3.5rem; }}
 {keyed("w-first-")} p, {keyed("w-last-")} p, {keyed("w-play-")} p, {keyed("w-moment-")} p {{
   {_HIDDEN} }}
 .bpe-pair-legend {{ margin-top: -.6rem; }}
@@ -65,7 +69,7 @@ LAYOUT_CSS = f"""
   {MAIN}:not(:has({HOME})) {CAPTION} {{ display: none; }}  /* a lesson's intro: the home page's are its content */
   {LAYOUT_WRAPPER}:has(> {keyed("bpe-why")}) {{ order: 1; }}  /* the "why" after the chart and the corpus */
   {keyed("w-tables")} {{ order: 2; }}
-  {STEPPER} kbd, {STEPPER} p, {WALK} kbd, {WALK} p {{ {_HIDDEN} }}  /* icons only: one row */
+  {STEPPER} kbd, {STEPPER} p, {WALK} {BUTTON} kbd, {WALK} {BUTTON} p {{ {_HIDDEN} }}  /* icons only: one row (a walk's pills keep their names) */
   {STEPPER} {{ column-gap: .35rem; }}
   {STEPPER} {BUTTON} button {{ padding: 0 .5rem; min-width: 2.4rem; }}
   {STEPPER} {SELECTBOX} {{ width: 7rem !important; }}

@@ -61,7 +61,8 @@ def show(name: str, *, tree_first: bool = False) -> None:
     made, _, histogram = _tables(name)
     if tree_first:
         found, _ = _search(name, VOCAB_QUERY.get())
-        st.header("Merge tree")
+        if not presenter():  # on a projector the walk's label names the tree: its rows go to the tree
+            st.header("Merge tree")
         options = tree_options(found, made)
         token_walk(tokenizer, options, dict(zip(found["id"], found["token"])))
         tree(tokenizer, made, TREE_TOKEN.among(options))
