@@ -14,6 +14,7 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe export --tokenizer t.json --format hf --out tokenizer.json
     python -m bpe import --format gpt2 --in encoder.json,vocab.bpe --out t.json
     python -m bpe check --merges merges.txt --preset cs336 --json
+    python -m bpe check-encode --pretrained gpt2 --ids my_ids.json
 
 Export file layout (``--out``): ``ours``, ``hf`` and ``tiktoken`` write the one file named;
 ``minbpe`` writes ``PREFIX.model`` and ``PREFIX.vocab`` (``--out PREFIX`` or ``--out PREFIX.model``,
@@ -33,6 +34,7 @@ from collections.abc import Iterator, Sequence
 
 from . import cli_app
 from .checking.command import add_check_command
+from .checking.encode_command import add_check_encode_command
 from .cli_args import UsageError, add_train_arguments, corpus_from_args, note_bom, read_text_file, settings_from_args
 from .corpus import BOM, Corpus
 from .errors import BpeError
@@ -287,6 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     import_cmd.set_defaults(run=_import)
     cli_app.register(commands)
     add_check_command(commands)
+    add_check_encode_command(commands)
     return parser
 
 
@@ -298,11 +301,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             note_bom("--text")
             args.text = args.text[len(BOM):]
         args.run(args)
+        sys.stdout.flush()  # a full disk shows here, where it can be said, not at exit as a traceback
     except (UsageError, BpeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader went away (`... | head`): stop quietly, as other command-line tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _discard_stdout()
         return 1
+    except OSError as error:
+        if error.filename is not None:  # not the output: files by name fail as BpeError already
+            raise
+        _discard_stdout()  # what is left in the buffer can never be written either
+        print(f"error: cannot write the output: {error.strerror} (stdout: `> /dev/full`, a full disk?)", file=sys.stderr)
+        return 2
     return 0
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's own flush at exit has nothing to fail on."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

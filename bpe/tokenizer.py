@@ -32,6 +32,7 @@ from .errors import BpeError, FormatError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
 from .local_files import StrPath, read_text, write_text
 from .merge_loop import AppliedMerge, merge_ids, walk_merges
+from .offsets import decode_with_offsets
 from .pretokenize import Pretokenizer, SpecialSet
 from .special_text import SPECIAL_DEFAULTS, split_special_text
 from .streaming import encode_iterable
@@ -60,10 +61,7 @@ class ChunkWalk:
 
 
 class _ChunkCache(dict):
-    """``chunk -> ids``, computed on a miss by ``__missing__``, so that hits are looked up from C.
-
-    Chunks longer than ``_CACHE_CHUNK_CHARS`` are not kept, and a full cache starts over.
-    """
+    """``chunk -> ids``, filled on a miss by ``__missing__`` (hits looked up from C); chunks over ``_CACHE_CHUNK_CHARS`` not kept; a full cache starts over."""
 
     __slots__ = ("_encode",)
 
@@ -228,9 +226,8 @@ class Tokenizer:
         Lone surrogates (text that is not valid Unicode) are read as U+FFFD, as tiktoken reads them
         (:mod:`bpe.surrogates`); so are they by every other encode and by training.
         """
-        text = replace_lone_surrogates(text)
         ids: list[int] = []
-        for piece, is_special in self._split_special(self.pretokenizer.normalize(text), allowed_special, disallowed_special):
+        for piece, is_special in self._split_special(self._read(text), allowed_special, disallowed_special):
             if is_special:
                 ids.append(self.special_tokens[piece])
             else:
@@ -245,7 +242,12 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating special-token text as plain text (lone surrogates as U+FFFD)."""
-        return self._one_unknown_per_run(self._encode_unicode(self.pretokenizer.normalize(replace_lone_surrogates(text))))
+        return self._one_unknown_per_run(self._encode_unicode(self._read(text)))
+
+    def _read(self, text: str) -> str:
+        """``text`` as its owner reads it: normalized, then surrogate pairs joined and lone ones U+FFFD (Qwen
+        normalizes before tiktoken joins a pair: U+1D15E as two code units stays, not NFC's two characters)."""
+        return replace_lone_surrogates(self.pretokenizer.normalize(text))
 
     def _encode_unicode(self, text: str) -> list[int]:
         """:meth:`encode_ordinary` of text known to be valid Unicode and normalized (no check: it costs a copy)."""
@@ -264,19 +266,18 @@ class Tokenizer:
         return [token_id for index, token_id in enumerate(ids) if token_id != unknown or ids[index - 1] != unknown or not index]
 
     def encode_walkthrough(
-        self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None
+        self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None, walk: bool = True
     ) -> list[ChunkWalk]:
-        """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
+        """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order (``walk=False``: none)."""
         walks: list[ChunkWalk] = []
-        text = self.pretokenizer.normalize(replace_lone_surrogates(text))
-        for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
+        for piece, is_special in self._split_special(self._read(text), allowed_special, disallowed_special):
             if is_special:
                 walks.append(ChunkWalk(piece, "special", (self.special_tokens[piece],), ()))
                 continue
             for chunk, is_word in self.pretokenizer.split(piece):
                 whole = self._table.whole_only.get(chunk)
                 initial = [whole] if whole is not None else self._initial_ids(chunk, is_word)
-                walks.append(ChunkWalk(chunk, "word" if is_word else "gap", tuple(initial), walk_merges(initial, self._ranks, self._merges)))
+                walks.append(ChunkWalk(chunk, "word" if is_word else "gap", tuple(initial), walk_merges(initial, self._ranks, self._merges) if walk else ()))
         return walks
 
     def special_defaults(
@@ -345,6 +346,8 @@ class Tokenizer:
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         return b"".join(self.decode_tokens_bytes(ids))
+
+    decode_with_offsets = decode_with_offsets  # tiktoken's: the text and where each token starts (bpe.offsets)
 
     def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
         """Ids -> text. ``errors="replace"`` shows a partial UTF-8 sequence as U+FFFD (�)."""
