@@ -127,7 +127,7 @@ def score_panel(score: Score) -> None:
 
 def question_panel(question: Question, result, key: tuple, *, step: int, total: int, rule: str, verdict_beside: bool) -> None:
     """The question, one button per answer (keys 1-4), then the verdict (unless ``verdict_beside``:
-    drawn under the corpus) and the counts; PageDown reveals, then moves on."""
+    drawn over the corpus) and the counts; PageDown reveals, then moves on."""
     if question.finished:
         st.header("No next merge")
         st.info(escape_markdown(question.prompt), icon="🏁")
@@ -205,8 +205,8 @@ def main() -> None:
         _reveal(question, key)
     answered = RESULT.get()
     result = answered[1] if answered and answered[0] == key else None
-    # On a projector the answer's reason goes under the corpus, where the left half has room, so the
-    # reason and the count table fit one screen (in the right column they ran below it).
+    # On a projector the answer's reason goes over the corpus, in the left half (its lower part was
+    # empty), so the reason and the count table fit one screen (in the right column they ran below it).
     verdict_beside = presenter() and result is not None
 
     with st.container(key="bpe-quiz"):

@@ -205,3 +205,28 @@ ON_A_PROJECTOR["Train"] = lambda page, picture: (clicker_lesson(page, picture), 
 ON_A_PHONE = {"Why_tokenization_matters": card_names_beside_the_walk_on_a_phone}
 """Run by tests/test_browser_a11y.py in each page's load on a phone held upright."""
 """Run by tests/test_browser_a11y.py in each page's presenter-mode load at 1280x720, last (it steps on)."""
+
+
+TABLET = {"width": 820, "height": 1180}
+"""A tablet held upright: wide enough for the captions a phone hides, driven by a finger."""
+
+
+def test_a_touch_screen_reads_tap_where_a_mouse_reads_hover_and_no_key_names(browser, app_url, picture):
+    """Chromium told it has a touch screen and no mouse (``hover: none``, ``pointer: coarse``):
+    Encode's caption says "Tap a token", the walk's buttons show no "PageDown" badge."""
+    context = browser.new_context(viewport=TABLET, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{app_url}/Encode_and_decode?preset=sennrich&step=10")
+        caption = page.get_by_text("a token to mark its id, or an id to mark its token")
+        expect(caption).to_be_visible(timeout=60_000)
+        expect(caption.locator(".bpe-touch-only")).to_be_visible()
+        expect(caption.locator(".bpe-touch-only")).to_have_text("Tap")
+        expect(caption.locator(".bpe-hover-only")).to_be_hidden()
+        expect(page.get_by_role("button", name="Walk merge by merge")).to_be_visible()
+        badges = page.locator("button kbd")
+        assert badges.count() >= 2  # the walk's PageUp / PageDown are drawn,
+        assert not any(badge.is_visible() for badge in badges.all()), "a key's name on a touch screen"  # and hidden
+        picture(page, "encode-tablet-touch-820x1180")
+    finally:
+        context.close()

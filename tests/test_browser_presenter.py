@@ -125,7 +125,7 @@ def predict_on_one_screen(page, picture) -> None:
     page.locator("h1").click()
     page.keyboard.press("PageDown")  # the clicker reveals the answer, then moves on
     expect(page.locator('[data-testid="stAlert"]')).to_contain_text("Merge 3 joins")
-    # the evidence on one screen: the whole tie reason (under the corpus) and every row of the counts
+    # the evidence on one screen: the whole tie reason (over the corpus) and every row of the counts
     expect(page.locator(".bpe-lab-table tbody tr")).to_have_count(4)
     all_on_first_screen(page.locator('[data-testid="stAlert"]'), "the answer's reason, whole")
     all_on_first_screen(page.locator(".bpe-lab-table tbody tr"), "the count of every answer", at_least=4)
