@@ -217,8 +217,8 @@ def main() -> None:
         with st.container(key="bpe-below"):
             controls(trained, step, tokenizer)
     decoding.decode_section(tokenizer, encoded, (owner_key, tokenizers.label(choice, step)))
-    walking = _walk_at(walk_owner)
-    url.write_url(({"text": text} if len(text) <= 200 else {}) | ({} if walking is None else {"walk": str(walking)}))
+    walking = _walk_at(walk_owner)  # the text is the learner's: a link never carries it (the tour's is read, not written)
+    url.write_url({} if walking is None else {"walk": str(walking)})
 
 
 main()

@@ -13,14 +13,14 @@ part ways.
 import streamlit as st
 
 from bpe.app import pages
+from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
 from bpe.pretokenize import PRETOKENIZERS
-from bpe.teaching.why_tokenization import PHENOMENA
 from bpe.markdown import escape_markdown
 from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.vocab import UNITS
-from bpe.views.compare import COMPARE_CSS, compare_frame
+from bpe.views.compare import COMPARE_CSS, compare_frame, lesson_texts
 from bpe.views.encoding import encode_for_page, sample_text
 from bpe.views.plain_tables import table_html
 from bpe.views.pointer import hover_or_tap
@@ -129,6 +129,13 @@ def compare_inputs(options: list[str], labels: dict[str, str], total: int) -> No
         variant_settings()
 
 
+def linked_text() -> dict[str, str]:
+    """``text=`` when the text is a lesson's, not the learner's (typed, or their own corpus's first line)."""
+    text, lab = TEXT.get(), state.lab()
+    own = lab.source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)
+    return {"text": text} if text in list(lesson_texts(""))[1:] or (not own and text == sample_text(lab.source)) else {}
+
+
 def compare_section(trained, step: int) -> None:
     lab = state.lab()
     corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
@@ -146,9 +153,7 @@ def compare_section(trained, step: int) -> None:
     presenting = presenter()
     if not presenting:  # a projector's first screen is the chips side by side: the inputs follow them
         compare_inputs(options, labels, total)
-    # The clicker's lesson: this example's text, then each "Why tokenization matters" card's first text.
-    texts = {sample: "this example's text"} | {card.samples[0][1]: card.title for card in PHENOMENA.values()}
-    walk_buttons(Walk("text", tuple(texts), TEXT.get, TEXT.set, title=texts.get))
+    walk_buttons(Walk("text", tuple(lesson_texts(sample)), TEXT.get, TEXT.set, title=lesson_texts(sample).get))
     compare_chips(trained, step, [choice for choice in PICKED.get() if choice in options], labels)
     if presenting:
         with st.container(key="bpe-below"):
@@ -222,7 +227,7 @@ def main() -> None:
         run_summary(trained.trace, step={tokenizers.OURS, VARIANT} & set(PICKED.get()))
     compare_section(trained, state.lab().step)
     run_diff.run_diff_section()
-    url.write_url({"text": TEXT.get()} if len(TEXT.get()) <= 200 else {})
+    url.write_url(linked_text())
 
 
 main()

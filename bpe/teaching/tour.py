@@ -21,6 +21,7 @@ page parses and validates its own) and whether a page exists (a test in the app 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from urllib.parse import urlencode
 
 from ..app import pages
@@ -47,7 +48,7 @@ class TourStep:
 
 TOUR_PARAM = "tour"
 """The query parameter a tour link adds: its step number, 1 to ``len(TOUR)``."""
-SPELLED = {"names": "0"}
+SPELLED = MappingProxyType({"names": "0"})
 """Tokens spelled as their text ('aa', 'aaab') on every page the tour opens: the Train and Encode
 pages would name them as Wikipedia does (Z, Y, X), the quiz spells them, and one token under three
 names in three steps reads as three tokens."""
