@@ -201,8 +201,10 @@ def main() -> None:
     learner = seat()
     question = make_question(trace, step, seed=learner)
     key = (state.lab().source, state.lab().settings_key(), step, trace.steps[step] if step < total else None)
-    if url.new_param("reveal") == "1" and not question.finished:  # a link to the answer shown
+    if (revealed := url.new_param("reveal")) == "1" and not question.finished:  # a link to the answer shown
         _reveal(question, key)
+    elif revealed is not None and revealed != "1":
+        url.warn_link(f"reveal=1 shows the answer, and nothing else is read there; got {revealed[:40]!r}")
     answered = RESULT.get()
     result = answered[1] if answered and answered[0] == key else None
     # On a projector the answer's reason goes over the corpus, in the left half (its lower part was

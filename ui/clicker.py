@@ -34,7 +34,7 @@ NEXT = widget_key("clicker", "next")
 PREVIOUS = widget_key("clicker", "previous")
 """The keys of :func:`walk_buttons`' buttons (a page with its own buttons names theirs to :func:`keys`)."""
 ROW = "bpe-walk-row"
-"""The key of :func:`walk_buttons`' own row (``ui.page_css`` keeps it one compact row)."""
+"""The key of :func:`walk_buttons`' own row (``ui.page_css`` styles it: compact on a projector, wrapping on a phone)."""
 
 
 @dataclass(frozen=True)

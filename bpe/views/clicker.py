@@ -46,6 +46,7 @@ CLICKER_CSS = """
 
 CLICKER_JS = """<script>
 (() => {
+  document.currentScript?.remove();  // run, it leaves no script in the page (a page's scripts are suspect: tests/test_browser_hostile.py)
   if (window.bpeClicker) return;  // once per tab: Streamlit keeps the document across pages and reruns
   window.bpeClicker = true;
   const KEEP_KEYS = /^(checkbox|radio|range|button|submit|reset|file|color)$/;
