@@ -34,23 +34,26 @@ TOOLS = ("Import_and_export", "Check_my_BPE")
 PROBE = """() => {
   if (window.bpeProbe) return;
   const probe = window.bpeProbe = {pending: false};
-  const fields = (bytes) => {  // the field numbers at the top of a protobuf message
-    const found = []; let i = 0;
+  const fields = (bytes) => {  // the top fields of a protobuf message: number -> value (a varint) or true
+    const found = new Map(); let i = 0;
     const varint = () => { let value = 0, shift = 0, byte; do { byte = bytes[i++]; value += (byte & 0x7f) * 2 ** shift; shift += 7; } while (byte & 0x80); return value; };
     while (i < bytes.length) {
-      const tag = varint(), wire = tag & 7; found.push(Math.floor(tag / 8));
-      if (wire === 0) varint(); else if (wire === 2) i += varint(); else if (wire === 1) i += 8; else if (wire === 5) i += 4; else break;
+      const tag = varint(), wire = tag & 7, field = Math.floor(tag / 8);
+      if (wire === 0) found.set(field, varint()); else { found.set(field, true);
+        if (wire === 2) i += varint(); else if (wire === 1) i += 8; else if (wire === 5) i += 4; else break; }
     }
     return found;
   };
   const heard = new WeakSet();
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
-    if (fields(new Uint8Array(data.buffer || data)).includes(11)) probe.pending = true;  // BackMsg.rerun_script
+    if (fields(new Uint8Array(data.buffer || data)).has(11)) probe.pending = true;  // BackMsg.rerun_script
     if (!heard.has(this)) {
       heard.add(this);
       this.addEventListener('message', (event) => {
-        if (event.data instanceof ArrayBuffer && fields(new Uint8Array(event.data)).includes(6)) probe.pending = false;  // ForwardMsg.script_finished
+        if (!(event.data instanceof ArrayBuffer)) return;
+        const finished = fields(new Uint8Array(event.data)).get(6);  // ForwardMsg.script_finished
+        if (finished !== undefined && finished !== 2) probe.pending = false;  // 2: stopped early for a newer run
       });
     }
     return send.call(this, data);
@@ -59,7 +62,8 @@ PROBE = """() => {
 """Marks while the page has asked the server for a run that it has not finished: Streamlit's own
 script state skips a quick run (React draws "running" and "notRunning" as one), and the page's
 heartbeats are requests too, so the probe reads Streamlit's messages: a ``BackMsg`` with
-``rerun_script`` (field 11) asks for a run, a ``ForwardMsg`` with ``script_finished`` (field 6) ends one."""
+``rerun_script`` (field 11) asks for a run, a ``ForwardMsg`` with ``script_finished`` (field 6) ends
+one, unless it says the run stopped early for a newer one (``FINISHED_EARLY_FOR_RERUN``, 2)."""
 ANSWERED = """() => !window.bpeProbe.pending && !document.querySelector('[data-stale="true"]')
   && document.querySelector('[data-testid="stApp"]').dataset.testScriptState === 'notRunning'"""
 DRAWN = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
