@@ -6,6 +6,7 @@ the contract for automated checks, so every bad input ends with one line on stde
 
     python -m bpe train --preset sennrich --json
     python -m bpe train --text "aaabdaaabac" --pretokenizer none --tie-break lexicographic-min --save t.json
+    python -m bpe train --from gpt2 --file hindi.txt --merges 500 --save gpt2-hindi.json   (extend GPT-2)
     python -m bpe encode --tokenizer t.json --text "aaabdaaabac"
     python -m bpe decode --tokenizer t.json 258 100
     python -m bpe encode --pretrained gpt2 --text "hello world"
@@ -38,10 +39,14 @@ from .checking.encode_command import add_check_encode_command
 from .cli_args import UsageError, add_train_arguments, corpus_from_args, note_bom, read_text_file, settings_from_args
 from .corpus import BOM, Corpus
 from .errors import BpeError
+from .extend import extension_corpus, extension_settings
 from .formats import all_formats, import_tokenizer, tokenizer_format
 from .ids import is_digits, read_id
 from .local_files import open_binary, read_file, write_text
+from .model_names import encoding_for_model
 from .pretrained import PRETRAINED_NAMES, load_pretrained
+from .settings import TrainSettings
+from .start_state import StartState
 from .streaming import read_text_chunks
 from .tokenizer import Tokenizer
 from .trace import Trace
@@ -77,9 +82,11 @@ def _load_tokenizer(path: str) -> Tokenizer:
 
 
 def _chosen_tokenizer(args: argparse.Namespace) -> Tokenizer:
-    """``--tokenizer PATH`` or ``--pretrained NAME`` (argparse makes sure exactly one is given)."""
+    """``--tokenizer PATH``, ``--pretrained NAME`` or ``--model NAME`` (argparse makes sure exactly one is given)."""
     if args.pretrained is not None:
         return load_pretrained(args.pretrained)
+    if args.model is not None:
+        return encoding_for_model(args.model)
     return _load_tokenizer(args.tokenizer)
 
 
@@ -107,15 +114,18 @@ def merge_records(trace: Trace) -> list[dict]:
 
 
 def _train(args: argparse.Namespace) -> None:
-    settings = settings_from_args(args)
+    start = None if args.start is None else _start_tokenizer(args)
+    settings = settings_from_args(args) if start is None else _extension_settings(args, start)
     text, words = corpus_from_args(args)
     if words is not None:
         corpus = Corpus.from_word_counts(words)
+    elif start is not None:
+        corpus = extension_corpus(start, text)
     else:
         corpus = Corpus.from_text(text, pretokenizer=settings.pretokenizer, special_tokens=settings.cut_from_corpus)
 
     started = time.perf_counter()
-    trace = train(corpus, settings)
+    trace = train(corpus, settings, start=None if start is None else StartState.of(start, name=args.start))
     elapsed = time.perf_counter() - started
     if args.save:
         Tokenizer.from_trace(trace).save(args.save)
@@ -143,6 +153,24 @@ def _train(args: argparse.Namespace) -> None:
             f"  id {record['id']}  count {record['count']}{tie}"
         )
     print(f"stopped: {trace.stop_detail}; vocabulary size {trace.vocab_size()}; {elapsed:.3f} s")
+
+
+def _start_tokenizer(args: argparse.Namespace) -> Tokenizer:
+    """``--from``: a pretrained tokenizer's name, else a BPE Lab tokenizer file (``train --save``'s)."""
+    return load_pretrained(args.start) if args.start in PRETRAINED_NAMES else _load_tokenizer(args.start)
+
+
+def _extension_settings(args: argparse.Namespace, start: Tokenizer) -> TrainSettings:
+    """A continued run's settings: the unit, split and marker of ``start``, the rest from the options."""
+    fixed = [option for option in ("unit", "pretokenizer", "end_of_word", "end_of_word_mode", "special") if getattr(args, option)]
+    if fixed or args.specials_as_text:
+        shown = ", ".join("--" + option.replace("_", "-") for option in fixed or ["specials_as_text"])
+        raise UsageError(f"--from keeps the unit, split, end-of-word marker and special tokens of the tokenizer it continues: leave out {shown}")
+    settings_from_args(args)  # one corpus source, and the preset's settings if it has one
+    return extension_settings(
+        start, merges=args.merges, vocab_size=args.vocab_size, tie_break=args.tie_break or "first-seen",
+        min_frequency=2 if args.min_frequency is None else args.min_frequency,
+    )
 
 
 def _encode(args: argparse.Namespace) -> None:
@@ -243,6 +271,9 @@ def _add_tokenizer_choice(command: argparse.ArgumentParser) -> None:
     choice = command.add_mutually_exclusive_group(required=True)
     choice.add_argument("--tokenizer", metavar="PATH", help="a BPE Lab tokenizer file")
     choice.add_argument("--pretrained", choices=PRETRAINED_NAMES, help="a tokenizer shipped with an installed package")
+    choice.add_argument(
+        "--model", metavar="NAME", help="the tokenizer a model uses, by the model's name (gpt-4o-mini, llama-3.1-8b, mistral-7b)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -251,6 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     train_cmd = commands.add_parser("train", help="learn merges and print them")
     add_train_arguments(train_cmd)
+    train_cmd.add_argument("--from", dest="start", metavar="NAME|PATH",
+                           help="continue a tokenizer: a pretrained name (gpt2, qwen2.5...) or a BPE Lab tokenizer file; "
+                                "its merges and ids are kept, the new ones numbered after them")
     train_cmd.add_argument("--save", metavar="PATH", help="write the tokenizer (BPE Lab JSON)")
     train_cmd.add_argument("--save-trace", metavar="PATH", help="write the full trace (BPE Lab JSON)")
     train_cmd.add_argument("--json", action="store_true")

@@ -6,7 +6,8 @@ and encoding text with them (``tokenizer``: ``Tokenizer.from_trace(trace, step=k
 
 Ids are laid out so that a tokenizer cut at any step keeps the same ids: base tokens first, then
 one new id per merge (``new_id = base size + step - 1``), then the special tokens after the last
-merge of the whole run.
+merge of the whole run. A run that continues a tokenizer (``start``, :mod:`~bpe.start_state`)
+has that tokenizer's whole vocabulary as its base, its special tokens among it with their ids.
 
     >>> from bpe import PRESETS, train
     >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
@@ -28,6 +29,7 @@ from .ids import is_whole_number
 from .local_files import StrPath, read_text, write_text
 from .versioned_json import read_versioned_json
 from .settings import TrainSettings
+from .start_state import StartState
 from .vocab import Token, token_text
 
 if TYPE_CHECKING:
@@ -35,6 +37,8 @@ if TYPE_CHECKING:
 
 TRACE_FORMAT = "bpe-lab/trace"
 TRACE_VERSION = 1
+STARTED_TRACE_VERSION = 2
+"""The version of a trace with a start state (an older BPE Lab refuses it rather than misread it)."""
 
 STOP_MERGES = "merges"
 STOP_VOCAB_SIZE = "vocab_size"
@@ -107,6 +111,9 @@ class Trace:
     corpus: "Corpus | None" = field(default=None, compare=False, repr=False)
     """The words trained on, for views of the corpus (``None`` for a trace read from JSON, which
     stores the merges, not the corpus)."""
+    start: StartState | None = field(default=None, repr=False)
+    """The vocabulary this run continues (its base is then every old token, by id); ``None``: bytes
+    or characters."""
 
     # -- vocabulary -----------------------------------------------------------------------------
     @cached_property
@@ -120,6 +127,8 @@ class Trace:
 
     @cached_property
     def special_ids(self) -> dict[str, int]:
+        if self.start is not None:
+            return dict(self.start.special_tokens)
         first = len(self.base) + len(self.steps)
         return {text: first + index for index, text in enumerate(self.settings.all_special_tokens)}
 
@@ -130,12 +139,21 @@ class Trace:
     def vocab_size(self, step: int | None = None) -> int:
         """Vocabulary size after ``step`` merges (all of them by default), special tokens included."""
         merges = len(self.steps) if step is None else self.check_step(step)
+        if self.start is not None:
+            return self.start.token_count + merges
         return len(self.base) + merges + len(self.settings.all_special_tokens)
 
     def vocab_ids(self, step: int | None = None) -> list[int]:
-        """The ids present after ``step`` merges: base, merged so far, then special tokens."""
+        """The ids present after ``step`` merges: base, merged so far, then special tokens (a
+        continued run: the old vocabulary's ids, special tokens among them, then the new merges')."""
         merges = len(self.steps) if step is None else self.check_step(step)
+        if self.start is not None:
+            return [*self.start.vocab_ids(), *range(len(self.base), len(self.base) + merges)]
         return [*range(len(self.base) + merges), *self.special_ids.values()]
+
+    def merges(self, step: int | None = None) -> list[tuple[int, int, int]]:
+        """``(left, right, new id)`` of the first ``step`` merges (all by default), as a tokenizer takes them."""
+        return [(s.left, s.right, s.new_id) for s in self.steps[: len(self.steps) if step is None else self.check_step(step)]]
 
     def created_at(self, token_id: int) -> MergeStep | None:
         """The step that created ``token_id``; ``None`` for base and special tokens."""
@@ -158,12 +176,15 @@ class Trace:
 
     # -- JSON -----------------------------------------------------------------------------------
     def to_json(self) -> str:
+        started = {} if self.start is None else {"start": self.start.to_dict()}
         return json.dumps(
             {
                 "format": TRACE_FORMAT,
-                "version": TRACE_VERSION,
+                "version": TRACE_VERSION if self.start is None else STARTED_TRACE_VERSION,
                 "settings": self.settings.to_dict(),
-                "base": [[token.data.hex(), token.ends_word] for token in self.base],
+                # a continued run's base is its start's vocabulary: stored once, as the start
+                "base": [] if self.start else [[token.data.hex(), token.ends_word] for token in self.base],
+                **started,
                 "steps": [
                     [
                         s.step, s.new_id, s.left, s.right, s.count, s.replacements, s.tie_count,
@@ -193,9 +214,13 @@ class Trace:
 
     @classmethod
     def from_json(cls, text: str) -> "Trace":
-        data = read_versioned_json(text, format=TRACE_FORMAT, version=TRACE_VERSION, what="trace")
+        data = read_versioned_json(text, format=TRACE_FORMAT, version=(TRACE_VERSION, STARTED_TRACE_VERSION), what="trace")
         try:
-            base = tuple(Token(bytes.fromhex(hex_data), bool(ends)) for hex_data, ends in data["base"])
+            start = StartState.from_dict(data["start"]) if data["version"] == STARTED_TRACE_VERSION else None
+            base = (
+                tuple(Token(bytes.fromhex(hex_data), bool(ends)) for hex_data, ends in data["base"])
+                if start is None else start.tokens_by_id()
+            )
             steps = tuple(
                 MergeStep(
                     step, new_id, left, right, count, replacements, tie_count,
@@ -208,7 +233,7 @@ class Trace:
             )
             trace = cls(
                 TrainSettings.from_dict(data["settings"]), base, steps, data["stop_reason"],
-                data["stop_detail"], data["initial_tokens"], data["corpus_bytes"], data["word_count"],
+                data["stop_detail"], data["initial_tokens"], data["corpus_bytes"], data["word_count"], start=start,
             )
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(f"the trace file is malformed: {error!r}") from error

@@ -36,7 +36,9 @@ from .first_seen import FirstSeenIndex
 from .pair_counts import PairCounts
 from .pair_merge import count_pairs, index_pairs, merge_pair  # noqa: F401  (count_pairs, merge_pair: tests)
 from .settings import TrainSettings
+from .start_state import StartState
 from .tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
+from .tokenizer import Tokenizer
 from .trace import (
     STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE,
     MergeStep, Trace,
@@ -90,32 +92,34 @@ def train(
     progress: ProgressCallback | None = None,
     time_limit_s: float | None = None,
     verify_counts: bool = False,
+    start: StartState | None = None,
 ) -> Trace:
     """Learn merges from ``corpus`` under ``settings``; return the full trace.
 
     Never fails on a small corpus: an empty text simply stops with ``no_pairs``. With
     ``verify_counts`` (for tests; slow) every merge is followed by a full recount that must equal
-    the incrementally maintained counts.
+    the incrementally maintained counts. With ``start`` the run continues that vocabulary
+    (:mod:`~bpe.start_state`): the words begin as its tokenizer encodes them, and the new ids come
+    after its last one.
     """
-    marker, mode = settings.end_of_word, settings.end_of_word_mode
-    base = base_vocabulary(corpus, settings)
-    marker_id, attached = marker_ids(base)
+    if start is not None:
+        start = start.for_corpus(corpus, settings)
+        base = start.tokens_by_id()
+        initial_ids = Tokenizer(**start.tokenizer_fields()).encode_chunk
+    else:
+        base = base_vocabulary(corpus, settings)
+        initial_ids = _initial_ids(base, settings)
     wanted = settings.target_merges(len(base))
-    char_id = {} if settings.unit == "byte" else {
-        token.data.decode("utf-8"): i for i, token in enumerate(base) if not token.ends_word
-    }
 
     words: list[list[int]] = []
     freqs: list[int] = []
     corpus_bytes = 0
     for text, freq in corpus.words:
-        encoded = text.encode("utf-8")
-        ids = list(encoded) if settings.unit == "byte" else [char_id[char] for char in text]
-        words.append(mark_word(ids, mode=mode, marker_id=marker_id, attached=attached))
+        words.append(list(initial_ids(text)))
         freqs.append(freq)
-        corpus_bytes += len(encoded) * freq
+        corpus_bytes += len(text.encode("utf-8")) * freq
 
-    run = _Run(words, freqs, base, settings)
+    run = _Run(words, freqs, base, settings, hf_rank=None if start is None else start.hf_rank())
     initial_tokens = run.tokens_now
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     steps: list[MergeStep] = []
@@ -151,8 +155,22 @@ def train(
     return Trace(
         settings=settings, base=base, steps=tuple(steps), stop_reason=stop_reason,
         stop_detail=stop_detail, initial_tokens=initial_tokens, corpus_bytes=corpus_bytes,
-        word_count=len(words), corpus=corpus,
+        word_count=len(words), corpus=corpus, start=start,
     )
+
+
+def _initial_ids(base: tuple[Token, ...], settings: TrainSettings) -> Callable[[str], list[int]]:
+    """A word's ids before any merge: its bytes or characters, then the end-of-word marker."""
+    marker_id, attached = marker_ids(base)
+    char_id = {} if settings.unit == "byte" else {
+        token.data.decode("utf-8"): i for i, token in enumerate(base) if not token.ends_word
+    }
+
+    def initial(text: str) -> list[int]:
+        ids = list(text.encode("utf-8")) if settings.unit == "byte" else [char_id[char] for char in text]
+        return mark_word(ids, mode=settings.end_of_word_mode, marker_id=marker_id, attached=attached)
+
+    return initial
 
 
 def _reached(settings: TrainSettings, wanted: int) -> tuple[str, str]:
@@ -265,7 +283,10 @@ class _Run:
     """A training run's state between merges: the words, which words hold each pair, the pair
     counts, how many tokens the words hold and what the tie-break rule reads."""
 
-    def __init__(self, words: list[list[int]], freqs: list[int], base: tuple[Token, ...], settings: TrainSettings):
+    def __init__(
+        self, words: list[list[int]], freqs: list[int], base: tuple[Token, ...], settings: TrainSettings,
+        *, hf_rank: list[int] | None = None,
+    ):
         self.words, self.freqs = words, freqs
         self.tokens_now = sum(len(ids) * freq for ids, freq in zip(words, freqs))
         # Words that contain each pair. Entries can go stale (the pair merged away from that word);
@@ -274,7 +295,7 @@ class _Run:
         # What the tie-break rules and first occurrences read, per token id. The tokens themselves
         # are not kept: the trace derives them from the merges.
         self.sort_bytes = [token_sort_bytes(token, settings.end_of_word) for token in base]
-        self.hf_rank = hf_ranks(base, unit=settings.unit)
+        self.hf_rank = hf_ranks(base, unit=settings.unit) if hf_rank is None else hf_rank
         self.token_bytes = [len(token.data) for token in base]
         rule = tie_break_rule(settings.tie_break)
         entry = settings.pretokenizer_entry

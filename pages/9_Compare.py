@@ -2,7 +2,8 @@
 
 The tokenizers: ours at step k, ours after all its merges, ours trained on the same corpus with
 other settings (cached like any run; one click makes it a SentencePiece-style run), the pretrained
-ones (GPT-2, GPT-4, GPT-4o, Qwen2.5, Qwen3.6, DeepSeek), and whatever the user imported. It opens
+ones (GPT-2... Llama, Mistral; also found by a model's name), and whatever the user imported. Under
+the chips: the stretches they cut differently, and what a number costs each (``ui.compare_lessons``). It opens
 on ours after all its merges beside GPT-2 and GPT-4o: a first look should show three real
 tokenizers. The step slider is shown only when a tokenizer it moves is chosen (ours at step k).
 Their chips come first in presenter mode, their inputs after them. The run diff (``ui.run_diff``)
@@ -25,7 +26,7 @@ from bpe.views.encoding import encode_for_page, sample_text
 from bpe.views.plain_tables import table_html
 from bpe.views.pointer import hover_or_tap
 from bpe.views.token_html import chips_html, pieces_for
-from ui import run_diff, state, tokenizers, url
+from ui import compare_lessons, run_diff, state, tokenizers, url
 from ui.clicker import Walk, walk_buttons
 from ui.preamble import current_run, run_summary
 from ui.render import page_setup, page_title, presenter, show_html, tokenizer_at
@@ -34,6 +35,7 @@ from ui.shared_views import shared_view, text_key
 from ui.state import SessionValue
 from ui.stepper import step_slider
 from ui.training import get_trained
+from ui.vocab_overlap import vocabulary_overlap_section
 
 VARIANT = "variant"
 LAST = "ours-last"
@@ -120,8 +122,9 @@ def compare_inputs(options: list[str], labels: dict[str, str], total: int) -> No
     chosen = st.multiselect(
         "Tokenizers (two to five)", options, format_func=labels.get, max_selections=5,
         **PICKED.widget(show=lambda picked: [choice for choice in picked if choice in options]),
-        help="Import more on the Import & export page.",
+        help="Import more on the Import & export page. The pretrained ones:\n" + tokenizers.pretrained_help(),
     )
+    tokenizers.model_name_input(_pick)
     # subtle: the step is ours-at-step-k's alone; beside "Ours after all 10 merges" a slider at 0 read as a contradiction
     if {tokenizers.OURS, VARIANT} & set(chosen):
         step_slider(total, key="compare")
@@ -134,6 +137,12 @@ def linked_text() -> dict[str, str]:
     text, lab = TEXT.get(), state.lab()
     own = lab.source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)
     return {"text": text} if text in list(lesson_texts(""))[1:] or (not own and text == sample_text(lab.source)) else {}
+
+
+def _pick(name: str) -> None:
+    """A model's tokenizer joins the chosen ones (the oldest leaves if five are chosen)."""
+    picked = [choice for choice in PICKED.get() if choice != name]
+    PICKED.set([*picked, name][-5:])
 
 
 def compare_section(trained, step: int) -> None:
@@ -209,6 +218,9 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
                 "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes of the text / tokens"),
             },
         )
+    if len(results) > 1:
+        compare_lessons.disagreement_section(text, results)
+        compare_lessons.numbers_section(results)
 
 
 def main() -> None:
@@ -226,6 +238,7 @@ def main() -> None:
     if not presenter():  # the step only where a tokenizer it moves is chosen: beside "after all 10 merges" it read as a contradiction
         run_summary(trained.trace, step={tokenizers.OURS, VARIANT} & set(PICKED.get()))
     compare_section(trained, state.lab().step)
+    vocabulary_overlap_section(trained)
     run_diff.run_diff_section()
     url.write_url(linked_text())
 

@@ -39,7 +39,7 @@ def everything(at) -> str:
     return "\n".join(parts)
 
 
-COOKIE_SCRIPT = re.compile(r'<script>document\.cookie = "bpe_lab_browser=[\w-]{22}; [^"<]*"; document\.currentScript\.remove\(\);</script>')
+COOKIE_SCRIPT = re.compile(r'<script>document\.cookie = "bpe_lab_browser=[\w-]{22}; [^"<]*";</script>')
 """The one script the page draws: a browser without the cookie gets its id (ui/browser.py)."""
 
 

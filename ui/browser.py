@@ -5,8 +5,8 @@ A class room needs to know a browser across page loads: a seat is a browser, not
 opened the room, not because its address bar holds a key (a student could photograph that).
 Streamlit reads the cookies a page's WebSocket was opened with (``st.context.cookies``) but sets
 none; so the first page of a browser without the cookie mints an id, uses it for this session at
-once, and writes it into the cookie with a one-line script (it holds nothing but that id; the
-clicker's router, ``bpe.views.clicker``, is the app's only other script). Every later page of that browser, every tab and every reload, sends it.
+once, and writes it into the cookie with a one-line script (the only script BPE Lab runs, and it
+holds nothing but that id). Every later page of that browser, every tab and every reload, sends it.
 
 A browser that refuses cookies, or a client that throws them away, gets a new id per session:
 per-session join budgets and the room's size still hold it (``bpe.teaching.room_seats``).
@@ -26,6 +26,8 @@ COOKIE_DAYS = 30
 """How long the browser keeps its id: a term of lessons (a seat lasts its room, two idle hours at most)."""
 MINTED: SessionValue[str | None] = SessionValue("browser_minted", None)
 """The id this session made up when its browser sent none (written into the cookie once)."""
+OWN_SCRIPT = "data-bpe-lab-script"
+"""The attribute that marks BPE Lab's own scripts (the hostile-link tests fail on any other script)."""
 SCROLL_TOP = SessionValue("scroll_top", False)
 """Set by an action whose next page must start at its top (a room opened from the page's foot)."""
 
@@ -52,11 +54,10 @@ def keep() -> None:
     if cookie_id() is None:
         browser = browser_id()  # subtle: minted here if no action minted it yet, so the cookie and the session agree
         age = COOKIE_DAYS * 24 * 60 * 60
-        # run, it removes itself: a script left in the page is what tests/test_browser_hostile.py looks for
-        st.html(f'<script>document.cookie = "{COOKIE}={browser}; path=/; max-age={age}; SameSite=Lax"; '
-                "document.currentScript.remove();</script>", unsafe_allow_javascript=True)
+        st.html(f'<script {OWN_SCRIPT}>document.cookie = "{COOKIE}={browser}; path=/; max-age={age}; SameSite=Lax";</script>',
+                unsafe_allow_javascript=True)
     if SCROLL_TOP.get():
         SCROLL_TOP.set(False)
         # The room replaces the page the teacher scrolled down to its "Start" button: open it at its top.
-        st.html(f'<script>document.querySelector(\'{MAIN}\')?.scrollTo(0, 0); window.scrollTo(0, 0); '
-                "document.currentScript.remove();</script>", unsafe_allow_javascript=True)
+        st.html(f'<script {OWN_SCRIPT}>document.querySelector(\'{MAIN}\')?.scrollTo(0, 0); window.scrollTo(0, 0);</script>',
+                unsafe_allow_javascript=True)

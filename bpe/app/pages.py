@@ -96,9 +96,18 @@ WHY = Page(
     "tokens...), each under ours and every pretrained tokenizer.",
 )
 
+EXTEND = Page(
+    "pages/13_Extend_a_tokenizer.py", "Extend a tokenizer", ":material/add_circle:", "➕",
+    "GPT-2, Qwen or your own run trained on with new text (a language, code): its merges kept, new ones after them.",
+)
+HEALTH = Page(
+    "pages/14_Vocabulary_health.py", "Vocabulary health", ":material/health_and_safety:", "🩻",
+    "the tokens a vocabulary never uses, those no text can reach, and why they become glitch tokens.",
+)
+
 PAGES: tuple[Page, ...] = (
     HOME, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
-    IMPORT_EXPORT, CHECK, WHY,
+    IMPORT_EXPORT, CHECK, WHY, EXTEND, HEALTH,
 )
 """Every page, in the sidebar's order (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 

@@ -67,7 +67,8 @@ class TokenizerFormat:
     """False when the files lack the special tokens: importing takes them (``special_tokens``)."""
     recognizes: Callable[[bytes], bool] | None = None
     """Whether a one-file format's contents look like its files (a header, a JSON key, the shape of
-    its lines), for readers that are not told the format (Check my BPE); None: chosen by name only."""
+    its lines), for readers that are not told the format (Check my BPE); None: chosen by name only,
+    which ``tests/test_checking_shapes.py`` refuses for a registered one-file format, naming it."""
 
     def __post_init__(self) -> None:  # a mistake in a format's entry fails at import, not on first use
         if not 1 <= self.reads <= len(self.file_names) or len(set(self.file_names)) != len(self.file_names):
@@ -130,14 +131,14 @@ def json_object(contents: str | bytes) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def build_tokenizer(*, source: str, **fields: object) -> Tokenizer:
-    """``Tokenizer(**fields)``, with any engine complaint re-raised as a FormatError naming ``source``.
+def build_tokenizer(*, source: str, factory: type[Tokenizer] = Tokenizer, **fields: object) -> Tokenizer:
+    """``factory(**fields)``, with any engine complaint re-raised as a FormatError naming ``source``.
 
     Subtle: the engine raises e.g. SpecialTokenError for an empty special token; to a file reader
     that is a malformed file, so parsers promise FormatError and nothing else.
     """
     try:
-        return Tokenizer(**fields)  # type: ignore[arg-type]
+        return factory(**fields)  # type: ignore[arg-type]
     except BpeError as error:
         raise FormatError(f"{source}: {error}") from None
 
