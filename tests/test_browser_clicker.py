@@ -26,7 +26,7 @@ pytestmark = pytest.mark.browser
 
 LESSON_PAGES = (
     "Train", "Encode_and_decode", "Vocabulary", "Predict_the_next_merge", "Tie_break_lab", "Counting_lab",
-    "Pre-tokenization_lab", "Byte_inspector", "Compare", "Why_tokenization_matters",
+    "Pre-tokenization_lab", "Byte_inspector", "Compare", "Why_tokenization_matters", "Extend_a_tokenizer", "Vocabulary_health",
 )
 TOOLS = ("Import_and_export", "Check_my_BPE")
 """The two tools keep every key: a text box there may page through a long text."""
