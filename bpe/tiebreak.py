@@ -186,7 +186,7 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
         TieBreakRule(
             "lexicographic-max",
             "the greatest pair of byte strings",
-            "Stanford CS336, subword-nmt's learn_bpe, the seed tutorial",
+            "Stanford CS336, subword-nmt's learn_bpe",
             key=_spelling, why=_why_by_spelling("greatest", ">"), greatest_wins=True,
         ),
         TieBreakRule(

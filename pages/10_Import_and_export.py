@@ -14,7 +14,7 @@ from bpe.views.exports import export_offers, upload_hint
 from bpe.markdown import escape_markdown
 from ui import state, tokenizers, url
 from ui.exports import download_cards
-from ui.render import page_setup, tokenizer_at
+from ui.render import page_setup, page_title, tokenizer_at
 from ui.state import widget_key
 from ui.shared_views import shared_view
 from ui.preamble import run_at_step
@@ -112,7 +112,7 @@ def import_section() -> None:
 def main() -> None:
     page_setup(pages.IMPORT_EXPORT)
     settings_sidebar()
-    st.title(":material/import_export: Import & export")
+    page_title(pages.IMPORT_EXPORT)
     st.caption(
         "Download this run's tokenizer in the files other libraries read, or upload theirs (GPT-2's, a "
         "Hugging Face tokenizer.json...) to encode with it and compare it with ours."

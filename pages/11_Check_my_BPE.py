@@ -20,7 +20,7 @@ from bpe.views.check import (
 )
 from bpe.markdown import escape_markdown
 from ui.check_encoder import encoder_tab
-from ui.render import page_setup, show_html
+from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue, bind, widget_key
 
 CORPUS_KINDS = {"preset": "A built-in example", "text": "Paste the text", "upload": "Upload a text file"}
@@ -186,7 +186,7 @@ TABS = {"trainer": "My trainer's merges", "encoder": "My encoder's ids"}
 
 def main() -> None:
     page_setup(pages.CHECK)
-    st.title(":material/fact_check: Check my BPE")
+    page_title(pages.CHECK)
     linked = TABS.get(st.query_params.get("check", ""))
     trainer, encoder = st.tabs(list(TABS.values()), key="bpe-check-tabs", on_change="rerun", default=linked)
     if encoder.open:  # only the open tab runs (each holds a form and a check)

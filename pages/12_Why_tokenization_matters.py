@@ -16,11 +16,13 @@ from bpe.app import pages
 from bpe.limits import MAX_WHY_CHARS
 from bpe.markdown import escape_markdown
 from bpe.pretrained import PRETRAINED
+from bpe.views.pointer import hover_or_tap
 from bpe.teaching.why_tokenization import PHENOMENA, Phenomenon, language_rows, refusal, tokenize_with
 from bpe.views.why_cards import WHY_CSS, WHY_PRESENTER_CSS, counts_line, language_chart, language_table_html, split_rows_html
 from ui import tokenizers, url
+from ui.clicker import ROW, Walk, walk_buttons
 from ui.preamble import current_run
-from ui.render import page_setup, presenter, show_chart, show_html, tokenizer_at
+from ui.render import page_setup, page_title, presenter, show_chart, show_html, tokenizer_at
 from ui.state import SessionValue, lab
 
 LIVE_TYPING = "300ms"
@@ -69,10 +71,12 @@ def all_tokenizers() -> dict:
 
 def choose_card() -> Phenomenon:
     titles = {key: card.title for key, card in PHENOMENA.items()}
-    st.pills(
-        "Phenomenon", list(PHENOMENA), format_func=titles.get, label_visibility="collapsed",
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small", key=ROW)
+    row.pills(
+        "Phenomenon", list(PHENOMENA), format_func=titles.get, label_visibility="collapsed", width="content", wrap=True,
         **CARD.widget(convert=lambda key: key or CARD.get()),  # clicking the chosen pill again keeps it
     )
+    walk_buttons(Walk("card", tuple(PHENOMENA), CARD.get, CARD.set, title=None), row=row)  # the pills say which
     return PHENOMENA[CARD.get()]
 
 
@@ -118,7 +122,7 @@ def languages(chosen: dict) -> None:
 def main() -> None:
     page_setup(pages.WHY)
     show_html(WHY_CSS)
-    st.title(":material/lightbulb: Why tokenization matters")
+    page_title(pages.WHY)
     read_url()
     card = choose_card()
     chosen = all_tokenizers()
@@ -133,7 +137,8 @@ def main() -> None:
     show_html(split_rows_html(tokenize_with(card, text, chosen)))
     if card.special and (refused := refusal(chosen, text)):
         st.error(f"**{escape_markdown(refused[0])}'s `encode` by default:** {escape_markdown(refused[1])}", icon="🛑")
-    st.caption("Hover a token to mark its ids, or an id to mark its token; · is a space, ↵ a newline.")
+    st.caption(f"{hover_or_tap('Hover', 'Tap')} a token to mark its ids, or an id to mark its token; · is a space, ↵ a newline.",
+               unsafe_allow_html=True)
     why, mechanism = st.columns([3, 2], gap="large")
     why.markdown(card.explanation)
     with mechanism:

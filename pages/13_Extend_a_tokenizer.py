@@ -26,7 +26,7 @@ from bpe.views.train_step import window_block
 from ui import extension, tokenizers, url
 from ui.exports import download_cards
 from ui.lesson import lesson_stepper
-from ui.render import page_setup, presenter, show_chart, show_html
+from ui.render import page_setup, page_title, presenter, show_chart, show_html
 from ui.settings_sidebar import settings_sidebar
 from ui.shared_views import shared_view, text_key
 
@@ -98,7 +98,7 @@ def costs(start, extended: Tokenizer, text: str, key: tuple) -> None:
 def main() -> None:
     page_setup(pages.EXTEND)
     settings_sidebar()
-    st.title(":material/add_circle: Extend a tokenizer")
+    page_title(pages.EXTEND)
     st.caption(
         "Continue training a tokenizer on new text, keeping every merge it has: the new merges are ranked after "
         "the old ones and get new ids after its last, so text they never touch encodes exactly as before."

@@ -17,7 +17,7 @@ from bpe.views.pretrained_vocab import made_by
 from bpe.views.vocab_health import group_frame, groups
 from ui import health, tokenizers, url
 from ui.lesson import lesson_stepper
-from ui.render import page_setup, presenter
+from ui.render import page_setup, page_title, presenter
 from ui.settings_sidebar import settings_sidebar
 from ui.shared_views import shared_view
 from ui.state import SessionValue
@@ -81,7 +81,7 @@ def group_view(checked) -> None:
 def main() -> None:
     page_setup(pages.HEALTH)
     settings_sidebar()
-    st.title(":material/health_and_safety: Vocabulary health")
+    page_title(pages.HEALTH)
     st.caption(
         "What a vocabulary holds that its encoder never uses: tokens later merges used up, tokens no text "
         "can produce, tokens of part of a character, and special tokens."

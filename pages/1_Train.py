@@ -11,7 +11,6 @@ import streamlit as st
 from bpe.app import pages
 from bpe.tokenizer import Tokenizer
 from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
-from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
 from bpe.views.charts import (
     COMPRESSION_FIELDS, compression_chart, pair_chart, pair_legend_html, pair_rows, with_rows, with_step,
 )
@@ -24,13 +23,13 @@ from bpe.views.train_step import corpus_block, stop_html, window_block
 from ui import state, url
 from ui.state import LAB, SessionValue, widget_key
 from ui.code_panel import train_code
-from ui.render import can_name, names_for, page_setup, presenter, show_chart, show_html
+from ui.render import can_name, names_for, page_setup, page_title, presenter, show_chart, show_html
 from ui.retrain import retrain_notice_for
 from ui.shared_views import shared_view
 from ui.training import Trained, clamp_step, get_trained
 from ui.stepper import HOLD_BEFORE, step_fragment, stepper
 from ui.settings_sidebar import BASE_SIZE, settings_sidebar
-from ui.widgets import corpus_editor
+from ui.widgets import corpus_box
 
 CORPUS_TOKENS = SessionValue("corpus_tokens", WINDOW_TOKENS)
 """About how many tokens of a long corpus a step draws ("Show more" widens it)."""
@@ -56,27 +55,22 @@ def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_befo
     return window_block(trace, text, starts, step=step, tokens=tokens, names=names, hold_before=hold_before)
 
 
-def corpus_editor_section() -> None:
-    with st.expander("Corpus", expanded=state.lab().source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)):
-        corpus_editor()
-
-
 def main() -> None:
     page_setup(pages.TRAIN)
     settings_sidebar()
-    st.title(":material/school: Train, step by step")
+    page_title(pages.TRAIN)
     st.caption(
         "Byte-pair encoding counts every pair of adjacent tokens, merges the most frequent pair into a "
         "new token, and repeats. Step through the merges and watch each one happen in the corpus.",
     )
     url.show_url_warnings()
     presenting = presenter()
-    if not presenting:
-        corpus_editor_section()
+    above = None if presenting else st.container()  # the Corpus box, drawn once training says whether to fold it
     trained = get_trained(state.lab())
+    if above is not None or trained is None:
+        with above or st.container():
+            corpus_box(trained=trained is not None)
     if trained is None:
-        if presenting:
-            corpus_editor_section()
         url.write_url()
         return
     BASE_SIZE.set(len(trained.trace.base))
@@ -87,7 +81,7 @@ def main() -> None:
     step_fragment(step_view, trained)
     if presenting:  # the projector's first screen is the lesson; the corpus to edit comes after it
         with st.container(key="bpe-below"):
-            corpus_editor_section()
+            corpus_box(trained=True)
 
 
 def step_view(trained: Trained) -> None:

@@ -12,17 +12,20 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.errors import BpeError
+from bpe.ids import is_digits
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
 from bpe.markdown import escape_markdown, inline_code
 from bpe.views.encoding import (
     ENCODE_MODE_LABELS, encode_for_page, merge_walk, sample_text, special_tokens_note, walk_line, walkthrough_html,
 )
 from bpe.views.linked_tokens import MAX_LINKED, linked_html
+from bpe.views.pointer import hover_or_tap
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import chips_html, pieces_for
 from ui import decoding, encode_lessons, state, tokenizers, url
+from ui.clicker import Walk, walk_buttons
 from ui.code_panel import encode_code
-from ui.render import names_for, page_setup, presenter, show_html, tokenizer_at
+from ui.render import names_for, page_setup, page_title, presenter, show_html, tokenizer_at
 from ui.state import SessionValue, widget_key
 from ui.shared_views import shared_view, text_key
 from ui.preamble import current_run, run_summary
@@ -41,6 +44,12 @@ WALK = SessionValue("encode_walk", None)
 
 def _walk_to(owner: str, position: int | None) -> None:
     WALK.set(None if position is None else (owner, position))
+
+
+def _walk_at(owner: str) -> int | None:
+    """The step of the walk shown for ``owner`` (what is encoded), ``None``: the tokens after every merge."""
+    saved = WALK.get()
+    return saved[1] if saved and saved[0] == owner else None
 
 
 def text_to_encode(trained) -> str:
@@ -116,16 +125,19 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
             icon="✂️",
         )
         text = text[: encoded.encoded_chars]
-    n_bytes = len(text.encode("utf-8"))
-    show_html(stats_html([
-        Stat("Tokens", f"{len(ids):,}"), Stat("Characters", f"{len(text):,}"), Stat("Bytes", f"{n_bytes:,}"),
-        Stat("Bytes per token", f"{n_bytes / len(ids):.2f}" if ids else "–"),
-    ]))
     specials = list(tokenizer.special_tokens.values())
     steps = shared_view(*anchor, "merge walk", mode, text_key(text), build=lambda: merge_walk(walks))
-    saved = WALK.get()
-    at = saved[1] if saved and saved[0] == owner and saved[1] < len(steps) - 1 else None
-    walk_buttons(owner, at, len(steps))
+    at = _walk_at(owner)
+    at = at if at is not None and at < len(steps) else None
+    # The numbers are those of what is drawn: a step of the walk counts its own tokens.
+    counted, shown_text = (ids, text) if at is None else (steps[at].ids, text[: encoded.walked_chars])
+    n_bytes = len(shown_text.encode("utf-8"))
+    show_html(stats_html([
+        Stat("Tokens", f"{len(counted):,}", change=None if at is None else f"{len(ids):,} after every merge"),
+        Stat("Characters", f"{len(shown_text):,}"), Stat("Bytes", f"{n_bytes:,}"),
+        Stat("Bytes per token", f"{n_bytes / len(counted):.2f}" if counted else "–"),
+    ]))
+    merge_walk_buttons(owner, at, len(steps))
     if at is not None:  # a step of the walk: the walked text with that merge's new tokens outlined
         step = steps[at]
         chips = chips_html(pieces_for(step.ids, tokenizer.tokens, special_ids=specials, new_id=step.new_id, names=names),
@@ -139,9 +151,9 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
     show_html(linked_html(pieces_for(shown, tokenizer.tokens, special_ids=specials, names=names), end_of_word=tokenizer.end_of_word))
     cut = f"Showing the first {len(shown):,} of {len(ids):,} tokens. " if len(shown) < len(ids) else ""
     st.caption(
-        f"{cut}Hover a token to mark its id, or an id to mark its token. A character split over several tokens is "
-        f"one chip with each of its ids; dashed grey tokens are special. The first {MAX_LINKED:,} tokens are linked; "
-        "the ids, to copy:"
+        f"{cut}{hover_or_tap('Hover', 'Tap')} a token to mark its id, or an id to mark its token. A character split over "
+        f"several tokens is one chip with each of its ids; dashed grey tokens are special. The first {MAX_LINKED:,} tokens "
+        "are linked; the ids, to copy:", unsafe_allow_html=True,
     )
     if not presenter():  # a class sees the ids beside their tokens; a box to copy them from would say them twice
         st.code(", ".join(map(str, shown)) or "(no tokens)", language=None, wrap_lines=True)
@@ -163,19 +175,13 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
     return ids
 
 
-def walk_buttons(owner: str, at: int | None, count: int) -> None:
-    """Step through the encoding one merge at a time: PageUp / PageDown, as a clicker sends."""
-    last = count - 1
-    row = st.container(horizontal=True, vertical_alignment="center", key="bpe-walk-buttons")
-    row.button(
-        "Previous merge", key=widget_key("walk", "prev"), icon=":material/chevron_left:", shortcut="PageUp", on_click=_walk_to,
-        args=(owner, max((last if at is None else at) - 1, 0)), disabled=at == 0 or last == 0,
-    )
-    following = 0 if at is None else at + 1  # after the last merge, PageDown walks from the bytes again
-    row.button(
-        "Next merge" if at is not None else "Walk merge by merge", key=widget_key("walk", "next"), icon=":material/chevron_right:",
-        shortcut="PageDown", type="primary", on_click=_walk_to, args=(owner, following if following < last else None),
-        disabled=last == 0,
+def merge_walk_buttons(owner: str, at: int | None, count: int) -> None:
+    """Step through the encoding one merge at a time: PageUp / PageDown, as a clicker sends. The
+    lesson is the tokens, then the walk from the bytes to the last merge (``count`` steps)."""
+    walk = Walk("merge", (None, *range(count)), lambda: _walk_at(owner), lambda position: _walk_to(owner, position), title=None)
+    row = walk_buttons(
+        walk, previous_label="Previous merge", next_label="Next merge" if at is not None else "Walk merge by merge",
+        at_start="These are the tokens: PageDown walks from the bytes, one merge a press.",
     )
     row.button(
         "All merges", key=widget_key("walk", "end"), icon=":material/last_page:", on_click=_walk_to, args=(owner, None), disabled=at is None,
@@ -185,7 +191,7 @@ def walk_buttons(owner: str, at: int | None, count: int) -> None:
 def main() -> None:
     page_setup(pages.ENCODE)
     settings_sidebar()
-    st.title(":material/swap_horiz: Encode & decode")
+    page_title(pages.ENCODE)
     trained = current_run()
     if trained is None:
         return
@@ -204,12 +210,18 @@ def main() -> None:
     # Ids change meaning with the tokenizer, the example, its settings and (for your own text) the text.
     owner_key = repr((choice, state.lab().source, trained.trace.settings, hash(trained.text), hash(trained.table)))
     walk_owner = repr((owner_key, step, text_key(text), SPECIAL_MODE.get()))
+    if (linked := url.new_param("walk")) is not None:  # a step of the walk, kept in the link
+        if is_digits(linked) and len(linked) <= 6:
+            _walk_to(walk_owner, int(linked))
+        else:
+            url.warn_link(f"walk must be a step of the merge walk (a whole number), got {linked[:40]!r}")
     encoded = lesson(tokenizer, text, names_for(trained) if tokenizer is ours else {}, anchor=anchor, owner=walk_owner)
     if presenting:
         with st.container(key="bpe-below"):
             controls(trained, step, tokenizer)
     decoding.decode_section(tokenizer, encoded, (owner_key, tokenizers.label(choice, step)))
-    url.write_url()
+    walking = _walk_at(walk_owner)  # the text is the learner's: a link never carries it (the tour's is read, not written)
+    url.write_url({} if walking is None else {"walk": str(walking)})
 
 
 main()

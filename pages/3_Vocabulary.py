@@ -12,10 +12,11 @@ from bpe.app import pages
 from bpe.ids import is_digits
 from bpe.pretrained import PRETRAINED
 from bpe.views.charts import length_histogram
-from bpe.views.merge_tree import merge_tree_dot, merge_tree_text, tree_font_pt
+from bpe.views.merge_tree import biggest_tree, merge_tree_dot, merge_tree_text, tree_font_pt
 from bpe.views.tables import search_vocab, shown_counts, vocab_at, vocab_frame
 from ui import pretrained_vocab, state, tokenizers, url
-from ui.render import names_for, page_setup, presenter, show_chart
+from ui.render import names_for, page_setup, page_title, presenter, show_chart
+from ui.clicker import Walk, walk_buttons
 from ui.preamble import current_run, run_summary
 from ui.settings_sidebar import settings_sidebar
 from ui.shared_views import shared_view
@@ -39,18 +40,36 @@ def read_url() -> None:
         VOCAB_OF.set(name)
     if token is None:
         return
-    if name in PRETRAINED and is_digits(token) and len(token) <= 7:
+    if not (is_digits(token) and len(token) <= 7):
+        url.warn_link(f"token must be a token id (a whole number), got {token[:40]!r}")
+    elif name in PRETRAINED:
         VOCAB_QUERY.set(token)
         pretrained_vocab.TREE_TOKEN.set(int(token))
-    else:
-        url.warn_link(f"token must be a token id (a whole number) beside vocab=NAME, got {token!r}")
+        pretrained_vocab.TREE_FIRST.set(True)
+    else:  # ours: the page shows the token if the run has learned it by then (tree_token)
+        VOCAB_OF.set(tokenizers.OURS)
+        TREE_TOKEN.set(int(token))
+
+
+def tree_token(trace, step: int) -> int | None:
+    """The token whose tree is drawn: the one chosen, if learned by ``step``; else the biggest tree."""
+    chosen = TREE_TOKEN.get()
+    created = trace.created_at(chosen) if chosen is not None else None
+    return chosen if created is not None and created.step <= step else biggest_tree(trace, step)
+
+
+def _show_token(trace, token_id: int) -> None:
+    """The clicker's next token: a token not learned yet moves the step to the merge that made it."""
+    TREE_TOKEN.set(token_id)
+    if (made := trace.created_at(token_id).step) > state.lab().step:
+        state.update_lab(step=made)
 
 
 def choose_vocabulary() -> None:
     """``ours`` or a pretrained name; the pretrained ones need no run."""
     options = [tokenizers.OURS, *PRETRAINED]
     st.selectbox(
-        "Vocabulary of", options, **VOCAB_OF.widget(),
+        "Vocabulary of", options, **VOCAB_OF.widget(then=lambda: pretrained_vocab.TREE_FIRST.set(False)),
         format_func=lambda choice: "Ours (the run in the sidebar)" if choice == tokenizers.OURS else tokenizers.label(choice, 0),
     )
 
@@ -61,11 +80,22 @@ def tree(trace, token_id: int, names) -> None:
     st.caption("Orange: merged tokens (with the step that made them); green: base bytes or characters.")
 
 
-def token_select(options: list[int], labels, names) -> int:
+def token_select(options: list[int], shown: int, labels, names) -> int:
     return st.selectbox(
-        "Token", options, **TREE_TOKEN.widget(options=options),
-        format_func=lambda token_id: f"{token_id} · {names.get(token_id, '') + ' = ' if token_id in names else ''}{labels[token_id]}",
+        "Token", options, **TREE_TOKEN.widget(options=options, show=lambda _: shown),
+        format_func=lambda token_id: token_label(token_id, labels, names),
     )
+
+
+def token_label(token_id: int, labels, names) -> str:
+    return f"{token_id} · {names.get(token_id, '') + ' = ' if token_id in names else ''}{labels[token_id]}"
+
+
+def token_walk(trace, shown: int, labels, names) -> None:
+    """The clicker's lesson: every token the run learns, in the order it learned them, with its tree."""
+    made = tuple(merge.new_id for merge in trace.steps)
+    walk_buttons(Walk("token", made, lambda: tree_token(trace, state.lab().step), lambda token_id: _show_token(trace, token_id),
+                      title=lambda token_id: f"{names.get(token_id, labels[token_id])} (id {token_id})"))
 
 
 def table(trace, present: pd.DataFrame, step: int) -> None:
@@ -102,17 +132,18 @@ def lengths(present: pd.DataFrame) -> None:
 def main() -> None:
     page_setup(pages.VOCABULARY)
     settings_sidebar()
-    st.title(":material/menu_book: Vocabulary")
+    page_title(pages.VOCABULARY)
     read_url()
     presenting = presenter()
     if not presenting:
         choose_vocabulary()
     if (chosen := VOCAB_OF.get()) != tokenizers.OURS:
-        pretrained_vocab.show(chosen, tree_first=presenting)
+        pretrained_vocab.show(chosen, tree_first=presenting or pretrained_vocab.TREE_FIRST.get())
         if presenting:
             with st.container(key="bpe-below-choice"):
                 choose_vocabulary()
-        url.write_url()
+        token = pretrained_vocab.TREE_TOKEN.get()
+        url.write_url({"vocab": chosen} | ({"token": str(token)} if token is not None else {}))
         return
     trained = current_run()
     if trained is None:
@@ -122,15 +153,17 @@ def main() -> None:
     present = vocab_at(trace, everything, step)
     merged = [token_id for token_id in trace.vocab_ids(step) if trace.created_at(token_id)][::-1]
     labels = dict(zip(everything["id"], everything["token"]))
-    if presenting:  # the tree first, across the screen; what chooses it after
+    shown = tree_token(trace, step)
+    if presenting:  # the tree first, across the screen (its walk names it: no heading); what chooses it after
+        if trace.steps:
+            token_walk(trace, shown, labels, names)
         if merged:
-            st.header("Merge tree")
-            tree(trace, TREE_TOKEN.among(merged), names)
+            tree(trace, shown, names)
         else:
             st.info("No merged token yet: move the step forward.")
         with st.container(key="bpe-below"):
             if merged:
-                token_select(merged, labels, names)
+                token_select(merged, shown, labels, names)
             step_slider(len(trace.steps), key="vocab")
             choose_vocabulary()
             table(trace, present, step)
@@ -143,12 +176,14 @@ def main() -> None:
             table(trace, present, step)
         with right:
             st.header("Merge tree")
+            if trace.steps:
+                token_walk(trace, shown, labels, names)
             if not merged:
                 st.info("No merged token yet: move the step forward.")
             else:
-                tree(trace, token_select(merged, labels, names), names)
+                tree(trace, token_select(merged, shown, labels, names), names)
         lengths(present)
-    url.write_url()
+    url.write_url({"token": str(TREE_TOKEN.get())} if TREE_TOKEN.get() in merged else {})
 
 
 main()

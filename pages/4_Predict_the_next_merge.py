@@ -19,13 +19,15 @@ from bpe.teaching.quiz import Question, Score, grade, make_question, reveal
 from bpe.views.excerpt import excerpt
 from bpe.markdown import escape_markdown
 from bpe.views.labs import candidates_html
+from bpe.views.pointer import keys_only
 from bpe.views.merge_html import layer_html
 from bpe.views.occurrences import chunks_of
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import pieces_for, word_table_html
 from ui import state, url
 from ui.classroom_views import show_room, start_button
-from ui.render import page_setup, presenter, show_html, tokenizer_at
+from ui.clicker import keys
+from ui.render import page_setup, page_title, presenter, show_html, tokenizer_at
 from ui.training import Trained
 from ui.preamble import current_run, run_summary
 from ui.quiz_views import verdict
@@ -123,15 +125,19 @@ def score_panel(score: Score) -> None:
     row.button("Reset the score", key=widget_key("quiz", "reset"), on_click=SCORE.set, args=(Score(),), disabled=not score.answered)
 
 
-def question_panel(question: Question, result, key: tuple, *, step: int, total: int, rule: str) -> None:
-    """The question, one button per answer (keys 1-4), then the verdict; PageDown reveals, then moves on."""
+def question_panel(question: Question, result, key: tuple, *, step: int, total: int, rule: str, verdict_beside: bool) -> None:
+    """The question, one button per answer (keys 1-4), then the verdict (unless ``verdict_beside``:
+    drawn over the corpus) and the counts; PageDown reveals, then moves on."""
     if question.finished:
         st.header("No next merge")
         st.info(escape_markdown(question.prompt), icon="🏁")
         st.button("Start again from step 0", key=widget_key("quiz", "restart"), on_click=_go, args=(0,), type="primary")
         return
     st.header(question.prompt)
-    st.caption(f"Ties are broken by the **{rule}** rule. Keys 1–{len(question.candidates)} answer.")
+    st.caption(
+        f"Ties are broken by the **{escape_markdown(rule)}** rule. {keys_only(f'Keys 1–{len(question.candidates)} answer.')}",
+        unsafe_allow_html=True,
+    )
     for number, candidate in enumerate(question.candidates, start=1):
         # Answered buttons are disabled, and disabled buttons all look alike: say it in words and icons.
         marks = [] if result is None else [
@@ -161,8 +167,16 @@ def question_panel(question: Question, result, key: tuple, *, step: int, total: 
         "Previous question", key=widget_key("quiz", "back"), on_click=_go, args=(max(step - 1, 0),), type="tertiary",
         icon=":material/arrow_back:", shortcut="PageUp", disabled=step == 0,
     )
+    with moves:  # the clicker's lesson: each question, then its answer
+        keys(
+            next_key=widget_key("quiz", "reveal" if result is None else "next"), previous_key=widget_key("quiz", "back"),
+            at=2 * step + (result is not None), count=2 * total + 1,
+            at_end="That was the last merge: training stopped here. PageUp goes back.",
+            at_start="This is the first question: PageDown shows its answer.",
+        )
     if result is not None:
-        verdict(result)
+        if not verdict_beside:
+            verdict(result)
         show_html(candidates_html(result))
 
 
@@ -171,7 +185,7 @@ def main() -> None:
     if show_room(corpus_view):  # a class room, run by its teacher: the room decides the question
         return
     settings_sidebar()
-    st.title(":material/quiz: Predict the next merge")
+    page_title(pages.QUIZ)
     st.caption(
         "Here is the corpus after some merges, without its pair counts. Which pair will the trainer merge "
         "next? Count in your head (pairs overlap: 'aaa' holds a + a twice), and mind the tie-break rule."
@@ -187,20 +201,29 @@ def main() -> None:
     learner = seat()
     question = make_question(trace, step, seed=learner)
     key = (state.lab().source, state.lab().settings_key(), step, trace.steps[step] if step < total else None)
+    if (revealed := url.new_param("reveal")) == "1" and not question.finished:  # a link to the answer shown
+        _reveal(question, key)
+    elif revealed is not None and revealed != "1":
+        url.warn_link(f"reveal=1 shows the answer, and nothing else is read there; got {revealed[:40]!r}")
     answered = RESULT.get()
     result = answered[1] if answered and answered[0] == key else None
+    # On a projector the answer's reason goes over the corpus, in the left half (its lower part was
+    # empty), so the reason and the count table fit one screen (in the right column they ran below it).
+    verdict_beside = presenter() and result is not None
 
     with st.container(key="bpe-quiz"):
         left, right = st.columns([1.3, 1], gap="large")
     with left:
         st.header(f"The corpus after merge {step}" if step else "The corpus before any merge")
+        if verdict_beside:
+            verdict(result)
         corpus_view(trained, step)
     with right:
-        question_panel(question, result, key, step=step, total=total, rule=trace.settings.tie_break)
+        question_panel(question, result, key, step=step, total=total, rule=trace.settings.tie_break, verdict_beside=verdict_beside)
     with st.container(key="bpe-below"):
         score_panel(SCORE.get())
         start_button(trained, step)
-    url.write_url({"seat": learner})
+    url.write_url({"seat": learner} | ({"reveal": "1"} if result is not None else {}))
 
 
 main()

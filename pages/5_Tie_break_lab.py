@@ -21,7 +21,8 @@ from bpe.views.labs import tie_table_html
 from bpe.markdown import escape_markdown, inline_code
 from bpe.views.token_html import chips_html, pieces_for
 from ui import url
-from ui.render import page_setup, show_html
+from ui.clicker import Walk, walk_buttons
+from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue
 
 EXAMPLE = SessionValue("tie_preset", "wikipedia")
@@ -81,7 +82,7 @@ def segmentations(lab: TieLab) -> None:
 
 def main() -> None:
     page_setup(pages.TIE_LAB)
-    st.title(":material/balance: Tie-break lab")
+    page_title(pages.TIE_LAB)
     st.caption(
         "When two pairs share the top count, the tie-break rule decides which one is merged; each library "
         "has its own. Here one corpus is trained under every rule, side by side."
@@ -89,6 +90,7 @@ def main() -> None:
     read_url()
     names = list(PRESETS)
     st.selectbox("Example", names, format_func=lambda name: PRESETS[name].title, **EXAMPLE.widget())
+    walk_buttons(Walk("example", tuple(names), EXAMPLE.get, EXAMPLE.set, title=lambda name: PRESETS[name].title))
     name = EXAMPLE.get()
     preset = PRESETS[name]
     lab = tie_lab(name)

@@ -15,15 +15,26 @@ from bpe.spelling import quote
 from bpe.views.labs import counting_html, merged_html, pair_counts_html
 from bpe.views.stats import Stat, stats_html
 from ui import url
-from ui.render import page_setup, presenter, show_html
+from ui.clicker import Walk, walk_buttons
+from ui.render import page_setup, page_title, presenter, show_html
 from ui.state import SessionValue, widget_key
 
 EXAMPLES = ("aaaa", "aaabdaaabac", "banana bandana", "ööö")
+"""The one-click examples: the clicker's lesson."""
 UNITS = {"char": "characters", "byte": "UTF-8 bytes"}
 TEXT = SessionValue("count_text", "aaaa")
 PAIR = SessionValue("count_pair", ("a", "a"))
 """``(left, right)`` spellings of the pair counted."""
 UNIT = SessionValue("count_unit", "char")
+
+
+def _load(example: str) -> None:
+    """An example, with its most counted pair (a pair the last text had may not occur in this one)."""
+    TEXT.set(example)
+    symbols = symbols_of(example, unit=UNIT.get())
+    spelled = {symbol.id: symbol.text for symbol in symbols}
+    top = pairs_present(symbols)[0]
+    PAIR.set((spelled[top.left], spelled[top.right]))
 
 
 def read_url() -> None:
@@ -42,7 +53,7 @@ def inputs() -> None:
     row = st.container(horizontal=True, vertical_alignment="center")
     row.caption("Try:")
     for example in EXAMPLES:
-        row.button(escape_markdown(example), key=widget_key("count_example", example), on_click=TEXT.set, args=(example,))
+        row.button(escape_markdown(example), key=widget_key("count_example", example), on_click=_load, args=(example,))
     left, right, unit = st.columns([1, 1, 2])
     pair = PAIR.get()
     left.text_input("Left symbol", **PAIR.item_widget(0, "count_left", shown=pair[0]))
@@ -69,12 +80,13 @@ def pair_buttons(top: list, spelled: dict[int, str]) -> None:
 
 def main() -> None:
     page_setup(pages.COUNTING_LAB)
-    st.title(":material/calculate: Counting lab")
+    page_title(pages.COUNTING_LAB)
     st.caption(
         "Training counts every occurrence of a pair, overlaps included; merging replaces occurrences left to "
         "right and cannot reuse a symbol. So a count can promise more merges than a merge delivers."
     )
     read_url()
+    walk_buttons(Walk("example", tuple(EXAMPLES), TEXT.get, _load))
     presenting = presenter()
     if not presenting:  # a projector's first screen is the lesson: the inputs follow it
         inputs()

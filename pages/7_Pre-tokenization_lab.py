@@ -15,7 +15,8 @@ from bpe.teaching.pretokenization_lab import EXAMPLES, compare_splits, without_p
 from bpe.views.labs import learned_html, splits_html
 from bpe.markdown import escape_markdown, inline_code
 from ui import url
-from ui.render import page_setup, show_html
+from ui.clicker import Walk, walk_buttons
+from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue, widget_key
 
 LEARN_MERGES = 10
@@ -24,6 +25,7 @@ REGEX = SessionValue("pretok_regex", r"\w+|[^\w\s]+")
 LESSON = SessionValue("pretok_lesson", None)
 """The title of the example last loaded with its button (its lesson is shown), or ``None``."""
 NEWEST_TEXT = SessionValue("newest_text", "newest newest newest widest")
+TEXTS = {example.title: example.text for example in EXAMPLES}
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -36,20 +38,31 @@ def _load(title: str | None, text: str) -> None:
     LESSON.set(title)
 
 
+def _load_example(title: str) -> None:
+    _load(title, TEXTS[title])
+
+
+def _example_shown() -> str | None:
+    """The title of the example shown (its text unedited), or ``None``."""
+    title = LESSON.get()
+    return title if title in TEXTS and TEXTS[title] == TEXT.get() else None
+
+
 def read_url() -> None:
-    if (text := url.new_param("text")) is not None:
-        _load(None, text[:MAX_PRETOKENIZATION_LAB_CHARS])
+    if (text := url.new_param("text")) is not None:  # an example's text opens with its lesson
+        _load(next((title for title, example in TEXTS.items() if example == text), None), text[:MAX_PRETOKENIZATION_LAB_CHARS])
 
 
 def main() -> None:
     page_setup(pages.PRETOKENIZATION_LAB)
-    st.title(":material/content_cut: Pre-tokenization lab")
+    page_title(pages.PRETOKENIZATION_LAB)
     st.caption(
         "Before counting pairs, a tokenizer cuts the text into chunks with a regex, and merges never cross a "
         "chunk. Compare the patterns on one text: solid boxes are words (trained on), dashed boxes gaps "
         "(kept when encoding, never trained on). · is a space, ↵ a newline."
     )
     read_url()
+    walk_buttons(Walk("example", tuple(TEXTS), _example_shown, _load_example))
     st.markdown("**Telling examples** (one click each):")
     columns = st.columns(3)
     for index, example in enumerate(EXAMPLES):
@@ -67,11 +80,7 @@ def main() -> None:
     text = TEXT.get()
     regex = REGEX.get()
 
-    lesson = next(
-        (example.lesson for example in EXAMPLES
-         if example.title == LESSON.get() and example.text == text),
-        None,
-    )
+    lesson = next((example.lesson for example in EXAMPLES if example.title == _example_shown()), None)
     if lesson:
         st.info(escape_markdown(lesson), icon="💡")
     splits = compare_splits(text, custom=regex or None)

@@ -16,11 +16,13 @@ from bpe.limits import MAX_BYTE_INSPECTOR_CHARS
 from bpe.pretrained import PRETRAINED
 from bpe.teaching.byte_inspector import byte_role, inspect_text, inspect_token
 from bpe.views.labs import bytes_html, token_bytes_html
+from bpe.views.pointer import hover_or_tap
 from bpe.markdown import escape_markdown, inline_code
 from bpe.spelling import name as mark_name
 from bpe.spelling import spell
 from ui import tokenizers, url
-from ui.render import page_setup, show_html
+from ui.clicker import Walk, walk_buttons
+from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue, widget_key
 
 TOKEN_EXAMPLES = (
@@ -32,7 +34,8 @@ TOKEN_EXAMPLES = (
 )
 TEXT = SessionValue("byte_text", "aaabdaaabac é € 🙂")
 TOKEN = SessionValue("byte_token", "e2 82")
-"""The token inspected, as hex (``e2 82``)."""
+"""The token inspected, as hex (``e2 82``; ``bytes=`` in the link)."""
+MAX_HEX_CHARS = 200
 TOKEN_FROM = SessionValue("byte_from", "o200k_base")
 TOKEN_ID = SessionValue("byte_id", 4103)  # GPT-4o's f0 9f: the first half of most emoji
 """The pretrained tokenizer and token id a real token's bytes are taken from."""
@@ -62,12 +65,17 @@ def text_section() -> None:
     metrics = st.columns(3)
     metrics[0].metric("Characters", f"{len(rows):,}")
     metrics[1].metric("UTF-8 bytes", f"{size:,}", help="The 256 byte values are a byte-level tokenizer's starting vocabulary.")
-    metrics[2].metric("Shown differently by GPT-2", f"{sum(row.remapped for row in rows):,}", help="Characters with a non-printable byte.")
+    remapped = sum(row.remapped_bytes for row in rows)
+    metrics[2].metric(
+        "Bytes GPT-2 shows differently", f"{remapped:,}",
+        help=f"The orange stand-ins: bytes that are not printable, in {sum(row.remapped for row in rows):,} of the characters.",
+    )
     show_html(bytes_html(rows))
     st.caption(
         "Each box is one character: its code point, its UTF-8 bytes in hex (blue) and GPT-2's stand-in "
-        "character for each byte (amber; orange when GPT-2 shows the byte as another character). Hover a "
-        "box for the character's Unicode name."
+        "character for each byte (amber; orange when GPT-2 shows the byte as another character). "
+        + hover_or_tap("Hover a box for the character's Unicode name.", "The table below names each character."),
+        unsafe_allow_html=True,
     )
     frame = pd.DataFrame(
         [(spell(row.char), row.codepoint, row.name or mark_name(row.char) or "(no name)", row.hex, row.gpt2) for row in rows],
@@ -116,11 +124,13 @@ def token_section() -> None:
         "Byte-level BPE may merge part of a character into a token. Decoding that token alone (as a "
         "streaming API does) cannot make a character of it, so the decoder puts the replacement character � in its place."
     )
+    labels = {value: label for label, value in TOKEN_EXAMPLES}
+    walk_buttons(Walk("example", tuple(labels), TOKEN.get, TOKEN.set, title=labels.get))
     columns = st.columns(len(TOKEN_EXAMPLES))
     for column, (label, value) in zip(columns, TOKEN_EXAMPLES):
         column.button(label, key=widget_key("byte_example", value), on_click=TOKEN.set, args=(value,), width="stretch")
     pretrained_token()
-    st.text_input("The token's bytes, in hex", max_chars=200, **TOKEN.widget())
+    st.text_input("The token's bytes, in hex", max_chars=MAX_HEX_CHARS, **TOKEN.widget())
     try:
         data = parse_hex(TOKEN.get())
     except ValueError as error:
@@ -137,18 +147,20 @@ def token_section() -> None:
 
 def main() -> None:
     page_setup(pages.BYTE_INSPECTOR)
-    st.title(":material/memory: Byte inspector")
+    page_title(pages.BYTE_INSPECTOR)
     st.caption(
         "A byte-level tokenizer never sees letters: it sees UTF-8 bytes, 256 possible values. 'a' is one "
         "byte, 'é' two, '€' three and most emoji four."
     )
     if (linked := url.new_param("text")) is not None:
         TEXT.set(linked[:MAX_BYTE_INSPECTOR_CHARS])
+    if (linked := url.new_param("bytes")) is not None:  # the token inspected, in hex
+        TOKEN.set(linked[:MAX_HEX_CHARS])
     text_section()
     why_g_with_dot()
     token_section()
     text = TEXT.get()
-    url.write_url({"text": text} if len(text) <= 200 else {}, lab=False)
+    url.write_url(({"text": text} if len(text) <= 200 else {}) | {"bytes": TOKEN.get()}, lab=False)
 
 
 main()

@@ -14,18 +14,22 @@ part ways.
 import streamlit as st
 
 from bpe.app import pages
+from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
 from bpe.pretokenize import PRETOKENIZERS
 from bpe.markdown import escape_markdown
 from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.vocab import UNITS
-from bpe.views.compare import COMPARE_CSS, compare_frame
+from bpe.views.compare import COMPARE_CSS, compare_frame, lesson_texts
 from bpe.views.encoding import encode_for_page, sample_text
+from bpe.views.plain_tables import table_html
+from bpe.views.pointer import hover_or_tap
 from bpe.views.token_html import chips_html, pieces_for
 from ui import compare_lessons, run_diff, state, tokenizers, url
+from ui.clicker import Walk, walk_buttons
 from ui.preamble import current_run, run_summary
-from ui.render import page_setup, presenter, show_html, tokenizer_at
+from ui.render import page_setup, page_title, presenter, show_html, tokenizer_at
 from ui.settings_sidebar import settings_sidebar
 from ui.shared_views import shared_view, text_key
 from ui.state import SessionValue
@@ -128,6 +132,13 @@ def compare_inputs(options: list[str], labels: dict[str, str], total: int) -> No
         variant_settings()
 
 
+def linked_text() -> dict[str, str]:
+    """``text=`` when the text is a lesson's, not the learner's (typed, or their own corpus's first line)."""
+    text, lab = TEXT.get(), state.lab()
+    own = lab.source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)
+    return {"text": text} if text in list(lesson_texts(""))[1:] or (not own and text == sample_text(lab.source)) else {}
+
+
 def _pick(name: str) -> None:
     """A model's tokenizer joins the chosen ones (the oldest leaves if five are chosen)."""
     picked = [choice for choice in PICKED.get() if choice != name]
@@ -136,10 +147,13 @@ def _pick(name: str) -> None:
 
 def compare_section(trained, step: int) -> None:
     lab = state.lab()
+    corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
+    sample = sample_text(lab.source, corpus)
     if TEXT_FOR.get() != lab.source or TEXT.get() is None:
-        corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
-        TEXT.set(sample_text(lab.source, corpus))
+        TEXT.set(sample)
         TEXT_FOR.set(lab.source)
+    if (linked := url.new_param("text")) is not None:
+        TEXT.set(linked)
     total = len(trained.trace.steps)
     options = [tokenizers.OURS, LAST, VARIANT, *tokenizers.choices()[1:]]
     labels = {choice: tokenizers.label(choice, step) for choice in options} | {
@@ -148,6 +162,7 @@ def compare_section(trained, step: int) -> None:
     presenting = presenter()
     if not presenting:  # a projector's first screen is the chips side by side: the inputs follow them
         compare_inputs(options, labels, total)
+    walk_buttons(Walk("text", tuple(lesson_texts(sample)), TEXT.get, TEXT.set, title=lesson_texts(sample).get))
     compare_chips(trained, step, [choice for choice in PICKED.get() if choice in options], labels)
     if presenting:
         with st.container(key="bpe-below"):
@@ -190,16 +205,19 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
             show_html(chips_html(pieces, end_of_word=tokenizer.end_of_word))
             if len(ids) > MAX_COMPARE_CHIPS:
                 st.caption(f"The first {MAX_COMPARE_CHIPS:,} of {len(ids):,} tokens.")
-    st.caption("Colours only tell tokens apart; hover a token for its id and bytes.")
-    st.dataframe(
-        compare_frame(text, [(name, ids, tokenizer.n_vocab) for name, tokenizer, ids in results]),
-        hide_index=True, width="stretch",
-        column_config={
-            "vocabulary": st.column_config.NumberColumn(format="localized", help="Tokens in the vocabulary"),
-            "characters per token": st.column_config.NumberColumn(format="%.2f", help="Higher: each token carries more text"),
-            "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes of the text / tokens"),
-        },
-    )
+    st.caption("Colours only tell tokens apart" + hover_or_tap("; hover a token for its id and bytes.", "."), unsafe_allow_html=True)
+    frame = compare_frame(text, [(name, ids, tokenizer.n_vocab) for name, tokenizer, ids in results])
+    if presenter():  # Streamlit's grid keeps its own 14 px type on a projector; a table grows with the page's
+        show_html(table_html(list(frame.columns), frame.itertuples(index=False), numeric=[False, True, True, True, True]))
+    else:
+        st.dataframe(
+            frame, hide_index=True, width="stretch",
+            column_config={
+                "vocabulary": st.column_config.NumberColumn(format="localized", help="Tokens in the vocabulary"),
+                "characters per token": st.column_config.NumberColumn(format="%.2f", help="Higher: each token carries more text"),
+                "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes of the text / tokens"),
+            },
+        )
     if len(results) > 1:
         compare_lessons.disagreement_section(text, results)
         compare_lessons.numbers_section(results)
@@ -209,7 +227,7 @@ def main() -> None:
     page_setup(pages.COMPARE)
     show_html(COMPARE_CSS)
     settings_sidebar()
-    st.title(":material/compare: Compare tokenizers")
+    page_title(pages.COMPARE)
     st.caption(
         "The same text under two to five tokenizers: how many tokens each needs and where it cuts. "
         "Below, the same corpus trained under two tie-break rules, and the merge where they part ways."
@@ -217,12 +235,12 @@ def main() -> None:
     trained = current_run()
     if trained is None:
         return
-    if not presenter():
-        run_summary(trained.trace)
+    if not presenter():  # the step only where a tokenizer it moves is chosen: beside "after all 10 merges" it read as a contradiction
+        run_summary(trained.trace, step={tokenizers.OURS, VARIANT} & set(PICKED.get()))
     compare_section(trained, state.lab().step)
     vocabulary_overlap_section(trained)
     run_diff.run_diff_section()
-    url.write_url()
+    url.write_url(linked_text())
 
 
 main()

@@ -9,6 +9,8 @@ from pathlib import Path
 import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
+from bpe.views.clicker import CLICKER_JS
+
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")  # AppTest resolves relative paths against the test file: use absolute ones
 TRAIN = "pages/1_Train.py"
@@ -39,6 +41,12 @@ def plain(markup: str) -> str:
     'x & y'
     """
     return html.unescape(re.sub(r"<[^>]+>", "", re.sub(r"<script\b.*?</script>", "", markup, flags=re.S)))
+
+
+def page_markup(at: AppTest) -> list[str]:
+    """Each HTML element's markup, less the app's own clicker script (``bpe.views.clicker``), so a
+    test can say that no other script reached the page."""
+    return [element.value.replace(CLICKER_JS, "") for element in at.html]
 
 
 def html_with(at: AppTest, marker: str) -> str:

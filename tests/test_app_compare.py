@@ -45,6 +45,31 @@ def test_the_compare_page_renders_for_every_kind_of_example(preset):
     assert len(table(at, "bytes per token")) == 3  # ours after all its merges, GPT-2, GPT-4o
 
 
+def test_the_summary_names_the_step_only_beside_a_tokenizer_the_step_moves():
+    at = open_page(COMPARE, preset="sennrich")  # ours after all 10 merges, GPT-2, GPT-4o
+    summary = next(c.value for c in at.caption if "(change them in the sidebar" in c.value)
+    assert "step 0 of 10" not in summary and "10 merges" in summary
+    at.multiselect(key="w.compare_with").set_value(["ours", "gpt2"]).run()
+    assert any("step 0 of 10" in c.value for c in at.caption)
+
+
+def test_in_presenter_mode_the_counts_are_a_table_in_the_pages_type():
+    at = open_page(COMPARE, preset="sennrich", present="1")
+    counts = next(element.value for element in at.html if "characters per token" in element.value)
+    assert counts.startswith('<table class="bpe-table">')  # sized by the page's rem, not the grid's fixed 14 px
+    assert '<td>GPT-2 (50,257 tokens)</td><td class="bpe-number">50,257</td><td class="bpe-number">3</td>' in counts
+    assert not [frame for frame in at.dataframe if "bytes per token" in frame.value.columns]
+
+
+def test_each_clicker_text_of_the_compare_lesson_is_kept_in_the_link():
+    at = open_page(COMPARE, preset="sennrich")
+    at.button(key="w.clicker.next").click().run()  # the first Why card's text: 'strawberry'
+    assert at.query_params["text"] == "strawberry"
+    again = open_page(COMPARE, preset="sennrich", text="strawberry")
+    assert again.session_state["bpe.compare_text"] == "strawberry"
+    assert 'data-at="1"' in next(element.value for element in again.html if "bpe-clicker" in element.value)
+
+
 def test_gpt2_and_ours_at_step_k_are_counted_side_by_side():
     at = open_page(COMPARE, preset="sennrich", step="10")
     at.multiselect(key="w.compare_with").set_value(["ours", "gpt2"]).run()

@@ -120,7 +120,7 @@ def test_a_users_text_is_never_written_to_a_file(tmp_path, monkeypatch):
             assert marker.encode() not in file.read(), f"{path} holds the user's text"
 
 
-@pytest.mark.parametrize("page", [TRAIN, ENCODE])
+@pytest.mark.parametrize("page", [TRAIN, ENCODE, "pages/9_Compare.py"])
 def test_a_link_never_carries_the_users_text(page):
     at = own_text(ALICE)
     at.switch_page(page).run()

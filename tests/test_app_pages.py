@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import ui.stepper
+from bpe.app.pages import page_for
 
 from .apptest_support import (
     APP, ENCODE, ROOT, TRAIN, VOCAB, after_merge, chart_rows, errors, html_with, narration, open_page, plain,
@@ -37,6 +38,8 @@ def test_every_page_renders_with_a_title_no_error_and_no_python_in_its_text(page
     assert not at.exception
     assert not errors(at)
     assert at.title
+    if page is not None:  # the heading is the page's title, in words (an icon in it was read aloud: "school Train")
+        assert at.title[0].value == page_for(page).title
     assert not jargon(at)  # no function call, byte literal, keyword argument or CLI prefix in the prose
 
 
@@ -111,6 +114,18 @@ def test_play_advances_one_step_per_tick_pause_stops_and_the_last_step_ends_play
     at.run()
     assert at.session_state["bpe.lab"].step == 10 and not at.session_state["bpe.playing"]
     assert "Training stopped here" in narration(at)
+
+
+def test_a_step_by_hand_while_playing_takes_over(monkeypatch):
+    clock = itertools.count(0, 60)  # every run is a timer tick, as above
+    monkeypatch.setattr(ui.stepper, "time", SimpleNamespace(monotonic=lambda: next(clock)))
+    at = open_page(TRAIN, preset="sennrich", step="2")
+    at.button(key="w.play.main").click().run()
+    assert at.session_state["bpe.playing"] and at.session_state["bpe.lab"].step == 3
+    at.button(key="w.next.main").click().run()  # a clicker's PageDown while playing: one step on, and play stops
+    assert not at.session_state["bpe.playing"] and at.session_state["bpe.lab"].step == 4
+    at.run()
+    assert at.session_state["bpe.lab"].step == 4
 
 
 def test_word_table_example_shows_each_word_with_its_segmentation():
@@ -221,6 +236,16 @@ def test_own_text_is_trained_on_and_hostile_markup_is_only_text():
     assert plain(chips) == hostile.replace(" ", "·")  # every character shown, as text
 
 
+def test_a_text_handed_in_folds_the_corpus_box_once_it_trains_so_its_step_is_on_the_first_screen():
+    at = open_page(TRAIN, preset="own-text")
+    assert at.expander[0].label == "Corpus" and at.expander[0].proto.expanded  # open for your own text
+    at.text_area(key="w.own_text").set_value("banana bandana banana band").run()
+    assert not at.exception and "Merge" in narration(at)
+    assert not at.expander[0].proto.expanded
+    at.button(key="w.next.main").click().run()
+    assert not at.expander[0].proto.expanded  # folded for good, until the learner opens it
+
+
 def test_an_uploaded_text_file_becomes_the_corpus():
     at = open_page(TRAIN, preset="own-text")
     at.file_uploader(key="w.upload").set_value(("notes.txt", "banana bandana banana".encode(), "text/plain")).run()
@@ -300,7 +325,7 @@ def test_vocabulary_lists_tokens_with_their_step_and_draws_a_merge_tree():
     base = table.set_index("id").loc[0]  # a base byte: there from step 0, made by no pair; never Python's None
     assert (base["token"], base["created at step"], base["count then"]) == ("‹NUL›", 0, "–")
     (tree,) = at.get("graphviz_chart")
-    assert 'label=<X = aaab<BR/><FONT POINT-SIZE="8">id 258 · step 3</FONT>>' in tree.proto.spec
+    assert 'label=<X = aaab<BR/><FONT POINT-SIZE="11">id 258 · step 3</FONT>>' in tree.proto.spec
     at.text_input(key="w.vocab_query").set_value("aa").run()
     assert set(at.dataframe[0].value["id"]) >= {256, 258}
     assert len(at.get("vega_lite_chart")) == 1  # the length histogram

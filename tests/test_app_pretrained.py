@@ -103,10 +103,21 @@ def test_vocabulary_search_and_merge_tree_for_gpt4o(gpt4o):
     assert token_id in found["id"].tolist() and len(found) <= 500
     at.selectbox(key="w.pretrained_tree").set_value(token_id).run()
     dot = at.get("graphviz_chart")[0].proto.spec
-    assert f'label=<ization<BR/><FONT POINT-SIZE="8">id {token_id} · merge {token_id - 255:,}</FONT>>' in dot
+    assert f'label=<ization<BR/><FONT POINT-SIZE="11">id {token_id} · merge {token_id - 255:,}</FONT>>' in dot
     rows = chart_rows(at.get("vega_lite_chart")[0])  # the length histogram, coloured by kind
     assert {"length": 1, "kind": "byte", "tokens": 256} in rows
     assert sum(row["tokens"] for row in rows) == 199_998  # every token but the two special ones
+
+
+def test_a_link_to_one_pretrained_tokens_tree_draws_it_first_until_another_vocabulary_is_chosen():
+    at = open_page(VOCAB, vocab="gpt2", token="41236")  # the Why page's link: GPT-2's " strawberry"
+    headers = [header.value for header in at.header]
+    assert headers.index("Merge tree") < headers.index("How GPT-2 began")  # it opened 990 px down, beside the search
+    assert "·strawberry" in at.get("graphviz_chart")[0].proto.spec
+    assert at.query_params["vocab"] == "gpt2" and at.query_params["token"] == "41236"
+    at.selectbox(key="w.vocab_of").set_value("o200k_base").run()
+    headers = [header.value for header in at.header]
+    assert headers.index("How GPT-4o began") < headers.index("Merge tree")
 
 
 def test_vocabulary_search_of_200k_tokens_is_cut_to_500_rows():

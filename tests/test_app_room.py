@@ -21,7 +21,7 @@ from bpe.teaching.room import REVEALED
 from ui.classroom import MEMBERSHIP, room_store
 from ui.redis_room_store import RedisRoomStore
 
-from .apptest_support import open_page, plain, unescape_markdown
+from .apptest_support import open_page, page_markup, plain, unescape_markdown
 from .app_server import free_port
 
 QUIZ = "pages/4_Predict_the_next_merge.py"
@@ -44,8 +44,8 @@ COOKIE_SCRIPT = re.compile(r'<script>document\.cookie = "bpe_lab_browser=[\w-]{2
 
 
 def raw_html(at) -> str:
-    """The page's HTML elements, less the cookie script (checked once, in its own test)."""
-    return "\n".join(element.value for element in at.html if not COOKIE_SCRIPT.fullmatch(element.value))
+    """The page's HTML elements, less the cookie script (checked once, in its own test) and the clicker's."""
+    return "\n".join(markup for markup in page_markup(at) if not COOKIE_SCRIPT.fullmatch(markup))
 
 
 def button(at, key: str):

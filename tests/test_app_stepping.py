@@ -49,20 +49,38 @@ def walk_line(at) -> str:
     return plain(html_with(at, "bpe-walk-line").split('<div class="bpe-tokens">')[0])
 
 
+def clicker_at(at) -> tuple[int, int]:
+    """Where the page's lesson is for the clicker: ``(place, places)`` (ui/clicker.py's marker)."""
+    marker = html_with(at, 'class="bpe-clicker"')
+    return int(re.search(r'data-at="(-?\d+)"', marker)[1]), int(re.search(r'data-count="(\d+)"', marker)[1])
+
+
 def test_the_encode_page_walks_the_text_one_merge_at_a_time_on_pagedown_and_back_on_pageup():
     at = open_page(ENCODE, preset="sennrich", step="10", text=" lowest newest")
     assert stat(at, "Tokens") == "3" and not [e for e in at.html if "bpe-walk-line" in e.value]  # all merges applied
-    assert at.button(key="w.walk.next").proto.shortcut == "pagedown" and at.button(key="w.walk.prev").proto.shortcut == "pageup"
-    at.button(key="w.walk.next").click().run()  # from the tokens, PageDown starts the walk at the bytes
+    assert at.button(key="w.clicker.next").proto.shortcut == "pagedown" and at.button(key="w.clicker.previous").proto.shortcut == "pageup"
+    assert clicker_at(at) == (0, 11)  # the tokens, then the walk's ten steps
+    at.button(key="w.clicker.next").click().run()  # from the tokens, PageDown starts the walk at the bytes
     assert walk_line(at) == "Step 0 of 9 · the text before any merge: 14 bytes"
-    at.button(key="w.walk.next").click().run()
+    assert stat(at, "Tokens") == "14"  # the numbers are the walk's: 14 bytes drawn, not the 3 tokens after every merge
+    assert at.query_params["walk"] == "0" and clicker_at(at) == (1, 11)
+    at.button(key="w.clicker.next").click().run()
     assert walk_line(at) == "Step 1 of 9 · merge 1: s + t → st, at 2 places"
+    assert stat(at, "Tokens") == "12"
     assert len(re.findall(r'class="bpe-tok[^"]*bpe-new"', html_with(at, "bpe-new"))) == 2  # both new tokens outlined
-    at.button(key="w.walk.prev").click().run()
+    at.button(key="w.clicker.previous").click().run()
     assert walk_line(at).startswith("Step 0 of 9")
     for _ in range(9):
-        at.button(key="w.walk.next").click().run()
-    assert not [e for e in at.html if "bpe-walk-line" in e.value]  # the last merge: back to the tokens and their ids
+        at.button(key="w.clicker.next").click().run()
+    assert walk_line(at).startswith("Step 9 of 9") and stat(at, "Tokens") == "3"  # the last merge, where the walk stops
+    assert at.button(key="w.clicker.next").disabled and clicker_at(at) == (10, 11)
+    at.button(key="w.walk.end").click().run()
+    assert not [e for e in at.html if "bpe-walk-line" in e.value] and "walk" not in at.query_params  # back to the tokens and their ids
+
+
+def test_a_link_to_a_step_of_the_encode_walk_opens_that_step():
+    at = open_page(ENCODE, preset="sennrich", step="10", text=" lowest newest", walk="4")
+    assert walk_line(at).startswith("Step 4 of 9") and clicker_at(at) == (5, 11)
 
 
 def test_a_page_switch_from_the_sidebar_keeps_the_example_the_step_and_presenter_mode():

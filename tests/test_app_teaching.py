@@ -13,7 +13,7 @@ from bpe.teaching.tie_lab import tie_lab_for_preset
 from bpe.teaching.tour import TOUR
 from ui.page_css import PRESENTER_ROOT_PX
 
-from .apptest_support import TRAIN, html_with, open_page, plain, stat, unescape_markdown
+from .apptest_support import TRAIN, html_with, open_page, page_markup, plain, stat, unescape_markdown
 
 QUIZ = "pages/4_Predict_the_next_merge.py"
 TIE_LAB = "pages/5_Tie_break_lab.py"
@@ -56,8 +56,8 @@ def test_the_quiz_and_tie_lab_work_on_every_example(page, preset):
 def test_hostile_text_from_a_link_is_shown_as_text(page, shown):
     at = open_page(page, text=HOSTILE, left="<", right="s")
     assert not at.exception
-    for element in at.html:
-        assert "<script" not in element.value and "<img" not in element.value
+    for markup in page_markup(at):
+        assert "<script" not in markup and "<img" not in markup
     assert any(shown in plain(element.value) for element in at.html)
 
 
@@ -210,6 +210,12 @@ def test_byte_inspector_shows_a_space_as_g_with_a_dot():
     assert any("shows it as U+0120 'Ġ'" in unescape_markdown(m.value) for m in at.markdown)
 
 
+def test_byte_inspectors_count_of_bytes_shown_differently_is_the_number_of_orange_stand_ins():
+    at = open_page(BYTES, text="aaabdaaabac é € 🙂")  # three spaces, €'s 82, 🙂's 9f 99 82: in five characters
+    orange = html_with(at, "bpe-bytes").count("bpe-remapped")
+    assert orange == 7 and metric(at, "Bytes GPT-2 shows differently") == "7"
+
+
 def test_byte_inspector_shows_why_half_a_character_decodes_as_replacement():
     at = open_page(BYTES)
     at.button(key="w.byte_example.e2 82").click().run()
@@ -268,6 +274,7 @@ def test_each_tour_step_opens_its_page_set_up_as_the_step_says(step):
         assert any(step.params["text"] in widget.value for widget in [*at.text_input, *at.text_area])
     if "step" in step.params:
         assert at.session_state["bpe.lab"].step == int(step.params["step"])
+        assert not at.session_state["bpe.lab"].names  # 'aa' in every step, as the tour's text says (not Z on one page, aa on the next)
     if "left" in step.params:
         assert stat(at, "Counted (with overlap)") == "4"  # the tour's own claim: (a, a) four times
 

@@ -30,7 +30,8 @@ from .conftest import ARTIFACTS, FIRST_LOAD_MS, PHONE, PROJECTOR, TALL
 from .page_width import assert_fits_the_screens_width
 from . import test_browser_extend as extend
 from . import test_browser_families as families, test_browser_presenter as presenter, test_browser_streamlit_dom as streamlit_dom
-from . import test_browser_encoding_lessons as encoding_lessons, test_browser_train_merge as train_merge
+from . import test_browser_clicker as clicker, test_browser_encoding_lessons as encoding_lessons
+from . import test_browser_train_merge as train_merge
 
 pytestmark = pytest.mark.browser
 
@@ -64,11 +65,12 @@ def lesson_checks(*registries: dict) -> dict[str, list]:
 
 ON_A_PHONE = lesson_checks(
     presenter.ON_A_PHONE, families.ON_A_PHONE, train_merge.ON_A_PHONE, encoding_lessons.ON_A_PHONE, extend.ON_A_PHONE,
+    clicker.ON_A_PHONE,
 )
 """A lesson's checks of a page on a phone held upright, by the page's address."""
 ON_A_PROJECTOR = lesson_checks(
     presenter.ON_A_PROJECTOR, families.ON_A_PROJECTOR, streamlit_dom.ON_A_PROJECTOR, encoding_lessons.ON_A_PROJECTOR,
-    extend.ON_A_PROJECTOR,
+    extend.ON_A_PROJECTOR, clicker.ON_A_PROJECTOR,  # the clicker last: it steps on
 )
 """A lesson's checks of a page on one projector screen in presenter mode, by the page's address."""
 # axe rates a skipped heading level (h1 -> h3) "moderate", but a screen-reader user navigating by
@@ -176,6 +178,23 @@ def assert_the_title_is_whole(page, name: str) -> None:
     assert found["top"] >= found["bottom"] - 0.5, f"{name}: {found['next']!r} covers the title {found['title']!r}: {found}"
 
 
+FROM_THE_TOP = """() => { const start = document.createElement('div'); start.tabIndex = -1;
+  document.body.prepend(start); start.focus(); start.remove(); }"""
+"""The keyboard's place at the top of the page, as after a page load."""
+
+
+def assert_the_first_tab_stop_skips_to_the_lesson(page, name: str) -> None:
+    """The page's first Tab stop is Streamlit's "Skip to main content" (the sidebar's thirty-odd
+    stops come after it), and it takes the keyboard into the main area."""
+    page.evaluate(FROM_THE_TOP)
+    page.keyboard.press("Tab")
+    first = page.evaluate("() => document.activeElement.innerText.trim()")
+    assert first == "Skip to main content", f"{name}: the first Tab stop is {first!r}"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => !!document.activeElement.closest('[data-testid=\"stMain\"]')"), f"{name}: the skip link leads elsewhere"
+
+
 def switch_to_presenter_mode(page) -> None:
     """A projector's screen, then presenter mode switched on in the sidebar, as a teacher does it
     (the same session, redrawn in large type)."""
@@ -217,6 +236,7 @@ def test_each_page_fits_a_phone_and_passes_axe_whole_and_in_presenter_mode(page,
     page.set_viewport_size(TALL)
     expect(page.get_by_test_id("stSidebar")).to_be_visible()
     audit(page, picture, name)
+    assert_the_first_tab_stop_skips_to_the_lesson(page, name)
     switch_to_presenter_mode(page)
     audit(page, picture, f"{name}-presenter", whole=False)
     assert_fits_the_screens_width(page, f"{name} in presenter mode at 1280x720")

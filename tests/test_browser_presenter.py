@@ -125,6 +125,11 @@ def predict_on_one_screen(page, picture) -> None:
     page.locator("h1").click()
     page.keyboard.press("PageDown")  # the clicker reveals the answer, then moves on
     expect(page.locator('[data-testid="stAlert"]')).to_contain_text("Merge 3 joins")
+    # the evidence on one screen: the whole tie reason (over the corpus) and every row of the counts
+    expect(page.locator(".bpe-lab-table tbody tr")).to_have_count(4)
+    all_on_first_screen(page.locator('[data-testid="stAlert"]'), "the answer's reason, whole")
+    all_on_first_screen(page.locator(".bpe-lab-table tbody tr"), "the count of every answer", at_least=4)
+    picture(page, "predict-reveal-projector-1280x720")
     page.keyboard.press("PageDown")
     expect(page.get_by_role("heading", name="After 3 merges, which pair does merge 4 join?")).to_be_visible()
 
@@ -139,12 +144,14 @@ def compare_on_one_screen(page, picture) -> None:
 
 
 def vocabulary_on_one_screen(page, picture) -> None:
-    """Vocabulary at sennrich's step 10: the merge tree with labels of 24 px or more, then GPT-4's ' strawberry'."""
+    """Vocabulary at sennrich's step 10: the run's biggest merge tree (not the last merge's two
+    leaves, w + i), tokens of 24 px or more and ids of 18 px or more, then GPT-4's ' strawberry'."""
     tree = page.locator('[data-testid="stGraphVizChart"] svg')
-    expect(tree.locator("text", has_text="wi")).to_be_visible()
+    expect(tree.locator("text", has_text="·newest")).to_be_visible()
     all_on_first_screen(tree, "the merge tree")
     labels = dict(tree.evaluate(LABEL_PX))
-    assert min(labels["wi"], labels["w"], labels["i"]) >= 24, labels
+    assert min(labels["·newest"], labels["newest"], labels["ne"], labels["t"]) >= 24, labels
+    assert min(size for text, size in labels.items() if text.startswith("id ")) >= 18, labels
 
     choose(page, "Vocabulary of", "GPT-4 (100,261 tokens)")
     expect(page.get_by_role("heading", name="How GPT-4 began")).to_be_visible(timeout=FIRST_LOAD_MS)

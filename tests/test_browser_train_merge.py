@@ -31,9 +31,12 @@ def inside(found, width, height):
 
 
 def step_3_on_the_first_screen(page, picture) -> None:
-    """Train at sennrich's step 3: the controls, the headline, the chart and the corpus share the
-    first screen of the page's size (a laptop's, a phone's), and nothing is cut off at its right edge."""
+    """Train at sennrich's step 3: the controls, the headline, the chart (on a phone: after the
+    corpus) and the corpus share the first screen of the page's size (a laptop's, a phone's), and
+    nothing is cut off at its right edge. On a phone the corpus is whole, in the page: a box that
+    scrolls inside the page hid most of it, with nothing to tell a finger so."""
     width, height = page.viewport_size["width"], page.viewport_size["height"]
+    phone = width < 500
     expect(page.locator(".bpe-headline")).to_contain_text("Merge 3 of 10")
     chart = page.locator('[data-testid="stVegaLiteChart"]').first
     expect(chart.locator('svg path[aria-label="bpe-pair-1"]')).to_be_visible()
@@ -41,8 +44,12 @@ def step_3_on_the_first_screen(page, picture) -> None:
     expect(after).to_be_visible()  # the "after" moment has faded in
 
     buttons = [page.get_by_role("button", name=name, exact=False) for name in ("First", "Previous", "Next", "Last", "Play")]
-    for found in [*buttons, page.get_by_role("slider"), page.locator(".bpe-headline"), chart]:
+    for found in [*buttons, page.get_by_role("slider"), page.locator(".bpe-headline"), *([] if phone else [chart])]:
         assert inside(box(found), width, height), f"{found} is not inside the first {width}x{height} screen"
+    if phone:
+        layers = page.locator(".bpe-merge-view .bpe-layers")
+        assert layers.evaluate("e => e.scrollHeight <= e.clientHeight + 1"), "the corpus scrolls in a box of its own on a phone"
+        assert box(chart)["y"] >= box(layers)["y"] + box(layers)["height"] - 0.5, "on a phone the chart comes after the corpus"
     tops = {round(box(button)["y"]) for button in buttons}
     assert len(tops) == 1, f"the step buttons are not one row: tops {tops}"
 
@@ -120,9 +127,15 @@ def test_hovering_a_bar_marks_its_places_and_before_after_is_one_click_apart(pag
     assert plain != "rgb(255, 216, 77)"
     expect(before.locator('[data-l="2"]').first).not_to_have_css("background-color", "rgb(255, 216, 77)")
 
-    # a tied pair in the narration links the same way
+    # a tied pair in the narration links the same way, hovered, or focused (a key's Tab, a finger's tap)
     page.locator('.bpe-why [data-pair="2"]').hover()
     expect(before.locator('[data-l="2"]').first).to_have_css("background-color", "rgb(255, 216, 77)")
+    page.mouse.move(5, 5)
+    tied = page.locator('.bpe-why [data-pair="3"]')
+    tied.focus()
+    expect(before).to_be_visible()
+    expect(before.locator('[data-l="3"]').first).to_have_css("background-color", "rgb(255, 216, 77)")
+    tied.blur()
 
     page.mouse.move(5, 5)
     expect(after).to_be_visible()

@@ -10,6 +10,7 @@ from bpe.views.charts import (
     CHOSEN, OTHER, STATUS_COLORS, TIED, compression_chart, length_histogram, pair_chart, pair_rows, with_rows,
     with_step,
 )
+from bpe.views.chart_text import chart_table_html
 from bpe.views.naming import wikipedia_names
 
 
@@ -39,6 +40,13 @@ def test_pair_chart_highlights_the_chosen_pair_and_marks_the_ties():
     assert label["encoding"]["text"] == {"field": "label", "type": "nominal"}
     # every bar carries its count (an audience cannot hover a tooltip); the winner also says so
     assert [r["label"] for r in rows[:5]] == ["7 ◀ merged", "7", "7", "6", "6"]
+
+
+def test_the_pair_charts_table_for_screen_readers_reads_pairs_counts_and_status_not_the_bars_keys():
+    table = chart_table_html(pair_chart(trained("sennrich"), 3).to_dict())
+    assert "<th>pair</th><th>count</th><th>status</th></tr>" in table
+    assert "<td>1. o + w</td><td>7</td><td>chosen</td>" in table
+    assert "bpe-pair-" not in table and "◀" not in table
 
 
 def test_pair_chart_orders_bars_best_first():

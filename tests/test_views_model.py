@@ -131,8 +131,8 @@ def test_names_skip_letters_the_corpus_uses_and_stop_for_big_runs():
 def test_merge_tree_of_x_shows_z_and_y_down_to_bytes():
     dot = merge_tree_dot(trained("wikipedia"), 258, names={256: "Z", 257: "Y", 258: "X"})
     assert dot.startswith("digraph merges {") and dot.endswith("}")
-    assert 'label=<X = aaab<BR/><FONT POINT-SIZE="8">id 258 · step 3</FONT>>' in dot
-    assert 'label=<Z = aa<BR/><FONT POINT-SIZE="8">id 256 · step 1</FONT>>' in dot
+    assert 'label=<X = aaab<BR/><FONT POINT-SIZE="11">id 258 · step 3</FONT>>' in dot
+    assert 'label=<Z = aa<BR/><FONT POINT-SIZE="11">id 256 · step 1</FONT>>' in dot
     assert dot.count("->") == 6  # X -> Z, Y; Z -> a, a; Y -> a, b
 
 

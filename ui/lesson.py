@@ -3,7 +3,7 @@
 A page whose lesson is a sequence (the Extend page's new merges, Vocabulary health's groups of
 tokens) keeps the moment shown in one :class:`~ui.state.SessionValue` that its link also carries,
 and draws this row: first, previous (PageUp), next (PageDown, what a presenter's clicker sends),
-last, and a slider for a long sequence. A clicker mechanism for every page moves the same value.
+last, and a slider for a long sequence; the clicker (``ui.clicker``) routes PageDown / PageUp to it.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from . import clicker
 from .state import SessionValue, widget_key
 
 SLIDER_FROM = 6
@@ -36,4 +37,10 @@ def lesson_stepper(value: SessionValue[int], last: int, *, key: str, name: str, 
     row.caption(label(at))
     if last + 1 >= SLIDER_FROM:
         row.slider(name, 0, last, label_visibility="collapsed", width="stretch", **value.widget(suffix=key, show=lambda _: at))
+    with row:  # PageDown / PageUp reach these buttons whatever was clicked last (the slider took them)
+        clicker.keys(
+            next_key=widget_key(key, "next"), previous_key=widget_key(key, "previous"), at=at, count=last + 1,
+            at_end=f"That was the end of the lesson ({label(last)}): PageUp goes back.",
+            at_start=f"This is the start of the lesson ({label(0)}): PageDown goes on.",
+        )
     return at

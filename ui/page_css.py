@@ -9,6 +9,8 @@ adds :data:`A11Y_CSS`, :data:`LAYOUT_CSS` and :data:`STALE_CSS` to every page, a
 
 from __future__ import annotations
 
+from bpe.views.pointer import TOUCH
+
 from .streamlit_dom import (
     BUTTON, CAPTION, CHOSEN_PILL, ELEMENT_CONTAINER, GRAPHVIZ, HEADER, HEADING_TEXT, HORIZONTAL_BLOCK, LAYOUT_WRAPPER, MAIN, MAIN_BLOCK,
     PAGE_LINK_LABEL, PRIMARY_BUTTON, SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX, SHORTCUT_HINT, SLIDER, STALE, TERTIARY_KIND,
@@ -17,8 +19,10 @@ from .streamlit_dom import (
 
 STEPPER = keyed("bpe-stepper")
 """The stepper's row (``ui.stepper.stepper``: a keyed horizontal container)."""
-WALK = keyed("bpe-walk-buttons")
-"""The Encode page's merge-walk buttons (a keyed horizontal container)."""
+WALK = keyed("bpe-walk-row")
+"""A clicker walk's Previous / Next row (``ui.clicker.walk_buttons``: a keyed horizontal container)."""
+QUIZ = keyed("bpe-quiz")
+"""The quiz's question and corpus (a keyed container of ``pages/4_Predict_the_next_merge.py``)."""
 HOME = keyed("bpe-home")
 """The home page's content (its descriptions are the page: a phone keeps them)."""
 ROOM = keyed("bpe-room")
@@ -44,8 +48,12 @@ LAYOUT_CSS = f"""
 {MAIN} h1 {{ padding-top: 0; }}
 /* The stepper: one compact row (see ui.stepper.stepper). */
 {STEPPER} {{ flex-wrap: wrap; row-gap: .3rem; }}
+{WALK} {{ flex-wrap: wrap; row-gap: .3rem; }}
+{WALK} > * {{ max-width: 100%; min-width: 0; }}  /* a row of pills beside the walk wraps inside the page's width */
 {STEPPER} {SLIDER} {{ flex: 1 1 8rem; min-width: 8rem; padding: 0 .6rem; }}
 {STEPPER} {BUTTON} button {{ min-height: 2.4rem; }}
+/* A clicker's key from far down the page scrolls its buttons to the top: clear of the header's band. */
+{STEPPER} {BUTTON} button, {WALK} {BUTTON} button {{ scroll-margin-top: 3.5rem; }}
 {keyed("w-first-")} p, {keyed("w-last-")} p, {keyed("w-play-")} p, {keyed("w-moment-")} p {{
   {_HIDDEN} }}
 .bpe-pair-legend {{ margin-top: -.6rem; }}
@@ -58,12 +66,12 @@ LAYOUT_CSS = f"""
 @media (max-width: 640px) {{
   {MAIN_BLOCK} {{ padding-left: .75rem; padding-right: .75rem; padding-top: 3.8rem; }}
   {MAIN} {VERTICAL_BLOCK} {{ gap: .55rem; }}
-  .bpe-layers {{ --bpe-corpus-height: 8.5rem; }}
+  .bpe-layers {{ --bpe-corpus-height: none; }}  /* the page scrolls: a box in a box hid most of the corpus, with no cue to a finger */
   {MAIN} h1 {{ font-size: 1.6rem; }}
   {MAIN}:not(:has({HOME})) {CAPTION} {{ display: none; }}  /* a lesson's intro: the home page's are its content */
   {LAYOUT_WRAPPER}:has(> {keyed("bpe-why")}) {{ order: 1; }}  /* the "why" after the chart and the corpus */
   {keyed("w-tables")} {{ order: 2; }}
-  {STEPPER} kbd, {STEPPER} p, {WALK} kbd, {WALK} p {{ {_HIDDEN} }}  /* icons only: one row */
+  {STEPPER} kbd, {STEPPER} p, {WALK} {BUTTON} kbd, {WALK} {BUTTON} p {{ {_HIDDEN} }}  /* icons only: one row (a walk's pills keep their names) */
   {STEPPER} {{ column-gap: .35rem; }}
   {STEPPER} {BUTTON} button {{ padding: 0 .5rem; min-width: 2.4rem; }}
   {STEPPER} {SELECTBOX} {{ width: 7rem !important; }}
@@ -82,6 +90,7 @@ A11Y_CSS = f"""
 {CAPTION} {{ opacity: 1 !important; color: #5C6066 !important; }}
 {CAPTION} p {{ color: inherit; }}
 {SHORTCUT_HINT} {{ opacity: 1 !important; }}
+@media {TOUCH} {{ {SHORTCUT_HINT} {{ display: none !important; }} }}  /* "PageDown" means nothing to a finger */
 {SECONDARY_KIND} kbd, {TERTIARY_KIND} kbd {{ color: #5C6066 !important; }}
 /* A chosen pill's blue text on its blue tint: 3.9:1 while hovered; a darker blue keeps 4.5:1 and more. */
 {CHOSEN_PILL} p {{ color: #005A8C; }}
@@ -117,12 +126,15 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 {MAIN}:not(:has({HOME})) {ELEMENT_CONTAINER}:has({CAPTION}) {{ display: none; }}  /* the presenter says it */
 {MAIN} .bpe-tokens {{ font-size: 1.3rem; }}
 {MAIN} .bpe-narration .bpe-tokens {{ font-size: inherit; }}
-{MAIN} {PRIMARY_BUTTON} kbd, {MAIN} {SECONDARY_BUTTON} kbd {{
+{MAIN} {PRIMARY_BUTTON} kbd, {MAIN} {SECONDARY_BUTTON} kbd, {MAIN} {TERTIARY_KIND} kbd {{
   display: none; }}  /* the shortcut hints: the presenter knows them, and the labels need the room */
-{STEPPER} {BUTTON} button {{ min-height: 2rem; padding-top: 0; padding-bottom: 0; }}
+{STEPPER} {BUTTON} button, {WALK} {BUTTON} button {{ min-height: 2rem; padding-top: 0; padding-bottom: 0; }}
+{WALK} {BUTTON} p {{ {_HIDDEN} }}  /* a clicker's Previous / Next: icons, beside what they walk */
 {MAIN}:has(.bpe-splits) h2 {{ font-size: 1.5rem; }}  /* a card of splits needs the room */
 {MAIN} ul.bpe-why {{ font-size: 1rem; line-height: 1.3; columns: 3 15rem; column-gap: 1.4em; }}
 {MAIN} .bpe-layers {{ --bpe-corpus-height: max(8rem, calc(100vh - 19.5rem)); }}
+/* The quiz's answer: its count table under the answers, every row on the projector's one screen. */
+{QUIZ} .bpe-lab-table :is(th, td) {{ padding-top: .12em; padding-bottom: .12em; }}
 </style>
 """
 """Presenter mode's large type: the root font size, token chips, and room for the lesson."""

@@ -14,14 +14,14 @@ from .stepper import step_slider
 from .training import Trained, clamp_step, get_trained
 
 
-def run_summary(trained_trace) -> None:
-    """One caption line naming the example, the settings and the step in use."""
+def run_summary(trained_trace, *, step: bool = True) -> None:
+    """One caption line naming the example, the settings and (``step``) the step in use."""
     current = lab()
     settings = trained_trace.settings
+    at = f" · step {current.step:,} of {len(trained_trace.steps):,}" if step else f" · {len(trained_trace.steps):,} merges"
     st.caption(
         f"**{SOURCES[current.source]}** · {settings.unit} · pre-tokenizer {escape_markdown(settings.pretokenizer)} · "
-        f"ties: {settings.tie_break} · step {current.step:,} of {len(trained_trace.steps):,} "
-        "(change them in the sidebar or on the Train page)."
+        f"ties: {settings.tie_break}{at} (change them in the sidebar or on the Train page)."
     )
 
 

@@ -22,6 +22,7 @@ from bpe.views.pretrained_vocab import MERGES_PAGE, SEARCH_ROWS, first_merges, m
 from bpe.views.tables import search_vocab
 
 from . import tokenizers
+from .clicker import Walk, walk_buttons
 from .render import presenter, show_chart
 from .state import SessionValue
 from .widgets import VOCAB_QUERY, vocab_search
@@ -30,6 +31,10 @@ PAGE = SessionValue("merges_page", 1)
 """Which page of a pretrained tokenizer's merges is shown."""
 TREE_TOKEN = SessionValue("pretrained_tree", None)
 """The token whose merge tree is drawn."""
+TREE_FIRST = SessionValue("pretrained_tree_first", False)
+"""A link opened the page on one token's tree (the Why page's " strawberry"): its tree comes first,
+across the page, until the learner picks another vocabulary (beside the search, below how the
+tokenizer began, it opened 990 px down, scaled to 8 px labels)."""
 
 
 @st.cache_resource(show_spinner="Indexing the vocabulary (once per server)…")
@@ -56,8 +61,11 @@ def show(name: str, *, tree_first: bool = False) -> None:
     made, _, histogram = _tables(name)
     if tree_first:
         found, _ = _search(name, VOCAB_QUERY.get())
-        st.header("Merge tree")
-        tree(tokenizer, made, TREE_TOKEN.among(tree_options(found, made)))
+        if not presenter():  # on a projector the walk's label names the tree: its rows go to the tree
+            st.header("Merge tree")
+        options = tree_options(found, made)
+        token_walk(tokenizer, options, dict(zip(found["id"], found["token"])))
+        tree(tokenizer, made, TREE_TOKEN.among(options))
         with st.container(key="bpe-below"):
             how_it_began(name, tokenizer, made)
             search_and_tree(name, tokenizer, made, draw_tree=False)
@@ -89,6 +97,18 @@ def tree_options(found: pd.DataFrame, made) -> list[int]:
     return [int(token_id) for token_id in found["id"] if int(token_id) in made] or sorted(made)[:SEARCH_ROWS]
 
 
+def token_label(tokenizer, token_id: int, labels) -> str:
+    return f"{token_id} · {labels.get(token_id, tokenizer.token_text(token_id))}"
+
+
+def token_walk(tokenizer, options: list[int], labels) -> None:
+    """The clicker's lesson: the merged tokens among the search results, each with its tree."""
+    walk_buttons(Walk(
+        "token", tuple(options), lambda: TREE_TOKEN.among(options), TREE_TOKEN.set,
+        title=lambda token_id: f"{labels.get(token_id, tokenizer.token_text(token_id))} (id {token_id})",
+    ))
+
+
 def tree(tokenizer, made, token_id: int) -> None:
     st.graphviz_chart(tokenizer_merge_tree_dot(tokenizer, token_id, made, font_size=tree_font_pt(presenting=presenter())))
     st.caption("Orange: merged tokens, with the merge that made them; green: single bytes.")
@@ -106,9 +126,11 @@ def search_and_tree(name: str, tokenizer, made, *, draw_tree: bool) -> None:
         st.header("Merge tree")
         options = tree_options(found, made)
         labels = dict(zip(found["id"], found["token"]))
+        if draw_tree:
+            token_walk(tokenizer, options, labels)
         chosen = st.selectbox(
             "Token (from the search results)", options, **TREE_TOKEN.widget(options=options),
-            format_func=lambda token_id: f"{token_id} · {labels.get(token_id, tokenizer.token_text(token_id))}",
+            format_func=lambda token_id: token_label(tokenizer, token_id, labels),
         )
         if draw_tree:
             tree(tokenizer, made, chosen)

@@ -11,11 +11,13 @@ from bpe.app.pages import PAGES, Page
 from bpe.tokenizer import Tokenizer
 from bpe.trace import Trace
 from bpe.views.chart_text import SR_ONLY_CSS, chart_table_html
+from bpe.views.clicker import CLICKER_CSS
 from bpe.views.encoding import WALK_CSS
 from bpe.views.labs import LABS_CSS
 from bpe.views.merge_html import MERGE_CSS
 from bpe.views.naming import MAX_NAMED_MERGES, wikipedia_names
 from bpe.views.narration import NARRATION_CSS
+from bpe.views.pointer import POINTER_CSS
 from bpe.views.presenter import PRESENTER_SCALE, PRESENTER_STEP_SCALE, scale_fonts
 from bpe.views.stats import STATS_CSS
 from bpe.views.tables import TABLES_CSS
@@ -27,7 +29,10 @@ from .page_css import A11Y_CSS, LAYOUT_CSS, PRESENTER_CSS, RECONNECT_CSS, STALE_
 from .tour import tour_bar
 from .training import Trained
 
-_CSS = A11Y_CSS + SR_ONLY_CSS + TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS + MERGE_CSS + STALE_CSS + LAYOUT_CSS + RECONNECT_CSS
+_CSS = (
+    A11Y_CSS + POINTER_CSS + CLICKER_CSS + SR_ONLY_CSS + TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS
+    + MERGE_CSS + STALE_CSS + LAYOUT_CSS + RECONNECT_CSS
+)
 
 
 _ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +68,13 @@ def page_setup(page: Page) -> None:
             "Leave presenter mode", key=widget_key("leave_present"), icon=":material/close_fullscreen:", type="tertiary",
             on_click=url.PRESENT.set, args=(False,),
         )
+
+
+def page_title(page: Page) -> None:
+    """The page's heading: its title, in words only. A Material icon in a heading is a word to a
+    screen reader (":material/school: Train" reads "school Train"); the sidebar's link keeps the icon.
+    No anchor link beside it: the keyboard's first stop after "Skip to main content" is the lesson."""
+    st.title(page.title, anchor=False)
 
 
 def presenter() -> bool:

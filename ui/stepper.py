@@ -12,21 +12,27 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from . import url
+from . import clicker, url
 from .state import LAB, PLAYING, SessionValue, bind, lab, update_lab, widget_key
 from .training import Trained
 
 SPEEDS = {"1 step/s": 1.0, "2 steps/s": 2.0, "5 steps/s": 5.0}  # short: the select is one button wide, even on a phone
 SPEED = SessionValue("speed", "2 steps/s")
 LAST_TICK = SessionValue("last_tick", 0.0)
-"""When the step last moved (a click or a tick), so a click is never followed at once by a tick."""
+"""When the step last moved on its own (a tick) or the page was drawn whole: a full run is never a tick."""
 HOLD_BEFORE = SessionValue("hold_before", False)
 """The Train page shows the corpus *before* each merge until "Before / after" (key B) is pressed again."""
 
 
 def _go(step: int) -> None:
+    """A step chosen by hand (a button, the slider, a clicker's key): it takes over from play."""
     update_lab(step=step)
-    LAST_TICK.set(time.monotonic())  # a click is this tick: play goes on from here
+    PLAYING.set(False)
+
+
+def _go_by(steps: int, total: int) -> None:
+    """From the step shown *now* (not when the button was drawn): two quick presses of a clicker take two steps."""
+    _go(min(max(lab().step + steps, 0), total))
 
 
 def _toggle_play(total: int) -> None:
@@ -98,13 +104,13 @@ def stepper(total: int, *, key: str = "main") -> int:
     row = st.container(horizontal=True, key=f"bpe-stepper-{key}", vertical_alignment="center", gap="small")
     row.button("First", icon=":material/first_page:", key=widget_key("first", key), on_click=_go, args=(0,), disabled=step == 0)
     row.button(
-        "Previous", icon=":material/chevron_left:", key=widget_key("prev", key), on_click=_go,
-        args=(max(step - 1, 0),), disabled=step == 0,
+        "Previous", icon=":material/chevron_left:", key=widget_key("prev", key), on_click=_go_by,
+        args=(-1, total), disabled=step == 0,
         shortcut="PageUp",  # what a presenter's clicker sends
     )
     row.button(
-        "Next", icon=":material/chevron_right:", key=widget_key("next", key), on_click=_go,
-        args=(min(step + 1, total),), disabled=step >= total, type="primary",
+        "Next", icon=":material/chevron_right:", key=widget_key("next", key), on_click=_go_by,
+        args=(1, total), disabled=step >= total, type="primary",
         shortcut="PageDown",
     )
     row.button("Last", icon=":material/last_page:", key=widget_key("last", key), on_click=_go, args=(total,), disabled=step >= total)
@@ -132,6 +138,12 @@ def stepper(total: int, *, key: str = "main") -> int:
         )
     else:
         row.caption("No merge was learned, so there is only step 0.")
+    with row:
+        clicker.keys(
+            next_key=widget_key("next", key), previous_key=widget_key("prev", key), at=step, count=total + 1,
+            at_end="That was the last merge: training stopped here. PageUp goes back.",
+            at_start="This is step 0, before any merge: PageDown goes on.",
+        )
     return step
 
 

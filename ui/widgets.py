@@ -1,4 +1,4 @@
-"""Widgets shared by the pages: the corpus editor and the vocabulary search box (the settings
+"""Widgets shared by the pages: the corpus editor and its box, and the vocabulary search box (the settings
 sidebar is :mod:`ui.settings_sidebar`).
 
 Each widget is bound to a :class:`ui.state.SessionValue` (see the guide there), so what the learner
@@ -23,6 +23,10 @@ from .state import SessionValue, bind, lab, update_lab, widget_key
 VOCAB_QUERY = SessionValue("vocab_query", "")
 """The Vocabulary page's search (shared by our runs and the pretrained tokenizers)."""
 UPLOAD = widget_key("upload")
+CORPUS_BOX = widget_key("corpus_box")
+HANDED_IN = SessionValue("corpus_handed_in", False)
+"""The learner's own text (typed or uploaded) was just handed in: once it trains, the Corpus box folds,
+so the step it trained is on the first screen (open, the box pushed it to the bottom of a laptop's)."""
 
 
 # -- the corpus (main area) ---------------------------------------------------------------------
@@ -55,6 +59,7 @@ def read_upload(data: bytes, name: str, *, file_id: str | None = None) -> None:
         UPLOAD_NOTE.set(("error", f"**Cannot use this file:** {why}. Training still uses the text above.", file_id))
         return
     OWN_TEXT.set(text)
+    HANDED_IN.set(True)
     bom = " (its byte-order mark, U+FEFF, removed: it is not part of the text)" if data.startswith(BOM.encode()) else ""
     UPLOAD_NOTE.set(("success", f"Loaded {escape_markdown(name)}{bom}.", file_id))
     update_lab(source=OWN_TEXT_SOURCE)
@@ -69,7 +74,7 @@ def corpus_editor() -> None:
     """Show the corpus; for 'your own' sources, edit it (text, .txt upload, or word table)."""
     current = lab()
     if current.source == OWN_TEXT_SOURCE:
-        st.text_area("Your text (Ctrl+Enter to train on it)", height=140, **OWN_TEXT.widget())
+        st.text_area("Your text (Ctrl+Enter to train on it)", height=140, **OWN_TEXT.widget(then=lambda: HANDED_IN.set(True)))
         held = st.file_uploader(  # the label names the limit: a bigger file is refused in the browser with only a red "!"
             f"…or upload a .txt file (UTF-8, at most {MAX_UPLOAD_MB} MB)", type=["txt"], **bind(UPLOAD, _read_upload),
             help=f"At most {MAX_UPLOAD_MB} MB and {MAX_CORPUS_CHARS:,} characters.",
@@ -105,6 +110,17 @@ def corpus_editor() -> None:
             "Edit a copy", on_click=_copy_to_own, width="stretch",
             help="Copy this corpus into 'your own' text or word table, keeping the settings, and edit it.",
         )
+
+
+def corpus_box(*, trained: bool) -> None:
+    """The Corpus box (:func:`corpus_editor` in an expander): open for the learner's own text or
+    table, folded once a text they handed in has ``trained``."""
+    if HANDED_IN.get() and trained:
+        st.session_state[CORPUS_BOX] = False  # subtle: before the expander is drawn, as for any widget
+        HANDED_IN.set(False)
+    own = lab().source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)
+    with st.expander("Corpus", expanded=own, key=CORPUS_BOX, on_change="rerun"):
+        corpus_editor()
 
 
 def vocab_search(*, example: str) -> str:

@@ -43,6 +43,15 @@ class CharBytes:
     remapped: bool
     """True when some byte is not printable Latin-1, so GPT-2 shows it as another character."""
 
+    @property
+    def remapped_bytes(self) -> int:
+        """How many of its bytes GPT-2 shows as another character (the orange stand-ins).
+
+        >>> [row.remapped_bytes for row in inspect_text("a é€🙂")]
+        [0, 1, 0, 1, 3]
+        """
+        return sum(BYTE_TO_UNICODE[b] != chr(b) for b in self.utf8)
+
 
 @dataclass(frozen=True)
 class ByteRole:

@@ -8,11 +8,11 @@ parameters that put it in the right state (small URL state only: a preset, a ste
     >>> [step.title for step in TOUR]
     ['Text is bytes', 'Count the pairs', 'Merge the most frequent pair', 'Repeat', 'Encode new text']
     >>> TOUR[2].page == pages.TRAIN.file, TOUR[2].params
-    (True, {'preset': 'wikipedia', 'step': '1'})
+    (True, {'preset': 'wikipedia', 'step': '1', 'names': '0'})
     >>> TOUR[2].url_path()
-    'Train?preset=wikipedia&step=1'
+    'Train?preset=wikipedia&step=1&names=0'
     >>> TOUR[2].link_params(3)
-    {'preset': 'wikipedia', 'step': '1', 'tour': '3'}
+    {'preset': 'wikipedia', 'step': '1', 'names': '0', 'tour': '3'}
 
 Scope: the tour's content and links. Out of scope: how a page reads its query parameters (each
 page parses and validates its own) and whether a page exists (a test in the app suite checks that).
@@ -21,6 +21,7 @@ page parses and validates its own) and whether a page exists (a test in the app 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from urllib.parse import urlencode
 
 from ..app import pages
@@ -47,6 +48,10 @@ class TourStep:
 
 TOUR_PARAM = "tour"
 """The query parameter a tour link adds: its step number, 1 to ``len(TOUR)``."""
+SPELLED = MappingProxyType({"names": "0"})
+"""Tokens spelled as their text ('aa', 'aaab') on every page the tour opens: the Train and Encode
+pages would name them as Wikipedia does (Z, Y, X), the quiz spells them, and one token under three
+names in three steps reads as three tokens."""
 
 
 TOUR: tuple[TourStep, ...] = (
@@ -70,7 +75,7 @@ TOUR: tuple[TourStep, ...] = (
         "The most frequent pair becomes a new token: a + a -> 'aa', token 256. Every occurrence is "
         "replaced left to right, and the corpus gets shorter.",
         pages.TRAIN.file,
-        {"preset": "wikipedia", "step": "1"},
+        {"preset": "wikipedia", "step": "1", **SPELLED},
     ),
     TourStep(
         "Repeat",
@@ -78,7 +83,7 @@ TOUR: tuple[TourStep, ...] = (
         "twice. At merge 2 two pairs tie at count 2, and the tie-break rule decides: try to predict "
         "it.",
         pages.QUIZ.file,
-        {"preset": "wikipedia", "step": "1"},
+        {"preset": "wikipedia", "step": "1", **SPELLED},
     ),
     TourStep(
         "Encode new text",
@@ -87,6 +92,6 @@ TOUR: tuple[TourStep, ...] = (
         pages.ENCODE.file,
         # Step 3 is the last: Wikipedia's example learns exactly three merges, and encoding is
         # about replaying all of them (at step 0 no learned merge would apply).
-        {"preset": "wikipedia", "step": "3", "text": "aaabdaaabac"},
+        {"preset": "wikipedia", "step": "3", "text": "aaabdaaabac", **SPELLED},
     ),
 )

@@ -11,6 +11,13 @@ the point instead).
     >>> chart_table_html({"datasets": {"curve": [{"merges": n} for n in range(500)]}}) is None
     True
 
+A chart whose rows carry fields for its drawing only (the key its bars are found by, a label's
+text) names the columns a reader needs in its ``usermeta``:
+
+    >>> spec["datasets"]["d1"][0]["key"] = "bpe-pair-1"
+    >>> "bpe-pair-1" in chart_table_html({**spec, "usermeta": {TABLE_COLUMNS: ["pair", "count"]}})
+    False
+
 Every value is escaped, so a token spelled ``<script>`` is read, never run.
 """
 
@@ -18,6 +25,8 @@ from __future__ import annotations
 
 import html
 
+TABLE_COLUMNS = "bpe_table_columns"
+"""The ``usermeta`` entry naming the columns of the table (all of them when absent)."""
 MAX_ROWS = 40
 """More rows than this is a curve, not a set of counts to read out one by one."""
 
@@ -38,7 +47,7 @@ def chart_table_html(spec: dict, *, max_rows: int = MAX_ROWS) -> str | None:
     (rows,) = datasets.values()
     if not rows or len(rows) > max_rows:
         return None
-    columns = list(rows[0])
+    columns = (spec.get("usermeta") or {}).get(TABLE_COLUMNS) or list(rows[0])
     head = "".join(f"<th>{html.escape(str(column))}</th>" for column in columns)
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(str(row.get(column, '')))}</td>" for column in columns) + "</tr>"

@@ -20,6 +20,8 @@ from types import MappingProxyType
 import altair as alt
 import pandas as pd
 
+from .chart_text import TABLE_COLUMNS
+from .pointer import hover_or_tap
 from ..spelling import spelled
 from ..trace import Trace
 
@@ -82,7 +84,7 @@ def pair_legend_html(step: int) -> str:
         )
     return (
         '<p class="bpe-legend bpe-pair-legend">' + " · ".join(items)
-        + ". The number on a bar is its count. Hover a bar to mark its places in the corpus.</p>"
+        + f". The number on a bar is its count. {hover_or_tap('Hover', 'Tap')} a bar to mark its places in the corpus.</p>"
     )
 
 
@@ -122,6 +124,7 @@ def pair_chart(
     return alt.layer(bars, labels).properties(
         height=alt.Step(bar_step), autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
         padding={"left": 5, "top": 2, "bottom": 2, "right": 95},
+        usermeta={TABLE_COLUMNS: ["pair", "count", "status"]},  # what a reader needs; not the bars' keys
     )
 
 

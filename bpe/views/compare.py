@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..teaching.tie_lab import first_divergence, merge_label, token_label, why_rule_picks
+from ..teaching.why_tokenization import PHENOMENA
 from ..tokenizer import Tokenizer
 from ..trace import MergeStep, Trace
 
@@ -206,3 +207,13 @@ def divergence_html(sentences: Sequence[str]) -> str:
         for index, sentence in enumerate(sentences)
     )
     return f'<div class="bpe-diff">{body}</div>'
+
+
+def lesson_texts(sample: str) -> dict[str, str]:
+    """The texts the Compare page's clicker walks, text -> its name: the example's own ``sample``,
+    then the first text of each "Why tokenization matters" card.
+
+    >>> list(lesson_texts(" lowest newer wider").items())[:3]
+    [(' lowest newer wider', "this example's text"), ('strawberry', 'Spelling'), ('1234567', 'Numbers')]
+    """
+    return {sample: "this example's text"} | {card.samples[0][1]: card.title for card in PHENOMENA.values()}

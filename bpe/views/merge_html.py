@@ -46,7 +46,7 @@ LINKED_RANKS = 20
 def _hover_rules() -> str:
     rules = []
     for rank in range(1, LINKED_RANKS + 1):
-        hovered = f':root:has([aria-label="bpe-pair-{rank}"]:hover, [data-pair="{rank}"]:hover)'
+        hovered = f':root:has([aria-label="bpe-pair-{rank}"]:hover, [data-pair="{rank}"]:is(:hover, :focus))'
         rules.append(
             f'{hovered} .bpe-before [data-l="{rank}"], {hovered} .bpe-before [data-r="{rank}"] '
             "{ box-shadow: 0 0 0 3px #111; background: #FFD84D; }"
@@ -76,12 +76,13 @@ MERGE_CSS = f"""
 @keyframes bpe-leave {{ from {{ visibility: visible; }} to {{ visibility: hidden; }} }}
 @keyframes bpe-arrive {{ from {{ visibility: hidden; }} to {{ visibility: visible; }} }}
 .bpe-merge-view:has(.bpe-pick-before:checked) .bpe-before,
-:root:has([aria-label^="bpe-pair-"]:hover, [data-pair]:hover) .bpe-merge-view .bpe-before {{
+:root:has([aria-label^="bpe-pair-"]:hover, [data-pair]:is(:hover, :focus)) .bpe-merge-view .bpe-before {{
   animation: none; visibility: visible; }}
 .bpe-merge-view:has(.bpe-pick-before:checked) .bpe-after,
-:root:has([aria-label^="bpe-pair-"]:hover, [data-pair]:hover) .bpe-merge-view .bpe-after {{
+:root:has([aria-label^="bpe-pair-"]:hover, [data-pair]:is(:hover, :focus)) .bpe-merge-view .bpe-after {{
   animation: none; visibility: hidden; }}
 .bpe-pairref {{ cursor: help; border-bottom: 2px dotted #555; }}
+.bpe-pairref:focus-visible {{ outline: 3px solid #E69F00; outline-offset: 2px; }}
 .bpe-merge-view .bpe-join::after {{ content: attr(data-n); }}
 {_hover_rules()}
 </style>
@@ -222,4 +223,4 @@ def before_legend(marks: PairMarks, pair: str, merge: int) -> str:
             f' · <span class="bpe-join bpe-join-overlap" data-n="2"></span> {counted - replaced:,} more counted but not '
             f"replaced (each overlaps the one before): {counted:,} counted in all"
         )
-    return legend + ". Hover a bar of the chart, or a tied pair, to mark its places."
+    return legend + ". Hover a bar of the chart, or hover or tap a tied pair, to mark its places."

@@ -11,8 +11,8 @@ visible, so a token spelled ``<b>`` or ``>`` cannot break out of its label.
     >>> print(merge_tree_dot(wikipedia, 258))      # X = Z + Y = (a a) + (a b)
     digraph merges {
       ...
-      n0 [label=<aaab<BR/><FONT POINT-SIZE="8">id 258 · step 3</FONT>>, fillcolor="#F7E0AD"];
-      n1 [label=<aa<BR/><FONT POINT-SIZE="8">id 256 · step 1</FONT>>, fillcolor="#F7E0AD"];
+      n0 [label=<aaab<BR/><FONT POINT-SIZE="11">id 258 · step 3</FONT>>, fillcolor="#F7E0AD"];
+      n1 [label=<aa<BR/><FONT POINT-SIZE="11">id 256 · step 1</FONT>>, fillcolor="#F7E0AD"];
       ...
       n0 -> n1; n0 -> n4;
     }
@@ -32,8 +32,9 @@ MAX_NODES = 127
 """A tree this big (64 leaves) is unreadable anyway; deeper nodes are cut with "…"."""
 
 
-DETAIL_SCALE = 0.55
-"""The id and step under a token, this much smaller than the token."""
+DETAIL_SCALE = 0.8
+"""The id and step under a token, this much smaller than the token (11 points under 14: 15 px on a
+laptop, 21 px on a projector; at 0.55 they were 11 px, too small to read)."""
 
 TREE_FONT_PT = 14
 """A token's label size in Graphviz points: drawn 4/3 as many pixels (19 px) unless the page scales
@@ -76,7 +77,7 @@ def tokenizer_merge_tree_dot(
     >>> print(tokenizer_merge_tree_dot(tok, 257, {256: (0, 97, 98), 257: (1, 256, 99)}))  # abc = (a b) c
     digraph merges {
       ...
-      n0 [label=<abc<BR/><FONT POINT-SIZE="8">id 257 · merge 2</FONT>>, fillcolor="#F7E0AD"];
+      n0 [label=<abc<BR/><FONT POINT-SIZE="11">id 257 · merge 2</FONT>>, fillcolor="#F7E0AD"];
       ...
     }
     """
@@ -124,6 +125,24 @@ def _tree_dot(
     add(token_id)
     lines.append("}")
     return "\n".join(lines)
+
+
+def biggest_tree(trace: Trace, step: int) -> int | None:
+    """The token learned by merge ``step`` or before whose tree has the most leaves (the latest on a
+    tie): the tree a page opens on, since the last merge's is often two leaves. ``None`` before any merge.
+
+    >>> from bpe import PRESETS, train
+    >>> wikipedia = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
+    >>> biggest_tree(wikipedia, 3), biggest_tree(wikipedia, 1), biggest_tree(wikipedia, 0)   # aaab = (a a) + (a b)
+    (258, 256, None)
+    """
+    leaves: dict[int, int] = {}
+    best = None
+    for merge in trace.steps[:step]:  # a merge's parts are older tokens: their counts are known
+        leaves[merge.new_id] = leaves.get(merge.left, 1) + leaves.get(merge.right, 1)
+        if best is None or leaves[merge.new_id] >= leaves[best]:
+            best = merge.new_id
+    return best
 
 
 def merge_tree_text(trace: Trace, token_id: int, *, limit: int = 20) -> str:

@@ -81,7 +81,8 @@ class Narration:
                 continue
             if isinstance(part, PairRef):
                 pair = self._line_html((TokenRef(part.left), " + ", TokenRef(part.right)))
-                out.append(f'<span class="bpe-pairref" data-pair="{part.rank}">{pair}</span>')
+                # focusable: a key or a finger marks its places as a mouse does (merge_html's :focus rules)
+                out.append(f'<span class="bpe-pairref" data-pair="{part.rank}" tabindex="0">{pair}</span>')
                 continue
             token = self.trace.tokens[part.token_id]
             piece = Piece(
@@ -234,7 +235,7 @@ def _tie_lines(trace: Trace, s: MergeStep, left: TokenRef, right: TokenRef) -> l
     if s.tie_count > MAX_TIES_SHOWN:
         tied.append(f" and {s.tie_count - MAX_TIES_SHOWN:,} more")
     return [
-        tuple(tied) + (" (hover one to mark it).",),
+        tuple(tied) + (" (hover or tap one to mark it).",),
         (f"The {rule.name} rule prefers {rule.summary}, so it picks ", left, " + ", right, "."),
     ]
 

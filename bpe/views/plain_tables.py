@@ -83,11 +83,16 @@ def scroll_box(table: str, label: str) -> str:
 
 def table_html(columns: Sequence[str], rows: Iterable[Sequence[object]], *, numeric: Sequence[bool]) -> str:
     """An HTML table: a header of ``columns``, then ``rows``; cells of ``numeric`` columns are
-    right-aligned with thousands separators."""
+    right-aligned with thousands separators (``None`` there: "–").
+
+    >>> table_html(["n"], [(None,)], numeric=[True])
+    '<table class="bpe-table"><tr><th>n</th></tr><tr><td class="bpe-number">–</td></tr></table>'
+    """
     header = "".join(f"<th>{html.escape(str(column))}</th>" for column in columns)
     body = "".join(
         "<tr>" + "".join(
-            f'<td class="bpe-number">{value:,}</td>' if is_number else f"<td>{html.escape(str(value))}</td>"
+            f'<td class="bpe-number">{"–" if value is None else format(value, ",")}</td>' if is_number
+            else f"<td>{html.escape(str(value))}</td>"
             for value, is_number in zip(row, numeric)
         ) + "</tr>"
         for row in rows

@@ -27,13 +27,14 @@ from ..trace import PairCount, Trace
 from .corpus_window import WINDOW_TOKENS, step_window
 from .merge_html import Layer, before_legend, merge_view_html
 from .occurrences import Chunk, chunks_of, mark_pairs, merged
+from .pointer import hover_or_tap
 from .stats import drawn_tokens_note
 from .token_html import pieces_for
 
 AFTER_LEGEND = (
     "Each box is one token; <b>bold with a thick outline</b> = made by this merge. · is a space, ↵ a newline, "
-    "→ a tab, ‹e2 82› bytes that are only part of a character. Hover a token for its id, its bytes and the "
-    "merge that made it."
+    "→ a tab, ‹e2 82› bytes that are only part of a character. "
+    + hover_or_tap("Hover a token for its id, its bytes and the merge that made it.", "")
 )
 
 

@@ -1,0 +1,109 @@
+"""The clicker's part of a page: where the lesson is, the script that routes PageDown / PageUp to it,
+and the hint that says why a key cannot act.
+
+A presenter's clicker sends PageDown and PageUp. Streamlit binds a key to a button (``shortcut=``),
+but only while no control holds the focus the key means something to: after a click on a slider,
+PageDown moves the slider (the lesson steps *backwards*); after a select, a switch or a text box,
+Streamlit's shortcut ignores it and nothing happens. So every lesson page draws
+:func:`clicker_html`: a marker naming the page's Next and Previous buttons (by their public
+``st-key-<key>`` class) and where the lesson is, and :data:`CLICKER_JS`, installed once per browser
+tab, takes PageDown / PageUp before any control does and clicks the marked button, after taking the
+focus from the control (a select's list closes, a text box hands in its text). A text box keeps its
+keys outside presenter mode (a learner typing may page through a long text); on a projector the
+clicker's keys are the lesson's. A page without the marker (the two tools) keeps every key.
+
+When the button is disabled (the last step, the first card) the key shows the marker's hint for a
+few seconds instead of doing nothing silently: the hint is a live region, so a screen reader says
+it too.
+
+    >>> html = clicker_html(next_key="w.next.main", previous_key="w.prev.main", at=3, count=11,
+    ...                     at_end="The last merge", at_start="Step 0", presenting=True)
+    >>> 'data-next="st-key-w-next-main"' in html, 'data-at="3"' in html, 'data-present="1"' in html
+    (True, True, True)
+    >>> 'role="status"' in html
+    True
+    >>> "&lt;b&gt;" in clicker_html(next_key="k", previous_key="p", at=0, count=2, at_end="<b>", at_start="", label="<b>")
+    True
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+CLICKER_CSS = """
+<style>
+.bpe-clicker { display: flex; align-items: center; min-height: 1px; }
+.bpe-clicker-at { font-size: .95rem; color: #1B1F24; }
+.bpe-clicker-hint { position: fixed; left: 50%; bottom: 1.2rem; transform: translateX(-50%); z-index: 999990;
+  max-width: min(40rem, 90vw); padding: .45rem .9rem; border-radius: .4rem; background: #1B1F24; color: #FFF;
+  font-size: 1rem; box-shadow: 0 2px 8px rgba(0, 0, 0, .25); }
+/* Empty, it stays in the page (a live region must be there before its text, or a screen reader misses it). */
+.bpe-clicker-hint:empty { padding: 0; box-shadow: none; }
+</style>
+"""
+"""The marker's label and the hint (fixed at the bottom of the screen, seen only while it has text)."""
+
+CLICKER_JS = """<script>
+(() => {
+  document.currentScript?.remove();  // run, it leaves no script in the page (a page's scripts are suspect: tests/test_browser_hostile.py)
+  if (window.bpeClicker) return;  // once per tab: Streamlit keeps the document across pages and reruns
+  window.bpeClicker = true;
+  const KEEP_KEYS = /^(checkbox|radio|range|button|submit|reset|file|color)$/;
+  const typing = (el) => !!el && (el.isContentEditable || el.tagName === "TEXTAREA"
+    || (el.tagName === "INPUT" && !KEEP_KEYS.test(el.type) && el.getAttribute("role") !== "combobox"));
+  let quiet = null;
+  const say = (marker, text) => {
+    const hint = marker.querySelector(".bpe-clicker-hint");
+    hint.textContent = text;
+    clearTimeout(quiet);
+    quiet = setTimeout(() => { hint.textContent = ""; }, 4000);
+  };
+  addEventListener("keydown", (event) => {
+    if ((event.key !== "PageDown" && event.key !== "PageUp") || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
+    const marker = document.querySelector(".bpe-clicker");
+    if (!marker) return;  // a page without a lesson keeps its keys
+    const focused = document.activeElement;
+    if (typing(focused) && marker.dataset.present !== "1") return;
+    // First, before any control: a slider would step backwards, a select or a switch swallow the key.
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    const forward = event.key === "PageDown";
+    const button = document.querySelector(`.${forward ? marker.dataset.next : marker.dataset.previous} button`);
+    if (focused && focused !== document.body && focused.blur) focused.blur();
+    if (!button || button.disabled) { say(marker, forward ? marker.dataset.end : marker.dataset.start); return; }
+    const box = button.getBoundingClientRect();
+    if (box.bottom < 0 || box.top > innerHeight) button.scrollIntoView({block: "start"});  // the lesson's part of a long page
+    button.click();
+  }, true);
+})();
+</script>"""
+"""The router (see the module's docstring). ``stopImmediatePropagation`` in the capture phase on
+the window: no control, and not Streamlit's own shortcut handler, sees the key after it."""
+
+
+def css_class(key: str) -> str:
+    """The public class Streamlit gives an element with ``key=`` (every other character a ``-``).
+
+    >>> css_class("w.next.main")
+    'st-key-w-next-main'
+    """
+    return "st-key-" + re.sub(r"[^a-zA-Z0-9_-]", "-", key.strip())
+
+
+def clicker_html(
+    *, next_key: str, previous_key: str, at: int, count: int, at_end: str, at_start: str, presenting: bool = False,
+    label: str = "",
+) -> str:
+    """The marker: the keys of the page's Next and Previous buttons, the lesson's place ``at`` of
+    ``count`` (read by tests), the hints for the last and the first place, an optional visible
+    ``label`` ("Card 3 of 7: Numbers"), and the hint's live region. Every text is escaped."""
+    attributes = {
+        "class": "bpe-clicker", "data-next": css_class(next_key), "data-previous": css_class(previous_key),
+        "data-at": str(at), "data-count": str(count), "data-end": at_end, "data-start": at_start,
+        "data-present": "1" if presenting else "0",
+    }
+    opening = " ".join(f'{name}="{html.escape(value)}"' for name, value in attributes.items())
+    shown = f'<span class="bpe-clicker-at">{html.escape(label)}</span>' if label else ""
+    return f'<div {opening}>{shown}<div class="bpe-clicker-hint" role="status" aria-live="polite"></div></div>'
+
