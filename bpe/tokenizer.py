@@ -157,7 +157,7 @@ class Tokenizer:
         reserved = entry is not None and bool(entry.reserved_tokens)
         return cls(
             unit=settings.unit,
-            pretokenizer=settings.pretokenizer if pretokenizer is None else pretokenizer,
+            pretokenizer=settings.split_after(merges) if pretokenizer is None else pretokenizer,
             end_of_word=settings.end_of_word,
             base=dict(enumerate(trace.base)),
             merges=[(s.left, s.right, s.new_id) for s in trace.steps[:merges]],

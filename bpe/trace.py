@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 TRACE_FORMAT = "bpe-lab/trace"
 TRACE_VERSION = 1
+VARIANT_TRACE_VERSION = 2
+"""A trace of a variant run (two stages, or a parallel corpus's languages) is written as version 2,
+so an older BPE Lab refuses it instead of reading it as a classic run; a classic trace stays version 1."""
 
 STOP_MERGES = "merges"
 STOP_VOCAB_SIZE = "vocab_size"
@@ -63,7 +66,8 @@ class MergeStep(NamedTuple):
     left: int
     right: int
     count: int
-    """Occurrences of the pair before the merge, counted with overlap ("aaa" has (a, a) twice)."""
+    """Occurrences of the pair before the merge, counted with overlap ("aaa" has (a, a) twice); under an
+    objective that lets one language choose, in that language (as ``top_counts`` and ``tie_count``)."""
     replacements: int
     """Replacements actually made, left to right without overlap ("aaa" -> "aa a": one)."""
     tie_count: int
@@ -91,6 +95,20 @@ class MergeStep(NamedTuple):
         return tuple(PairCount(a, b, count) for (a, b), count in zip(self.top, self.top_counts))
 
 
+class StageChange(NamedTuple):
+    """A two-stage run's transition (SuperBPE): after merge ``step`` the text is split by ``split``."""
+
+    step: int
+    split: str
+    words_before: int
+    """Distinct chunks the first stage trained on."""
+    words_after: int
+    tokens_before: int
+    """Tokens in the chunks just before the change, and in the new chunks with the same merges applied
+    (they differ only where the two splits cut a run of digits or punctuation differently)."""
+    tokens_after: int
+
+
 @dataclass(frozen=True)
 class Trace:
     settings: TrainSettings
@@ -107,6 +125,15 @@ class Trace:
     corpus: "Corpus | None" = field(default=None, compare=False, repr=False)
     """The words trained on, for views of the corpus (``None`` for a trace read from JSON, which
     stores the merges, not the corpus)."""
+    languages: tuple[str, ...] = ()
+    """A parallel corpus's languages (empty for one text)."""
+    language_tokens: tuple[tuple[int, ...], ...] = ()
+    """Per step from 0 (no merge): each language's tokens, its cost (empty for one text)."""
+    chosen_by: tuple[tuple[int, int], ...] = ()
+    """Per merge of an objective that lets one language choose (parity-aware): ``(its index, the
+    pair's count in it)`` (empty otherwise)."""
+    stage_change: StageChange | None = None
+    """Where a two-stage run changed its split (``None``: one stage, or the change not reached)."""
 
     # -- vocabulary -----------------------------------------------------------------------------
     @cached_property
@@ -151,12 +178,28 @@ class Trace:
     def tokens_after(self, step: int) -> int:
         return self.steps[step - 1].tokens_after if self.check_step(step) else self.initial_tokens
 
+    def language_costs(self, step: int) -> tuple[int, ...]:
+        """Each language's tokens after ``step`` merges (empty for a corpus of one text)."""
+        return self.language_tokens[self.check_step(step)] if self.language_tokens else ()
+
     def compression_curve(self) -> list[tuple[int, int, float]]:
         """``(step, tokens, bytes per token)`` from step 0 (no merges) to the last merge."""
         counts = [self.initial_tokens, *(step.tokens_after for step in self.steps)]
         return [(k, n, self.corpus_bytes / n if n else 0.0) for k, n in enumerate(counts)]
 
     # -- JSON -----------------------------------------------------------------------------------
+    def _variant_json(self) -> dict:
+        """What a variant run adds to the file (nothing for a classic run)."""
+        data: dict = {}
+        if self.languages:
+            data.update(languages=list(self.languages), language_tokens=[list(costs) for costs in self.language_tokens])
+            data["chosen_by"] = [list(pick) for pick in self.chosen_by]
+        if self.stage_change is not None:
+            data["stage_change"] = list(self.stage_change)
+        if data or self.settings.transition is not None or self.settings.objective != "classic":
+            data["version"] = VARIANT_TRACE_VERSION
+        return data
+
     def to_json(self) -> str:
         return json.dumps(
             {
@@ -178,6 +221,7 @@ class Trace:
                 "initial_tokens": self.initial_tokens,
                 "corpus_bytes": self.corpus_bytes,
                 "word_count": self.word_count,
+                **self._variant_json(),
             },
             separators=(",", ":"),
         )
@@ -193,7 +237,7 @@ class Trace:
 
     @classmethod
     def from_json(cls, text: str) -> "Trace":
-        data = read_versioned_json(text, format=TRACE_FORMAT, version=TRACE_VERSION, what="trace")
+        data = read_versioned_json(text, format=TRACE_FORMAT, version=(TRACE_VERSION, VARIANT_TRACE_VERSION), what="trace")
         try:
             base = tuple(Token(bytes.fromhex(hex_data), bool(ends)) for hex_data, ends in data["base"])
             steps = tuple(
@@ -206,12 +250,18 @@ class Trace:
                 for step, new_id, left, right, count, replacements, tie_count, tied, top, tokens_after,
                 words_changed in data["steps"]
             )
+            change = data.get("stage_change")
             trace = cls(
                 TrainSettings.from_dict(data["settings"]), base, steps, data["stop_reason"],
                 data["stop_detail"], data["initial_tokens"], data["corpus_bytes"], data["word_count"],
+                languages=tuple(data.get("languages", ())),
+                language_tokens=tuple(tuple(costs) for costs in data.get("language_tokens", ())),
+                chosen_by=tuple((language, count) for language, count in data.get("chosen_by", ())),
+                stage_change=None if change is None else StageChange(*change),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(f"the trace file is malformed: {error!r}") from error
+        _check_variant(trace)
         if not all(_is_whole(n) for n in (trace.initial_tokens, trace.corpus_bytes, trace.word_count)) or not (
             isinstance(trace.stop_reason, str) and isinstance(trace.stop_detail, str)
         ):
@@ -231,6 +281,20 @@ class Trace:
                     f"the trace file is malformed: merge {index + 1} has inconsistent ids or counts"
                 )
         return trace
+
+
+def _check_variant(trace: Trace) -> None:
+    """A variant run's records hold what its kind says (whole numbers, one cost per language and step)."""
+    languages, costs, change = trace.languages, trace.language_tokens, trace.stage_change
+    wrong = (
+        not all(isinstance(name, str) for name in languages)
+        or (languages and len(costs) != len(trace.steps) + 1)
+        or not all(len(row) == len(languages) and all(map(_is_whole, row)) for row in costs)
+        or not all(_is_whole(language) and language < len(languages) and _is_whole(count) for language, count in trace.chosen_by)
+        or (change is not None and not (isinstance(change.split, str) and all(map(_is_whole, change[2:])) and _is_whole(change.step)))
+    )
+    if wrong:
+        raise FormatError("the trace file is malformed: its languages' costs or its stage change have the wrong shape")
 
 
 def _is_whole(value: object) -> bool:

@@ -32,14 +32,18 @@ from contextlib import contextmanager
 from .active_symbols import ActivePairs
 from .corpus import Corpus
 from .end_of_word import mark_word, marker_ids
+from .errors import SettingsError
 from .first_seen import FirstSeenIndex
+from .language_counts import LanguageCounts
+from .merge_loop import merge_ids
+from .objectives import objective
 from .pair_counts import PairCounts
 from .pair_merge import count_pairs, index_pairs, merge_pair  # noqa: F401  (count_pairs, merge_pair: tests)
 from .settings import TrainSettings
 from .tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from .trace import (
     STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE,
-    MergeStep, Trace,
+    MergeStep, StageChange, Trace,
 )
 from .vocab import Token, base_tokens, token_sort_bytes
 
@@ -97,43 +101,54 @@ def train(
     ``verify_counts`` (for tests; slow) every merge is followed by a full recount that must equal
     the incrementally maintained counts.
     """
-    marker, mode = settings.end_of_word, settings.end_of_word_mode
     base = base_vocabulary(corpus, settings)
-    marker_id, attached = marker_ids(base)
     wanted = settings.target_merges(len(base))
-    char_id = {} if settings.unit == "byte" else {
-        token.data.decode("utf-8"): i for i, token in enumerate(base) if not token.ends_word
-    }
+    spell = _speller(base, settings)
+    words = [spell(text) for text, _ in corpus.words]
+    freqs = [freq for _, freq in corpus.words]
+    corpus_bytes = sum(len(text.encode("utf-8")) * freq for text, freq in corpus.words)
+    if settings.transition is not None and corpus.later is None:
+        raise SettingsError(
+            "SuperBPE's second stage trains on the text split again without cutting between words, and this corpus "
+            "holds no running text (a word table, or a corpus built without second_split): train on a text"
+        )
 
-    words: list[list[int]] = []
-    freqs: list[int] = []
-    corpus_bytes = 0
-    for text, freq in corpus.words:
-        encoded = text.encode("utf-8")
-        ids = list(encoded) if settings.unit == "byte" else [char_id[char] for char in text]
-        words.append(mark_word(ids, mode=mode, marker_id=marker_id, attached=attached))
-        freqs.append(freq)
-        corpus_bytes += len(encoded) * freq
-
-    run = _Run(words, freqs, base, settings)
+    run = _Run(words, freqs, base, settings, languages=corpus)
     initial_tokens = run.tokens_now
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     steps: list[MergeStep] = []
+    chosen_by: list[tuple[int, int]] = []  # parity-aware: per merge, the language that chose it and its count there
+    language_tokens = [] if run.languages is None else [tuple(run.languages.tokens)]
+    stage_change = None
     stop_reason, stop_detail = _reached(settings, wanted)
     while len(steps) < wanted:
+        if len(steps) == settings.transition:  # SuperBPE: the split is lifted and training goes on over the new chunks
+            run, stage_change = _second_stage(run, corpus.later, settings, steps, spell)
         stop = _stop_early(run, settings.min_frequency, deadline, time_limit_s)
         if stop:
             stop_reason, stop_detail = stop
             break
-        if run.active is None:
-            best, tie_count, tied, top, top_counts = _ranking(run.counts, settings)  # read before the merge
-        else:  # SentencePiece chooses among its active pairs only, pairs that no longer occur included
+        if run.active is not None:  # SentencePiece chooses among its active pairs only, pairs that no longer occur included
             chosen = run.active.choose(settings.max_ties)
             if chosen is None or chosen[0] < settings.min_frequency:
                 stop_reason, stop_detail = _no_active_pair(chosen, settings.min_frequency)
                 break
             best, tie_count, tied = chosen
             top, top_counts = _ranking(run.counts, settings)[3:] if run.counts else ((), ())
+        elif run.objective.by_language:  # one language's counts choose (parity-aware: the most tokens first)
+            language = run.languages.choosing(run.objective.order(run.languages.tokens), settings.min_frequency)
+            if language is None:
+                stop_reason, stop_detail = STOP_MIN_FREQUENCY, (
+                    f"in every language the most frequent pair occurs fewer than {settings.min_frequency} times"
+                )
+                break
+            best, tie_count, tied, top, top_counts = run.languages.ranking(
+                language, key=run.counts.keys.__getitem__, greatest_wins=run.counts.greatest_wins,
+                top_k=settings.top_k, max_ties=settings.max_ties,
+            )
+            chosen_by.append((language, best))  # the step's counts are that language's: what chose
+        else:
+            best, tie_count, tied, top, top_counts = _ranking(run.counts, settings)  # read before the merge
         before = run.tokens_now
         new_id, words_changed = run.merge(tied[0])
         if verify_counts:
@@ -145,6 +160,8 @@ def train(
                 top=top, top_counts=top_counts, tokens_after=run.tokens_now, words_changed=words_changed,
             )
         )
+        if run.languages is not None:
+            language_tokens.append(tuple(run.languages.tokens))
         if progress is not None and len(steps) % 100 == 0:
             progress(len(steps), wanted)
 
@@ -152,7 +169,38 @@ def train(
         settings=settings, base=base, steps=tuple(steps), stop_reason=stop_reason,
         stop_detail=stop_detail, initial_tokens=initial_tokens, corpus_bytes=corpus_bytes,
         word_count=len(words), corpus=corpus,
+        languages=corpus.languages, language_tokens=tuple(language_tokens), chosen_by=tuple(chosen_by),
+        stage_change=stage_change,
     )
+
+
+def _speller(base: tuple[Token, ...], settings: TrainSettings) -> Callable[[str], list[int]]:
+    """A training word's text -> its ids before any merge (the end-of-word marker placed)."""
+    marker_id, attached = marker_ids(base)
+    mode = settings.end_of_word_mode
+    if settings.unit == "byte":
+        return lambda text: mark_word(list(text.encode("utf-8")), mode=mode, marker_id=marker_id, attached=attached)
+    char_id = {token.data.decode("utf-8"): i for i, token in enumerate(base) if not token.ends_word}
+    return lambda text: mark_word([char_id[char] for char in text], mode=mode, marker_id=marker_id, attached=attached)
+
+
+def _second_stage(
+    run: "_Run", later: Corpus, settings: TrainSettings, steps: list[MergeStep], spell: Callable[[str], list[int]],
+) -> tuple["_Run", StageChange]:
+    """SuperBPE's transition: the same text split by the second stage's split, each chunk starting from
+    the merges learned so far applied in their order (as the authors' trainer inherits them, and as
+    encoding would), then a fresh run over those chunks."""
+    merges = [(step.left, step.right, step.new_id) for step in steps]
+    ranks = {(left, right): rank for rank, (left, right, _) in enumerate(merges)}
+    words = [merge_ids(spell(text), ranks, merges) for text, _ in later.words]
+    freqs = [freq for _, freq in later.words]
+    made = [(step.left, step.right) for step in steps]
+    after = _Run(words, freqs, run.base, settings, made=made)
+    change = StageChange(
+        step=len(steps), split=settings.second_split, words_before=len(run.words), words_after=len(words),
+        tokens_before=run.tokens_now, tokens_after=after.tokens_now,
+    )
+    return after, change
 
 
 def _reached(settings: TrainSettings, wanted: int) -> tuple[str, str]:
@@ -265,8 +313,13 @@ class _Run:
     """A training run's state between merges: the words, which words hold each pair, the pair
     counts, how many tokens the words hold and what the tie-break rule reads."""
 
-    def __init__(self, words: list[list[int]], freqs: list[int], base: tuple[Token, ...], settings: TrainSettings):
-        self.words, self.freqs = words, freqs
+    def __init__(
+        self, words: list[list[int]], freqs: list[int], base: tuple[Token, ...], settings: TrainSettings, *,
+        made: list[Pair] = (), languages: Corpus | None = None,
+    ):
+        """``made``: the pairs merged before this run starts (a second stage's); ``languages``: the
+        corpus whose ``word_languages`` these words are (a parallel corpus's)."""
+        self.words, self.freqs, self.base = words, freqs, base
         self.tokens_now = sum(len(ids) * freq for ids, freq in zip(words, freqs))
         # Words that contain each pair. Entries can go stale (the pair merged away from that word);
         # merge_pair skips stale words cheaply, and FirstSeenIndex prunes them.
@@ -276,7 +329,10 @@ class _Run:
         self.sort_bytes = [token_sort_bytes(token, settings.end_of_word) for token in base]
         self.hf_rank = hf_ranks(base, unit=settings.unit)
         self.token_bytes = [len(token.data) for token in base]
+        for pair in made:
+            self._add_token(pair)
         rule = tie_break_rule(settings.tie_break)
+        self.objective = objective(settings.objective)
         entry = settings.pretokenizer_entry
         # A pair whose merged piece the pre-tokenizer forbids is never counted (SentencePiece's rule).
         self.allowed = None if entry is None or entry.piece_rule is None else _PieceRule(entry.piece_rule, self.sort_bytes)
@@ -292,6 +348,10 @@ class _Run:
         self.active = None if rule.active_symbols is None else ActivePairs(
             rule.active_symbols, self.counts, characters=len(base), spelling=self._spelling,
         )
+        self.languages = None if languages is None or not languages.languages else LanguageCounts(
+            words, freqs, languages.word_languages, languages=len(languages.languages),
+            by_language=self.objective.by_language, allowed=None if self.allowed is None else self.allowed.__getitem__,
+        )
 
     def _spelling(self, pair: Pair) -> bytes:
         return self.sort_bytes[pair[0]] + self.sort_bytes[pair[1]]
@@ -299,14 +359,9 @@ class _Run:
     def merge(self, pair: Pair) -> tuple[int, int]:
         """Make the token ``pair`` stands for, merge it in every word that holds it and update
         the counts, the index and the keys; return ``(new id, words changed)``."""
-        left, right = pair
-        new_id = len(self.hf_rank)
-        # subtle: spellings simply concatenate, as the marker only ever ends the right token
-        self.sort_bytes.append(self.sort_bytes[left] + self.sort_bytes[right])
-        self.hf_rank.append(new_id)
-        self.token_bytes.append(self.token_bytes[left] + self.token_bytes[right])
-
-        deltas, rewritten, replaced = merge_pair(
+        new_id = self._add_token(pair)
+        merge = merge_pair if self.languages is None else self.languages.merge  # the latter: language by language
+        deltas, rewritten, replaced = merge(
             # a pair no longer occurring (SentencePiece merges those too) may have no entry left
             self.words, self.freqs, self.pair_words.pop(pair, ()), pair, new_id, self.pair_words
         )
@@ -324,6 +379,16 @@ class _Run:
         if self.active is not None:
             self.active.merged(pair, new_id, deltas)
         return new_id, len(rewritten)
+
+    def _add_token(self, pair: Pair) -> int:
+        """Record what the rules read of the token ``pair`` makes; return its id."""
+        left, right = pair
+        new_id = len(self.hf_rank)
+        # subtle: spellings simply concatenate, as the marker only ever ends the right token
+        self.sort_bytes.append(self.sort_bytes[left] + self.sort_bytes[right])
+        self.hf_rank.append(new_id)
+        self.token_bytes.append(self.token_bytes[left] + self.token_bytes[right])
+        return new_id
 
     def verify(self, step: int) -> None:
         if self.counts.count != count_pairs(self.words, self.freqs):

@@ -14,16 +14,19 @@ import json
 from .errors import FormatError
 
 
-def read_versioned_json(text: str, *, format: str, version: int, what: str) -> dict:
-    """Parse ``text`` and check its header; ``what`` names the file in messages ("trace")."""
+def read_versioned_json(text: str, *, format: str, version: int | tuple[int, ...], what: str) -> dict:
+    """Parse ``text`` and check its header; ``what`` names the file in messages ("trace");
+    ``version``: the one this BPE Lab reads, or each of them."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:
         raise FormatError(f"the {what} is not valid JSON ({error}); was the file cut short?") from None
     if not isinstance(data, dict) or data.get("format") != format:
         raise FormatError(f"not a BPE Lab {what}: expected \"format\": \"{format}\"")
-    if data.get("version") != version:
+    versions = version if isinstance(version, tuple) else (version,)
+    if data.get("version") not in versions or isinstance(data.get("version"), bool):
         raise FormatError(
-            f"{what} version {data.get('version')!r} is not supported: this BPE Lab reads version {version}"
+            f"{what} version {data.get('version')!r} is not supported: this BPE Lab reads version "
+            + " or ".join(map(str, versions))
         )
     return data
