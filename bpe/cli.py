@@ -9,6 +9,8 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe encode --tokenizer t.json --text "aaabdaaabac"
     python -m bpe decode --tokenizer t.json 258 100
     python -m bpe encode --pretrained gpt2 --text "hello world"
+    python -m bpe encode --pretrained gpt2 --text " tokenization" --dropout 0.1 --seed 0 --samples 1000
+    python -m bpe train --preset python-docs --transition 1500 --merges 2000      (SuperBPE)
     python -m bpe encode --pretrained gpt2 --file big.txt      (streamed; --file - reads standard input)
     python -m bpe encode --pretrained o200k_base --text "hello world"     # or gpt-4o; cl100k_base or gpt-4
     python -m bpe export --tokenizer t.json --format hf --out tokenizer.json
@@ -30,11 +32,13 @@ import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from . import cli_app
 from .checking.command import add_check_command
 from .cli_args import UsageError, add_train_arguments, corpus_from_args, note_bom, read_text_file, settings_from_args
 from .corpus import BOM, Corpus
+from .dropout import DROPOUT_RULES, Dropout, sample_segmentations
 from .errors import BpeError
 from .formats import all_formats, import_tokenizer, tokenizer_format
 from .ids import is_digits, read_id
@@ -106,11 +110,15 @@ def merge_records(trace: Trace) -> list[dict]:
 
 def _train(args: argparse.Namespace) -> None:
     settings = settings_from_args(args)
+    if args.transition is not None:
+        settings = replace(settings, transition=args.transition)
     text, words = corpus_from_args(args)
     if words is not None:
         corpus = Corpus.from_word_counts(words)
     else:
-        corpus = Corpus.from_text(text, pretokenizer=settings.pretokenizer, special_tokens=settings.cut_from_corpus)
+        corpus = Corpus.from_text(
+            text, pretokenizer=settings.pretokenizer, special_tokens=settings.cut_from_corpus, second_split=settings.second_split,
+        )
 
     started = time.perf_counter()
     trace = train(corpus, settings)
@@ -146,11 +154,16 @@ def _train(args: argparse.Namespace) -> None:
 def _encode(args: argparse.Namespace) -> None:
     if (args.text is None) == (args.file is None):
         raise UsageError("give exactly one of --text or --file")
+    if args.dropout is None and (args.seed is not None or args.samples is not None):
+        raise UsageError("--seed and --samples go with --dropout P (the chance that each merge is skipped)")
     tokenizer = _chosen_tokenizer(args)
     # not given: the tokenizer's own default (tiktoken's refusal; Qwen, DeepSeek encode special tokens)
     named = {"all": "all", "none": set()}
     allowed = args.allowed_special and named.get(args.allowed_special, set(args.allowed_special.split(",")))
     started = time.perf_counter()
+    if args.dropout is not None:
+        _encode_with_dropout(args, tokenizer, allowed, started)
+        return
     if args.text is not None:
         ids = iter(tokenizer.encode(args.text, allowed_special=allowed))
     else:  # streamed: a file of any size is read, encoded and printed a piece at a time
@@ -162,6 +175,30 @@ def _encode(args: argparse.Namespace) -> None:
             _print_ids(ids, as_json=args.json, started=started)
         return
     _print_ids(ids, as_json=args.json, started=started)
+
+
+def _encode_with_dropout(args: argparse.Namespace, tokenizer: Tokenizer, allowed, started: float) -> None:
+    """``--dropout P``: one sample (``--seed`` reproduces it), or ``--samples N`` counted by segmentation,
+    each with its exact probability when the text is short enough. A file is read whole."""
+    text = args.text if args.text is not None else sys.stdin.read() if args.file == "-" else read_text_file(args.file)
+    if args.samples is None:
+        dropout = Dropout(tokenizer, p=args.dropout, seed=args.seed, rule=args.dropout_rule)
+        _print_ids(iter(dropout.encode(text, allowed_special=allowed)), as_json=args.json, started=started)
+        return
+    sample = sample_segmentations(
+        tokenizer, text, p=args.dropout, samples=args.samples, seed=args.seed, rule=args.dropout_rule, allowed_special=allowed,
+    )
+    rows = [
+        {"ids": list(seg.ids), "tokens": [tokenizer.token_text(i) for i in seg.ids], "count": seg.count, "probability": seg.probability}
+        for seg in sample.segmentations
+    ]
+    if args.json:
+        print(json.dumps({"plain": list(sample.plain), "segmentations": rows, "elapsed_s": time.perf_counter() - started}, ensure_ascii=False))
+        return
+    for row in rows:
+        chance = "" if row["probability"] is None else f"  p={row['probability']:.4f}"
+        print(f"{row['count']:>7}{chance}  {' | '.join(map(repr, row['tokens']))}")
+    print(f"{len(rows):,} segmentations in {args.samples:,} samples; without dropout: {len(sample.plain):,} token{'s' * (len(sample.plain) != 1)}")
 
 
 def _print_ids(ids: Iterator[int], *, as_json: bool, started: float) -> None:
@@ -251,6 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_train_arguments(train_cmd)
     train_cmd.add_argument("--save", metavar="PATH", help="write the tokenizer (BPE Lab JSON)")
     train_cmd.add_argument("--save-trace", metavar="PATH", help="write the full trace (BPE Lab JSON)")
+    train_cmd.add_argument("--transition", type=int, metavar="T",
+                           help="SuperBPE: after T merges, go on with the split lifted between words (superbpe), so merges "
+                                "cross spaces (' of the')")
     train_cmd.add_argument("--json", action="store_true")
     train_cmd.set_defaults(run=_train)
 
@@ -259,6 +299,12 @@ def build_parser() -> argparse.ArgumentParser:
     encode_cmd.add_argument("--text")
     encode_cmd.add_argument("--file", metavar="PATH", help="a UTF-8 text file, read and encoded a piece at a time; - for standard input")
     encode_cmd.add_argument("--allowed-special", metavar="all|none|TOKEN,...", help="left out: the tokenizer's own default (special-token text refused as tiktoken does; Qwen and DeepSeek encode it as special tokens)")
+    encode_cmd.add_argument("--dropout", type=float, metavar="P", help="BPE-dropout: skip each merge with probability P (0 to 1)")
+    encode_cmd.add_argument("--dropout-rule", choices=list(DROPOUT_RULES), default="hf",
+                            help="hf: a skipped merge may come back after the next merge (Hugging Face); sentencepiece: "
+                                 "skipped for good (SentencePiece models only)")
+    encode_cmd.add_argument("--seed", type=int, help="with --dropout: the random seed, so a run can be repeated")
+    encode_cmd.add_argument("--samples", type=int, metavar="N", help="with --dropout: encode N times and count each segmentation")
     encode_cmd.add_argument("--json", action="store_true")
     encode_cmd.set_defaults(run=_encode)
 

@@ -34,6 +34,7 @@ from bpe.presets import python_docs_text
 from .examples import examples
 from .goodness_of_fit import goodness_of_fit
 from .strategies import TEXT
+from .test_engine_cli import run_bpe, run_ok
 
 SAMPLES = 5_000
 ALPHA = 1e-4
@@ -197,3 +198,31 @@ def test_a_long_word_has_no_exact_distribution_but_is_still_sampled():
     sample = sample_segmentations(byte_tokenizer(), word, p=P, samples=20, seed=0)
     assert not sample.exact and all(seg.probability is None for seg in sample.segmentations)
     assert sum(seg.count for seg in sample.segmentations) == 20
+
+
+# -- the command line ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def wikipedia(tmp_path_factory) -> Path:
+    """Wikipedia's aa=256, ab=257, aaab=258, saved by the command line."""
+    path = tmp_path_factory.mktemp("dropout-cli") / "wikipedia.json"
+    run_ok("train", "--text", "aaabdaaabac", "--pretokenizer", "none", "--tie-break", "lexicographic-min", "--save", str(path))
+    return path
+
+
+def test_the_command_line_samples_with_a_seed_and_counts_segmentations(wikipedia):
+    once, again = (run_ok("encode", "--tokenizer", str(wikipedia), "--text", "aaabdaaabac", "--dropout", "0.5", "--seed", "4")
+                   for _ in range(2))
+    assert once == again
+    assert run_ok("encode", "--tokenizer", str(wikipedia), "--text", "aaab", "--dropout", "1") == "97 97 97 98\n"
+    counted = json.loads(run_ok(
+        "encode", "--tokenizer", str(wikipedia), "--text", "aaab", "--dropout", "0.5", "--seed", "1", "--samples", "400", "--json",
+    ))
+    assert counted["plain"] == [258] and sum(row["count"] for row in counted["segmentations"]) == 400
+    chances = {tuple(row["ids"]): row["probability"] for row in counted["segmentations"]}
+    assert chances[(97, 97, 97, 98)] == 0.125 and chances[(258,)] == 0.1640625  # as worked out in bpe/dropout.py
+
+
+def test_the_command_line_says_what_seed_and_samples_need(wikipedia):
+    result = run_bpe("encode", "--tokenizer", str(wikipedia), "--text", "aaab", "--samples", "5")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "--seed and --samples go with --dropout P" in result.stderr

@@ -29,6 +29,7 @@ from bpe.tiebreak import TIE_BREAK_RULES
 
 from .examples import examples
 from .strategies import TEXT
+from .test_engine_cli import run_ok
 
 RULES = [name for name, rule in TIE_BREAK_RULES.items() if rule.active_symbols is None]
 """Every rule both variants run under (SentencePiece's active pairs are refused: neither paper defines them)."""
@@ -211,3 +212,9 @@ def test_settings_the_papers_do_not_define_are_refused_saying_why(options, messa
 def test_a_word_table_has_no_running_text_for_a_second_stage():
     with pytest.raises(SettingsError, match="holds no running text .* train on a text"):
         train(Corpus.from_word_counts({"low": 5, "lower": 2}), TrainSettings(transition=2))
+
+
+def test_the_command_line_trains_superbpe_with_a_transition():
+    output = json.loads(run_ok("train", "--text", TO_BE, "--tie-break", "lexicographic-max", "--transition", "4", "--json"))
+    assert [merge["token"] for merge in output["merges"]] == ["to", "be", " be", " to", " to be"]
+    assert output["settings"]["transition"] == 4
