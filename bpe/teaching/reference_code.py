@@ -55,9 +55,11 @@ def _find(function: Callable | ModuleType, starts: tuple[str, ...]) -> Mapping[s
 
 
 TRAIN_LINES = _find(reference.train, (
-    "for new_id in", "stats = get_stats", "count = max", "tied = ", "pair = break_tie", "corpus = [(merge", "vocab[new_id] =",
-    "merges.append",
+    "for new_id in", "stats = get_stats", "counted = ", "count = max", "tied = ", "pair = break_tie", "corpus = [(merge",
+    "vocab[new_id] =", "merges.append",
 ))
+STAGE_LINES = _find(reference.train, ("if len(merges) == transition", "learned = ", "corpus = [(encode_chunk"))
+"""SuperBPE's second stage in the loop: the test every merge runs, and the re-split at the transition."""
 ENCODE_LINES = _find(reference.encode_chunk, ("while len(ids)", "stats = get_stats", "pair = min", "ids = merge"))
 RULE_LINES = MappingProxyType({
     rule[1:-4]: line for rule, line in _find(reference, tuple(f'"{rule}": (' for rule in reference.TIE_BREAKS)).items()
@@ -77,7 +79,9 @@ def train_step_lines(trace: Trace, step: int) -> list[CodeLine]:
     words = f"{merge.words_changed:,} word{'s' * (merge.words_changed != 1)}"
     values = {
         "for new_id in": f"new_id = {merge.new_id}",
-        "stats = get_stats": "the best: " + ", ".join(f"{_pair_text(trace, (p.left, p.right))} {p.count:,}" for p in merge.top_pairs[:3]),
+        "stats = get_stats": "every pair of the corpus, counted" if trace.chosen_by else
+        "the best: " + ", ".join(f"{_pair_text(trace, (p.left, p.right))} {p.count:,}" for p in merge.top_pairs[:3]),
+        "counted = ": _counted(trace, step),
         "count = max": f"count = {merge.count:,}",
         "tied = ": f"{merge.tie_count:,} pair{'s' * (merge.tie_count != 1)} at {merge.count:,}: {tied}",
         "pair = break_tie": f"pair = {pair}: {_pair_text(trace, pair)} ({trace.settings.tie_break})",
@@ -88,6 +92,32 @@ def train_step_lines(trace: Trace, step: int) -> list[CodeLine]:
     number, code = RULE_LINES[trace.settings.tie_break]
     return [CodeLine(number, code, "this run's tie-break rule")] + [
         CodeLine(number, code, values[start]) for start, (number, code) in TRAIN_LINES.items()
+    ] + _stage_lines(trace, step)
+
+
+def _counted(trace: Trace, step: int) -> str:
+    """The value beside ``counted = ...``: every pair, or (parity-aware) the choosing language's."""
+    if not trace.chosen_by:
+        return "counted = stats: classic BPE counts every pair"
+    language, count = trace.chosen_by[step - 1]
+    name, cost = trace.languages[language], trace.language_costs(step - 1)[language]
+    return f"the pairs of {name}, the most tokens now ({cost:,}); the best occurs {count:,} times there"
+
+
+def _stage_lines(trace: Trace, step: int) -> list[CodeLine]:
+    """A two-stage run's lines: the test at every merge, and the re-split at the transition."""
+    transition = trace.settings.transition
+    if transition is None:
+        return []
+    (test_number, test), (learned_number, learned), (split_number, split) = STAGE_LINES.values()
+    if step - 1 != transition:
+        return [CodeLine(test_number, test, f"len(merges) = {step - 1:,}, transition = {transition:,}")]
+    change = trace.stage_change
+    return [
+        CodeLine(test_number, test, f"len(merges) = {transition:,}: the second stage starts"),
+        CodeLine(learned_number, learned, f"the {transition:,} merges learned so far"),
+        CodeLine(split_number, split, f"{change.words_after:,} chunk{'s' * (change.words_after != 1)} split by {change.split}, "
+                 f"{change.tokens_after:,} tokens"),
     ]
 
 

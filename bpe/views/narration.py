@@ -20,7 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..pretokenize import PRETOKENIZERS
 from ..spelling import spelled
+from ..teaching.pretokenization_lab import spans_words
 from ..tiebreak import TIE_BREAK_RULES
 from ..trace import MergeStep, Trace
 from .stats import early_stop, per_token
@@ -179,12 +181,16 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
     left, right, new = TokenRef(s.left), TokenRef(s.right), TokenRef(s.new_id)
     headline: tuple[Part, ...] = (f"Merge {step} of {total}: ", left, " + ", right, " → ", new)
 
-    count_line: tuple[Part, ...] = ("The pair ", left, " + ", right, f" occurs {_plural(s.count, 'time')}")
+    sentences = _stage_lines(trace, step)
+    chooser = _chooser(trace, step)
+    count_line: tuple[Part, ...] = ("The pair ", left, " + ", right, f" occurs {_plural(s.count, 'time')}{chooser}")
     if s.tie_count == 1:
-        sentences = [(*count_line, ", more than any other pair.")]
+        sentences += [(*count_line, ", more than any other pair" + (" there." if chooser else "."))]
     else:
-        sentences = [(*count_line, f"; {s.tie_count:,} pairs share that count.")]
+        sentences += [(*count_line, f"; {s.tie_count:,} pairs share that count.")]
         sentences += _tie_lines(trace, s, left, right)
+    if trace.stage_change is not None and step > trace.stage_change.step and spans_words(trace.token_text(s.new_id)):
+        sentences.append(("A superword: ", new, " spans the space between words, which the first stage's split forbade.",))
 
     # subtle: without a pre-tokenizer the "words" are the text itself (one chunk, or the pieces
     # between special tokens): "1 distinct word" would call a whole text a word
@@ -216,6 +222,36 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
     if step == total:
         sentences.append((f"Training stopped here: {trace.stop_detail}.",))
     return Narration(headline, tuple(sentences), trace, names, new_id=s.new_id)
+
+
+def _stage_lines(trace: Trace, step: int) -> list[tuple[Part, ...]]:
+    """What a two-stage run (SuperBPE) changed just before merge ``step``, or says at its last first-stage merge."""
+    change = trace.stage_change
+    if change is None or step not in (change.step, change.step + 1):
+        return []
+    split = PRETOKENIZERS[change.split].title
+    if step == change.step:
+        return [(f"The last merge of the first stage: after it the text is split again by {split}'s split, which no "
+                 "longer cuts between words.",)]
+    tokens = (
+        f"the same {change.tokens_after:,} tokens" if change.tokens_after == change.tokens_before
+        else f"{change.tokens_after:,} tokens under the same merges ({change.tokens_before:,} before: the two splits cut "
+             "digits and punctuation differently)"
+    )
+    return [(
+        f"Stage 2 starts here: after merge {change.step:,} the text is split by {split}'s split, which cuts only digit "
+        f"groups, runs of punctuation and extra spaces, so {_plural(change.words_before, 'distinct chunk')} became "
+        f"{change.words_after:,} longer ones, {tokens}. From now on a merge may cross the space between two words.",
+    )]
+
+
+def _chooser(trace: Trace, step: int) -> str:
+    """`` in Hindi, the language that is the most tokens now (412)``, for a merge one language chose."""
+    if not trace.chosen_by:
+        return ""
+    language, _ = trace.chosen_by[step - 1]
+    cost = trace.language_costs(step - 1)[language]
+    return f" in {trace.languages[language]}, the language whose text is the most tokens now ({cost:,})"
 
 
 def _tie_lines(trace: Trace, s: MergeStep, left: TokenRef, right: TokenRef) -> list[tuple[Part, ...]]:
