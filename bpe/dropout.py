@@ -67,9 +67,11 @@ if TYPE_CHECKING:
 Skip = Callable[[], bool]
 """One draw: ``True`` skips the merge at the place just taken from the queue."""
 
-MAX_EXACT_RUNS = 20_000
-"""The exact distribution replays a chunk's loop on every sequence of draws it can make; past this
-many (a long word: a tenth of a second of the server) the histogram shows the sampled counts alone."""
+MAX_EXACT_WORK = 30_000
+"""The exact distribution replays a chunk's loop on every sequence of draws it can make: past this
+many symbols replayed in all (runs times the chunk's length; a toy example's word takes hundreds, a
+word of a real vocabulary millions), the histogram shows the sampled counts alone (the attempt costs
+a few hundredths of a second at most)."""
 
 
 # -- the two owners' merge loops ----------------------------------------------------------------
@@ -261,7 +263,8 @@ class Dropout:
             raise SettingsError(reason)
         self.tokenizer = tokenizer
         self._loop = self.rule.loop(tokenizer)
-        self._rng = random.Random(seed)
+        self.rng = random.Random(seed)
+        """The draws of every sample, in order (a seed makes them the same each time)."""
         unknown = tokenizer.unknown_token
         self._unknown = None if unknown is None else tokenizer.special_tokens[unknown]
 
@@ -274,7 +277,7 @@ class Dropout:
 
     def merge(self, chunks: Sequence[Sequence[int]], skip: Skip | None = None) -> list[int]:
         """One sample of ``chunks`` (from :meth:`chunks`), with this encoder's draws unless ``skip`` is given."""
-        skip = skip or coin(self.p, self._rng)
+        skip = skip or coin(self.p, self.rng)
         ids = [token_id for chunk in chunks for token_id in (self._loop(chunk, skip) if len(chunk) > 1 else chunk)]
         unknown = self._unknown
         if unknown is None or ids.count(unknown) < 2:
@@ -318,18 +321,21 @@ class DropoutSample:
         return sum(len(seg.ids) * seg.count for seg in self.segmentations) / self.samples if self.samples else 0.0
 
 
-def _outcomes(run: Callable[[Skip], list[int]], p: float, limit: int) -> dict[tuple[int, ...], float] | None:
+def _outcomes(run: Callable[[Skip], list[int]], p: float, limit: int) -> tuple[dict[tuple[int, ...], float] | None, int]:
     """Every result ``run`` can give and its probability, by replaying it on every sequence of
     draws (depth first: a run that needs one more draw than its script holds forks into a skip and
-    a merge); ``None`` past ``limit`` finished runs."""
+    a merge), and how many runs that took; ``None`` past ``limit`` runs, finished or forked."""
 
     class _MoreDraws(Exception):
         pass
 
     found: dict[tuple[int, ...], float] = {}
     scripts: list[tuple[bool, ...]] = [()]
-    finished = 0
+    runs = 0
     while scripts:
+        runs += 1
+        if runs > limit:
+            return None, runs
         script = scripts.pop()
         draws: Iterator[bool] = iter(script)
 
@@ -344,25 +350,26 @@ def _outcomes(run: Callable[[Skip], list[int]], p: float, limit: int) -> dict[tu
         except _MoreDraws:
             scripts += [(*script, True), (*script, False)]
             continue
-        finished += 1
-        if finished > limit:
-            return None
         chance = 1.0
         for skipped in script:
             chance *= p if skipped else 1.0 - p
         found[result] = found.get(result, 0.0) + chance
-    return found
+    return found, runs
 
 
-def exact_distribution(dropout: Dropout, chunks: Sequence[Sequence[int]], *, limit: int = MAX_EXACT_RUNS):
+def exact_distribution(dropout: Dropout, chunks: Sequence[Sequence[int]], *, work: int = MAX_EXACT_WORK):
     """``{ids: probability}`` of every segmentation ``chunks`` can have under ``dropout``, or ``None``
-    if there are more than ``limit`` ways to draw (chunks are independent: their distributions multiply)."""
+    past ``work`` symbols replayed (chunks are independent: their distributions multiply)."""
     if dropout.p in (0.0, 1.0):
         return {tuple(dropout.merge(chunks)): 1.0}
     total: dict[tuple[int, ...], float] = {(): 1.0}
     for chunk in chunks:
-        ways = _outcomes(lambda skip, chunk=chunk: dropout.merge([chunk], skip), dropout.p, limit)
-        if ways is None or len(ways) * len(total) > limit:
+        if len(chunk) < 2:
+            total = {done + tuple(chunk): chance for done, chance in total.items()}
+            continue
+        ways, runs = _outcomes(lambda skip, chunk=chunk: dropout.merge([chunk], skip), dropout.p, work // len(chunk))
+        work -= runs * len(chunk)
+        if ways is None or len(ways) * len(total) > MAX_EXACT_WORK:  # too many to list
             return None
         total = {done + more: p_done * p_more for done, p_done in total.items() for more, p_more in ways.items()}
     return total

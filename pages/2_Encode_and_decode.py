@@ -20,7 +20,7 @@ from bpe.views.encoding import (
 from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import chips_html, pieces_for
-from ui import decoding, state, tokenizers, url
+from ui import decoding, dropout, state, tokenizers, url
 from ui.code_panel import encode_code
 from ui.render import names_for, page_setup, presenter, show_html, tokenizer_at
 from ui.state import SessionValue, widget_key
@@ -203,8 +203,10 @@ def main() -> None:
     if presenting:
         with st.container(key="bpe-below"):
             controls(trained, step, tokenizer)
+    with st.expander("BPE-dropout: one word, many segmentations", expanded=dropout.opened()):
+        dropout.dropout_section(tokenizer, text, anchor, mode=SPECIAL_MODE.get())
     decoding.decode_section(tokenizer, encoded, (owner_key, tokenizers.label(choice, step)))
-    url.write_url()
+    url.write_url(dropout.link_params())
 
 
 main()

@@ -22,7 +22,7 @@ from bpe.vocab import UNITS
 from bpe.views.compare import COMPARE_CSS, compare_frame
 from bpe.views.encoding import encode_for_page, sample_text
 from bpe.views.token_html import chips_html, pieces_for
-from ui import run_diff, state, tokenizers, url
+from ui import run_diff, state, superbpe, tokenizers, url
 from ui.preamble import current_run, run_summary
 from ui.render import page_setup, presenter, show_html, tokenizer_at
 from ui.settings_sidebar import settings_sidebar
@@ -132,10 +132,11 @@ def compare_section(trained, step: int) -> None:
         TEXT.set(sample_text(lab.source, corpus))
         TEXT_FOR.set(lab.source)
     total = len(trained.trace.steps)
-    options = [tokenizers.OURS, LAST, VARIANT, *tokenizers.choices()[1:]]
+    options = [tokenizers.OURS, LAST, *[superbpe.CLASSIC] * superbpe.offered(lab), VARIANT, *tokenizers.choices()[1:]]
     labels = {choice: tokenizers.label(choice, step) for choice in options} | {
-        VARIANT: _variant_label(step), LAST: f"Ours after all {total:,} merges",
+        VARIANT: _variant_label(step), LAST: f"Ours after all {total:,} merges", superbpe.CLASSIC: superbpe.label(total),
     }
+    superbpe.pick_once(PICKED, lab)
     presenting = presenter()
     if not presenting:  # a projector's first screen is the chips side by side: the inputs follow them
         compare_inputs(options, labels, total)
@@ -162,6 +163,8 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
     for choice in chosen:
         if choice == VARIANT:
             tokenizer, anchor = variant_tokenizer(step) or (None, None)
+        elif choice == superbpe.CLASSIC:
+            tokenizer, anchor = superbpe.classic_tokenizer(state.lab()) or (None, None)
         elif choice == LAST:
             tokenizer, anchor = tokenizer_at(trained, total), (trained, total)
         else:
@@ -182,6 +185,8 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
             if len(ids) > MAX_COMPARE_CHIPS:
                 st.caption(f"The first {MAX_COMPARE_CHIPS:,} of {len(ids):,} tokens.")
     st.caption("Colours only tell tokens apart; hover a token for its id and bytes.")
+    ids_by_label = {name: ids for name, _, ids in results}
+    superbpe.tokens_note({choice: ids_by_label[labels[choice]] for choice in chosen if labels[choice] in ids_by_label}, LAST)
     st.dataframe(
         compare_frame(text, [(name, ids, tokenizer.n_vocab) for name, tokenizer, ids in results]),
         hide_index=True, width="stretch",

@@ -20,7 +20,9 @@ def run_summary(trained_trace) -> None:
     settings = trained_trace.settings
     st.caption(
         f"**{SOURCES[current.source]}** · {settings.unit} · pre-tokenizer {escape_markdown(settings.pretokenizer)} · "
-        f"ties: {settings.tie_break} · step {current.step:,} of {len(trained_trace.steps):,} "
+        f"ties: {settings.tie_break} · "
+        + (f"SuperBPE: split lifted after merge {settings.transition:,} · " if settings.transition is not None else "")
+        + f"step {current.step:,} of {len(trained_trace.steps):,} "
         "(change them in the sidebar or on the Train page)."
     )
 

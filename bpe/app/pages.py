@@ -96,9 +96,15 @@ WHY = Page(
     "tokens...), each under ours and every pretrained tokenizer.",
 )
 
+PARITY_LAB = Page(
+    "pages/13_Parity-aware_lab.py", "Parity-aware lab", ":material/diversity_3:", "🌍",
+    "one sentence in 16 languages: classic BPE beside parity-aware BPE, which lets the worst-served language "
+    "choose each merge, step by step.",
+)
+
 PAGES: tuple[Page, ...] = (
     HOME, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
-    IMPORT_EXPORT, CHECK, WHY,
+    IMPORT_EXPORT, CHECK, WHY, PARITY_LAB,
 )
 """Every page, in the sidebar's order (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 
