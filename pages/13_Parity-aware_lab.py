@@ -16,8 +16,7 @@ from bpe.markdown import escape_markdown
 from bpe.teaching.parity_lab import parity_lab
 from bpe.teaching.reference_code import parity_lines
 from bpe.views.code_panel import CODE_PANEL_CSS, code_panel_html
-from bpe.views.parity import cost_chart, gini_chart, parity_stats
-from bpe.views.stats import stats_html
+from bpe.views.parity import cost_chart, gini_chart
 from bpe.vocab import UNITS
 from ui import url
 from ui.render import page_setup, show_chart, show_html
@@ -69,7 +68,6 @@ def main() -> None:
     STEP.set(min(STEP.get(), lab.steps))
     stepper(lab.steps)
     step = STEP.get()
-    show_html(stats_html(parity_stats(lab, step)))
     widest = max(max(lab.costs(objective, 0)) for objective in lab.runs)
     for column, objective in zip(st.columns(2, gap="medium"), lab.runs):
         with column:
