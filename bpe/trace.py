@@ -178,6 +178,14 @@ class Trace:
     def tokens_after(self, step: int) -> int:
         return self.steps[step - 1].tokens_after if self.check_step(step) else self.initial_tokens
 
+    def tokens_before(self, step: int) -> int:
+        """Tokens in the training words just before merge ``step`` (1-based): those after merge
+        ``step - 1``, or, when a second stage starts with this merge, its re-split words' tokens."""
+        change = self.stage_change
+        if change is not None and step == change.step + 1:
+            return change.tokens_after
+        return self.tokens_after(step - 1)
+
     def language_costs(self, step: int) -> tuple[int, ...]:
         """Each language's tokens after ``step`` merges (empty for a corpus of one text)."""
         return self.language_tokens[self.check_step(step)] if self.language_tokens else ()

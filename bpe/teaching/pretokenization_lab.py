@@ -178,6 +178,16 @@ def spans_words(token: str) -> bool:
     return re.search(r"\S\s", token) is not None
 
 
+def is_superword(token: str) -> bool:
+    """True when ``token`` holds two words and the space between them (SuperBPE's " of the"), not
+    only a word and a space after it.
+
+    >>> [is_superword(t) for t in (" of the", "newest ", ".\\n\\n", "a b")]
+    [True, False, False, True]
+    """
+    return re.search(r"\S\s+\S", token) is not None
+
+
 def learn(text: str, *, pretokenizer: str, merges: int = 10, unit: str = "byte", transition: int | None = None) -> Learned:
     """Train ``merges`` merges on ``text`` (default minimum frequency 2) under ``pretokenizer``, and
     with ``transition`` SuperBPE's second stage after that many.

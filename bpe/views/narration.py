@@ -22,7 +22,7 @@ from types import MappingProxyType
 
 from ..pretokenize import PRETOKENIZERS
 from ..spelling import spelled
-from ..teaching.pretokenization_lab import spans_words
+from ..teaching.pretokenization_lab import is_superword
 from ..tiebreak import TIE_BREAK_RULES
 from ..trace import MergeStep, Trace
 from .stats import early_stop, per_token
@@ -189,8 +189,8 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
     else:
         sentences += [(*count_line, f"; {s.tie_count:,} pairs share that count.")]
         sentences += _tie_lines(trace, s, left, right)
-    if trace.stage_change is not None and step > trace.stage_change.step and spans_words(trace.token_text(s.new_id)):
-        sentences.append(("A superword: ", new, " spans the space between words, which the first stage's split forbade.",))
+    if trace.stage_change is not None and step > trace.stage_change.step and is_superword(trace.token_text(s.new_id)):
+        sentences.append(("A superword: ", new, " holds words and the space between them, which the first stage's split forbade.",))
 
     # subtle: without a pre-tokenizer the "words" are the text itself (one chunk, or the pieces
     # between special tokens): "1 distinct word" would call a whole text a word
@@ -212,7 +212,7 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
     new_line.append(f" gets id {s.new_id:,}; the vocabulary now has {trace.vocab_size(step):,} tokens.")
     sentences.append(tuple(new_line))
 
-    before, after = trace.tokens_after(step - 1), s.tokens_after
+    before, after = trace.tokens_before(step), s.tokens_after
     shrink = 100 * (before - after) / before if before else 0.0
     label, value = per_token(trace, step)
     sentences.append((
@@ -235,13 +235,12 @@ def _stage_lines(trace: Trace, step: int) -> list[tuple[Part, ...]]:
                  "longer cuts between words.",)]
     tokens = (
         f"the same {change.tokens_after:,} tokens" if change.tokens_after == change.tokens_before
-        else f"{change.tokens_after:,} tokens under the same merges ({change.tokens_before:,} before: the two splits cut "
-             "digits and punctuation differently)"
+        else f"{change.tokens_after:,} tokens instead of {change.tokens_before:,}, as the two splits cut digits and "
+             "punctuation differently"
     )
     return [(
-        f"Stage 2 starts here: after merge {change.step:,} the text is split by {split}'s split, which cuts only digit "
-        f"groups, runs of punctuation and extra spaces, so {_plural(change.words_before, 'distinct chunk')} became "
-        f"{change.words_after:,} longer ones, {tokens}. From now on a merge may cross the space between two words.",
+        f"Stage 2 starts: the text is split again by {split}'s split, which keeps phrases whole, so merges may now cross "
+        f"the space between words ({_plural(change.words_after, 'distinct chunk')} instead of {change.words_before:,}; {tokens}).",
     )]
 
 
