@@ -29,7 +29,7 @@ from bpe.app.pages import PAGES
 from .conftest import ARTIFACTS, FIRST_LOAD_MS, PHONE, PROJECTOR, TALL
 from .page_width import assert_fits_the_screens_width
 from . import test_browser_families as families, test_browser_presenter as presenter, test_browser_streamlit_dom as streamlit_dom
-from . import test_browser_train_merge as train_merge
+from . import test_browser_train_merge as train_merge, test_browser_variants as variants
 
 pytestmark = pytest.mark.browser
 
@@ -47,6 +47,7 @@ LESSON_STATES = {
     "Byte_inspector": ("", ".bpe-bytes"),
     "Compare": ("preset=sennrich", ".bpe-tokens .bpe-tok"),
     "Why_tokenization_matters": ("card=languages", '[data-testid="stVegaLiteChart"] :is(svg, canvas)'),  # its chart
+    "Parity-aware_lab": ("merge=40", '[data-testid="stVegaLiteChart"] svg'),
 }
 
 
@@ -59,9 +60,9 @@ def lesson_checks(*registries: dict) -> dict[str, list]:
     return merged
 
 
-ON_A_PHONE = lesson_checks(presenter.ON_A_PHONE, families.ON_A_PHONE, train_merge.ON_A_PHONE)
+ON_A_PHONE = lesson_checks(presenter.ON_A_PHONE, families.ON_A_PHONE, train_merge.ON_A_PHONE, variants.ON_A_PHONE)
 """A lesson's checks of a page on a phone held upright, by the page's address."""
-ON_A_PROJECTOR = lesson_checks(presenter.ON_A_PROJECTOR, families.ON_A_PROJECTOR, streamlit_dom.ON_A_PROJECTOR)
+ON_A_PROJECTOR = lesson_checks(presenter.ON_A_PROJECTOR, families.ON_A_PROJECTOR, streamlit_dom.ON_A_PROJECTOR, variants.ON_A_PROJECTOR)
 """A lesson's checks of a page on one projector screen in presenter mode, by the page's address."""
 # axe rates a skipped heading level (h1 -> h3) "moderate", but a screen-reader user navigating by
 # headings loses the outline with it, so it fails here as well.

@@ -135,7 +135,7 @@ def dropout_section(tokenizer: Tokenizer, text: str, anchor: tuple, *, mode: str
         return
     if samples < SAMPLES.get():
         st.caption(f"This text has {symbols:,} starting symbols: {samples:,} samples are the most a page draws for it.")
-    show_html(DROPOUT_CSS + stats_html(dropout_stats(sample)) + histogram_html(sample, tokenizer))
+    show_html(f'{DROPOUT_CSS}<div class="bpe-dropout-stats">{stats_html(dropout_stats(sample))}</div>{histogram_html(sample, tokenizer)}')
     st.caption(
         "Each row is one way the samples cut the text, most frequent first; the bar is its share of the samples. "
         "*exact* is its probability, worked out by following every draw the rule can make (short words only): "

@@ -38,6 +38,7 @@ DROPOUT_CSS = """
 .bpe-dropout tr.bpe-plain td:first-child { box-shadow: inset 4px 0 0 #D55E00; padding-left: .5em; }
 .bpe-dropout .bpe-plain-note { font-size: .8rem; color: #8a3b00; margin-left: .4em; }
 .bpe-dropout .bpe-tokens { line-height: 1.7; }
+.bpe-dropout-stats .bpe-stat-value { font-size: 1.35rem; }  /* a sample's numbers beside its histogram, not a lesson's headline */
 </style>
 """
 """The histogram's styles (bars in the palette's blue, the plain segmentation ruled in its vermilion)."""

@@ -194,9 +194,10 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
 
     # subtle: without a pre-tokenizer the "words" are the text itself (one chunk, or the pieces
     # between special tokens): "1 distinct word" would call a whole text a word
+    phrases = trace.stage_change is not None and step > trace.stage_change.step  # SuperBPE's second stage: phrases
     where = (
         ("the text" if s.words_changed == 1 else f"{s.words_changed:,} pieces of text between special tokens")
-        if trace.settings.pretokenizer == "none" else _plural(s.words_changed, "distinct word")
+        if trace.settings.pretokenizer == "none" else _plural(s.words_changed, "distinct chunk" if phrases else "distinct word")
     )
     replaced = f"It replaced the pair {_plural(s.replacements, 'time')} in {where}"
     if s.replacements < s.count:

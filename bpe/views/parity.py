@@ -12,7 +12,7 @@ the rest of the app). The Gini chart holds both runs' curves and a rule at the s
     >>> len(rows), [row["language"] for row in rows if row["chose"] == "chose this merge"]
     (16, ['Tamil'])
     >>> spec["title"]
-    'Parity-aware BPE, 1 merge: Gini 0.257 → 0.235'
+    'Parity-aware BPE: Gini 0.257 → 0.235'
 """
 
 from __future__ import annotations
@@ -41,14 +41,14 @@ def cost_chart(lab: ParityLab, objective: str, step: int, *, widest: int) -> alt
     ])
     return alt.Chart(rows).mark_bar().encode(
         y=alt.Y("language:N", sort=list(lab.languages), title=None, axis=alt.Axis(labelOverlap=False)),
-        x=alt.X("tokens:Q", title="tokens of its text", scale=alt.Scale(domain=[0, widest])),
+        x=alt.X("tokens:Q", title="tokens of its text", scale=alt.Scale(domain=[0, widest]),
+                axis=alt.Axis(labelFlush=True, tickCount=6)),  # the last label inside the chart's edge
         color=alt.Color(
             "chose:N", scale=alt.Scale(domain=["chose this merge", "other"], range=[CHOSE, ACCENT]), legend=None,
         ),
         tooltip=["language", alt.Tooltip("tokens:Q", format=",")],
     ).properties(height=alt.Step(BAND), title=(
-        f"{OBJECTIVES[objective].title} BPE, {step:,} merge{'s' * (step != 1)}: Gini "
-        f"{lab.gini(objective, 0):.3f} → {lab.gini(objective, step):.3f}"
+        f"{OBJECTIVES[objective].title} BPE: Gini {lab.gini(objective, 0):.3f} → {lab.gini(objective, step):.3f}"
     ), description=(
         f"{OBJECTIVES[objective].title} BPE: each language's tokens after {step:,} merges"
     ))
@@ -68,5 +68,5 @@ def gini_chart(lab: ParityLab, step: int) -> alt.LayerChart:
         tooltip=["run", "merges", "Gini"],
     )
     rule = alt.Chart(pd.DataFrame([{"merges": step}])).mark_rule(color=CHOSE, strokeDash=[5, 3], strokeWidth=2).encode(x="merges:Q")
-    return alt.layer(lines, rule).properties(height=260, title="The Gini coefficient of the costs (0: every language alike)")
+    return alt.layer(lines, rule).properties(height=260, title="Gini coefficient of the costs (0: all alike)")
 
