@@ -43,8 +43,9 @@ sample size, and both rules at ``p = 0`` and ``p = 1`` exactly).
 (Hugging Face's ``BPE(dropout=0.5)`` on this tokenizer's ``tokenizer.json``, 20,000 samples of
 "aaab": 0.250, 0.248, 0.168, 0.162, 0.126, 0.047.)
 
-Scope: the merge loops with dropout, the rule registry, sampling one text many times and the exact
-distribution of a short chunk's segmentations. Out of scope: the deterministic encoder
+Scope: SentencePiece's loop (Hugging Face's is the encoder's own heap loop,
+:func:`bpe.merge_loop.merge_long`, given the draws), the rule registry, sampling one text many times
+and the exact distribution of a short chunk's segmentations. Out of scope: the deterministic encoder
 (``tokenizer``, ``merge_loop``) and drawing histograms (``views``).
 """
 
@@ -59,6 +60,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import BpeError, SettingsError
+from .merge_loop import merge_long
 from .pretokenize import SpecialSet
 
 if TYPE_CHECKING:
@@ -74,46 +76,7 @@ word of a real vocabulary millions), the histogram shows the sampled counts alon
 a few hundredths of a second at most)."""
 
 
-# -- the two owners' merge loops ----------------------------------------------------------------
-def merge_hugging_face(ids: Sequence[int], ranks: dict[tuple[int, int], int], new_ids: Sequence[int], skip: Skip) -> list[int]:
-    """Hugging Face's ``Word::merge_all`` with dropout: ``ranks`` maps a pair to its rank,
-    ``new_ids[rank]`` is the token it makes.
-
-    The queue holds ``(rank, position)``; positions never move (a merged-away symbol is marked dead
-    and its neighbours linked past it), as in the owner's linked list of symbols.
-
-    >>> merge_hugging_face([1, 2, 3], {(1, 2): 0, (4, 3): 1}, [4, 5], skip=lambda: False)
-    [5]
-    """
-    size = len(ids)
-    symbols = list(ids)
-    following, preceding, alive = list(range(1, size + 1)), list(range(-1, size - 1)), [True] * size
-    queue = [(ranks[pair], i) for i, pair in enumerate(zip(ids, ids[1:])) if pair in ranks]
-    heapq.heapify(queue)
-    skipped: list[tuple[int, int]] = []
-    while queue:
-        top = heapq.heappop(queue)
-        if skip():
-            skipped.append(top)
-            continue
-        for place in skipped:  # back in the queue: a skipped merge may happen after this one
-            heapq.heappush(queue, place)
-        skipped.clear()
-        rank, i = top
-        j = following[i] if alive[i] else size
-        if j >= size or ranks.get((symbols[i], symbols[j])) != rank:
-            continue  # stale: that pair is no longer at i
-        symbols[i] = new_ids[rank]
-        alive[j] = False
-        following[i] = following[j]
-        if following[j] < size:
-            preceding[following[j]] = i
-        for left in (preceding[i], i):
-            right = following[left] if left >= 0 else size
-            if right < size and (made := ranks.get((symbols[left], symbols[right]))) is not None:
-                heapq.heappush(queue, (made, left))
-    return [symbol for symbol, keep in zip(symbols, alive) if keep]
-
+# -- SentencePiece's loop (Hugging Face's: merge_loop.merge_long with its draws) ----------------
 
 def merge_sentencepiece(
     ids: Sequence[int], pieces: dict[bytes, tuple[int, int]], spell: Mapping[int, bytes | None], skip: Skip,
@@ -181,8 +144,7 @@ class DropoutRule:
 def _hugging_face_loop(tokenizer: "Tokenizer") -> Callable[[Sequence[int], Skip], list[int]]:
     merges = tokenizer.merges
     ranks = {(left, right): rank for rank, (left, right, _) in enumerate(merges)}
-    new_ids = [new_id for _, _, new_id in merges]
-    return lambda ids, skip: merge_hugging_face(ids, ranks, new_ids, skip)
+    return lambda ids, skip: merge_long(list(ids), ranks, merges, skip)
 
 
 def _sentencepiece_loop(tokenizer: "Tokenizer") -> Callable[[Sequence[int], Skip], list[int]]:
