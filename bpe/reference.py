@@ -15,6 +15,11 @@ pairs with :func:`merge` itself (it shows what this code does; the fast loops ha
     >>> encode("aaabdaaabac", ranks), decode([258, 100], ranks)
     ([258, 100, 258, 97, 99], 'aaabd')
 
+Three variants are a few lines each: parity-aware BPE (:func:`worst_language_stats`, the counts that
+choose), SuperBPE's second stage (``train``'s ``then_words`` and ``transition``) and Hugging Face's
+BPE-dropout (:func:`encode_chunk_dropout`); the fast engine makes their merges and draws too
+(``tests/test_variants.py``, ``tests/test_dropout.py``).
+
 Left out: speed (``bpe.trainer``), special tokens and the split around them (``bpe.pretokenize``),
 the end-of-word marker glued to the last symbol (``attached``), the trace's bookkeeping, and
 SentencePiece's shortcut of looking for the best pair among its "active" pairs only (with fewer
