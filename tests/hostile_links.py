@@ -20,9 +20,10 @@ from bpe.app.lab_state import lab_params
 ROOT = Path(__file__).resolve().parent.parent
 EVERY_PAGE = "pages/1_Train.py"
 """Where a parameter that every page reads (presenter mode, the tour) is sent."""
-ONE_PAGES_UI = {"classroom.py": "pages/4_Predict_the_next_merge.py"}
+ONE_PAGES_UI = {"classroom.py": "pages/4_Predict_the_next_merge.py", "dropout.py": "pages/2_Encode_and_decode.py"}
 """``ui`` modules whose link parameters one page alone acts on: the class room's (``room``,
-``student``, ``teacher``) are read by Predict the next merge, which draws the room."""
+``student``, ``teacher``) are read by Predict the next merge, which draws the room; BPE-dropout's
+(``dropout``, ``samples``, ``seed``, ``droprule``) by Encode & decode."""
 
 
 def hostile(param: str) -> str:
