@@ -22,6 +22,7 @@ escaped by the chips' builder; the numbers are formatted here.
 from __future__ import annotations
 
 from ..dropout import DropoutSample
+from ..errors import BpeError
 from ..tokenizer import Tokenizer
 from .plain_tables import scroll_box
 from .stats import Stat
@@ -106,15 +107,23 @@ def samples_html(samples: list[list[int]], tokenizer: Tokenizer) -> str:
 
 
 def default_word(tokenizer: Tokenizer, text: str, *, longest: int = 24) -> str:
-    """The chunk of ``text`` a dropout lesson samples first: its longest (the first on a tie, at most
-    ``longest`` characters), as the encoder cuts it (``" newest"`` keeps its space under GPT-2's split).
+    """The chunk of ``text`` a dropout lesson samples first: its longest that the tokenizer can encode
+    (the first on a tie, at most ``longest`` characters, special tokens left out), as the encoder cuts
+    it (``" newest"`` keeps its space under GPT-2's split).
 
     >>> from bpe.pretrained import load_pretrained
-    >>> default_word(load_pretrained("gpt2"), "the lowest and the newest")
+    >>> default_word(load_pretrained("gpt2"), "the lowest and the newest<|endoftext|>")
     ' lowest'
     """
     head = text[:2_000]
+    for special in tokenizer.special_tokens:
+        head = head.replace(special, " ")
     pretokenizer = tokenizer.pretokenizer
     words = pretokenizer.words(head) if pretokenizer.normalization is None else head.split()
-    fitting = [word for word in words if len(word) <= longest and word.strip()]
-    return max(fitting, key=len, default=head[:longest])
+    for word in sorted((word for word in words if len(word) <= longest and word.strip()), key=len, reverse=True):
+        try:
+            tokenizer.encode_ordinary(word)
+        except BpeError:  # a character a char-level vocabulary lacks
+            continue
+        return word
+    return " "
