@@ -18,6 +18,11 @@ MAX_UPLOAD_MB = 5
 MAX_ENCODE_CHARS = 200_000
 """Most characters the app encodes or walks through at once."""
 
+MAX_FILE_MB = 64
+"""Largest file the command line reads whole (a corpus, a tokenizer file): the pure-Python trainer
+takes hours over a corpus this size, and a device such as /dev/zero never ends. ``encode --file``
+streams instead, with no limit."""
+
 
 def check_corpus_size(text: str) -> str:
     """Return ``text`` if it is within :data:`MAX_CORPUS_CHARS`, else raise a :class:`BpeError`."""

@@ -228,9 +228,8 @@ class Tokenizer:
         Lone surrogates (text that is not valid Unicode) are read as U+FFFD, as tiktoken reads them
         (:mod:`bpe.surrogates`); so are they by every other encode and by training.
         """
-        text = replace_lone_surrogates(text)
         ids: list[int] = []
-        for piece, is_special in self._split_special(self.pretokenizer.normalize(text), allowed_special, disallowed_special):
+        for piece, is_special in self._split_special(self._read(text), allowed_special, disallowed_special):
             if is_special:
                 ids.append(self.special_tokens[piece])
             else:
@@ -245,7 +244,12 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating special-token text as plain text (lone surrogates as U+FFFD)."""
-        return self._one_unknown_per_run(self._encode_unicode(self.pretokenizer.normalize(replace_lone_surrogates(text))))
+        return self._one_unknown_per_run(self._encode_unicode(self._read(text)))
+
+    def _read(self, text: str) -> str:
+        """``text`` as its owner reads it: normalized, then surrogate pairs joined and lone ones U+FFFD (Qwen
+        normalizes before tiktoken joins a pair: U+1D15E as two code units stays, not NFC's two characters)."""
+        return replace_lone_surrogates(self.pretokenizer.normalize(text))
 
     def _encode_unicode(self, text: str) -> list[int]:
         """:meth:`encode_ordinary` of text known to be valid Unicode and normalized (no check: it costs a copy)."""
@@ -268,8 +272,7 @@ class Tokenizer:
     ) -> list[ChunkWalk]:
         """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
         walks: list[ChunkWalk] = []
-        text = self.pretokenizer.normalize(replace_lone_surrogates(text))
-        for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
+        for piece, is_special in self._split_special(self._read(text), allowed_special, disallowed_special):
             if is_special:
                 walks.append(ChunkWalk(piece, "special", (self.special_tokens[piece],), ()))
                 continue
