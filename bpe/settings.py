@@ -13,6 +13,7 @@ merges and special tokens (as Hugging Face and tiktoken count it).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from types import MappingProxyType
 
 from .end_of_word import END_OF_WORD_MODES
 from .errors import SettingsError
@@ -190,7 +191,7 @@ class TrainSettings:
         return cls(**known)
 
 
-_VARIANT_DEFAULTS = {"transition": None, "objective": "classic"}
+_VARIANT_DEFAULTS = MappingProxyType({"transition": None, "objective": "classic"})
 """The variants' settings at their defaults, left out of :meth:`TrainSettings.to_dict`."""
 
 

@@ -9,6 +9,8 @@ rule, so it is built once for the whole server (``ui.shared_views``), like an en
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import streamlit as st
 
 from bpe.dropout import DROPOUT_RULES, Dropout, sample_segmentations
@@ -47,12 +49,12 @@ def _parse_step(raw: str) -> float:
     return value
 
 
-LINKED = {  # link parameter -> (value, how its text is read, what it must be)
+LINKED = MappingProxyType({  # link parameter -> (value, how its text is read, what it must be)
     "dropout": (P, _parse_step, f"one of {', '.join(f'{step:g}' for step in STEPS)}"),
     "samples": (SAMPLES, int, f"a whole number from 1 to {MAX_DROPOUT_SAMPLES:,}"),
     "seed": (SEED, int, "a whole number from 0"),
     "droprule": (RULE, lambda raw: DROPOUT_RULES[raw].name, f"one of {', '.join(DROPOUT_RULES)}"),
-}
+})
 
 
 def _linked() -> dict[str, str | None]:
