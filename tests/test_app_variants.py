@@ -81,6 +81,7 @@ def test_the_sidebars_transition_makes_a_two_stage_run_whose_steps_say_what_chan
     at = open_page(TRAIN, preset="sennrich", step="9")
     at.number_input(key="w.transition").set_value(8).run()
     assert at.query_params["transition"] == "8"
+    assert any(notice.value.startswith("Retrained with SuperBPE transition 8: merges now differ from merge 10") for notice in at.info)
     told = narration(at)
     assert "Stage 2 starts: the text is split again by SuperBPE's split" in told
     at.session_state["w.tables"] = "The code"

@@ -174,9 +174,15 @@ def test_the_fast_hugging_face_loop_draws_as_the_references_draw_for_draw(traini
 # -- seeds, and refusals that teach ------------------------------------------------------------------
 def test_a_seed_reproduces_a_sequence_of_samples_and_another_seed_differs():
     tokenizer = byte_tokenizer()
-    runs = [[Dropout(tokenizer, p=0.5, seed=seed).encode(" function string") for _ in range(1)] for seed in (3, 3, 4)]
-    first, again, other = (sample_segmentations(tokenizer, " function string", p=0.5, samples=50, seed=seed) for seed in (3, 3, 4))
-    assert runs[0] == runs[1] and first == again and first.segmentations != other.segmentations
+
+    def sequence(seed: int) -> list[list[int]]:
+        dropout = Dropout(tokenizer, p=0.5, seed=seed)
+        return [dropout.encode(" function string lowest") for _ in range(5)]
+
+    assert sequence(3) == sequence(3) != sequence(4)
+    assert len({tuple(ids) for ids in sequence(3)}) > 1  # one generator's successive samples differ
+    first, again = (sample_segmentations(tokenizer, " function", p=0.5, samples=50, seed=3) for _ in range(2))
+    assert first == again
 
 
 @pytest.mark.parametrize("p", [-0.1, 1.5, "0.1", True, float("nan")])

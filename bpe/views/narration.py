@@ -275,7 +275,7 @@ def _tie_lines(trace: Trace, s: MergeStep, left: TokenRef, right: TokenRef) -> l
 SETTING_NAMES = MappingProxyType({
     "unit": "unit", "pretokenizer": "pre-tokenizer", "end_of_word": "end-of-word marker",
     "tie_break": "tie-break", "merges": "merges", "vocab_size": "vocabulary size",
-    "min_frequency": "minimum pair frequency", "special_tokens": "special tokens",
+    "min_frequency": "minimum pair frequency", "special_tokens": "special tokens", "transition": "SuperBPE transition",
 })
 """How the retrain notice names each setting that changed."""
 
@@ -293,9 +293,9 @@ def retrain_notice(old: Trace, new: Trace) -> str:
     'Retrained with tie-break first-seen: merges now differ from merge 1 on (was s + t, now e + s).'
     """
     old_settings, new_settings = old.settings.to_dict(), new.settings.to_dict()
-    changed = [
-        f"{SETTING_NAMES[name]} {_setting_text(new_settings[name])}"
-        for name in SETTING_NAMES if old_settings[name] != new_settings[name]
+    changed = [  # subtle: a variant's setting is left out of to_dict() at its default
+        f"{SETTING_NAMES[name]} {_setting_text(new_settings.get(name))}"
+        for name in SETTING_NAMES if old_settings.get(name) != new_settings.get(name)
     ]
     what = "Retrained with " + ", ".join(changed) if changed else "Retrained on the changed corpus"
     def spell(trace: Trace, step: MergeStep) -> str:  # by bytes: ids differ when the base does (byte/char)
