@@ -16,6 +16,7 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe export --tokenizer t.json --format hf --out tokenizer.json
     python -m bpe import --format gpt2 --in encoder.json,vocab.bpe --out t.json
     python -m bpe check --merges merges.txt --preset cs336 --json
+    python -m bpe check-encode --pretrained gpt2 --ids my_ids.json
 
 Export file layout (``--out``): ``ours``, ``hf`` and ``tiktoken`` write the one file named;
 ``minbpe`` writes ``PREFIX.model`` and ``PREFIX.vocab`` (``--out PREFIX`` or ``--out PREFIX.model``,
@@ -36,6 +37,7 @@ from dataclasses import replace
 
 from . import cli_app
 from .checking.command import add_check_command
+from .checking.encode_command import add_check_encode_command
 from .cli_args import UsageError, add_train_arguments, corpus_from_args, note_bom, read_text_file, settings_from_args
 from .corpus import BOM, Corpus
 from .dropout import DROPOUT_RULES, Dropout, sample_segmentations
@@ -333,6 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     import_cmd.set_defaults(run=_import)
     cli_app.register(commands)
     add_check_command(commands)
+    add_check_encode_command(commands)
     return parser
 
 

@@ -32,6 +32,7 @@ from .errors import BpeError, FormatError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
 from .local_files import StrPath, read_text, write_text
 from .merge_loop import AppliedMerge, merge_ids, walk_merges
+from .offsets import decode_with_offsets
 from .pretokenize import Pretokenizer, SpecialSet
 from .special_text import SPECIAL_DEFAULTS, split_special_text
 from .streaming import encode_iterable
@@ -60,10 +61,7 @@ class ChunkWalk:
 
 
 class _ChunkCache(dict):
-    """``chunk -> ids``, computed on a miss by ``__missing__``, so that hits are looked up from C.
-
-    Chunks longer than ``_CACHE_CHUNK_CHARS`` are not kept, and a full cache starts over.
-    """
+    """``chunk -> ids``, filled on a miss by ``__missing__`` (hits looked up from C); chunks over ``_CACHE_CHUNK_CHARS`` not kept; a full cache starts over."""
 
     __slots__ = ("_encode",)
 
@@ -268,9 +266,9 @@ class Tokenizer:
         return [token_id for index, token_id in enumerate(ids) if token_id != unknown or ids[index - 1] != unknown or not index]
 
     def encode_walkthrough(
-        self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None
+        self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None, walk: bool = True
     ) -> list[ChunkWalk]:
-        """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
+        """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order (``walk=False``: none)."""
         walks: list[ChunkWalk] = []
         for piece, is_special in self._split_special(self._read(text), allowed_special, disallowed_special):
             if is_special:
@@ -279,7 +277,7 @@ class Tokenizer:
             for chunk, is_word in self.pretokenizer.split(piece):
                 whole = self._table.whole_only.get(chunk)
                 initial = [whole] if whole is not None else self._initial_ids(chunk, is_word)
-                walks.append(ChunkWalk(chunk, "word" if is_word else "gap", tuple(initial), walk_merges(initial, self._ranks, self._merges)))
+                walks.append(ChunkWalk(chunk, "word" if is_word else "gap", tuple(initial), walk_merges(initial, self._ranks, self._merges) if walk else ()))
         return walks
 
     def special_defaults(
@@ -348,6 +346,8 @@ class Tokenizer:
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         return b"".join(self.decode_tokens_bytes(ids))
+
+    decode_with_offsets = decode_with_offsets  # tiktoken's: the text and where each token starts (bpe.offsets)
 
     def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
         """Ids -> text. ``errors="replace"`` shows a partial UTF-8 sequence as U+FFFD (�)."""

@@ -1,8 +1,8 @@
 """Check my BPE: upload the merges your own trainer learned and see where they part from the
-reference, and the likeliest reason (a classic mistake or another setting), with its fix."""
+reference, and the likeliest reason (a classic mistake or another setting), with its fix; or, on
+the second tab (``ui.check_encoder``), the ids your own encoder gave some texts."""
 
 import time
-from dataclasses import replace
 
 import streamlit as st
 
@@ -19,6 +19,7 @@ from bpe.views.check import (
     rest_frame, summary_text,
 )
 from bpe.markdown import escape_markdown
+from ui.check_encoder import encoder_tab
 from ui.render import page_setup, show_html
 from ui.state import SessionValue, bind, widget_key
 
@@ -34,10 +35,6 @@ def _form() -> CheckForm:
     return FORM.get()
 
 
-def _update(**changes) -> None:
-    FORM.set(replace(_form(), **changes))
-
-
 def _field(field: str, **how) -> dict:
     """A widget bound to one field of the form, keyed ``w.check_<field>``."""
     return FORM.field_widget(field, name=f"check_{field}", **how)
@@ -45,16 +42,16 @@ def _field(field: str, **how) -> dict:
 
 def _read_merges_upload(upload) -> None:
     if upload is not None:
-        _update(merges=upload.getvalue(), merges_name=upload.name)
+        FORM.update(merges=upload.getvalue(), merges_name=upload.name)
 
 
 def _read_merges_paste(text: str) -> None:
-    _update(merges=text.encode("utf-8"), merges_name="pasted merges")
+    FORM.update(merges=text.encode("utf-8"), merges_name="pasted merges")
 
 
 def _read_corpus_upload(upload) -> None:
     if upload is not None:
-        _update(upload=upload.getvalue(), upload_name=upload.name)
+        FORM.update(upload=upload.getvalue(), upload_name=upload.name)
 
 
 def _choose_preset(preset: str) -> None:
@@ -150,6 +147,8 @@ def result_section() -> None:
         (st.warning if level == "warning" else st.info)(text, icon=":material/travel_explore:")
     st.metric("Leading merges that match", f"{result.matching:,} / {result.total:,}")
     st.markdown(escape_markdown(summary_text(result)))
+    if verdict := result.code_verdict():
+        st.warning(escape_markdown(verdict), icon=":material/bug_report:")
     if result.count_note():
         st.info(escape_markdown(result.count_note()), icon=":material/tag:")
     if result.divergence is not None:
@@ -165,10 +164,8 @@ def result_section() -> None:
             st.dataframe(attempts_frame(result), hide_index=True, width="stretch")
 
 
-def main() -> None:
-    page_setup(pages.CHECK)
+def trainer_tab() -> None:
     show_html(CHECK_CSS)
-    st.title(":material/fact_check: Check my BPE")
     st.caption(
         "Wrote your own BPE trainer? Upload its merges and the corpus it learned from: this page trains the "
         "reference on the same corpus, shows the first merge where yours differ, and re-trains under the "
@@ -181,6 +178,23 @@ def main() -> None:
         with st.spinner("Training the reference and re-training under each classic mistake…"):
             run_check()
     result_section()
+
+
+TABS = {"trainer": "My trainer's merges", "encoder": "My encoder's ids"}
+"""One place for "check my code": the tabs, and the name a link gives each (``?check=encoder``)."""
+
+
+def main() -> None:
+    page_setup(pages.CHECK)
+    st.title(":material/fact_check: Check my BPE")
+    linked = TABS.get(st.query_params.get("check", ""))
+    trainer, encoder = st.tabs(list(TABS.values()), key="bpe-check-tabs", on_change="rerun", default=linked)
+    if encoder.open:  # only the open tab runs (each holds a form and a check)
+        with encoder:
+            encoder_tab()
+    else:
+        with trainer:
+            trainer_tab()
 
 
 main()

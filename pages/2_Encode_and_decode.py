@@ -20,7 +20,7 @@ from bpe.views.encoding import (
 from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import chips_html, pieces_for
-from ui import decoding, dropout, state, tokenizers, url
+from ui import decoding, dropout, encode_lessons, state, tokenizers, url
 from ui.code_panel import encode_code
 from ui.render import names_for, page_setup, presenter, show_html, tokenizer_at
 from ui.state import SessionValue, widget_key
@@ -142,19 +142,18 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
     )
     if not presenter():  # a class sees the ids beside their tokens; a box to copy them from would say them twice
         st.code(", ".join(map(str, shown)) or "(no tokens)", language=None, wrap_lines=True)
+    encode_lessons.token_starts(tokenizer, shown, anchor, (mode, text_key(text)))
+    encode_lessons.segmentations(tokenizer, text, mode, anchor)
     st.header("How each chunk was merged")
-    st.caption(
-        "The pre-tokenizer cuts the text into chunks; inside each chunk the tokenizer applies the learned "
-        "merges in the order they were learned (merge 1 first), everywhere it can, until none applies."
-    )
+    left_to_right = encode_lessons.walk_rule()
     if encoded.walked_chars < len(text):
         st.caption(
             f"The walkthrough follows the first {encoded.walked_chars:,} of {len(text):,} characters (as if the "
             f"text ended there): it redraws a chunk for every merge, so a whole long text would be too much."
         )
     show_html(shared_view(
-        *anchor, "walkthrough", mode, tuple(sorted(names.items())), text_key(text),
-        build=lambda: walkthrough_html(tokenizer, walks, names=names),
+        *anchor, "walkthrough", mode, left_to_right, tuple(sorted(names.items())), text_key(text),
+        build=lambda: walkthrough_html(tokenizer, walks, names=names, left_to_right=left_to_right),
     ))
     with st.expander("The code: the lines of bpe/reference.py that apply one merge to one chunk"):
         encode_code(walks, tokenizer)

@@ -128,6 +128,19 @@ def merge_first_place(symbols, pair):  # mistake (replacement): returns after th
     return symbols
 
 
+def replace_pair(ids, pair, new_id):
+    """minbpe's ``merge(ids, pair, idx)``: each occurrence of ``pair``, left to right, becomes ``new_id``."""
+    out, i = [], 0
+    while i < len(ids):
+        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
 def merge_every_word(corpus, pair, apply):
     return {apply(symbols, pair): freq for symbols, freq in corpus.items()}
 
@@ -206,3 +219,61 @@ LEARNERS = {
     "end-of-word": partial(learn, symbols=glued_marker_symbols),
 }
 """Mistake code (None: no mistake; ``code-variant`` for one of several ways to make it) -> a learner that makes it."""
+
+
+# -- two homework trainers whose bug is in the code, not the settings ------------------------------
+def words_in_order(text):
+    """Each whitespace-separated word with its count, in the order the words first appear."""
+    return dict(Counter(text.split()))
+
+
+def paper_with_str_replace(text=None, num_merges=10, *, words=None):
+    """The Sennrich et al. (2016) paper's code, characters and </w>, ties by ``max`` over a dict (first
+    seen), as a student types it in with one change: its merge_vocab replaces the pair with a plain
+    ``str.replace`` instead of the paper's regex with (?<!\\S) and (?!\\S), so "s t" also matches inside
+    "es t" and joins es to t."""
+    vocab = {" ".join(word) + " </w>": freq for word, freq in (words or words_in_order(text)).items()}
+    merges = []
+    for _ in range(num_merges):
+        pairs = {}
+        for word, freq in vocab.items():
+            symbols = word.split()
+            for i in range(len(symbols) - 1):
+                pairs[symbols[i], symbols[i + 1]] = pairs.get((symbols[i], symbols[i + 1]), 0) + freq
+        if not pairs:
+            break
+        best = max(pairs, key=pairs.get)
+        merges.append(best)
+        vocab = {word.replace(" ".join(best), "".join(best)): freq for word, freq in vocab.items()}  # the bug
+    return [(left.encode(), right.encode()) for left, right in merges]
+
+
+def minbpe_patched_counts(text, num_merges=10, special_tokens=()):
+    """minbpe's RegexTokenizer training loop (GPT-2's split, bytes, ``max`` over the counts, ties to the
+    greater pair as CS336 asks), made faster the way students do: the pair counts are counted once,
+    then patched after each merge with the new token's pairs and the merged pair deleted, but the
+    pairs the merge broke are never decremented."""
+    pieces = re.split("|".join(map(re.escape, special_tokens)), text) if special_tokens else [text]
+    chunks = [list(chunk.encode("utf-8")) for piece in pieces for chunk in gpt2_split(piece)]
+    vocab = {i: bytes([i]) for i in range(256)}
+    stats = {}
+    for ids in chunks:
+        for pair in zip(ids, ids[1:]):
+            stats[pair] = stats.get(pair, 0) + 1
+    merges = []
+    for i in range(num_merges):
+        if not stats:
+            break
+        pair = max(stats, key=lambda p: (stats[p], vocab[p[0]], vocab[p[1]]))
+        idx = 256 + i
+        vocab[idx] = vocab[pair[0]] + vocab[pair[1]]
+        merges.append((vocab[pair[0]], vocab[pair[1]]))
+        del stats[pair]
+        for n, ids in enumerate(chunks):
+            if pair[0] not in ids:
+                continue
+            chunks[n] = merged = replace_pair(ids, pair, idx)
+            for a, b in zip(merged, merged[1:]):
+                if idx in (a, b):  # the patch: the new token's pairs counted, the broken pairs left as they were
+                    stats[a, b] = stats.get((a, b), 0) + 1
+    return merges

@@ -7,12 +7,15 @@ import re
 from bpe.byte_level import to_byte_text
 from bpe.presets import SENNRICH_WORDS
 
+from bpe.checking import MISTAKES
+
 from .apptest_support import errors, html_with, open_page, plain, unescape_markdown
 
 CHECK = "pages/11_Check_my_BPE.py"
 # CS336's word table (low 5, lower 2, newest 6, widest 3) breaks ties to the greater pair: (s, t)
 # before (e, s), both 9. These merges break them first-seen: (e, s), then (es, t), then (l, o).
 FIRST_SEEN_MERGES = "e s\nes t\nl o\n"
+MISTAKES_TITLES = {code: mistake.title for code, mistake in MISTAKES.items()}
 
 
 def checked(merges: bytes, *, name: str = "merges.txt", preset: str | None = None, **form) -> object:
@@ -150,3 +153,42 @@ def test_a_good_guess_says_how_many_it_reproduces():
     assert [unescape_markdown(element.value) for element in at.info][0] == (
         "The guessed settings reproduce 3 of your 3 merges.")
     assert not at.warning
+
+
+def _pasted_check(text: str, merges: list, **settings) -> object:
+    import json
+
+    at = open_page(CHECK)
+    at.radio(key="w.check_corpus").set_value("text").run()
+    at.text_area(key="w.check_text").set_value(text).run()
+    for field, value in settings.items():
+        widget = at.text_input(key=f"w.check_{field}") if field == "end_of_word" else at.selectbox(key=f"w.check_{field}")
+        widget.set_value(value).run()
+    at.text_area(key="w.check_merges_text").set_value(json.dumps([[list(a), list(b)] for a, b in merges])).run()
+    return at.button(key="w.check_run").click().run()
+
+
+def test_the_two_homework_trainers_are_named_on_the_page_which_says_their_settings_match():
+    from .test_checking_homework import HOMEWORK, homework
+
+    for trainer, (_, settings, code, _, verdict) in HOMEWORK.items():
+        text, merges = homework(trainer)
+        chosen = {"unit": settings.unit, "pretokenizer": settings.pretokenizer, "tie_break": settings.tie_break,
+                  "end_of_word": settings.end_of_word or ""}
+        at = _pasted_check(text, merges, **chosen)
+        assert not at.exception and not errors(at)
+        cause = plain(html_with(at, "<div class=\"bpe-cause"))
+        assert cause.startswith(f"{code} · {MISTAKES_TITLES[code]}")
+        assert [unescape_markdown(element.value) for element in at.warning] == [verdict]
+
+
+def test_a_difference_no_retraining_reproduces_says_what_to_print_instead_of_unknown():
+    from .test_checking_homework import CS336, homework
+
+    text, merges = homework("minbpe")
+    at = _pasted_check(text, merges[:3] + [(b"z", b"q")], unit=CS336.unit, pretokenizer=CS336.pretokenizer,
+                       tie_break=CS336.tie_break)
+    table = plain(html_with(at, "bpe-check\""))
+    assert "Count in your trainingnot re-derived: none of the re-trainings reproduces your merge 4" in table
+    assert "unknown" not in table
+    assert "compare it with the reference's in the table above" in plain(html_with(at, "<div class=\"bpe-cause"))

@@ -15,6 +15,7 @@ from bpe.limits import MAX_SHOWN_TOKENS
 from bpe.markdown import escape_markdown
 from bpe.spelling import visible_text
 from bpe.views.encoding import byte_pieces, parse_ids
+from bpe.views.segmentations import splits_a_character, stream_frame
 from bpe.views.token_html import chips_html
 
 from .render import show_html
@@ -92,3 +93,26 @@ def decode_section(tokenizer, encoded: list[int], owner: tuple[str, str]) -> Non
             "until its next token arrives; switch to *strict* to see the error instead.",
             icon="ℹ️",
         )
+    stream_lesson(tokenizer, ids, owner)
+
+
+STREAM_SAMPLE = "😀 naïve 你好"
+
+
+def stream_lesson(tokenizer, ids: list[int], owner: tuple[str, str]) -> None:
+    """The ids fed one at a time, as a model emits them: decoded alone, and by a buffered decoder."""
+    box = st.expander("Decode as a model streams: one id at a time", key="bpe-stream", on_change="rerun")
+    with box:
+        if not box.open:  # built only when opened
+            return
+        st.caption("A model emits one id at a time. Decoded alone, an id that holds part of a character shows **�**; "
+                   "a buffered decoder holds those bytes back until the character is whole, then shows it.")
+        if not splits_a_character(tokenizer, ids):
+            try:
+                sample = ", ".join(map(str, tokenizer.encode(STREAM_SAMPLE)))
+            except BpeError:
+                sample = ""
+            st.caption("None of these ids holds part of a character, so both ways agree.")
+            st.button(f"Stream “{STREAM_SAMPLE}” instead", key=widget_key("decode_stream_sample"), disabled=not sample,
+                      on_click=_set_decode_ids, args=(sample, owner))
+        st.dataframe(stream_frame(tokenizer, ids), hide_index=True, width="stretch")

@@ -23,11 +23,11 @@ from bpe.views.token_html import TOKEN_CSS
 
 from . import state, url
 from .state import widget_key
-from .page_css import A11Y_CSS, LAYOUT_CSS, PRESENTER_CSS, STALE_CSS
+from .page_css import A11Y_CSS, LAYOUT_CSS, PRESENTER_CSS, RECONNECT_CSS, STALE_CSS
 from .tour import tour_bar
 from .training import Trained
 
-_CSS = A11Y_CSS + SR_ONLY_CSS + TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS + MERGE_CSS + STALE_CSS + LAYOUT_CSS
+_CSS = A11Y_CSS + SR_ONLY_CSS + TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS + MERGE_CSS + STALE_CSS + LAYOUT_CSS + RECONNECT_CSS
 
 
 _ROOT = Path(__file__).resolve().parent.parent

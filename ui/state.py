@@ -97,6 +97,10 @@ class SessionValue(Generic[T]):
     def set(self, value: T) -> None:
         st.session_state[self.key] = value
 
+    def update(self, **changes: Any) -> None:
+        """Replace fields of this (frozen dataclass) value: ``FORM.update(merges=b"...")``."""
+        self.set(dataclasses.replace(self.get(), **changes))
+
     def among(self, options: Sequence) -> T:
         """The value if ``options`` still offers it, else the first option (another search, another
         step): what a select bound with ``widget(options=...)`` shows, for a page drawing it later."""

@@ -91,6 +91,8 @@ def _text_lines(result: CheckResult) -> list[str]:
              f"{', '.join(s.special_tokens) or 'none'}, min-frequency {s.min_frequency})"]
     if result.guess is not None:
         lines.append(result.guess.sentence())
+    if verdict := result.code_verdict():
+        lines.append(verdict)
     d = result.divergence
     if d is not None:
         tie = f" (a tie of {d.tie_count})" if d.tie_count > 1 else ""

@@ -28,6 +28,8 @@ The rules it takes are :class:`~bpe.checking.rules.Rules` (one registry per choi
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -39,7 +41,7 @@ from ..spelling import visible_text
 from ..tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from ..trainer import merge_pair
 from ..vocab import Token, base_tokens, token_sort_bytes
-from .rules import COUNTING, REPLACING, WEIGHTING, Ids, Rules
+from .rules import COUNTING, REPLACING, SPELLED_REPLACING, WEIGHTING, Ids, Rules
 
 Spelled = tuple[bytes, bytes]
 
@@ -111,7 +113,10 @@ class _State:
         self.texts = [text for text, _ in corpus.words]
         self.weights = [WEIGHTING[rules.weighting](freq) for _, freq in corpus.words]
         self.count_word = COUNTING[rules.counting]
-        self.replace = REPLACING[rules.replacing]
+        self.replace = REPLACING.get(rules.replacing)
+        self.join = SPELLED_REPLACING.get(rules.replacing)
+        """A string-based trainer's replacement: tokens are their spellings (one token per string)."""
+        self.stale = rules.updating == "never-decremented"
         self.local = rules.is_reference
         self.first_word_only = rules.reach == "first"
         self.made: dict[Pair, int] = {}
@@ -131,6 +136,11 @@ class _State:
         """``count -> pairs``: the top count's pairs without a scan of every pair (as in the reference)."""
         self._apply(counts)
         self.context = TieContext(self.spelling, self.hf_rank, settings.unit, self._first_occurrence)
+        # a string replacement reaches any word whose text holds the pair's two parts: one text of all
+        # the words, searched from C, finds them (``_spelling_holders``)
+        spelled = [b"".join(map(self.spelling.__getitem__, ids)) for ids in self.words] if self.join else []
+        self.all_words = b"\n".join(spelled)
+        self.word_starts = list(itertools.accumulate((len(word) + 1 for word in spelled[:-1]), initial=0))
 
     def _tally(self, ids: Ids, weight: int, into: dict[Pair, int]) -> None:
         """Add ``weight`` to ``into`` for each counted occurrence in ``ids``."""
@@ -175,6 +185,8 @@ class _State:
                 if found == pair:
                     return index, position
             holders.discard(index)
+        if self.stale:  # a count never decremented outlives the pair: after every pair that occurs
+            return len(self.words), 0
         raise RuntimeError(f"internal error: pair {pair} has a count but occurs nowhere")
 
     def ties(self) -> list[Pair]:
@@ -188,15 +200,43 @@ class _State:
             return [(max if reverse else min)(tied, key=key)]
         return sorted(tied, key=key, reverse=reverse)[:n]
 
+    def _token(self, left: int, right: int) -> int:
+        """The id of the token ``left`` and ``right`` make, made now if it is new (``left`` + ``right``)."""
+        new = len(self.tokens)
+        self.tokens.append(self.tokens[left].merged_with(self.tokens[right]))
+        self.spelling.append(self.spelling[left] + self.spelling[right])
+        self.id_of.setdefault(self.spelling[-1], new)
+        self.hf_rank.append(new)
+        return new
+
+    def _spelling_holders(self, target: bytes) -> set[int]:
+        """The words whose text holds ``target`` (a word's symbols hold no line break, so none spans two)."""
+        found, at = set(), self.all_words.find(target)
+        while at >= 0:
+            found.add(bisect.bisect_right(self.word_starts, at) - 1)
+            at = self.all_words.find(target, at + 1)
+        return found
+
+    def _joined_across(self, ids: Ids, left: int, right: int) -> Ids:
+        """``ids`` after a string-based trainer's ``str.replace`` of the pair (see :mod:`bpe.checking.rules`)."""
+        joins = self.join([self.spelling[i] for i in ids], self.spelling[left], self.spelling[right])
+        out = ids[:1]
+        for joined, token in zip(joins, ids[1:]):
+            if joined:  # one token per string, as the learner's vocabulary of strings has it
+                spelled = self.spelling[out[-1]] + self.spelling[token]
+                out[-1] = self.id_of[spelled] if spelled in self.id_of else self._token(out[-1], token)
+            else:
+                out.append(token)
+        return out
+
     def merge(self, pair: Pair) -> None:
         left, right = pair
         new = self.made.get(pair)
+        if new is None and self.join is not None:
+            new = self.id_of.get(self.spelling[left] + self.spelling[right])  # made already, across symbols
         if new is None:
-            new = self.made[pair] = len(self.tokens)
-            self.tokens.append(self.tokens[left].merged_with(self.tokens[right]))
-            self.spelling.append(self.spelling[left] + self.spelling[right])
-            self.id_of.setdefault(self.spelling[-1], new)
-            self.hf_rank.append(new)
+            new = self._token(left, right)
+        self.made[pair] = new
         # else: the same pair again (a replacement that left some behind): its token, as a learner's
         # trainer keyed by bytes would have it
         holders = self.holders
@@ -205,21 +245,27 @@ class _State:
             return
         deltas: dict[Pair, int] = defaultdict(int)
         indices = holders.pop(pair, ())
+        if self.join is not None:  # a string replacement reaches every word that spells the pair's two parts
+            indices = self._spelling_holders(self.spelling[left] + self.spelling[right])
         replaced = False
         for index in sorted(indices) if self.first_word_only else indices:  # any rule: recount each word
             old = self.words[index]
             if replaced and self.first_word_only:
                 holders[pair].add(index)  # not reached this time: it still holds the pair
                 continue
-            merged = self.replace(old, left, right, new)
+            merged = self._joined_across(old, left, right) if self.join else self.replace(old, left, right, new)
             if merged != old:
                 replaced = True
                 self._tally(old, -self.weights[index], deltas)
                 self._tally(merged, self.weights[index], deltas)
-            for p in zip(merged, merged[1:]):  # a pair without the new token was listed already,
-                if new in p or p == pair:  # but the merged pair may be left (first place only)
+            made = set(merged).difference(old) if self.join else (new,)  # across symbols: other new tokens too
+            for p in zip(merged, merged[1:]):  # a pair without a new token was listed already,
+                if p[0] in made or p[1] in made or p == pair:  # but the merged pair may be left (first place only)
                     holders[p].add(index)
             self.words[index] = merged
+        if self.stale:  # the new token's pairs added, the merged pair deleted, nothing else decremented
+            deltas = {p: delta for p, delta in deltas.items() if delta > 0}
+            deltas[pair] = -self.counts.get(pair, 0)
         self._apply(deltas)
 
     def pair_of(self, spelled: Spelled) -> Pair | None:

@@ -96,6 +96,28 @@ class CheckResult:
     def guessed(self) -> bool:
         return self.guess is not None
 
+    def code_verdict(self) -> str | None:
+        """When the settings make the learner's first merges and no other setting explains the rest (a
+        mistake in the code does, or nothing does): "your settings match; your trainer goes wrong at merge
+        N", with the counts that differ there (theirs re-derived where a re-training reproduces them)."""
+        d = self.divergence
+        if d is None or self.matching == 0 or d.ours is None or self.best.variant.settings != self.settings:
+            return None
+        theirs, ours = shown_pair(d.theirs.spelled), shown_pair(d.ours.spelled)
+        said = (f"Your settings match: with them the reference makes your first {self.matching:,} merges. Your trainer "
+                f"goes wrong at merge {d.step:,}: ")
+        yours = self.yours
+        if yours is None:
+            return said + (f"it merged {theirs}, which the reference counts {_times(d.theirs.count)} there, while the "
+                           f"reference's top pair, {ours}, has {_times(d.ours.count)}. Print your trainer's count of "
+                           f"{theirs} before that merge and compare.")
+        differ = [f"{shown} {_times(mine)} in your training, {_times(reference)} in the reference's"
+                  for shown, mine, reference in ((theirs, yours.yours.count, d.theirs.count),
+                                                 (ours, yours.reference.count, d.ours.count)) if mine != reference]
+        counts = "; ".join(differ) if differ else (f"the counts agree ({theirs} {_times(d.theirs.count)}, {ours} "
+                                                   f"{_times(d.ours.count)}): your trainer chooses another pair among them")
+        return said + f"it merged {theirs} where the reference merges {ours}. The counts that differ there: {counts}."
+
 
     def count_note(self) -> str | None:
         """When every merge matches: whether the reference goes on, in words (a list one merge short
@@ -109,6 +131,10 @@ class CheckResult:
                 f"{shown_pair(self.next_merge.spelled)} (count {self.next_merge.count:,}). If your trainer was given a vocabulary size, check "
                 f"the number of merges: vocabulary size = base tokens + merges + special tokens, here "
                 f"{vocabulary(self.base_size, self.total, len(self.settings.special_tokens))}.")
+
+
+def _times(count: int | None) -> str:
+    return "an unknown number of times" if count is None else f"{count:,} time{'s' * (count != 1)}"
 
 
 def vocabulary(base_size: int, merges: int, specials: int) -> str:
@@ -305,10 +331,13 @@ def _unexplained(attempts: list[Attempt], matching: int, total: int, divergence:
         evidence = (" At that merge your pair does not occur at all in the reference's corpus, so your trainer "
                     "saw other text, other symbols, or merged earlier pairs differently.")
     note = f" ({skipped} variants were not tried in the time limit.)" if skipped else ""
+    look = (f"Your settings make your first {matching:,} merges, so look at your code: print your trainer's count of "
+            f"each pair before merge {matching + 1:,} and compare it with the reference's in the table above."
+            if matching else f"Check the corpus and the settings, then compare your counts at merge {matching + 1:,} "
+                             "with the reference's in the table above.")
     return Cause(
         UNEXPLAINED,
         f"No single classic mistake or other setting explains the difference: none of the {len(attempts)} re-trainings "
         f"reproduces more than the reference's {matching:,} leading merges of your {total:,} (furthest: {tried})."
-        f"{evidence}{note} Check the corpus and the settings, then compare your counts at merge {matching + 1:,} with "
-        "the reference's below.",
+        f"{evidence}{note} {look}",
     )

@@ -87,11 +87,23 @@ def _spelled(pairs: Sequence[tuple[str, str]]) -> tuple[Spelled, ...]:
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
-    """``(line number, line)`` of the merge lines: a first line starting with ``#`` (``#version: 0.2``) and
-    empty lines left out."""
+    """``(line number, line)`` of the merge lines: empty lines and a header left out. A header is a first
+    line that starts with ``#`` and is no merge (``#version: 0.2``); ``# #``, a learner's first merge of two
+    ``#``, is a merge.
+
+    >>> _lines("#version: 0.2\\ne s\\n"), _lines("# #\\n## #\\n")
+    ([(2, 'e s')], [(1, '# #'), (2, '## #')])
+    """
     lines = text.split("\n")
     return [(number, line.removesuffix("\r")) for number, line in enumerate(lines, start=1)
-            if line.strip("\r") and not (number == 1 and line.startswith("#"))]
+            if line.strip("\r") and not (number == 1 and _is_header(line.removesuffix("\r")))]
+
+
+def _is_header(line: str) -> bool:
+    """A first line that starts with ``#`` and is not two symbols a first merge joins (one character each,
+    a marker allowed: ``# #``, ``#\\t#``, ``# #</w>``)."""
+    parts = line.split("\t") if "\t" in line else line.split(" ")
+    return line.startswith("#") and not (len(parts) == 2 and all(parts) and all(_known(part, set()) for part in parts))
 
 
 # -- lines ---------------------------------------------------------------------------------------

@@ -88,10 +88,16 @@ def _tie_break(base: TrainSettings, clues: Clues) -> list[Variant]:
     ]
 
 
-def _overlapping_pairs(base: TrainSettings, clues: Clues) -> list[Variant]:
-    return [Variant("overlapping-pairs", "pairs counted without overlap", base, Rules(counting="no-overlap"),
-                    fix="count every adjacent pair: `for pair in zip(ids, ids[1:]): counts[pair] += freq` "
-                        "(not `text.count(a + b)` nor skipping an occurrence that shares a symbol)")]
+def _in_the_code(code: str, label: str, rules: Rules, fix: str) -> Callable[[TrainSettings, Clues], list[Variant]]:
+    """A mistake in how the trainer counts or merges (not in a setting): one variant, the reference's
+    settings with ``rules`` plugged in."""
+    return lambda base, clues: [Variant(code, label, base, rules, fix=fix)]
+
+
+_overlapping_pairs = _in_the_code(
+    "overlapping-pairs", "pairs counted without overlap", Rules(counting="no-overlap"),
+    "count every adjacent pair: `for pair in zip(ids, ids[1:]): counts[pair] += freq` (not `text.count(a + b)` nor "
+    "skipping an occurrence that shares a symbol)")
 
 
 def _chunk_boundary(base: TrainSettings, clues: Clues) -> list[Variant]:
@@ -115,9 +121,8 @@ def _special_token(base: TrainSettings, clues: Clues) -> list[Variant]:
                         "the pieces between them only")]
 
 
-def _word_frequency(base: TrainSettings, clues: Clues) -> list[Variant]:
-    return [Variant("word-frequency", "each distinct word counted once", base, Rules(weighting="once"),
-                    fix="add the word's frequency for each pair, not 1: `counts[pair] += freq`")]
+_word_frequency = _in_the_code("word-frequency", "each distinct word counted once", Rules(weighting="once"),
+                               "add the word's frequency for each pair, not 1: `counts[pair] += freq`")
 
 
 def _replacement(base: TrainSettings, clues: Clues) -> list[Variant]:
@@ -134,6 +139,17 @@ def _replacement(base: TrainSettings, clues: Clues) -> list[Variant]:
                 fix=f"apply the merge to every word that holds the pair: no `break` or `return` in the loop over "
                     f"words after the first replacement, or the pair stays behind and is {left_behind}"),
     ]
+
+
+_string_replace = _in_the_code(
+    "string-replace", "merges replaced in the spaced word with str.replace", Rules(replacing="across-symbols"),
+    "replace whole symbols only, as the paper's code does: `re.sub(r'(?<!\\S)' + re.escape(' '.join(pair)) + "
+    "r'(?!\\S)', ''.join(pair), word)`, or merge lists of symbols instead of strings")
+_stale_counts = _in_the_code(
+    "stale-counts", "pair counts patched after each merge, never decremented", Rules(updating="never-decremented"),
+    "where a merge of (a, b) joins them, take away the pairs it broke before adding the new ones: "
+    "`counts[(prev, a)] -= freq`, `counts[(b, next)] -= freq`, then `counts[(prev, new)] += freq`, "
+    "`counts[(new, next)] += freq`; or recount every pair at every step")
 
 
 def _normalization(base: TrainSettings, clues: Clues) -> list[Variant]:
@@ -199,6 +215,15 @@ MISTAKES: MappingProxyType[str, Mistake] = MappingProxyType({
                 "The winning pair is replaced overlapping itself or from the right, so 'aaa' does not become 'aa a', "
                 "or only in part (the first place in a word, or the first word that holds it): the pair stays "
                 "behind, which is why a merge can repeat in your list.", _replacement),
+        Mistake("string-replace", "merges replaced across symbol boundaries",
+                "Your trainer applies a merge with a plain string replace on the spaced word (`word.replace('s t', "
+                "'st')`), which also matches where a symbol that ends with s stands before one that starts with t: "
+                "'n e w es t' becomes 'n e w est', a token no merge made. The Sennrich paper's code guards the "
+                "match with a regex, (?<!\\S) before and (?!\\S) after.", _string_replace),
+        Mistake("stale-counts", "pair counts never decremented",
+                "Your trainer counts the pairs once, then after each merge adds the new token's pairs and deletes the "
+                "merged pair, but never takes away the pairs the merge broke (merging o + w in 'l o w' breaks l + o). "
+                "Those stale counts then win merges of pairs rarer than they look, or gone altogether.", _stale_counts),
         Mistake("normalization", "text changed before training",
                 "Your trainer changes the text before counting (lowercases it, normalizes its Unicode, or strips "
                 "or collapses its whitespace), so it learns from other text than the reference.", _normalization),

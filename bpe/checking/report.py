@@ -70,7 +70,8 @@ def _first_difference(result: CheckResult) -> dict | None:
 def check_report(result: CheckResult, *, shape: str = "", elapsed_s: float | None = None,
                  cpu_s: float | None = None) -> dict:
     """Every key of the CLI contract (``matching``, ``total``, ``first_difference``, ``diagnosis``,
-    ``best_match``; ``guess_quality`` when the settings were guessed) and the evidence behind them.
+    ``best_match``; ``guess_quality`` when the settings were guessed) and the evidence behind them;
+    ``verdict`` says "your settings match; your trainer goes wrong at merge N" when that is the case.
 
     ``first_difference.yours_count`` is the learner's pair's count in their own training (the
     re-training that reproduces them; None when none does) and ``reference_count`` the reference's
@@ -87,6 +88,7 @@ def check_report(result: CheckResult, *, shape: str = "", elapsed_s: float | Non
             "variant": best.label, "matching": best.matching,
         },
         "note": result.count_note(),
+        "verdict": result.code_verdict(),
         "settings": result.settings.to_dict(),
         "guessed_settings": result.guessed,
         "shape": shape,

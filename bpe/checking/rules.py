@@ -6,11 +6,18 @@ choice, and :class:`Rules`, which names one entry of each. Out of scope: running
 * counting ``overlap`` (right: ``aaa`` has (a, a) twice) or ``no-overlap`` (once);
 * replacing ``left-to-right`` (right: ``aaa`` -> ``aa a``), ``right-to-left`` (``a aa``),
   ``overlap`` (``aa aa``: every counted occurrence becomes a token) or ``first-place`` (only the
-  first occurrence in each word: ``abab`` -> ``X ab``);
+  first occurrence in each word: ``abab`` -> ``X ab``); or, reading the symbols' spellings,
+  ``across-symbols``: the Sennrich paper's code with its regex replaced by a plain ``str.replace``
+  on the spaced word, which also joins a symbol *ending* with the left token to one *starting*
+  with the right (``n e w es t``, merge ``s t`` -> ``n e w est``: a token no merge made);
 * reaching ``every`` word that holds the pair (right) or only the ``first`` one;
 * weighting by ``frequency`` (right) or ``once`` per distinct word;
 * an end-of-word marker kept ``separate`` (a token of its own) or ``attached`` to the word's last
-  symbol (``t</w>``, as subword-nmt does).
+  symbol (``t</w>``, as subword-nmt does);
+* updating the counts after a merge ``exactly`` (right), or ``never-decremented``: the pair counts
+  patched after each merge with the new token's pairs, the merged pair deleted, but the pairs the
+  merge broke never decremented (a minbpe-style speed-up written without the subtraction), so stale
+  counts win later merges.
 
 The two replacement bugs that leave the pair behind (``first-place``, ``first`` word) make the
 learner's trainer merge the same pair again at a later step: a repeated merge is their signature.
@@ -19,6 +26,8 @@ learner's trainer merge the same pair again at a later step: a repeated merge is
     ([9, 9], [9, 1, 2])
     >>> list(count_without_overlap([1, 1, 1]))
     [(1, 1)]
+    >>> join_across_symbols([b"n", b"e", b"w", b"es", b"t"], b"s", b"t")   # str.replace("s t", "st")
+    [False, False, False, True]
 """
 
 from __future__ import annotations
@@ -96,6 +105,19 @@ def replace_first_place(ids: Ids, left: int, right: int, new: int) -> Ids:
     return replace_left_to_right(ids, left, right, new, limit=1)
 
 
+def join_across_symbols(spelled: list[bytes], left: bytes, right: bytes) -> list[bool]:
+    """Which neighbours ``" ".join(spelled).replace(left + b" " + right, left + right)`` joins: ``joins[k]`` is
+    True when the space between symbols ``k`` and ``k + 1`` goes. Symbols hold no space (a learner's
+    spaced word splits on them), so a match's space is always one between two symbols."""
+    joins, used = [], 0  # used: bytes at the start of symbol k that the last match took
+    for a, b in zip(spelled, spelled[1:]):
+        # subtle: str.replace goes on after a match's end, so a match may not start inside the last one
+        joined = a.endswith(left) and len(a) - len(left) >= used and b.startswith(right)
+        joins.append(joined)
+        used = len(right) if joined else 0
+    return joins
+
+
 COUNTING: MappingProxyType[str, Callable[[Ids], Iterable[Pair]]] = MappingProxyType(
     {"overlap": count_with_overlap, "no-overlap": count_without_overlap}
 )
@@ -106,9 +128,15 @@ REPLACING: MappingProxyType[str, Callable[[Ids, int, int, int], Ids]] = MappingP
 WEIGHTING: MappingProxyType[str, Callable[[int], int]] = MappingProxyType(
     {"frequency": lambda freq: freq, "once": lambda freq: 1}
 )
+SPELLED_REPLACING: MappingProxyType[str, Callable[[list[bytes], bytes, bytes], list[bool]]] = MappingProxyType(
+    {"across-symbols": join_across_symbols}
+)
+"""Replacements that read the symbols' spellings (a string-based trainer): which neighbours they join."""
 REACH = ("every", "first")
 """Which words a merge is applied to: every word holding the pair, or the first one only."""
 MARKING = ("separate", "attached")
+UPDATING = ("exact", "never-decremented")
+"""How counts follow a merge: recounted exactly, or patched with the new pairs and never decremented."""
 
 
 @dataclass(frozen=True)
@@ -121,14 +149,15 @@ class Rules:
     weighting: str = "frequency"
     marker: str | None = None
     """``separate`` or ``attached``; None: as the settings place it (``end_of_word_mode``)."""
+    updating: str = "exact"
 
     def __post_init__(self) -> None:
-        for name, registry in (("counting", COUNTING), ("replacing", REPLACING), ("reach", REACH),
-                               ("weighting", WEIGHTING), ("marker", MARKING)):
+        for name, registry in (("counting", COUNTING), ("replacing", {**REPLACING, **SPELLED_REPLACING}),
+                               ("reach", REACH), ("weighting", WEIGHTING), ("marker", MARKING), ("updating", UPDATING)):
             if getattr(self, name) not in registry and not (name == "marker" and self.marker is None):
                 raise ValueError(f"unknown {name} rule {getattr(self, name)!r}: use one of {', '.join(registry)}")
 
     @property
     def is_reference(self) -> bool:
         """Counting and replacing as the reference does (the compact trainer's fast local update applies)."""
-        return (self.counting, self.replacing, self.reach) == ("overlap", "left-to-right", "every")
+        return (self.counting, self.replacing, self.reach, self.updating) == ("overlap", "left-to-right", "every", "exact")

@@ -18,6 +18,7 @@ them) goes through :func:`html.escape`: a merges file is untrusted input.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import pandas as pd
@@ -183,8 +184,9 @@ def difference_html(result: CheckResult) -> str:
                   _count(yours.yours), _count(yours.reference)),
                  ("Where it occurs most in your training", _words(yours.yours), _words(yours.reference))]
     else:
-        rows.append(("Count in your training", "unknown: no re-training reproduces your merge "
-                     f"{d.step:,}", ""))
+        rows.append(("Count in your training", f"not re-derived: none of the re-trainings reproduces your merge "
+                     f"{d.step:,}; print your trainer's count of this pair before that merge to compare",
+                     "the same: print it for this pair too"))
     rows.append(("Where it occurs most in the reference's training", _words(d.theirs), _words(d.ours)))
     body = "".join(
         f'<tr><th scope="row">{label}</th><td class="yours">{mine}</td><td>{ref}</td></tr>' for label, mine, ref in rows
@@ -203,15 +205,18 @@ def difference_html(result: CheckResult) -> str:
 
 def diagnosis_html(result: CheckResult) -> str:
     """Each likely cause with its code, its explanation and fix (all escaped)."""
-    parts = []
-    for cause in result.diagnosis:
-        title = "no single cause found" if cause.code == UNEXPLAINED else MISTAKES[cause.code].title
-        extra = " unexplained" if cause.code == UNEXPLAINED else ""
-        parts.append(
-            f'<div class="bpe-cause{extra}"><p><b class="code">{html.escape(cause.code)}</b> · '
-            f"{html.escape(title)}</p><p>{html.escape(cause.message)}</p></div>"
-        )
-    return "".join(parts)
+    return causes_html([(cause.code, "no single cause found" if cause.code == UNEXPLAINED else MISTAKES[cause.code].title,
+                         cause.message) for cause in result.diagnosis])
+
+
+def causes_html(causes: Sequence[tuple[str, str, str]]) -> str:
+    """``(code, title, message)`` of each cause as a card (all escaped); ``unexplained`` drawn grey.
+    Check my BPE and Check my encoder both draw their diagnoses with it."""
+    return "".join(
+        f'<div class="bpe-cause{" unexplained" if code == UNEXPLAINED else ""}"><p><b class="code">{html.escape(code)}'
+        f"</b> · {html.escape(title)}</p><p>{html.escape(message)}</p></div>"
+        for code, title, message in causes
+    )
 
 
 def rest_frame(result: CheckResult) -> pd.DataFrame:

@@ -26,6 +26,7 @@ from ..spelling import visible_text
 from ..tokenizer import ChunkWalk, Tokenizer
 from ..vocab import Token
 from .excerpt import excerpt
+from .segmentations import left_to_right_row
 from .token_html import Piece, chips_html, pieces_for
 
 SAMPLE_TEXTS: Mapping[str, str] = MappingProxyType({
@@ -155,8 +156,10 @@ def walkthrough_html(
     *,
     names: Mapping[int, str] | None = None,
     limit: int = 25,
+    left_to_right: bool = False,
 ) -> str:
-    """Each chunk's starting symbols, then one row per merge applied (new tokens emphasized)."""
+    """Each chunk's starting symbols, then one row per merge applied (new tokens emphasized);
+    ``left_to_right``: then what merging the first known pair met would make of it."""
     tokens: dict[int, Token] = tokenizer.tokens
     specials = list(tokenizer.special_tokens.values())
     eow = tokenizer.end_of_word
@@ -186,6 +189,8 @@ def walkthrough_html(
             rows.append(f'<tr><td class="bpe-what">… and {len(walk.merges) - MAX_WALK_ROWS:,} more merges</td><td></td></tr>')
         if walk.kind == "word" and not walk.merges and len(walk.initial) > 1:
             rows.append('<tr><td class="bpe-what">no learned merge applies</td><td></td></tr>')
+        if left_to_right:
+            rows.append(left_to_right_row(tokenizer, walk))
         head = f"{_kind_label(walk)} “{visible_text(walk.text.encode('utf-8'))}” → {len(walk.ids)} token{'s' if len(walk.ids) != 1 else ''}"
         blocks.append(
             f'<div class="bpe-walk"><div class="bpe-walk-head">{html.escape(head)}</div>'

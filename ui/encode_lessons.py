@@ -1,0 +1,64 @@
+"""The Encode & decode page's lessons on applying merges, drawn into the page by a call each.
+
+* :func:`walk_rule`: the rule the walkthrough follows, and a toggle to show what merging left to
+  right would make of each chunk beside it;
+* :func:`token_starts`: where each token starts in the text (``decode_with_offsets``);
+* :func:`segmentations`: the text cut three ways (BPE's own, fewest tokens, longest match), the
+  tokens BPE does not make marked, and why a model needs BPE's own.
+
+Every view is built once per (tokenizer, text, options) and shared (``ui.shared_views``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import streamlit as st
+
+from bpe.limits import MAX_SEGMENT_CHARS
+from bpe.segmentation import segment
+from bpe.views.encoding import ENCODE_MODES
+from bpe.views.segmentations import WALK_RULE, WHY_BPE, offsets_frame, segmentations_html
+
+from .render import show_html
+from .shared_views import shared_view, text_key
+from .state import SessionValue
+
+LEFT_TO_RIGHT = SessionValue("walk_left_to_right", False)
+"""Whether the walkthrough also shows what merging left to right would make of each chunk."""
+
+
+def walk_rule() -> bool:
+    """The rule the walkthrough follows, and the toggle beside it; whether left to right is shown."""
+    st.caption(WALK_RULE)
+    st.toggle("Show what left to right would make of each chunk", **LEFT_TO_RIGHT.widget(),
+              help="A well-known course's encoder merges the first pair it meets that has a merge, then starts "
+                   "again: each chunk gets a row with what that makes, and whether it is BPE's own.")
+    return LEFT_TO_RIGHT.get()
+
+
+def token_starts(tokenizer, ids: list[int], anchor: tuple, key: Hashable) -> None:
+    """Where each token starts in the text, as tiktoken's ``decode_with_offsets`` gives it."""
+    box = st.expander("Where each token starts in the text (decode_with_offsets)", key="bpe-offsets", on_change="rerun")
+    with box:
+        if not box.open:  # built only when opened: a closed expander costs the server nothing
+            return
+        st.caption("The character each token starts at. A token that starts in the middle of a character (its first "
+                   "byte continues the character before it) gets that character's place, so two tokens can share one.")
+        st.dataframe(shared_view(*anchor, "offsets", key, build=lambda: offsets_frame(tokenizer, ids)),
+                     hide_index=True, width="stretch")
+
+
+def segmentations(tokenizer, text: str, mode: str, anchor: tuple) -> None:
+    """The text cut three ways over the same vocabulary, with the token counts and where they differ."""
+    cut = text[:MAX_SEGMENT_CHARS]
+    box = st.expander("Three ways to cut this text: BPE's own, the fewest tokens, the longest match", key="bpe-segments",
+                      on_change="rerun")
+    with box:
+        if not box.open:
+            return
+        if len(cut) < len(text):
+            st.caption(f"The first {len(cut):,} of {len(text):,} characters.")
+        show_html(shared_view(*anchor, "segmentations", mode, text_key(cut),
+                              build=lambda: segmentations_html(tokenizer, segment(tokenizer, cut, **ENCODE_MODES[mode]))))
+        st.caption("A dashed outline: a token BPE does not make at that place. " + WHY_BPE)
