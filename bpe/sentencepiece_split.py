@@ -39,6 +39,7 @@ piece length other than 16, and turning off the script or number split.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import regex
@@ -81,14 +82,15 @@ def denormalize(text: str) -> str:
     return text.replace(SPACE_SYMBOL, " ").lstrip(" ")
 
 
-def training_sentences(text: str) -> list[str]:
-    """The normalized sentences SentencePiece's trainer reads from ``text``, one per line."""
+def training_sentences(text: str, normalize: Callable[[str], str] = normalize_sentence) -> list[str]:
+    """The normalized sentences SentencePiece's trainer reads from ``text``, one per line
+    (``normalize``: another whitespace handling, :mod:`bpe.sentencepiece_mistral`'s)."""
     sentences = []
     for line in text.split("\n"):
         if not line or len(line.encode("utf-8", "surrogatepass")) > MAX_SENTENCE_BYTES or UNKNOWN_CHAR in line:
             continue
         # subtle: SentencePiece replaces them after normalizing, leftmost first (its PrefixMatcher)
-        normalized = _SPECIAL_NAMES.sub(BOUNDARY, normalize_sentence(line))
+        normalized = _SPECIAL_NAMES.sub(BOUNDARY, normalize(line))
         if normalized:
             sentences.append(normalized)
     return sentences

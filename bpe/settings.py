@@ -122,6 +122,22 @@ class TrainSettings:
                 f"as GPT-2's does ({self.pretokenizer!r} does not): use gpt2, gpt4, gpt4o or deepseek"
             )
 
+    def check_stages(self, *, later: object, continuing: bool) -> None:
+        """A second stage needs the text split again (``later``, a corpus's, ``None`` for a word table)
+        and a run of its own merges (not ``continuing`` another tokenizer's vocabulary)."""
+        if self.transition is None:
+            return
+        if continuing:
+            raise SettingsError(
+                "SuperBPE's second stage re-splits the text and replays this run's own merges; a run that continues "
+                "another tokenizer's vocabulary cannot: leave the transition out, or start from scratch"
+            )
+        if later is None:
+            raise SettingsError(
+                "SuperBPE's second stage trains on the text split again without cutting between words, and this corpus "
+                "holds no running text (a word table, or a corpus built without second_split): train on a text"
+            )
+
     @property
     def second_split(self) -> str | None:
         """The split of a second stage (``None`` for a run of one stage)."""

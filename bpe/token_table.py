@@ -116,8 +116,13 @@ def build_table(
         tokens[new_id] = spelled[new_id]
     for token_id, data in (whole_only or {}).items():
         _add_id(tokens, token_id, Token(data), f"whole-chunk token {data!r}")
+    special_ids: set[int] = set()
     for text, token_id in special_tokens.items():
+        if token_id in special_ids:  # subtle: gpt-oss names id 200018 twice; as in tiktoken, the later name decodes
+            tokens[token_id] = Token(text.encode("utf-8"))
+            continue
         _add_id(tokens, token_id, Token(text.encode("utf-8")), f"special token {text!r}")
+        special_ids.add(token_id)
     fallback_ids = _fallback_ids(tokens, fallback_bytes or {}, unit=unit)
     plain = [(token_id, token) for token_id, token in base.items() if not token.ends_word]
     return TokenTable(

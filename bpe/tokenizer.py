@@ -7,7 +7,7 @@ Out of scope: training, checking the token table (``token_table``), the merge lo
 ``formats``.
 
 Encoding is layered as in minbpe: :meth:`Tokenizer.encode` splits out special tokens ->
-:meth:`Tokenizer.encode_ordinary` pre-tokenizes -> ``_encode_chunk`` looks the chunk up in a cache
+:meth:`Tokenizer.encode_ordinary` pre-tokenizes -> :meth:`Tokenizer.encode_chunk` looks the chunk up in a cache
 whose misses run the merge loop (:func:`~bpe.merge_loop.merge_ids`).
 
     >>> from bpe import Corpus, TrainSettings, train
@@ -149,16 +149,15 @@ class Tokenizer:
         Ids stay those of the full run, so special tokens keep their ids at every step.
         ``pretokenizer`` replaces the run's split, e.g. ``"none"`` to segment a word-table word whole.
         """
-        merges = len(trace.steps) if step is None else trace.check_step(step)
-        settings = trace.settings
-        entry = settings.pretokenizer_entry
+        if trace.start is not None:  # a continued run: the old vocabulary, then the new merges
+            return cls(**trace.start.tokenizer_fields(merges=trace.merges(step), name=name, pretokenizer=pretokenizer))
+        settings, entry = trace.settings, trace.settings.pretokenizer_entry
         reserved = entry is not None and bool(entry.reserved_tokens)
         return cls(
-            unit=settings.unit,
-            pretokenizer=settings.split_after(merges) if pretokenizer is None else pretokenizer,
+            unit=settings.unit, pretokenizer=settings.split_after(len(trace.merges(step))) if pretokenizer is None else pretokenizer,
             end_of_word=settings.end_of_word,
             base=dict(enumerate(trace.base)),
-            merges=[(s.left, s.right, s.new_id) for s in trace.steps[:merges]],
+            merges=trace.merges(step),
             special_tokens=trace.special_ids,
             name=name,
             # A split with reserved tokens (SentencePiece's <unk>, <s>, </s>) never reads them from text.
@@ -255,7 +254,7 @@ class Tokenizer:
             return list(chain.from_iterable(map(self._word_cache.__getitem__, self._split_words(text))))
         ids: list[int] = []
         for piece, is_word in self.pretokenizer.split(text):
-            ids.extend(self._encode_chunk(piece, is_word))
+            ids.extend(self.encode_chunk(piece, is_word))
         return ids
 
     def _one_unknown_per_run(self, ids: list[int]) -> list[int]:
@@ -323,7 +322,8 @@ class Tokenizer:
             "train on text that contains them, or use the byte unit, which covers every text"
         )
 
-    def _encode_chunk(self, chunk: str, is_word: bool) -> tuple[int, ...]:
+    def encode_chunk(self, chunk: str, is_word: bool = True) -> tuple[int, ...]:
+        """One chunk's ids, as training sees a corpus word (``is_word``: the end-of-word marker after it)."""
         return (self._word_cache if is_word else self._gap_cache)[chunk]
 
     def _merge_chunk(self, chunk: str, is_word: bool = True) -> tuple[int, ...]:

@@ -6,7 +6,8 @@ and encoding text with them (``tokenizer``: ``Tokenizer.from_trace(trace, step=k
 
 Ids are laid out so that a tokenizer cut at any step keeps the same ids: base tokens first, then
 one new id per merge (``new_id = base size + step - 1``), then the special tokens after the last
-merge of the whole run.
+merge of the whole run. A run that continues a tokenizer (``start``, :mod:`~bpe.start_state`)
+has that tokenizer's whole vocabulary as its base, its special tokens among it with their ids.
 
     >>> from bpe import PRESETS, train
     >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
@@ -28,6 +29,7 @@ from .ids import is_whole_number
 from .local_files import StrPath, read_text, write_text
 from .versioned_json import read_versioned_json
 from .settings import TrainSettings
+from .start_state import StartState
 from .vocab import Token, token_text
 
 if TYPE_CHECKING:
@@ -35,9 +37,9 @@ if TYPE_CHECKING:
 
 TRACE_FORMAT = "bpe-lab/trace"
 TRACE_VERSION = 1
-VARIANT_TRACE_VERSION = 2
-"""A trace of a variant run (two stages, or a parallel corpus's languages) is written as version 2,
-so an older BPE Lab refuses it instead of reading it as a classic run; a classic trace stays version 1."""
+STARTED_TRACE_VERSION = 2
+"""The version of a trace with a start state, two stages (SuperBPE) or a parallel corpus's languages:
+an older BPE Lab refuses it rather than misread it as a classic run; each part is read if present."""
 
 STOP_MERGES = "merges"
 STOP_VOCAB_SIZE = "vocab_size"
@@ -125,14 +127,17 @@ class Trace:
     corpus: "Corpus | None" = field(default=None, compare=False, repr=False)
     """The words trained on, for views of the corpus (``None`` for a trace read from JSON, which
     stores the merges, not the corpus)."""
-    languages: tuple[str, ...] = ()
+    start: StartState | None = field(default=None, repr=False)
+    """The vocabulary this run continues (its base is then every old token, by id); ``None``: bytes
+    or characters."""
+    languages: tuple[str, ...] = field(default=(), repr=False)
     """A parallel corpus's languages (empty for one text)."""
-    language_tokens: tuple[tuple[int, ...], ...] = ()
+    language_tokens: tuple[tuple[int, ...], ...] = field(default=(), repr=False)
     """Per step from 0 (no merge): each language's tokens, its cost (empty for one text)."""
-    chosen_by: tuple[tuple[int, int], ...] = ()
+    chosen_by: tuple[tuple[int, int], ...] = field(default=(), repr=False)
     """Per merge of an objective that lets one language choose (parity-aware): ``(its index, the
     pair's count in it)`` (empty otherwise)."""
-    stage_change: StageChange | None = None
+    stage_change: StageChange | None = field(default=None, repr=False)
     """Where a two-stage run changed its split (``None``: one stage, or the change not reached)."""
 
     # -- vocabulary -----------------------------------------------------------------------------
@@ -147,6 +152,8 @@ class Trace:
 
     @cached_property
     def special_ids(self) -> dict[str, int]:
+        if self.start is not None:
+            return dict(self.start.special_tokens)
         first = len(self.base) + len(self.steps)
         return {text: first + index for index, text in enumerate(self.settings.all_special_tokens)}
 
@@ -157,12 +164,21 @@ class Trace:
     def vocab_size(self, step: int | None = None) -> int:
         """Vocabulary size after ``step`` merges (all of them by default), special tokens included."""
         merges = len(self.steps) if step is None else self.check_step(step)
+        if self.start is not None:
+            return self.start.token_count + merges
         return len(self.base) + merges + len(self.settings.all_special_tokens)
 
     def vocab_ids(self, step: int | None = None) -> list[int]:
-        """The ids present after ``step`` merges: base, merged so far, then special tokens."""
+        """The ids present after ``step`` merges: base, merged so far, then special tokens (a
+        continued run: the old vocabulary's ids, special tokens among them, then the new merges')."""
         merges = len(self.steps) if step is None else self.check_step(step)
+        if self.start is not None:
+            return [*self.start.vocab_ids(), *range(len(self.base), len(self.base) + merges)]
         return [*range(len(self.base) + merges), *self.special_ids.values()]
+
+    def merges(self, step: int | None = None) -> list[tuple[int, int, int]]:
+        """``(left, right, new id)`` of the first ``step`` merges (all by default), as a tokenizer takes them."""
+        return [(s.left, s.right, s.new_id) for s in self.steps[: len(self.steps) if step is None else self.check_step(step)]]
 
     def created_at(self, token_id: int) -> MergeStep | None:
         """The step that created ``token_id``; ``None`` for base and special tokens."""
@@ -204,17 +220,20 @@ class Trace:
             data["chosen_by"] = [list(pick) for pick in self.chosen_by]
         if self.stage_change is not None:
             data["stage_change"] = list(self.stage_change)
-        if data or self.settings.transition is not None or self.settings.objective != "classic":
-            data["version"] = VARIANT_TRACE_VERSION
         return data
 
     def to_json(self) -> str:
+        started = {} if self.start is None else {"start": self.start.to_dict()}
+        variant = self._variant_json()
+        classic = self.start is None and not variant and self.settings.transition is None and self.settings.objective == "classic"
         return json.dumps(
             {
                 "format": TRACE_FORMAT,
-                "version": TRACE_VERSION,
+                "version": TRACE_VERSION if classic else STARTED_TRACE_VERSION,
                 "settings": self.settings.to_dict(),
-                "base": [[token.data.hex(), token.ends_word] for token in self.base],
+                # a continued run's base is its start's vocabulary: stored once, as the start
+                "base": [] if self.start else [[token.data.hex(), token.ends_word] for token in self.base],
+                **started,
                 "steps": [
                     [
                         s.step, s.new_id, s.left, s.right, s.count, s.replacements, s.tie_count,
@@ -229,7 +248,7 @@ class Trace:
                 "initial_tokens": self.initial_tokens,
                 "corpus_bytes": self.corpus_bytes,
                 "word_count": self.word_count,
-                **self._variant_json(),
+                **variant,
             },
             separators=(",", ":"),
         )
@@ -245,9 +264,13 @@ class Trace:
 
     @classmethod
     def from_json(cls, text: str) -> "Trace":
-        data = read_versioned_json(text, format=TRACE_FORMAT, version=(TRACE_VERSION, VARIANT_TRACE_VERSION), what="trace")
+        data = read_versioned_json(text, format=TRACE_FORMAT, version=(TRACE_VERSION, STARTED_TRACE_VERSION), what="trace")
         try:
-            base = tuple(Token(bytes.fromhex(hex_data), bool(ends)) for hex_data, ends in data["base"])
+            start = StartState.from_dict(data["start"]) if "start" in data else None
+            base = (
+                tuple(Token(bytes.fromhex(hex_data), bool(ends)) for hex_data, ends in data["base"])
+                if start is None else start.tokens_by_id()
+            )
             steps = tuple(
                 MergeStep(
                     step, new_id, left, right, count, replacements, tie_count,
@@ -261,7 +284,7 @@ class Trace:
             change = data.get("stage_change")
             trace = cls(
                 TrainSettings.from_dict(data["settings"]), base, steps, data["stop_reason"],
-                data["stop_detail"], data["initial_tokens"], data["corpus_bytes"], data["word_count"],
+                data["stop_detail"], data["initial_tokens"], data["corpus_bytes"], data["word_count"], start=start,
                 languages=tuple(data.get("languages", ())),
                 language_tokens=tuple(tuple(costs) for costs in data.get("language_tokens", ())),
                 chosen_by=tuple((language, count) for language, count in data.get("chosen_by", ())),

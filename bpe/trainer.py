@@ -32,7 +32,6 @@ from contextlib import contextmanager
 from .sentencepiece_choice import SentencePieceChoice
 from .corpus import Corpus
 from .end_of_word import mark_word, marker_ids
-from .errors import SettingsError
 from .first_seen import FirstSeenIndex
 from .language_counts import LanguageCounts
 from .merge_loop import merge_ids
@@ -40,7 +39,9 @@ from .objectives import objective
 from .pair_counts import PairCounts
 from .pair_merge import count_pairs, index_pairs, merge_pair  # noqa: F401  (count_pairs, merge_pair: tests)
 from .settings import TrainSettings
+from .start_state import StartState
 from .tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
+from .tokenizer import Tokenizer
 from .trace import (
     STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE,
     MergeStep, StageChange, Trace,
@@ -94,26 +95,30 @@ def train(
     progress: ProgressCallback | None = None,
     time_limit_s: float | None = None,
     verify_counts: bool = False,
+    start: StartState | None = None,
 ) -> Trace:
     """Learn merges from ``corpus`` under ``settings``; return the full trace.
 
     Never fails on a small corpus: an empty text simply stops with ``no_pairs``. With
     ``verify_counts`` (for tests; slow) every merge is followed by a full recount that must equal
-    the incrementally maintained counts.
+    the incrementally maintained counts. With ``start`` the run continues that vocabulary
+    (:mod:`~bpe.start_state`): the words begin as its tokenizer encodes them, and the new ids come
+    after its last one.
     """
-    base = base_vocabulary(corpus, settings)
+    settings.check_stages(later=corpus.later, continuing=start is not None)
+    if start is not None:
+        start = start.for_corpus(corpus, settings)
+        base = start.tokens_by_id()
+        initial_ids = Tokenizer(**start.tokenizer_fields()).encode_chunk
+    else:
+        base = base_vocabulary(corpus, settings)
+        initial_ids = _initial_ids(base, settings)
     wanted = settings.target_merges(len(base))
-    spell = _speller(base, settings)
-    words = [spell(text) for text, _ in corpus.words]
+    words = [list(initial_ids(text)) for text, _ in corpus.words]
     freqs = [freq for _, freq in corpus.words]
     corpus_bytes = sum(len(text.encode("utf-8")) * freq for text, freq in corpus.words)
-    if settings.transition is not None and corpus.later is None:
-        raise SettingsError(
-            "SuperBPE's second stage trains on the text split again without cutting between words, and this corpus "
-            "holds no running text (a word table, or a corpus built without second_split): train on a text"
-        )
 
-    run = _Run(words, freqs, base, settings, languages=corpus)
+    run = _Run(words, freqs, base, settings, hf_rank=None if start is None else start.hf_rank(), languages=corpus)
     initial_tokens = run.tokens_now
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     steps: list[MergeStep] = []
@@ -123,7 +128,7 @@ def train(
     stop_reason, stop_detail = _reached(settings, wanted)
     while len(steps) < wanted:
         if len(steps) == settings.transition:  # SuperBPE: the split is lifted and training goes on over the new chunks
-            run, stage_change = _second_stage(run, corpus.later, settings, steps, spell)
+            run, stage_change = _second_stage(run, corpus.later, settings, steps, initial_ids)
         stop = _stop_early(run, settings.min_frequency, deadline, time_limit_s)
         if stop:
             stop_reason, stop_detail = stop
@@ -136,16 +141,13 @@ def train(
             best, tie_count, tied = chosen
             top, top_counts = _ranking(run.counts, settings)[3:] if run.counts else ((), ())
         elif run.objective.by_language:  # one language's counts choose (parity-aware: the most tokens first)
-            language = run.languages.choosing(run.objective.order(run.languages.tokens), settings.min_frequency)
-            if language is None:
+            chosen = run.languages.choose(run.objective, run.counts, settings)
+            if chosen is None:
                 stop_reason, stop_detail = STOP_MIN_FREQUENCY, (
                     f"in every language the most frequent pair occurs fewer than {settings.min_frequency} times"
                 )
                 break
-            best, tie_count, tied, top, top_counts = run.languages.ranking(
-                language, key=run.counts.keys.__getitem__, greatest_wins=run.counts.greatest_wins,
-                top_k=settings.top_k, max_ties=settings.max_ties,
-            )
+            language, (best, tie_count, tied, top, top_counts) = chosen
             chosen_by.append((language, best))  # the step's counts are that language's: what chose
         else:
             best, tie_count, tied, top, top_counts = _ranking(run.counts, settings)  # read before the merge
@@ -168,31 +170,34 @@ def train(
     return Trace(
         settings=settings, base=base, steps=tuple(steps), stop_reason=stop_reason,
         stop_detail=stop_detail, initial_tokens=initial_tokens, corpus_bytes=corpus_bytes,
-        word_count=len(words), corpus=corpus,
+        word_count=len(words), corpus=corpus, start=start,
         languages=corpus.languages, language_tokens=tuple(language_tokens), chosen_by=tuple(chosen_by),
         stage_change=stage_change,
     )
 
 
-def _speller(base: tuple[Token, ...], settings: TrainSettings) -> Callable[[str], list[int]]:
-    """A training word's text -> its ids before any merge (the end-of-word marker placed)."""
+def _initial_ids(base: tuple[Token, ...], settings: TrainSettings) -> Callable[[str], list[int]]:
+    """A word's ids before any merge: its bytes or characters, then the end-of-word marker."""
     marker_id, attached = marker_ids(base)
-    mode = settings.end_of_word_mode
-    if settings.unit == "byte":
-        return lambda text: mark_word(list(text.encode("utf-8")), mode=mode, marker_id=marker_id, attached=attached)
-    char_id = {token.data.decode("utf-8"): i for i, token in enumerate(base) if not token.ends_word}
-    return lambda text: mark_word([char_id[char] for char in text], mode=mode, marker_id=marker_id, attached=attached)
+    char_id = {} if settings.unit == "byte" else {
+        token.data.decode("utf-8"): i for i, token in enumerate(base) if not token.ends_word
+    }
+
+    def initial(text: str) -> list[int]:
+        ids = list(text.encode("utf-8")) if settings.unit == "byte" else [char_id[char] for char in text]
+        return mark_word(ids, mode=settings.end_of_word_mode, marker_id=marker_id, attached=attached)
+
+    return initial
 
 
 def _second_stage(
-    run: "_Run", later: Corpus, settings: TrainSettings, steps: list[MergeStep], spell: Callable[[str], list[int]],
+    run: "_Run", later: Corpus, settings: TrainSettings, steps: list[MergeStep], initial_ids: Callable[[str], list[int]],
 ) -> tuple["_Run", StageChange]:
-    """SuperBPE's transition: the same text split by the second stage's split, each chunk starting from
-    the merges learned so far applied in their order (as the authors' trainer inherits them, and as
-    encoding would), then a fresh run over those chunks."""
+    """SuperBPE's transition: the text split by the second stage's split, each chunk starting from the merges
+    so far applied in their order (as the authors' trainer inherits them), then a fresh run over those chunks."""
     merges = [(step.left, step.right, step.new_id) for step in steps]
     ranks = {(left, right): rank for rank, (left, right, _) in enumerate(merges)}
-    words = [merge_ids(spell(text), ranks, merges) for text, _ in later.words]
+    words = [merge_ids(list(initial_ids(text)), ranks, merges) for text, _ in later.words]
     freqs = [freq for _, freq in later.words]
     made = [(step.left, step.right) for step in steps]
     after = _Run(words, freqs, run.base, settings, made=made)
@@ -315,10 +320,10 @@ class _Run:
 
     def __init__(
         self, words: list[list[int]], freqs: list[int], base: tuple[Token, ...], settings: TrainSettings, *,
-        made: list[Pair] = (), languages: Corpus | None = None,
+        hf_rank: list[int] | None = None, made: list[Pair] = (), languages: Corpus | None = None,
     ):
-        """``made``: the pairs merged before this run starts (a second stage's); ``languages``: the
-        corpus whose ``word_languages`` these words are (a parallel corpus's)."""
+        """``hf_rank``: a continued vocabulary's (:mod:`~bpe.start_state`); ``made``: the pairs merged before
+        this run (a second stage's); ``languages``: the corpus whose ``word_languages`` these words are."""
         self.words, self.freqs, self.base = words, freqs, base
         self.tokens_now = sum(len(ids) * freq for ids, freq in zip(words, freqs))
         # Words that contain each pair. Entries can go stale (the pair merged away from that word);
@@ -327,7 +332,7 @@ class _Run:
         # What the tie-break rules and first occurrences read, per token id. The tokens themselves
         # are not kept: the trace derives them from the merges.
         self.sort_bytes = [token_sort_bytes(token, settings.end_of_word) for token in base]
-        self.hf_rank = hf_ranks(base, unit=settings.unit)
+        self.hf_rank = hf_ranks(base, unit=settings.unit) if hf_rank is None else hf_rank
         self.token_bytes = [len(token.data) for token in base]
         for pair in made:
             self._add_token(pair)

@@ -15,8 +15,8 @@ from .errors import FormatError
 
 
 def read_versioned_json(text: str, *, format: str, version: int | tuple[int, ...], what: str) -> dict:
-    """Parse ``text`` and check its header; ``what`` names the file in messages ("trace");
-    ``version``: the one this BPE Lab reads, or each of them."""
+    """Parse ``text`` and check its header (``version``: the one, or the ones, read); ``what`` names
+    the file in messages ("trace")."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:
@@ -24,7 +24,7 @@ def read_versioned_json(text: str, *, format: str, version: int | tuple[int, ...
     if not isinstance(data, dict) or data.get("format") != format:
         raise FormatError(f"not a BPE Lab {what}: expected \"format\": \"{format}\"")
     versions = version if isinstance(version, tuple) else (version,)
-    if data.get("version") not in versions or isinstance(data.get("version"), bool):
+    if data.get("version") not in versions:
         raise FormatError(
             f"{what} version {data.get('version')!r} is not supported: this BPE Lab reads version "
             + " or ".join(map(str, versions))

@@ -10,9 +10,10 @@ import streamlit as st
 from bpe.app import pages
 from bpe.formats import all_formats, tokenizer_format
 from bpe.pretokenize import PRETOKENIZER_HELP, PRETOKENIZERS
-from bpe.views.exports import download_name, export_offers, mime_type, upload_hint
+from bpe.views.exports import export_offers, upload_hint
 from bpe.markdown import escape_markdown
 from ui import state, tokenizers, url
+from ui.exports import download_cards
 from ui.render import page_setup, tokenizer_at
 from ui.state import widget_key
 from ui.shared_views import shared_view
@@ -46,27 +47,7 @@ def export_section(trained, step: int) -> None:
         f"({tokenizer.unit}-level, pre-tokenizer {escape_markdown(tokenizer.pretokenizer.name)})."
     )
     stem = f"{state.lab().source}-step{step}"  # serialising 20,000 merges five ways takes seconds: once per run and step
-    offers = shared_view(trained, "export", step, stem, build=lambda: export_offers(tokenizer, stem=stem))
-    for row in range(0, len(offers), 2):
-        for column, offer in zip(st.columns(2), offers[row:row + 2]):
-            with column.container(border=True):
-                st.markdown(f"**{offer.title}**")
-                st.caption(offer.note)
-                if offer.problem:
-                    st.info(escape_markdown(offer.problem), icon=":material/block:")
-                    continue
-                buttons = st.container(horizontal=True)  # wraps onto a second line when the card is narrow
-                for name, data in offer.files.items():
-                    buttons.download_button(
-                        name, data, file_name=download_name(stem, name), mime=mime_type(name),
-                        key=widget_key("download", offer.format, name),
-                        icon=":material/download:", on_click="ignore",
-                    )
-                if offer.zip_name:
-                    buttons.download_button(
-                        "both as .zip", offer.zip_bytes(), file_name=offer.zip_name, mime="application/zip",
-                        key=widget_key("download", offer.format, "zip"), icon=":material/folder_zip:", on_click="ignore",
-                    )
+    download_cards(shared_view(trained, "export", step, stem, build=lambda: export_offers(tokenizer, stem=stem)), stem=stem)
 
 
 def _import() -> None:

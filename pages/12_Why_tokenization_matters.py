@@ -1,7 +1,7 @@
 """Why tokenization matters: what language models get wrong because of their tokenizer, one card each.
 
-Each card tokenizes the same texts under ours (the run in the sidebar, at its step) and every
-tokenizer of the pretrained registry, with the counts, a note on what to see, the explanation in
+Each card tokenizes the same texts under ours (the run in the sidebar, at its step) and a pretrained
+tokenizer per pre-tokenizer (``all_tokenizers``), with the counts, a note on what to see, the explanation in
 terms of merges and pre-tokenization, and links to the page that shows the mechanism. The content
 is :mod:`bpe.teaching.why_tokenization`; the HTML and the chart, :mod:`bpe.views.why_cards`.
 
@@ -46,11 +46,18 @@ def read_url() -> None:
 
 
 def all_tokenizers() -> dict:
-    """Every pretrained tokenizer, then ours at the lab's step (when its run trains), by name.
+    """A pretrained tokenizer per pre-tokenizer (the first in the registry that cuts text its own way:
+    not ``cuts_like`` another), then ours at the lab's step (when its run trains), by name.
 
-    Ours comes last: the real models' rows are the lesson, and a toy run at step 0 is all bytes."""
-    chosen = {}
+    One per split: the rows teach how the split and the vocabulary shape the counts, and Llama 4
+    beside GPT-4o (the same regex) would add seconds of loading for a row that teaches nothing new;
+    Compare offers them all. Ours comes last: the real models' rows are the lesson, and a toy run at
+    step 0 is all bytes."""
+    chosen, splits = {}, set()
     for name, entry in PRETRAINED.items():
+        if entry.cuts_like or entry.pretokenizer in splits:
+            continue
+        splits.add(entry.pretokenizer)
         if (loaded := tokenizers.pretrained(name)) is not None:
             chosen[entry.title] = loaded
     trained = current_run()

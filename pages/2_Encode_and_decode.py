@@ -62,8 +62,11 @@ def controls(trained, step: int, tokenizer) -> None:
     with top[0]:
         st.selectbox(
             "Tokenizer", tokenizers.choices(), format_func=lambda choice: tokenizers.label(choice, step),
-            help="Import more on the Import & export page. The step slider only moves ours.", **ENCODE_WITH.widget(),
+            help="Import more on the Import & export page. The step slider only moves ours. The pretrained ones:\n"
+            + tokenizers.pretrained_help(), **ENCODE_WITH.widget(),
         )
+        with st.popover("A model's tokenizer", icon=":material/search:"):
+            tokenizers.model_name_input(ENCODE_WITH.set)
     with top[1]:
         step_slider(len(trained.trace.steps), key="encode")
     left, right = st.columns([2, 1], gap="large")

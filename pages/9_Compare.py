@@ -2,7 +2,8 @@
 
 The tokenizers: ours at step k, ours after all its merges, ours trained on the same corpus with
 other settings (cached like any run; one click makes it a SentencePiece-style run), the pretrained
-ones (GPT-2, GPT-4, GPT-4o, Qwen2.5, Qwen3.6, DeepSeek), and whatever the user imported. It opens
+ones (GPT-2... Llama, Mistral; also found by a model's name), and whatever the user imported. Under
+the chips: the stretches they cut differently, and what a number costs each (``ui.compare_lessons``). It opens
 on ours after all its merges beside GPT-2 and GPT-4o: a first look should show three real
 tokenizers. The step slider is shown only when a tokenizer it moves is chosen (ours at step k).
 Their chips come first in presenter mode, their inputs after them. The run diff (``ui.run_diff``)
@@ -22,7 +23,7 @@ from bpe.vocab import UNITS
 from bpe.views.compare import COMPARE_CSS, compare_frame
 from bpe.views.encoding import encode_for_page, sample_text
 from bpe.views.token_html import chips_html, pieces_for
-from ui import run_diff, state, superbpe, tokenizers, url
+from ui import compare_lessons, run_diff, state, superbpe, tokenizers, url
 from ui.preamble import current_run, run_summary
 from ui.render import page_setup, presenter, show_html, tokenizer_at
 from ui.settings_sidebar import settings_sidebar
@@ -30,6 +31,7 @@ from ui.shared_views import shared_view, text_key
 from ui.state import SessionValue
 from ui.stepper import step_slider
 from ui.training import get_trained
+from ui.vocab_overlap import vocabulary_overlap_section
 
 VARIANT = "variant"
 LAST = "ours-last"
@@ -116,13 +118,20 @@ def compare_inputs(options: list[str], labels: dict[str, str], total: int) -> No
     chosen = st.multiselect(
         "Tokenizers (two to five)", options, format_func=labels.get, max_selections=5,
         **PICKED.widget(show=lambda picked: [choice for choice in picked if choice in options]),
-        help="Import more on the Import & export page.",
+        help="Import more on the Import & export page. The pretrained ones:\n" + tokenizers.pretrained_help(),
     )
+    tokenizers.model_name_input(_pick)
     # subtle: the step is ours-at-step-k's alone; beside "Ours after all 10 merges" a slider at 0 read as a contradiction
     if {tokenizers.OURS, VARIANT} & set(chosen):
         step_slider(total, key="compare")
     if VARIANT in chosen:
         variant_settings()
+
+
+def _pick(name: str) -> None:
+    """A model's tokenizer joins the chosen ones (the oldest leaves if five are chosen)."""
+    picked = [choice for choice in PICKED.get() if choice != name]
+    PICKED.set([*picked, name][-5:])
 
 
 def compare_section(trained, step: int) -> None:
@@ -196,6 +205,9 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
             "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes of the text / tokens"),
         },
     )
+    if len(results) > 1:
+        compare_lessons.disagreement_section(text, results)
+        compare_lessons.numbers_section(results)
 
 
 def main() -> None:
@@ -213,6 +225,7 @@ def main() -> None:
     if not presenter():
         run_summary(trained.trace)
     compare_section(trained, state.lab().step)
+    vocabulary_overlap_section(trained)
     run_diff.run_diff_section()
     url.write_url()
 

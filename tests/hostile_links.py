@@ -20,10 +20,18 @@ from bpe.app.lab_state import lab_params
 ROOT = Path(__file__).resolve().parent.parent
 EVERY_PAGE = "pages/1_Train.py"
 """Where a parameter that every page reads (presenter mode, the tour) is sent."""
-ONE_PAGES_UI = {"classroom.py": "pages/4_Predict_the_next_merge.py", "dropout.py": "pages/2_Encode_and_decode.py"}
+ONE_PAGES_UI = {
+    "classroom.py": "pages/4_Predict_the_next_merge.py",
+    "dropout.py": "pages/2_Encode_and_decode.py",
+    "extension.py": "pages/13_Extend_a_tokenizer.py",
+    "health.py": "pages/14_Vocabulary_health.py",
+}
 """``ui`` modules whose link parameters one page alone acts on: the class room's (``room``,
 ``student``, ``teacher``) are read by Predict the next merge, which draws the room; BPE-dropout's
-(``dropout``, ``samples``, ``seed``, ``droprule``) by Encode & decode."""
+(``dropout``, ``samples``, ``seed``, ``droprule``) by Encode & decode; Extend's and Vocabulary health's
+by those pages."""
+READERS = {"new_param", "read_choice", "read_whole_number"}
+"""The calls that read a link parameter named by their first argument (``ui/url.py``)."""
 
 
 def hostile(param: str) -> str:
@@ -55,8 +63,10 @@ def page_params() -> dict[str, set[str]]:
         module = ast.parse(path.read_text(encoding="utf-8"))
         page = f"pages/{path.name}" if path.parent.name == "pages" else ONE_PAGES_UI.get(path.name, EVERY_PAGE)
         for node in ast.walk(module):
-            if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "new_param":
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in READERS:
                 argument = node.args[0]
+                if path.name == "url.py" and isinstance(argument, ast.Name) and argument.id == "key":
+                    continue  # the readers themselves, passing on their caller's name
                 name = argument.value if isinstance(argument, ast.Constant) else _constant(module, argument.id)
                 found.setdefault(page, set()).add(name)
     return found

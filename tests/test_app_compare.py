@@ -10,6 +10,7 @@ from bpe import PRESETS, Tokenizer, train
 from bpe.formats import FORMATS, export_tokenizer
 
 from .apptest_support import ENCODE, errors, open_page, plain, stat, unescape_markdown
+from .peers import tiktoken_encoding
 from .shared_tokenizers import shared_pretrained
 
 COMPARE = "pages/9_Compare.py"
@@ -191,3 +192,58 @@ def test_the_step_slider_is_shown_only_beside_a_tokenizer_it_moves():
     assert not [slider for slider in at.slider if slider.key == "w.step.compare"]
     at.multiselect(key="w.compare_with").set_value(["ours", "gpt2"]).run()
     assert at.slider(key="w.step.compare").value == 0 and not at.exception
+
+
+# -- where they disagree, what numbers cost, a model's name ----------------------------------------
+def owner_cut_stretches(text: str, names: list[str]) -> list[str]:
+    """The stretches tiktoken's own GPT-2 and GPT-4o cut differently (between the cuts both make)."""
+    ends = []
+    for name in names:
+        encoding = tiktoken_encoding(name)
+        lengths = [len(encoding.decode_single_token_bytes(i)) for i in encoding.encode(text)]
+        ends.append({sum(lengths[:k]) for k in range(1, len(lengths))})
+    data, shared = text.encode(), sorted({0, len(text.encode())} | set.intersection(*ends))
+    return [data[a:b].decode() for a, b in zip(shared, shared[1:]) if len({frozenset(c for c in e if a < c < b) for e in ends}) > 1]
+
+
+def test_compare_marks_the_stretches_gpt2_and_gpt4o_cut_differently_and_prices_every_number():
+    text = "In 2024 the naïve <model> cost 12,345 tokens"
+    at = open_page(COMPARE, preset="sennrich")
+    at.text_area(key="w.compare_text").set_value(text).run()
+    at.multiselect(key="w.compare_with").set_value(["gpt2", "o200k_base"]).run()
+    assert not at.exception and not errors(at)
+    (marked,) = [element.value for element in at.html if 'class="bpe-cuts"' in element.value]
+    assert [html.unescape(found) for found in re.findall(r'<mark class="bpe-cut"[^>]*>([^<]*)</mark>', marked)] == (
+        owner_cut_stretches(text, ["gpt2", "o200k_base"])
+    )
+    assert "&lt;model&gt;" in marked  # the text is escaped around the marks
+    assert table(at, "spread")["spread"].max() >= 1
+
+    costs = table(at, "all numbers").set_index("tokenizer")
+    for name, label in (("gpt2", "GPT-2 (50,257 tokens)"), ("o200k_base", "GPT-4o (200,000 tokens)")):
+        counts = [len(tiktoken_encoding(name).encode(str(number))) for number in range(1000)]
+        assert costs.loc[label, "1 token"] == counts.count(1) and costs.loc[label, "all numbers"] == sum(counts)
+    digits = [frame.value for frame in at.dataframe if list(frame.value.columns) == ["tokenizer", "tokens"]][0]
+    assert digits.set_index("tokenizer")["tokens"].to_dict() == {
+        "by place value (right to left)": "1 | 234 | 567", "GPT-2 (50,257 tokens)": "123 | 45 | 67", "GPT-4o (200,000 tokens)": "123 | 456 | 7",
+    }
+
+
+def test_a_models_name_adds_the_tokenizer_it_uses_and_an_unknown_one_lists_the_known_names():
+    at = open_page(COMPARE, preset="sennrich")
+    at.text_input(key="w.model_name").set_value("meta-llama/Llama-3.1-8B-Instruct").run()
+    assert not at.exception
+    assert at.multiselect(key="w.compare_with").value[-1] == "llama3"
+    assert "Llama 3 (128,256 tokens)" in table(at, "tokens")["tokenizer"].tolist()
+    assert "meta-llama/Llama-3.1-8B-Instruct uses Llama 3's tokenizer: 128,256 tokens" in unescape_markdown(at.info[0].value)
+    at.text_input(key="w.model_name").set_value("gemma-2b").run()
+    assert "no tokenizer known for the model 'gemma-2b'" in unescape_markdown(at.warning[0].value)
+    assert at.multiselect(key="w.compare_with").value[-1] == "llama3"  # nothing else changed
+
+
+def test_the_encode_page_takes_a_models_name_too():
+    at = open_page(ENCODE, preset="sennrich")
+    at.text_input(key="w.model_name").set_value("gpt-oss-20b").run()
+    assert not at.exception and not errors(at)
+    assert at.selectbox(key="w.encode_with").value == "o200k_harmony"
+    assert "gpt-oss-20b uses gpt-oss's tokenizer" in unescape_markdown(at.info[0].value)

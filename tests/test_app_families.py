@@ -11,7 +11,7 @@ import pytest
 
 from bpe.pretrained import PRETRAINED
 from .apptest_support import ENCODE, VOCAB, errors, html_with, open_page, unescape_markdown
-from .owners import OWNERS
+from .owners import owner_of
 
 COMPARE = "pages/9_Compare.py"
 PRETOKENIZATION = "pages/7_Pre-tokenization_lab.py"
@@ -21,7 +21,7 @@ TEXT = "東京で2024年に<|im_end|> Cafe\u0301"
 
 @pytest.fixture(scope="module")
 def qwen36():
-    return OWNERS[PRETRAINED["qwen3.6"].package](PRETRAINED["qwen3.6"])
+    return owner_of("qwen3.6")
 
 
 def test_encode_says_qwen_encodes_special_tokens_by_default_and_its_choice_still_holds(qwen36):

@@ -21,7 +21,7 @@ from bpe.teaching.parity_lab import parity_lab
 
 from .apptest_support import ENCODE, TRAIN, chart_rows, html_with, narration, open_page, unescape_markdown
 
-PARITY = "pages/13_Parity-aware_lab.py"
+PARITY = "pages/15_Parity-aware_lab.py"
 COMPARE = "pages/9_Compare.py"
 PRETOKENIZATION = "pages/7_Pre-tokenization_lab.py"
 

@@ -9,7 +9,7 @@ the phone's width: nothing pans sideways or is cut off at the right edge), then 
 screen, then, in the same session, in presenter mode on a projector's screen (switched on in the
 sidebar), audited again, fitting the projector's width, its title whole. A lesson's own checks of
 the page on a phone and on one projector screen run in the same load; the files that own them
-(presenter, families, train_merge, streamlit_dom, encoding_lessons) keep them in registries merged here.
+(presenter, families, train_merge, streamlit_dom, encoding_lessons, extend) keep them in registries merged here.
 Any *serious* or *critical* violation fails, with the rule, its help text and the first failing
 elements, so the message says what to fix. With ``--screenshots``, each page is also saved as
 ``test-artifacts/page-<name>[-phone|-presenter].png``.
@@ -28,6 +28,7 @@ from bpe.app.pages import PAGES
 
 from .conftest import ARTIFACTS, FIRST_LOAD_MS, PHONE, PROJECTOR, TALL
 from .page_width import assert_fits_the_screens_width
+from . import test_browser_extend as extend
 from . import test_browser_families as families, test_browser_presenter as presenter, test_browser_streamlit_dom as streamlit_dom
 from . import test_browser_encoding_lessons as encoding_lessons, test_browser_train_merge as train_merge
 from . import test_browser_variants as variants
@@ -48,6 +49,8 @@ LESSON_STATES = {
     "Byte_inspector": ("", ".bpe-bytes"),
     "Compare": ("preset=sennrich", ".bpe-tokens .bpe-tok"),
     "Why_tokenization_matters": ("card=languages", '[data-testid="stVegaLiteChart"] :is(svg, canvas)'),  # its chart
+    "Extend_a_tokenizer": (extend.EXTEND_STATE, ".bpe-headline"),
+    "Vocabulary_health": (extend.HEALTH_STATE, '[data-testid="stMetric"]'),
     "Parity-aware_lab": ("merge=40", '[data-testid="stVegaLiteChart"] svg'),
 }
 
@@ -62,11 +65,14 @@ def lesson_checks(*registries: dict) -> dict[str, list]:
 
 
 ON_A_PHONE = lesson_checks(
-    presenter.ON_A_PHONE, families.ON_A_PHONE, train_merge.ON_A_PHONE, encoding_lessons.ON_A_PHONE, variants.ON_A_PHONE,
+    presenter.ON_A_PHONE, families.ON_A_PHONE, train_merge.ON_A_PHONE, encoding_lessons.ON_A_PHONE, extend.ON_A_PHONE,
+    variants.ON_A_PHONE,
 )
 """A lesson's checks of a page on a phone held upright, by the page's address."""
-ON_A_PROJECTOR = lesson_checks(presenter.ON_A_PROJECTOR, families.ON_A_PROJECTOR, streamlit_dom.ON_A_PROJECTOR,
-                               encoding_lessons.ON_A_PROJECTOR, variants.ON_A_PROJECTOR)
+ON_A_PROJECTOR = lesson_checks(
+    presenter.ON_A_PROJECTOR, families.ON_A_PROJECTOR, streamlit_dom.ON_A_PROJECTOR, encoding_lessons.ON_A_PROJECTOR,
+    extend.ON_A_PROJECTOR, variants.ON_A_PROJECTOR,
+)
 """A lesson's checks of a page on one projector screen in presenter mode, by the page's address."""
 # axe rates a skipped heading level (h1 -> h3) "moderate", but a screen-reader user navigating by
 # headings loses the outline with it, so it fails here as well.

@@ -71,7 +71,7 @@ def test_tokenizer_segments_each_training_word_as_replaying_the_merges_in_order_
         replayed = tokenizer._initial_ids(word, True)
         for step in trace.steps:
             replayed = reference.merge(replayed, (step.left, step.right), step.new_id)
-        assert list(tokenizer._encode_chunk(word, True)) == replayed
+        assert list(tokenizer.encode_chunk(word)) == replayed
 
 
 # -- round trips ------------------------------------------------------------------------------

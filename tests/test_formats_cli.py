@@ -122,7 +122,7 @@ def test_export_pretrained_gpt2_as_hf(tmp_path):
 
 
 BAD = {
-    "no-tokenizer-choice": (["encode", "--text", "hi"], "one of the arguments --tokenizer --pretrained is required"),
+    "no-tokenizer-choice": (["encode", "--text", "hi"], "one of the arguments --tokenizer --pretrained --model is required"),
     "both-tokenizer-choices": (["encode", "--tokenizer", "t.json", "--pretrained", "gpt2", "--text", "hi"],
                                "not allowed with argument"),
     "unknown-pretrained": (["encode", "--pretrained", "gpt5", "--text", "hi"], "invalid choice: 'gpt5'"),

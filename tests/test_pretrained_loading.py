@@ -58,7 +58,8 @@ def test_aliases_name_tiktokens_encodings(alias):
 def test_registry_lists_the_tokenizers_with_their_patterns():
     assert {name: entry.pretokenizer for name, entry in PRETRAINED.items()} == {
         "gpt2": "gpt2", "cl100k_base": "gpt4", "o200k_base": "gpt4o", "qwen2.5": "qwen2", "qwen3.6": "qwen3.5",
-        "deepseek": "deepseek",
+        "deepseek": "deepseek", "llama3": "llama3", "llama4": "gpt4o", "o200k_harmony": "gpt4o", "mistral-v1": "mistral",
+        "mistral-v3": "mistral", "mistral-v7": "mistral", "tekken-240718": "tekken", "tekken-240911": "tekken",
     }
 
 

@@ -12,18 +12,19 @@ Choices are strings, so a selectbox can hold them: ``ours``, a pretrained name (
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import streamlit as st
 
 from bpe.errors import BpeError
 from bpe.formats import import_tokenizer, tokenizer_format
+from bpe.model_names import encoding_name_for_model
 from bpe.pretrained import PRETRAINED, load_pretrained
 from bpe.tokenizer import Tokenizer
 from bpe.views.compare import NamedTokenizer, clean_name, unique_name
 from bpe.markdown import escape_markdown
 
-from .state import SessionValue
+from .state import SessionValue, bind, widget_key
 
 IMPORTED: SessionValue[tuple[NamedTokenizer, ...]] = SessionValue("imported", ())
 """Tokenizers the learner imported, oldest first (a tuple, replaced, never mutated)."""
@@ -71,6 +72,42 @@ def pretrained_label(name: str) -> str:
     """``GPT-4o (200,000 tokens)``: the size is the registry's, so no file is read to draw a menu."""
     entry = PRETRAINED[name]
     return f"{entry.title} ({entry.n_vocab:,} tokens)"
+
+
+def pretrained_help() -> str:
+    """Every pretrained tokenizer's one-line note, for a menu's help (Markdown, escaped)."""
+    return "\n".join(f"- **{escape_markdown(e.title)}**: {escape_markdown(e.note)}" for e in PRETRAINED.values())
+
+
+MODEL_NAME = SessionValue("model_name", "")
+"""The model name the learner looked up last, and what it found (``MODEL_FOUND``)."""
+MODEL_FOUND = SessionValue("model_found", None)
+
+
+def model_name_input(on_found: Callable[[str], None]) -> None:
+    """A box for a model's name (``llama-3.1-8b``): the tokenizer that model uses goes to ``on_found``
+    (a registry name), and a line under the box says which it is, or which names are known."""
+    def look_up(name: str) -> None:
+        MODEL_NAME.set(name)
+        if not name.strip():
+            MODEL_FOUND.set(None)
+            return
+        try:
+            found = encoding_name_for_model(name)
+        except BpeError as error:
+            MODEL_FOUND.set(("warning", str(error)))
+            return
+        MODEL_FOUND.set(("info", f"{name.strip()} uses {PRETRAINED[found].title}'s tokenizer: {PRETRAINED[found].note}"))
+        on_found(found)
+
+    st.text_input(
+        "…or type a model's name", placeholder="llama-3.1-8b, gpt-4o-mini, mistral-7b, Qwen/Qwen2.5-7B",
+        help="Model names as OpenAI, Hugging Face and Ollama write them, mapped as tiktoken's encoding_for_model does.",
+        **bind(widget_key("model_name"), look_up, shown=MODEL_NAME.get()),
+    )
+    if (found := MODEL_FOUND.get()) is not None:
+        kind, message = found
+        (st.info if kind == "info" else st.warning)(escape_markdown(message), icon="🔎" if kind == "info" else "⚠️")
 
 
 def resolve(choice: str, ours: Tokenizer) -> Tokenizer | None:

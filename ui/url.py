@@ -15,9 +15,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from bpe.app.lab_state import OWN_TABLE_SOURCE, LabState, lab_params, repeated_params
+from bpe.ids import is_digits
 from bpe.markdown import escape_markdown
 
 from . import state
@@ -126,3 +129,25 @@ def write_url(page: dict[str, str] | None = None, *, lab: bool = True) -> None:
     if _current() != query:
         st.query_params.from_dict(query)
     SEEN.set(query)
+
+
+def read_choice(key: str, value: SessionValue, options: Sequence[str]) -> None:
+    """A just-opened link's ``key`` into ``value`` if it is one of ``options``; else a warning naming them."""
+    given = new_param(key)
+    if given is None:
+        return
+    if given in options:
+        value.set(given)
+    else:
+        warn_link(f"{key} must be one of {', '.join(options)}, got {given!r}")
+
+
+def read_whole_number(key: str, value: SessionValue, low: int, high: int) -> None:
+    """A just-opened link's ``key`` into ``value`` if it is a whole number from ``low`` to ``high``; else a warning."""
+    given = new_param(key)
+    if given is None:
+        return
+    if is_digits(given) and len(given) <= len(str(high)) and low <= int(given) <= high:
+        value.set(int(given))
+    else:
+        warn_link(f"{key} must be a whole number from {low} to {high:,}, got {given!r}")

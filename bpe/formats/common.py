@@ -130,14 +130,14 @@ def json_object(contents: str | bytes) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def build_tokenizer(*, source: str, **fields: object) -> Tokenizer:
-    """``Tokenizer(**fields)``, with any engine complaint re-raised as a FormatError naming ``source``.
+def build_tokenizer(*, source: str, factory: type[Tokenizer] = Tokenizer, **fields: object) -> Tokenizer:
+    """``factory(**fields)``, with any engine complaint re-raised as a FormatError naming ``source``.
 
     Subtle: the engine raises e.g. SpecialTokenError for an empty special token; to a file reader
     that is a malformed file, so parsers promise FormatError and nothing else.
     """
     try:
-        return Tokenizer(**fields)  # type: ignore[arg-type]
+        return factory(**fields)  # type: ignore[arg-type]
     except BpeError as error:
         raise FormatError(f"{source}: {error}") from None
 

@@ -23,13 +23,16 @@ encodes "lowest" as ``[6, 13, 14]``.)
 Reading needs no compiled code. Refused, with a message: models that are not BPE (unigram),
 normalization other than ``identity`` with SentencePiece's default whitespace handling, options
 that change where pieces may split (``split_digits``, turning off the script, number or whitespace
-split, ``treat_whitespace_as_suffix``), user-defined and unused pieces, and pieces no two others
+split, ``treat_whitespace_as_suffix``), unused pieces, and pieces no two others
 make; what sentencepiece itself refuses to load (a piece twice, two unknown pieces, byte pieces
 without ``byte_fallback`` or not all 256 of them, empty, NUL-holding or 8,000-byte pieces); and a
 merged piece holding a character with no piece of its own (ranked merges cannot build it). Scores
 order as SentencePiece's encoder orders them (:func:`_score_order`: ``0.0`` above ``-0.0``); pieces
 with exactly the same score (Llama's and Mistral's runs of ``▁``, all at -1e9) rank by id, where
-SentencePiece merges whichever stands leftmost in the text.
+SentencePiece merges whichever stands leftmost in the text. Llama 2's and Mistral's options together
+(spaces kept, ``split_digits``, ``allow_whitespace_only_pieces``) are read with the ``mistral``
+pre-tokenizer, and user-defined pieces as special tokens that every text is cut around, as
+SentencePiece matches them (:mod:`bpe.sentencepiece_tokenizer`, which also decodes as SentencePiece does).
 
 Writing needs a char-level tokenizer split by ``sentencepiece`` with an unknown token (every run
 trained with it has ``<unk>``, ``<s>``, ``</s>``).
@@ -43,6 +46,7 @@ from types import MappingProxyType
 
 from ..errors import FormatError
 from ..tokenizer import Tokenizer
+from ..sentencepiece_tokenizer import SentencePieceModelTokenizer
 from ..vocab import Token
 from .common import TokenizerFormat, build_tokenizer, one_file
 
@@ -56,6 +60,11 @@ _SPLIT_OPTIONS = MappingProxyType({
     24: ("treat_whitespace_as_suffix", 0), 25: ("split_digits", 0), 26: ("allow_whitespace_only_pieces", 0),
 })
 _NORMALIZER_DEFAULTS = MappingProxyType({3: ("add_dummy_prefix", 1), 4: ("remove_extra_whitespaces", 1), 5: ("escape_whitespaces", 1)})
+# The options away from those defaults that a pre-tokenizer of ours replays, all of them together.
+_PRETOKENIZER_BY_OPTIONS = MappingProxyType({
+    frozenset(): "sentencepiece",
+    frozenset({"remove_extra_whitespaces", "split_digits", "allow_whitespace_only_pieces"}): "mistral",  # Llama 2's too
+})
 
 
 # -- the protobuf wire format ---------------------------------------------------------------------
@@ -124,12 +133,13 @@ def from_sentencepiece(contents: str | bytes, *, name: str = "", source: str = "
         pieces, trainer, normalizer = _model(bytes(contents))
     except FormatError as error:
         raise FormatError(f"{source}: {error}") from None
-    _check_options(trainer, normalizer, source=source)
+    pretokenizer = _check_options(trainer, normalizer, source=source)
     _check_pieces(pieces, byte_fallback=bool(trainer.get(35, 0)), source=source)
     base: dict[int, Token] = {}
     multi: list[tuple[float, int, str]] = []
     special: dict[str, int] = {}
     fallback: dict[int, int] = {}
+    user_defined: list[str] = []
     unknown = None
     for token_id, (piece, score_order, kind) in enumerate(pieces):
         if kind == NORMAL and len(piece) == 1:
@@ -139,6 +149,9 @@ def from_sentencepiece(contents: str | bytes, *, name: str = "", source: str = "
         elif kind in (UNKNOWN, CONTROL):
             special[piece] = token_id
             unknown = piece if kind == UNKNOWN else unknown
+        elif kind == USER_DEFINED:
+            special[piece] = token_id
+            user_defined.append(piece)
         elif kind == BYTE and len(piece) == 6 and piece.startswith("<0x") and piece.endswith(">"):
             fallback[token_id] = int(piece[3:5], 16)
         else:
@@ -154,8 +167,9 @@ def from_sentencepiece(contents: str | bytes, *, name: str = "", source: str = "
             raise FormatError(f"{source}: the piece {piece!r} (id {token_id}) is not two other pieces merged")
         merges.append((ids[parts[0]], ids[parts[1]], token_id))
     return build_tokenizer(
-        source=source, unit="char", pretokenizer="sentencepiece", base=base, merges=merges, special_tokens=special,
+        source=source, unit="char", pretokenizer=pretokenizer, base=base, merges=merges, special_tokens=special,
         name=name, specials_in_text="plain", unknown_token=unknown, fallback_bytes=fallback,
+        factory=SentencePieceModelTokenizer, user_defined=user_defined,
     )
 
 
@@ -253,7 +267,8 @@ def _text(data: bytes) -> str:
         raise FormatError("a piece is not UTF-8 text: is it a SentencePiece .model file?") from None
 
 
-def _check_options(trainer: dict, normalizer: dict, *, source: str) -> None:
+def _check_options(trainer: dict, normalizer: dict, *, source: str) -> str:
+    """The pre-tokenizer that replays the model's options, or a FormatError naming the first it cannot."""
     if trainer.get(3, 1) != _BPE:
         raise FormatError(f"{source}: it is a {'unigram' if trainer.get(3, 1) == 1 else 'non-BPE'} model; BPE Lab reads BPE models")
     name = normalizer.get(1, b"identity")
@@ -262,12 +277,18 @@ def _check_options(trainer: dict, normalizer: dict, *, source: str) -> None:
             f"{source}: it normalizes text with {name.decode('utf-8', 'replace')!r}; BPE Lab replays "
             "normalization_rule_name='identity' only"
         )
-    for number, (option, wanted) in _NORMALIZER_DEFAULTS.items():
-        if normalizer.get(number, wanted) != wanted:
-            raise FormatError(f"{source}: {option} is {bool(normalizer[number])}; BPE Lab replays SentencePiece's default")
-    for number, (option, wanted) in _SPLIT_OPTIONS.items():
-        if trainer.get(number, wanted) != wanted:
-            raise FormatError(f"{source}: {option} is {bool(trainer[number])}; BPE Lab splits pieces as SentencePiece's defaults do")
+    changed = {
+        option: bool(spec[number]) for spec, options in ((normalizer, _NORMALIZER_DEFAULTS), (trainer, _SPLIT_OPTIONS))
+        for number, (option, wanted) in options.items() if spec.get(number, wanted) != wanted
+    }
+    pretokenizer = _PRETOKENIZER_BY_OPTIONS.get(frozenset(changed))
+    if pretokenizer is None:
+        option, value = next(iter(changed.items()))
+        raise FormatError(
+            f"{source}: {option} is {value}; BPE Lab replays SentencePiece's defaults, or Llama 2's and Mistral's "
+            "options together (remove_extra_whitespaces False, split_digits and allow_whitespace_only_pieces True)"
+        )
+    return pretokenizer
 
 
 def _split_piece(piece: str, ranks: dict[str, int]) -> tuple[str, str] | None:

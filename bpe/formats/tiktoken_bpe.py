@@ -51,17 +51,31 @@ def from_tiktoken(
 ) -> Tokenizer:
     """Read a rank file; ``source`` names it in error messages."""
     ranks = parse_tiktoken(as_text(contents, source=source), source=source)
+    return from_ranks(ranks, pretokenizer=pretokenizer, special_tokens=special_tokens, name=name, source=source)
+
+
+def from_ranks(
+    ranks: dict[bytes, int],
+    *,
+    id_offset: int = 0,
+    pretokenizer: str = "gpt2",
+    special_tokens: dict[str, int] | None = None,
+    name: str = "",
+    source: str = "rank file",
+) -> Tokenizer:
+    """The tokenizer of ``token bytes -> rank``; a token's id is its rank plus ``id_offset``
+    (Mistral's Tekken puts its special tokens first, so its ids are ranks + 1,000)."""
     missing = [byte for byte in range(256) if bytes([byte]) not in ranks]
     if missing:
         raise FormatError(
             f"{source}: {len(missing)} of the 256 single bytes have no rank (e.g. 0x{missing[0]:02x}); "
             "a byte-level BPE must rank every byte"
         )
-    base = {ranks[bytes([byte])]: Token(bytes([byte])) for byte in range(256)}
+    base = {ranks[bytes([byte])] + id_offset: Token(bytes([byte])) for byte in range(256)}
     recovered = recover_merges(ranks)
-    merges = [(ranks[left], ranks[right], rank) for left, right, rank in recovered]
+    merges = [(ranks[left] + id_offset, ranks[right] + id_offset, rank + id_offset) for left, right, rank in recovered]
     made = {rank for _, _, rank in recovered}
-    whole_only = {rank: data for data, rank in ranks.items() if len(data) > 1 and rank not in made}
+    whole_only = {rank + id_offset: data for data, rank in ranks.items() if len(data) > 1 and rank not in made}
     return build_tokenizer(
         source=source, unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
         special_tokens=special_tokens, name=name, whole_only=whole_only,

@@ -160,6 +160,9 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
             + ("" if not marker else f" plus a {marker} marker ending each word"
                if trace.settings.end_of_word_mode == "separate" else f", the last of each word carrying {marker}")
             + f"; the vocabulary has {trace.vocab_size(0):,} tokens."
+        ) if trace.start is None else (  # a run that continues a tokenizer starts from its tokens
+            f"The corpus starts as {trace.initial_tokens:,} tokens, as {trace.start.name or 'the tokenizer'} encodes it; "
+            f"the vocabulary has its {trace.vocab_size(0):,} tokens, and new ids start at {len(trace.base):,}."
         )
         sentences: list[tuple[Part, ...]] = [(start,)]
         if trace.steps:

@@ -79,6 +79,8 @@ def per_token(trace: Trace, step: int) -> tuple[str, float]:
     ('characters per token', 1.0)
     """
     after = trace.tokens_after(step)
+    if trace.start is not None:  # a continued run starts from the old tokens, not from one per symbol
+        return "bytes per token", (trace.corpus_bytes / after if after else 0.0)
     unit = "byte" if trace.settings.unit == "byte" else "character"
     return f"{unit}s per token", (trace.initial_tokens / after if after else 0.0)
 

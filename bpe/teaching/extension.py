@@ -1,0 +1,67 @@
+"""What a learner extends a tokenizer with, what it is measured on, and what it costs a model.
+
+Plain data and small pure functions for the Extend page: the new texts on offer (each language of
+the Declaration's first article, Python code, the learner's own), the "old" text the old merges
+were made for (English, as GPT-2's were), and the trade-off a learner asks about.
+
+    >>> NEW_TEXTS["hin"].title, NEW_TEXTS["code"].title
+    ('Hindi (Devanagari): the Declaration, article 1', 'Python code: the standard library’s textwrap module')
+    >>> embedding_rows(new_tokens=120, width=768)
+    92160
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import NamedTuple
+
+from ..presets import python_docs_text
+from .udhr import ARTICLE_1
+
+
+class NewText(NamedTuple):
+    title: str
+    text: str
+
+
+OWN = "own"
+"""The learner's own text (typed on the page)."""
+NEW_TEXTS: Mapping[str, NewText] = MappingProxyType({
+    **{s.code: NewText(f"{s.language} ({s.script}): the Declaration, article 1", s.text) for s in ARTICLE_1},
+    # Code every machine has: a standard-library module's source (about 20,000 characters).
+    "code": NewText("Python code: the standard library’s textwrap module", inspect.getsource(textwrap)),
+})
+"""The texts to extend with, by the key a link carries (``new=hin``); the learner's own is :data:`OWN`."""
+DEFAULT_TEXT = "hin"
+OLD_TEXT_CHARS = 20_000
+
+
+def old_text() -> str:
+    """English like the old merges were made for: the Declaration's English sentence and the start of
+    the python-docs preset (for a pretrained tokenizer; a learner's run is measured on its own corpus)."""
+    return ARTICLE_1[0].text + "\n" + python_docs_text()[:OLD_TEXT_CHARS]
+
+
+MODEL_WIDTHS: Mapping[str, int] = MappingProxyType({"GPT-2 small": 768, "Llama 3 8B": 4096})
+"""Embedding widths (``n_embd``, ``hidden_size``) of two models a learner knows, from their configs."""
+
+
+def embedding_rows(*, new_tokens: int, width: int) -> int:
+    """New weights one embedding matrix needs: a row of ``width`` numbers per new token."""
+    return new_tokens * width
+
+
+def trade_off(*, new_tokens: int, first_id: int, name: str) -> str:
+    """The trade-off in Markdown (plain text inside: the caller escapes ``name``)."""
+    sizes = "; ".join(f"{model}: {embedding_rows(new_tokens=new_tokens, width=width):,} numbers" for model, width in MODEL_WIDTHS.items())
+    return (
+        f"**What it costs a model.** The {new_tokens:,} new tokens take ids {first_id:,} to {first_id + new_tokens - 1:,}, "
+        f"past the last row of the embedding matrix a model of {name} was trained with. Each needs a new row there "
+        f"(and in the output layer, unless the model ties the two), as wide as the model: {sizes}. "
+        "A new row starts untrained (often as the mean of the old rows, or of its parts' rows) and has to be "
+        "learned by training on text that uses it; until then the model has never seen these ids. The old ids keep "
+        "their rows, so text the new merges never touch costs what it did."
+    )

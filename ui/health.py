@@ -1,0 +1,99 @@
+"""The Vocabulary health page's state and its shared work: whose vocabulary, against which text.
+
+Ours at the sidebar's step is measured against its own training words; a pretrained or imported
+tokenizer against a sample text (python-docs, the Declaration in 16 languages, or the learner's
+own). A report is built once per tokenizer, step and text for the whole server (``ui.shared_views``;
+GPT-4o's takes a few seconds). The link carries ``of``, ``sample`` and ``part``, the lesson's moment
+(which group of tokens is shown).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from bpe.limits import MAX_ENCODE_CHARS
+from bpe.markdown import escape_markdown
+from bpe.presets import python_docs_text
+from bpe.pretrained import PRETRAINED
+from bpe.teaching.health import GROUPS
+from bpe.teaching.udhr import ARTICLE_1
+from bpe.tokenizer import Tokenizer
+from bpe.vocab_health import VocabularyHealth, vocabulary_health
+
+from . import tokenizers, url
+from .preamble import current_run
+from .render import tokenizer_at
+from .shared_views import shared_view, text_key
+from .state import SessionValue, lab
+
+OF = SessionValue("health_of", tokenizers.OURS)
+"""Whose vocabulary: ``ours``, a pretrained name or ``imported:<name>``."""
+SAMPLE = SessionValue("health_sample", "python-docs")
+OWN_SAMPLE = SessionValue("health_own_text", "")
+PART = SessionValue("health_part", 0)
+"""The lesson's moment: which of :data:`~bpe.teaching.health.GROUPS` is shown."""
+SAMPLES = {
+    "python-docs": "python-docs (CPython's documentation, 465 KB of English and code)",
+    "udhr": "the Declaration's first article in 16 languages",
+    "own": "your own text",
+}
+
+
+def read_url() -> None:
+    """A link's own parameters: ``of``, ``sample``, ``part`` (bad ones are said, and left)."""
+    url.read_choice("of", OF, [tokenizers.OURS, *PRETRAINED])
+    url.read_choice("sample", SAMPLE, list(SAMPLES))
+    url.read_whole_number("part", PART, 0, len(GROUPS) - 1)
+
+
+def link_params() -> dict[str, str]:
+    params = {"of": OF.get(), "part": str(PART.get())}
+    return params if OF.get() == tokenizers.OURS else {**params, "sample": SAMPLE.get()}
+
+
+def sample_text() -> str:
+    chosen = SAMPLE.get()
+    if chosen == "python-docs":
+        return python_docs_text()
+    if chosen == "udhr":
+        return "\n".join(sentence.text for sentence in ARTICLE_1)
+    return OWN_SAMPLE.get()
+
+
+@dataclass(frozen=True)
+class Checked:
+    tokenizer: Tokenizer
+    health: VocabularyHealth
+    against: str
+    """What it was measured against, in words."""
+    anchor: object
+    key: tuple
+    """The report's place among the shared views (``anchor``, ``"health", *key``), for the views drawn from it."""
+
+
+def checked() -> Checked | None:
+    """The chosen tokenizer's health; ``None`` after a message saying why there is none."""
+    choice = OF.get()
+    if choice == tokenizers.OURS:
+        trained = current_run()
+        if trained is None:
+            return None
+        step = lab().step
+        tokenizer = tokenizer_at(trained, step)
+        words = [word for word, _ in trained.trace.corpus.words]
+        health = shared_view(trained, "health", step, build=lambda: vocabulary_health(tokenizer, words=words))
+        return Checked(tokenizer, health, f"its own training text, at step {step:,}", trained, (step,))
+    tokenizer = tokenizers.resolve(choice, None)
+    if tokenizer is None:
+        if choice not in PRETRAINED:
+            st.info("That import is gone: choose another vocabulary.", icon="ℹ️")
+        return None
+    text = sample_text()
+    if len(text) > MAX_ENCODE_CHARS * 3:
+        st.error(f"**The sample is too long:** {len(text):,} characters, over {MAX_ENCODE_CHARS * 3:,}; paste an excerpt.", icon="🛑")
+        return None
+    with st.spinner(f"Checking {escape_markdown(tokenizers.label(choice, 0))}'s {tokenizer.n_vocab:,} tokens…"):
+        health = shared_view(tokenizer, "health", text_key(text), build=lambda: vocabulary_health(tokenizer, text=text))
+    return Checked(tokenizer, health, SAMPLES[SAMPLE.get()], tokenizer, (text_key(text),))
