@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from bpe.teaching.tie_lab import tie_lab_for_preset
 from bpe.teaching.tour import TOUR
 from ui.page_css import PRESENTER_ROOT_PX
 
@@ -118,9 +119,11 @@ def test_tie_lab_shows_wikipedia_parting_ways_at_merge_2_and_ending_the_same():
     (story,) = texts(at.info)
     assert story.startswith("At merge 2, 'aa' + 'a' and 'a' + 'b' both occur 2 times.")
     learned = unescape_markdown(next(m.value for m in at.markdown if "learn" in m.value and "first-seen" in m.value))
-    assert "**first-seen** (minbpe), **lexicographic-max** (Stanford CS336) learn: `aa`" in learned
-    assert re.search(r"first-seen.*`aa`.*`aaa`.*`aaab`", learned.splitlines()[0])
-    assert re.search(r"lexicographic-min.*`aa`.*`ab`.*`aaab` \('aa' \+ 'ab'\)", learned.splitlines()[1])
+    lines = learned.splitlines()
+    assert [re.findall(r"\*\*([a-z-]+)\*\*", line.split(" learn")[0]) for line in lines] == tie_lab_for_preset("wikipedia").groups()
+    assert lines[0].startswith("- **first-seen** (minbpe), **lexicographic-max** (Stanford CS336)")
+    assert re.search(r"learns?: `aa`.*`aaa`.*`aaab`", lines[0])
+    assert re.search(r"lexicographic-min.*`aa`.*`ab`.*`aaab` \('aa' \+ 'ab'\)", lines[1])
 
     table = html_with(at, "bpe-tie-table")
     rows = re.findall(r"<tr( class=\"bpe-differ\")?><td class=\"bpe-num\">(\d+)</td>", table)

@@ -3,7 +3,8 @@ as a harmless link opens, while another session keeps working.
 
 The server runs under a 3 GB address-space cap (its own, not the shared ``app_url`` server): were
 the guard in ``bpe/pattern_guard.py`` broken, ``(?:a{65535}){65535}`` would end in a MemoryError
-page after seconds of a frozen server (and fail this test) instead of eating the machine.
+page after seconds of a frozen server (and fail this test) instead of eating the machine. Being a
+fresh server, it also shows what a page opened by the server's first request draws.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
+
+from bpe.app.pages import PAGES
 
 from .app_server import running_app
 from .conftest import server_log
@@ -36,6 +39,9 @@ def test_a_regex_bomb_link_is_refused_quickly_while_another_session_steps(page, 
     classmate = new_tab()
     classmate.goto(f"{capped_app_url}/Train?preset=sennrich")
     expect(classmate.locator(".bpe-narration")).to_contain_text("Before any merge")
+    # The server's first request, and by link to a page: the page sets itself up whole, every page's link
+    # in its sidebar (a st.navigation router beside pages/ would not have run for it: docs/navigation.md).
+    expect(classmate.get_by_test_id("stSidebar").get_by_role("link")).to_contain_text([page.title for page in PAGES])
     page.goto(capped_app_url)  # the student's browser has the app's scripts cached, as after any visit
     expect(page.get_by_role("heading", name="BPE Lab: byte-pair encoding, step by step")).to_be_visible()
 

@@ -17,13 +17,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe import PRESETS, Corpus, Tokenizer, TrainSettings, train
+from bpe import Tokenizer
+from bpe.app import pages
 from bpe.checking import merge_shapes, read_learner_merges
 from bpe.checking.handwritten import HANDWRITTEN
 from bpe.errors import FormatError
 from bpe.formats import all_formats, export_tokenizer, files
 
+from .apptest_support import open_page
 from .examples import examples
+from .format_samples import run_held_by
 from .test_formats_registry import TOY
 
 SPACE_T_HE = ((b" ", b"t"), (b" t", b"he"))
@@ -59,18 +62,21 @@ def test_every_shape_learners_write_is_read_with_spaces_and_repeats_kept(name, c
     assert (read.shape, read.pairs) == (shape, pairs)
 
 
-@pytest.mark.parametrize("entry", [entry for entry in all_formats() if entry.reads == 1], ids=lambda entry: entry.name)
-def test_every_one_file_format_of_the_registry_is_recognized_and_read(entry):
-    candidates = (  # the first run the format can hold: bytes; subword-nmt's characters; SentencePiece's
-        train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings),
-        train(PRESETS["sennrich-paper"].corpus(), replace(PRESETS["sennrich-paper"].settings, pretokenizer="space",
-                                                          end_of_word_mode="attached")),
-        train(Corpus.from_text("low lower lowest newest", pretokenizer="sentencepiece"), TrainSettings(
-            unit="char", pretokenizer="sentencepiece", tie_break="sentencepiece", merges=5)),
+ONE_FILE_FORMATS = [entry for entry in all_formats() if entry.reads == 1]
+"""The formats Check my BPE reads (a learner uploads one file), read from the registry."""
+
+
+@pytest.mark.parametrize("entry", ONE_FILE_FORMATS, ids=lambda entry: entry.name)
+def test_every_one_file_format_of_the_registry_is_recognized_by_its_own_recogniser_alone_and_read(entry):
+    assert entry.recognizes is not None, (
+        f"format {entry.name!r} has no recognizes: Check my BPE reads its files only when the learner names the shape; "
+        "give its TokenizerFormat a recognizes (a header, a JSON key, the shape of its lines)"
     )
-    trace = next(run for run in candidates if entry.export_problem(Tokenizer.from_trace(run)) is None)
+    trace = run_held_by(entry)
     contents = export_tokenizer(Tokenizer.from_trace(trace), format=entry.name)[entry.file_names[0]]
-    read = read_learner_merges(contents.encode() if isinstance(contents, str) else contents, name=entry.file_names[0])
+    data = contents.encode() if isinstance(contents, str) else contents
+    assert [other.name for other in ONE_FILE_FORMATS if other.recognizes is not None and other.recognizes(data)] == [entry.name]
+    read = read_learner_merges(data, name=entry.file_names[0])
     tokens, marker = trace.tokens, trace.settings.end_of_word
     assert read.shape == entry.name
     assert len(read.pairs) == len(trace.steps)
@@ -86,6 +92,7 @@ def test_a_format_added_to_the_registry_reaches_the_checker_with_no_other_edit(m
     assert read_learner_merges(b"32 116\n", name="a.toy").shape == "text"  # no way to recognize it: read by name only
     monkeypatch.setattr(files, "FORMATS", MappingProxyType({**files.FORMATS, TOY.name: recognized}))
     assert read_learner_merges(b"32 116\n256 104\n", name="a.toy").shape == "toy"
+    assert TOY.title in open_page(pages.CHECK.file).selectbox(key="w.check_shape").options  # the page's "Read it as"
 
 
 # (contents, what the one-line refusal says, the shape it names with its example line): a format's own refusal

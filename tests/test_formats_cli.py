@@ -7,13 +7,18 @@ one line on stderr, never a traceback.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from bpe import Tokenizer
+from bpe.cli import main
 from bpe.formats import FORMATS
+
+from .format_samples import run_held_by
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TEXT = "the cat sat on the mat; the end.\n  Then: 12345 cafés 😀"
@@ -94,8 +99,26 @@ def test_a_subword_nmt_run_exports_its_codes_file_and_reads_back(tmp_path):
     assert len(json.loads((tmp_path / "back.json").read_text(encoding="utf-8"))["merges"]) == 15
 
 
-def test_every_format_is_covered_here():
-    assert sorted(FORMATS) == sorted([*OUT_PATHS, "subword-nmt", "sentencepiece"])  # char-level: their own tests
+@pytest.mark.parametrize("entry", list(FORMATS.values()), ids=lambda entry: entry.name)
+def test_every_format_of_the_registry_is_exported_read_back_and_exported_again_to_the_same_files(entry, tmp_path, capsys):
+    # in-process (main), so that going over every format of the registry costs no Python start-up each
+    tokenizer = Tokenizer.from_trace(run_held_by(entry))
+    tokenizer.save(tmp_path / "t.json")
+    out = entry.file_names[0] if len(entry.file_names) == 1 else "files"  # one file: its name; more: a prefix or a folder
+
+    def export(tokenizer_file: Path, folder: str) -> dict[str, bytes]:
+        (tmp_path / folder).mkdir()
+        assert main(["export", "--tokenizer", str(tokenizer_file), "--format", entry.name, "--out", str(tmp_path / folder / out)]) == 0
+        written = re.findall(r"^wrote (.+)$", capsys.readouterr().out, flags=re.MULTILINE)
+        assert len(written) == len(entry.file_names)
+        return {Path(path).relative_to(tmp_path / folder).as_posix(): Path(path).read_bytes() for path in written}
+
+    first = export(tmp_path / "t.json", "first")
+    pattern = [] if entry.stores_pattern else ["--pretokenizer", tokenizer.pretokenizer.name]
+    inputs = ",".join(str(tmp_path / "first" / name) for name in reversed(first))  # in any order
+    assert main(["import", "--format", entry.name, "--in", inputs, "--out", str(tmp_path / "back.json"), *pattern]) == 0
+    capsys.readouterr()
+    assert export(tmp_path / "back.json", "again") == first
 
 
 def test_minbpe_out_without_suffix_is_a_prefix(workdir):

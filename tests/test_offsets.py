@@ -45,12 +45,16 @@ def reference_offsets(tokenizer, ids: list[int]) -> list[int]:
 
 
 def tiktoken_for(name: str):
-    """tiktoken's own encoding where it has one, else a tiktoken Encoding over our token bytes."""
+    """tiktoken's own encoding where it has one, else a tiktoken Encoding over our token bytes; None
+    where two tokens spell the same bytes (a SentencePiece model's ``<0x41>`` beside ``A``), which a
+    tiktoken Encoding cannot hold."""
     if name in TIKTOKEN_ENCODINGS:
         return tiktoken_encoding(name)
     tokenizer = shared_pretrained(name)
     specials = tokenizer.special_tokens
     ranks = {token.data: token_id for token_id, token in tokenizer.tokens.items() if token_id not in specials.values()}
+    if len(ranks) < len(tokenizer.tokens) - len(specials):
+        return None
     return tiktoken.Encoding(name, pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens=dict(specials))
 
 
@@ -75,7 +79,9 @@ def test_every_pretrained_tokenizer_gives_tiktokens_offsets(name):
     ours, theirs = shared_pretrained(name), tiktoken_for(name)
     for text in HOSTILE_TEXTS.values():
         ids = ours.encode(text, allowed_special="all")
-        assert ours.decode_with_offsets(ids) == theirs.decode_with_offsets(ids), text
+        # Without a tiktoken Encoding, tiktoken's tests' own definition of the offsets is the oracle.
+        expected = theirs.decode_with_offsets(ids) if theirs else (ours.decode(ids), reference_offsets(ours, ids))
+        assert ours.decode_with_offsets(ids) == expected, text
 
 
 @pytest.mark.parametrize("name", ["gpt2", "o200k_base"])

@@ -26,6 +26,8 @@ COOKIE_DAYS = 30
 """How long the browser keeps its id: a term of lessons (a seat lasts its room, two idle hours at most)."""
 MINTED: SessionValue[str | None] = SessionValue("browser_minted", None)
 """The id this session made up when its browser sent none (written into the cookie once)."""
+OWN_SCRIPT = "data-bpe-lab-script"
+"""The attribute that marks BPE Lab's own scripts (the hostile-link tests fail on any other script)."""
 SCROLL_TOP = SessionValue("scroll_top", False)
 """Set by an action whose next page must start at its top (a room opened from the page's foot)."""
 
@@ -52,10 +54,10 @@ def keep() -> None:
     if cookie_id() is None:
         browser = browser_id()  # subtle: minted here if no action minted it yet, so the cookie and the session agree
         age = COOKIE_DAYS * 24 * 60 * 60
-        st.html(f'<script>document.cookie = "{COOKIE}={browser}; path=/; max-age={age}; SameSite=Lax";</script>',
+        st.html(f'<script {OWN_SCRIPT}>document.cookie = "{COOKIE}={browser}; path=/; max-age={age}; SameSite=Lax";</script>',
                 unsafe_allow_javascript=True)
     if SCROLL_TOP.get():
         SCROLL_TOP.set(False)
         # The room replaces the page the teacher scrolled down to its "Start" button: open it at its top.
-        st.html(f'<script>document.querySelector(\'{MAIN}\')?.scrollTo(0, 0); window.scrollTo(0, 0);</script>',
+        st.html(f'<script {OWN_SCRIPT}>document.querySelector(\'{MAIN}\')?.scrollTo(0, 0); window.scrollTo(0, 0);</script>',
                 unsafe_allow_javascript=True)

@@ -67,7 +67,8 @@ class TokenizerFormat:
     """False when the files lack the special tokens: importing takes them (``special_tokens``)."""
     recognizes: Callable[[bytes], bool] | None = None
     """Whether a one-file format's contents look like its files (a header, a JSON key, the shape of
-    its lines), for readers that are not told the format (Check my BPE); None: chosen by name only."""
+    its lines), for readers that are not told the format (Check my BPE); None: chosen by name only,
+    which ``tests/test_checking_shapes.py`` refuses for a registered one-file format, naming it."""
 
     def __post_init__(self) -> None:  # a mistake in a format's entry fails at import, not on first use
         if not 1 <= self.reads <= len(self.file_names) or len(set(self.file_names)) != len(self.file_names):
