@@ -10,6 +10,7 @@
 """
 
 from .corpus import Corpus, parse_word_counts
+from .dropout import Dropout, sample_segmentations
 from .errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
 from .presets import PRESETS, Preset, get_preset
 from .settings import TrainSettings
@@ -20,7 +21,8 @@ from .trace import MergeStep, PairCount, Trace
 from .trainer import train
 
 __all__ = [
-    "PRESETS", "TIE_BREAK_RULES", "AppliedMerge", "BpeError", "ChunkWalk", "Corpus", "FormatError",
+    "PRESETS", "TIE_BREAK_RULES", "AppliedMerge", "BpeError", "ChunkWalk", "Corpus", "Dropout", "FormatError",
     "MergeStep", "PairCount", "PatternError", "Preset", "SettingsError", "SpecialTokenError",
-    "Tokenizer", "Trace", "TrainSettings", "UnknownTokenError", "get_preset", "parse_word_counts", "train",
+    "Tokenizer", "Trace", "TrainSettings", "UnknownTokenError", "get_preset", "parse_word_counts", "sample_segmentations",
+    "train",
 ]

@@ -10,6 +10,8 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe encode --tokenizer t.json --text "aaabdaaabac"
     python -m bpe decode --tokenizer t.json 258 100
     python -m bpe encode --pretrained gpt2 --text "hello world"
+    python -m bpe encode --pretrained gpt2 --text " tokenization" --dropout 0.1 --seed 0 --samples 1000
+    python -m bpe train --preset python-docs --transition 1500 --merges 2000      (SuperBPE)
     python -m bpe encode --pretrained gpt2 --file big.txt      (streamed; --file - reads standard input)
     python -m bpe encode --pretrained o200k_base --text "hello world"     # or gpt-4o; cl100k_base or gpt-4
     python -m bpe export --tokenizer t.json --format hf --out tokenizer.json
@@ -32,12 +34,15 @@ import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from functools import partial
 
 from . import cli_app
 from .checking.command import add_check_command
 from .checking.encode_command import add_check_encode_command
 from .cli_args import UsageError, add_train_arguments, corpus_from_args, note_bom, read_text_file, settings_from_args
 from .corpus import BOM, Corpus
+from .cli_dropout import add_dropout_arguments, check_dropout_arguments, encode_with_dropout
 from .errors import BpeError
 from .extend import extension_corpus, extension_settings
 from .formats import all_formats, import_tokenizer, tokenizer_format
@@ -116,13 +121,17 @@ def merge_records(trace: Trace) -> list[dict]:
 def _train(args: argparse.Namespace) -> None:
     start = None if args.start is None else _start_tokenizer(args)
     settings = settings_from_args(args) if start is None else _extension_settings(args, start)
+    if args.transition is not None:
+        settings = replace(settings, transition=args.transition)
     text, words = corpus_from_args(args)
     if words is not None:
         corpus = Corpus.from_word_counts(words)
     elif start is not None:
         corpus = extension_corpus(start, text)
     else:
-        corpus = Corpus.from_text(text, pretokenizer=settings.pretokenizer, special_tokens=settings.cut_from_corpus)
+        corpus = Corpus.from_text(
+            text, pretokenizer=settings.pretokenizer, special_tokens=settings.cut_from_corpus, second_split=settings.second_split,
+        )
 
     started = time.perf_counter()
     trace = train(corpus, settings, start=None if start is None else StartState.of(start, name=args.start))
@@ -176,11 +185,15 @@ def _extension_settings(args: argparse.Namespace, start: Tokenizer) -> TrainSett
 def _encode(args: argparse.Namespace) -> None:
     if (args.text is None) == (args.file is None):
         raise UsageError("give exactly one of --text or --file")
+    check_dropout_arguments(args)
     tokenizer = _chosen_tokenizer(args)
     # not given: the tokenizer's own default (tiktoken's refusal; Qwen, DeepSeek encode special tokens)
     named = {"all": "all", "none": set()}
     allowed = args.allowed_special and named.get(args.allowed_special, set(args.allowed_special.split(",")))
     started = time.perf_counter()
+    if args.dropout is not None:
+        encode_with_dropout(args, tokenizer, allowed, print_ids=partial(_print_ids, as_json=args.json, started=started))
+        return
     if args.text is not None:
         ids = iter(tokenizer.encode(args.text, allowed_special=allowed))
     else:  # streamed: a file of any size is read, encoded and printed a piece at a time
@@ -287,6 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 "its merges and ids are kept, the new ones numbered after them")
     train_cmd.add_argument("--save", metavar="PATH", help="write the tokenizer (BPE Lab JSON)")
     train_cmd.add_argument("--save-trace", metavar="PATH", help="write the full trace (BPE Lab JSON)")
+    train_cmd.add_argument("--transition", type=int, metavar="T",
+                           help="SuperBPE: after T merges, go on with the split lifted between words (superbpe), so merges "
+                                "cross spaces (' of the')")
     train_cmd.add_argument("--json", action="store_true")
     train_cmd.set_defaults(run=_train)
 
@@ -295,6 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     encode_cmd.add_argument("--text")
     encode_cmd.add_argument("--file", metavar="PATH", help="a UTF-8 text file, read and encoded a piece at a time; - for standard input")
     encode_cmd.add_argument("--allowed-special", metavar="all|none|TOKEN,...", help="left out: the tokenizer's own default (special-token text refused as tiktoken does; Qwen and DeepSeek encode it as special tokens)")
+    add_dropout_arguments(encode_cmd)
     encode_cmd.add_argument("--json", action="store_true")
     encode_cmd.set_defaults(run=_encode)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from .errors import BpeError
@@ -38,11 +38,43 @@ class Corpus:
     """Every character of the input outside special tokens, sorted (the ``char`` unit's base)."""
     special_count: int = 0
     """How many special-token occurrences were split out (they are never merged)."""
+    later: "Corpus | None" = None
+    """The same text split for a second stage of training (SuperBPE), if asked for."""
+    languages: tuple[str, ...] = ()
+    """A parallel corpus's languages (empty for one text); ``word_languages`` says whose each word is."""
+    word_languages: tuple[int, ...] = ()
+    """Per word, the index of its language in ``languages`` (the same chunk in two languages is two words)."""
 
     @classmethod
     def from_text(
-        cls, text: str, *, pretokenizer: str = "gpt2", special_tokens: tuple[str, ...] = ()
+        cls, text: str, *, pretokenizer: str = "gpt2", special_tokens: tuple[str, ...] = (),
+        second_split: str | None = None,
     ) -> "Corpus":
+        """``second_split``: also split the text so for a second stage (``TrainSettings.second_split``)."""
+        later = None if second_split is None else cls.from_text(text, pretokenizer=second_split, special_tokens=special_tokens)
+        return replace(cls._split(text, pretokenizer, special_tokens), later=later)
+
+    @classmethod
+    def from_languages(
+        cls, texts: Mapping[str, str], *, pretokenizer: str = "gpt2", special_tokens: tuple[str, ...] = ()
+    ) -> "Corpus":
+        """A parallel corpus: each language's text split alike, its words kept apart (in the order given).
+
+        >>> corpus = Corpus.from_languages({"en": "a cat", "fr": "un chat"}, pretokenizer="whitespace")
+        >>> corpus.words, corpus.word_languages, corpus.alphabet
+        ((('a', 1), ('cat', 1), ('un', 1), ('chat', 1)), (0, 0, 1, 1), ' achntu')
+        """
+        parts = [cls._split(text, pretokenizer, special_tokens) for text in texts.values()]
+        return cls(
+            words=tuple(word for part in parts for word in part.words),
+            alphabet="".join(sorted(set().union(*(part.alphabet for part in parts)))),
+            special_count=sum(part.special_count for part in parts),
+            languages=tuple(texts),
+            word_languages=tuple(index for index, part in enumerate(parts) for _ in part.words),
+        )
+
+    @classmethod
+    def _split(cls, text: str, pretokenizer: str, special_tokens: tuple[str, ...]) -> "Corpus":
         splitter = Pretokenizer.parse(pretokenizer)
         # The GPT patterns' ASCII shortcut gives the same words: a third of building python-docs.
         fast = partial(split_words, splitter) if splitter.name in ASCII_PATTERNS else None

@@ -158,3 +158,16 @@ a script guessing codes at this rate needs years to find a room."""
 
 ROOMS_PER_MINUTE = 10
 """Rooms one client address may open a minute (each is a few kB held for two hours)."""
+
+
+MAX_DROPOUT_CHARS = 100
+"""Longest text the Encode page samples with BPE-dropout (a word or a phrase: a histogram of the
+segmentations of a long text has one sample per bar)."""
+
+MAX_DROPOUT_SAMPLES = 2_000
+"""Most samples the page draws at once."""
+
+MAX_DROPOUT_WORK = 50_000
+"""Most symbols the page's samples may hold in all (samples times the text's starting symbols): a
+sample costs about 12 µs per symbol in pure Python, so a page spends at most about 0.6 s; a longer
+text gets fewer samples, and the page says so."""

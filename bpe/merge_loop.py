@@ -18,6 +18,7 @@ none applies; this replays training exactly, because a merged pair can never re-
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -76,11 +77,14 @@ def merge_short(ids: list[int], ranks: Ranks, merges: Merges) -> list[int]:
     return ids
 
 
-def merge_long(ids: list[int], ranks: Ranks, merges: Merges) -> list[int]:
+def merge_long(ids: list[int], ranks: Ranks, merges: Merges, skip: Callable[[], bool] | None = None) -> list[int]:
     """The same merges as :func:`merge_short` in O(n log n): a heap of (rank, position).
 
     Popping the lowest (rank, position) merges a pair's occurrences left to right; entries
-    made stale by an earlier merge are recognised and skipped.
+    made stale by an earlier merge are recognised and skipped. This is Hugging Face's
+    ``Word::merge_all`` (its queue, its positions, its test of staleness), so ``skip`` adds its
+    BPE-dropout (:mod:`bpe.dropout`): each entry popped is set aside when ``skip()`` says so, and
+    the set-aside entries go back into the heap when the next one is not, stale ones included.
     """
     size = len(ids)
     symbols = list(ids)
@@ -89,8 +93,16 @@ def merge_long(ids: list[int], ranks: Ranks, merges: Merges) -> list[int]:
     alive = [True] * size
     heap = [(ranks[pair], i) for i, pair in enumerate(zip(ids, ids[1:])) if pair in ranks]
     heapq.heapify(heap)
+    skipped: list[tuple[int, int]] = []
     while heap:
-        rank, i = heapq.heappop(heap)
+        rank, i = entry = heapq.heappop(heap)
+        if skip is not None:
+            if skip():
+                skipped.append(entry)
+                continue
+            for place in skipped:  # back in the heap: a skipped merge may happen after this one
+                heapq.heappush(heap, place)
+            skipped.clear()
         j = following[i] if alive[i] else size
         if j >= size or ranks.get((symbols[i], symbols[j])) != rank:
             continue  # stale: one side was merged away since this entry was pushed

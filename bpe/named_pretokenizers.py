@@ -11,7 +11,7 @@ the entry's fields, never its name.
     >>> PRETOKENIZERS["qwen2"].normalization.normalize("Cafe\u0301")
     'Café'
     >>> [name for name, entry in PRETOKENIZERS.items() if entry.rules]
-    ['deepseek']
+    ['deepseek', 'superbpe']
 """
 
 from __future__ import annotations
@@ -69,6 +69,11 @@ DEEPSEEK_RULES = (
         "| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+"
     ),
 )
+# SuperBPE's second stage (Liu et al., 2025), copied from the authors' scripts/extend_tokenizer.sh
+# (PythonNut/superbpe), a Hugging Face Split with the isolated behaviour: it cuts only digit groups,
+# runs of two or more punctuation marks and runs of spaces before a space, so the words of a phrase
+# and the single spaces between them ("by the way") stay one chunk.
+SUPERBPE_PATTERN = r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]{2,}[\r\n/]*| +(?!\S)"
 WHITESPACE_PATTERN = r"\S+"
 # subword-nmt's learn_bpe and apply_bpe split each line with ``line.strip('\r\n ').split(' ')``:
 # only the space character (and the line breaks between lines) separate words; a tab stays inside.
@@ -185,6 +190,12 @@ PRETOKENIZERS: MappingProxyType[str, NamedPretokenizer] = MappingProxyType({entr
         "DeepSeek's three split rules in turn: digits in groups of three, then runs of CJK characters, then a "
         "GPT-4-like regex",
         rules=DEEPSEEK_RULES, gapless=True,
+    ),
+    NamedPretokenizer(
+        "superbpe", "SuperBPE",
+        "SuperBPE's second stage: only digit groups, runs of punctuation marks and extra spaces are cut, so "
+        "phrases such as ' of the' stay one chunk and merges cross the spaces inside them",
+        rules=(SplitRule(SUPERBPE_PATTERN),), gapless=True,
     ),
     NamedPretokenizer(
         "sentencepiece", "SentencePiece",

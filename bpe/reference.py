@@ -15,6 +15,11 @@ pairs with :func:`merge` itself (it shows what this code does; the fast loops ha
     >>> encode("aaabdaaabac", ranks), decode([258, 100], ranks)
     ([258, 100, 258, 97, 99], 'aaabd')
 
+Three variants are a few lines each: parity-aware BPE (:func:`worst_language_stats`, the counts that
+choose), SuperBPE's second stage (``train``'s ``then_words`` and ``transition``) and Hugging Face's
+BPE-dropout (:func:`encode_chunk_dropout`); the fast engine makes their merges and draws too
+(``tests/test_variants.py``, ``tests/test_dropout.py``).
+
 Left out: speed (``bpe.trainer``), special tokens and the split around them (``bpe.pretokenize``),
 the end-of-word marker glued to the last symbol (``attached``), the trace's bookkeeping, and
 SentencePiece's candidates that no longer occur (a run asked for more pieces than its corpus holds:
@@ -23,6 +28,7 @@ SentencePiece's candidates that no longer occur (a run asked for more pieces tha
 
 from __future__ import annotations
 
+import random
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -36,6 +42,7 @@ class Merge(NamedTuple):
 
     pair: Pair
     count: int
+    """Its count when chosen (parity-aware: in the language that chose it)."""
     new_id: int
 
 
@@ -135,36 +142,69 @@ def hugging_face_ids(vocab: dict[int, bytes], unit: str) -> dict[int, int]:
     return {token_id: rank for rank, token_id in enumerate(order)}
 
 
+def worst_language_stats(corpus: list[tuple[list[int], int]], language_of: list[str], min_frequency: int) -> dict[Pair, int]:
+    """Parity-aware BPE's counts: the pairs of the language whose words are the most tokens now (the first
+    listed on a tie), passing over a language whose most frequent pair is below ``min_frequency``.
+
+    >>> worst_language_stats([([1, 2, 1, 2], 1), ([3, 4], 5)], ["fr", "en"], 1)    # en: 10 tokens, fr: 4
+    {(3, 4): 5}
+    """
+    tokens: dict[str, int] = {}
+    for (ids, count), language in zip(corpus, language_of):
+        tokens[language] = tokens.get(language, 0) + len(ids) * count
+    for language in sorted(tokens, key=lambda language: -tokens[language]):  # stable: the first listed on a tie
+        stats = get_stats([word for word, of in zip(corpus, language_of) if of == language])
+        if stats and max(stats.values()) >= min_frequency:
+            return stats
+    return {}
+
+
 def train(
     words: dict[str, int], num_merges: int, *, unit: str = "byte", alphabet: str = "",
     end_of_word: str | None = None, tie_break: str = "first-seen", min_frequency: int = 1,
+    by_language: dict[str, dict[str, int]] | None = None, then_words: dict[str, int] | None = None,
+    transition: int | None = None,
 ) -> list[Merge]:
     """Learn up to ``num_merges`` merges from ``words`` (each distinct word or chunk with its count,
     in the order they first appear). ``unit``: start from bytes, or from the characters of
-    ``alphabet`` (default: the words'); ``end_of_word``: a marker symbol after every word (``</w>``)."""
+    ``alphabet`` (default: the words'); ``end_of_word``: a marker symbol after every word (``</w>``).
+
+    Two variants each change one step of the loop. Parity-aware BPE (Foroutan et al., 2025):
+    ``by_language`` holds each language's words (``words`` is then unread), and the pairs that choose
+    are those of the language whose words are the most tokens now. SuperBPE (Liu et al., 2025):
+    ``then_words`` holds the same text split without cutting between words, and after ``transition``
+    merges training goes on over them, each encoded with the merges learned so far.
+    """
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"unknown tie-break rule {tie_break!r}: use one of {', '.join(TIE_BREAKS)}")
+    languages = by_language or {"": words}
     if unit == "byte":  # ids 0..255 are the bytes, as in GPT-2 and minbpe
         symbols = [bytes([b]) for b in range(256)]
         spell = lambda word: [bytes([b]) for b in word.encode()]  # noqa: E731
     else:  # ids 0..n-1 are the characters, sorted, as in the Sennrich paper
-        symbols = [c.encode() for c in sorted(set(alphabet or "".join(words)))]
+        symbols = [c.encode() for c in sorted(set(alphabet or "".join(w for table in languages.values() for w in table)))]
         spell = lambda word: [c.encode() for c in word]  # noqa: E731
     id_of = {symbol: token_id for token_id, symbol in enumerate(symbols)}
     marker = [len(symbols)] if end_of_word else []  # the marker's id follows the symbols'
-    corpus = [([id_of[s] for s in spell(word)] + marker, count) for word, count in words.items()]
+    ids_of = lambda word: [id_of[s] for s in spell(word)] + marker  # noqa: E731
+    corpus = [(ids_of(word), count) for table in languages.values() for word, count in table.items()]
+    language_of = [language for language, table in languages.items() for _ in table]
     vocab = dict(enumerate(symbols + ([end_of_word.encode()] if end_of_word else [])))  # id -> bytes
     hf = hugging_face_ids(vocab, unit)
     merges: list[Merge] = []
     for new_id in range(len(vocab), len(vocab) + num_merges):
+        if len(merges) == transition:  # SuperBPE's second stage: the same text, chunks that span words
+            learned = {m.pair: m.new_id for m in merges}
+            corpus = [(encode_chunk(ids_of(word), learned), count) for word, count in then_words.items()]
         stats = get_stats(corpus)
         if tie_break in ONE_PIECE_PER_STRING:
             made = {vocab[m.new_id] for m in merges}
             stats = {pair: n for pair, n in stats.items() if vocab[pair[0]] + vocab[pair[1]] not in made}
-        if not stats or max(stats.values()) < min_frequency:
+        counted = stats if by_language is None else worst_language_stats(corpus, language_of, min_frequency)
+        if not counted or max(counted.values()) < min_frequency:
             break  # nothing left to merge, or the best pair is too rare
-        count = max(stats.values())
-        tied = [pair for pair in stats if stats[pair] == count]
+        count = max(counted.values())
+        tied = [pair for pair in counted if counted[pair] == count]
         pair = break_tie(tied, Tie(stats, vocab, hf), tie_break)
         corpus = [(merge(ids, pair, new_id), n) for ids, n in corpus]
         vocab[new_id] = vocab[pair[0]] + vocab[pair[1]]
@@ -201,3 +241,35 @@ def decode(ids: list[int], ranks: dict[Pair, int]) -> str:
     for (left, right), new_id in ranks.items():  # in the order learned: each token from two older ones
         vocab[new_id] = vocab[left] + vocab[right]
     return b"".join(vocab[i] for i in ids).decode("utf-8", errors="replace")
+
+
+def encode_chunk_dropout(ids: list[int], ranks: dict[Pair, int], p: float, rng: random.Random) -> list[int]:
+    """BPE-dropout as Hugging Face's tokenizers runs it (``Word::merge_all``): each place where a learned
+    merge applies waits in a queue, earliest-learned first, then leftmost; a place taken from it is
+    skipped with probability ``p`` and set aside until the next merge is made, when it rejoins the queue.
+
+    >>> encode_chunk_dropout([97, 97, 97, 98], {(97, 97): 256, (97, 98): 257, (256, 257): 258}, 1.0, random.Random(0))
+    [97, 97, 97, 98]
+    """
+    symbols: list[int | None] = list(ids)  # a symbol merged into its left neighbour becomes None: places never move
+    queue = [(ranks[pair], i) for i, pair in enumerate(zip(ids, ids[1:])) if pair in ranks]
+    skipped: list[tuple[int, int]] = []
+    while queue:
+        place = min(queue)  # (new id, position): the earliest-learned merge, then the leftmost
+        queue.remove(place)
+        if rng.random() < p:
+            skipped.append(place)  # dropped, for now
+            continue
+        queue += skipped
+        skipped = []
+        new_id, i = place
+        j = next((k for k in range(i + 1, len(symbols)) if symbols[k] is not None), None)
+        if symbols[i] is None or j is None or ranks.get((symbols[i], symbols[j])) != new_id:
+            continue  # that pair is no longer there
+        symbols[i], symbols[j] = new_id, None
+        h = next((k for k in range(i - 1, -1, -1) if symbols[k] is not None), None)
+        j = next((k for k in range(i + 1, len(symbols)) if symbols[k] is not None), None)
+        for left, right in ((h, i), (i, j)):  # the pairs the new token makes with its neighbours
+            if left is not None and right is not None and (symbols[left], symbols[right]) in ranks:
+                queue.append((ranks[symbols[left], symbols[right]], left))
+    return [symbol for symbol in symbols if symbol is not None]

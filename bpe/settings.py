@@ -13,16 +13,20 @@ merges and special tokens (as Hugging Face and tiktoken count it).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from types import MappingProxyType
 
 from .end_of_word import END_OF_WORD_MODES
 from .errors import SettingsError
 from .limits import MAX_MERGES
 from .named_pretokenizers import PRETOKENIZERS, NamedPretokenizer
+from .objectives import objective
 from .pretokenize import Pretokenizer, validate_special_tokens
 from .tiebreak import tie_break_rule
 from .vocab import UNITS
 
 DEFAULT_MERGES = 10
+SECOND_STAGE_SPLIT = "superbpe"
+"""The pre-tokenizer of SuperBPE's second stage (its entry in :data:`PRETOKENIZERS`)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,13 @@ class TrainSettings:
     """How many of the best pairs each step records (for the pair-count chart)."""
     max_ties: int = 20
     """How many tied pairs each step lists (the number of ties is always recorded in full)."""
+    transition: int | None = None
+    """SuperBPE (Liu et al., 2025): after this many merges, training goes on over the same text split
+    by :data:`SECOND_STAGE_SPLIT`, which keeps phrases whole, so merges cross the spaces between words
+    (``None``: one stage). The corpus needs running text (``Corpus.from_text(..., second_split=...)``)."""
+    objective: str = "classic"
+    """Whose pair counts choose each merge (:data:`bpe.objectives.OBJECTIVES`): ``parity-aware`` lets
+    the language that is the most tokens now choose, on a corpus of several languages."""
 
     def __post_init__(self) -> None:
         if self.unit not in UNITS:
@@ -81,6 +92,63 @@ class TrainSettings:
         _check_int("min_frequency", self.min_frequency, 0, None)
         _check_int("top_k", self.top_k, 0, 1000)
         _check_int("max_ties", self.max_ties, 1, 1000)
+        self._check_variants()
+
+    def _check_variants(self) -> None:
+        """The two-stage run and the objective: each combination that is not defined is refused, saying why."""
+        chosen = objective(self.objective)  # an unknown objective is a SettingsError here
+        rule = tie_break_rule(self.tie_break)
+        if rule.sentencepiece_candidates and (self.transition is not None or chosen.by_language):
+            raise SettingsError(
+                f"the {self.tie_break} rule chooses among SentencePiece's own candidates (a respelled piece dropped, "
+                "pairs that no longer occur kept), which SuperBPE and parity-aware training do not define: "
+                "use another tie-break rule"
+            )
+        if self.transition is None:
+            return
+        _check_int("transition", self.transition, 0, MAX_MERGES)
+        if chosen.by_language:
+            raise SettingsError("SuperBPE's second stage and parity-aware training are not combined: use one of them")
+        if self.end_of_word is not None:
+            raise SettingsError(
+                "SuperBPE's second stage merges across word ends, so there is no word end to mark: "
+                "leave the end-of-word marker out"
+            )
+        entry = self.pretokenizer_entry
+        if entry is None or not entry.gapless or entry.normalization is not None:
+            # subtle: then both stages train on every character, so the corpus has the same bytes in each
+            raise SettingsError(
+                "SuperBPE's first stage needs a split into words that keeps every character of the text as written, "
+                f"as GPT-2's does ({self.pretokenizer!r} does not): use gpt2, gpt4, gpt4o or deepseek"
+            )
+
+    def check_stages(self, *, later: object, continuing: bool) -> None:
+        """A second stage needs the text split again (``later``, a corpus's, ``None`` for a word table)
+        and a run of its own merges (not ``continuing`` another tokenizer's vocabulary)."""
+        if self.transition is None:
+            return
+        if continuing:
+            raise SettingsError(
+                "SuperBPE's second stage re-splits the text and replays this run's own merges; a run that continues "
+                "another tokenizer's vocabulary cannot: leave the transition out, or start from scratch"
+            )
+        if later is None:
+            raise SettingsError(
+                "SuperBPE's second stage trains on the text split again without cutting between words, and this corpus "
+                "holds no running text (a word table, or a corpus built without second_split): train on a text"
+            )
+
+    @property
+    def second_split(self) -> str | None:
+        """The split of a second stage (``None`` for a run of one stage)."""
+        return None if self.transition is None else SECOND_STAGE_SPLIT
+
+    def split_after(self, merges: int) -> str:
+        """The split that a tokenizer of the first ``merges`` merges encodes with: the second
+        stage's once a merge of the second stage is in (SuperBPE encodes with its stage-2 split)."""
+        if self.transition is not None and merges > self.transition:
+            return SECOND_STAGE_SPLIT
+        return self.pretokenizer
 
     @property
     def pretokenizer_entry(self) -> NamedPretokenizer | None:
@@ -127,6 +195,9 @@ class TrainSettings:
     def to_dict(self) -> dict:
         data = asdict(self)
         data["special_tokens"] = list(self.special_tokens)
+        for name, default in _VARIANT_DEFAULTS.items():  # a classic run's file stays as it always was
+            if data[name] == default:
+                del data[name]
         return data
 
     @classmethod
@@ -134,6 +205,10 @@ class TrainSettings:
         known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
         known["special_tokens"] = tuple(known.get("special_tokens", ()))
         return cls(**known)
+
+
+_VARIANT_DEFAULTS = MappingProxyType({"transition": None, "objective": "classic"})
+"""The variants' settings at their defaults, left out of :meth:`TrainSettings.to_dict`."""
 
 
 def _check_int(name: str, value: object, low: int, high: int | None) -> None:

@@ -154,7 +154,7 @@ class Tokenizer:
         settings, entry = trace.settings, trace.settings.pretokenizer_entry
         reserved = entry is not None and bool(entry.reserved_tokens)
         return cls(
-            unit=settings.unit, pretokenizer=settings.pretokenizer if pretokenizer is None else pretokenizer,
+            unit=settings.unit, pretokenizer=settings.split_after(len(trace.merges(step))) if pretokenizer is None else pretokenizer,
             end_of_word=settings.end_of_word,
             base=dict(enumerate(trace.base)),
             merges=trace.merges(step),

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 TRACE_FORMAT = "bpe-lab/trace"
 TRACE_VERSION = 1
 STARTED_TRACE_VERSION = 2
-"""The version of a trace with a start state (an older BPE Lab refuses it rather than misread it)."""
+"""The version of a trace with a start state, two stages (SuperBPE) or a parallel corpus's languages:
+an older BPE Lab refuses it rather than misread it as a classic run; each part is read if present."""
 
 STOP_MERGES = "merges"
 STOP_VOCAB_SIZE = "vocab_size"
@@ -67,7 +68,8 @@ class MergeStep(NamedTuple):
     left: int
     right: int
     count: int
-    """Occurrences of the pair before the merge, counted with overlap ("aaa" has (a, a) twice)."""
+    """Occurrences of the pair before the merge, counted with overlap ("aaa" has (a, a) twice); under an
+    objective that lets one language choose, in that language (as ``top_counts`` and ``tie_count``)."""
     replacements: int
     """Replacements actually made, left to right without overlap ("aaa" -> "aa a": one)."""
     tie_count: int
@@ -95,6 +97,20 @@ class MergeStep(NamedTuple):
         return tuple(PairCount(a, b, count) for (a, b), count in zip(self.top, self.top_counts))
 
 
+class StageChange(NamedTuple):
+    """A two-stage run's transition (SuperBPE): after merge ``step`` the text is split by ``split``."""
+
+    step: int
+    split: str
+    words_before: int
+    """Distinct chunks the first stage trained on."""
+    words_after: int
+    tokens_before: int
+    """Tokens in the chunks just before the change, and in the new chunks with the same merges applied
+    (they differ only where the two splits cut a run of digits or punctuation differently)."""
+    tokens_after: int
+
+
 @dataclass(frozen=True)
 class Trace:
     settings: TrainSettings
@@ -114,6 +130,15 @@ class Trace:
     start: StartState | None = field(default=None, repr=False)
     """The vocabulary this run continues (its base is then every old token, by id); ``None``: bytes
     or characters."""
+    languages: tuple[str, ...] = field(default=(), repr=False)
+    """A parallel corpus's languages (empty for one text)."""
+    language_tokens: tuple[tuple[int, ...], ...] = field(default=(), repr=False)
+    """Per step from 0 (no merge): each language's tokens, its cost (empty for one text)."""
+    chosen_by: tuple[tuple[int, int], ...] = field(default=(), repr=False)
+    """Per merge of an objective that lets one language choose (parity-aware): ``(its index, the
+    pair's count in it)`` (empty otherwise)."""
+    stage_change: StageChange | None = field(default=None, repr=False)
+    """Where a two-stage run changed its split (``None``: one stage, or the change not reached)."""
 
     # -- vocabulary -----------------------------------------------------------------------------
     @cached_property
@@ -169,18 +194,42 @@ class Trace:
     def tokens_after(self, step: int) -> int:
         return self.steps[step - 1].tokens_after if self.check_step(step) else self.initial_tokens
 
+    def tokens_before(self, step: int) -> int:
+        """Tokens in the training words just before merge ``step`` (1-based): those after merge
+        ``step - 1``, or, when a second stage starts with this merge, its re-split words' tokens."""
+        change = self.stage_change
+        if change is not None and step == change.step + 1:
+            return change.tokens_after
+        return self.tokens_after(step - 1)
+
+    def language_costs(self, step: int) -> tuple[int, ...]:
+        """Each language's tokens after ``step`` merges (empty for a corpus of one text)."""
+        return self.language_tokens[self.check_step(step)] if self.language_tokens else ()
+
     def compression_curve(self) -> list[tuple[int, int, float]]:
         """``(step, tokens, bytes per token)`` from step 0 (no merges) to the last merge."""
         counts = [self.initial_tokens, *(step.tokens_after for step in self.steps)]
         return [(k, n, self.corpus_bytes / n if n else 0.0) for k, n in enumerate(counts)]
 
     # -- JSON -----------------------------------------------------------------------------------
+    def _variant_json(self) -> dict:
+        """What a variant run adds to the file (nothing for a classic run)."""
+        data: dict = {}
+        if self.languages:
+            data.update(languages=list(self.languages), language_tokens=[list(costs) for costs in self.language_tokens])
+            data["chosen_by"] = [list(pick) for pick in self.chosen_by]
+        if self.stage_change is not None:
+            data["stage_change"] = list(self.stage_change)
+        return data
+
     def to_json(self) -> str:
         started = {} if self.start is None else {"start": self.start.to_dict()}
+        variant = self._variant_json()
+        classic = self.start is None and not variant and self.settings.transition is None and self.settings.objective == "classic"
         return json.dumps(
             {
                 "format": TRACE_FORMAT,
-                "version": TRACE_VERSION if self.start is None else STARTED_TRACE_VERSION,
+                "version": TRACE_VERSION if classic else STARTED_TRACE_VERSION,
                 "settings": self.settings.to_dict(),
                 # a continued run's base is its start's vocabulary: stored once, as the start
                 "base": [] if self.start else [[token.data.hex(), token.ends_word] for token in self.base],
@@ -199,6 +248,7 @@ class Trace:
                 "initial_tokens": self.initial_tokens,
                 "corpus_bytes": self.corpus_bytes,
                 "word_count": self.word_count,
+                **variant,
             },
             separators=(",", ":"),
         )
@@ -216,7 +266,7 @@ class Trace:
     def from_json(cls, text: str) -> "Trace":
         data = read_versioned_json(text, format=TRACE_FORMAT, version=(TRACE_VERSION, STARTED_TRACE_VERSION), what="trace")
         try:
-            start = StartState.from_dict(data["start"]) if data["version"] == STARTED_TRACE_VERSION else None
+            start = StartState.from_dict(data["start"]) if "start" in data else None
             base = (
                 tuple(Token(bytes.fromhex(hex_data), bool(ends)) for hex_data, ends in data["base"])
                 if start is None else start.tokens_by_id()
@@ -231,12 +281,18 @@ class Trace:
                 for step, new_id, left, right, count, replacements, tie_count, tied, top, tokens_after,
                 words_changed in data["steps"]
             )
+            change = data.get("stage_change")
             trace = cls(
                 TrainSettings.from_dict(data["settings"]), base, steps, data["stop_reason"],
                 data["stop_detail"], data["initial_tokens"], data["corpus_bytes"], data["word_count"], start=start,
+                languages=tuple(data.get("languages", ())),
+                language_tokens=tuple(tuple(costs) for costs in data.get("language_tokens", ())),
+                chosen_by=tuple((language, count) for language, count in data.get("chosen_by", ())),
+                stage_change=None if change is None else StageChange(*change),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(f"the trace file is malformed: {error!r}") from error
+        _check_variant(trace)
         if not all(_is_whole(n) for n in (trace.initial_tokens, trace.corpus_bytes, trace.word_count)) or not (
             isinstance(trace.stop_reason, str) and isinstance(trace.stop_detail, str)
         ):
@@ -256,6 +312,20 @@ class Trace:
                     f"the trace file is malformed: merge {index + 1} has inconsistent ids or counts"
                 )
         return trace
+
+
+def _check_variant(trace: Trace) -> None:
+    """A variant run's records hold what its kind says (whole numbers, one cost per language and step)."""
+    languages, costs, change = trace.languages, trace.language_tokens, trace.stage_change
+    wrong = (
+        not all(isinstance(name, str) for name in languages)
+        or (languages and len(costs) != len(trace.steps) + 1)
+        or not all(len(row) == len(languages) and all(map(_is_whole, row)) for row in costs)
+        or not all(_is_whole(language) and language < len(languages) and _is_whole(count) for language, count in trace.chosen_by)
+        or (change is not None and not (isinstance(change.split, str) and all(map(_is_whole, change[2:])) and _is_whole(change.step)))
+    )
+    if wrong:
+        raise FormatError("the trace file is malformed: its languages' costs or its stage change have the wrong shape")
 
 
 def _is_whole(value: object) -> bool:

@@ -33,6 +33,9 @@ from .sentencepiece_choice import SentencePieceChoice
 from .corpus import Corpus
 from .end_of_word import mark_word, marker_ids
 from .first_seen import FirstSeenIndex
+from .language_counts import LanguageCounts
+from .merge_loop import merge_ids
+from .objectives import objective
 from .pair_counts import PairCounts
 from .pair_merge import count_pairs, index_pairs, merge_pair  # noqa: F401  (count_pairs, merge_pair: tests)
 from .settings import TrainSettings
@@ -41,7 +44,7 @@ from .tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
 from .tokenizer import Tokenizer
 from .trace import (
     STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE,
-    MergeStep, Trace,
+    MergeStep, StageChange, Trace,
 )
 from .vocab import Token, base_tokens, token_sort_bytes
 
@@ -102,6 +105,7 @@ def train(
     (:mod:`~bpe.start_state`): the words begin as its tokenizer encodes them, and the new ids come
     after its last one.
     """
+    settings.check_stages(later=corpus.later, continuing=start is not None)
     if start is not None:
         start = start.for_corpus(corpus, settings)
         base = start.tokens_by_id()
@@ -110,34 +114,43 @@ def train(
         base = base_vocabulary(corpus, settings)
         initial_ids = _initial_ids(base, settings)
     wanted = settings.target_merges(len(base))
+    words = [list(initial_ids(text)) for text, _ in corpus.words]
+    freqs = [freq for _, freq in corpus.words]
+    corpus_bytes = sum(len(text.encode("utf-8")) * freq for text, freq in corpus.words)
 
-    words: list[list[int]] = []
-    freqs: list[int] = []
-    corpus_bytes = 0
-    for text, freq in corpus.words:
-        words.append(list(initial_ids(text)))
-        freqs.append(freq)
-        corpus_bytes += len(text.encode("utf-8")) * freq
-
-    run = _Run(words, freqs, base, settings, hf_rank=None if start is None else start.hf_rank())
+    run = _Run(words, freqs, base, settings, hf_rank=None if start is None else start.hf_rank(), languages=corpus)
     initial_tokens = run.tokens_now
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     steps: list[MergeStep] = []
+    chosen_by: list[tuple[int, int]] = []  # parity-aware: per merge, the language that chose it and its count there
+    language_tokens = [] if run.languages is None else [tuple(run.languages.tokens)]
+    stage_change = None
     stop_reason, stop_detail = _reached(settings, wanted)
     while len(steps) < wanted:
+        if len(steps) == settings.transition:  # SuperBPE: the split is lifted and training goes on over the new chunks
+            run, stage_change = _second_stage(run, corpus.later, settings, steps, initial_ids)
         stop = _stop_early(run, settings.min_frequency, deadline, time_limit_s)
         if stop:
             stop_reason, stop_detail = stop
             break
-        if run.choice is None:
-            best, tie_count, tied, top, top_counts = _ranking(run.counts, settings)  # read before the merge
-        else:  # SentencePiece's candidates: respellings dropped, pairs that no longer occur included
+        if run.choice is not None:  # SentencePiece's candidates: respellings dropped, pairs that no longer occur included
             chosen = run.choice.choose(settings.max_ties)
             if chosen is None or chosen[0] < settings.min_frequency:
                 stop_reason, stop_detail = _no_sentencepiece_pair(chosen, settings.min_frequency)
                 break
             best, tie_count, tied = chosen
             top, top_counts = _ranking(run.counts, settings)[3:] if run.counts else ((), ())
+        elif run.objective.by_language:  # one language's counts choose (parity-aware: the most tokens first)
+            chosen = run.languages.choose(run.objective, run.counts, settings)
+            if chosen is None:
+                stop_reason, stop_detail = STOP_MIN_FREQUENCY, (
+                    f"in every language the most frequent pair occurs fewer than {settings.min_frequency} times"
+                )
+                break
+            language, (best, tie_count, tied, top, top_counts) = chosen
+            chosen_by.append((language, best))  # the step's counts are that language's: what chose
+        else:
+            best, tie_count, tied, top, top_counts = _ranking(run.counts, settings)  # read before the merge
         before = run.tokens_now
         new_id, words_changed = run.merge(tied[0])
         if verify_counts:
@@ -149,6 +162,8 @@ def train(
                 top=top, top_counts=top_counts, tokens_after=run.tokens_now, words_changed=words_changed,
             )
         )
+        if run.languages is not None:
+            language_tokens.append(tuple(run.languages.tokens))
         if progress is not None and len(steps) % 100 == 0:
             progress(len(steps), wanted)
 
@@ -156,6 +171,8 @@ def train(
         settings=settings, base=base, steps=tuple(steps), stop_reason=stop_reason,
         stop_detail=stop_detail, initial_tokens=initial_tokens, corpus_bytes=corpus_bytes,
         word_count=len(words), corpus=corpus, start=start,
+        languages=corpus.languages, language_tokens=tuple(language_tokens), chosen_by=tuple(chosen_by),
+        stage_change=stage_change,
     )
 
 
@@ -171,6 +188,24 @@ def _initial_ids(base: tuple[Token, ...], settings: TrainSettings) -> Callable[[
         return mark_word(ids, mode=settings.end_of_word_mode, marker_id=marker_id, attached=attached)
 
     return initial
+
+
+def _second_stage(
+    run: "_Run", later: Corpus, settings: TrainSettings, steps: list[MergeStep], initial_ids: Callable[[str], list[int]],
+) -> tuple["_Run", StageChange]:
+    """SuperBPE's transition: the text split by the second stage's split, each chunk starting from the merges
+    so far applied in their order (as the authors' trainer inherits them), then a fresh run over those chunks."""
+    merges = [(step.left, step.right, step.new_id) for step in steps]
+    ranks = {(left, right): rank for rank, (left, right, _) in enumerate(merges)}
+    words = [merge_ids(list(initial_ids(text)), ranks, merges) for text, _ in later.words]
+    freqs = [freq for _, freq in later.words]
+    made = [(step.left, step.right) for step in steps]
+    after = _Run(words, freqs, run.base, settings, made=made)
+    change = StageChange(
+        step=len(steps), split=settings.second_split, words_before=len(run.words), words_after=len(words),
+        tokens_before=run.tokens_now, tokens_after=after.tokens_now,
+    )
+    return after, change
 
 
 def _reached(settings: TrainSettings, wanted: int) -> tuple[str, str]:
@@ -284,10 +319,12 @@ class _Run:
     counts, how many tokens the words hold and what the tie-break rule reads."""
 
     def __init__(
-        self, words: list[list[int]], freqs: list[int], base: tuple[Token, ...], settings: TrainSettings,
-        *, hf_rank: list[int] | None = None,
+        self, words: list[list[int]], freqs: list[int], base: tuple[Token, ...], settings: TrainSettings, *,
+        hf_rank: list[int] | None = None, made: list[Pair] = (), languages: Corpus | None = None,
     ):
-        self.words, self.freqs = words, freqs
+        """``hf_rank``: a continued vocabulary's (:mod:`~bpe.start_state`); ``made``: the pairs merged before
+        this run (a second stage's); ``languages``: the corpus whose ``word_languages`` these words are."""
+        self.words, self.freqs, self.base = words, freqs, base
         self.tokens_now = sum(len(ids) * freq for ids, freq in zip(words, freqs))
         # Words that contain each pair. Entries can go stale (the pair merged away from that word);
         # merge_pair skips stale words cheaply, and FirstSeenIndex prunes them.
@@ -297,7 +334,10 @@ class _Run:
         self.sort_bytes = [token_sort_bytes(token, settings.end_of_word) for token in base]
         self.hf_rank = hf_ranks(base, unit=settings.unit) if hf_rank is None else hf_rank
         self.token_bytes = [len(token.data) for token in base]
+        for pair in made:
+            self._add_token(pair)
         rule = tie_break_rule(settings.tie_break)
+        self.objective = objective(settings.objective)
         entry = settings.pretokenizer_entry
         # A pair whose merged piece the pre-tokenizer forbids is never counted (SentencePiece's rule).
         self.allowed = None if entry is None or entry.piece_rule is None else _PieceRule(entry.piece_rule, self.sort_bytes)
@@ -313,6 +353,10 @@ class _Run:
         self.choice = SentencePieceChoice(
             self.counts, spelling=self._spelling, key=self.rule_key,
         ) if rule.sentencepiece_candidates else None
+        self.languages = None if languages is None or not languages.languages else LanguageCounts(
+            words, freqs, languages.word_languages, languages=len(languages.languages),
+            by_language=self.objective.by_language, allowed=None if self.allowed is None else self.allowed.__getitem__,
+        )
 
     def _spelling(self, pair: Pair) -> bytes:
         return self.sort_bytes[pair[0]] + self.sort_bytes[pair[1]]
@@ -320,14 +364,9 @@ class _Run:
     def merge(self, pair: Pair) -> tuple[int, int]:
         """Make the token ``pair`` stands for, merge it in every word that holds it and update
         the counts, the index and the keys; return ``(new id, words changed)``."""
-        left, right = pair
-        new_id = len(self.hf_rank)
-        # subtle: spellings simply concatenate, as the marker only ever ends the right token
-        self.sort_bytes.append(self.sort_bytes[left] + self.sort_bytes[right])
-        self.hf_rank.append(new_id)
-        self.token_bytes.append(self.token_bytes[left] + self.token_bytes[right])
-
-        deltas, rewritten, replaced = merge_pair(
+        new_id = self._add_token(pair)
+        merge = merge_pair if self.languages is None else self.languages.merge  # the latter: language by language
+        deltas, rewritten, replaced = merge(
             # a pair no longer occurring (SentencePiece merges those too) may have no entry left
             self.words, self.freqs, self.pair_words.pop(pair, ()), pair, new_id, self.pair_words
         )
@@ -345,6 +384,16 @@ class _Run:
         if self.choice is not None:
             self.choice.merged(pair, deltas)
         return new_id, len(rewritten)
+
+    def _add_token(self, pair: Pair) -> int:
+        """Record what the rules read of the token ``pair`` makes; return its id."""
+        left, right = pair
+        new_id = len(self.hf_rank)
+        # subtle: spellings simply concatenate, as the marker only ever ends the right token
+        self.sort_bytes.append(self.sort_bytes[left] + self.sort_bytes[right])
+        self.hf_rank.append(new_id)
+        self.token_bytes.append(self.token_bytes[left] + self.token_bytes[right])
+        return new_id
 
     def verify(self, step: int) -> None:
         if self.counts.count != count_pairs(self.words, self.freqs):

@@ -9,12 +9,11 @@ compression curve. Step 0 is the corpus before any merge, with merge 1's places 
 import streamlit as st
 
 from bpe.app import pages
-from bpe.tokenizer import Tokenizer
 from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
 from bpe.views.charts import (
     COMPRESSION_FIELDS, compression_chart, pair_chart, pair_legend_html, pair_rows, with_rows, with_step,
 )
-from bpe.views.corpus_window import MAX_WINDOW_TOKENS, WINDOW_TOKENS, chunk_starts
+from bpe.views.corpus_window import MAX_WINDOW_TOKENS, WINDOW_TOKENS, run_chunk_starts
 from bpe.views.narration import narrate_step
 from bpe.views.occurrences import pairs_after_training, training_corpus
 from bpe.views.stats import stats_html, step_stats
@@ -49,9 +48,7 @@ def corpus_view(trained: Trained, step: int, names: dict[int, str], *, hold_befo
         return corpus_block(trace, table=trained.table, step=step, names=names, hold_before=hold_before), False
     text = trained.text
     # Once per run: where the run's pre-tokenizer cuts the whole text (a window never cuts a chunk).
-    starts = shared_view(trained, "chunk starts", build=lambda: chunk_starts(
-        text, Tokenizer.from_trace(trace, step=0).pretokenizer, trace.settings.special_tokens,
-    ))
+    starts = shared_view(trained, "chunk starts", build=lambda: run_chunk_starts(text, trace))
     return window_block(trace, text, starts, step=step, tokens=tokens, names=names, hold_before=hold_before)
 
 

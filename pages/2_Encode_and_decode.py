@@ -22,7 +22,7 @@ from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.views.pointer import hover_or_tap
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import chips_html, pieces_for
-from ui import decoding, encode_lessons, state, tokenizers, url
+from ui import decoding, dropout, encode_lessons, state, tokenizers, url
 from ui.clicker import Walk, walk_buttons
 from ui.code_panel import encode_code
 from ui.render import names_for, page_setup, page_title, presenter, show_html, tokenizer_at
@@ -219,9 +219,11 @@ def main() -> None:
     if presenting:
         with st.container(key="bpe-below"):
             controls(trained, step, tokenizer)
+    with st.expander("BPE-dropout: one word, many segmentations", expanded=dropout.opened()):
+        dropout.dropout_section(tokenizer, text, anchor, mode=SPECIAL_MODE.get())
     decoding.decode_section(tokenizer, encoded, (owner_key, tokenizers.label(choice, step)))
     walking = _walk_at(walk_owner)  # the text is the learner's: a link never carries it (the tour's is read, not written)
-    url.write_url({} if walking is None else {"walk": str(walking)})
+    url.write_url(({} if walking is None else {"walk": str(walking)}) | dropout.link_params())
 
 
 main()

@@ -10,7 +10,7 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.limits import MAX_PRETOKENIZATION_LAB_CHARS
-from bpe.pretokenize import PRETOKENIZERS
+from bpe.ids import is_digits
 from bpe.teaching.pretokenization_lab import EXAMPLES, compare_splits, without_pretokenization
 from bpe.views.labs import learned_html, splits_html
 from bpe.markdown import escape_markdown, inline_code
@@ -26,11 +26,13 @@ LESSON = SessionValue("pretok_lesson", None)
 """The title of the example last loaded with its button (its lesson is shown), or ``None``."""
 NEWEST_TEXT = SessionValue("newest_text", "newest newest newest widest")
 TEXTS = {example.title: example.text for example in EXAMPLES}
+TRANSITION = SessionValue("pretok_transition", 4)
+"""SuperBPE's column: how many merges GPT-2's split holds before it is lifted (``transition`` in the link)."""
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def learned(text: str):
-    return without_pretokenization(text, merges=LEARN_MERGES)
+def learned(text: str, transition: int):
+    return without_pretokenization(text, merges=LEARN_MERGES, transition=transition)
 
 
 def _load(title: str | None, text: str) -> None:
@@ -51,6 +53,11 @@ def _example_shown() -> str | None:
 def read_url() -> None:
     if (text := url.new_param("text")) is not None:  # an example's text opens with its lesson
         _load(next((title for title, example in TEXTS.items() if example == text), None), text[:MAX_PRETOKENIZATION_LAB_CHARS])
+    if (transition := url.new_param("transition")) is not None:
+        if is_digits(transition) and int(transition) <= LEARN_MERGES:
+            TRANSITION.set(int(transition))
+        else:
+            url.warn_link(f"transition must be a whole number from 0 to {LEARN_MERGES}, got {transition!r}: using {TRANSITION.get()}")
 
 
 def main() -> None:
@@ -94,22 +101,29 @@ def main() -> None:
             st.markdown(f"**{label}**: {escape_markdown(split.help)}")
 
     st.header("What training learns without pre-tokenization")
-    st.text_input("Training text", max_chars=MAX_PRETOKENIZATION_LAB_CHARS, **NEWEST_TEXT.widget())
-    runs = learned(NEWEST_TEXT.get())
+    text_box, transition_box = st.columns([2, 1])
+    text_box.text_input("Training text", max_chars=MAX_PRETOKENIZATION_LAB_CHARS, **NEWEST_TEXT.widget())
+    transition_box.slider(
+        "SuperBPE: lift GPT-2's split after merge", 0, LEARN_MERGES, **TRANSITION.widget(),
+        help="SuperBPE (Liu et al., 2025) learns subwords under GPT-2's split first, then goes on with a split that "
+        "keeps phrases whole, so merges cross spaces on purpose.",
+    )
+    runs = learned(NEWEST_TEXT.get(), TRANSITION.get())
     columns = st.columns(len(runs))
     for column, run in zip(columns, runs):
         with column:
-            st.markdown(f"**{PRETOKENIZERS[run.pretokenizer].title}** · {len(run.tokens)} merges learned")
+            st.markdown(f"**{escape_markdown(run.title)}** · {len(run.tokens)} merges learned")
             show_html(learned_html(run))
-            if run.spanning:
-                st.caption(
-                    f"{len(run.spanning)} token{'s' if len(run.spanning) != 1 else ''} span a word boundary "
-                    f"(outlined): {', '.join(map(inline_code, run.spanning))}. They waste vocabulary on "
-                    "phrases of this corpus."
-                )
+            spanning = f"{len(run.spanning)} token{'s' if len(run.spanning) != 1 else ''} span a word boundary (outlined): "
+            spanning += ", ".join(map(inline_code, run.spanning))
+            if run.spanning and run.transition is not None:
+                st.caption(f"{spanning}: superword tokens, learned on purpose once the split was lifted.")
+            elif run.spanning:
+                st.caption(f"{spanning}. They waste vocabulary on phrases of this corpus.")
             else:
                 st.caption("No token spans a word boundary: a leading space only attaches to its word.")
-    url.write_url({"text": text} if len(text) <= 200 else {}, lab=False)
+    transition = {"transition": str(TRANSITION.get())} if TRANSITION.get() != TRANSITION.default else {}
+    url.write_url({**({"text": text} if len(text) <= 200 else {}), **transition}, lab=False)
 
 
 main()

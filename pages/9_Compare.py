@@ -3,9 +3,8 @@
 The tokenizers: ours at step k, ours after all its merges, ours trained on the same corpus with
 other settings (cached like any run; one click makes it a SentencePiece-style run), the pretrained
 ones (GPT-2... Llama, Mistral; also found by a model's name), and whatever the user imported. Under
-the chips: the stretches they cut differently, and what a number costs each (``ui.compare_lessons``). It opens
-on ours after all its merges beside GPT-2 and GPT-4o: a first look should show three real
-tokenizers. The step slider is shown only when a tokenizer it moves is chosen (ours at step k).
+the chips: the stretches they cut differently, and what a number costs each (``ui.compare_lessons``). It
+opens on ours after all its merges beside GPT-2 and GPT-4o (three real tokenizers). The step slider is shown only when a tokenizer it moves is chosen (ours at step k).
 Their chips come first in presenter mode, their inputs after them. The run diff (``ui.run_diff``)
 trains the corpus under two tie-break rules and explains the first merge where their merge lists
 part ways.
@@ -26,7 +25,7 @@ from bpe.views.encoding import encode_for_page, sample_text
 from bpe.views.plain_tables import table_html
 from bpe.views.pointer import hover_or_tap
 from bpe.views.token_html import chips_html, pieces_for
-from ui import compare_lessons, run_diff, state, tokenizers, url
+from ui import compare_lessons, run_diff, state, superbpe, tokenizers, url
 from ui.clicker import Walk, walk_buttons
 from ui.preamble import current_run, run_summary
 from ui.render import page_setup, page_title, presenter, show_html, tokenizer_at
@@ -155,10 +154,11 @@ def compare_section(trained, step: int) -> None:
     if (linked := url.new_param("text")) is not None:
         TEXT.set(linked)
     total = len(trained.trace.steps)
-    options = [tokenizers.OURS, LAST, VARIANT, *tokenizers.choices()[1:]]
+    options = [tokenizers.OURS, LAST, *[superbpe.CLASSIC] * superbpe.offered(lab), VARIANT, *tokenizers.choices()[1:]]
     labels = {choice: tokenizers.label(choice, step) for choice in options} | {
-        VARIANT: _variant_label(step), LAST: f"Ours after all {total:,} merges",
+        VARIANT: _variant_label(step), LAST: f"Ours after all {total:,} merges", superbpe.CLASSIC: superbpe.label(total),
     }
+    superbpe.pick_once(PICKED, lab)
     presenting = presenter()
     if not presenting:  # a projector's first screen is the chips side by side: the inputs follow them
         compare_inputs(options, labels, total)
@@ -186,6 +186,8 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
     for choice in chosen:
         if choice == VARIANT:
             tokenizer, anchor = variant_tokenizer(step) or (None, None)
+        elif choice == superbpe.CLASSIC:
+            tokenizer, anchor = superbpe.classic_tokenizer(state.lab()) or (None, None)
         elif choice == LAST:
             tokenizer, anchor = tokenizer_at(trained, total), (trained, total)
         else:
@@ -206,6 +208,8 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
             if len(ids) > MAX_COMPARE_CHIPS:
                 st.caption(f"The first {MAX_COMPARE_CHIPS:,} of {len(ids):,} tokens.")
     st.caption("Colours only tell tokens apart" + hover_or_tap("; hover a token for its id and bytes.", "."), unsafe_allow_html=True)
+    ids_by_label = {name: ids for name, _, ids in results}
+    superbpe.tokens_note({choice: ids_by_label[labels[choice]] for choice in chosen if labels[choice] in ids_by_label}, LAST)
     frame = compare_frame(text, [(name, ids, tokenizer.n_vocab) for name, tokenizer, ids in results])
     if presenter():  # Streamlit's grid keeps its own 14 px type on a projector; a table grows with the page's
         show_html(table_html(list(frame.columns), frame.itertuples(index=False), numeric=[False, True, True, True, True]))

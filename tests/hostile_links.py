@@ -22,12 +22,14 @@ EVERY_PAGE = "pages/1_Train.py"
 """Where a parameter that every page reads (presenter mode, the tour) is sent."""
 ONE_PAGES_UI = {
     "classroom.py": "pages/4_Predict_the_next_merge.py",
+    "dropout.py": "pages/2_Encode_and_decode.py",
     "extension.py": "pages/13_Extend_a_tokenizer.py",
     "health.py": "pages/14_Vocabulary_health.py",
 }
 """``ui`` modules whose link parameters one page alone acts on: the class room's (``room``,
-``student``, ``teacher``) are read by Predict the next merge, which draws the room; Extend's and
-Vocabulary health's by those pages."""
+``student``, ``teacher``) are read by Predict the next merge, which draws the room; BPE-dropout's
+(``dropout``, ``samples``, ``seed``, ``droprule``) by Encode & decode; Extend's and Vocabulary health's
+by those pages."""
 READERS = {"new_param", "read_choice", "read_whole_number"}
 """The calls that read a link parameter named by their first argument (``ui/url.py``)."""
 

@@ -31,7 +31,7 @@ from .page_width import assert_fits_the_screens_width
 from . import test_browser_extend as extend
 from . import test_browser_families as families, test_browser_presenter as presenter, test_browser_streamlit_dom as streamlit_dom
 from . import test_browser_clicker as clicker, test_browser_encoding_lessons as encoding_lessons
-from . import test_browser_train_merge as train_merge
+from . import test_browser_train_merge as train_merge, test_browser_variants as variants
 
 pytestmark = pytest.mark.browser
 
@@ -51,6 +51,7 @@ LESSON_STATES = {
     "Why_tokenization_matters": ("card=languages", '[data-testid="stVegaLiteChart"] :is(svg, canvas)'),  # its chart
     "Extend_a_tokenizer": (extend.EXTEND_STATE, ".bpe-headline"),
     "Vocabulary_health": (extend.HEALTH_STATE, '[data-testid="stMetric"]'),
+    "Parity-aware_lab": ("merge=40", '[data-testid="stVegaLiteChart"] svg'),
 }
 
 
@@ -65,12 +66,12 @@ def lesson_checks(*registries: dict) -> dict[str, list]:
 
 ON_A_PHONE = lesson_checks(
     presenter.ON_A_PHONE, families.ON_A_PHONE, train_merge.ON_A_PHONE, encoding_lessons.ON_A_PHONE, extend.ON_A_PHONE,
-    clicker.ON_A_PHONE,
+    variants.ON_A_PHONE, clicker.ON_A_PHONE,
 )
 """A lesson's checks of a page on a phone held upright, by the page's address."""
 ON_A_PROJECTOR = lesson_checks(
     presenter.ON_A_PROJECTOR, families.ON_A_PROJECTOR, streamlit_dom.ON_A_PROJECTOR, encoding_lessons.ON_A_PROJECTOR,
-    extend.ON_A_PROJECTOR, clicker.ON_A_PROJECTOR,  # the clicker last: it steps on
+    extend.ON_A_PROJECTOR, variants.ON_A_PROJECTOR, clicker.ON_A_PROJECTOR,  # the clicker last: it steps on
 )
 """A lesson's checks of a page on one projector screen in presenter mode, by the page's address."""
 # axe rates a skipped heading level (h1 -> h3) "moderate", but a screen-reader user navigating by

@@ -21,7 +21,9 @@ def run_summary(trained_trace, *, step: bool = True) -> None:
     at = f" · step {current.step:,} of {len(trained_trace.steps):,}" if step else f" · {len(trained_trace.steps):,} merges"
     st.caption(
         f"**{SOURCES[current.source]}** · {settings.unit} · pre-tokenizer {escape_markdown(settings.pretokenizer)} · "
-        f"ties: {settings.tie_break}{at} (change them in the sidebar or on the Train page)."
+        f"ties: {settings.tie_break}"
+        + (f" · SuperBPE: split lifted after merge {settings.transition:,}" if settings.transition is not None else "")
+        + f"{at} (change them in the sidebar or on the Train page)."
     )
 
 

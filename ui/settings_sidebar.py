@@ -54,6 +54,13 @@ def _number(sidebar, spec: SettingSpec, current: LabState) -> None:
     sidebar.number_input(spec.label, min_value=spec.low, step=1, help=spec.help, **bound(spec, convert=int))
 
 
+def _optional_number(sidebar, spec: SettingSpec, current: LabState) -> None:
+    sidebar.number_input(
+        spec.label, min_value=spec.low, step=1, value=None, placeholder=spec.placeholder, help=spec.help,
+        **bound(spec, convert=lambda value: None if value is None else int(value)),
+    )
+
+
 def _text(sidebar, spec: SettingSpec, current: LabState) -> None:
     sidebar.text_input(
         spec.label, placeholder=spec.placeholder, help=spec.help, **bound(spec, show=spec.show, convert=spec.parse),
@@ -100,7 +107,8 @@ def _pretokenizer(sidebar, spec: SettingSpec, current: LabState) -> None:
 
 
 DRAWERS: MappingProxyType[str, Callable[[Any, SettingSpec, LabState], None]] = MappingProxyType({
-    "radio": _radio, "select": _select, "number": _number, "text": _text, "lines": _lines, "toggle": _toggle,
+    "radio": _radio, "select": _select, "number": _number, "optional_number": _optional_number, "text": _text,
+    "lines": _lines, "toggle": _toggle,
     "pretokenizer": _pretokenizer,
 })
 if set(DRAWERS) != set(WIDGETS):  # a widget kind without a drawer is an error at import, not a missing widget

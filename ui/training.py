@@ -22,6 +22,7 @@ from bpe.corpus import Corpus
 from bpe.errors import BpeError
 from bpe.limits import MAX_TRAIN_SECONDS, check_corpus_size
 from bpe.presets import PRESETS
+from bpe.settings import SECOND_STAGE_SPLIT
 from bpe.trace import STOP_TIME_LIMIT, Trace
 from bpe.trainer import base_vocabulary, train
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState
@@ -71,9 +72,10 @@ def _source(lab: LabState) -> tuple[tuple, str | None, tuple | None, Callable[[]
         text = PRESETS[lab.source].corpus_text
         digest = f"preset:{lab.source}"  # preset text never changes within a process
     cut = () if lab.specials_as_text else lab.special_tokens  # as TrainSettings.cut_from_corpus
-    key = ("text", digest, lab.pretokenizer, cut)
+    second = None if lab.transition is None else SECOND_STAGE_SPLIT  # as TrainSettings.second_split
+    key = ("text", digest, lab.pretokenizer, cut, second)
     return key, text, None, lambda: Corpus.from_text(
-        text, pretokenizer=lab.pretokenizer, special_tokens=cut
+        text, pretokenizer=lab.pretokenizer, special_tokens=cut, second_split=second,
     )
 
 

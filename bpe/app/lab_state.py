@@ -98,6 +98,8 @@ class LabState:
     specials_as_text: bool
     top_k: int
     max_ties: int
+    transition: int | None
+    objective: str
     stop_by: str = "merges"
     """One of :data:`STOP_BY`."""
     amount: int = 10

@@ -104,10 +104,15 @@ HEALTH = Page(
     "pages/14_Vocabulary_health.py", "Vocabulary health", ":material/health_and_safety:", "🩻",
     "the tokens a vocabulary never uses, those no text can reach, and why they become glitch tokens.",
 )
+PARITY_LAB = Page(
+    "pages/15_Parity-aware_lab.py", "Parity-aware lab", ":material/diversity_3:", "🌍",
+    "one sentence in 16 languages: classic BPE beside parity-aware BPE, which lets the worst-served language "
+    "choose each merge, step by step.",
+)
 
 PAGES: tuple[Page, ...] = (
     HOME, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
-    IMPORT_EXPORT, CHECK, WHY, EXTEND, HEALTH,
+    IMPORT_EXPORT, CHECK, WHY, EXTEND, HEALTH, PARITY_LAB,
 )
 """Every page, in the sidebar's order (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 

@@ -37,13 +37,14 @@ from typing import Any
 from ..end_of_word import END_OF_WORD_MODES
 from ..errors import SettingsError
 from ..ids import is_digits
+from ..limits import MAX_MERGES
 from ..markdown import escape_markdown
 from ..pretokenize import Pretokenizer
 from ..settings import TrainSettings
 from ..tiebreak import TIE_BREAK_RULES
 from ..vocab import UNITS
 
-WIDGETS = ("radio", "select", "number", "text", "lines", "toggle", "pretokenizer")
+WIDGETS = ("radio", "select", "number", "optional_number", "text", "lines", "toggle", "pretokenizer")
 """The widget kinds ``ui/settings_sidebar.py`` knows how to draw (a test checks it draws each)."""
 
 
@@ -93,6 +94,16 @@ def whole(param: str, low: int, high: int | None = None) -> Callable[[str], int]
             raise SettingsError(f"{param} must be a whole number {bound}, got {raw!r}")
         return int(text)
     return parse
+
+
+def optional_whole(param: str, low: int, high: int) -> Callable[[str], int | None]:
+    """A whole number from ``low`` to ``high``, or nothing (an empty value: the setting is off)."""
+    parse = whole(param, low, high)
+    return lambda raw: None if not raw.strip() else parse(raw)
+
+
+def show_optional(value: int | None) -> str:
+    return "" if value is None else str(value)
 
 
 def flag(param: str) -> Callable[[str], bool]:
@@ -174,6 +185,14 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "min_frequency", "minfreq", whole("minfreq", 1), str, "Minimum pair frequency", widget="number", low=1,
         help="Stop when the best pair occurs fewer times than this (2 by default: a pair seen once only "
         "memorises the corpus).",
+    ),
+    SettingSpec(
+        "transition", "transition", optional_whole("transition", 0, MAX_MERGES), show_optional,
+        "SuperBPE: lift the split after merge", widget="optional_number", placeholder="off (one stage)",
+        shown=lambda state: not state.is_word_table,
+        help="SuperBPE (Liu et al., 2025): the first t merges learn subwords under the pre-tokenizer; after merge t "
+        "the text is split again without cutting between words, so merges cross the spaces of phrases (' of the'). "
+        "Needs GPT-2's, GPT-4's, GPT-4o's or DeepSeek's split. Empty: one stage, classic BPE.",
     ),
     SettingSpec(
         "special_tokens", "special", _special_tokens, list, "Special tokens (one per line)", widget="lines",

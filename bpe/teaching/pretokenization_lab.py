@@ -127,6 +127,14 @@ class Learned:
     """Every token learned, in merge order."""
     spanning: tuple[str, ...]
     """The learned tokens that span a word boundary (see :func:`spans_words`)."""
+    transition: int | None = None
+    """SuperBPE: the merges learned under ``pretokenizer`` before its split was lifted (``None``: one stage)."""
+
+    @property
+    def title(self) -> str:
+        """``GPT-2``, or ``SuperBPE (GPT-2's split for 4 merges)``."""
+        split = PRETOKENIZERS[self.pretokenizer].title
+        return split if self.transition is None else f"SuperBPE ({split}'s split for {self.transition} merges)"
 
 
 def compare_splits(
@@ -170,12 +178,28 @@ def spans_words(token: str) -> bool:
     return re.search(r"\S\s", token) is not None
 
 
-def learn(text: str, *, pretokenizer: str, merges: int = 10, unit: str = "byte") -> Learned:
-    """Train ``merges`` merges on ``text`` (default minimum frequency 2) under ``pretokenizer``."""
-    settings = TrainSettings(unit=unit, pretokenizer=pretokenizer, merges=merges)
-    trace = train(Corpus.from_text(text, pretokenizer=pretokenizer), settings)
+def is_superword(token: str) -> bool:
+    """True when ``token`` holds two words and the space between them (SuperBPE's " of the"), not
+    only a word and a space after it.
+
+    >>> [is_superword(t) for t in (" of the", "newest ", ".\\n\\n", "a b")]
+    [True, False, False, True]
+    """
+    return re.search(r"\S\s+\S", token) is not None
+
+
+def learn(text: str, *, pretokenizer: str, merges: int = 10, unit: str = "byte", transition: int | None = None) -> Learned:
+    """Train ``merges`` merges on ``text`` (default minimum frequency 2) under ``pretokenizer``, and
+    with ``transition`` SuperBPE's second stage after that many.
+
+    >>> learn("newest newest newest widest", pretokenizer="gpt2", transition=4).spanning
+    ('newest ', 'newest newest ')
+    """
+    settings = TrainSettings(unit=unit, pretokenizer=pretokenizer, merges=merges, transition=transition)
+    corpus = Corpus.from_text(text, pretokenizer=pretokenizer, second_split=settings.second_split)
+    trace = train(corpus, settings)
     tokens = tuple(trace.token_text(step.new_id) for step in trace.steps)
-    return Learned(pretokenizer, tokens, tuple(token for token in tokens if spans_words(token)))
+    return Learned(pretokenizer, tokens, tuple(token for token in tokens if spans_words(token)), transition)
 
 
 def spanning_tokens(text: str = NEWEST_TEXT, *, pretokenizer: str = "none", merges: int = 10) -> list[str]:
@@ -184,11 +208,15 @@ def spanning_tokens(text: str = NEWEST_TEXT, *, pretokenizer: str = "none", merg
 
 
 def without_pretokenization(
-    text: str = NEWEST_TEXT, *, merges: int = 10, compare: tuple[str, ...] = ("none", "gpt2")
+    text: str = NEWEST_TEXT, *, merges: int = 10, compare: tuple[str, ...] = ("none", "gpt2"), transition: int | None = None,
 ) -> list[Learned]:
-    """:func:`learn` under each of ``compare``, for a side-by-side view.
+    """:func:`learn` under each of ``compare``, then (with ``transition``) SuperBPE's two stages on
+    the last of them, for a side-by-side view.
 
-    >>> [(run.pretokenizer, run.tokens[-1]) for run in without_pretokenization()]
-    [('none', 'newest newest '), ('gpt2', ' newest')]
+    >>> [(run.title, run.tokens[-1]) for run in without_pretokenization(transition=4)]
+    [('none', 'newest newest '), ('GPT-2', ' newest'), ("SuperBPE (GPT-2's split for 4 merges)", 'newest newest ')]
     """
-    return [learn(text, pretokenizer=spec, merges=merges) for spec in compare]
+    runs = [learn(text, pretokenizer=spec, merges=merges) for spec in compare]
+    if transition is not None:
+        runs.append(learn(text, pretokenizer=compare[-1], merges=merges, transition=transition))
+    return runs

@@ -22,11 +22,12 @@ Each line is found in the reference's source by how it starts (:data:`TRAIN_LINE
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType, ModuleType
 from typing import NamedTuple
 
 from .. import reference
+from ..dropout import Dropout, coin
 from ..merge_loop import AppliedMerge
 from ..tokenizer import ChunkWalk
 from ..trace import Trace
@@ -55,10 +56,20 @@ def _find(function: Callable | ModuleType, starts: tuple[str, ...]) -> Mapping[s
 
 
 TRAIN_LINES = _find(reference.train, (
-    "for new_id in", "stats = get_stats", "count = max", "tied = ", "pair = break_tie", "corpus = [(merge", "vocab[new_id] =",
-    "merges.append",
+    "for new_id in", "stats = get_stats", "counted = ", "count = max", "tied = ", "pair = break_tie", "corpus = [(merge",
+    "vocab[new_id] =", "merges.append",
 ))
+PARITY_LINES = _find(reference.worst_language_stats, (
+    "tokens[language] = ", "for language in sorted", "stats = get_stats", "return stats",
+))
+"""Parity-aware BPE's choice of counts: each language's tokens, then the first with a pair to merge."""
+STAGE_LINES = _find(reference.train, ("if len(merges) == transition", "learned = ", "corpus = [(encode_chunk"))
+"""SuperBPE's second stage in the loop: the test every merge runs, and the re-split at the transition."""
 ENCODE_LINES = _find(reference.encode_chunk, ("while len(ids)", "stats = get_stats", "pair = min", "ids = merge"))
+DROPOUT_LINES = _find(reference.encode_chunk_dropout, (
+    "queue = [", "while queue", "if rng.random() < p", "skipped.append", "queue += skipped", "if symbols[i] is None",
+    "symbols[i], symbols[j] =", "return [",
+))
 RULE_LINES = MappingProxyType({
     rule[1:-4]: line for rule, line in _find(reference, tuple(f'"{rule}": (' for rule in reference.TIE_BREAKS)).items()
 })
@@ -77,7 +88,9 @@ def train_step_lines(trace: Trace, step: int) -> list[CodeLine]:
     words = f"{merge.words_changed:,} word{'s' * (merge.words_changed != 1)}"
     values = {
         "for new_id in": f"new_id = {merge.new_id}",
-        "stats = get_stats": "the best: " + ", ".join(f"{_pair_text(trace, (p.left, p.right))} {p.count:,}" for p in merge.top_pairs[:3]),
+        "stats = get_stats": "every pair of the corpus, counted" if trace.chosen_by else
+        "the best: " + ", ".join(f"{_pair_text(trace, (p.left, p.right))} {p.count:,}" for p in merge.top_pairs[:3]),
+        "counted = ": _counted(trace, step),
         "count = max": f"count = {merge.count:,}",
         "tied = ": f"{merge.tie_count:,} pair{'s' * (merge.tie_count != 1)} at {merge.count:,}: {tied}",
         "pair = break_tie": f"pair = {pair}: {_pair_text(trace, pair)} ({trace.settings.tie_break})",
@@ -88,6 +101,32 @@ def train_step_lines(trace: Trace, step: int) -> list[CodeLine]:
     number, code = RULE_LINES[trace.settings.tie_break]
     return [CodeLine(number, code, "this run's tie-break rule")] + [
         CodeLine(number, code, values[start]) for start, (number, code) in TRAIN_LINES.items()
+    ] + _stage_lines(trace, step)
+
+
+def _counted(trace: Trace, step: int) -> str:
+    """The value beside ``counted = ...``: every pair, or (parity-aware) the choosing language's."""
+    if not trace.chosen_by:
+        return "counted = stats: classic BPE counts every pair"
+    language, count = trace.chosen_by[step - 1]
+    name, cost = trace.languages[language], trace.language_costs(step - 1)[language]
+    return f"the pairs of {name}, the most tokens now ({cost:,}); the best occurs {count:,} times there"
+
+
+def _stage_lines(trace: Trace, step: int) -> list[CodeLine]:
+    """A two-stage run's lines: the test at every merge, and the re-split at the transition."""
+    transition = trace.settings.transition
+    if transition is None:
+        return []
+    (test_number, test), (learned_number, learned), (split_number, split) = STAGE_LINES.values()
+    if step - 1 != transition:
+        return [CodeLine(test_number, test, f"len(merges) = {step - 1:,}, transition = {transition:,}")]
+    change = trace.stage_change
+    return [
+        CodeLine(test_number, test, f"len(merges) = {transition:,}: the second stage starts"),
+        CodeLine(learned_number, learned, f"the {transition:,} merges learned so far"),
+        CodeLine(split_number, split, f"{change.words_after:,} chunk{'s' * (change.words_after != 1)} split by {change.split}, "
+                 f"{change.tokens_after:,} tokens"),
     ]
 
 
@@ -104,3 +143,53 @@ def encode_merge_lines(walk: ChunkWalk, index: int, spell: Callable[[int], str])
         "ids = merge": f"ids = {list(applied.ids_after)}  ({len(applied.positions)} × id {applied.new_id})",
     }
     return [CodeLine(number, code, values[start]) for start, (number, code) in ENCODE_LINES.items()]
+
+
+def dropout_lines(dropout: Dropout, ids: Sequence[int], spell: Callable[[int], str]) -> list[CodeLine]:
+    """The loop of ``reference.encode_chunk_dropout`` over one chunk's ``ids``, with what one sample
+    drawn by ``dropout`` (its next draws) did there: how many places were queued, drawn, skipped
+    and merged; ``spell`` names a token id (``tokenizer.token_text``)."""
+    draws: list[bool] = []
+    skip = coin(dropout.p, dropout.rng)
+
+    def counted() -> bool:
+        draws.append(skip())
+        return draws[-1]
+
+    result = dropout.merge([ids], counted)
+    skipped = sum(draws)
+    every_place: list[bool] = []  # with every merge skipped, each place at the start is drawn once
+    dropout.merge([ids], lambda: every_place.append(True) or True)
+    places = len(every_place)
+    comeback = (
+        "the set-aside places go back into the queue" if dropout.rule.name == "hf"
+        else "SentencePiece has no such line: a skipped place is dropped for good"
+    )
+    values = {
+        "queue = [": f"{places} place{'s' * (places != 1)} where a learned merge applies, at the start",
+        "while queue": f"{len(draws):,} places taken from the queue, stale ones included",
+        "if rng.random() < p": f"p = {dropout.p:g}: {skipped:,} of {len(draws):,} draws skipped",
+        "skipped.append": "set aside until the next merge",
+        "queue += skipped": comeback,
+        "if symbols[i] is None": "a stale place: its pair was merged away, or changed",
+        "symbols[i], symbols[j] =": f"{len(ids) - len(result):,} merges made",
+        "return [": "result = " + " | ".join(repr(spell(token_id)) for token_id in result),
+    }
+    return [CodeLine(number, code, values[start]) for start, (number, code) in DROPOUT_LINES.items()]
+
+
+def parity_lines(trace: Trace, step: int) -> list[CodeLine]:
+    """The loop of ``reference.train`` at merge ``step`` of a parity-aware run, with the lines of
+    ``worst_language_stats`` that chose whose pairs count."""
+    language, count = trace.chosen_by[step - 1]
+    costs = trace.language_costs(step - 1)
+    ranked = sorted(range(len(costs)), key=lambda index: -costs[index])
+    leaders = ", ".join(f"{trace.languages[index]} {costs[index]:,}" for index in ranked[:3])
+    merge = trace.steps[step - 1]
+    values = {
+        "tokens[language] = ": f"{len(costs)} languages; the most tokens: {leaders}, …",
+        "for language in sorted": f"language = {trace.languages[ranked[0]]!r} first",
+        "stats = get_stats": f"the pairs of {trace.languages[language]}'s words",
+        "return stats": f"{trace.languages[language]}'s pairs: the best, {_pair_text(trace, (merge.left, merge.right))}, {count:,} times",
+    }
+    return train_step_lines(trace, step) + [CodeLine(number, code, values[start]) for start, (number, code) in PARITY_LINES.items()]

@@ -156,7 +156,8 @@ PHENOMENA: Mapping[str, Phenomenon] = MappingProxyType({card.key: card for card 
         "letter. The same sentence (the first article of the Universal Declaration of Human Rights) then costs "
         "many times the tokens: more money and time per sentence, and less text in the model's context. GPT-4o's "
         "larger vocabulary holds many more merges for other scripts: the gap narrows, it does not close.",
-        (Link(pages.BYTE_INSPECTOR.file, "Byte inspector: three bytes per Hindi letter", {"text": " ".join(HINDI.text.split()[:4])}),),
+        (Link(pages.BYTE_INSPECTOR.file, "Byte inspector: three bytes per Hindi letter", {"text": " ".join(HINDI.text.split()[:4])}),
+         Link(pages.PARITY_LAB.file, "Parity-aware lab: letting the costliest language choose the merges", {"merge": "40"})),
         _bytes_note, "Good morning! Type a sentence in your language.",
     ),
     Phenomenon(

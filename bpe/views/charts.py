@@ -155,7 +155,14 @@ def compression_chart(trace: Trace, step: int, field: str = "tokens") -> alt.Lay
         x="merges:Q", y=f"{field}:Q",
         tooltip=[alt.Tooltip("merges:Q", title="step"), alt.Tooltip(f"{field}:Q", format=",.2f")],
     )
-    return alt.layer(line, rule, point).properties(height=230, title=title)
+    layers = [line, rule, point]
+    if trace.stage_change is not None:  # SuperBPE: where the split was lifted (after the layers with_step reads)
+        change = alt.Chart(pd.DataFrame([{"merges": trace.stage_change.step, "label": "stage 2 →"}]))
+        layers.append(change.mark_rule(color="#444", strokeWidth=1.5, strokeDash=[2, 2]).encode(x="merges:Q"))
+        layers.append(change.mark_text(align="left", baseline="top", dx=4, dy=4, color="#333").encode(
+            x="merges:Q", y=alt.value(0), text="label:N",
+        ))
+    return alt.layer(*layers).properties(height=230, title=title)
 
 
 # -- fast re-rendering ----------------------------------------------------------------------------

@@ -60,6 +60,16 @@ def chunk_starts(text: str, pretokenizer: Pretokenizer, special_tokens: Sequence
     return starts
 
 
+def run_chunk_starts(text: str, trace: Trace) -> list[int]:
+    """The offsets where a window of ``trace``'s corpus may be cut: chunk starts of every split the run
+    used (both of a two-stage run's: SuperBPE's second split is not a coarser first one, it cuts
+    digits in threes), so a window's chips are the whole corpus's at every step."""
+    settings = trace.settings
+    specs = dict.fromkeys((settings.pretokenizer, settings.split_after(len(trace.steps))))
+    found = [chunk_starts(text, Pretokenizer.parse(spec), settings.special_tokens) for spec in specs]
+    return sorted(set(found[0]).intersection(*found[1:]))
+
+
 def merge_window(
     text: str, starts: Sequence[int], needle: str, *, chars: int = WINDOW_CHARS,
     is_place: Callable[[int, int], bool],

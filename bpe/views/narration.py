@@ -20,7 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..pretokenize import PRETOKENIZERS
 from ..spelling import spelled
+from ..teaching.pretokenization_lab import is_superword
 from ..tiebreak import TIE_BREAK_RULES
 from ..trace import MergeStep, Trace
 from .stats import early_stop, per_token
@@ -183,18 +185,23 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
     left, right, new = TokenRef(s.left), TokenRef(s.right), TokenRef(s.new_id)
     headline: tuple[Part, ...] = (f"Merge {step} of {total}: ", left, " + ", right, " → ", new)
 
-    count_line: tuple[Part, ...] = ("The pair ", left, " + ", right, f" occurs {_plural(s.count, 'time')}")
+    sentences = _stage_lines(trace, step)
+    chooser = _chooser(trace, step)
+    count_line: tuple[Part, ...] = ("The pair ", left, " + ", right, f" occurs {_plural(s.count, 'time')}{chooser}")
     if s.tie_count == 1:
-        sentences = [(*count_line, ", more than any other pair.")]
+        sentences += [(*count_line, ", more than any other pair" + (" there." if chooser else "."))]
     else:
-        sentences = [(*count_line, f"; {s.tie_count:,} pairs share that count.")]
+        sentences += [(*count_line, f"; {s.tie_count:,} pairs share that count.")]
         sentences += _tie_lines(trace, s, left, right)
+    if trace.stage_change is not None and step > trace.stage_change.step and is_superword(trace.token_text(s.new_id)):
+        sentences.append(("A superword: ", new, " holds words and the space between them, which the first stage's split forbade.",))
 
     # subtle: without a pre-tokenizer the "words" are the text itself (one chunk, or the pieces
     # between special tokens): "1 distinct word" would call a whole text a word
+    phrases = trace.stage_change is not None and step > trace.stage_change.step  # SuperBPE's second stage: phrases
     where = (
         ("the text" if s.words_changed == 1 else f"{s.words_changed:,} pieces of text between special tokens")
-        if trace.settings.pretokenizer == "none" else _plural(s.words_changed, "distinct word")
+        if trace.settings.pretokenizer == "none" else _plural(s.words_changed, "distinct chunk" if phrases else "distinct word")
     )
     replaced = f"It replaced the pair {_plural(s.replacements, 'time')} in {where}"
     if s.replacements < s.count:
@@ -210,7 +217,7 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
     new_line.append(f" gets id {s.new_id:,}; the vocabulary now has {trace.vocab_size(step):,} tokens.")
     sentences.append(tuple(new_line))
 
-    before, after = trace.tokens_after(step - 1), s.tokens_after
+    before, after = trace.tokens_before(step), s.tokens_after
     shrink = 100 * (before - after) / before if before else 0.0
     label, value = per_token(trace, step)
     sentences.append((
@@ -220,6 +227,35 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
     if step == total:
         sentences.append((f"Training stopped here: {trace.stop_detail}.",))
     return Narration(headline, tuple(sentences), trace, names, new_id=s.new_id)
+
+
+def _stage_lines(trace: Trace, step: int) -> list[tuple[Part, ...]]:
+    """What a two-stage run (SuperBPE) changed just before merge ``step``, or says at its last first-stage merge."""
+    change = trace.stage_change
+    if change is None or step not in (change.step, change.step + 1):
+        return []
+    split = PRETOKENIZERS[change.split].title
+    if step == change.step:
+        return [(f"The last merge of the first stage: after it the text is split again by {split}'s split, which no "
+                 "longer cuts between words.",)]
+    tokens = (
+        f"the same {change.tokens_after:,} tokens" if change.tokens_after == change.tokens_before
+        else f"{change.tokens_after:,} tokens instead of {change.tokens_before:,}, as the two splits cut digits and "
+             "punctuation differently"
+    )
+    return [(
+        f"Stage 2 starts: the text is split again by {split}'s split, which keeps phrases whole, so merges may now cross "
+        f"the space between words ({_plural(change.words_after, 'distinct chunk')} instead of {change.words_before:,}; {tokens}).",
+    )]
+
+
+def _chooser(trace: Trace, step: int) -> str:
+    """`` in Hindi, the language that is the most tokens now (412)``, for a merge one language chose."""
+    if not trace.chosen_by:
+        return ""
+    language, _ = trace.chosen_by[step - 1]
+    cost = trace.language_costs(step - 1)[language]
+    return f" in {trace.languages[language]}, the language whose text is the most tokens now ({cost:,})"
 
 
 def _tie_lines(trace: Trace, s: MergeStep, left: TokenRef, right: TokenRef) -> list[tuple[Part, ...]]:
@@ -243,7 +279,7 @@ def _tie_lines(trace: Trace, s: MergeStep, left: TokenRef, right: TokenRef) -> l
 SETTING_NAMES = MappingProxyType({
     "unit": "unit", "pretokenizer": "pre-tokenizer", "end_of_word": "end-of-word marker",
     "tie_break": "tie-break", "merges": "merges", "vocab_size": "vocabulary size",
-    "min_frequency": "minimum pair frequency", "special_tokens": "special tokens",
+    "min_frequency": "minimum pair frequency", "special_tokens": "special tokens", "transition": "SuperBPE transition",
 })
 """How the retrain notice names each setting that changed."""
 
@@ -261,9 +297,9 @@ def retrain_notice(old: Trace, new: Trace) -> str:
     'Retrained with tie-break first-seen: merges now differ from merge 1 on (was s + t, now e + s).'
     """
     old_settings, new_settings = old.settings.to_dict(), new.settings.to_dict()
-    changed = [
-        f"{SETTING_NAMES[name]} {_setting_text(new_settings[name])}"
-        for name in SETTING_NAMES if old_settings[name] != new_settings[name]
+    changed = [  # subtle: a variant's setting is left out of to_dict() at its default
+        f"{SETTING_NAMES[name]} {_setting_text(new_settings.get(name))}"
+        for name in SETTING_NAMES if old_settings.get(name) != new_settings.get(name)
     ]
     what = "Retrained with " + ", ".join(changed) if changed else "Retrained on the changed corpus"
     def spell(trace: Trace, step: MergeStep) -> str:  # by bytes: ids differ when the base does (byte/char)

@@ -130,11 +130,13 @@ def mark_pairs(chunks: Sequence[Chunk], *, chosen: Pair | None, ranked: Sequence
 
 
 def training_corpus(trace: Trace, *, text: str | None, table: Iterable[tuple[str, int]] | None) -> Corpus:
-    """The words the run was trained on, rebuilt from its text (or word table) and settings."""
+    """The words the run was trained on last (a two-stage run's second split), rebuilt from its text
+    (or word table) and settings."""
     if table is not None:
         return Corpus.from_word_counts(dict(table))
     settings = trace.settings
-    return Corpus.from_text(text or "", pretokenizer=settings.pretokenizer, special_tokens=settings.special_tokens)
+    split = settings.split_after(len(trace.steps))
+    return Corpus.from_text(text or "", pretokenizer=split, special_tokens=settings.special_tokens)
 
 
 def pairs_after_training(trace: Trace, corpus: Corpus, *, top: int = 5) -> list[PairCount]:

@@ -109,7 +109,7 @@ def step_stats(trace: Trace, step: int) -> list[Stat]:
     "Tokens in corpus" has one definition on the page: the tokens of the words training counted
     pairs in (each word times its count). The drawn corpus says how its own count differs
     (:func:`drawn_tokens_note`)."""
-    before, after = trace.tokens_after(max(step - 1, 0)), trace.tokens_after(step)
+    before, after = trace.tokens_before(step) if step else trace.initial_tokens, trace.tokens_after(step)
     label, value = per_token(trace, step)
     asked = trace.settings.target_merges(len(trace.base))
     stopped = f"stopped early: {asked:,} merges were asked for" if early_stop(trace) else None
