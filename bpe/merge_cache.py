@@ -1,51 +1,59 @@
-"""A per-user disk cache of pretrained tokenizers' merges, checked against their source files.
+"""A per-user disk cache of pretrained tokenizers' tables, checked against their source files.
 
 Why: a tiktoken rank file stores ranks, not merges. Recovering GPT-4o's 199,742 merges from its
-ranks replays tiktoken's merge loop for every token: seconds of pure Python. The merges follow
-from the file alone, so the first load saves them here and later loads read them back (a fraction
-of a second) and only rebuild the :class:`~bpe.tokenizer.Tokenizer`.
+ranks replays tiktoken's merge loop for every token: seconds of pure Python. And even with the
+merges known, checking them and spelling every merged token one at a time (``build_table``) took
+most of a second. Both follow from the files alone, so the first load saves the checked table
+here (every token's bytes as well as the merges) and later loads rebuild it in bulk
+(:func:`~bpe.spelled_table.spelled_table`), in about the time tiktoken takes to read its rank file.
 
 Why it is safe: only data derived from the installed package's files is written, never user text.
 A cache file is used only if its header names the same source sha256 (the files' pinned hashes,
 which the loader has just checked) and the file's own sha256 matches: it covers the header's other
-fields (base ids, special tokens) as well as the merges, so no edit is used silently. Anything else
-(an old version, a truncated or edited file, a read-only or missing folder) falls back to building
-from the source and, if possible, rewriting the cache. ``BPE_LAB_CACHE_DIR`` picks the folder (tests
-use a temporary one); by default it is the per-user cache folder of each system, as ``platformdirs``
+fields (counts, special tokens) as well as the tables, so no edit is used silently, and
+``spelled_table`` still checks that the tables fit together. Anything else (an old version, a
+truncated or edited file, a read-only or missing folder) falls back to building from the source
+and, if possible, rewriting the cache. ``BPE_LAB_CACHE_DIR`` picks the folder (tests use a
+temporary one); by default it is the per-user cache folder of each system, as ``platformdirs``
 names it: ``$XDG_CACHE_HOME/bpe-lab`` or ``~/.cache/bpe-lab`` on Linux, ``~/Library/Caches/bpe-lab``
 on macOS, ``%LOCALAPPDATA%\\bpe-lab\\Cache`` on Windows.
 
-File layout: one JSON header line (name, special tokens, the 256 base ids in byte order, the
-source's sha256, the file's own sha256; ``whole_only``, the tokens no merge makes as ``[id, hex]``
-pairs, only in the files of tokenizers that have them), then the merges as little-endian int32
-``left, right, new_id`` triples. The version is in the file name too: an older BPE Lab sharing the
-folder reads and writes its own files, never these::
+File layout: one JSON header line (name, unit, the counts below, special tokens, the unknown token
+and the byte-fallback ids of a SentencePiece model, the source's sha256, the file's own sha256),
+then little-endian int32 arrays: the merges as ``left, right, new_id`` triples, the ids of the
+other non-special tokens in the table's order (base, merged, tokens no merge makes), each one's
+length in bytes; then those tokens' bytes, one after another. The version is in the file name too:
+an older BPE Lab sharing the folder reads and writes its own files, never these::
 
     cached_tokenizer(name="o200k_base", source_hash=..., build=lambda: from_tiktoken(...))
 
-Out of scope: tokenizers that are not byte-level without an end-of-word marker (pretrained ones
-all are), and evicting old files (one per tokenizer and source version, a few MB each).
+Out of scope: tokenizers with an end-of-word marker (no pretrained one has one), and evicting old
+files (one per tokenizer and source version, a few MB each).
 """
 
 from __future__ import annotations
 
 import array
+import gc
 import hashlib
 import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 
 from platformdirs import user_cache_dir
 
 from .errors import BpeError
+from .spelled_table import spelled_table
 from .tokenizer import Tokenizer
-from .vocab import Token
 
 CACHE_FORMAT = "bpe-lab/merge-cache"
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 
 
 def cache_dir() -> Path:
@@ -61,12 +69,24 @@ def cache_path(name: str, source_hash: str) -> Path:
 
 
 def _file_hash(header: dict, payload: bytes) -> str:
-    """The sha256 of everything in a cache file but itself: the header's fields, then the merges."""
+    """The sha256 of everything in a cache file but itself: the header's fields, then the tables."""
     return hashlib.sha256(json.dumps(header, sort_keys=True).encode("utf-8") + b"\n" + payload).hexdigest()
 
 
-Parts = tuple[dict[int, Token], list[tuple[int, int, int]], dict[str, int], dict[int, bytes]]
-"""``(base id -> Token, merges, special tokens, whole-only tokens)``: what a cache file holds."""
+@dataclass(frozen=True)
+class Parts:
+    """What a cache file holds: a checked table, spelled out (see :func:`~bpe.spelled_table.spelled_table`)."""
+
+    unit: str
+    ids: list[int]
+    """Every token but the special and byte-fallback ones, in the table's order."""
+    spelled: list[bytes]
+    base_count: int
+    merges: list[tuple[int, int, int]]
+    special_tokens: dict[str, int]
+    """The ones the source itself holds (GPT-2's ``<|endoftext|>`` is in its encoder.json)."""
+    unknown_token: str | None
+    fallback_bytes: dict[int, int]
 
 
 def cached_tokenizer(
@@ -80,32 +100,67 @@ def cached_tokenizer(
     itself holds (GPT-2's ``<|endoftext|>`` is in its encoder.json).
     """
     path = cache_path(name, source_hash)
-    parts = _read(path, source_hash)
     options = {"name": name, "pretokenizer": pretokenizer, "special_tokens": special_tokens, "specials_in_text": specials_in_text}
-    if parts is not None:
-        try:
-            return _make(factory, parts, **options)
-        except BpeError:
-            pass  # subtle: a well-formed file whose merges do not fit together; rebuild it from the source
-    parts = _parts(build())
-    _write(path, parts, source_hash, name)
-    return _make(factory, parts, **options)
+    with collector_paused():  # a table is hundreds of thousands of objects: see collector_paused
+        parts = _read(path, source_hash)
+        if parts is not None:
+            try:
+                return _make(factory, parts, **options)
+            except BpeError:
+                pass  # subtle: a well-formed file whose tables do not fit together; rebuild it from the source
+        parts = _parts(build())
+        _write(path, parts, source_hash, name)
+        return _make(factory, parts, **options)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a block that makes a table, then as it was.
+
+    Why: every few hundred new tuples the collector runs, and its full passes walk every object
+    alive, so building a 200,000-token table collected its own half-built tables again and again
+    (half of GPT-4o's load, measured). A table makes no cycles, so there is nothing to collect.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _make(
     factory: type[Tokenizer], parts: Parts, *, name: str, pretokenizer: str, special_tokens: dict[str, int],
     specials_in_text: str,
 ) -> Tokenizer:
-    base, merges, stored_special, whole_only = parts
-    return factory(
-        unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
-        special_tokens={**stored_special, **special_tokens}, name=name, specials_in_text=specials_in_text,
-        whole_only=whole_only,
+    table = spelled_table(
+        unit=parts.unit, ids=parts.ids, spelled=parts.spelled, base_count=parts.base_count, merges=parts.merges,
+        special_tokens={**parts.special_tokens, **special_tokens}, fallback_bytes=parts.fallback_bytes,
+    )
+    return factory.from_table(
+        table, unit=parts.unit, pretokenizer=pretokenizer, name=name, specials_in_text=specials_in_text,
+        unknown_token=parts.unknown_token,
     )
 
 
 def _parts(tokenizer: Tokenizer) -> Parts:
-    return tokenizer.base, tokenizer.merges, dict(tokenizer.special_tokens), tokenizer.whole_only
+    if tokenizer.end_of_word is not None:
+        raise BpeError(f"the merge cache holds tokenizers without an end-of-word marker, not {tokenizer.name!r}")
+    fallback = tokenizer.fallback_bytes
+    spelled = [(token_id, token.data) for token_id, token in tokenizer.tokens.items()
+               if not tokenizer.is_special(token_id) and token_id not in fallback]
+    return Parts(
+        unit=tokenizer.unit, ids=[token_id for token_id, _ in spelled], spelled=[data for _, data in spelled],
+        base_count=len(tokenizer.base), merges=tokenizer.merges, special_tokens=dict(tokenizer.special_tokens),
+        unknown_token=tokenizer.unknown_token, fallback_bytes=fallback,
+    )
+
+
+def _int32(values: array.array) -> bytes:
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values.tobytes()
 
 
 def _read(path: Path, source_hash: str) -> Parts | None:
@@ -118,32 +173,36 @@ def _read(path: Path, source_hash: str) -> Parts | None:
             CACHE_FORMAT, CACHE_VERSION, source_hash
         ) or _file_hash(header, payload) != claimed:
             return None
-        flat = array.array("i")
-        flat.frombytes(payload)
+        merges, tokens = header["merges"], header["tokens"]
+        numbers = array.array("i")
+        numbers.frombytes(payload[:4 * (3 * merges + 2 * tokens)])
         if sys.byteorder != "little":
-            flat.byteswap()
-        values = flat.tolist()
-        base = {token_id: Token(bytes([byte])) for byte, token_id in enumerate(header["base"])}
-        whole_only = {token_id: bytes.fromhex(data) for token_id, data in header.get("whole_only", ())}
-        return base, list(zip(values[0::3], values[1::3], values[2::3])), dict(header["special_tokens"]), whole_only
+            numbers.byteswap()
+        values = numbers.tolist()
+        flat, ids, lengths = values[:3 * merges], values[3 * merges:3 * merges + tokens], values[3 * merges + tokens:]
+        ends = list(accumulate(lengths, initial=4 * len(values)))
+        return Parts(
+            unit=header["unit"], ids=ids, spelled=list(map(payload.__getitem__, map(slice, ends, ends[1:]))),
+            base_count=header["base_count"], merges=list(zip(flat[0::3], flat[1::3], flat[2::3])),
+            special_tokens=dict(header["special_tokens"]), unknown_token=header["unknown_token"],
+            fallback_bytes=dict(header["fallback"]),
+        )
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None  # no file yet, or one this version cannot read: build from the source instead
 
 
 def _write(path: Path, parts: Parts, source_hash: str, name: str) -> None:
     """Save atomically (a reader never sees half a file); a folder we cannot write is no error."""
-    base, merges, special_tokens, whole_only = parts
-    by_byte = {token.data[0]: token_id for token_id, token in base.items()}
-    flat = array.array("i", [value for merge in merges for value in merge])
-    if sys.byteorder != "little":
-        flat.byteswap()
-    payload = flat.tobytes()
+    numbers = array.array("i", [value for merge in parts.merges for value in merge])
+    numbers.extend(parts.ids)
+    numbers.extend(map(len, parts.spelled))
+    payload = _int32(numbers) + b"".join(parts.spelled)
     header = {
-        "format": CACHE_FORMAT, "version": CACHE_VERSION, "source_sha256": source_hash, "name": name,
-        "base": [by_byte[byte] for byte in range(256)], "special_tokens": special_tokens,
+        "format": CACHE_FORMAT, "version": CACHE_VERSION, "source_sha256": source_hash, "name": name, "unit": parts.unit,
+        "merges": len(parts.merges), "tokens": len(parts.ids), "base_count": parts.base_count,
+        "special_tokens": parts.special_tokens, "unknown_token": parts.unknown_token,
+        "fallback": [[token_id, byte] for token_id, byte in parts.fallback_bytes.items()],
     }
-    if whole_only:
-        header["whole_only"] = [[token_id, data.hex()] for token_id, data in whole_only.items()]
     header["file_sha256"] = _file_hash(header, payload)
     temporary = None
     try:

@@ -6,6 +6,7 @@ Golden ids are tiktoken's published ones for "hello world" (cl100k_base [15339, 
 
 from __future__ import annotations
 
+import array
 import gzip
 import importlib.util
 import json
@@ -108,32 +109,54 @@ def test_second_load_reads_the_cache_and_encodes_alike(monkeypatch, cache_folder
     assert written.name.startswith("gpt2-")
 
 
-@pytest.mark.parametrize("damage", ["flipped-byte", "plausible-id"])
+def _swap_two_merges(data: bytes) -> bytes:
+    """The cache file with two merges traded, ids, spellings and all: a table that still fits
+    together (``spelled_table`` finds nothing wrong), so only the file's own sha256 tells."""
+    header_line, payload = data.split(b"\n", 1)
+    header = json.loads(header_line)
+    merges, tokens, base = header["merges"], header["tokens"], header["base_count"]
+    numbers = array.array("i", payload[:4 * (3 * merges + 2 * tokens)])
+    triples, lengths = numbers[:3 * merges], numbers[3 * merges + tokens:]
+    i = merges - 1  # the last merge, and the one before it whose token is as long (so the bytes trade places)
+    j = next(k for k in range(i - 1, 0, -1) if lengths[base + k] == lengths[base + i])
+    parts = set(triples[3 * i:3 * i + 2]) | set(triples[3 * j:3 * j + 2])
+    assert triples[3 * i + 2] not in parts and triples[3 * j + 2] not in parts  # neither merge uses the other
+    numbers[3 * i:3 * i + 3], numbers[3 * j:3 * j + 3] = numbers[3 * j:3 * j + 3], numbers[3 * i:3 * i + 3]
+    at = 3 * merges + base
+    numbers[at + i], numbers[at + j] = numbers[at + j], numbers[at + i]
+    blob = bytearray(payload[4 * len(numbers):])
+    starts = [sum(lengths[:k]) for k in (base + i, base + j)]
+    size = lengths[base + i]
+    blob[starts[0]:starts[0] + size], blob[starts[1]:starts[1] + size] = blob[starts[1]:starts[1] + size], blob[starts[0]:starts[0] + size]
+    return header_line + b"\n" + numbers.tobytes() + bytes(blob)
+
+
+@pytest.mark.parametrize("damage", ["flipped-byte", "two-merges-traded"])
 def test_a_damaged_cache_file_is_rebuilt_from_the_source(monkeypatch, gpt2_in_cache, damage):
     gpt2 = load_pretrained("gpt2")
     last_left, last_right, last_id = gpt2.merges[-1]
     text = gpt2.decode([last_id])
     written = gpt2_in_cache
-    data = bytearray(written.read_bytes())
+    original = written.read_bytes()
     if damage == "flipped-byte":
-        data[-5] ^= 0xFF
+        written.write_bytes(original[:-5] + bytes([original[-5] ^ 0xFF]) + original[-4:])
     else:  # still a valid tokenizer, only the payload's own sha256 tells
-        data[-4:] = (60000).to_bytes(4, "little")
-    written.write_bytes(bytes(data))
+        written.write_bytes(_swap_two_merges(original))
     assert load_pretrained("gpt2").encode(text) == [last_id]
-    _forbid_building(monkeypatch)  # the rebuild rewrote a good file
+    assert written.read_bytes() == original  # rebuilt and written again
+    _forbid_building(monkeypatch)
     assert load_pretrained("gpt2").encode(text) == [last_id]
 
 
-@pytest.mark.parametrize("edit", ["base-ids", "special-tokens"])
+@pytest.mark.parametrize("edit", ["merge-count", "special-tokens"])
 def test_an_edited_header_is_rebuilt_not_used(monkeypatch, gpt2_in_cache, edit):
-    """The header's base ids and special tokens are covered by the file's hash, like the merges."""
+    """The header's counts and special tokens are covered by the file's hash, like the tables."""
     expected = load_pretrained("gpt2").encode("abc<|endoftext|>", allowed_special="all")
     written = gpt2_in_cache
     header_line, payload = written.read_bytes().split(b"\n", 1)
     header = json.loads(header_line)
-    if edit == "base-ids":  # bytes a and b trade ids: "abc" was [65, 330] when this was used
-        header["base"][97], header["base"][98] = header["base"][98], header["base"][97]
+    if edit == "merge-count":  # the last merge read as a token no merge makes
+        header["merges"] -= 1
     else:
         header["special_tokens"] = {"<|end|>": 50256}  # its text edited: <|endoftext|> would be plain text
     written.write_bytes(json.dumps(header).encode() + b"\n" + payload)

@@ -1,0 +1,84 @@
+"""A token table rebuilt from every token's bytes, for tables :func:`~bpe.token_table.build_table`
+has already checked once (the pretrained merge cache holds them).
+
+Why: ``build_table`` checks each merge and spells each merged token from its two parts, one
+Python step per token: most of a second for GPT-4o's 200,000 tokens. A table that passed those
+checks once can be saved with every token's bytes and rebuilt from them in bulk (C-level ``map``,
+``zip`` and ``dict`` over whole lists), which is what lets a pretrained tokenizer load in about
+the time tiktoken takes (``benchmarks/pretrained_load.py`` measures both).
+
+What is still checked, in bulk, because a file can be edited: each merged token's bytes are its
+parts' bytes joined, the merged ids are the merges' ids, the base is one byte (or one character)
+per token with none twice, and no id is used twice. Anything else is a :class:`FormatError`, and
+the cache builds from the source instead.
+
+    >>> table = spelled_table(unit="byte", ids=[*range(256), 256], spelled=[bytes([b]) for b in range(256)] + [b"ab"],
+    ...                       base_count=256, merges=[(97, 98, 256)], special_tokens={"<|end|>": 257})
+    >>> table.tokens[256].data, table.ranks[97, 98], table.byte_ids[97], table.special_tokens
+    (b'ab', 0, 97, {'<|end|>': 257})
+    >>> spelled_table(unit="byte", ids=[*range(256), 256], spelled=[bytes([b]) for b in range(256)] + [b"ba"],
+    ...               base_count=256, merges=[(97, 98, 256)], special_tokens={})
+    Traceback (most recent call last):
+    ...
+    bpe.errors.FormatError: the spelled tokens do not match their merges
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import add
+
+from .errors import FormatError
+from .token_table import TokenTable
+from .vocab import Token
+
+
+def spelled_table(
+    *,
+    unit: str,
+    ids: Sequence[int],
+    spelled: Sequence[bytes],
+    base_count: int,
+    merges: Sequence[tuple[int, int, int]],
+    special_tokens: dict[str, int],
+    fallback_bytes: dict[int, int] | None = None,
+) -> TokenTable:
+    """The table whose non-special tokens are ``ids[i]`` spelled ``spelled[i]``, in the table's
+    order: the base (``base_count``), the merged ones (one per merge, in rank order), then the
+    whole-only ones; then the special tokens and the byte-fallback ones (``id -> byte``)."""
+    merged_end = base_count + len(merges)
+    lefts, rights, made = (list(column) for column in zip(*merges)) if merges else ([], [], [])
+    bytes_of = dict(zip(ids, spelled))
+    try:
+        joined = list(map(add, map(bytes_of.__getitem__, lefts), map(bytes_of.__getitem__, rights)))
+    except KeyError:
+        raise FormatError("a merge uses an id no token has") from None
+    if list(ids[base_count:merged_end]) != made or joined != list(spelled[base_count:merged_end]):
+        raise FormatError("the spelled tokens do not match their merges")
+    base = spelled[:base_count]
+    tokens = dict(zip(ids, map(Token, spelled)))
+    tokens.update((token_id, Token(text.encode("utf-8"))) for text, token_id in special_tokens.items())
+    tokens.update((token_id, Token(bytes([byte]))) for token_id, byte in (fallback_bytes or {}).items())
+    texts = [data.decode("utf-8") for data in base] if unit == "char" else []
+    if (
+        len(tokens) != len(ids) + len(special_tokens) + len(fallback_bytes or {})
+        or len(set(base)) != base_count
+        or (unit == "byte" and sorted(base) != [bytes([value]) for value in range(256)])
+        or (unit == "char" and any(len(text) != 1 for text in texts))
+        or (fallback_bytes and sorted(fallback_bytes.values()) != list(range(256)))
+    ):
+        raise FormatError("the spelled tokens repeat an id or a base symbol")
+    by_byte = {data[0]: token_id for token_id, data in zip(ids, base)} if unit == "byte" else {}
+    by_fallback = {byte: token_id for token_id, byte in (fallback_bytes or {}).items()}
+    whole_only = {}
+    for token_id, data in zip(ids[merged_end:], spelled[merged_end:]):
+        try:
+            whole_only[data.decode("utf-8")] = token_id
+        except UnicodeDecodeError:
+            pass  # part of a character: no chunk of text is spelled like it
+    return TokenTable(
+        tokens=tokens, base_count=base_count, merges=list(merges), ranks=dict(zip(zip(lefts, rights), range(len(merges)))),
+        special_tokens=dict(special_tokens), byte_ids=[by_byte[value] for value in range(256)] if unit == "byte" else [],
+        char_ids=dict(zip(texts, ids[:base_count])), marker_id=None, attached={}, end_of_word_mode="separate",
+        fallback_ids=[by_fallback[value] for value in range(256)] if by_fallback else [], whole_only=whole_only,
+    )
