@@ -20,9 +20,10 @@ on macOS, ``%LOCALAPPDATA%\\bpe-lab\\Cache`` on Windows.
 
 File layout: one JSON header line (name, unit, the counts below, special tokens, the unknown token
 and the byte-fallback ids of a SentencePiece model, the source's sha256, the file's own sha256),
-then little-endian int32 arrays: the merges as ``left, right, new_id`` triples, the ids of the
-other non-special tokens in the table's order (base, merged, tokens no merge makes), each one's
-length in bytes; then those tokens' bytes, one after another. The version is in the file name too:
+then little-endian int32 arrays: the merges' left ids, right ids and new ids, and the ids of the
+other non-special tokens in the table's order (base, merged, tokens no merge makes); then those
+tokens' lengths as a ``struct`` format (``1s1s2s...``, so that one ``struct.unpack`` cuts them
+all out); then their bytes, one after another. The version is in the file name too:
 an older BPE Lab sharing the folder reads and writes its own files, never these::
 
     cached_tokenizer(name="o200k_base", source_hash=..., build=lambda: from_tiktoken(...))
@@ -34,20 +35,19 @@ files (one per tokenizer and source version, a few MB each).
 from __future__ import annotations
 
 import array
-import gc
 import hashlib
 import json
 import os
+import struct
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import accumulate
 from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from .collector import collector_paused
 from .errors import BpeError
 from .spelled_table import spelled_table
 from .tokenizer import Tokenizer
@@ -101,7 +101,7 @@ def cached_tokenizer(
     """
     path = cache_path(name, source_hash)
     options = {"name": name, "pretokenizer": pretokenizer, "special_tokens": special_tokens, "specials_in_text": specials_in_text}
-    with collector_paused():  # a table is hundreds of thousands of objects: see collector_paused
+    with collector_paused():  # a table is hundreds of thousands of objects
         parts = _read(path, source_hash)
         if parts is not None:
             try:
@@ -111,23 +111,6 @@ def cached_tokenizer(
         parts = _parts(build())
         _write(path, parts, source_hash, name)
         return _make(factory, parts, **options)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off for a block that makes a table, then as it was.
-
-    Why: every few hundred new tuples the collector runs, and its full passes walk every object
-    alive, so building a 200,000-token table collected its own half-built tables again and again
-    (half of GPT-4o's load, measured). A table makes no cycles, so there is nothing to collect.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _make(
@@ -157,12 +140,6 @@ def _parts(tokenizer: Tokenizer) -> Parts:
     )
 
 
-def _int32(values: array.array) -> bytes:
-    if sys.byteorder != "little":
-        values.byteswap()
-    return values.tobytes()
-
-
 def _read(path: Path, source_hash: str) -> Parts | None:
     try:
         with open(path, "rb") as file:
@@ -173,33 +150,36 @@ def _read(path: Path, source_hash: str) -> Parts | None:
             CACHE_FORMAT, CACHE_VERSION, source_hash
         ) or _file_hash(header, payload) != claimed:
             return None
-        merges, tokens = header["merges"], header["tokens"]
+        merges, tokens, layout_size = header["merges"], header["tokens"], header["layout"]
         numbers = array.array("i")
-        numbers.frombytes(payload[:4 * (3 * merges + 2 * tokens)])
+        numbers.frombytes(payload[:4 * (3 * merges + tokens)])
         if sys.byteorder != "little":
             numbers.byteswap()
-        values = numbers.tolist()
-        flat, ids, lengths = values[:3 * merges], values[3 * merges:3 * merges + tokens], values[3 * merges + tokens:]
-        ends = list(accumulate(lengths, initial=4 * len(values)))
+        lefts, rights, made, ids = (numbers[start:start + size].tolist() for start, size in (
+            (0, merges), (merges, merges), (2 * merges, merges), (3 * merges, tokens)))
+        layout_end = 4 * len(numbers) + layout_size
+        # One C call cuts every token's bytes out of the rest: the layout is a struct format, "1s1s2s...".
+        spelled = struct.unpack(payload[4 * len(numbers):layout_end].decode("ascii"), payload[layout_end:])
         return Parts(
-            unit=header["unit"], ids=ids, spelled=list(map(payload.__getitem__, map(slice, ends, ends[1:]))),
-            base_count=header["base_count"], merges=list(zip(flat[0::3], flat[1::3], flat[2::3])),
-            special_tokens=dict(header["special_tokens"]), unknown_token=header["unknown_token"],
-            fallback_bytes=dict(header["fallback"]),
+            unit=header["unit"], ids=ids, spelled=list(spelled), base_count=header["base_count"],
+            merges=list(zip(lefts, rights, made)), special_tokens=dict(header["special_tokens"]),
+            unknown_token=header["unknown_token"], fallback_bytes=dict(header["fallback"]),
         )
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, struct.error):
         return None  # no file yet, or one this version cannot read: build from the source instead
 
 
 def _write(path: Path, parts: Parts, source_hash: str, name: str) -> None:
     """Save atomically (a reader never sees half a file); a folder we cannot write is no error."""
-    numbers = array.array("i", [value for merge in parts.merges for value in merge])
+    numbers = array.array("i", [column for merge in zip(*parts.merges) for column in merge] if parts.merges else [])
     numbers.extend(parts.ids)
-    numbers.extend(map(len, parts.spelled))
-    payload = _int32(numbers) + b"".join(parts.spelled)
+    if sys.byteorder != "little":
+        numbers.byteswap()
+    layout = "".join(f"{len(data)}s" for data in parts.spelled).encode("ascii")
+    payload = numbers.tobytes() + layout + b"".join(parts.spelled)
     header = {
         "format": CACHE_FORMAT, "version": CACHE_VERSION, "source_sha256": source_hash, "name": name, "unit": parts.unit,
-        "merges": len(parts.merges), "tokens": len(parts.ids), "base_count": parts.base_count,
+        "merges": len(parts.merges), "tokens": len(parts.ids), "layout": len(layout), "base_count": parts.base_count,
         "special_tokens": parts.special_tokens, "unknown_token": parts.unknown_token,
         "fallback": [[token_id, byte] for token_id, byte in parts.fallback_bytes.items()],
     }

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 import streamlit as st
 
 from bpe.errors import BpeError
-from bpe.formats import import_tokenizer, tokenizer_format
+from bpe.formats import tokenizer_format
+from bpe.formats.bounded_import import import_tokenizer_bounded
 from bpe.pretrained import PRETRAINED, load_pretrained
 from bpe.tokenizer import Tokenizer
 from bpe.views.compare import NamedTokenizer, clean_name, unique_name
@@ -89,7 +90,7 @@ def add_import(*, format: str, files: Mapping[str, bytes], pretokenizer: str, na
     default = title if len(files) > 1 else (next(iter(files), "") or title)
     wanted = clean_name(name, clean_name(default))
     try:
-        tokenizer = import_tokenizer(format=format, files=files, pretokenizer=pretokenizer, name=wanted)
+        tokenizer = import_tokenizer_bounded(format=format, files=files, pretokenizer=pretokenizer, name=wanted)
     except BpeError as error:  # every malformed file raises a FormatError (a BpeError) that teaches
         IMPORT_NOTE.set(("error", f"**Cannot import:** {escape_markdown(error)}"))
         return

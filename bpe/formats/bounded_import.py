@@ -1,0 +1,175 @@
+"""Importing another library's tokenizer files in a worker process with a CPU, memory and time budget.
+
+Why: a file is what a stranger uploads. Reading one is linear work, and recovering a rank file's
+or a ``.model``'s merges O(n log n) (``merge_recovery``), yet a 5 MB file can still ask for many
+seconds of CPU and hundreds of MB. Run inside the app's server, that work holds the one core every
+other learner's page is drawn on. So :func:`import_tokenizer_bounded` runs
+:func:`~bpe.formats.files.import_tokenizer` in a child process of its own, which
+
+* runs at the lowest scheduling priority (``nice`` 19): while learners' pages want the cores,
+  the import waits, and they do not;
+* stops at :data:`~bpe.limits.IMPORT_CPU_S` seconds of CPU (``RLIMIT_CPU``) and
+  :data:`~bpe.limits.IMPORT_MEMORY_MB` of memory (``RLIMIT_AS``), and the parent gives up on it
+  after :data:`~bpe.limits.IMPORT_WALL_S` seconds;
+* is one of at most :data:`~bpe.limits.IMPORT_WORKERS` per server process (a further import waits
+  for one), so the worst a burst of uploads can take is that many budgets.
+
+A refusal is an :class:`ImportBudgetError` (a :class:`~bpe.errors.FormatError`) that says which
+budget ran out; a file's own error comes back as the same FormatError the reader raised. The
+worker sends the tokenizer back as BPE Lab JSON, which the parent reads with the usual checks.
+
+    >>> files = {"t.tiktoken": b"YQ== 0\\nYg== 1\\nYWI= 2\\n"}  # a, b, ab (the other bytes are missing)
+    >>> import_tokenizer_bounded(format="tiktoken", files=files)
+    Traceback (most recent call last):
+    ...
+    bpe.errors.FormatError: t.tiktoken: 254 of the 256 single bytes have no rank (e.g. 0x00); a byte-level BPE must rank every byte
+
+Out of scope: systems without ``resource`` (Windows), where the worker runs without the CPU and
+memory limits (the wall-clock deadline still holds).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..collector import collector_paused
+from ..errors import FormatError
+from ..limits import IMPORT_CPU_S, IMPORT_MEMORY_MB, IMPORT_WALL_S, IMPORT_WORKERS
+from ..tokenizer import Tokenizer
+from .files import import_tokenizer
+
+
+@dataclass(frozen=True)
+class ImportBudget:
+    """What one import's worker may use; :meth:`default` reads a server's own settings."""
+
+    cpu_s: float = IMPORT_CPU_S
+    memory_mb: int = IMPORT_MEMORY_MB
+    wall_s: float = IMPORT_WALL_S
+
+    @classmethod
+    def default(cls) -> "ImportBudget":
+        """The limits of :mod:`bpe.limits`, or ``BPE_LAB_IMPORT_CPU_S`` and ``BPE_LAB_IMPORT_MEMORY_MB``
+        where set (a server with more to spare may allow more)."""
+        try:
+            return cls(cpu_s=float(os.environ.get("BPE_LAB_IMPORT_CPU_S", IMPORT_CPU_S)),
+                       memory_mb=int(os.environ.get("BPE_LAB_IMPORT_MEMORY_MB", IMPORT_MEMORY_MB)))
+        except ValueError:
+            raise FormatError("BPE_LAB_IMPORT_CPU_S must be a number of seconds and BPE_LAB_IMPORT_MEMORY_MB a whole "
+                              "number of MB") from None
+
+
+class ImportBudgetError(FormatError):
+    """An import that needed more CPU, memory or time than its budget (or a worker that failed)."""
+
+
+_WORKERS = threading.BoundedSemaphore(IMPORT_WORKERS)
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding bpe/, for the worker's import
+
+
+def import_tokenizer_bounded(
+    *, format: str, files: Mapping[str, str | bytes], pretokenizer: str = "gpt2",
+    special_tokens: Mapping[str, int] | None = None, name: str = "", budget: ImportBudget | None = None,
+) -> Tokenizer:
+    """:func:`~bpe.formats.files.import_tokenizer`, run in a worker within ``budget`` (:meth:`ImportBudget.default`)."""
+    budget = budget or ImportBudget.default()
+    request = {
+        "format": format, "files": dict(files), "pretokenizer": pretokenizer, "special_tokens": dict(special_tokens or {}),
+        "name": name, "budget": asdict(budget),
+    }
+    if not _WORKERS.acquire(timeout=budget.wall_s):
+        raise ImportBudgetError(f"the server is busy with {IMPORT_WORKERS} other imports: try again in a minute")
+    try:
+        output = _run_worker(pickle.dumps(request), budget)
+    finally:
+        _WORKERS.release()
+    status_line, _, payload = output.partition(b"\n")
+    status = json.loads(status_line)
+    if "error" in status:
+        raise FormatError(status["error"])
+    if "memory" in status:
+        raise _over_memory(budget)
+    with collector_paused():
+        return Tokenizer.from_json(payload.decode("utf-8"))
+
+
+def _run_worker(request: bytes, budget: ImportBudget) -> bytes:
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "bpe.formats.bounded_import"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env=environment,
+    )
+    try:
+        output, errors = worker.communicate(request, timeout=budget.wall_s)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.communicate()
+        raise ImportBudgetError(
+            f"the import did not finish within {budget.wall_s:.0f} s (the server is busy, or the file needs more work "
+            "than an import may take): try again later, or import a smaller file"
+        ) from None
+    if worker.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        raise ImportBudgetError(
+            f"reading this file needs more than {budget.cpu_s:.0f} s of CPU, an import's budget here: real tokenizer "
+            "files take a few seconds (GPT-4o's about 5); a file of very long tokens takes longer"
+        )
+    if worker.returncode:
+        last = errors.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
+        if "MemoryError" in last[0]:
+            raise _over_memory(budget)
+        raise ImportBudgetError(f"the import stopped unexpectedly ({last[0][:200]}): this is a bug in BPE Lab, please report it")
+    return output
+
+
+def _over_memory(budget: ImportBudget) -> ImportBudgetError:
+    return ImportBudgetError(
+        f"reading this file needs more than {budget.memory_mb:,} MB of memory, an import's budget here: real tokenizer "
+        "files need a few hundred"
+    )
+
+
+# -- the worker ---------------------------------------------------------------------------------
+def _limit(budget: ImportBudget) -> None:
+    """Lowest priority, then CPU and memory limits counted from what the worker has used so far."""
+    os.nice(19)
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: the parent's deadline is the only limit
+        return
+    cpu = int(resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_SELF).ru_stime)
+    seconds = cpu + max(1, round(budget.cpu_s))
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))  # SIGXCPU at the first, SIGKILL at the second
+    status = Path("/proc/self/status")
+    if status.exists():  # Linux: the address space so far, plus the budget
+        size_kb = next(int(line.split()[1]) for line in status.read_text().splitlines() if line.startswith("VmSize:"))
+        limit = size_kb * 1024 + budget.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _work() -> None:
+    request = pickle.load(sys.stdin.buffer)  # from our own parent, never from a user
+    _limit(ImportBudget(**request.pop("budget")))
+    out = sys.stdout.buffer
+    with collector_paused():  # a worker lives for one import: nothing to collect, and it halves the time
+        try:
+            text = import_tokenizer(**request).to_json()
+        except FormatError as error:
+            out.write(json.dumps({"error": str(error)}).encode("utf-8") + b"\n")
+            return
+        except MemoryError:
+            out.write(b'{"memory": true}\n')
+            return
+    out.write(b'{"ok": true}\n' + text.encode("utf-8"))
+
+
+if __name__ == "__main__":
+    _work()
