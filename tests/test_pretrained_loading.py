@@ -115,20 +115,19 @@ def _swap_two_merges(data: bytes) -> bytes:
     header_line, payload = data.split(b"\n", 1)
     header = json.loads(header_line)
     merges, tokens, base = header["merges"], header["tokens"], header["base_count"]
-    numbers = array.array("i", payload[:4 * (3 * merges + 2 * tokens)])
-    triples, lengths = numbers[:3 * merges], numbers[3 * merges + tokens:]
+    numbers = array.array("i", payload[:4 * (3 * merges + tokens)])
+    layout = payload[4 * len(numbers):4 * len(numbers) + header["layout"]]
+    lengths = [int(size) for size in layout.decode("ascii").split("s")[:-1]]
     i = merges - 1  # the last merge, and the one before it whose token is as long (so the bytes trade places)
     j = next(k for k in range(i - 1, 0, -1) if lengths[base + k] == lengths[base + i])
-    parts = set(triples[3 * i:3 * i + 2]) | set(triples[3 * j:3 * j + 2])
-    assert triples[3 * i + 2] not in parts and triples[3 * j + 2] not in parts  # neither merge uses the other
-    numbers[3 * i:3 * i + 3], numbers[3 * j:3 * j + 3] = numbers[3 * j:3 * j + 3], numbers[3 * i:3 * i + 3]
-    at = 3 * merges + base
-    numbers[at + i], numbers[at + j] = numbers[at + j], numbers[at + i]
-    blob = bytearray(payload[4 * len(numbers):])
-    starts = [sum(lengths[:k]) for k in (base + i, base + j)]
-    size = lengths[base + i]
+    parts = {numbers[i], numbers[j], numbers[merges + i], numbers[merges + j]}
+    assert numbers[2 * merges + i] not in parts and numbers[2 * merges + j] not in parts  # neither merge uses the other
+    for column in (0, merges, 2 * merges, 3 * merges + base):  # lefts, rights, new ids, the tokens' ids
+        numbers[column + i], numbers[column + j] = numbers[column + j], numbers[column + i]
+    blob = bytearray(payload[4 * len(numbers) + len(layout):])
+    starts, size = [sum(lengths[:base + k]) for k in (i, j)], lengths[base + i]
     blob[starts[0]:starts[0] + size], blob[starts[1]:starts[1] + size] = blob[starts[1]:starts[1] + size], blob[starts[0]:starts[0] + size]
-    return header_line + b"\n" + numbers.tobytes() + bytes(blob)
+    return header_line + b"\n" + numbers.tobytes() + layout + bytes(blob)
 
 
 @pytest.mark.parametrize("damage", ["flipped-byte", "two-merges-traded"])
