@@ -37,7 +37,7 @@ from .cli_args import UsageError, add_train_arguments, corpus_from_args, note_bo
 from .corpus import BOM, Corpus
 from .errors import BpeError
 from .formats import all_formats, tokenizer_format
-from .formats.bounded_import import import_tokenizer_bounded
+from .formats.bounded_import import import_tokenizer_limited
 from .ids import is_digits, read_id
 from .local_files import open_binary, read_file, write_text
 from .pretrained import PRETRAINED_NAMES, load_pretrained
@@ -224,7 +224,7 @@ def _import(args: argparse.Namespace) -> None:
         if not separator or not text or not is_digits(token_id):
             raise UsageError(f"cannot read --special {item!r}: write TEXT=ID, e.g. --special '<|endoftext|>=50256'")
         special_tokens[text] = int(token_id)
-    tokenizer = import_tokenizer_bounded(  # a worker with a CPU and memory budget, as the app's imports
+    tokenizer = import_tokenizer_limited(  # within an import's CPU and memory budget, as the app's imports
         format=args.format,
         files={path: read_file(path) for path in paths},
         pretokenizer=args.pretokenizer or "gpt2",

@@ -32,6 +32,15 @@ IMPORT_WORKERS = 2
 """Imports one server process runs at once; a further one waits for a worker (each may take
 :data:`IMPORT_MEMORY_MB`)."""
 
+IMPORTED_TOKENS_PER_SESSION = 600_000
+"""Tokens of imported tokenizers one session keeps (the oldest imports go first): a 5 MB ``.model``
+holds about 280,000, and a table costs about 400 bytes a token in memory."""
+
+IMPORTED_TOKENS_BUILT = 600_000
+"""Tokens of imported tokenizers one server process keeps built, for all its sessions: the least
+recently used is dropped past it, and built again from the session's compressed copy when asked
+for (a second or so for the biggest)."""
+
 MAX_ENCODE_CHARS = 200_000
 """Most characters the app encodes or walks through at once."""
 

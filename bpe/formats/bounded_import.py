@@ -17,6 +17,8 @@ other learner's page is drawn on. So :func:`import_tokenizer_bounded` runs
 A refusal is an :class:`ImportBudgetError` (a :class:`~bpe.errors.FormatError`) that says which
 budget ran out; a file's own error comes back as the same FormatError the reader raised. The
 worker sends the tokenizer back as BPE Lab JSON, which the parent reads with the usual checks.
+The command line's ``import`` and ``check`` serve one person and do nothing else meanwhile, so
+they read in their own process within the same budget (:func:`import_tokenizer_limited`).
 
     >>> files = {"t.tiktoken": b"YQ== 0\\nYg== 1\\nYWI= 2\\n"}  # a, b, ab (the other bytes are missing)
     >>> import_tokenizer_bounded(format="tiktoken", files=files)
@@ -37,7 +39,8 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -81,6 +84,18 @@ def import_tokenizer_bounded(
     special_tokens: Mapping[str, int] | None = None, name: str = "", budget: ImportBudget | None = None,
 ) -> Tokenizer:
     """:func:`~bpe.formats.files.import_tokenizer`, run in a worker within ``budget`` (:meth:`ImportBudget.default`)."""
+    text = import_json_bounded(format=format, files=files, pretokenizer=pretokenizer, special_tokens=special_tokens,
+                               name=name, budget=budget)
+    with collector_paused():
+        return Tokenizer.from_json(text)
+
+
+def import_json_bounded(
+    *, format: str, files: Mapping[str, str | bytes], pretokenizer: str = "gpt2",
+    special_tokens: Mapping[str, int] | None = None, name: str = "", budget: ImportBudget | None = None,
+) -> str:
+    """What :func:`import_tokenizer_bounded` reads, as the worker sent it: the tokenizer's BPE Lab
+    JSON (``Tokenizer.from_json`` reads it; the app keeps an import in this form, compressed)."""
     budget = budget or ImportBudget.default()
     request = {
         "format": format, "files": dict(files), "pretokenizer": pretokenizer, "special_tokens": dict(special_tokens or {}),
@@ -94,12 +109,11 @@ def import_tokenizer_bounded(
         _WORKERS.release()
     status_line, _, payload = output.partition(b"\n")
     status = json.loads(status_line)
+    if "budget" in status:
+        raise ImportBudgetError(status["budget"])
     if "error" in status:
         raise FormatError(status["error"])
-    if "memory" in status:
-        raise _over_memory(budget)
-    with collector_paused():
-        return Tokenizer.from_json(payload.decode("utf-8"))
+    return payload.decode("utf-8")
 
 
 def _run_worker(request: bytes, budget: ImportBudget) -> bytes:
@@ -117,17 +131,21 @@ def _run_worker(request: bytes, budget: ImportBudget) -> bytes:
             f"the import did not finish within {budget.wall_s:.0f} s (the server is busy, or the file needs more work "
             "than an import may take): try again later, or import a smaller file"
         ) from None
-    if worker.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-        raise ImportBudgetError(
-            f"reading this file needs more than {budget.cpu_s:.0f} s of CPU, an import's budget here: real tokenizer "
-            "files take a few seconds (GPT-4o's about 5); a file of very long tokens takes longer"
-        )
+    if worker.returncode in (-signal.SIGXCPU, -signal.SIGKILL):  # past the hard limit: the kernel's kill
+        raise _over_cpu(budget)
     if worker.returncode:
         last = errors.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
         if "MemoryError" in last[0]:
             raise _over_memory(budget)
         raise ImportBudgetError(f"the import stopped unexpectedly ({last[0][:200]}): this is a bug in BPE Lab, please report it")
     return output
+
+
+def _over_cpu(budget: ImportBudget) -> ImportBudgetError:
+    return ImportBudgetError(
+        f"reading this file needs more than {budget.cpu_s:.0f} s of CPU, an import's budget here: real tokenizer files "
+        "take a few seconds (GPT-4o's about 5); a file of very long tokens takes longer"
+    )
 
 
 def _over_memory(budget: ImportBudget) -> ImportBudgetError:
@@ -137,36 +155,70 @@ def _over_memory(budget: ImportBudget) -> ImportBudgetError:
     )
 
 
-# -- the worker ---------------------------------------------------------------------------------
-def _limit(budget: ImportBudget) -> None:
-    """Lowest priority, then CPU and memory limits counted from what the worker has used so far."""
-    os.nice(19)
+# -- the limits, in a worker or in the command line's own process ---------------------------------
+class _OutOfCpu(BaseException):
+    """Raised by the SIGXCPU handler (a BaseException, so no reader's ``except Exception`` swallows it)."""
+
+
+@contextmanager
+def limited(budget: ImportBudget, *, for_good: bool = False) -> Iterator[None]:
+    """This process stopped at ``budget``'s CPU seconds and memory from now on, as an
+    :class:`ImportBudgetError`. ``for_good`` (a worker, which exits after): hard limits as well,
+    the kernel's kill if the error cannot be raised in time; else (the command line, which goes on
+    to other work) soft ones, restored after the block."""
     try:
         import resource
-    except ImportError:  # not a POSIX system: the parent's deadline is the only limit
+    except ImportError:  # not a POSIX system
+        yield
         return
-    cpu = int(resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_SELF).ru_stime)
-    seconds = cpu + max(1, round(budget.cpu_s))
-    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))  # SIGXCPU at the first, SIGKILL at the second
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    seconds = int(usage.ru_utime + usage.ru_stime) + max(1, round(budget.cpu_s))
+    limits = {resource.RLIMIT_CPU: (seconds, seconds + 1)}
     status = Path("/proc/self/status")
     if status.exists():  # Linux: the address space so far, plus the budget
         size_kb = next(int(line.split()[1]) for line in status.read_text().splitlines() if line.startswith("VmSize:"))
-        limit = size_kb * 1024 + budget.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        memory = size_kb * 1024 + budget.memory_mb * 1024 * 1024
+        limits[resource.RLIMIT_AS] = (memory, memory)
+    before = {kind: resource.getrlimit(kind) for kind in limits}
+    for kind, (soft, hard) in limits.items():
+        resource.setrlimit(kind, (soft, hard if for_good else before[kind][1]))
+
+    def out_of_cpu(signum, frame):
+        raise _OutOfCpu
+
+    handler = signal.signal(signal.SIGXCPU, out_of_cpu)
+    try:
+        yield
+    except _OutOfCpu:
+        raise _over_cpu(budget) from None
+    except MemoryError:
+        raise _over_memory(budget) from None
+    finally:
+        if not for_good:
+            for kind, limit in before.items():
+                resource.setrlimit(kind, limit)
+            signal.signal(signal.SIGXCPU, handler)
+
+
+def import_tokenizer_limited(**arguments) -> Tokenizer:
+    """:func:`~bpe.formats.files.import_tokenizer` in this process, within :meth:`ImportBudget.default`:
+    the command line's ``import`` and ``check``, where nobody else's work shares the process."""
+    with limited(ImportBudget.default()):
+        return import_tokenizer(**arguments)
 
 
 def _work() -> None:
     request = pickle.load(sys.stdin.buffer)  # from our own parent, never from a user
-    _limit(ImportBudget(**request.pop("budget")))
+    budget = ImportBudget(**request.pop("budget"))
+    os.nice(19)  # learners' pages first: this waits while they want the cores
     out = sys.stdout.buffer
     with collector_paused():  # a worker lives for one import: nothing to collect, and it halves the time
         try:
-            text = import_tokenizer(**request).to_json()
-        except FormatError as error:
-            out.write(json.dumps({"error": str(error)}).encode("utf-8") + b"\n")
-            return
-        except MemoryError:
-            out.write(b'{"memory": true}\n')
+            with limited(budget, for_good=True):
+                text = import_tokenizer(**request).to_json()
+        except FormatError as error:  # the reader's own message, or a budget's
+            kind = "budget" if isinstance(error, ImportBudgetError) else "error"
+            out.write(json.dumps({kind: str(error)}).encode("utf-8") + b"\n")
             return
     out.write(b'{"ok": true}\n' + text.encode("utf-8"))
 
