@@ -17,7 +17,9 @@ from bpe.limits import MAX_WHY_CHARS
 from bpe.markdown import escape_markdown
 from bpe.pretrained import PRETRAINED
 from bpe.teaching.why_tokenization import PHENOMENA, Phenomenon, language_rows, refusal, tokenize_with
-from bpe.views.why_cards import WHY_CSS, WHY_PRESENTER_CSS, counts_line, language_chart, language_table_html, split_rows_html
+from bpe.views.why_cards import (
+    WHY_CSS, WHY_PRESENTER_CSS, Loading, counts_line, language_chart, language_table_html, split_rows_html,
+)
 from ui import tokenizers, url
 from ui.preamble import current_run
 from ui.render import page_setup, presenter, show_chart, show_html, tokenizer_at
@@ -45,19 +47,27 @@ def read_url() -> None:
         url.warn_link(f"unknown card {linked!r}: use one of {', '.join(PHENOMENA)}; showing {PHENOMENA[CARD.get()].title}")
 
 
-def all_tokenizers() -> dict:
-    """Every pretrained tokenizer, then ours at the lab's step (when its run trains), by name.
+def all_tokenizers() -> tuple[dict, list[str]]:
+    """Every pretrained tokenizer loaded so far, then ours at the lab's step (when its run trains),
+    by name; and the names of the pretrained ones still loading (their rows arrive as each is ready).
 
     Ours comes last: the real models' rows are the lesson, and a toy run at step 0 is all bytes."""
-    chosen = {}
-    for name, entry in PRETRAINED.items():
-        if (loaded := tokenizers.pretrained(name)) is not None:
-            chosen[entry.title] = loaded
+    loaded, loading = tokenizers.pretrained_ready(list(PRETRAINED))
+    chosen = {PRETRAINED[name].title: tokenizer for name, tokenizer in loaded.items()}
     trained = current_run()
     if trained is not None:
         step = lab().step
         chosen[f"Ours (step {step:,})"] = tokenizer_at(trained, step)
-    return chosen
+    return chosen, loading
+
+
+def with_loading(rows: list, loading: list[str]) -> list:
+    """The split rows, with a row for each tokenizer still loading in its registry place."""
+    by_title = {row.name: row for row in rows} | {
+        PRETRAINED[name].title: Loading(PRETRAINED[name].title, PRETRAINED[name].n_vocab) for name in loading
+    }
+    titles = [entry.title for entry in PRETRAINED.values()]
+    return [by_title[title] for title in titles if title in by_title] + [row for row in rows if row.name not in titles]
 
 
 def choose_card() -> Phenomenon:
@@ -114,7 +124,7 @@ def main() -> None:
     st.title(":material/lightbulb: Why tokenization matters")
     read_url()
     card = choose_card()
-    chosen = all_tokenizers()
+    chosen, loading = all_tokenizers()
     # A few sample texts fit beside the question: one row less above the chips on a projector.
     beside = len(card.samples) <= MAX_BESIDE or len(card.samples) > MAX_PILLS
     question, samples = st.columns([3, 2], vertical_alignment="center") if beside else (st.container(), st.container())
@@ -123,7 +133,9 @@ def main() -> None:
         text = choose_sample(card)
     if presenter():
         show_html(WHY_PRESENTER_CSS)
-    show_html(split_rows_html(tokenize_with(card, text, chosen)))
+    show_html(split_rows_html(with_loading(tokenize_with(card, text, chosen), loading)))
+    if loading:
+        tokenizers.arrivals(loading)
     if card.special and (refused := refusal(chosen, text)):
         st.error(f"**{escape_markdown(refused[0])}'s `encode` by default:** {escape_markdown(refused[1])}", icon="🛑")
     st.caption("Hover a token to mark its ids, or an id to mark its token; · is a space, ↵ a newline.")

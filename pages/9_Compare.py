@@ -16,6 +16,7 @@ from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
 from bpe.pretokenize import PRETOKENIZERS
+from bpe.pretrained import PRETRAINED
 from bpe.markdown import escape_markdown
 from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.vocab import UNITS
@@ -158,12 +159,17 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
         )
         return
     ours = tokenizer_at(trained, step)
+    # The pretrained ones load in the background: those not ready within a moment get a column that
+    # says so, and arrive (the page reruns) as each is ready.
+    loaded, loading = tokenizers.pretrained_ready([choice for choice in chosen if choice in PRETRAINED])
     picked = []
     for choice in chosen:
         if choice == VARIANT:
             tokenizer, anchor = variant_tokenizer(step) or (None, None)
         elif choice == LAST:
             tokenizer, anchor = tokenizer_at(trained, total), (trained, total)
+        elif choice in PRETRAINED:
+            tokenizer, anchor = loaded.get(choice), (loaded.get(choice), None)
         else:
             tokenizer = tokenizers.resolve(choice, ours)
             anchor = (trained, step) if tokenizer is ours else (tokenizer, None)
@@ -174,7 +180,13 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
         return
     text = text[: min(encoded.encoded_chars for _, _, encoded in results)]
     results = [(name, tokenizer, list(encoded.ids)) for name, tokenizer, encoded in results]
-    for column, (name, tokenizer, ids) in zip(st.columns(len(results), gap="small"), results):
+    columns = st.columns(len(results) + len(loading), gap="small")
+    for column, choice in zip(columns[len(results):], loading):
+        column.markdown(f"**{escape_markdown(labels[choice])}** · loading…")
+        column.caption(f"Reading its {PRETRAINED[choice].n_vocab:,} tokens: its chips appear here when ready.")
+    if loading:
+        tokenizers.arrivals(loading)
+    for column, (name, tokenizer, ids) in zip(columns, results):
         with column:
             st.markdown(f"**{escape_markdown(name)}** · {len(ids):,} tokens")
             pieces = pieces_for(ids[:MAX_COMPARE_CHIPS], tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))

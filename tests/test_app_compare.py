@@ -191,3 +191,27 @@ def test_the_step_slider_is_shown_only_beside_a_tokenizer_it_moves():
     assert not [slider for slider in at.slider if slider.key == "w.step.compare"]
     at.multiselect(key="w.compare_with").set_value(["ours", "gpt2"]).run()
     assert at.slider(key="w.step.compare").value == 0 and not at.exception
+
+
+def test_a_pretrained_tokenizer_still_loading_gets_a_column_that_says_so_then_its_chips(monkeypatch):
+    """Compare opens on GPT-2 and GPT-4o: on a cold server GPT-4o may still be loading when the page
+    draws; its column says so, and the page reruns when it is ready (the loader holds it back here)."""
+    import threading
+
+    import ui.tokenizers
+
+    release, loaded = threading.Event(), ui.tokenizers.load_pretrained
+    monkeypatch.setattr(ui.tokenizers, "load_pretrained", lambda name: release.wait(60) and loaded(name) if name == "o200k_base" else loaded(name))
+    ui.tokenizers._loader().ready(["gpt2"], wait_s=120)
+    monkeypatch.setattr(ui.tokenizers, "FIRST_SCREEN_WAIT_S", 0.5)
+    at = open_page(COMPARE, preset="sennrich")
+    assert not at.exception and not errors(at)
+    shown = [unescape_markdown(markdown.value) for markdown in at.markdown]
+    assert "**GPT-4o (200,000 tokens)** · loading…" in shown
+    assert any(caption.value.startswith(":material/hourglass_top: Reading GPT-4o (200,000 tokens)") for caption in at.caption)
+    assert "**GPT-2 (50,257 tokens)** · 3 tokens" in shown  # drawn meanwhile
+    release.set()
+    ui.tokenizers._loader().get("o200k_base")
+    at.run()
+    shown = [unescape_markdown(markdown.value) for markdown in at.markdown]
+    assert "**GPT-4o (200,000 tokens)** · 3 tokens" in shown and not any("loading…" in text for text in shown)

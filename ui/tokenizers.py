@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
-from bpe.errors import BpeError
 from bpe.collector import collector_paused
+from bpe.errors import BpeError
 from bpe.formats import tokenizer_format
 from bpe.formats.bounded_import import import_json_bounded
 from bpe.limits import IMPORTED_TOKENS_BUILT, IMPORTED_TOKENS_PER_SESSION
@@ -31,6 +31,7 @@ from bpe.tokenizer import Tokenizer
 from bpe.views.compare import NamedTokenizer, clean_name, unique_name
 from bpe.markdown import escape_markdown
 
+from .pretrained_loader import PretrainedLoader
 from .state import SessionValue
 
 IMPORTED: SessionValue[tuple[NamedTokenizer, ...]] = SessionValue("imported", ())
@@ -83,18 +84,58 @@ class BuiltImports:
 BUILT = BuiltImports(IMPORTED_TOKENS_BUILT)
 
 
-@st.cache_resource(show_spinner="Reading the tokenizer's files (GPT-4o's first time ever: about 20 s)…")
-def _pretrained(name: str) -> Tokenizer:
-    return load_pretrained(name)
+FIRST_SCREEN_WAIT_S = 1.0
+"""How long a page waits for the pretrained tokenizers it shows before drawing without the late ones."""
+ARRIVAL_POLL_S = 0.5
+"""How often a page with tokenizers still loading looks for arrivals."""
+
+
+@st.cache_resource(show_spinner=False)
+def _loader() -> PretrainedLoader[Tokenizer]:
+    return PretrainedLoader(lambda name: load_pretrained(name))  # looked up when called: tests replace it
 
 
 def pretrained(name: str) -> Tokenizer | None:
-    """A pretrained tokenizer, or ``None`` after showing why it is unavailable."""
+    """A pretrained tokenizer, waiting for it if need be, or ``None`` after showing why it is unavailable."""
     try:
-        return _pretrained(name)
+        if name in _loader().ready([name]):
+            return _loader().get(name)
+        with st.spinner(f"Reading {PRETRAINED[name].title}'s {PRETRAINED[name].n_vocab:,} tokens…"):
+            return _loader().get(name)
     except BpeError as error:
-        st.error(f"**{escape_markdown(PRETRAINED[name].title)} is not available:** {escape_markdown(error)}", icon="🛑")
+        _unavailable(name, error)
         return None
+
+
+def pretrained_ready(names: Sequence[str]) -> tuple[dict[str, Tokenizer], list[str]]:
+    """``(name -> tokenizer, names still loading)``: those of ``names`` loaded within
+    :data:`FIRST_SCREEN_WAIT_S`, the others loading in the background (:func:`arrivals` reruns the
+    page as they come); one that cannot load says why."""
+    done = _loader().ready(names, wait_s=FIRST_SCREEN_WAIT_S)
+    for name, result in done.items():
+        if isinstance(result, BpeError):
+            _unavailable(name, result)
+    return ({name: result for name, result in done.items() if not isinstance(result, BpeError)},
+            [name for name in names if name not in done])
+
+
+@st.fragment(run_every=ARRIVAL_POLL_S)
+def arrivals(loading: Sequence[str]) -> None:
+    """While ``loading`` tokenizers are on their way: say so, and rerun the page once one is ready.
+    A page calls this only while some are loading, so the timer stops with the last."""
+    if _loader().ready(loading):
+        st.rerun()
+    titles = [PRETRAINED[name].title for name in loading]
+    st.caption(f":material/hourglass_top: Reading {_listed(titles)} ({sum(PRETRAINED[name].n_vocab for name in loading):,} "
+               "tokens): each appears here as soon as it is ready.")
+
+
+def _listed(titles: Sequence[str]) -> str:
+    return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
+
+
+def _unavailable(name: str, error: BpeError) -> None:
+    st.error(f"**{escape_markdown(PRETRAINED[name].title)} is not available:** {escape_markdown(error)}", icon="🛑")
 
 
 def imported() -> tuple[NamedTokenizer, ...]:
