@@ -188,14 +188,22 @@ def machine_busy_seconds() -> float:
     return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
+MARKER_EVERY_WORDS = 6
+"""The session's marker comes back this often: the Train page draws a window of the corpus (200
+tokens around the merge's first place, ``bpe.views.corpus_window``), never all of it, and the
+session checks its own marker in what is drawn, wherever the window falls."""
+
+
 def corpus_for(session: Session) -> str:
-    """A text only this session has: its marker word, and the filler shuffled its own way."""
+    """A text only this session has: the filler, shuffled its own way in the middle, with its marker
+    word every :data:`MARKER_EVERY_WORDS` words."""
     rng = random.Random(session.index)
-    words = FILLER.split()
-    rng.shuffle(words)
-    return (
-        f"{session.marker} {session.marker} says hello. " + FILLER
-        + " ".join(words) + f" {session.marker} again, {session.marker}s everywhere. " + FILLER
+    shuffled = FILLER.split()
+    rng.shuffle(shuffled)
+    words = [f"{session.marker} says hello.", *FILLER.split(), *shuffled, *FILLER.split()]
+    return " ".join(
+        word + (f" {session.marker}" if index % MARKER_EVERY_WORDS == MARKER_EVERY_WORDS - 1 else "")
+        for index, word in enumerate(words)
     )
 
 

@@ -14,12 +14,21 @@ each of ``--questions`` questions:
 * the teacher reveals (the answers' bar chart is read and compared with what the students sent),
   then moves everyone on.
 
+``--kind guess`` asks "Guess the tokens" instead: the teacher's controls (a second session of the
+teacher's browser, as the projector's "Teacher's controls" link opens it) ask each question on a
+phrase of their own, and each student types a guess of 1 to 10 tokens and sends it; the revealed
+histogram is compared with what the students sent.
+
 Targets (exit code 0 only if all are met): every student answers within 10 s of the question
 opening, the teacher's count reaches N within 2 s of the last answer, no answer lost or counted
 twice, and p95 of an answer's round trip (click sent to the page redrawn with "Your answer is in")
 under 1 s.
 
     .venv/bin/python benchmarks/room_load_test.py --students 60 --questions 10
+    .venv/bin/python benchmarks/room_load_test.py --students 60 --questions 10 --kind guess
+
+The adversary's cases (a class behind one address with a flooding client; a client that leaves
+and joins again and again) are ``benchmarks/room_adversary_test.py``.
 """
 
 from __future__ import annotations
@@ -54,8 +63,13 @@ QUESTION_LIMIT_S = 60.0
 
 QUESTION_NO = re.compile(r"question \*\*(\d+)\*\*")
 ANSWERED = re.compile(r"<b>(\d+)</b> of (\d+) answered")
-ANSWER_ROW = re.compile(r'<tr class="bpe-(\w+)"><th scope="row">(\d+)\. .*?</th><td>.*?<b>(\d+)</b>')
+ANSWER_ROW = re.compile(r'<tr class="bpe-(\w+)"><th scope="row">(\d+)\.? .*?</th><td>.*?<b>(\d+)</b>')
+GUESS_ROW = re.compile(r'<tr class="bpe-(\w+)"><th scope="row">(\d+)</th><td>.*?<b>(\d+)</b>')
 REPLICA = re.compile(r"BPE_REPLICA=(\w+)")
+BROWSER_COOKIE = re.compile(r"bpe_lab_browser=([\w-]{22})")
+"""The id the page's one script writes into the browser's cookie (ui/browser.py): a client that
+keeps its cookies, as a browser does, sends it with its next page."""
+MAX_GUESS = 10
 
 
 def shown(client: ProtocolSession) -> str:
@@ -74,15 +88,25 @@ def room_of(client: ProtocolSession) -> dict[str, str]:
 
 
 def tally_shown(client: ProtocolSession) -> dict[int, int]:
-    """``{choice number: answers}`` from the revealed bar chart."""
-    return {int(number): int(count) for _, number, count in ANSWER_ROW.findall(shown(client))}
+    """``{choice number (or count guessed): answers}`` from the revealed bar chart, zeros left out."""
+    page = shown(client)
+    rows = GUESS_ROW.findall(page) or ANSWER_ROW.findall(page)
+    return {int(number): int(count) for _, number, count in rows if int(count)}
 
 
-async def open_page(stack: AsyncExitStack, url: str, query: str) -> tuple[ProtocolSession, str]:
-    """A new browser at ``url`` opening the page with ``query``: its session, and its replica."""
-    cookie = await asyncio.to_thread(page_cookies, url)
+def browser_cookie(client: ProtocolSession, cookie: str) -> str:
+    """``cookie`` with the browser id the page set, as a browser keeps it."""
+    found = BROWSER_COOKIE.search(shown(client))
+    return f"{cookie}; bpe_lab_browser={found.group(1)}" if found else cookie
+
+
+async def open_page(stack: AsyncExitStack, url: str, query: str, cookie: str = "") -> tuple[ProtocolSession, str]:
+    """A browser at ``url`` (a new one, or one holding ``cookie``) opening the page with ``query``:
+    its session, and its replica."""
+    cookie = await asyncio.to_thread(page_cookies, url, cookie=cookie)
     client = await connect(stack, url, cookie, page=PAGE)
     await client.run(query_string=query)
+    client.cookie = browser_cookie(client, cookie)
     found = REPLICA.search(cookie)
     return client, found.group(1) if found else "one process"
 
@@ -139,17 +163,23 @@ async def student_lesson(stack, url: str, code: str, student: Student, lesson: L
             page = shown(client)
             if (found := QUESTION_NO.search(page)) and int(found.group(1)) != number:
                 number, revealed = int(found.group(1)), False
-            if number not in student.picks and "w.room.answer.1" in client.drawn:
+            guessing = "w.room.send_guess" in client.drawn
+            if number not in student.picks and number in lesson.questions and ("w.room.answer.1" in client.drawn or guessing):
                 await asyncio.sleep(rng.uniform(1.0, think_s))
-                choices = sum(1 for key in client.drawn if key.startswith("w.room.answer."))
-                pick = rng.randint(1, choices)
+                if guessing:
+                    pick = rng.randint(1, MAX_GUESS)
+                    tap = ("w.room.send_guess", ("w.room.guess", "int_value", pick))
+                else:
+                    choices = sum(1 for key in client.drawn if key.startswith("w.room.answer."))
+                    pick = rng.randint(1, choices)
+                    tap = (f"w.room.answer.{pick}",)
                 student.picks[number] = pick
-                student.round_trips.append(await client.click(f"w.room.answer.{pick}"))
+                student.round_trips.append(await client.click(*tap))
                 student.answered_at[number] = time.monotonic()
                 if "Your answer is in" not in shown(client):
                     student.errors.append(f"question {number}: no 'Your answer is in' after answering")
                 if student.index % 5 == 0:  # a double tap: the second one must change nothing
-                    await client.click(f"w.room.answer.{rng.randint(1, choices)}")
+                    await client.click(*tap)
             question = lesson.questions.get(number)
             if not revealed and question and question.revealed_at and "merged next" in plain(shown(client)):
                 student.reveal_seen_after.append(time.monotonic() - question.revealed_at)
@@ -163,7 +193,7 @@ async def student_lesson(stack, url: str, code: str, student: Student, lesson: L
 
 
 async def teacher_lesson(stack, url: str, students: list[Student], questions: int, lesson: Lesson,
-                         arrived: list[asyncio.Event]) -> list[str]:
+                         arrived: list[asyncio.Event], kind: str = "merge") -> list[str]:
     errors: list[str] = []
     try:
         client, _ = await open_page(stack, url, LESSON)
@@ -171,8 +201,20 @@ async def teacher_lesson(stack, url: str, students: list[Student], questions: in
         lesson.code = room_of(client)["room"]
         lesson.opened.set()
         await asyncio.gather(*(event.wait() for event in arrived))
+        controls = None
+        if kind == "guess":  # the teacher's controls: the projector's browser, another tab
+            controls, _ = await open_page(stack, url, f"room={lesson.code}&controls=1", cookie=client.cookie)
+            if "w.room.ask" not in controls.drawn:
+                raise AssertionError(f"the controls did not open: {plain(shown(controls))[:160]}")
         for number in range(1, questions + 1):
+            if controls is not None:  # a new round: its number is the room's (the first round was a merge)
+                await controls.click("w.room.ask", ("w.room.phrase", "string_value", f"Question {number}: how many tokens?"))
+                number += 1
             question = Question(number, time.monotonic())
+            while "w.room.reveal" not in client.drawn:  # the projector notices the new round on its own timer
+                fragment, every = timer(client)
+                await asyncio.sleep(every)
+                await client.tick(fragment)
             await lesson.announce(question)
             deadline = time.monotonic() + QUESTION_LIMIT_S
             while (found := ANSWERED.search(shown(client))) is None or int(found.group(1)) < len(students):
@@ -188,7 +230,7 @@ async def teacher_lesson(stack, url: str, students: list[Student], questions: in
             question.tally = tally_shown(client)
             await lesson.announce()
             await asyncio.sleep(3.0)  # the class looks at the chart (and every phone shows it)
-            if number < questions:
+            if number < questions and controls is None:
                 await client.click("w.room.next")
     except Exception as error:  # noqa: BLE001 (reported, and the class is dismissed)
         errors.append(f"teacher: {type(error).__name__}: {str(error)[:160]}")
@@ -205,7 +247,7 @@ async def lesson_run(url: str, args) -> tuple[list[Student], dict[int, Question]
     lesson = Lesson()
     async with AsyncExitStack() as stack:
         arrived = [asyncio.Event() for _ in students]
-        teacher = asyncio.create_task(teacher_lesson(stack, url, students, args.questions, lesson, arrived))
+        teacher = asyncio.create_task(teacher_lesson(stack, url, students, args.questions, lesson, arrived, args.kind))
         await lesson.opened.wait()
         classes = [
             student_lesson(stack, url, lesson.code, student, lesson, event, args.think, random.Random(rng.random()))
@@ -260,6 +302,8 @@ def main() -> int:
     parser.add_argument("--questions", type=int, default=10, help="at most 10 (the Sennrich example's merges)")
     parser.add_argument("--think", type=float, default=5.0, help="longest a student thinks before answering (s)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--kind", choices=("merge", "guess"), default="merge",
+                        help="the questions: Predict the next merge, or Guess the tokens (asked from the teacher's controls)")
     parser.add_argument("--url", help="drive this running scripts/serve.sh instead of starting one")
     args = parser.parse_args()
     if not (1 <= args.students <= 200 and 1 <= args.questions <= 10 and 1 <= args.think <= 8):

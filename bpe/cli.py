@@ -299,11 +299,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             note_bom("--text")
             args.text = args.text[len(BOM):]
         args.run(args)
+        sys.stdout.flush()  # a full disk shows here, where it can be said, not at exit as a traceback
     except (UsageError, BpeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader went away (`... | head`): stop quietly, as other command-line tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _discard_stdout()
         return 1
+    except OSError as error:
+        if error.filename is not None:  # not the output: files by name fail as BpeError already
+            raise
+        _discard_stdout()  # what is left in the buffer can never be written either
+        print(f"error: cannot write the output: {error.strerror} (stdout: `> /dev/full`, a full disk?)", file=sys.stderr)
+        return 2
     return 0
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's own flush at exit has nothing to fail on."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

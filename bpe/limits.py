@@ -44,6 +44,11 @@ for (a second or so for the biggest)."""
 MAX_ENCODE_CHARS = 200_000
 """Most characters the app encodes or walks through at once."""
 
+MAX_FILE_MB = 64
+"""Largest file the command line reads whole (a corpus, a tokenizer file): the pure-Python trainer
+takes hours over a corpus this size, and a device such as /dev/zero never ends. ``encode --file``
+streams instead, with no limit."""
+
 
 def check_corpus_size(text: str) -> str:
     """Return ``text`` if it is within :data:`MAX_CORPUS_CHARS`, else raise a :class:`BpeError`."""
@@ -138,11 +143,36 @@ MAX_NICKNAME_CHARS = 24
 """Longest nickname a student may give (a projector line shows a few of them side by side)."""
 
 MAX_ROOM_SEATS = 500
-"""Most students one room seats: a lecture hall, and a bound on what a flood of joins can store."""
+"""Most students one room seats: a lecture hall (the teacher sets a room's own size up to this)."""
 
-JOIN_ATTEMPTS_PER_MINUTE = 120
-"""Join attempts (right or wrong codes) one client address may make a minute. A class of 60 behind
-one school address, each opening the link twice, stays under it; a script guessing codes does not."""
+DEFAULT_ROOM_SEATS = 100
+"""A new room's size until its teacher changes it: a class of 60 with room to spare (a lecture hall asks for more)."""
+
+SEAT_LAPSE_S = 2 * 60
+"""A seat whose page has not looked at the room for this long is *away*: it keeps its answers, and a
+full room gives its place to a new student (its page polls every 2 s, so only a closed tab, a
+phone asleep or a script that joined and left stops; coming back seats it again)."""
+
+MAX_TOKEN_GUESS = 9_999
+"""Largest token count a student may guess in "Guess the tokens" (a phrase is at most
+:data:`MAX_GUESS_PHRASE_CHARS` characters, so no tokenizer needs more)."""
+
+MAX_GUESS_PHRASE_CHARS = 300
+"""Longest phrase a teacher may ask the class to count tokens of (a projector line or three)."""
+
+# Join attempts (a link opened, a Join pressed), each limited per minute by four budgets, checked
+# in this order; an attempt refused by one is not counted by the next, so a flooding client spends
+# its own budgets, not its classmates'.
+JOIN_ATTEMPTS_PER_SESSION = 12
+"""One browser tab: a student who reloads, leaves and joins again a few times stays under it."""
+JOIN_ATTEMPTS_PER_BROWSER = 20
+"""One browser (its cookie), all its tabs together."""
+JOIN_ATTEMPTS_PER_SEAT_OF_ROOM = 4
+"""A room takes at most this many attempts a minute per seat of its size (a class of 60 opening the
+link twice and joining: 180 of 240; a room size of 60 never takes 500 joins a minute)."""
+JOIN_ATTEMPTS_PER_MINUTE = 300
+"""One network address: a school's NAT with a few classes joining at once (60 students: about 120);
+a script guessing codes at this rate needs years to find a room."""
 
 ROOMS_PER_MINUTE = 10
 """Rooms one client address may open a minute (each is a few kB held for two hours)."""

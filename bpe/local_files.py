@@ -20,6 +20,7 @@ from typing import BinaryIO
 
 from .corpus import decode_text_file, unreadable
 from .errors import BpeError
+from .limits import MAX_FILE_MB
 
 StrPath = str | os.PathLike[str]
 """A path as `open` takes it."""
@@ -37,13 +38,21 @@ def open_binary(path: StrPath) -> BinaryIO:
         raise unreadable(os.fspath(path), error) from None
 
 
-def read_file(path: StrPath) -> bytes:
-    """A file's bytes; a missing or unreadable file is a :class:`BpeError` that names it."""
+def read_file(path: StrPath, *, limit_mb: int = MAX_FILE_MB) -> bytes:
+    """A file's bytes; a missing or unreadable file, or one over ``limit_mb`` MiB, is a
+    :class:`BpeError` that names it (read no further than the limit: /dev/zero never ends)."""
+    limit = limit_mb * 2**20
     with open_binary(path) as file:
         try:
-            return file.read()
+            data = file.read(limit + 1)
         except OSError as error:  # it opened, yet reading failed (a device, /proc/self/mem, a disk error)
             raise unreadable(os.fspath(path), error) from None
+    if len(data) > limit:
+        raise BpeError(
+            f"{os.fspath(path)} is over {limit_mb:,} MiB, the most a file read whole may hold (a device such as "
+            "/dev/zero never ends): use a shorter file, or `encode --file`, which streams"
+        )
+    return data
 
 
 def read_text(path: StrPath) -> str:

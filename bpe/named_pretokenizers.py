@@ -170,7 +170,7 @@ PRETOKENIZERS: MappingProxyType[str, NamedPretokenizer] = MappingProxyType({entr
         "SentencePiece's: spaces become ▁ starting each word, pieces never mix scripts or letters with digits, "
         "16 characters at most (char unit only)",
         splitter=sentencepiece_split.split_sentence, normalization=SENTENCEPIECE_SPACES,
-        piece_rule=sentencepiece_split.is_valid_piece, reserved_tokens=("<unk>", "<s>", "</s>"),
+        piece_rule=sentencepiece_split.is_valid_piece, reserved_tokens=sentencepiece_split.SPECIAL_PIECES,
         unknown_token="<unk>", char_unit_only=True, base_by_frequency=True,
     ),
 )})

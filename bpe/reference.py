@@ -17,8 +17,8 @@ pairs with :func:`merge` itself (it shows what this code does; the fast loops ha
 
 Left out: speed (``bpe.trainer``), special tokens and the split around them (``bpe.pretokenize``),
 the end-of-word marker glued to the last symbol (``attached``), the trace's bookkeeping, and
-SentencePiece's shortcut of looking for the best pair among its "active" pairs only (with fewer
-than 1,000 pairs, as in the tests' corpora, every pair is active: ``bpe.active_symbols``).
+SentencePiece's candidates that no longer occur (a run asked for more pieces than its corpus holds:
+``bpe.sentencepiece_choice``).
 """
 
 from __future__ import annotations

@@ -11,14 +11,17 @@ defaults) does to text before BPE, read from its source (``normalizer.cc``, ``tr
 * :func:`split_sentence`: the pieces no merge may cross. A ``▁`` starts a new word; two
   neighbouring characters of different Unicode scripts (SentencePiece's own table,
   :mod:`bpe.sentencepiece_scripts`; Hiragana and Katakana count as Han, digits as ``Common``,
-  so "a1" splits but "1." does not) are never in one piece; a tab, NUL, U+2585 or space is never
-  in a piece at all, so it is a gap (encoded, never trained on, outside the vocabulary).
+  so "a1" splits but "1." does not) are never in one piece; U+001F (SentencePiece's pre-tokenization
+  boundary), NUL, U+2585 or a space is never in a piece at all, so it is a gap (encoded, never
+  trained on, outside the vocabulary). A tab is a ``Common`` character like any other: it merges
+  (``▁\\t``, ``\\t€``), as SentencePiece 0.2.3 merges it.
 * :func:`is_valid_piece`: the full rule for a merged piece, which a split alone cannot express:
   at most :data:`MAX_PIECE_CHARS` characters, and a combining mark takes the script of the
   character before it *in the piece* (so ``e\\u0301`` and ``\\u0301α`` are pieces, ``e\\u0301α``
   is not). The trainer asks it before counting a pair.
 * :func:`training_sentences`: the trainer reads the corpus a line at a time; empty lines, lines
-  over :data:`MAX_SENTENCE_BYTES` bytes and lines holding U+2585 are skipped, as SentencePiece does.
+  over :data:`MAX_SENTENCE_BYTES` bytes and lines holding U+2585 are skipped, as SentencePiece does,
+  and the special pieces' names typed in the text (``<unk>``, ``<s>``, ``</s>``) become a boundary.
 
     >>> normalize_sentence("  Hello   world ")
     '▁Hello▁world'
@@ -50,8 +53,14 @@ MAX_SENTENCE_BYTES = 4192
 """``max_sentence_length``'s default: longer lines are skipped when training."""
 UNKNOWN_CHAR = "\u2585"
 """SentencePiece's stand-in for an unknown character: lines holding it are skipped in training."""
-NEVER_IN_A_PIECE = frozenset("\t\x00 " + UNKNOWN_CHAR)
-"""Characters no piece may hold (tab marks a boundary inside SentencePiece)."""
+BOUNDARY = "\x1f"
+"""SentencePiece's pre-tokenization boundary (``kPretokenizationBoundaryChar``, U+001F; a tab in
+releases up to 0.2.1): counted, but never part of the alphabet or of a piece, so in the text it is a gap."""
+NEVER_IN_A_PIECE = frozenset(BOUNDARY + "\x00 " + UNKNOWN_CHAR)
+"""Characters no piece may hold (``IsValidSentencePiece``), and so none of the alphabet holds."""
+SPECIAL_PIECES = ("<unk>", "<s>", "</s>")
+"""The pieces every model has; typed in a training line, each becomes a :data:`BOUNDARY`."""
+_SPECIAL_NAMES = regex.compile("|".join(map(regex.escape, SPECIAL_PIECES)))
 _SPACES = regex.compile(" +")
 _KANA_AS_HAN = frozenset({"Hiragana", "Katakana"})
 _CHOONPU = "\u30fc"  # the Katakana long vowel mark: SentencePiece counts it as Han too
@@ -78,7 +87,8 @@ def training_sentences(text: str) -> list[str]:
     for line in text.split("\n"):
         if not line or len(line.encode("utf-8", "surrogatepass")) > MAX_SENTENCE_BYTES or UNKNOWN_CHAR in line:
             continue
-        normalized = normalize_sentence(line)
+        # subtle: SentencePiece replaces them after normalizing, leftmost first (its PrefixMatcher)
+        normalized = _SPECIAL_NAMES.sub(BOUNDARY, normalize_sentence(line))
         if normalized:
             sentences.append(normalized)
     return sentences
@@ -90,7 +100,7 @@ def _script(char: str) -> str:
     return "Han" if script in _KANA_AS_HAN or char == _CHOONPU else script
 
 
-_ASCII_PIECES = regex.compile("\u2581?(?:[A-Za-z]+|[^A-Za-z\t\x00 \u2581\x80-\U0010ffff]+)|\u2581|[\t\x00 ]")
+_ASCII_PIECES = regex.compile("\u2581?(?:[A-Za-z]+|[^A-Za-z\x1f\x00 \u2581\x80-\U0010ffff]+)|\u2581|[\x1f\x00 ]")
 """The same cuts on ASCII text, where letters are Latin and everything else Common (4x faster)."""
 
 

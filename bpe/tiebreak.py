@@ -52,22 +52,6 @@ class TieContext:
 
 
 @dataclass(frozen=True)
-class ActiveSymbols:
-    """SentencePiece's shortcut: look for the best pair among a few "active" ones only.
-
-    Every ``refresh_every`` merges the active set becomes the most frequent pairs, at least
-    ``min_size`` of them or ``top_ratio`` of every symbol known (characters included), whichever is
-    more (all pairs if there are fewer); pairs a merge creates join it at once. Between refreshes a
-    pair left out is never chosen, even when it has become the most frequent. Read from
-    ``bpe_model_trainer.cc`` (``UpdateActiveSymbols``); :mod:`bpe.active_symbols` replays it.
-    """
-
-    refresh_every: int = 100
-    min_size: int = 1000
-    top_ratio: float = 0.05
-
-
-@dataclass(frozen=True)
 class TieBreakRule:
     name: str
     summary: str
@@ -86,8 +70,9 @@ class TieBreakRule:
     contrast: str = "first-seen"
     """The rule a lesson sets beside this one (Compare's run diff opens on it): one that breaks
     ties differently on the classic examples, so the two runs visibly part."""
-    active_symbols: ActiveSymbols | None = None
-    """Choose among an active set of pairs only (SentencePiece); ``None``: among all pairs."""
+    sentencepiece_candidates: bool = False
+    """Keep SentencePiece's candidates (:mod:`bpe.sentencepiece_choice`): a pair spelling a piece made
+    already is dropped, never merged, and pairs that no longer occur stay candidates at count 0."""
     min_frequency: int | None = None
     """The minimum frequency the trainer it reproduces uses, when a run does not set one."""
 
@@ -226,10 +211,10 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
         ),
         TieBreakRule(
             "sentencepiece",
-            "the shorter merged piece, then the first in code point order; only among SentencePiece's "
-            "active pairs (the most frequent ones, refreshed every 100 merges)",
+            "the shorter merged piece, then the first in code point order; a pair spelling a piece "
+            "made already is never merged",
             "SentencePiece's BPE trainer (google/sentencepiece)",
-            key=_sentencepiece_key, why=_why_sentencepiece, active_symbols=ActiveSymbols(),
+            key=_sentencepiece_key, why=_why_sentencepiece, sentencepiece_candidates=True,
             min_frequency=0, contrast="lexicographic-max",
         ),
     )

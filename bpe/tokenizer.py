@@ -56,15 +56,6 @@ class ChunkWalk:
         return self.merges[-1].ids_after if self.merges else self.initial
 
 
-def _checked_settings(*, unit: str, pretokenizer: str, specials_in_text: str) -> Pretokenizer:
-    """The parsed pre-tokenizer, after refusing an unknown unit or ``specials_in_text``."""
-    if unit not in UNITS:
-        raise FormatError(f"unknown unit {unit!r}: use 'byte' or 'char'")
-    if specials_in_text not in SPECIAL_DEFAULTS:
-        raise FormatError(f"unknown specials_in_text {specials_in_text!r}: use one of {', '.join(SPECIAL_DEFAULTS)}")
-    return Pretokenizer.parse(pretokenizer)
-
-
 class Tokenizer:
     """A BPE tokenizer: base symbols, ranked merges and special tokens."""
 
@@ -92,13 +83,14 @@ class Tokenizer:
         without either. ``whole_only`` (``id -> bytes``) are tokens no merge makes, which a chunk
         spelled exactly like one becomes (tiktoken's lookup; see :func:`~bpe.token_table.build_table`).
         """
-        parsed = _checked_settings(unit=unit, pretokenizer=pretokenizer, specials_in_text=specials_in_text)
+        if unit not in UNITS:  # before build_table, whose checks assume a known unit
+            raise FormatError(f"unknown unit {unit!r}: use 'byte' or 'char'")
         table = build_table(
             unit=unit, base=base, merges=merges, special_tokens=dict(special_tokens or {}), end_of_word=end_of_word,
             fallback_bytes=fallback_bytes, whole_only=whole_only,
         )
-        self._adopt(table, unit=unit, pretokenizer=parsed, end_of_word=end_of_word, name=name, specials_in_text=specials_in_text,
-                    unknown_token=unknown_token, whole_only_ids=tuple(whole_only or ()))
+        self._adopt(table, unit=unit, pretokenizer=pretokenizer, end_of_word=end_of_word, name=name,
+                    specials_in_text=specials_in_text, unknown_token=unknown_token)
 
     @classmethod
     def from_table(
@@ -106,27 +98,30 @@ class Tokenizer:
         unknown_token: str | None = None,
     ) -> "Tokenizer":
         """A tokenizer without an end-of-word marker on a ``table`` checked before (e.g. :func:`~bpe.spelled_table.spelled_table`'s)."""
-        parsed = _checked_settings(unit=unit, pretokenizer=pretokenizer, specials_in_text=specials_in_text)
-        order = list(table.tokens)  # base, merged, whole-only, special, byte fallback (the table's order)
         tokenizer = cls.__new__(cls)
-        tokenizer._adopt(table, unit=unit, pretokenizer=parsed, end_of_word=None, name=name, specials_in_text=specials_in_text, unknown_token=unknown_token,
-                         whole_only_ids=tuple(order[table.base_count + len(table.merges):len(order) - len(table.special_tokens) - len(table.fallback_ids)]))
+        tokenizer._adopt(table, unit=unit, pretokenizer=pretokenizer, end_of_word=None, name=name, specials_in_text=specials_in_text,
+                         unknown_token=unknown_token)
         return tokenizer
 
     def _adopt(
-        self, table: TokenTable, *, unit: str, pretokenizer: Pretokenizer, end_of_word: str | None, name: str,
-        specials_in_text: str, unknown_token: str | None, whole_only_ids: tuple[int, ...],
+        self, table: TokenTable, *, unit: str, pretokenizer: str, end_of_word: str | None, name: str, specials_in_text: str,
+        unknown_token: str | None,
     ) -> None:
         """Take ``table`` as this tokenizer's, with the settings a table does not hold."""
+        if unit not in UNITS:
+            raise FormatError(f"unknown unit {unit!r}: use 'byte' or 'char'")
+        if specials_in_text not in SPECIAL_DEFAULTS:
+            raise FormatError(f"unknown specials_in_text {specials_in_text!r}: use one of {', '.join(SPECIAL_DEFAULTS)}")
         if unknown_token is not None and unknown_token not in table.special_tokens:
             raise FormatError(f"the unknown token {unknown_token!r} must be one of the special tokens")
         self.unit = unit
         self.name = name
-        self.pretokenizer = pretokenizer
+        self.pretokenizer = Pretokenizer.parse(pretokenizer)
         self.specials_in_text = specials_in_text
         self.unknown_token = unknown_token
         self._unknown_id = None if unknown_token is None else table.special_tokens[unknown_token]
-        self._whole_only_ids = whole_only_ids
+        order = list(table.tokens)  # base, merged, whole-only, special, byte fallback: the table's order
+        self._whole_only_ids = tuple(order[table.base_count + len(table.merges):len(order) - len(table.special_tokens) - len(table.fallback_ids)])
         self.end_of_word = end_of_word
         self.end_of_word_mode = table.end_of_word_mode
         self.special_tokens: dict[str, int] = table.special_tokens
@@ -231,9 +226,8 @@ class Tokenizer:
         Lone surrogates (text that is not valid Unicode) are read as U+FFFD, as tiktoken reads them
         (:mod:`bpe.surrogates`); so are they by every other encode and by training.
         """
-        text = replace_lone_surrogates(text)
         ids: list[int] = []
-        for piece, is_special in self._split_special(self.pretokenizer.normalize(text), allowed_special, disallowed_special):
+        for piece, is_special in self._split_special(self._read(text), allowed_special, disallowed_special):
             if is_special:
                 ids.append(self.special_tokens[piece])
             else:
@@ -248,7 +242,12 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating special-token text as plain text (lone surrogates as U+FFFD)."""
-        return self._one_unknown_per_run(self._encode_unicode(self.pretokenizer.normalize(replace_lone_surrogates(text))))
+        return self._one_unknown_per_run(self._encode_unicode(self._read(text)))
+
+    def _read(self, text: str) -> str:
+        """``text`` as its owner reads it: normalized, then surrogate pairs joined and lone ones U+FFFD (Qwen
+        normalizes before tiktoken joins a pair: U+1D15E as two code units stays, not NFC's two characters)."""
+        return replace_lone_surrogates(self.pretokenizer.normalize(text))
 
     def _encode_unicode(self, text: str) -> list[int]:
         """:meth:`encode_ordinary` of text known to be valid Unicode and normalized (no check: it costs a copy)."""
@@ -271,8 +270,7 @@ class Tokenizer:
     ) -> list[ChunkWalk]:
         """Like :meth:`encode`, but returns every chunk with each merge applied to it, in order."""
         walks: list[ChunkWalk] = []
-        text = self.pretokenizer.normalize(replace_lone_surrogates(text))
-        for piece, is_special in self._split_special(text, allowed_special, disallowed_special):
+        for piece, is_special in self._split_special(self._read(text), allowed_special, disallowed_special):
             if is_special:
                 walks.append(ChunkWalk(piece, "special", (self.special_tokens[piece],), ()))
                 continue

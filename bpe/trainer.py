@@ -27,8 +27,8 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
-from .active_symbols import ActivePairs
 from .collector import collector_paused
+from .sentencepiece_choice import SentencePieceChoice
 from .corpus import Corpus
 from .end_of_word import mark_word, marker_ids
 from .first_seen import FirstSeenIndex
@@ -105,12 +105,12 @@ def train(
         if stop:
             stop_reason, stop_detail = stop
             break
-        if run.active is None:
+        if run.choice is None:
             best, tie_count, tied, top, top_counts = _ranking(run.counts, settings)  # read before the merge
-        else:  # SentencePiece chooses among its active pairs only, pairs that no longer occur included
-            chosen = run.active.choose(settings.max_ties)
+        else:  # SentencePiece's candidates: respellings dropped, pairs that no longer occur included
+            chosen = run.choice.choose(settings.max_ties)
             if chosen is None or chosen[0] < settings.min_frequency:
-                stop_reason, stop_detail = _no_active_pair(chosen, settings.min_frequency)
+                stop_reason, stop_detail = _no_sentencepiece_pair(chosen, settings.min_frequency)
                 break
             best, tie_count, tied = chosen
             top, top_counts = _ranking(run.counts, settings)[3:] if run.counts else ((), ())
@@ -146,8 +146,8 @@ def _stop_early(run: "_Run", min_frequency: int, deadline: float | None, time_li
     """``(stop reason, detail)`` if training must stop before the next merge, else ``None``."""
     if deadline is not None and time.perf_counter() > deadline:
         return STOP_TIME_LIMIT, f"stopped after the time limit of {time_limit_s:g} s"
-    if run.active is not None:
-        return None  # the active pairs decide (ActivePairs.choose)
+    if run.choice is not None:
+        return None  # SentencePiece's candidates decide (SentencePieceChoice.choose)
     if not run.counts:
         return STOP_NO_PAIRS, (
             "no pair of adjacent tokens is left: every word is a single token"
@@ -162,16 +162,16 @@ def _stop_early(run: "_Run", min_frequency: int, deadline: float | None, time_li
     return None
 
 
-def _no_active_pair(chosen: tuple | None, min_frequency: int) -> tuple[str, str]:
+def _no_sentencepiece_pair(chosen: tuple | None, min_frequency: int) -> tuple[str, str]:
     if chosen is None:
         return STOP_NO_PAIRS, "no pair is left to merge, not even one that no longer occurs"
     if chosen[0] == 0:
         return STOP_NO_PAIRS, (
-            "no active pair occurs any more; SentencePiece would go on merging pairs that no longer occur "
+            "no pair occurs any more; SentencePiece would go on merging pairs that no longer occur "
             "(minimum frequency 0)"
         )
     return STOP_MIN_FREQUENCY, (
-        f"the most frequent active pair occurs {chosen[0]} times, below the minimum frequency {min_frequency}"
+        f"the most frequent pair occurs {chosen[0]} times, below the minimum frequency {min_frequency}"
     )
 
 
@@ -269,9 +269,9 @@ class _Run:
         self.rule_key = rule.key(TieContext(self.sort_bytes, self.hf_rank, settings.unit, locate))
         keys = self.first_seen.keys if self.first_seen else _KeysOnDemand(self.rule_key)
         self.counts = PairCounts(counts, keys=keys, greatest_wins=rule.greatest_wins)
-        self.active = None if rule.active_symbols is None else ActivePairs(
-            rule.active_symbols, self.counts, characters=len(base), spelling=self._spelling,
-        )
+        self.choice = SentencePieceChoice(
+            self.counts, spelling=self._spelling, key=self.rule_key,
+        ) if rule.sentencepiece_candidates else None
 
     def _spelling(self, pair: Pair) -> bytes:
         return self.sort_bytes[pair[0]] + self.sort_bytes[pair[1]]
@@ -301,8 +301,8 @@ class _Run:
             still_counted = lambda p: counted.get(p, 0) + deltas.get(p, 0) > 0  # noqa: E731
             new_keys = self.first_seen.rekey(rewritten, created, still_counted)
         self.counts.apply(deltas, new_keys)
-        if self.active is not None:
-            self.active.merged(pair, new_id, deltas)
+        if self.choice is not None:
+            self.choice.merged(pair, deltas)
         return new_id, len(rewritten)
 
     def verify(self, step: int) -> None:

@@ -81,6 +81,9 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
     """The text's tokens and their ids (merge by merge with PageDown / PageUp), then each chunk's
     walkthrough. ``anchor``: what the tokenizer comes from, ``(object, detail)``, to cache the encode on."""
     mode = SPECIAL_MODE.get()
+    if not text:
+        st.info("Nothing to encode yet: type or paste a text in the box above.", icon="✍️")
+        return []
     if len(text) > MAX_ENCODE_CHARS:
         st.error(
             f"**Cannot encode this text:** it has {len(text):,} characters, over the limit of "

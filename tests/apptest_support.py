@@ -33,8 +33,12 @@ def unescape_markdown(text: str) -> str:
 
 
 def plain(markup: str) -> str:
-    """The text a reader sees: tags dropped, entities decoded."""
-    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+    """The text a reader sees: scripts and tags dropped, entities decoded.
+
+    >>> plain('<script>document.cookie = "a=b";</script><b>x &amp; y</b>')
+    'x & y'
+    """
+    return html.unescape(re.sub(r"<[^>]+>", "", re.sub(r"<script\b.*?</script>", "", markup, flags=re.S)))
 
 
 def html_with(at: AppTest, marker: str) -> str:

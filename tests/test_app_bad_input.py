@@ -234,6 +234,33 @@ def test_special_token_text_when_disallowed_is_an_error_and_the_text_is_kept():
     assert at.text_area(key="w.encode_text").value == typed
 
 
+@pytest.mark.parametrize("how", ["emptied", "link-text-only", "link-preset-and-text"])
+def test_an_empty_text_to_encode_says_so_instead_of_an_exception(how):
+    if how == "emptied":
+        at = open_page(ENCODE, preset="sennrich")
+        at.text_area(key="w.encode_text").set_value("").run()
+    else:
+        at = open_page(ENCODE, text="", **({"preset": "sennrich"} if how == "link-preset-and-text" else {}))
+    assert not at.exception
+    assert [info.value for info in at.info] == ["Nothing to encode yet: type or paste a text in the box above."]
+    assert at.text_area(key="w.encode_text").value == ""
+    at.text_input(key="w.decode_ids").set_value("108, 111").run()  # the rest of the page still works
+    assert not at.exception
+
+
+def test_blank_html_draws_nothing_where_st_html_would_raise():
+    def script():
+        from ui.render import show_html
+
+        show_html("")
+        show_html(" \n ")
+        show_html("<p>drawn</p>")
+
+    at = AppTest.from_function(script, default_timeout=30).run()
+    assert not at.exception
+    assert [element.value for element in at.html] == ["<p>drawn</p>"]
+
+
 def test_encoding_text_over_the_encode_limit_is_an_error_and_the_text_is_kept():
     at = open_page(ENCODE, preset="sennrich")
     typed = "low " * (MAX_ENCODE_CHARS // 4 + 1)

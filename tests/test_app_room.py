@@ -13,8 +13,10 @@ import re
 
 import pytest
 
+import bpe.teaching.room_seats
+import ui.browser
 import ui.classroom
-from bpe.limits import JOIN_ATTEMPTS_PER_MINUTE, MAX_NICKNAME_CHARS
+from bpe.limits import JOIN_ATTEMPTS_PER_BROWSER, JOIN_ATTEMPTS_PER_MINUTE, MAX_NICKNAME_CHARS
 from bpe.teaching.room import REVEALED
 from ui.classroom import MEMBERSHIP, room_store
 from ui.redis_room_store import RedisRoomStore
@@ -24,6 +26,8 @@ from .app_server import free_port
 
 QUIZ = "pages/4_Predict_the_next_merge.py"
 HOSTILE = "<svg onload=alert(1)>"
+FLOODER = "F" * 22
+"""A browser id as its cookie holds it."""
 """Within the 24 characters a nickname keeps, so all of it reaches the page."""
 
 
@@ -35,8 +39,13 @@ def everything(at) -> str:
     return "\n".join(parts)
 
 
+COOKIE_SCRIPT = re.compile(r'<script>document\.cookie = "bpe_lab_browser=[\w-]{22}; [^"<]*";</script>')
+"""The one script the page draws: a browser without the cookie gets its id (ui/browser.py)."""
+
+
 def raw_html(at) -> str:
-    return "\n".join(element.value for element in at.html)
+    """The page's HTML elements, less the cookie script (checked once, in its own test)."""
+    return "\n".join(element.value for element in at.html if not COOKIE_SCRIPT.fullmatch(element.value))
 
 
 def button(at, key: str):
@@ -82,8 +91,10 @@ def test_the_teacher_opens_a_room_with_its_code_qr_code_and_a_link_without_the_t
     qr = re.search(r'<img class="bpe-qr" src="(data:image/svg\+xml[^"]+)"', shown)
     assert qr and "teacher" not in html.unescape(qr.group(1)) and "teacher" not in link
     token = at.session_state[MEMBERSHIP.key].token
-    assert token not in shown  # the projector never shows the key (it is in the teacher controls only)
-    assert dict(at.query_params) == {"room": code, "teacher": token}
+    assert token not in shown and token not in everything(at)  # the projector never shows the key
+    assert dict(at.query_params) == {"room": code}  # nor its address bar
+    controls = [b for b in at.get("link_button") if "controls" in b.proto.url]
+    assert [b.proto.url for b in controls] == [f"?room={code}&controls=1"]  # its way to the controls holds no key
     assert "Question 1: After 1 merge, which pair does merge 2 join?" in at.title[0].value
     assert "0 joined" in everything(at)
 
@@ -97,7 +108,7 @@ def test_students_join_answer_once_and_the_teacher_sees_the_count_and_then_the_r
 
     labelled(ana, r"'a' \+ 'b'").click().run()
     assert "Your answer is in" in everything(ana)
-    assert answer_keys(ana) == [] and "'a' + 'b' ✓ your answer" in everything(ana)  # nothing left to press
+    assert answer_keys(ana) == [] and "'a' + 'b' ◀ your answer" in everything(ana)  # nothing left to press
     labelled(bo, r"'aa' \+ 'a'").click().run()
     teacher.run()
     assert "2 joined" in everything(teacher) and "2 of 2 answered" in everything(teacher)
@@ -111,7 +122,8 @@ def test_students_join_answer_once_and_the_teacher_sees_the_count_and_then_the_r
     ana.run()
     bo.run()
     assert "Right: 'a' + 'b' occurs 2 times" in everything(ana) and "merged next" in everything(ana)
-    assert "Right count, but the tie-break picks" in everything(bo)
+    assert "'a' + 'b' ◀ merged next ✓ your answer" in everything(ana)
+    assert "Right count, but the tie-break picks" in everything(bo) and "'aa' + 'a' ⚖ your answer" in everything(bo)
 
     button(teacher, "w.room.next").click().run()
     ana.run()
@@ -133,7 +145,8 @@ def test_every_phone_numbers_the_answers_as_the_projector_does_whatever_order_th
             labels = [unescape_markdown(b.label) for b in phone.button if b.key and b.key.startswith("w.room.answer.")]
             assert labels == [f"{number}. {label}" for number, label in enumerate(shown, start=1)]
         orders.add(tuple(shown))
-        button(teacher, "w.room.close").click().run()
+        button(teacher, "w.room.end").click().run()
+        button(teacher, "w.room.end").click().run()  # Esc twice closes
     assert len(orders) > 1
 
 
@@ -144,7 +157,7 @@ def test_a_students_reload_comes_back_to_the_same_question_with_its_answer():
     seat = ana.query_params["student"]
     again = open_page(QUIZ, room=code, student=seat)  # a new session: the replica died, or the phone reloaded
     assert "Your answer is in" in everything(again) and "Ana" in everything(again)
-    assert answer_keys(again) == [] and "'a' + 'b' ✓ your answer" in everything(again)
+    assert answer_keys(again) == [] and "'a' + 'b' ◀ your answer" in everything(again)
 
 
 def test_join_pressed_before_the_address_bar_took_the_pages_rewrite_still_seats_the_student():
@@ -198,20 +211,34 @@ def test_hostile_and_overlong_nicknames_are_cut_and_shown_as_text():
 
 
 def test_join_attempts_past_the_limit_get_a_clear_message(monkeypatch):
-    monkeypatch.setattr(ui.classroom, "JOIN_ATTEMPTS_PER_MINUTE", 3)
+    monkeypatch.setattr(bpe.teaching.room_seats, "JOIN_ATTEMPTS_PER_MINUTE", 3)
     teacher, code = teacher_opens_room()
-    for _ in range(3):
+    for _ in range(3):  # each a new browser: only the address's budget is shared
         assert "Join class room" in everything(open_page(QUIZ, room=code))
     refused = open_page(QUIZ, room=code)
     assert "Too many attempts to join a class room from your network" in everything(refused)
     assert not [w for w in refused.text_input if w.key == "w.room.nickname"] and refused.button(key="w.quiz.answer.1")
-    assert JOIN_ATTEMPTS_PER_MINUTE == 120
+    assert JOIN_ATTEMPTS_PER_MINUTE == 300
+
+
+def test_one_browser_opening_the_join_link_again_and_again_is_slowed_and_its_class_is_not(monkeypatch):
+    teacher, code = teacher_opens_room()
+    monkeypatch.setattr(ui.browser, "cookie_id", lambda: FLOODER)
+    outcomes = ["joined" if "Join class room" in everything(page) else "slowed" if
+                "Too many attempts to join from this browser" in everything(page) else "?"
+                for page in (open_page(QUIZ, room=code) for _ in range(JOIN_ATTEMPTS_PER_BROWSER + 3))]
+    assert outcomes == ["joined"] * JOIN_ATTEMPTS_PER_BROWSER + ["slowed"] * 3
+    monkeypatch.setattr(ui.browser, "cookie_id", lambda: None)  # a classmate behind the same address
+    assert "Join class room" in everything(open_page(QUIZ, room=code))
 
 
 def test_a_closed_room_tells_its_students_and_they_carry_on_alone():
     teacher, code = teacher_opens_room()
     ana = student_joins(code, "Ana")
-    button(teacher, "w.room.close").click().run()
+    button(teacher, "w.room.end").click().run()
+    assert room_store().view(code).room.phase != "closed"  # one Esc asks
+    assert f"Press Esc again to close room {code} for everyone" in [b.label for b in teacher.button]
+    button(teacher, "w.room.end").click().run()
     assert f"Room {code} is closed" in everything(teacher) and teacher.session_state[MEMBERSHIP.key] is None
     ana.run()
     assert f"The teacher closed room {code}" in everything(ana) and ana.button(key="w.quiz.answer.1")

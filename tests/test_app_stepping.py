@@ -63,3 +63,14 @@ def test_the_encode_page_walks_the_text_one_merge_at_a_time_on_pagedown_and_back
     for _ in range(9):
         at.button(key="w.walk.next").click().run()
     assert not [e for e in at.html if "bpe-walk-line" in e.value]  # the last merge: back to the tokens and their ids
+
+
+def test_a_page_switch_from_the_sidebar_keeps_the_example_the_step_and_presenter_mode():
+    at = open_page(TRAIN, preset="sennrich", tie="hf", step="3", present="1")
+    assert (at.session_state["bpe.lab"].source, at.session_state["bpe.lab"].step) == ("sennrich", 3)
+    at.query_params.clear()  # a sidebar page link sends an empty query string
+    at.switch_page(ENCODE).run()
+    lab = at.session_state["bpe.lab"]
+    assert not at.exception
+    assert (lab.source, lab.tie_break, lab.step, at.session_state["bpe.present"]) == ("sennrich", "hf", 3, True)
+    assert (at.query_params["step"], at.query_params["preset"]) == ("3", "sennrich")  # written back

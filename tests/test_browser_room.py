@@ -7,12 +7,18 @@ tests/test_room_stores.py runs every store test on both stores, and tests/test_a
 teacher and students as sessions of one process, which fails if each session had a store of its own).
 
 The lesson: the teacher opens a room; the students join (one nickname is HTML, shown as text);
-two answer (one taps twice); Redis is stopped mid-question (every page says so in one line and
-the quiz goes on alone) and started again (the room and both answers are back, without a click);
-the third answers; the teacher's count reaches 3 without a click; a reloaded phone shows its one
-answer; PageDown reveals the chart on the projector and on every phone; a guessed teacher link
-gets no control; PageDown moves every phone on. axe-core audits every view; with
-``--screenshots`` the projector and a phone are saved in test-artifacts/.
+two answer (one taps twice); Redis is stopped mid-question (every page says so in one line; the
+projector is the quiz alone meanwhile, the third phone keeps its question and keeps the tap it
+gets) and started again (the room and both answers are back, and the kept tap is sent, without a
+click); the teacher's count reaches 3 without a click; a reloaded phone shows its one answer;
+PageDown reveals the chart on the projector and a verdict on every phone; a guessed teacher link
+gets no control; PageDown moves every phone on. Then "Guess the tokens": the teacher opens the
+controls in a new tab (from the projector, by a link without a key) and makes a teacher link for
+a phone; two more phones join; the controls ask about a Why card's phrase; five phones guess;
+PageDown reveals the histogram and the chips; Esc twice closes the room. Every projected view's
+address, title, links and HTML are read for the teacher key at each step, before, during and after
+closing. axe-core audits every view; with ``--screenshots`` the projector and a phone are saved at
+each step in test-artifacts/.
 
 Waits are on content (Playwright's ``expect``), never on time.
 """
@@ -118,6 +124,14 @@ def unreachable(page):
     return page.get_by_text(re.compile(r"Class room \w{6} cannot be reached just now"))
 
 
+def holds_no_key(page, keys: list[str]) -> None:
+    """The projected page: its address, title, every link and its whole HTML hold no teacher key."""
+    page.wait_for_load_state()
+    shown = " ".join([page.url, page.title(), page.content(),
+                      *page.locator("a[href]").evaluate_all("links => links.map(link => link.href)")])
+    assert "teacher=" not in shown and not [key for key in keys if key in shown]
+
+
 def test_a_class_answers_on_phones_and_the_projector_shows_the_room(setup, browsers, picture):
     teacher = browsers.open(PROJECTOR, 0)
     teacher.goto(f"{setup.url}/Predict_the_next_merge?preset=wikipedia&step=1&present=1")
@@ -125,11 +139,13 @@ def test_a_class_answers_on_phones_and_the_projector_shows_the_room(setup, brows
     expect(teacher.get_by_role("button", name="Reveal the answers")).to_be_visible()
     # The address bar takes the room's link a moment after the page is drawn (a loaded machine showed
     # the Reveal button first): wait for it rather than read it once.
-    expect(teacher).to_have_url(re.compile(r"room=\w{6}.*teacher=|teacher=.*room=\w{6}"))
+    expect(teacher).to_have_url(re.compile(r"room=\w{6}"))
     code = re.search(r"room=(\w{6})", teacher.url).group(1)
     link = teacher.locator(".bpe-room-link")
     expect(link).to_have_text(f"{setup.url}/Predict_the_next_merge?room={code}")
     expect(teacher.locator("img.bpe-qr")).to_be_visible()
+    holds_no_key(teacher, [])
+    assert 0 <= teacher.locator("h1").bounding_box()["y"] < 60  # opened at its top, not scrolled down to "Start"
     audit(teacher, "teacher, asking")
 
     students = []
@@ -160,18 +176,22 @@ def test_a_class_answers_on_phones_and_the_projector_shows_the_room(setup, brows
         setup.redis.stop()
         for page in (teacher, cy):
             expect(unreachable(page)).to_be_visible()
-            expect(page.get_by_role("button", name="Show the answer")).to_be_visible()  # the quiz, alone
+        expect(teacher.get_by_role("button", name="Show the answer")).to_be_visible()  # the projector: the quiz alone
+        expect(cy.get_by_text("A tap is kept on this phone")).to_be_visible()  # the phone keeps its question
+        expect(cy.get_by_role("button", name="Show the answer")).to_have_count(0)
+        answer_button(cy, "'a' + 'c'").click()
+        expect(cy.get_by_text("your answer is kept on this page")).to_be_visible()
         setup.redis.start()
-        expect(counts(teacher)).to_contain_text("2 of 3 answered")
-        expect(cy.get_by_text("2 of 3 have answered")).to_be_visible()
+        expect(counts(teacher)).to_contain_text("3 of 3 answered")  # the kept tap was sent, without a click
+        expect(cy.get_by_text("the answer you tapped meanwhile is in")).to_be_visible()
         expect(unreachable(teacher)).to_have_count(0)
-
-    answer_button(cy, "'a' + 'c'").click()
+    else:
+        answer_button(cy, "'a' + 'c'").click()
     expect(counts(teacher)).to_contain_text("3 of 3 answered")
     picture(teacher, f"room-projector-asking-1280x720-{setup.name}")
     picture(ana, f"room-phone-answered-390x844-{setup.name}")
     ana.reload()  # a phone that reloads (or whose replica died): the same question, its one answer
-    expect(ana.locator(".bpe-room-choices li.bpe-picked")).to_have_text("'a' + 'b' ✓ your answer")
+    expect(ana.locator(".bpe-room-choices li.bpe-picked")).to_have_text("'a' + 'b' ◀ your answer")
     expect(ana.get_by_role("button", name=re.compile(r"^\d\. "))).to_have_count(0)  # nothing left to press
     expect(ana.get_by_text("Your answer is in")).to_be_visible()
 
@@ -187,6 +207,7 @@ def test_a_class_answers_on_phones_and_the_projector_shows_the_room(setup, brows
                              (cy, "Not this one: 'a' + 'c' occurs 1 time")):
         expect(student.locator(".bpe-answers tr.bpe-chosen")).to_contain_text("merged next")  # without a click
         expect(student.get_by_text(verdict)).to_be_visible()
+    expect(cy.locator(".bpe-room-choices li.bpe-picked")).to_have_text("'a' + 'c' ✗ your answer")  # no tick beside it
     audit(teacher, "teacher, revealed")
     audit(ana, "student, revealed")
     picture(teacher, f"room-projector-revealed-1280x720-{setup.name}")
@@ -194,12 +215,75 @@ def test_a_class_answers_on_phones_and_the_projector_shows_the_room(setup, brows
 
     guesser = browsers.another_tab(cy)  # a student trying a teacher link with a guessed key
     guesser.goto(f"{setup.url}/Predict_the_next_merge?room={code}&teacher=AAAAAAAAAAAAAAAAAAAAAAAA")
-    expect(guesser.get_by_text(f"This link's teacher key does not open room {code}")).to_be_visible()
+    expect(guesser.get_by_text(f"This link does not open room {code}'s teacher's controls")).to_be_visible()
     expect(guesser.get_by_role("button", name="Join")).to_be_visible()
     expect(guesser.get_by_role("button", name="Next question")).to_have_count(0)
 
+    holds_no_key(teacher, [])
     teacher.keyboard.press("PageDown")  # the clicker again: every phone moves on
     for student in students:
         expect(student.get_by_text("After 2 merges, which pair does merge 3 join?")).to_be_visible()
         expect(student.get_by_role("button", name=re.compile(r"^1\. "))).to_be_enabled()
+    guess_the_tokens(setup, browsers, teacher, students, code, picture)
     assert browsers.dialogs == []
+
+
+def guess_the_tokens(setup: Setup, browsers: Browsers, teacher, students: list, code: str, picture) -> None:
+    """The room's second kind of question, asked from the teacher's controls to five phones."""
+    with teacher.context.expect_page() as opened:  # the projector's way to the controls: a new tab, no key in its link
+        teacher.get_by_role("link", name=re.compile("Teacher's controls")).click()
+    controls = browsers.watched(opened.value)
+    expect(controls.get_by_text("Keep this screen off the projector")).to_be_visible(timeout=FIRST_LOAD_MS)
+    controls.get_by_role("button", name="Make a teacher link for my phone").click()
+    phone_link = controls.locator(".bpe-room-link")
+    expect(phone_link).to_contain_text("teacher=")
+    keys = [phone_link.inner_text().split("teacher=")[1].strip()]
+    audit(controls, "teacher's controls")
+    holds_no_key(teacher, keys)
+    for person in (4, 5):  # two more phones: five in all
+        student = browsers.open(PHONE, person % 2)
+        student.goto(f"{setup.url}/Predict_the_next_merge?room={code}")
+        student.get_by_role("button", name="Join").click()
+        expect(student.get_by_text("have answered")).to_be_visible(timeout=FIRST_LOAD_MS)
+        students.append(student)
+    expect(counts(teacher)).to_contain_text("5 joined")
+
+    controls.get_by_label("A Why card's case, or your own phrase").click()
+    controls.get_by_role("option", name=re.compile("Spelling: ' strawberry'")).click()  # case-sensitive, unlike a name
+    controls.get_by_role("button", name="Ask the class").click()
+    expect(teacher.get_by_text("how many tokens does GPT-2 make of this?")).to_be_visible()
+    expect(teacher.locator(".bpe-phrase")).to_have_text(" strawberry")
+    holds_no_key(teacher, keys)
+    for student, guess in zip(students, (1, 1, 2, 5, 3)):
+        expect(student.get_by_label("Your guess (tokens)")).to_be_visible()
+        student.get_by_label("Your guess (tokens)").fill(str(guess))
+        student.get_by_role("button", name="Send my guess").click()
+        expect(student.get_by_text(f"Your guess: {guess} token")).to_be_visible()
+    expect(counts(teacher)).to_contain_text("5 of 5 answered")
+    audit(students[0], "student, guessing")
+    picture(teacher, f"room-projector-guess-asking-1280x720-{setup.name}")
+    picture(students[2], f"room-phone-guess-answered-390x844-{setup.name}")
+
+    teacher.keyboard.press("PageDown")  # reveal: the histogram against the real count, and the chips
+    chart = teacher.locator(".bpe-answers")
+    expect(chart.locator("tr.bpe-chosen")).to_contain_text("the real count")
+    expect(chart.locator("tr.bpe-chosen th")).to_have_text("1")
+    expect(chart.locator("tr.bpe-chosen")).to_contain_text("2")  # two guessed 1
+    expect(teacher.locator('.bpe-splits [data-id="41236"]')).to_be_visible()  # GPT-2's " strawberry", one token
+    for student, kind in zip(students, ("stAlertContentSuccess", "stAlertContentSuccess", "stAlertContentWarning",
+                                        "stAlertContentError", "stAlertContentError")):
+        expect(student.get_by_test_id(kind).filter(has_text="costs 1 token")).to_be_visible()
+    audit(teacher, "teacher, guesses revealed")
+    audit(students[2], "student, guess revealed")
+    holds_no_key(teacher, keys)
+    picture(teacher, f"room-projector-guess-revealed-1280x720-{setup.name}")
+    picture(students[2], f"room-phone-guess-revealed-390x844-{setup.name}", full_page=True)
+
+    teacher.keyboard.press("Escape")  # the clicker's Esc: the first press asks
+    expect(teacher.get_by_role("button", name=f"Press Esc again to close room {code} for everyone")).to_be_visible()
+    teacher.keyboard.press("Escape")
+    expect(teacher.get_by_text(f"Room {code} is closed")).to_be_visible()
+    for student in students:
+        expect(student.get_by_text(f"The teacher closed room {code}")).to_be_visible()
+    holds_no_key(teacher, keys)
+    picture(teacher, f"room-projector-closed-1280x720-{setup.name}")

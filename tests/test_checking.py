@@ -81,6 +81,15 @@ def test_a_correct_learner_gets_no_diagnosis(corpus):
     assert (result.matching, result.total, result.diagnosis, result.divergence) == (len(merges), len(merges), (), None)
 
 
+def test_merges_past_where_the_reference_stops_are_not_counted_as_matching():
+    # "ab ab ab" under the whitespace split holds one pair: the reference makes (a, b) and stops
+    learner = [(b"a", b"b"), (b"ab", b"c")]
+    settings = TrainSettings(unit="byte", pretokenizer="whitespace", tie_break="lexicographic-max", min_frequency=1)
+    result = check_merges(learner, CheckCorpus(text="ab ab ab"), settings)
+    assert (result.matching, result.total) == (1, 2)
+    assert result.count_note() is None  # not "all 2 of your merges match"
+
+
 def test_a_missing_end_of_word_marker_is_diagnosed():
     merges = LEARNERS[None](SENNRICH_TEXT, 20)  # no marker, while the reference appends </w>
     result = check_merges(merges, CheckCorpus(text=SENNRICH_TEXT), MARKED)

@@ -138,10 +138,11 @@ def _sprung():
     return []
 
 
-@pytest.mark.parametrize("protocol", [0, 2, pickle.HIGHEST_PROTOCOL])
+@pytest.mark.parametrize("protocol", [0, 1, 2, pickle.HIGHEST_PROTOCOL])
 @pytest.mark.parametrize("name", ["merges.pkl", "merges.txt"])
-def test_a_pickle_is_refused_without_loading_it_with_the_python_that_writes_json_instead(protocol, name):
-    data = pickle.dumps([_Tripwire(), (b" ", b"t")], protocol=protocol)
+@pytest.mark.parametrize("container", [list, tuple, set], ids=["list", "tuple", "set"])  # (lp0 / (( / c__builtin__
+def test_a_pickle_is_refused_without_loading_it_with_the_python_that_writes_json_instead(protocol, name, container):
+    data = pickle.dumps(container([_Tripwire(), (b" ", b"t")]), protocol=protocol)
     with pytest.raises(FormatError) as refused:
         read_learner_merges(data, name=name)
     assert SPRUNG == []

@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from bpe.limits import MAX_FILE_MB
+
 from .app_server import ROOT
 
 
@@ -120,3 +122,20 @@ def test_a_streamed_json_encode_that_meets_a_bad_byte_late_writes_one_closed_doc
 def test_a_streamed_plain_encode_that_meets_a_bad_byte_late_ends_its_line(late_bad_byte):
     done = run_bpe("encode", "--pretrained", "gpt2", "--file", late_bad_byte)
     assert done.returncode == 2 and done.stdout.endswith(b"\n") and done.stdout.count(b"\n") == 1
+
+
+def test_a_file_read_whole_stops_at_the_limit_instead_of_filling_the_memory():
+    assert_refused(run_bpe("train", "--file", "/dev/zero"), f"/dev/zero is over {MAX_FILE_MB} MiB, the most a file read whole")
+
+
+@pytest.mark.parametrize("how", ["--text", "--file"])  # one line written at exit; many batches streamed
+def test_output_that_cannot_be_written_is_one_line_and_exit_2(tokenizer, tmp_path, how):
+    text = "low lower lowest " * (1 if how == "--text" else 20_000)
+    (tmp_path / "long.txt").write_text(text, encoding="utf-8")
+    source = [how, text if how == "--text" else str(tmp_path / "long.txt")]
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "bpe", "encode", "--tokenizer", tokenizer, *source],
+                              cwd=ROOT, stdout=full, stderr=subprocess.PIPE, timeout=60)
+    stderr = done.stderr.decode()
+    assert done.returncode == 2 and stderr.count("\n") == 1, stderr
+    assert stderr.startswith("error: cannot write the output: No space left on device"), stderr

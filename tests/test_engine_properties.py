@@ -22,7 +22,7 @@ from bpe.corpus import Corpus
 from bpe.errors import BpeError
 from bpe.merge_loop import merge_long, merge_short
 from bpe.settings import TrainSettings
-from bpe.tiebreak import TIE_BREAK_RULES
+from bpe.tiebreak import TIE_BREAK_RULES, TieContext
 from bpe.tokenizer import Tokenizer
 from bpe.trace import Trace
 from bpe.trainer import train
@@ -224,3 +224,21 @@ def test_a_tokenizer_file_with_any_field_corrupted_loads_or_raises_a_bpe_error()
             tokenizer.decode(tokenizer.encode("low lower"))
         except BpeError:
             pass
+
+
+# -- every tie-break rule's key is total ----------------------------------------------------------
+# ids 3 and 4 both spell "abc" (ab+c and a+bc made it twice): pairs differing only there must not tie
+SAME_SPELLINGS = [b"a", b"b", b"c", b"abc", b"abc", b"d"]
+PAIRS_THAT_SPELL_ALIKE = [(3, 5), (4, 5), (5, 3), (5, 4), (3, 4), (4, 3)]
+
+
+@pytest.mark.parametrize("rule", list(TIE_BREAK_RULES.values()), ids=list(TIE_BREAK_RULES))
+def test_every_rules_key_is_total_so_pairs_that_spell_alike_never_tie_on_set_order(rule):
+    context = TieContext(
+        sort_bytes=SAME_SPELLINGS, hf_rank=list(range(len(SAME_SPELLINGS))), unit="char",
+        # two live pairs never share a first occurrence (one pair per place): distinct places, as in a run
+        first_occurrence=lambda pair: (0, PAIRS_THAT_SPELL_ALIKE.index(pair)),
+    )
+    key = rule.key(context)
+    keys = [key(pair) for pair in PAIRS_THAT_SPELL_ALIKE]
+    assert len(set(map(repr, keys))) == len(keys), keys  # no two pairs share a key: the order is the key's

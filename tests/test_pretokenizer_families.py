@@ -23,7 +23,6 @@ from tokenizers import Regex
 from tokenizers import Tokenizer as HfTokenizer
 from tokenizers import pre_tokenizers
 
-from bpe.active_symbols import ActivePairs, active_size
 from bpe.byte_level import to_byte_text
 from bpe.corpus import Corpus
 from bpe.formats import from_hf, from_tiktoken, to_hf
@@ -31,9 +30,9 @@ from bpe.named_pretokenizers import DEEPSEEK_RULES, PRETOKENIZERS, QWEN2_PATTERN
 from bpe.pair_counts import PairCounts
 from bpe.pattern_guard import check_pattern_cost
 from bpe.pretokenize import Pretokenizer
+from bpe.sentencepiece_choice import SentencePieceChoice
 from bpe.sentencepiece_split import is_valid_piece, normalize_sentence, split_sentence, training_sentences
 from bpe.split_rules import BEHAVIORS, SplitRule, split_in_sequence
-from bpe.tiebreak import ActiveSymbols
 from bpe.tokenizer import Tokenizer
 from bpe.views.merge_tree import tokenizer_merge_tree_dot
 from bpe.views.pretrained_vocab import made_by, vocab_table
@@ -147,25 +146,34 @@ def test_training_reads_lines_and_skips_the_ones_sentencepiece_skips():
     assert training_sentences(text) == ["▁one▁line", "▁last"]
 
 
+def test_the_special_pieces_typed_in_a_training_line_become_a_boundary_as_in_sentencepiece():
+    assert training_sentences("a<s>b <unk></s>\n<<s>>") == ["▁a\x1fb▁\x1f\x1f", "▁<\x1f>"]
+
+
 @pytest.mark.parametrize("piece, valid", [
     ("▁hello", True), ("hello▁", False), ("▁▁", False),  # whitespace only as a prefix
     ("a1", False), ("12", True), ("1.5", True),  # digits are Common: apart from letters, not from '.'
     ("東京で", True), ("カタカナー", True), ("東a", False),  # Hiragana, Katakana and ー count as Han
     ("e\u0301", True), ("\u0301α", True), ("e\u0301α", False),  # a mark takes the script before it
-    ("a" * 16, True), ("a" * 17, False), ("a\tb", False), ("\u2585", False),
+    ("a" * 16, True), ("a" * 17, False), ("\u2585", False),
+    ("▁\t", True), ("\t€", True), ("\t\t", True), ("a\tb", False),  # a tab is Common (sentencepiece 0.2.3)
+    ("\x1f", False), ("▁\x1f", False), ("a\x00", False),  # its pre-tokenization boundary and NUL never are
+    ("𓀀𓀁", True), ("!𓀀", False), ("𐭀𐭁", True), ("𐭀𐭠", False),  # Egyptian Hieroglyphs; Parthian beside Pahlavi
 ])
 def test_a_piece_is_valid_exactly_when_sentencepiece_says_so(piece, valid):
     assert is_valid_piece(piece) is valid
 
 
 def test_the_split_cuts_where_no_valid_piece_can_cross():
-    assert split_sentence("▁in▁2024年,▁東京で\tx") == [
-        ("▁in", True), ("▁2024", True), ("年", True), (",", True), ("▁東京で", True), ("\t", False), ("x", True),
+    assert split_sentence("▁in▁2024年,▁東京で\x1fx\t€") == [
+        ("▁in", True), ("▁2024", True), ("年", True), (",", True), ("▁東京で", True), ("\x1f", False), ("x", True),
+        ("\t€", True),
     ]
+    assert split_sentence("▁a\tb\x1f\x00") == [("▁a", True), ("\t", True), ("b", True), ("\x1f", False), ("\x00", False)]
 
 
 @settings(max_examples=examples(200), deadline=None)
-@given(st.text(alphabet="ab1.▁ 東あア\u0301α\t", max_size=14))
+@given(st.text(alphabet="ab1.▁ 東あア\u0301α\t\x1f𓀀!", max_size=14))
 def test_no_valid_piece_crosses_a_cut_of_the_split(text):
     pieces = split_sentence(text)
     assert "".join(piece for piece, _ in pieces) == text
@@ -179,30 +187,32 @@ def test_no_valid_piece_crosses_a_cut_of_the_split(text):
                 assert not any(start < cut < end for cut in cuts), text[start:end]
 
 
-# -- SentencePiece's active pairs --------------------------------------------------------------
-def test_the_active_set_size_is_computed_as_in_cpp():
-    rule = ActiveSymbols()
-    assert active_size(rule, cache_size=30_000, pairs=25_000) == 1500  # 5 % of every symbol known
-    assert active_size(rule, cache_size=20_019, pairs=19_000) == 1000  # 1000.95 truncated, as an int
-    assert active_size(rule, cache_size=500, pairs=480) == 480  # fewer pairs than 1000: all of them
-
-
-def test_the_best_active_pair_wins_even_when_a_pair_left_out_has_become_more_frequent():
+# -- SentencePiece's candidates ---------------------------------------------------------------
+def test_the_best_pair_of_all_wins_even_one_that_was_not_among_the_most_frequent_before():
     counts = PairCounts({(0, 1): 5, (1, 2): 4, (2, 3): 3}, keys={(0, 1): 0, (1, 2): 1, (2, 3): 2})
-    active = ActivePairs(ActiveSymbols(min_size=2), counts, characters=0, spelling=lambda pair: bytes(pair))
-    assert active.choose(5) == (5, 1, ((0, 1),))  # refreshed: (0, 1) and (1, 2) are active
-    counts.apply({(0, 1): -5, (2, 3): 3}, new_keys={})  # (2, 3) is now the most frequent, but not active
-    active.merged((0, 1), 9, {(0, 1): -5})
-    assert active.choose(5) == (4, 1, ((1, 2),))
+    choice = SentencePieceChoice(counts, spelling=lambda pair: bytes(pair), key=lambda pair: pair)
+    assert choice.choose(5) == (5, 1, ((0, 1),))
+    counts.apply({(0, 1): -5, (1, 2): -4, (2, 3): 3}, new_keys={})  # (2, 3) is now the most frequent
+    choice.merged((0, 1), {(0, 1): -5, (1, 2): -4, (2, 3): 3})
+    assert choice.choose(5) == (6, 1, ((2, 3),))
 
 
 def test_a_pair_spelling_a_piece_made_already_is_dropped_not_merged():
-    counts = PairCounts({(0, 1): 5, (2, 3): 4}, keys={(0, 1): 0, (2, 3): 1})
-    active = ActivePairs(ActiveSymbols(), counts, characters=0, spelling=lambda pair: b"same" if pair != (9, 9) else b"x")
-    assert active.choose(5)[2] == ((0, 1),)
+    counts = PairCounts({(0, 1): 5, (2, 3): 4, (4, 5): 1}, keys={(0, 1): 0, (2, 3): 1, (4, 5): 2})
+    choice = SentencePieceChoice(counts, spelling=lambda pair: b"x" if pair == (4, 5) else b"same", key=lambda pair: pair)
+    assert choice.choose(5)[2] == ((0, 1),)
     counts.apply({(0, 1): -5}, new_keys={})
-    active.merged((0, 1), 4, {(0, 1): -5})
-    assert active.choose(5) is None  # (2, 3) spells "same" too: SentencePiece erases it
+    choice.merged((0, 1), {(0, 1): -5})
+    assert choice.choose(5) == (1, 1, ((4, 5),))  # (2, 3) spells "same" too: SentencePiece erases it
+    assert choice.dropped == {(2, 3)}
+
+
+def test_pairs_that_no_longer_occur_stay_candidates_after_every_live_one():
+    counts = PairCounts({(0, 1): 2, (1, 0): 1}, keys={(0, 1): 0, (1, 0): 1})
+    choice = SentencePieceChoice(counts, spelling=lambda pair: bytes(pair), key=lambda pair: pair)
+    counts.apply({(0, 1): -2, (1, 0): -1}, new_keys={})  # "abab" -> "cc": (b, a) is gone
+    choice.merged((0, 1), {(0, 1): -2, (1, 0): -1})
+    assert choice.choose(5) == (0, 1, ((1, 0),)) and choice.dead == {(1, 0)}
 
 
 # -- tokens no merge makes ----------------------------------------------------------------------

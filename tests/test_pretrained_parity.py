@@ -152,6 +152,20 @@ def test_any_text_encodes_as_in_every_owners_library(ours, owners, text):
         assert ours[name].encode_ordinary(text) == owners[name].encode(text, allowed=frozenset(), disallowed=()), name
 
 
+# U+1D15E and U+2F800 as two UTF-16 code units each: characters NFC changes, which Qwen's library
+# leaves as they are (it normalizes the str first; tiktoken joins the pair after)
+NORMALIZABLE_PAIRS = ["a\ud834\udd5eb", "\ud87e\udc00", "x \ud834\udd5e\u0301 \ud87e\udc00!"]
+
+
+@pytest.mark.parametrize("name", [name for name in NAMES if PRETRAINED[name].pretokenizer.startswith("qwen")])
+@pytest.mark.parametrize("text", NORMALIZABLE_PAIRS)
+def test_a_surrogate_pair_is_joined_after_the_normalization_as_in_the_owners_library(ours, owners, name, text):
+    expected = owners[name].encode(text, allowed=frozenset(), disallowed=())
+    assert ours[name].encode_ordinary(text) == expected
+    assert ours[name].encode(text, disallowed_special=()) == expected
+    assert [i for walk in ours[name].encode_walkthrough(text) for i in walk.ids] == expected
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(st.data())
 def test_special_tokens_in_any_position_encode_as_in_every_owners_library(ours, owners, data):

@@ -16,7 +16,9 @@ import pytest
 import redis
 
 from bpe.limits import JOIN_ATTEMPTS_PER_MINUTE
-from bpe.teaching.room import ASKING, CLOSED, REVEALED, AlreadyAnswered, Room, RoomRefused, new_seat
+from bpe.teaching.room import ASKING, CLOSED, REVEALED, AlreadyAnswered, Room, RoomRefused
+from bpe.teaching.room_seats import new_seat
+from bpe.teaching.room_questions import MergeAsk
 from ui.redis_room_store import RedisRoomStore
 from ui.room_store import MemoryRoomStore, RoomStoreUnavailable
 
@@ -29,8 +31,9 @@ CHOICES = ((97, 98), (256, 97), (98, 97), (97, 99))
 AB, AAA, BA, AC = CHOICES
 
 
-def new_room(code: str = "K7QX3M", step: int = 1) -> Room:
-    return Room.open(code, teacher_token=TOKEN, lesson=(("preset", "wikipedia"),), step=step, choices=CHOICES, now=0.0)
+def new_room(code: str = "K7QX3M", step: int = 1, size: int = 60) -> Room:
+    return Room.open(code, teacher_token=TOKEN, lesson=(("preset", "wikipedia"),), step=step, question=MergeAsk(CHOICES),
+                     now=0.0, size=size)
 
 
 class Clock:
@@ -62,7 +65,7 @@ def store(request):
 def seated(store, count: int, code: str = "K7QX3M") -> list[str]:
     seats = [new_seat() for _ in range(count)]
     for number, seat in enumerate(seats):
-        store.join(code, seat, f"student {number}")
+        store.join(code, seat, f"student {number}", "school")
     return seats
 
 
@@ -79,9 +82,9 @@ def test_a_new_room_is_read_back_whole_and_its_code_cannot_be_taken_twice(store)
 def test_students_join_with_optional_nicknames_and_a_rejoin_keeps_one_seat(store):
     store.create(new_room())
     ana, anon = new_seat(), new_seat()
-    store.join("K7QX3M", ana, "Ana")
-    store.join("K7QX3M", anon, "")
-    store.join("K7QX3M", ana, "Ana B")
+    store.join("K7QX3M", ana, "Ana", "school")
+    store.join("K7QX3M", anon, "", "school")
+    store.join("K7QX3M", ana, "Ana B", "school")
     view = store.view("K7QX3M")
     assert view.joined == 2 and view.nicknames() == ["Ana B"] and view.has_seat(anon)
 
@@ -89,18 +92,18 @@ def test_students_join_with_optional_nicknames_and_a_rejoin_keeps_one_seat(store
 def test_each_seat_answers_once_and_its_first_answer_stands(store):
     store.create(new_room())
     ana, bo = seated(store, 2)
-    store.answer("K7QX3M", ana, round=1, choice=AB)
+    store.answer("K7QX3M", ana, round=1, answer=AB)
     with pytest.raises(AlreadyAnswered, match="your first answer counts"):
-        store.answer("K7QX3M", ana, round=1, choice=AAA)
-    store.answer("K7QX3M", bo, round=1, choice=AAA)
+        store.answer("K7QX3M", ana, round=1, answer=AAA)
+    store.answer("K7QX3M", bo, round=1, answer=AAA)
     view = store.view("K7QX3M")
     assert view.answer_of(ana) == AB and view.answered == 2
     assert dict(view.tally()) == {AB: 1, AAA: 1, BA: 0, AC: 0}
 
 
 @pytest.mark.parametrize("attempt, refusal", [
-    (dict(round=1, choice=(1, 2)), "not one of this question's choices"),
-    (dict(round=2, choice=AB), "moved on to question 1"),
+    (dict(round=1, answer=(1, 2)), "not one of this question's choices"),
+    (dict(round=2, answer=AB), "moved on to question 1"),
 ])
 def test_an_answer_outside_the_question_is_refused(store, attempt, refusal):
     store.create(new_room())
@@ -113,13 +116,13 @@ def test_an_answer_outside_the_question_is_refused(store, attempt, refusal):
 def test_a_seat_that_never_joined_cannot_answer(store):
     store.create(new_room())
     with pytest.raises(RoomRefused, match="join the room before answering"):
-        store.answer("K7QX3M", new_seat(), round=1, choice=AB)
+        store.answer("K7QX3M", new_seat(), round=1, answer=AB)
 
 
 def test_only_the_teachers_key_reveals_moves_on_or_closes(store):
     store.create(new_room())
     for forged in (lambda room: room.revealed_by("guess"), lambda room: room.revealed_by(None),
-                   lambda room: room.next_question("", step=2, choices=CHOICES), lambda room: room.closed_by("K7QX3M")):
+                   lambda room: room.next_question("", step=2, question=MergeAsk(CHOICES)), lambda room: room.closed_by("K7QX3M")):
         with pytest.raises(RoomRefused, match="only the teacher can"):
             store.change("K7QX3M", forged)
     assert store.view("K7QX3M").room.phase == ASKING
@@ -129,14 +132,14 @@ def test_only_the_teachers_key_reveals_moves_on_or_closes(store):
 def test_after_the_reveal_no_answer_lands_and_next_question_starts_a_fresh_round(store):
     store.create(new_room())
     ana, bo = seated(store, 2)
-    store.answer("K7QX3M", ana, round=1, choice=AB)
+    store.answer("K7QX3M", ana, round=1, answer=AB)
     store.change("K7QX3M", lambda room: room.revealed_by(TOKEN))
     with pytest.raises(RoomRefused, match="answers are revealed"):
-        store.answer("K7QX3M", bo, round=1, choice=AAA)
-    store.change("K7QX3M", lambda room: room.next_question(TOKEN, step=2, choices=(AC, BA)))
+        store.answer("K7QX3M", bo, round=1, answer=AAA)
+    store.change("K7QX3M", lambda room: room.next_question(TOKEN, step=2, question=MergeAsk((AC, BA))))
     view = store.view("K7QX3M")
     assert (view.room.round, view.room.step, view.room.phase, view.answered) == (2, 2, ASKING, 0)
-    store.answer("K7QX3M", bo, round=2, choice=AC)
+    store.answer("K7QX3M", bo, round=2, answer=AC)
     assert dict(store.view("K7QX3M").tally()) == {AC: 1, BA: 0}
 
 
@@ -145,9 +148,9 @@ def test_a_closed_room_takes_no_one_and_no_answer(store):
     seat, = seated(store, 1)
     assert store.change("K7QX3M", lambda room: room.closed_by(TOKEN)).phase == CLOSED
     with pytest.raises(RoomRefused, match="closed this room"):
-        store.join("K7QX3M", new_seat(), "late")
+        store.join("K7QX3M", new_seat(), "late", "school")
     with pytest.raises(RoomRefused, match="closed this room"):
-        store.answer("K7QX3M", seat, round=1, choice=AB)
+        store.answer("K7QX3M", seat, round=1, answer=AB)
 
 
 def test_a_class_answering_at_once_with_double_taps_is_counted_once_each(store):
@@ -161,7 +164,7 @@ def test_a_class_answering_at_once_with_double_taps_is_counted_once_each(store):
 
     def tap(seat_choice):
         try:
-            store.answer("K7QX3M", seat_choice[0], round=1, choice=seat_choice[1])
+            store.answer("K7QX3M", seat_choice[0], round=1, answer=seat_choice[1])
         except AlreadyAnswered:
             refused.append(seat_choice[0])
 
@@ -196,7 +199,7 @@ def test_an_answer_checked_just_before_the_reveal_but_written_after_it_is_refuse
 
     def answer():
         try:
-            store.answer("K7QX3M", seat, round=1, choice=AB)
+            store.answer("K7QX3M", seat, round=1, answer=AB)
             outcome.append(("landed", revealed.is_set()))
         except RoomRefused as refusal:
             outcome.append(("refused", str(refusal)))
@@ -225,7 +228,7 @@ def test_the_memory_store_forgets_a_room_idle_for_two_hours_and_a_closed_one_soo
     store.create(new_room("AAAAAA"))
     seat, = seated(store, 1)
     clock.now += 2 * 3600 - 1
-    store.answer("K7QX3M", seat, round=1, choice=AB)  # a write keeps it alive for two more hours
+    store.answer("K7QX3M", seat, round=1, answer=AB)  # a write keeps it alive for two more hours
     clock.now += 2 * 3600 - 1
     assert store.view("K7QX3M") is not None and store.view("AAAAAA") is None
     store.change("K7QX3M", lambda room: room.closed_by(TOKEN))
@@ -249,7 +252,7 @@ def test_redis_expires_a_room_and_all_its_keys_after_its_idle_time(redis_server)
     store._redis.flushall()
     store.create(new_room())
     seat, = seated(store, 1)
-    store.answer("K7QX3M", seat, round=1, choice=AB)
+    store.answer("K7QX3M", seat, round=1, answer=AB)
     assert 0 < store._redis.ttl("bpe-lab:room:K7QX3M:seats") <= 1
     deadline = time.monotonic() + 20
     while store._redis.keys("bpe-lab:room:*") and time.monotonic() < deadline:  # waits on the keys, not a sleep
@@ -286,7 +289,7 @@ def test_a_class_answering_at_once_never_makes_redis_retry(redis_server, monkeyp
 
     monkeypatch.setattr(redis.client.Pipeline, "execute", counted)
     with ThreadPoolExecutor(30) as pool:
-        list(pool.map(lambda seat: store.answer("K7QX3M", seat, round=1, choice=AB), seats))
+        list(pool.map(lambda seat: store.answer("K7QX3M", seat, round=1, answer=AB), seats))
     assert store.view("K7QX3M").answered == 60 and aborted == []
 
 
@@ -306,21 +309,21 @@ def test_a_redis_restart_mid_question_keeps_the_room_and_its_answers(tmp_path, h
         store = RedisRoomStore(server.url)
         store.create(new_room())
         ana, bo, cy = seated(store, 3)
-        store.answer("K7QX3M", ana, round=1, choice=AB)
-        store.answer("K7QX3M", bo, round=1, choice=AAA)
+        store.answer("K7QX3M", ana, round=1, answer=AB)
+        store.answer("K7QX3M", bo, round=1, answer=AAA)
 
         server.stop(how)
         with pytest.raises(RoomStoreUnavailable, match="Redis at 127.0.0.1"):
             store.view("K7QX3M")
         with pytest.raises(RoomStoreUnavailable):
-            store.answer("K7QX3M", cy, round=1, choice=AB)
+            store.answer("K7QX3M", cy, round=1, answer=AB)
 
         server.start()
         view = store.view("K7QX3M")  # the same store object: its pooled connections died with Redis
         assert view.joined == 3 and dict(view.answers) == {ana: AB, bo: AAA}
-        store.answer("K7QX3M", cy, round=1, choice=BA)
+        store.answer("K7QX3M", cy, round=1, answer=BA)
         with pytest.raises(AlreadyAnswered):
-            store.answer("K7QX3M", ana, round=1, choice=BA)
+            store.answer("K7QX3M", ana, round=1, answer=BA)
         assert dict(store.view("K7QX3M").tally()) == {AB: 1, AAA: 1, BA: 1, AC: 0}
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import sentencepiece as spm
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bpe import Corpus, Tokenizer, TrainSettings, train
@@ -26,18 +26,42 @@ from bpe.errors import FormatError
 from bpe.formats import import_tokenizer
 from bpe.formats.sentencepiece_model import from_sentencepiece, to_sentencepiece
 from bpe.presets import python_docs_text
+from bpe.sentencepiece_scripts import script_of
+from bpe.sentencepiece_split import training_sentences
 
 from .examples import examples
 from .multilingual import MULTILINGUAL, digits_corpus, multilingual_corpus
+from .strategies import SENTENCEPIECE_CORPUS, SENTENCEPIECE_LINE
 from .test_formats_gpt2 import SAMPLES
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+TABS_AND_SCRIPTS = "\n".join([
+    "name\tvalue\t€\t€ 1\t2", "\tindented\tline", "a\x1fb\x1fab cd\x1fcd", "<s>hello</s> <unk>x", "\x00ab\x00",
+    "!\U00013000 \U00013000\U00013001 \U00014400\U00014401 \U000109a0\U000109a1 !\U00014400",
+    "\U00010b40\U00010b41 \U00010b60\U00010b61 \U00010b40\U00010b60",  # Inscriptional Parthian and Pahlavi
+] * 4)
+"""Tabs (ordinary characters since sentencepiece 0.2.3), U+001F (its boundary), NUL, special pieces'
+names typed in the text, and the five scripts (Egyptian, Anatolian and Meroitic Hieroglyphs,
+Inscriptional Parthian and Pahlavi) that BPE Lab's typed script table once missed."""
+
+
+def left_out_of_the_thousand() -> str:
+    """A pair (βγ, 55 times) below the thousand most frequent that is the best of all two merges
+    later: the (mark, letter) pairs above it die when ``α`` + mark merges (``α\u0301A`` would mix
+    Greek and Latin). sentencepiece 0.2.3 merges βγ next; releases up to 0.2.1 (and a BPE Lab that
+    looked among a refreshed "active" set) went on merging the dead pairs first."""
+    letters = [chr(code) for code in range(0x41, 0x3000) if script_of(chr(code)) == "Latin"][:1000]
+    return "\n".join(["α\u0301" + letter for letter in letters for _ in range(60)] + ["βγ"] * 55)
+
+
 CORPORA = {
     "python-docs": (python_docs_text()[:200_000], 2000),
     "multilingual": (multilingual_corpus(), 900),
     "long-digit-runs": (digits_corpus(), 800),
     # asked for more pieces than the corpus holds: SentencePiece goes on with pairs that no longer occur
     "beyond-the-corpus": ("low lower lowest\nnewer wider\n", 40),
+    "tabs-boundaries-and-scripts": (TABS_AND_SCRIPTS, 60),
+    "a-pair-left-out-of-the-thousand-most-frequent": (left_out_of_the_thousand(), 3 + 1005 + 10),
 }
 UNSEEN = {**SAMPLES, "multilingual": MULTILINGUAL, "spaces": "  two  spaces\tand a tab  ", "marker": "▁already▁ ▁"}
 
@@ -109,6 +133,18 @@ def test_the_command_line_learns_the_same_pieces(folder):
     )
 
 
+def test_the_command_line_goes_on_past_the_corpus_as_sentencepiece_does_without_a_minimum_frequency_given(folder):
+    text, size = CORPORA["beyond-the-corpus"]
+    result = json.loads(subprocess.run(
+        [sys.executable, "-m", "bpe", "train", "--text", text, "--unit", "char", "--pretokenizer", "sentencepiece",
+         "--tie-break", "sentencepiece", "--vocab-size", str(size), "--json"],
+        capture_output=True, text=True, check=True, cwd=REPO_ROOT,
+    ).stdout)
+    learned = [merge["token"] for merge in result["merges"]]
+    reference = pieces(sentencepiece_model(corpus_file("beyond-the-corpus", folder), size))
+    assert learned == reference[3:3 + len(learned)] and result["vocab_size"] == size  # pairs seen once, then gone
+
+
 def test_with_byte_fallback_it_learns_the_same_merges_with_256_fewer_pieces_asked(folder):
     """BPE Lab's training has no byte pieces: the 256 are SentencePiece's, after <unk> <s> </s>."""
     text, size = CORPORA["multilingual"]
@@ -152,11 +188,25 @@ def test_byte_fallback_spells_an_unknown_character_in_byte_pieces(folder):
 
 
 @settings(max_examples=examples(100), deadline=None)
-@given(st.text(max_size=40) | st.text(alphabet=st.sampled_from("ab ▁\t\n1é東\u0301☃ "), max_size=40))
+@given(st.text(max_size=40) | st.text(alphabet=st.sampled_from("ab ▁\t\n1é東\u0301☃ "), max_size=40) | SENTENCEPIECE_LINE)
 def test_any_text_encodes_as_sentencepiece_with_and_without_byte_fallback(folder, text):
     for byte_fallback in (False, True):
         tokenizer, processor = imported(byte_fallback, folder)
         assert tokenizer.encode(text) == processor.encode(text)
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(SENTENCEPIECE_CORPUS, st.lists(SENTENCEPIECE_LINE, max_size=4))
+def test_any_corpus_of_tabs_boundaries_and_scripts_trains_and_encodes_as_sentencepiece(folder, text, samples):
+    assume(training_sentences(text))  # sentencepiece refuses a corpus with nothing to train on
+    path = folder / "drawn.txt"
+    path.write_text(text, encoding="utf-8", newline="")
+    model = sentencepiece_model(path, 400, hard_vocab_limit=False)
+    reference = pieces(model)
+    assert pieces(to_sentencepiece(ours(text, len(reference)))) == reference, "merges, characters and ids"
+    imported_model, processor = from_sentencepiece(model), spm.SentencePieceProcessor(model_proto=model)
+    for sample in [text, *samples]:
+        assert imported_model.encode(sample) == processor.encode(sample), sample
 
 
 def test_the_format_registry_reads_and_writes_model_files(folder):

@@ -110,6 +110,14 @@ def test_apply_bpe_segmentation_is_reproduced_line_for_line(name):
     assert [segment(imported, line) for line in readable] == [theirs.segment(line) for line in readable]
 
 
+def test_a_repeated_codes_line_is_read_once_as_apply_bpe_reads_it():
+    codes = "#version: 0.2\nl o\nlo w</w>\nl o\ne r</w>\nlo w</w>\nw e\n"  # "l o" and "lo w</w>" twice
+    theirs, ours = BPE(io.StringIO(codes)), from_subword_nmt(codes)
+    assert len(ours.merges) == 4
+    for line in ["low lower", "lo er low", "lowe"]:
+        assert segment(ours, line) == theirs.segment(line), line
+
+
 def test_separate_marker_codes_are_version_0_1_and_apply_bpe_reads_them_alike():
     text = CORPORA["python-docs-100k"]()
     settings = TrainSettings(**{**LEARN_BPE.to_dict(), "end_of_word_mode": "separate", "merges": 300})

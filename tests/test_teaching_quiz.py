@@ -39,6 +39,17 @@ def test_a_tied_pair_that_lost_the_tie_break_gets_its_own_verdict():
     assert "smallest" in result.explanation
 
 
+def test_a_pair_tied_at_the_top_count_beyond_the_ties_the_trace_kept_is_a_right_count_not_wrong():
+    # merge 2 of Wikipedia's example ties (Z, a) and (a, b) at 2; keep only the winner in the trace
+    settings = replace(PRESETS["wikipedia"].settings, max_ties=1)
+    trace = train(PRESETS["wikipedia"].corpus(), settings)
+    question = make_question(trace, 1)
+    assert question.tie_count == 2 and question.tied == ((A, B),)  # (Z, a) tied, but not kept
+    result = grade(question, (AA, A))
+    assert result.verdict == RIGHT_COUNT, result.explanation
+    assert result.explanation.startswith("Right count, but the tie-break picks 'a' + 'b'")
+
+
 def test_grading_reveals_the_count_of_every_candidate_most_frequent_first():
     question = make_question(WIKIPEDIA, 0)
     counts = [candidate.count for candidate in grade(question, (A, A)).counts]

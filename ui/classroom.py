@@ -1,48 +1,50 @@
 """Live class rooms on Predict the next merge: which room this session is in, as whom, and the
 actions it may take there (the views that draw them are :mod:`ui.classroom_views`).
 
-A session is in at most one room (a :class:`Membership`): as its teacher, holding the teacher key,
-or as a student, holding a seat once joined. The address bar carries the same
-(``room=K7QX3M&teacher=...`` or ``room=K7QX3M&student=<seat>``), so a reload, or a student whose replica
-died and who was sent to another, comes back to the same room, question and answer. The students'
-join link is ``room=K7QX3M`` alone: the teacher key never leaves the teacher's page. What a link
-claims is checked against the store on every run (a forged key is no key).
+A session is in at most one room (a :class:`Membership`), in one of three roles:
 
-Each action is an ``on_click`` callback that changes the store and leaves a note for the run
-that follows; a store that cannot be reached becomes a note, never an exception.
+* the **projector**: the screen the teacher opened the room on. It acts as the teacher (PageDown
+  reveals and moves on, Esc twice closes) because its *browser* is one of the room's teacher
+  screens (``ui.browser``'s cookie), never because its address bar holds a key: its link is
+  ``room=K7QX3M`` alone, and nothing it draws holds the key.
+* the **teacher's controls**: a view for the teacher's own laptop screen or phone, never projected:
+  the teacher link (with the key, and its QR code), close, the room's size, the seats per network
+  address and their removal, and the next question (a merge, or "Guess the tokens"). Opened from
+  the projector as ``room=K7QX3M&controls=1`` (it holds no key: the browser is the teacher's), or on
+  another device from the teacher link ``room=K7QX3M&teacher=<key>``.
+* a **student**: a seat, which is the browser's (one per browser and room, whatever Leave, Join,
+  reloads and tabs do); ``room=K7QX3M&student=<seat>`` in the address bar.
+
+What a link claims is checked against the store on every run (a forged key is no key). Each action
+is an ``on_click`` callback that changes the store and leaves a note for the run that follows; a
+store that cannot be reached becomes a note, never an exception. Every join attempt is counted
+against the budgets of :func:`bpe.teaching.room_seats.join_budgets`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import secrets
 import time
 from dataclasses import dataclass
-from ipaddress import ip_address
-from urllib.parse import urlencode, urlsplit
 
-import segno
 import streamlit as st
 
-from bpe.app import pages
 from bpe.app.lab_state import LabState
-from bpe.limits import JOIN_ATTEMPTS_PER_MINUTE, ROOMS_PER_MINUTE
+from bpe.limits import ROOMS_PER_MINUTE
 from bpe.teaching.quiz import Question, make_question
-from bpe.teaching.room import (
-    Pair, Room, RoomRefused, RoomView, clean_nickname, client_key, is_seat, new_code, new_seat, new_teacher_token,
-    parse_code,
-)
+from bpe.teaching.room import Room, RoomRefused, RoomView, clean_nickname, new_code, new_teacher_token, parse_code
+from bpe.teaching.room_questions import Answer, Asked, MergeAsk
+from bpe.teaching.room_seats import client_key, is_seat, join_budgets, seat_for
 from bpe.markdown import escape_markdown
 
-from . import state, url
+from . import browser, state, url
 from .redis_room_store import RedisRoomStore
 from .room_store import REDIS_URL_SETTING, MemoryRoomStore, RoomStore, RoomStoreUnavailable
 from .state import SessionValue, widget_key
 from .training import Trained
 
-PUBLIC_URL_SETTING = "BPE_LAB_PUBLIC_URL"
-"""The address students' phones reach the app at (``http://192.168.1.20:8501``) when the teacher's
-browser runs on the server itself and so shows ``localhost``."""
 SHOWN_CODE_CHARS = 40
 """How much of a link's unusable room code the page repeats."""
 NICKNAME_KEY = widget_key("room", "nickname")
@@ -55,12 +57,28 @@ class Membership:
     seat: str | None = None
     """A student's seat (``None`` until they join)."""
     token: str | None = None
-    """The teacher key (only the teacher's session and the teacher link hold it)."""
+    """The teacher key: held by the session that opened the room and by the teacher link's; never in
+    the projector's address bar."""
+    screen: bool = False
+    """This session is the teacher's projector."""
+    controls: bool = False
+    """This session is the teacher's controls (a view kept off the projector)."""
+    nickname: str = ""
+
+    @property
+    def teaching(self) -> bool:
+        return self.screen or self.controls
+
+    def credential(self) -> str:
+        """What proves this session is the teacher: its key, else its browser (one of the room's screens)."""
+        return self.token or browser.browser_id()
 
     def link_params(self) -> dict[str, str]:
-        """What the address bar holds for this member."""
-        own = {"teacher": self.token} if self.token else {"student": self.seat} if self.seat else {}
-        return {"room": self.code, **own}
+        """What the address bar holds for this member: the key only on the teacher's controls
+        opened from the teacher link (on the teacher's own device), never on the projector."""
+        if self.controls:
+            return {"room": self.code, **({"teacher": self.token} if self.token else {"controls": "1"})}
+        return {"room": self.code, **({"student": self.seat} if self.seat else {})}
 
 
 MEMBERSHIP: SessionValue[Membership | None] = SessionValue("room", None)
@@ -106,43 +124,77 @@ def client_address() -> str:
     return ",".join(forwarded).split(",")[-1].strip() or "loopback"
 
 
+PENDING: SessionValue[tuple[str, str, int, Answer] | None] = SessionValue("room_pending", None)
+"""``(code, seat, round, answer)`` a student tapped while the room's store was out of reach: sent
+as soon as it answers again (the page says so, both times)."""
+CLOSING: SessionValue[str | None] = SessionValue("room_closing", None)
+"""The room whose projector has pressed Esc once: a second Esc closes it (a stray one never does)."""
+
+
+SESSION_ID: SessionValue[str] = SessionValue("room_session", factory=lambda: secrets.token_urlsafe(12))
+"""This session's own id (a browser tab), for its join budget."""
+
+
+def admitted(code: str | None, size: int) -> bool:
+    """Count one join attempt against every budget (``code``: a room that exists, else ``None``);
+    ``False`` after noting which budget refused it."""
+    store = room_store()
+    budgets = join_budgets(session=SESSION_ID.get(), browser=browser.browser_id(), client=client_key(client_address()),
+                           code=code, size=size)
+    try:
+        for budget in budgets:
+            if not store.allow(budget.key, limit=budget.limit, per_s=budget.per_s):
+                note("error", budget.refusal)
+                return False
+    except RoomStoreUnavailable:
+        pass  # nothing to count with; the room view says the store is down
+    return True
+
+
 # -- arriving by a link ------------------------------------------------------------------------------
 def apply_link() -> None:
     """A just-opened link with ``room=`` makes this session a member of that room (what it claims
     is checked when the room is drawn), unless it is in that room already and the link names no
-    seat or teacher key. Every such link counts against the join rate limit."""
+    seat, key or controls. Every such link is a join attempt, counted against the budgets."""
     code_text = url.new_param("room")
     if code_text is None:
         return
-    store = room_store()
-    try:
-        if not store.allow(client_key(client_address()), limit=JOIN_ATTEMPTS_PER_MINUTE, per_s=60):
-            note("error", f"**Too many attempts to join a class room from your network** (more than "
-                          f"{JOIN_ATTEMPTS_PER_MINUTE} in a minute). Wait a minute, then open the link again.")
-            return
-    except RoomStoreUnavailable:
-        pass  # nothing to count with; the room view says the store is down
     try:
         code = parse_code(code_text)
     except RoomRefused as refusal:  # the code as text, cut short: a 10,000-character "code" shows 40
+        admitted(None, 0)
         shown = code_text[:SHOWN_CODE_CHARS] + ("…" if len(code_text) > SHOWN_CODE_CHARS else "")
         url.warn_link(f"“{shown}” is not a room code: {refusal}")
         return
-    seat, token = url.new_param("student"), url.new_param("teacher") or None
+    try:
+        found = room_store().view(code)
+    except RoomStoreUnavailable:
+        found = None
+    if not admitted(code if found else None, found.room.size if found else 0):
+        return
+    seat, token, controls = url.new_param("student"), url.new_param("teacher") or None, url.new_param("controls") == "1"
     held = MEMBERSHIP.get()
-    if held is not None and held.code == code and not (seat or token):
-        # Already in this room: its bare link keeps the seat. A phone that presses Join before its
+    if held is not None and held.code == code and not (seat or token or controls):
+        # Already in this room: its bare link keeps the place. A phone that presses Join before its
         # address bar has taken the page's last rewrite sends the link it opened, as if new.
         return
-    MEMBERSHIP.set(Membership(code, seat=seat if seat and is_seat(seat) else None, token=token))
+    if token or controls:
+        MEMBERSHIP.set(Membership(code, token=token, controls=True))
+    else:
+        MEMBERSHIP.set(Membership(code, seat=seat if seat and is_seat(seat) else None))
 
 
 def checked(membership: Membership, view: RoomView) -> Membership:
-    """``membership`` with what the room does not recognise taken away: a key that is not the
-    teacher's, a seat that is not in the room."""
-    if membership.token and not view.room.is_teacher(membership.token):
-        note("error", f"**This link's teacher key does not open room {view.room.code}**: you are in it as a student.")
-        membership = dataclasses.replace(membership, token=None)
+    """``membership`` as the room recognises it: a key or a browser that is not the teacher's is
+    a student's join form; a browser that is one of the room's screens, on the room's bare link, is
+    its projector again (a reload); a seat that is not in the room is none."""
+    room = view.room
+    if membership.controls and not room.is_teacher(membership.credential()):
+        note("error", f"**This link does not open room {room.code}'s teacher's controls** (they open in the browser "
+                      "that started the room, or from the teacher link): you are in it as a student.")
+        membership = Membership(room.code)
+    if not membership.teaching and not membership.seat and room.is_teacher(browser.browser_id()):
+        membership = Membership(room.code, screen=True)
     if membership.seat and not view.has_seat(membership.seat):
         membership = dataclasses.replace(membership, seat=None)
     MEMBERSHIP.set(membership)
@@ -157,56 +209,17 @@ def follow(room: Room) -> None:
         state.LAB.set(wanted)
 
 
-def room_choices(trained: Trained, step: int, code: str) -> tuple[Pair, ...]:
+def merge_question(trained: Trained, step: int, code: str) -> MergeAsk:
     """The answers a room offers for merge ``step + 1``, in one order for the whole room (its code
     seeds it, as a learner's seat seeds the quiz alone): the projector's "2." is every phone's "2.",
     so the teacher can talk about the answers by number. Answers are stored and counted by pair."""
-    return tuple(candidate.pair for candidate in make_question(trained.trace, step, seed=code).candidates)
+    return MergeAsk(tuple(candidate.pair for candidate in make_question(trained.trace, step, seed=code).candidates))
 
 
 def offered(question: Question, room: Room) -> list:
     """The question's candidates in the order the room offers them (the teacher's page chose it)."""
     by_pair = {candidate.pair: candidate for candidate in question.candidates}
     return [by_pair[pair] for pair in room.choices if pair in by_pair]
-
-
-# -- the join link -----------------------------------------------------------------------------------
-def public_base() -> tuple[str, str]:
-    """``(base URL students open, a warning or "")``: the address the teacher's browser shows;
-    when that names this computer itself (no use to a phone), ``BPE_LAB_PUBLIC_URL`` (which
-    ``scripts/serve.sh`` sets to the machine's network address), else that address and a warning."""
-    page_url = st.context.url or f"http://{st.context.headers.get('Host', 'localhost:8501')}"
-    parts = urlsplit(page_url)
-    path = parts.path.rstrip("/")
-    if path.endswith("/" + pages.QUIZ.url_name):
-        path = path[: -len(pages.QUIZ.url_name) - 1]
-    base = f"{parts.scheme or 'http'}://{parts.netloc}{path}"
-    host = parts.hostname or ""
-    try:
-        local = host == "localhost" or host.endswith(".localhost") or ip_address(host).is_loopback
-    except ValueError:
-        local = False
-    if not local:
-        return base, ""
-    configured = os.environ.get(PUBLIC_URL_SETTING, "").rstrip("/")
-    if configured:
-        return configured, ""
-    return base, (f"{host} is this computer's own name: phones need its network address (scripts/serve.sh "
-                  f"prints it; or set {PUBLIC_URL_SETTING}).")
-
-
-def join_link(code: str) -> str:
-    return f"{public_base()[0]}/{pages.QUIZ.url_name}?{urlencode({'room': code})}"
-
-
-def teacher_link(membership: Membership) -> str:
-    return f"{public_base()[0]}/{pages.QUIZ.url_name}?{urlencode(membership.link_params())}"
-
-
-def qr_image(link: str) -> str:
-    """The QR code of ``link`` as an SVG ``data:`` URI (scaled by CSS: sharp on any projector).
-    Error correction M: a phone still reads it with 15 % of it lost to glare or a low camera."""
-    return segno.make(link, error="m").svg_data_uri(omitsize=True, border=2)
 
 
 # -- actions (on_click callbacks) --------------------------------------------------------------------
@@ -216,7 +229,8 @@ def _lesson() -> tuple:
 
 
 def start_room(trained: Trained, step: int) -> None:
-    """Open a room on the question at ``step``; this session becomes its teacher."""
+    """Open a room on the question at ``step``; this session becomes its projector, and this
+    browser one of its teacher's screens."""
     store = room_store()
     token = new_teacher_token()
     try:
@@ -226,10 +240,11 @@ def start_room(trained: Trained, step: int) -> None:
             return
         for _ in range(5):  # a taken code is drawn again; five in a row would mean a broken generator
             code = new_code()
-            room = Room.open(code, teacher_token=token, lesson=_lesson(), step=step,
-                             choices=room_choices(trained, step, code), now=time.time())
+            room = Room.open(code, teacher_token=token, lesson=_lesson(), step=step, question=merge_question(trained, step, code),
+                             now=time.time(), screen=browser.browser_id())
             if store.create(room):
-                MEMBERSHIP.set(Membership(room.code, token=token))
+                MEMBERSHIP.set(Membership(room.code, token=token, screen=True))
+                browser.SCROLL_TOP.set(True)
                 return
         note("error", "**Could not find a free room code**: try again.")
     except RoomStoreUnavailable:
@@ -238,53 +253,107 @@ def start_room(trained: Trained, step: int) -> None:
         note("error", f"**Cannot open a room:** {escape_markdown(refusal)}.")
 
 
-def _act(action, *args) -> None:
-    """Run a store action; a refusal or an unreachable store becomes a note."""
+def act(action, *args) -> bool:
+    """Run a store action; a refusal or an unreachable store becomes a note. ``True`` if it ran."""
     store = room_store()
+    CLOSING.set(None)
     try:
         action(store, *args)
+        return True
     except RoomStoreUnavailable:
         note("warning", f"{_unreachable(store)}: nothing was sent. Try again in a moment.")
     except RoomRefused as refusal:
         text = escape_markdown(refusal)
         note("error", text[:1].upper() + text[1:] + ".")
+    return False
 
 
-def join(code: str) -> None:
+def join(code: str, size: int) -> None:
+    """Seat this browser (its one seat in the room, whatever Leave, reloads and tabs did before)."""
     # Streamlit already cuts the field at its max_chars; cleaning is the room's own guarantee
     nickname = clean_nickname(st.session_state.get(NICKNAME_KEY) or "")
+    if not admitted(code, size):
+        return
 
     def seat_student(store: RoomStore) -> None:
-        seat = new_seat()
-        store.join(code, seat, nickname)
-        MEMBERSHIP.set(Membership(code, seat=seat))
+        seat = seat_for(code, browser.browser_id())
+        store.join(code, seat, nickname, client_key(client_address()))
+        MEMBERSHIP.set(Membership(code, seat=seat, nickname=nickname))
 
-    _act(seat_student)
+    act(seat_student)
 
 
-def answer(code: str, seat: str, round: int, pair: Pair) -> None:
-    _act(lambda store: store.answer(code, seat, round=round, choice=pair))
+def answer(code: str, seat: str, round: int, given: Answer) -> None:
+    store = room_store()
+    try:
+        store.answer(code, seat, round=round, answer=given)
+    except RoomStoreUnavailable:
+        PENDING.set((code, seat, round, given))
+        note("warning", f"{_unreachable(store)}: **your answer is kept on this page** and sent as soon as the room is back.")
+    except RoomRefused as refusal:
+        text = escape_markdown(refusal)
+        note("error", text[:1].upper() + text[1:] + ".")
+
+
+def send_pending(membership: Membership) -> None:
+    """Send the answer tapped while the store was out of reach (the store answers again)."""
+    pending = PENDING.get()
+    if pending is None or pending[0] != membership.code or pending[1] != membership.seat:
+        return
+    code, seat, round, given = pending
+    try:
+        room_store().answer(code, seat, round=round, answer=given)
+        note("info", "The room is back: **the answer you tapped meanwhile is in.**")
+    except RoomStoreUnavailable:
+        return  # still out of reach: kept for the next try
+    except RoomRefused as refusal:
+        note("warning", f"The room is back, but the answer you tapped meanwhile was not counted: {escape_markdown(refusal)}.")
+    PENDING.set(None)
 
 
 def reveal(membership: Membership, round: int) -> None:
-    _act(lambda store: store.change(membership.code, lambda room: room.revealed_by(membership.token, round=round)))
+    act(lambda store: store.change(membership.code, lambda room: room.revealed_by(membership.credential(), round=round)))
 
 
-def next_question(membership: Membership, round: int, trained: Trained, step: int) -> None:
-    choices = room_choices(trained, step + 1, membership.code)
-    _act(lambda store: store.change(
-        membership.code, lambda room: room.next_question(membership.token, step=step + 1, choices=choices, round=round),
+def next_question(membership: Membership, round: int, step: int, question: Asked) -> None:
+    """Everyone moves on to ``question`` (``step``: the lesson's merges done)."""
+    act(lambda store: store.change(
+        membership.code, lambda room: room.next_question(membership.credential(), step=step, question=question, round=round),
     ))
+
+
+def next_merge(membership: Membership, round: int, trained: Trained, step: int) -> None:
+    next_question(membership, round, step + 1, merge_question(trained, step + 1, membership.code))
 
 
 def close(membership: Membership) -> None:
     def close_room(store: RoomStore) -> None:
-        store.change(membership.code, lambda room: room.closed_by(membership.token))
+        store.change(membership.code, lambda room: room.closed_by(membership.credential()))
         MEMBERSHIP.set(None)
         note("info", f"Room {membership.code} is closed: its students see that it ended.")
 
-    _act(close_room)
+    act(close_room)
+
+
+def press_close(membership: Membership) -> None:
+    """The projector's Esc: the first press asks, the second closes."""
+    if CLOSING.get() == membership.code:
+        close(membership)
+    else:
+        CLOSING.set(membership.code)
+
+
+def resize(membership: Membership, key: str) -> None:
+    size = int(st.session_state.get(key) or 1)
+    act(lambda store: store.change(membership.code, lambda room: room.resized_by(membership.credential(), size)))
+
+
+def remove_seats(membership: Membership, key: str) -> None:
+    seats = list(st.session_state.get(key) or [])
+    if act(lambda store: store.remove(membership.code, seats, credential=membership.credential())) and seats:
+        note("info", f"Removed {len(seats)} seat{'s' * (len(seats) != 1)} and their answers to this question.")
 
 
 def leave() -> None:
+    """Out of the room; the browser keeps its id, so joining again finds the same seat."""
     MEMBERSHIP.set(None)

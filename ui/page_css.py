@@ -21,6 +21,8 @@ WALK = keyed("bpe-walk-buttons")
 """The Encode page's merge-walk buttons (a keyed horizontal container)."""
 HOME = keyed("bpe-home")
 """The home page's content (its descriptions are the page: a phone keeps them)."""
+ROOM = keyed("bpe-room")
+"""A class room's screen (``ui.classroom_views.show_room``: a keyed container)."""
 
 STALE_CSS = f"""
 <style>
@@ -124,3 +126,28 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 </style>
 """
 """Presenter mode's large type: the root font size, token chips, and room for the lesson."""
+
+ROOM_SCREEN_CSS = f"""
+<style>
+{ROOM} h1 {{ font-size: 1.7rem; }}
+{ROOM} h2 {{ font-size: 1.35rem; padding-top: .2rem; }}
+/* Presenter mode: the room's heading wraps before "Leave presenter mode" (fixed at the top right). */
+{MAIN}:has({keyed("w-leave_present")}) {ROOM} h1 {{ padding-right: 14rem; }}
+/* A phone scrolls the page, never a box inside it that hides part of the lesson. */
+{ROOM} .bpe-layers {{ max-height: none; overflow: visible; }}
+</style>
+"""
+"""The class room's screens: the projector's heading clear of the header band, no inner scroll box."""
+
+RECONNECT_CSS = f"""
+<style>
+/* A Wi-Fi blip: Streamlit's own dialog after a few failed reconnects speaks to a developer ("restart
+   it in your terminal: streamlit run yourscript.py"). BPE Lab has no dialogs of its own, so a dialog
+   is that one: its words give way to a note for a learner, and Streamlit keeps reconnecting behind it
+   (the dialog closes by itself when it is back). */
+[role="dialog"] > * {{ visibility: hidden; }}
+[role="dialog"]::before {{ content: "📡 Reconnecting… The connection dropped for a moment. This page comes back by itself, with your place and your answers: no need to reload."; position: absolute; inset: 1.2rem; visibility: visible; font-size: 1.05rem; line-height: 1.45; color: {"#1B1F24"}; }}
+[role="dialog"] {{ min-height: 7.5rem; }}
+</style>
+"""
+"""A friendly reconnect note instead of Streamlit's connection dialog (every page)."""

@@ -4,14 +4,16 @@ Keys, each expiring :data:`~bpe.limits.ROOM_IDLE_S` after the room's last write:
 
     bpe-lab:room:K7QX3M              the room (bpe.teaching.room.Room as JSON), written by the teacher only
     bpe-lab:room:K7QX3M:changes      how many times the teacher changed it (what every write WATCHes)
-    bpe-lab:room:K7QX3M:seats        hash seat -> nickname
-    bpe-lab:room:K7QX3M:answers:3    hash seat -> "left,right", the answers to round 3
-    bpe-lab:limit:<client hash>       sorted set: the times of its allowed join attempts in the last minute
+    bpe-lab:room:K7QX3M:seats        hash seat -> {"n": nickname, "c": address hash} as JSON
+    bpe-lab:room:K7QX3M:seen         sorted set: seat by when its page last looked at the room
+    bpe-lab:room:K7QX3M:answers:3    hash seat -> the answer to round 3, as its question encodes it
+    bpe-lab:limit:<budget key>        sorted set: the times of its allowed join attempts in the last minute
 
 Why WATCH and not a Lua script: the rules stay in Python, in one place (:mod:`bpe.teaching.room`).
 An answer WATCHes the room's ``changes``, checks the rules on the room it read, and writes with
 HSETNX inside MULTI: if the teacher revealed or moved on in between, EXEC fails and the answer is
 checked again (and refused); two answers from one seat race on HSETNX, and only the first lands.
+A join WATCHes the seats too, so two students taking a room's last place at once cannot both get it.
 Subtle: students only refresh expiries, and an EXPIRE counts as a change to WATCH, so they never
 touch ``changes``; WATCHing the room's own key instead made a class answering at once retry
 (measured: 478 retries for 60 simultaneous answers, now none).
@@ -22,6 +24,7 @@ replaced at once): a page never hangs on a stopped Redis, it says so and carries
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -32,10 +35,12 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from bpe.limits import MAX_ROOM_SEATS, ROOM_IDLE_S
-from bpe.teaching.room import Pair, Room, RoomView, decode_choice, encode_choice
+from bpe.limits import ROOM_IDLE_S
+from bpe.teaching.room import Room, RoomView
+from bpe.teaching.room_seats import Seat, seats_to_free
+from bpe.teaching.room_questions import Answer
 
-from .room_store import RoomStoreUnavailable, already_answered, expiry_s, no_such_room, not_seated, seats_full
+from .room_store import RoomStoreUnavailable, already_answered, expiry_s, no_such_room, not_seated, view_of
 
 TIMEOUT_S = 1.0
 """Longest wait for Redis on one command (it answers in well under a millisecond on loopback)."""
@@ -60,6 +65,9 @@ class RedisRoomStore:
     def _seats_key(self, code: str) -> str:
         return f"{self._room_key(code)}:seats"
 
+    def _seen_key(self, code: str) -> str:
+        return f"{self._room_key(code)}:seen"
+
     def _answers_key(self, code: str, round: int) -> str:
         return f"{self._room_key(code)}:answers:{round}"
 
@@ -75,7 +83,8 @@ class RedisRoomStore:
             pipe.incr(self._changes_key(room.code))
         else:
             pipe.expire(self._room_key(room.code), ttl)
-        for key in (self._changes_key(room.code), self._seats_key(room.code), self._answers_key(room.code, room.round)):
+        for key in (self._changes_key(room.code), self._seats_key(room.code), self._seen_key(room.code),
+                    self._answers_key(room.code, room.round)):
             pipe.expire(key, ttl)
 
     @contextmanager
@@ -85,8 +94,9 @@ class RedisRoomStore:
         except redis.RedisError as error:
             raise RoomStoreUnavailable(f"{self.where}: {type(error).__name__}: {error}") from error
 
-    def _transaction(self, code: str, work: Callable) -> object:
-        """Run ``work(pipe, room)`` WATCHing the room's changes, again until the teacher changed nothing meanwhile.
+    def _transaction(self, code: str, work: Callable, *, watch_seats: bool = False) -> object:
+        """Run ``work(pipe, room)`` WATCHing the room's changes (and its seats: ``watch_seats``),
+        again until nothing watched changed meanwhile.
 
         ``work`` reads with ``pipe`` (immediate commands), then calls ``pipe.multi()`` and queues
         its writes; its return value (or what ``pipe.execute()`` returned, if it returns nothing)
@@ -94,7 +104,7 @@ class RedisRoomStore:
         with self._reachable(), self._redis.pipeline() as pipe:
             while True:
                 try:
-                    pipe.watch(self._changes_key(code))
+                    pipe.watch(self._changes_key(code), *([self._seats_key(code)] if watch_seats else []))
                     raw = pipe.get(self._room_key(code))
                     if raw is None:
                         raise no_such_room(code)
@@ -112,40 +122,73 @@ class RedisRoomStore:
             ttl = max(1, round(expiry_s(room, self.idle_s)))
             return bool(self._redis.set(self._room_key(room.code), room.to_json(), nx=True, ex=ttl))
 
-    def view(self, code: str) -> RoomView | None:
+    def _seats(self, reader, code: str) -> list[Seat]:
+        """Every seat of room ``code`` with when it was last seen, read with ``reader`` (a client or a pipe)."""
+        stored, seen = reader.hgetall(self._seats_key(code)), dict(reader.zrange(self._seen_key(code), 0, -1, withscores=True))
+        return [self._seat(seat, data, seen.get(seat, 0.0)) for seat, data in stored.items()]
+
+    @staticmethod
+    def _seat(seat: str, data: str, seen: float) -> Seat:
+        fields = json.loads(data)
+        return Seat(seat, fields["n"], fields["c"], seen)
+
+    def view(self, code: str, *, seen: str | None = None) -> RoomView | None:
         with self._reachable():
             raw = self._redis.get(self._room_key(code))
             if raw is None:
                 return None
             room = Room.from_json(raw)
             with self._redis.pipeline(transaction=False) as pipe:
+                if seen is not None:  # only a seated seat (XX): a removed one does not come back
+                    pipe.zadd(self._seen_key(code), {seen: time.time()}, xx=True)
                 pipe.hgetall(self._seats_key(code))
+                pipe.zrange(self._seen_key(code), 0, -1, withscores=True)
                 pipe.hgetall(self._answers_key(code, room.round))
-                seats, answers = pipe.execute()
-        return RoomView(room, tuple(seats.items()), tuple((seat, decode_choice(a)) for seat, a in answers.items()))
+                *_, stored, times, answers = pipe.execute()
+        seen_at = dict(times)
+        seats = [self._seat(seat, data, seen_at.get(seat, 0.0)) for seat, data in stored.items()]
+        return view_of(room, seats, {seat: room.question.decode(text) for seat, text in answers.items()})
 
-    def join(self, code: str, seat: str, nickname: str) -> None:
+    def join(self, code: str, seat: str, nickname: str, client: str) -> None:
         def work(pipe, room: Room):
-            room.check_open()
-            if not pipe.hexists(self._seats_key(code), seat) and pipe.hlen(self._seats_key(code)) >= MAX_ROOM_SEATS:
-                raise seats_full()
+            now = time.time()
+            freed = seats_to_free(room, self._seats(pipe, code), seat, now=now)
             pipe.multi()
-            pipe.hset(self._seats_key(code), seat, nickname)
+            if freed:
+                pipe.hdel(self._seats_key(code), *freed)
+                pipe.zrem(self._seen_key(code), *freed)
+                pipe.hdel(self._answers_key(code, room.round), *freed)
+            pipe.hset(self._seats_key(code), seat, json.dumps({"n": nickname, "c": client}, ensure_ascii=False))
+            pipe.zadd(self._seen_key(code), {seat: now})
             self._touch(pipe, room)
 
-        self._transaction(code, work)
+        self._transaction(code, work, watch_seats=True)
 
-    def answer(self, code: str, seat: str, *, round: int, choice: Pair) -> None:
+    def answer(self, code: str, seat: str, *, round: int, answer: Answer) -> None:
         def work(pipe, room: Room):
             if not pipe.hexists(self._seats_key(code), seat):
                 raise not_seated()
-            room.check_answer(round=round, choice=choice)
+            room.check_answer(round=round, answer=answer)
             pipe.multi()
-            pipe.hsetnx(self._answers_key(code, round), seat, encode_choice(choice))
+            pipe.hsetnx(self._answers_key(code, round), seat, room.question.encode(answer))
             self._touch(pipe, room)
 
         if not self._transaction(code, work)[0]:  # HSETNX found an answer there: the first stands
             raise already_answered()
+
+    def remove(self, code: str, seats, *, credential: str | None) -> None:
+        seats = list(seats)
+
+        def work(pipe, room: Room):
+            room.check_teacher(credential, "remove a seat")
+            pipe.multi()
+            if seats:
+                pipe.hdel(self._seats_key(code), *seats)
+                pipe.zrem(self._seen_key(code), *seats)
+                pipe.hdel(self._answers_key(code, room.round), *seats)
+            self._touch(pipe, room)
+
+        self._transaction(code, work, watch_seats=True)
 
     def change(self, code: str, transition: Callable[[Room], Room]) -> Room:
         def work(pipe, room: Room):

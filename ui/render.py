@@ -23,11 +23,11 @@ from bpe.views.token_html import TOKEN_CSS
 
 from . import state, url
 from .state import widget_key
-from .page_css import A11Y_CSS, LAYOUT_CSS, PRESENTER_CSS, STALE_CSS
+from .page_css import A11Y_CSS, LAYOUT_CSS, PRESENTER_CSS, RECONNECT_CSS, STALE_CSS
 from .tour import tour_bar
 from .training import Trained
 
-_CSS = A11Y_CSS + SR_ONLY_CSS + TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS + MERGE_CSS + STALE_CSS + LAYOUT_CSS
+_CSS = A11Y_CSS + SR_ONLY_CSS + TOKEN_CSS + NARRATION_CSS + STATS_CSS + TABLES_CSS + WALK_CSS + LABS_CSS + MERGE_CSS + STALE_CSS + LAYOUT_CSS + RECONNECT_CSS
 
 
 _ROOT = Path(__file__).resolve().parent.parent
@@ -83,12 +83,17 @@ def show_chart(spec: dict, container=None, *, renderer: str = "canvas") -> None:
     spec = {**spec, "usermeta": {**spec.get("usermeta", {}), "embedOptions": {"renderer": renderer}}}
     (container or st).vega_lite_chart(spec, width="stretch")
     if (table := chart_table_html(spec)) is not None:  # a canvas says nothing to a screen reader
-        (container or st).html(table)
+        show_html(table, container)
 
 
-def show_html(body: str) -> None:
-    """Draw already-escaped HTML from :mod:`bpe.views` (styled by the CSS ``page_setup`` added)."""
-    st.html(body)
+def show_html(body: str, container=None) -> None:
+    """Draw already-escaped HTML from :mod:`bpe.views` (styled by the CSS ``page_setup`` added).
+
+    Nothing to draw draws nothing: the views give ``""`` for an empty text (no tokens, no chunks),
+    and ``st.html`` raises on a blank body (``StreamlitMissingRequiredParameterError``) instead.
+    """
+    if body.strip():
+        (container or st).html(body)
 
 
 def can_name(trace: Trace) -> bool:

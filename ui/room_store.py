@@ -8,21 +8,27 @@ when a replica (or Redis, with its persistence on) restarts.
 
 Both apply :mod:`bpe.teaching.room`'s rules, each change atomic (two students answering at once,
 or an answer racing the reveal, are both decided by the room's state at that instant), expire a
-room after :data:`~bpe.limits.ROOM_IDLE_S` without a write, and count join attempts per client for
-the rate limit. ``tests/test_room_stores.py`` runs the same contract over both.
+room after :data:`~bpe.limits.ROOM_IDLE_S` without a write, seat a student only where the room
+has a place (:func:`~bpe.teaching.room_seats.seats_to_free`), keep when each seat's page last
+looked, count only seated seats' answers (a class's chart never holds more answers than seated
+students), let the teacher remove seats, and count join attempts per key for the rate limits.
+``tests/test_room_stores.py`` runs the same contract over both.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bpe.limits import CLOSED_ROOM_S, MAX_ROOM_SEATS, ROOM_IDLE_S
-from bpe.teaching.room import CLOSED, AlreadyAnswered, Pair, Room, RoomRefused, RoomView
+from bpe.limits import CLOSED_ROOM_S, ROOM_IDLE_S
+from bpe.teaching.room import CLOSED, AlreadyAnswered, Room, RoomRefused, RoomView
+from bpe.teaching.room_seats import Seat, seats_to_free
+from bpe.teaching.room_questions import Answer
 
 REDIS_URL_SETTING = "BPE_LAB_REDIS_URL"
 """The one setting: a ``redis://`` URL (with its password) puts every room in that Redis."""
@@ -39,10 +45,6 @@ def no_such_room(code: str) -> RoomRefused:
         f"there is no open room {code}: check the code on the projector (a room closes after two hours "
         "without an answer, or when its teacher closes it)"
     )
-
-
-def seats_full() -> RoomRefused:
-    return RoomRefused(f"this room is full ({MAX_ROOM_SEATS} students): ask the teacher to open a second room")
 
 
 def not_seated() -> RoomRefused:
@@ -65,18 +67,23 @@ class RoomStore(Protocol):
     def create(self, room: Room) -> bool:
         """Store a new room; ``False`` if its code is taken (draw another)."""
 
-    def view(self, code: str) -> RoomView | None:
-        """The room with its seats and this round's answers; ``None`` if there is none (or it expired)."""
+    def view(self, code: str, *, seen: str | None = None) -> RoomView | None:
+        """The room with its seats and this round's answers of seated seats; ``None`` if there is
+        none (or it expired). ``seen``: the seat whose page is looking (it is here, not away)."""
 
-    def join(self, code: str, seat: str, nickname: str) -> None:
-        """Seat a student (again: the nickname is replaced). Raises :class:`RoomRefused`."""
+    def join(self, code: str, seat: str, nickname: str, client: str) -> None:
+        """Seat a student (again: the nickname is replaced), from the address hashed as ``client``.
+        Raises :class:`RoomRefused` (a full room, a closed one)."""
 
-    def answer(self, code: str, seat: str, *, round: int, choice: Pair) -> None:
+    def answer(self, code: str, seat: str, *, round: int, answer: Answer) -> None:
         """Record the seat's answer to ``round``. Raises :class:`RoomRefused` (:class:`AlreadyAnswered`
         when it has one: the first stands)."""
 
     def change(self, code: str, transition: Callable[[Room], Room]) -> Room:
         """Apply a teacher's transition (``lambda room: room.revealed_by(token)``) atomically."""
+
+    def remove(self, code: str, seats: Iterable[str], *, credential: str | None) -> None:
+        """The teacher takes ``seats`` out of the room, with their answers to this question."""
 
     def allow(self, key: str, *, limit: int, per_s: float) -> bool:
         """Count one attempt for ``key`` and say whether it is allowed: at most ``limit`` are, in any
@@ -88,8 +95,15 @@ class RoomStore(Protocol):
 class _Held:
     room: Room
     touched: float
-    seats: dict[str, str] = field(default_factory=dict)
-    answers: dict[int, dict[str, Pair]] = field(default_factory=dict)
+    seats: dict[str, Seat] = field(default_factory=dict)
+    answers: dict[int, dict[str, Answer]] = field(default_factory=dict)
+
+
+def view_of(room: Room, seats: Iterable[Seat], answers: dict) -> RoomView:
+    """What a store read: only seated seats' answers count."""
+    seats = tuple(seats)
+    seated = {seat.id for seat in seats}
+    return RoomView(room, seats, tuple((seat, answer) for seat, answer in answers.items() if seat in seated))
 
 
 class MemoryRoomStore:
@@ -110,6 +124,12 @@ class MemoryRoomStore:
             return None
         return held
 
+    def _held(self, code: str) -> _Held:
+        held = self._live(code)
+        if held is None:
+            raise no_such_room(code)
+        return held
+
     def _touch(self, held: _Held) -> None:
         held.touched = self._clock()
 
@@ -124,47 +144,54 @@ class MemoryRoomStore:
             self._rooms[room.code] = _Held(room, self._clock())
             return True
 
-    def view(self, code: str) -> RoomView | None:
+    def view(self, code: str, *, seen: str | None = None) -> RoomView | None:
         with self._lock:
             held = self._live(code)
             if held is None:
                 return None
-            answers = held.answers.get(held.room.round, {})
-            return RoomView(held.room, tuple(held.seats.items()), tuple(answers.items()))
+            if seen in held.seats:
+                held.seats[seen] = dataclasses.replace(held.seats[seen], seen=self._clock())
+            return view_of(held.room, held.seats.values(), held.answers.get(held.room.round, {}))
 
-    def join(self, code: str, seat: str, nickname: str) -> None:
+    def join(self, code: str, seat: str, nickname: str, client: str) -> None:
         with self._lock:
-            held = self._live(code)
-            if held is None:
-                raise no_such_room(code)
-            held.room.check_open()
-            if seat not in held.seats and len(held.seats) >= MAX_ROOM_SEATS:
-                raise seats_full()
-            held.seats[seat] = nickname
+            held = self._held(code)
+            for freed in seats_to_free(held.room, held.seats.values(), seat, now=self._clock()):
+                self._drop(held, freed)
+            held.seats[seat] = Seat(seat, nickname, client, self._clock())
             self._touch(held)
 
-    def answer(self, code: str, seat: str, *, round: int, choice: Pair) -> None:
+    @staticmethod
+    def _drop(held: _Held, seat: str) -> None:
+        held.seats.pop(seat, None)
+        held.answers.get(held.room.round, {}).pop(seat, None)
+
+    def answer(self, code: str, seat: str, *, round: int, answer: Answer) -> None:
         with self._lock:
-            held = self._live(code)
-            if held is None:
-                raise no_such_room(code)
+            held = self._held(code)
             if seat not in held.seats:
                 raise not_seated()
-            held.room.check_answer(round=round, choice=choice)
+            held.room.check_answer(round=round, answer=answer)
             answers = held.answers.setdefault(round, {})
             if seat in answers:
                 raise already_answered()
-            answers[seat] = tuple(choice)
+            answers[seat] = answer
             self._touch(held)
 
     def change(self, code: str, transition: Callable[[Room], Room]) -> Room:
         with self._lock:
-            held = self._live(code)
-            if held is None:
-                raise no_such_room(code)
+            held = self._held(code)
             held.room = transition(held.room)
             self._touch(held)
             return held.room
+
+    def remove(self, code: str, seats: Iterable[str], *, credential: str | None) -> None:
+        with self._lock:
+            held = self._held(code)
+            held.room.check_teacher(credential, "remove a seat")
+            for seat in seats:
+                self._drop(held, seat)
+            self._touch(held)
 
     def allow(self, key: str, *, limit: int, per_s: float) -> bool:
         now = self._clock()
@@ -178,4 +205,3 @@ class MemoryRoomStore:
                 return False
             times.append(now)
             return True
-

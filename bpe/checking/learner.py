@@ -24,6 +24,7 @@ Every refusal is one line that says what is wrong and which shape to write, with
 from __future__ import annotations
 
 import json
+import pickletools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -74,13 +75,30 @@ def merge_shapes() -> Mapping[str, MergeShape]:
 
 
 def _looks_pickled(data: bytes, name: str) -> bool:
-    if data.startswith(_PICKLE_STARTS):
+    if data.startswith(_PICKLE_STARTS) or _reads_as_an_old_pickle(data):
         return True
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
         return name.lower().endswith((".pkl", ".pickle"))  # a text file named .pkl is read as text
     return False
+
+
+def _reads_as_an_old_pickle(data: bytes) -> bool:
+    """A protocol 0 or 1 pickle, which may begin in many ways (``((``, ``c__builtin__``, ``c_codecs``):
+    its opcodes read to a STOP on the last byte. ``pickletools.genops`` only reads them, never runs
+    one; three at least, so that a text such as ``a.`` is not taken for one.
+
+    >>> _reads_as_an_old_pickle(b"((c__builtin__\\nbytes\\n(tR."), _reads_as_an_old_pickle(b"a b\\nab c\\n")
+    (True, False)
+    """
+    if not data.endswith(b"."):
+        return False
+    try:
+        ops = list(pickletools.genops(data))
+    except Exception:  # noqa: BLE001  # any way the bytes fail to read as opcodes means "not a pickle"
+        return False
+    return len(ops) >= 3 and ops[-1][0].name == "STOP" and ops[-1][2] == len(data) - 1
 
 
 def _repeats_a_line(data: bytes) -> bool:

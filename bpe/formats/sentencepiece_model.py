@@ -24,8 +24,15 @@ Reading needs no compiled code. Refused, with a message: models that are not BPE
 normalization other than ``identity`` with SentencePiece's default whitespace handling, options
 that change where pieces may split (``split_digits``, turning off the script, number or whitespace
 split, ``treat_whitespace_as_suffix``), user-defined and unused pieces, and pieces no two others
-make. Writing needs a char-level tokenizer split by ``sentencepiece`` with an unknown token (every
-run trained with it has ``<unk>``, ``<s>``, ``</s>``).
+make; what sentencepiece itself refuses to load (a piece twice, two unknown pieces, byte pieces
+without ``byte_fallback`` or not all 256 of them, empty, NUL-holding or 8,000-byte pieces); and a
+merged piece holding a character with no piece of its own (ranked merges cannot build it). Scores
+order as SentencePiece's encoder orders them (:func:`_score_order`: ``0.0`` above ``-0.0``); pieces
+with exactly the same score (Llama's and Mistral's runs of ``▁``, all at -1e9) rank by id, where
+SentencePiece merges whichever stands leftmost in the text.
+
+Writing needs a char-level tokenizer split by ``sentencepiece`` with an unknown token (every run
+trained with it has ``<unk>``, ``<s>``, ``</s>``).
 """
 
 from __future__ import annotations
@@ -119,16 +126,17 @@ def from_sentencepiece(contents: str | bytes, *, name: str = "", source: str = "
     except FormatError as error:
         raise FormatError(f"{source}: {error}") from None
     _check_options(trainer, normalizer, source=source)
+    _check_pieces(pieces, byte_fallback=bool(trainer.get(35, 0)), source=source)
     base: dict[int, Token] = {}
     multi: list[tuple[float, int, str]] = []
     special: dict[str, int] = {}
     fallback: dict[int, int] = {}
     unknown = None
-    for token_id, (piece, score, kind) in enumerate(pieces):
+    for token_id, (piece, score_order, kind) in enumerate(pieces):
         if kind == NORMAL and len(piece) == 1:
             base[token_id] = Token(piece.encode("utf-8"))
         elif kind == NORMAL:
-            multi.append((-score, token_id, piece))
+            multi.append((-score_order, token_id, piece))
         elif kind in (UNKNOWN, CONTROL):
             special[piece] = token_id
             unknown = piece if kind == UNKNOWN else unknown
@@ -153,24 +161,91 @@ def from_sentencepiece(contents: str | bytes, *, name: str = "", source: str = "
     )
 
 
-def _model(data: bytes) -> tuple[list[tuple[str, float, int]], dict[int, int | bytes], dict[int, int | bytes]]:
+def _model(data: bytes) -> tuple[list[tuple[str, int, int]], dict[int, int | bytes], dict[int, int | bytes]]:
+    """``(pieces as (text, score order, type), trainer spec, normalizer spec)``."""
     pieces, trainer, normalizer = [], {}, {}
     for number, value in _fields(data):
         if number == 1 and isinstance(value, bytes):
-            piece, score, kind = "", 0.0, NORMAL
+            piece, score_order, kind = "", 0, NORMAL
             for field, item in _fields(value):
                 if field == 1 and isinstance(item, bytes):
                     piece = _text(item)
                 elif field == 2 and isinstance(item, int):
-                    score = struct.unpack("<f", item.to_bytes(4, "little"))[0]
+                    score_order = _score_order(item)
                 elif field == 3 and isinstance(item, int):
                     kind = item
-            pieces.append((piece, score, kind))
+            pieces.append((piece, score_order, kind))
         elif number in (2, 3) and isinstance(value, bytes):
             (trainer if number == 2 else normalizer).update(_fields(value))
     if not pieces:
         raise FormatError("it holds no pieces: is it a SentencePiece .model file?")
     return pieces, trainer, normalizer
+
+
+def _score_order(bits: int) -> int:
+    """A piece's 32-bit float score as SentencePiece's encoder orders it, greater first.
+
+    Its ``SymbolPairComparator`` compares the scores' bits as integers, not as floats, so ``-0.0``
+    ranks below ``0.0`` (a float comparison calls them equal and lets the ids decide); NaNs land at
+    either end by their sign bit. ``-0.0``, ``0.0``, ``-1.0``:
+
+    >>> [_score_order(bits) for bits in (0x80000000, 0x00000000, 0xBF800000)]
+    [-1, 0, -1065353217]
+    """
+    return -(bits & 0x7FFFFFFF) - 1 if bits & 0x80000000 else bits
+
+
+_MAX_PIECE_BYTES = 8000
+"""``kMaxPieceSize`` (``model_interface.cc``): SentencePiece refuses a piece this long or longer."""
+_BYTE_PIECES = MappingProxyType({f"<0x{byte:02X}>": byte for byte in range(256)})
+"""The only byte pieces SentencePiece accepts (``ByteToPiece``: two upper-case hex digits)."""
+
+
+def _check_pieces(pieces: list[tuple[str, int, int]], *, byte_fallback: bool, source: str) -> None:
+    """Refuse what ``sentencepiece`` refuses to load (``ModelInterface::InitializePieces``), and a
+    merged piece holding a character with no piece of its own, each with a FormatError saying why."""
+    seen: dict[str, int] = {}
+    unknown = None
+    bytes_found: set[int] = set()
+    for token_id, (piece, score_order, kind) in enumerate(pieces):
+        if piece == "\x00" and (kind == UNUSED or byte_fallback):
+            continue  # SentencePiece skips it (a converter's stray NUL piece)
+        refusal = None
+        if not piece:
+            refusal = f"piece {token_id} is empty"
+        elif "\x00" in piece:
+            refusal = f"piece {token_id} holds a NUL character"
+        elif len(piece.encode("utf-8")) >= _MAX_PIECE_BYTES:
+            refusal = f"piece {token_id} is {len(piece.encode('utf-8')):,} bytes long (the limit is {_MAX_PIECE_BYTES - 1:,})"
+        elif piece in seen:
+            refusal = f"the piece {piece!r} is defined twice (ids {seen[piece]} and {token_id})"
+        elif kind == UNKNOWN and unknown is not None:
+            refusal = f"it has two unknown pieces (ids {unknown} and {token_id})"
+        elif kind == BYTE and not byte_fallback:
+            refusal = f"it has the byte piece {piece!r} (id {token_id}) although byte_fallback is off"
+        elif kind == BYTE and piece not in _BYTE_PIECES:
+            refusal = f"the byte piece {piece!r} (id {token_id}) is not one of <0x00>...<0xFF>"
+        if refusal:
+            raise FormatError(f"{source}: {refusal}; sentencepiece refuses such a file too")
+        seen[piece] = token_id
+        unknown = token_id if kind == UNKNOWN else unknown
+        if kind == BYTE:
+            bytes_found.add(_BYTE_PIECES[piece])
+    if byte_fallback and len(bytes_found) < 256:
+        missing = [f"<0x{byte:02X}>" for byte in range(256) if byte not in bytes_found]
+        raise FormatError(
+            f"{source}: byte_fallback is on but {len(missing)} of the 256 byte pieces are missing ({', '.join(missing[:3])}"
+            f"{'...' if len(missing) > 3 else ''}); sentencepiece refuses such a file too"
+        )
+    characters = {piece for piece, _, kind in pieces if kind == NORMAL and len(piece) == 1}
+    for token_id, (piece, _, kind) in enumerate(pieces):
+        lone = next((char for char in piece if char not in characters), None) if kind == NORMAL else None
+        if lone is not None:
+            raise FormatError(
+                f"{source}: the piece {piece!r} (id {token_id}) holds {lone!r}, which has no piece of its own; "
+                "SentencePiece's trainer gives every character a piece, and BPE Lab builds merged pieces from "
+                "those, so it cannot replay this file"
+            )
 
 
 def _text(data: bytes) -> str:

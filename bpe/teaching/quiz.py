@@ -85,6 +85,9 @@ class Question:
     """Why the rule prefers the answer over each other tied candidate."""
     runner_up: str = ""
     """The best pair below the winning count, with its count, if recorded (``'a' + 'b', 2 times``)."""
+    recorded_counts: tuple[tuple[Pair, int], ...] = ()
+    """Every pair whose count the trace recorded (the kept ties and the top pairs), so a pair tied
+    beyond the kept ties is still graded by its count."""
 
     @property
     def finished(self) -> bool:
@@ -174,6 +177,7 @@ def make_question(trace: Trace, step: int, *, choices: int = 4, seed: int | str 
         stop_detail="",
         tie_reasons=reasons,
         runner_up=runner_up,
+        recorded_counts=tuple(counts.items()),
     )
 
 
@@ -213,7 +217,7 @@ def grade(question: Question, chosen: Pair) -> Result:
     answer = by_pair[question.answer]
     mine = by_pair.get(chosen)
     if mine is None:
-        count = question.count if chosen in question.tied else None
+        count = dict(question.recorded_counts).get(chosen, question.count if chosen in question.tied else None)
         mine = Candidate(chosen[0], chosen[1], f"{chosen}", count)
     shown = [*question.candidates] + ([] if chosen in by_pair else [mine])
     shown.sort(key=lambda c: -1 if c.count is None else c.count, reverse=True)

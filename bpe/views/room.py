@@ -21,15 +21,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..teaching.quiz import Question
-from ..teaching.room import Pair
+from ..teaching.quiz import CORRECT, RIGHT_COUNT, Question
+from ..teaching.room_questions import Pair, guess_histogram
 from .charts import CHOSEN, OTHER, STATUS_COLORS, TIED
 
-_MARKS: Mapping[str, str] = MappingProxyType({
-    CHOSEN: ' <span class="bpe-answer-mark">◀ merged next</span>',
-    TIED: ' <span class="bpe-answer-mark">tied</span>',
-    OTHER: "",
+_MARKS: Mapping[str, str] = MappingProxyType({CHOSEN: "◀ merged next", TIED: "tied", OTHER: ""})
+_GUESS_MARKS: Mapping[str, str] = MappingProxyType({CHOSEN: "◀ the real count", OTHER: ""})
+_PICKED_MARKS: Mapping[str | None, str] = MappingProxyType({
+    None: "◀ your answer", CORRECT: "✓ your answer", RIGHT_COUNT: "⚖ your answer: tied, lost the tie-break",
 })
+"""The student's pick before the reveal, and after it by verdict: a tick only beside a right answer."""
+WRONG_PICK = "✗ your answer"
 
 MAX_NAMES_SHOWN = 40
 """Nicknames the teacher's screen lists (a projector line holds a few; the rest are counted)."""
@@ -58,6 +60,9 @@ ROOM_CSS = """
   width: calc((100% - 8.5em) * var(--bpe-share)); }
 .bpe-answers .bpe-answer-mark { font-weight: 700; white-space: nowrap; }
 .bpe-answers tr.bpe-chosen th { font-weight: 700; }
+.bpe-phrase { font-size: 1.5rem; line-height: 1.35; white-space: pre-wrap; overflow-wrap: anywhere; margin: .2rem 0 .4rem 0;
+  padding: .4rem .8rem; border-left: 6px solid #0072B2; background: #F2F5F8; }
+.bpe-phrase-by { font-size: 1rem; color: #3d4249; margin: 0; }
 </style>
 """
 
@@ -88,18 +93,24 @@ def join_panel_html(*, link: str, code: str, qr_image: str, note: str = "") -> s
     )
 
 
-def choices_html(labels: Sequence[str], *, picked: int | None = None, merged: int | None = None, columns: int = 1) -> str:
+def choices_html(
+    labels: Sequence[str], *, picked: int | None = None, merged: int | None = None, verdict: str | None = None, columns: int = 1,
+) -> str:
     """The question's choices as a numbered list (numbers as on the students' buttons): on the
     projector while the class answers, and on a phone once its answer is in (no buttons left to
-    press), with the student's pick (``picked``, 0-based) and, after the reveal, the merge marked.
+    press), with the student's pick (``picked``, 0-based) and, after the reveal, the merge and the
+    pick's ``verdict`` marked (a tick only beside a right answer).
 
-    >>> print(choices_html(["'a' + 'b'", "<b>"], picked=1, merged=0))
-    <ol class="bpe-room-choices"><li class="bpe-merged">'a' + 'b' <b class="bpe-merged">◀ merged next</b></li><li class="bpe-picked">&lt;b&gt; <b class="bpe-picked">✓ your answer</b></li></ol>
+    >>> print(choices_html(["'a' + 'b'", "<b>"], picked=1, merged=0, verdict="wrong"))
+    <ol class="bpe-room-choices"><li class="bpe-merged">'a' + 'b' <b class="bpe-merged">◀ merged next</b></li><li class="bpe-picked">&lt;b&gt; <b class="bpe-picked">✗ your answer</b></li></ol>
+    >>> "◀ your answer" in choices_html(["'a' + 'b'"], picked=0)      # before the reveal: no verdict
+    True
     """
+    pick_mark = _PICKED_MARKS.get(verdict, WRONG_PICK)
     items = []
     for number, label in enumerate(labels):
         marked = [(css, mark) for css, mark, on in (("bpe-merged", "◀ merged next", number == merged),
-                                                     ("bpe-picked", "✓ your answer", number == picked)) if on]
+                                                     ("bpe-picked", pick_mark, number == picked)) if on]
         classes = f' class="{" ".join(css for css, _ in marked)}"' if marked else ""
         marks = "".join(f' <b class="{css}">{mark}</b>' for css, mark in marked)
         items.append(f"<li{classes}>{html.escape(label, quote=False)}{marks}</li>")  # element text: quotes are safe
@@ -136,7 +147,8 @@ def answer_rows(question: Question, tally: Sequence[tuple[Pair, int]]) -> list[A
     ]
 
 
-def answers_html(rows: Sequence[AnswerRow]) -> str:
+def answers_html(rows: Sequence[AnswerRow], *, caption: str = "How many picked each pair",
+                 marks: Mapping[str, str] = _MARKS) -> str:
     """The class's answers as a bar chart in HTML: a row per choice, its bar as long as its share of
     the most-picked one, its count, and the merge (and the pairs tied with it) marked in words as
     well as colour.
@@ -154,7 +166,35 @@ def answers_html(rows: Sequence[AnswerRow]) -> str:
     body = "".join(
         f'<tr class="bpe-{row.status}"><th scope="row">{html.escape(row.choice)}</th>'
         f'<td><span class="bpe-answer-line"><span class="bpe-answer-bar" style="--bpe-share: {row.count / most:.3f}; '
-        f'background: {STATUS_COLORS[row.status]}"></span><b>{row.count:,}</b>{_MARKS[row.status]}</span></td></tr>'
+        f'background: {STATUS_COLORS[row.status]}"></span><b>{row.count:,}</b>'
+        + (f' <span class="bpe-answer-mark">{marks[row.status]}</span>' if marks[row.status] else "") + "</span></td></tr>"
         for row in rows
     )
-    return f'<table class="bpe-answers"><caption>How many picked each pair</caption>{body}</table>'
+    return f'<table class="bpe-answers"><caption>{html.escape(caption)}</caption>{body}</table>'
+
+
+def guesses_html(guesses: Sequence[int], *, real: int) -> str:
+    """The class's guesses of a token count as a histogram (a bar per count guessed, or per range
+    when they spread wide), the real count's bar marked in words as well as colour, even if
+    nobody guessed it.
+
+    >>> markup = guesses_html([8, 9, 9], real=9)
+    >>> markup.count("<tr"), "◀ the real count" in markup, "--bpe-share: 1.000" in markup
+    (2, True, True)
+    """
+    rows = [
+        AnswerRow(f"{value[0]:,}–{value[1]:,}" if isinstance(value, tuple) else f"{value:,}", count,
+                  CHOSEN if (value[0] <= real <= value[1] if isinstance(value, tuple) else value == real) else OTHER)
+        for value, count in guess_histogram(guesses, real=real)
+    ]
+    return answers_html(rows, caption="How many guessed each count of tokens", marks=_GUESS_MARKS)
+
+
+def phrase_html(text: str, *, tokenizer: str) -> str:
+    """A "Guess the tokens" question: the phrase as typed (spaces and line breaks kept) and whose tokenizer counts it.
+
+    >>> print(phrase_html("<b> hi", tokenizer="GPT-2"))
+    <blockquote class="bpe-phrase">&lt;b&gt; hi</blockquote><p class="bpe-phrase-by">counted by <b>GPT-2</b></p>
+    """
+    return (f'<blockquote class="bpe-phrase">{html.escape(text)}</blockquote>'
+            f'<p class="bpe-phrase-by">counted by <b>{html.escape(tokenizer)}</b></p>')

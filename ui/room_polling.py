@@ -1,0 +1,54 @@
+"""How a class room's screens keep up without a click: a fragment re-reads the room every
+:data:`TEACHER_POLL_S` / :data:`STUDENT_POLL_S` seconds, redraws its counts, and reruns the whole
+page when the room moved on (revealed, next question, closed).
+
+Polling, not pub/sub: Streamlit redraws a page only from its own script run, so a pushed message
+would still have to wake a run; a fragment's timer is that run, costs one store read, and works the
+same on one process and on many.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bpe.teaching.room import RoomView
+from bpe.views.room import counts_html, names_html
+
+from . import classroom
+from .render import show_html
+from .room_store import RoomStoreUnavailable
+
+TEACHER_POLL_S = 1.0
+"""How often the teacher's counts are re-read: an answer shows on the projector within about this long."""
+STUDENT_POLL_S = 2.0
+"""How often a student's page looks for the reveal or the next question (60 phones: 30 reads a second)."""
+
+
+@st.fragment(run_every=STUDENT_POLL_S)
+def wait_for_store(code: str) -> None:
+    try:
+        classroom.room_store().view(code)
+    except RoomStoreUnavailable:
+        return
+    st.rerun()
+
+
+def room_changed(code: str, drawn: tuple[int, str], *, seen: str | None = None) -> RoomView | None:
+    """The room now (``seen``: the seat whose page looks), or ``None`` after asking for a whole-page
+    run because it is not as drawn (or the store stopped answering)."""
+    try:
+        view = classroom.room_store().view(code, seen=seen)
+    except RoomStoreUnavailable:
+        view = None
+    if view is None or (view.room.round, view.room.phase) != drawn:
+        st.rerun()
+    return view
+
+
+@st.fragment(run_every=TEACHER_POLL_S)
+def teacher_counts(code: str, drawn: tuple[int, str]) -> None:
+    view = room_changed(code, drawn)
+    if view is not None:
+        show_html(counts_html(joined=view.joined, answered=view.answered) + names_html(view.nicknames()))
+
+
