@@ -51,9 +51,11 @@ def test_a_bounded_import_reads_what_the_reader_reads():
     assert bounded.encode("a" * 256) == [263]
 
 
-def test_the_doubling_model_imports_within_the_default_budget():
-    tokenizer = import_tokenizer_bounded(format="sentencepiece", files={"d.model": doubling_model(16)})
-    assert tokenizer.encode("a" * 2 ** 16) == [0, 16]  # ▁ is no piece: the unknown token, then the longest piece
+def test_the_doubling_model_imports_within_the_default_budget_up_to_sentencepieces_longest_piece():
+    tokenizer = import_tokenizer_bounded(format="sentencepiece", files={"d.model": doubling_model(12)})
+    assert tokenizer.encode("a" * 2 ** 12) == [0, 12]  # ▁ is no piece: the unknown token, then the longest piece
+    with pytest.raises(FormatError, match="piece 13 is 8,192 bytes long"):  # as sentencepiece refuses it
+        import_tokenizer_bounded(format="sentencepiece", files={"d.model": doubling_model(13)})
 
 
 def test_a_file_that_needs_more_cpu_than_the_budget_is_refused_in_time():
@@ -65,7 +67,7 @@ def test_a_file_that_needs_more_cpu_than_the_budget_is_refused_in_time():
 
 def test_a_file_that_needs_more_memory_than_the_budget_is_refused():
     with pytest.raises(ImportBudgetError, match=r"needs more than 40 MB of memory"):
-        import_tokenizer_bounded(format="sentencepiece", files={"d.model": doubling_model(20)}, budget=ImportBudget(memory_mb=40))
+        import_tokenizer_bounded(format="tiktoken", files={"d.tiktoken": doubling_rank_file(20)}, budget=ImportBudget(memory_mb=40))
 
 
 def test_an_import_past_its_deadline_is_stopped():
