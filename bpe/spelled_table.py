@@ -47,9 +47,15 @@ def spelled_table(
     whole-only ones; then the special tokens and the byte-fallback ones (``id -> byte``)."""
     merged_end = base_count + len(merges)
     lefts, rights, made = (list(column) for column in zip(*merges)) if merges else ([], [], [])
-    tokens = dict(zip(ids, map(Token, spelled)))
-    if list(ids[base_count:merged_end]) != made or not all(map(tokens.__contains__, lefts)) or not all(map(tokens.__contains__, rights)):
+    one_int = dict(zip(ids, ids))  # each id one int object, shared by every place that names it (MBs for GPT-4o)
+    try:
+        lefts, rights = list(map(one_int.__getitem__, lefts)), list(map(one_int.__getitem__, rights))
+    except KeyError:  # a part that is no token
+        raise FormatError("the merges do not match the spelled tokens") from None
+    made = list(ids[base_count:merged_end]) if list(ids[base_count:merged_end]) == made else None
+    if made is None:
         raise FormatError("the merges do not match the spelled tokens")
+    tokens = dict(zip(ids, map(Token, spelled)))
     base = spelled[:base_count]
     tokens.update((token_id, Token(text.encode("utf-8"))) for text, token_id in special_tokens.items())
     tokens.update((token_id, Token(bytes([byte]))) for token_id, byte in (fallback_bytes or {}).items())
@@ -71,7 +77,7 @@ def spelled_table(
         except UnicodeDecodeError:
             pass  # part of a character: no chunk of text is spelled like it
     return TokenTable(
-        tokens=tokens, base_count=base_count, merges=list(merges), ranks=dict(zip(zip(lefts, rights), range(len(merges)))),
+        tokens=tokens, base_count=base_count, merges=list(zip(lefts, rights, made)), ranks=dict(zip(zip(lefts, rights), range(len(merges)))),
         special_tokens=dict(special_tokens), byte_ids=[by_byte[value] for value in range(256)] if unit == "byte" else [],
         char_ids=dict(zip(texts, ids[:base_count])), marker_id=None, attached={}, end_of_word_mode="separate",
         fallback_ids=[by_fallback[value] for value in range(256)] if by_fallback else [], whole_only=whole_only,

@@ -52,9 +52,9 @@ def all_tokenizers() -> tuple[dict, list[str]]:
     by name; and the names of the pretrained ones still loading (their rows arrive as each is ready).
 
     Ours comes last: the real models' rows are the lesson, and a toy run at step 0 is all bytes."""
+    trained = current_run()  # first: the pretrained ones load meanwhile (main started them)
     loaded, loading = tokenizers.pretrained_ready(list(PRETRAINED))
     chosen = {PRETRAINED[name].title: tokenizer for name, tokenizer in loaded.items()}
-    trained = current_run()
     if trained is not None:
         step = lab().step
         chosen[f"Ours (step {step:,})"] = tokenizer_at(trained, step)
@@ -120,6 +120,7 @@ def languages(chosen: dict) -> None:
 
 def main() -> None:
     page_setup(pages.WHY)
+    tokenizers.start_loading(list(PRETRAINED))  # while the page reads its link and trains its own run
     show_html(WHY_CSS)
     st.title(":material/lightbulb: Why tokenization matters")
     read_url()

@@ -207,6 +207,7 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
 
 def main() -> None:
     page_setup(pages.COMPARE)
+    tokenizers.start_loading([choice for choice in PICKED.get() if choice in PRETRAINED])  # while ours trains
     show_html(COMPARE_CSS)
     settings_sidebar()
     st.title(":material/compare: Compare tokenizers")

@@ -107,6 +107,12 @@ def pretrained(name: str) -> Tokenizer | None:
         return None
 
 
+def start_loading(names: Sequence[str]) -> None:
+    """Start loading ``names`` in the background now, so that they load while the page does other
+    work (training its own run) before it asks for them with :func:`pretrained_ready`."""
+    _loader().ready(names)
+
+
 def pretrained_ready(names: Sequence[str]) -> tuple[dict[str, Tokenizer], list[str]]:
     """``(name -> tokenizer, names still loading)``: those of ``names`` loaded within
     :data:`FIRST_SCREEN_WAIT_S`, the others loading in the background (:func:`arrivals` reruns the

@@ -76,6 +76,7 @@ class ImportBudgetError(FormatError):
 
 
 _WORKERS = threading.BoundedSemaphore(IMPORT_WORKERS)
+_KILLED_FOR_CPU = {-getattr(signal, name) for name in ("SIGXCPU", "SIGKILL") if hasattr(signal, name)}  # POSIX only
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding bpe/, for the worker's import
 
 
@@ -131,7 +132,7 @@ def _run_worker(request: bytes, budget: ImportBudget) -> bytes:
             f"the import did not finish within {budget.wall_s:.0f} s (the server is busy, or the file needs more work "
             "than an import may take): try again later, or import a smaller file"
         ) from None
-    if worker.returncode in (-signal.SIGXCPU, -signal.SIGKILL):  # past the hard limit: the kernel's kill
+    if worker.returncode in _KILLED_FOR_CPU:  # past the hard limit: the kernel's kill
         raise _over_cpu(budget)
     if worker.returncode:
         last = errors.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
@@ -210,7 +211,8 @@ def import_tokenizer_limited(**arguments) -> Tokenizer:
 def _work() -> None:
     request = pickle.load(sys.stdin.buffer)  # from our own parent, never from a user
     budget = ImportBudget(**request.pop("budget"))
-    os.nice(19)  # learners' pages first: this waits while they want the cores
+    if hasattr(os, "nice"):  # POSIX
+        os.nice(19)  # learners' pages first: this waits while they want the cores
     out = sys.stdout.buffer
     with collector_paused():  # a worker lives for one import: nothing to collect, and it halves the time
         try:

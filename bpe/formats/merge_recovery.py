@@ -46,7 +46,8 @@ Spelled = TypeVar("Spelled", str, bytes)
 def split_tokens(ranks: Mapping[Spelled, int]) -> dict[Spelled, tuple[Spelled, Spelled]]:
     """``token -> (left, right)`` for every token of two or more symbols that the owner's loop
     builds from two tokens, shortest first; the others are left out. ``ranks`` maps each token
-    (all ``bytes`` or all ``str``) to its rank, the lower the earlier merged."""
+    (all ``bytes`` or all ``str``) to its own rank, the lower the earlier merged (a rank file's
+    ranks are distinct; a ``.model``'s reader ranks tied scores by id)."""
     if not ranks:
         return {}
     by_rank = sorted(ranks, key=ranks.__getitem__)
