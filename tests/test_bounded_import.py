@@ -12,7 +12,6 @@ import json
 import struct
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -58,11 +57,10 @@ def test_the_doubling_model_imports_within_the_default_budget_up_to_sentencepiec
         import_tokenizer_bounded(format="sentencepiece", files={"d.model": doubling_model(13)})
 
 
-def test_a_file_that_needs_more_cpu_than_the_budget_is_refused_in_time():
-    started = time.monotonic()
+def test_a_file_that_needs_more_cpu_than_the_budget_is_refused():
+    """It needs about 4.5 s of CPU; only the kernel's signal at 1 s gives this message."""
     with pytest.raises(ImportBudgetError, match=r"needs more than 1 s of CPU, an import's budget here"):
         import_tokenizer_bounded(format="tiktoken", files={"d.tiktoken": doubling_rank_file(20)}, budget=ImportBudget(cpu_s=1))
-    assert time.monotonic() - started < 30  # stopped near its 1 s of CPU, not after the 4 s the file needs
 
 
 def test_a_file_that_needs_more_memory_than_the_budget_is_refused():

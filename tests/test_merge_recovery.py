@@ -55,12 +55,15 @@ def owners_splits(ranks) -> dict:
 
 # -- random files ---------------------------------------------------------------------------------
 @st.composite
-def rank_files(draw, *, symbols: str, as_bytes: bool, longest: int):
+def rank_files(draw, *, symbols: str, as_bytes: bool, longest: int, grow: int = 0):
     """Tokens grown by joining tokens already drawn (a few symbols, so joins overlap and compete),
-    ranked in a random order: a later token may rank below its parts, as in real files."""
+    ranked in a random order: a later token may rank below its parts, as in real files. ``grow``:
+    each join takes one of the ``grow`` latest tokens, so tokens get long (past the merge loop's
+    heap threshold) in a few dozen joins."""
     tokens = list(dict.fromkeys(symbols))
     for _ in range(draw(st.integers(min_value=0, max_value=40))):
-        left, right = draw(st.sampled_from(tokens)), draw(st.sampled_from(tokens))
+        left = draw(st.sampled_from(tokens[-grow:] if grow else tokens))
+        right = draw(st.sampled_from(tokens))
         if len(left) + len(right) <= longest and left + right not in tokens:
             tokens.append(left + right)
     tokens += draw(st.lists(st.text(alphabet=symbols, min_size=2, max_size=6), max_size=4))  # no parts at all
@@ -77,7 +80,7 @@ def test_recovery_of_short_tokens_is_the_owners_loop(ranks):
 
 
 @settings(max_examples=examples(100), deadline=None)
-@given(rank_files(symbols="abc", as_bytes=True, longest=160))
+@given(rank_files(symbols="abc", as_bytes=True, longest=160, grow=4))
 def test_recovery_of_long_tokens_is_the_owners_loop(ranks):
     """Tokens past the merge loop's heap threshold (48 symbols) take the heap."""
     assert split_tokens(ranks) == owners_splits(ranks)
