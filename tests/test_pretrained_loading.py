@@ -215,3 +215,29 @@ def test_special_token_text_is_never_taken_for_a_whole_token_chunk():
     )
     assert tokenizer.encode_ordinary("<|e|>") == [256, 101, 124, 62]
     assert tokenizer.encode_ordinary("<|") == [256]  # a whole-token chunk, looked up
+
+
+def test_a_sentencepiece_model_with_byte_fallback_goes_through_the_cache_unchanged(cache_folder):
+    """Mistral's .models are char-level, with byte fallback and <unk>: the cache keeps all of it."""
+    import io
+
+    import sentencepiece as spm
+
+    from bpe.formats.sentencepiece_model import from_sentencepiece
+    from bpe.presets import python_docs_text
+
+    text = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(python_docs_text()[:40_000].splitlines()), model_writer=text, model_type="bpe",
+        vocab_size=600, byte_fallback=True, character_coverage=1.0, normalization_rule_name="identity", minloglevel=2,
+        num_threads=1,
+    )
+    built = from_sentencepiece(text.getvalue(), name="sp")
+    first = merge_cache.cached_tokenizer(name="sp", source_hash="1" * 64, pretokenizer="sentencepiece", special_tokens={},
+                                         build=lambda: built, specials_in_text="plain")
+    again = merge_cache.cached_tokenizer(name="sp", source_hash="1" * 64, pretokenizer="sentencepiece", special_tokens={},
+                                         build=lambda: pytest.fail("built again although the cache holds it"),
+                                         specials_in_text="plain")
+    sample = "naïve café 東京 \U0001F600 def f(x): return x"
+    assert built.to_json() == first.to_json() == again.to_json()
+    assert again.encode(sample) == built.encode(sample) and again.unknown_token == "<unk>" and len(again.fallback_bytes) == 256
