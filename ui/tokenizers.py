@@ -1,9 +1,9 @@
 """The tokenizers a page can pick besides ours at step k: GPT-2, GPT-4, GPT-4o and the user's imports.
 
-The pretrained ones (``bpe.pretrained.PRETRAINED``) are read once per server process with
-``st.cache_resource`` and shared by every session: a :class:`~bpe.tokenizer.Tokenizer` only grows
-a chunk cache, which is deterministic, so sharing is safe (``benchmarks/pretrained_load.py``
-measures a load's time and memory). Imports live in the session (:data:`IMPORTED`, a tuple
+The pretrained ones (``bpe.pretrained.PRETRAINED``) are read once per server process, by one
+loader that pages may leave working in the background (``ui.pretrained_loader``), and shared by
+every session: a :class:`~bpe.tokenizer.Tokenizer` only grows a chunk cache, which is
+deterministic, so sharing is safe (``benchmarks/pretrained_load.py`` measures a load's time and memory). Imports live in the session (:data:`IMPORTED`, a tuple
 replaced on every change), so one user's files are never seen by another; each is read in a
 worker with a budget (``bpe.formats.bounded_import``) and kept compressed, and the tables pages
 use are built from that into one store per server (:data:`BUILT`), bounded in tokens, shared
