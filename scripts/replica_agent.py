@@ -10,10 +10,12 @@ Busy: over the last :data:`WINDOW_S` seconds, the replica's processes (the serve
 workers it started) were running or waiting to run for at least :data:`BUSY_SHARE` of one core's
 time (``/proc/<pid>/task/*/schedstat``: time on a core plus time in the run queue, so a replica
 that wants its core counts as busy even while the machine gives it less). A replica is drained
-only while another one is not busy: when all are, HAProxy keeps balancing among them, since with
-every weight at 0 it would turn new learners away.
+only while another one can take its new learners: alive for the whole window, answering its
+``/_stcore/health``, and not busy. When none can (all busy, or the other one dead and being started
+again), HAProxy keeps sending learners where it can, since with every weight at 0 or every server
+down it would turn new learners away.
 
-    python scripts/replica_agent.py --port 40010 --run-dir DIR   # DIR/replica-r1.pid ... (serve.sh's)
+    python scripts/replica_agent.py --port 40010 --run-dir DIR   # DIR/replica-r1.pid, .port ... (serve.sh's)
 
 serve.sh starts it under its supervisor, with the replicas' pid files. Linux only (``/proc``).
 """
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import socketserver
 import time
+import urllib.request
 from pathlib import Path
 
 WINDOW_S = 3.0
@@ -84,16 +87,32 @@ class Replicas:
     def busy(self, name: str) -> bool:
         """Whether ``name`` wanted at least ``busy_share`` of a core over (most of) the window."""
         samples = self.samples.get(name, [])
-        if len(samples) < 2 or samples[-1][0] - samples[0][0] < self.window_s / 2:
+        if not self._seen_long_enough(samples):
             return False  # too little seen yet (a replica just started)
         (first, _, before), (last, _, after) = samples[0], samples[-1]
         return (after - before) / (last - first) >= self.busy_share
 
+    def can_take_learners(self, name: str) -> bool:
+        """Alive for (most of) the window, answering its health check, and not busy."""
+        samples = self.samples.get(name, [])
+        if not self._seen_long_enough(samples) or self.busy(name) or not Path(f"/proc/{samples[-1][1]}").exists():
+            return False
+        try:
+            port = int((self.run_dir / f"replica-{name}.port").read_text())
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=0.5) as answer:
+                return answer.read().strip() == b"ok"
+        except (OSError, ValueError):
+            return False
+
+    def _seen_long_enough(self, samples: list[tuple[float, int, float]]) -> bool:
+        return len(samples) >= 2 and samples[-1][0] - samples[0][0] >= self.window_s / 2
+
     def answer(self, name: str) -> str:
-        """``drain`` for a busy replica while another one is not busy, else ``ready``."""
+        """``drain`` for a busy replica while another one can take its new learners, else ``ready``."""
         self.sample()
-        busy = {each: self.busy(each) for each in self.names()}
-        return "drain" if busy.get(name) and not all(busy.values()) else "ready"
+        if not self.busy(name):
+            return "ready"
+        return "drain" if any(self.can_take_learners(other) for other in self.names() if other != name) else "ready"
 
 
 def serve(port: int, replicas: Replicas) -> None:

@@ -160,6 +160,7 @@ for index in $(seq 1 "$replicas"); do
     --server.fileWatcherType=none &
   pids+=($!)
   replica_urls+=("http://127.0.0.1:$replica_port")
+  echo "$replica_port" >"$run_dir/replica-r$index.port"  # for the agent, which asks a replica's health
 done
 
 healthy() {  # URLs...: wait until each answers /_stcore/health with "ok" (at most 60 s in all)

@@ -25,14 +25,28 @@ from replica_agent import Replicas, serve  # noqa: E402
 
 SPIN = "while True: pass"
 SLEEP = "import time; time.sleep(600)"
+HEALTHY = """
+import http.server, sys
+class Health(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"ok")
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Health).serve_forever()
+"""
+"""An idle replica: it answers its health check, and waits."""
+BUSY = "import threading\nthreading.Thread(target=lambda: [None for _ in iter(int, 1)], daemon=True).start()\n" + HEALTHY
+"""A busy replica: it answers its health check while a thread keeps its core."""
 
 
 @pytest.fixture
 def processes():
     started: list[subprocess.Popen] = []
 
-    def start(code: str) -> int:
-        started.append(subprocess.Popen([sys.executable, "-c", code]))
+    def start(code: str, *arguments: str) -> int:
+        started.append(subprocess.Popen([sys.executable, "-c", code, *arguments]))
         return started[-1].pid
 
     yield start
@@ -70,17 +84,32 @@ def agent(tmp_path):
     return port, tmp_path
 
 
+def replica(run_dir, name: str, processes, code: str = HEALTHY) -> None:
+    """A replica as serve.sh writes it down: its pid and the port of its health check."""
+    health = free_port()
+    (run_dir / f"replica-{name}.port").write_text(str(health))
+    (run_dir / f"replica-{name}.pid").write_text(str(processes(code, str(health))))
+
+
 def test_a_replica_that_wants_its_whole_core_is_drained_and_an_idle_one_stays_ready(agent, processes):
     port, run_dir = agent
-    (run_dir / "replica-r1.pid").write_text(str(processes(SPIN)))
-    (run_dir / "replica-r2.pid").write_text(str(processes(SLEEP)))
+    replica(run_dir, "r1", processes, BUSY)
+    replica(run_dir, "r2", processes)
     assert answers_after(port, ["r1", "r2"], seconds=3) == {"r1": "drain", "r2": "ready"}
+
+
+def test_a_busy_replica_is_not_drained_while_the_other_does_not_answer_its_health_check(agent, processes):
+    """The other replica killed and being started again: draining this one would leave HAProxy no server."""
+    port, run_dir = agent
+    (run_dir / "replica-r1.pid").write_text(str(processes(SPIN)))
+    (run_dir / "replica-r2.pid").write_text(str(processes(SLEEP)))  # alive, but no server answers
+    assert answers_after(port, ["r1", "r2"], seconds=3) == {"r1": "ready", "r2": "ready"}
 
 
 def test_when_every_replica_is_busy_none_is_drained(agent, processes):
     port, run_dir = agent
     for name in ("r1", "r2"):
-        (run_dir / f"replica-{name}.pid").write_text(str(processes(SPIN)))
+        replica(run_dir, name, processes, BUSY)
     assert answers_after(port, ["r1", "r2"], seconds=3) == {"r1": "ready", "r2": "ready"}
 
 
@@ -91,7 +120,7 @@ def test_a_replicas_busy_import_worker_counts_as_the_replica(agent, processes):
     parent = (f"import pathlib, subprocess, sys, time; child = subprocess.Popen([sys.executable, '-c', {SPIN!r}]); "
               f"pathlib.Path({str(worker)!r}).write_text(str(child.pid)); time.sleep(600)")
     (run_dir / "replica-r1.pid").write_text(str(processes(parent)))
-    (run_dir / "replica-r2.pid").write_text(str(processes(SLEEP)))
+    replica(run_dir, "r2", processes)
     try:
         assert answers_after(port, ["r1", "r2"], seconds=3) == {"r1": "drain", "r2": "ready"}
     finally:
