@@ -76,7 +76,7 @@ class ImportBudgetError(FormatError):
 
 
 _WORKERS = threading.BoundedSemaphore(IMPORT_WORKERS)
-_KILLED_FOR_CPU = {-getattr(signal, name) for name in ("SIGXCPU", "SIGKILL") if hasattr(signal, name)}  # POSIX only
+_KILLED_FOR_CPU = frozenset(-getattr(signal, name) for name in ("SIGXCPU", "SIGKILL") if hasattr(signal, name))  # POSIX only
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding bpe/, for the worker's import
 
 
