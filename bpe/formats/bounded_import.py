@@ -182,7 +182,10 @@ def limited(budget: ImportBudget, *, for_good: bool = False) -> Iterator[None]:
         limits[resource.RLIMIT_AS] = (memory, memory)
     before = {kind: resource.getrlimit(kind) for kind in limits}
     for kind, (soft, hard) in limits.items():
-        resource.setrlimit(kind, (soft, hard if for_good else before[kind][1]))
+        ceiling = before[kind][1]  # a limit set from outside (a test's cap, ulimit) stays the ceiling
+        if ceiling != resource.RLIM_INFINITY:
+            soft, hard = min(soft, ceiling), min(hard, ceiling)
+        resource.setrlimit(kind, (soft, hard if for_good else ceiling))
 
     def out_of_cpu(signum, frame):
         raise _OutOfCpu
