@@ -84,7 +84,7 @@ class BuiltImports:
 BUILT = BuiltImports(IMPORTED_TOKENS_BUILT)
 
 
-FIRST_SCREEN_WAIT_S = 1.0
+FIRST_SCREEN_WAIT_S = 0.5
 """How long a page waits for the pretrained tokenizers it shows before drawing without the late ones."""
 ARRIVAL_POLL_S = 0.5
 """How often a page with tokenizers still loading looks for arrivals."""
