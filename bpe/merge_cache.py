@@ -20,10 +20,10 @@ on macOS, ``%LOCALAPPDATA%\\bpe-lab\\Cache`` on Windows.
 
 File layout: one JSON header line (name, unit, the counts below, special tokens, the unknown token
 and the byte-fallback ids of a SentencePiece model, the source's sha256, the file's own sha256),
-then little-endian int32 arrays: the merges' left ids, right ids and new ids, and the ids of the
-other non-special tokens in the table's order (base, merged, tokens no merge makes); then those
-tokens' lengths as a ``struct`` format (``1s1s2s...``, so that one ``struct.unpack`` cuts them
-all out); then their bytes, one after another. The version is in the file name too:
+then little-endian int32 arrays: the merges' left ids and right ids, and the ids of the other
+non-special tokens in the table's order (base, merged, tokens no merge makes: merge ``k`` makes
+the ``k``-th merged one); then those tokens' lengths as a ``struct`` format (``1s1s2s...``, so
+that one ``struct.unpack`` cuts them all out); then their bytes, one after another. The version is in the file name too:
 an older BPE Lab sharing the folder reads and writes its own files, never these::
 
     cached_tokenizer(name="o200k_base", source_hash=..., build=lambda: from_tiktoken(...))
@@ -53,7 +53,7 @@ from .spelled_table import spelled_table
 from .tokenizer import Tokenizer
 
 CACHE_FORMAT = "bpe-lab/merge-cache"
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 
 
 def cache_dir() -> Path:
@@ -82,7 +82,9 @@ class Parts:
     """Every token but the special and byte-fallback ones, in the table's order."""
     spelled: list[bytes]
     base_count: int
-    merges: list[tuple[int, int, int]]
+    lefts: list[int]
+    """Merge ``k`` joins ``lefts[k]`` and ``rights[k]`` into ``ids[base_count + k]`` (the table's order)."""
+    rights: list[int]
     special_tokens: dict[str, int]
     """The ones the source itself holds (GPT-2's ``<|endoftext|>`` is in its encoder.json)."""
     unknown_token: str | None
@@ -118,7 +120,7 @@ def _make(
     specials_in_text: str,
 ) -> Tokenizer:
     table = spelled_table(
-        unit=parts.unit, ids=parts.ids, spelled=parts.spelled, base_count=parts.base_count, merges=parts.merges,
+        unit=parts.unit, ids=parts.ids, spelled=parts.spelled, base_count=parts.base_count, lefts=parts.lefts, rights=parts.rights,
         special_tokens={**parts.special_tokens, **special_tokens}, fallback_bytes=parts.fallback_bytes,
     )
     return factory.from_table(
@@ -130,13 +132,16 @@ def _make(
 def _parts(tokenizer: Tokenizer) -> Parts:
     if tokenizer.end_of_word is not None:
         raise BpeError(f"the merge cache holds tokenizers without an end-of-word marker, not {tokenizer.name!r}")
-    fallback = tokenizer.fallback_bytes
+    fallback, merges, base_count = tokenizer.fallback_bytes, tokenizer.merges, len(tokenizer.base)
     spelled = [(token_id, token.data) for token_id, token in tokenizer.tokens.items()
                if not tokenizer.is_special(token_id) and token_id not in fallback]
+    ids = [token_id for token_id, _ in spelled]
+    if ids[base_count:base_count + len(merges)] != [new_id for _, _, new_id in merges]:
+        raise BpeError(f"the merge cache holds tables in build_table's order; {tokenizer.name!r}'s is not")
     return Parts(
-        unit=tokenizer.unit, ids=[token_id for token_id, _ in spelled], spelled=[data for _, data in spelled],
-        base_count=len(tokenizer.base), merges=tokenizer.merges, special_tokens=dict(tokenizer.special_tokens),
-        unknown_token=tokenizer.unknown_token, fallback_bytes=fallback,
+        unit=tokenizer.unit, ids=ids, spelled=[data for _, data in spelled], base_count=base_count,
+        lefts=[left for left, _, _ in merges], rights=[right for _, right, _ in merges],
+        special_tokens=dict(tokenizer.special_tokens), unknown_token=tokenizer.unknown_token, fallback_bytes=fallback,
     )
 
 
@@ -152,18 +157,18 @@ def _read(path: Path, source_hash: str) -> Parts | None:
             return None
         merges, tokens, layout_size = header["merges"], header["tokens"], header["layout"]
         numbers = array.array("i")
-        numbers.frombytes(payload[:4 * (3 * merges + tokens)])
+        numbers.frombytes(payload[:4 * (2 * merges + tokens)])
         if sys.byteorder != "little":
             numbers.byteswap()
-        lefts, rights, made, ids = (numbers[start:start + size].tolist() for start, size in (
-            (0, merges), (merges, merges), (2 * merges, merges), (3 * merges, tokens)))
+        lefts, rights, ids = (numbers[start:start + size].tolist() for start, size in (
+            (0, merges), (merges, merges), (2 * merges, tokens)))
         layout_end = 4 * len(numbers) + layout_size
         # One C call cuts every token's bytes out of the rest: the layout is a struct format, "1s1s2s...".
         spelled = struct.unpack(payload[4 * len(numbers):layout_end].decode("ascii"), payload[layout_end:])
         return Parts(
-            unit=header["unit"], ids=ids, spelled=list(spelled), base_count=header["base_count"],
-            merges=list(zip(lefts, rights, made)), special_tokens=dict(header["special_tokens"]),
-            unknown_token=header["unknown_token"], fallback_bytes=dict(header["fallback"]),
+            unit=header["unit"], ids=ids, spelled=list(spelled), base_count=header["base_count"], lefts=lefts,
+            rights=rights, special_tokens=dict(header["special_tokens"]), unknown_token=header["unknown_token"],
+            fallback_bytes=dict(header["fallback"]),
         )
     except (OSError, ValueError, TypeError, KeyError, AttributeError, struct.error):
         return None  # no file yet, or one this version cannot read: build from the source instead
@@ -171,15 +176,14 @@ def _read(path: Path, source_hash: str) -> Parts | None:
 
 def _write(path: Path, parts: Parts, source_hash: str, name: str) -> None:
     """Save atomically (a reader never sees half a file); a folder we cannot write is no error."""
-    numbers = array.array("i", [column for merge in zip(*parts.merges) for column in merge] if parts.merges else [])
-    numbers.extend(parts.ids)
+    numbers = array.array("i", parts.lefts + parts.rights + parts.ids)
     if sys.byteorder != "little":
         numbers.byteswap()
     layout = "".join(f"{len(data)}s" for data in parts.spelled).encode("ascii")
     payload = numbers.tobytes() + layout + b"".join(parts.spelled)
     header = {
         "format": CACHE_FORMAT, "version": CACHE_VERSION, "source_sha256": source_hash, "name": name, "unit": parts.unit,
-        "merges": len(parts.merges), "tokens": len(parts.ids), "layout": len(layout), "base_count": parts.base_count,
+        "merges": len(parts.lefts), "tokens": len(parts.ids), "layout": len(layout), "base_count": parts.base_count,
         "special_tokens": parts.special_tokens, "unknown_token": parts.unknown_token,
         "fallback": [[token_id, byte] for token_id, byte in parts.fallback_bytes.items()],
     }

@@ -115,14 +115,15 @@ def _swap_two_merges(data: bytes) -> bytes:
     header_line, payload = data.split(b"\n", 1)
     header = json.loads(header_line)
     merges, tokens, base = header["merges"], header["tokens"], header["base_count"]
-    numbers = array.array("i", payload[:4 * (3 * merges + tokens)])
+    numbers = array.array("i", payload[:4 * (2 * merges + tokens)])
     layout = payload[4 * len(numbers):4 * len(numbers) + header["layout"]]
     lengths = [int(size) for size in layout.decode("ascii").split("s")[:-1]]
     i = merges - 1  # the last merge, and the one before it whose token is as long (so the bytes trade places)
     j = next(k for k in range(i - 1, 0, -1) if lengths[base + k] == lengths[base + i])
     parts = {numbers[i], numbers[j], numbers[merges + i], numbers[merges + j]}
-    assert numbers[2 * merges + i] not in parts and numbers[2 * merges + j] not in parts  # neither merge uses the other
-    for column in (0, merges, 2 * merges, 3 * merges + base):  # lefts, rights, new ids, the tokens' ids
+    made = 2 * merges + base  # merge k makes the token at ids[base + k]
+    assert numbers[made + i] not in parts and numbers[made + j] not in parts  # neither merge uses the other
+    for column in (0, merges, made):  # lefts, rights, the tokens' ids
         numbers[column + i], numbers[column + j] = numbers[column + j], numbers[column + i]
     blob = bytearray(payload[4 * len(numbers) + len(layout):])
     starts, size = [sum(lengths[:base + k]) for k in (i, j)], lengths[base + i]
