@@ -45,7 +45,8 @@ from .corpus import BOM, Corpus
 from .cli_dropout import add_dropout_arguments, check_dropout_arguments, encode_with_dropout
 from .errors import BpeError
 from .extend import extension_corpus, extension_settings
-from .formats import all_formats, import_tokenizer, tokenizer_format
+from .formats import all_formats, tokenizer_format
+from .formats.bounded_import import import_tokenizer_limited
 from .ids import is_digits, read_id
 from .local_files import open_binary, read_file, write_text
 from .model_names import encoding_for_model
@@ -266,7 +267,7 @@ def _import(args: argparse.Namespace) -> None:
         if not separator or not text or not is_digits(token_id):
             raise UsageError(f"cannot read --special {item!r}: write TEXT=ID, e.g. --special '<|endoftext|>=50256'")
         special_tokens[text] = int(token_id)
-    tokenizer = import_tokenizer(
+    tokenizer = import_tokenizer_limited(  # within an import's CPU and memory budget, as the app's imports
         format=args.format,
         files={path: read_file(path) for path in paths},
         pretokenizer=args.pretokenizer or "gpt2",

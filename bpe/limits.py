@@ -15,6 +15,32 @@ MAX_TRAIN_SECONDS = 60.0
 MAX_UPLOAD_MB = 5
 """Largest file the app accepts (also set as ``server.maxUploadSize`` in .streamlit/config.toml)."""
 
+IMPORT_CPU_S = 10.0
+"""CPU seconds one tokenizer import may use (reading the files, recovering a rank file's or a
+``.model``'s merges, checking the table): GPT-4o's whole rank file takes about 5. The import runs in
+a worker process of its own, stopped at this (``bpe.formats.bounded_import``)."""
+
+IMPORT_MEMORY_MB = 1024
+"""Memory one tokenizer import's worker may take on top of a bare Python's (GPT-4o's rank file: a few
+hundred MB)."""
+
+IMPORT_WALL_S = 60.0
+"""An import not done after this long is stopped even within its CPU budget: its worker runs at the
+lowest priority, so on a machine busy with learners it may wait for a core."""
+
+IMPORT_WORKERS = 2
+"""Imports one server process runs at once; a further one waits for a worker (each may take
+:data:`IMPORT_MEMORY_MB`)."""
+
+IMPORTED_TOKENS_PER_SESSION = 600_000
+"""Tokens of imported tokenizers one session keeps (the oldest imports go first): a 5 MB ``.model``
+holds about 280,000, and a table costs about 400 bytes a token in memory."""
+
+IMPORTED_TOKENS_BUILT = 600_000
+"""Tokens of imported tokenizers one server process keeps built, for all its sessions: the least
+recently used is dropped past it, and built again from the session's compressed copy when asked
+for (a second or so for the biggest)."""
+
 MAX_ENCODE_CHARS = 200_000
 """Most characters the app encodes or walks through at once."""
 

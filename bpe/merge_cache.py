@@ -1,30 +1,35 @@
-"""A per-user disk cache of pretrained tokenizers' merges, checked against their source files.
+"""A per-user disk cache of pretrained tokenizers' tables, checked against their source files.
 
 Why: a tiktoken rank file stores ranks, not merges. Recovering GPT-4o's 199,742 merges from its
-ranks replays tiktoken's merge loop for every token: seconds of pure Python. The merges follow
-from the file alone, so the first load saves them here and later loads read them back (a fraction
-of a second) and only rebuild the :class:`~bpe.tokenizer.Tokenizer`.
+ranks replays tiktoken's merge loop for every token: seconds of pure Python. And even with the
+merges known, checking them and spelling every merged token one at a time (``build_table``) took
+most of a second. Both follow from the files alone, so the first load saves the checked table
+here (every token's bytes as well as the merges) and later loads rebuild it in bulk
+(:func:`~bpe.spelled_table.spelled_table`), in about the time tiktoken takes to read its rank file.
 
 Why it is safe: only data derived from the installed package's files is written, never user text.
 A cache file is used only if its header names the same source sha256 (the files' pinned hashes,
 which the loader has just checked) and the file's own sha256 matches: it covers the header's other
-fields (base ids, special tokens) as well as the merges, so no edit is used silently. Anything else
-(an old version, a truncated or edited file, a read-only or missing folder) falls back to building
-from the source and, if possible, rewriting the cache. ``BPE_LAB_CACHE_DIR`` picks the folder (tests
-use a temporary one); by default it is the per-user cache folder of each system, as ``platformdirs``
+fields (counts, special tokens) as well as the tables, so no edit is used silently, and
+``spelled_table`` still checks that the tables fit together. Anything else (an old version, a
+truncated or edited file, a read-only or missing folder) falls back to building from the source
+and, if possible, rewriting the cache. ``BPE_LAB_CACHE_DIR`` picks the folder (tests use a
+temporary one); by default it is the per-user cache folder of each system, as ``platformdirs``
 names it: ``$XDG_CACHE_HOME/bpe-lab`` or ``~/.cache/bpe-lab`` on Linux, ``~/Library/Caches/bpe-lab``
 on macOS, ``%LOCALAPPDATA%\\bpe-lab\\Cache`` on Windows.
 
-File layout: one JSON header line (name, special tokens, the 256 base ids in byte order, the
-source's sha256, the file's own sha256; ``whole_only``, the tokens no merge makes as ``[id, hex]``
-pairs, only in the files of tokenizers that have them), then the merges as little-endian int32
-``left, right, new_id`` triples. The version is in the file name too: an older BPE Lab sharing the
-folder reads and writes its own files, never these::
+File layout: one JSON header line (name, unit, the counts below, special tokens, the unknown token
+and the byte-fallback ids of a SentencePiece model, the source's sha256, the file's own sha256),
+then little-endian int32 arrays: the merges' left ids and right ids, and the ids of the other
+non-special tokens in the table's order (base, merged, tokens no merge makes: merge ``k`` makes
+the ``k``-th merged one); then those tokens' lengths as a ``struct`` format (``1s1s2s...``, so
+that one ``struct.unpack`` cuts them all out); then their bytes, one after another. The version is in the file name too:
+an older BPE Lab sharing the folder reads and writes its own files, never these::
 
     cached_tokenizer(name="o200k_base", source_hash=..., build=lambda: from_tiktoken(...))
 
-Out of scope: tokenizers that are not byte-level without an end-of-word marker (pretrained ones
-all are), and evicting old files (one per tokenizer and source version, a few MB each).
+Out of scope: tokenizers with an end-of-word marker (no pretrained one has one), and evicting old
+files (one per tokenizer and source version, a few MB each).
 """
 
 from __future__ import annotations
@@ -33,19 +38,22 @@ import array
 import hashlib
 import json
 import os
+import struct
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from .collector import collector_paused
 from .errors import BpeError
+from .spelled_table import spelled_table
 from .tokenizer import Tokenizer
-from .vocab import Token
 
 CACHE_FORMAT = "bpe-lab/merge-cache"
-CACHE_VERSION = 2
+CACHE_VERSION = 4
 
 
 def cache_dir() -> Path:
@@ -61,12 +69,26 @@ def cache_path(name: str, source_hash: str) -> Path:
 
 
 def _file_hash(header: dict, payload: bytes) -> str:
-    """The sha256 of everything in a cache file but itself: the header's fields, then the merges."""
+    """The sha256 of everything in a cache file but itself: the header's fields, then the tables."""
     return hashlib.sha256(json.dumps(header, sort_keys=True).encode("utf-8") + b"\n" + payload).hexdigest()
 
 
-Parts = tuple[dict[int, Token], list[tuple[int, int, int]], dict[str, int], dict[int, bytes]]
-"""``(base id -> Token, merges, special tokens, whole-only tokens)``: what a cache file holds."""
+@dataclass(frozen=True)
+class Parts:
+    """What a cache file holds: a checked table, spelled out (see :func:`~bpe.spelled_table.spelled_table`)."""
+
+    unit: str
+    ids: list[int]
+    """Every token but the special and byte-fallback ones, in the table's order."""
+    spelled: list[bytes]
+    base_count: int
+    lefts: list[int]
+    """Merge ``k`` joins ``lefts[k]`` and ``rights[k]`` into ``ids[base_count + k]`` (the table's order)."""
+    rights: list[int]
+    special_tokens: dict[str, int]
+    """The ones the source itself holds (GPT-2's ``<|endoftext|>`` is in its encoder.json)."""
+    unknown_token: str | None
+    fallback_bytes: dict[int, int]
 
 
 def cached_tokenizer(
@@ -80,32 +102,47 @@ def cached_tokenizer(
     itself holds (GPT-2's ``<|endoftext|>`` is in its encoder.json).
     """
     path = cache_path(name, source_hash)
-    parts = _read(path, source_hash)
     options = {"name": name, "pretokenizer": pretokenizer, "special_tokens": special_tokens, "specials_in_text": specials_in_text}
-    if parts is not None:
-        try:
-            return _make(factory, parts, **options)
-        except BpeError:
-            pass  # subtle: a well-formed file whose merges do not fit together; rebuild it from the source
-    parts = _parts(build())
-    _write(path, parts, source_hash, name)
-    return _make(factory, parts, **options)
+    with collector_paused():  # a table is hundreds of thousands of objects
+        parts = _read(path, source_hash)
+        if parts is not None:
+            try:
+                return _make(factory, parts, **options)
+            except BpeError:
+                pass  # subtle: a well-formed file whose tables do not fit together; rebuild it from the source
+        parts = _parts(build())
+        _write(path, parts, source_hash, name)
+        return _make(factory, parts, **options)
 
 
 def _make(
     factory: type[Tokenizer], parts: Parts, *, name: str, pretokenizer: str, special_tokens: dict[str, int],
     specials_in_text: str,
 ) -> Tokenizer:
-    base, merges, stored_special, whole_only = parts
-    return factory(
-        unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
-        special_tokens={**stored_special, **special_tokens}, name=name, specials_in_text=specials_in_text,
-        whole_only=whole_only,
+    table = spelled_table(
+        unit=parts.unit, ids=parts.ids, spelled=parts.spelled, base_count=parts.base_count, lefts=parts.lefts, rights=parts.rights,
+        special_tokens={**parts.special_tokens, **special_tokens}, fallback_bytes=parts.fallback_bytes,
+    )
+    return factory.from_table(
+        table, unit=parts.unit, pretokenizer=pretokenizer, name=name, specials_in_text=specials_in_text,
+        unknown_token=parts.unknown_token,
     )
 
 
 def _parts(tokenizer: Tokenizer) -> Parts:
-    return tokenizer.base, tokenizer.merges, dict(tokenizer.special_tokens), tokenizer.whole_only
+    if tokenizer.end_of_word is not None:
+        raise BpeError(f"the merge cache holds tokenizers without an end-of-word marker, not {tokenizer.name!r}")
+    fallback, merges, base_count = tokenizer.fallback_bytes, tokenizer.merges, len(tokenizer.base)
+    spelled = [(token_id, token.data) for token_id, token in tokenizer.tokens.items()
+               if not tokenizer.is_special(token_id) and token_id not in fallback]
+    ids = [token_id for token_id, _ in spelled]
+    if ids[base_count:base_count + len(merges)] != [new_id for _, _, new_id in merges]:
+        raise BpeError(f"the merge cache holds tables in build_table's order; {tokenizer.name!r}'s is not")
+    return Parts(
+        unit=tokenizer.unit, ids=ids, spelled=[data for _, data in spelled], base_count=base_count,
+        lefts=[left for left, _, _ in merges], rights=[right for _, right, _ in merges],
+        special_tokens=dict(tokenizer.special_tokens), unknown_token=tokenizer.unknown_token, fallback_bytes=fallback,
+    )
 
 
 def _read(path: Path, source_hash: str) -> Parts | None:
@@ -118,32 +155,38 @@ def _read(path: Path, source_hash: str) -> Parts | None:
             CACHE_FORMAT, CACHE_VERSION, source_hash
         ) or _file_hash(header, payload) != claimed:
             return None
-        flat = array.array("i")
-        flat.frombytes(payload)
+        merges, tokens, layout_size = header["merges"], header["tokens"], header["layout"]
+        numbers = array.array("i")
+        numbers.frombytes(payload[:4 * (2 * merges + tokens)])
         if sys.byteorder != "little":
-            flat.byteswap()
-        values = flat.tolist()
-        base = {token_id: Token(bytes([byte])) for byte, token_id in enumerate(header["base"])}
-        whole_only = {token_id: bytes.fromhex(data) for token_id, data in header.get("whole_only", ())}
-        return base, list(zip(values[0::3], values[1::3], values[2::3])), dict(header["special_tokens"]), whole_only
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            numbers.byteswap()
+        lefts, rights, ids = (numbers[start:start + size].tolist() for start, size in (
+            (0, merges), (merges, merges), (2 * merges, tokens)))
+        layout_end = 4 * len(numbers) + layout_size
+        # One C call cuts every token's bytes out of the rest: the layout is a struct format, "1s1s2s...".
+        spelled = struct.unpack(payload[4 * len(numbers):layout_end].decode("ascii"), payload[layout_end:])
+        return Parts(
+            unit=header["unit"], ids=ids, spelled=list(spelled), base_count=header["base_count"], lefts=lefts,
+            rights=rights, special_tokens=dict(header["special_tokens"]), unknown_token=header["unknown_token"],
+            fallback_bytes=dict(header["fallback"]),
+        )
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, struct.error):
         return None  # no file yet, or one this version cannot read: build from the source instead
 
 
 def _write(path: Path, parts: Parts, source_hash: str, name: str) -> None:
     """Save atomically (a reader never sees half a file); a folder we cannot write is no error."""
-    base, merges, special_tokens, whole_only = parts
-    by_byte = {token.data[0]: token_id for token_id, token in base.items()}
-    flat = array.array("i", [value for merge in merges for value in merge])
+    numbers = array.array("i", parts.lefts + parts.rights + parts.ids)
     if sys.byteorder != "little":
-        flat.byteswap()
-    payload = flat.tobytes()
+        numbers.byteswap()
+    layout = "".join(f"{len(data)}s" for data in parts.spelled).encode("ascii")
+    payload = numbers.tobytes() + layout + b"".join(parts.spelled)
     header = {
-        "format": CACHE_FORMAT, "version": CACHE_VERSION, "source_sha256": source_hash, "name": name,
-        "base": [by_byte[byte] for byte in range(256)], "special_tokens": special_tokens,
+        "format": CACHE_FORMAT, "version": CACHE_VERSION, "source_sha256": source_hash, "name": name, "unit": parts.unit,
+        "merges": len(parts.lefts), "tokens": len(parts.ids), "layout": len(layout), "base_count": parts.base_count,
+        "special_tokens": parts.special_tokens, "unknown_token": parts.unknown_token,
+        "fallback": [[token_id, byte] for token_id, byte in parts.fallback_bytes.items()],
     }
-    if whole_only:
-        header["whole_only"] = [[token_id, data.hex()] for token_id, data in whole_only.items()]
     header["file_sha256"] = _file_hash(header, payload)
     temporary = None
     try:

@@ -85,17 +85,23 @@ def merge_long(ids: list[int], ranks: Ranks, merges: Merges, skip: Callable[[], 
     ``Word::merge_all`` (its queue, its positions, its test of staleness), so ``skip`` adds its
     BPE-dropout (:mod:`bpe.dropout`): each entry popped is set aside when ``skip()`` says so, and
     the set-aside entries go back into the heap when the next one is not, stale ones included.
+    Each entry is one int, ``rank`` above ``position``'s bits: half the time and memory of a heap
+    of tuples (a chunk of a million symbols is a million entries; a rank file's longest token is
+    replayed through here).
     """
     size = len(ids)
+    gone = size + 1  # following[i] once symbol i was merged into its left neighbour
+    shift = size.bit_length()
+    position_bits = (1 << shift) - 1
     symbols = list(ids)
-    following = list(range(1, size + 1))
+    following = list(range(1, size + 1))  # size: the last symbol
     preceding = list(range(-1, size - 1))
-    alive = [True] * size
-    heap = [(ranks[pair], i) for i, pair in enumerate(zip(ids, ids[1:])) if pair in ranks]
+    rank_of = ranks.get
+    heap = [rank << shift | i for i, rank in enumerate(map(rank_of, zip(ids, ids[1:]))) if rank is not None]
     heapq.heapify(heap)
-    skipped: list[tuple[int, int]] = []
+    skipped: list[int] = []
     while heap:
-        rank, i = entry = heapq.heappop(heap)
+        entry = heapq.heappop(heap)
         if skip is not None:
             if skip():
                 skipped.append(entry)
@@ -103,21 +109,24 @@ def merge_long(ids: list[int], ranks: Ranks, merges: Merges, skip: Callable[[], 
             for place in skipped:  # back in the heap: a skipped merge may happen after this one
                 heapq.heappush(heap, place)
             skipped.clear()
-        j = following[i] if alive[i] else size
-        if j >= size or ranks.get((symbols[i], symbols[j])) != rank:
+        i = entry & position_bits
+        j = following[i]
+        if j >= size or rank_of((symbols[i], symbols[j])) != entry >> shift:
             continue  # stale: one side was merged away since this entry was pushed
-        symbols[i] = merges[rank][2]
-        alive[j] = False
-        following[i] = following[j]
-        if following[j] < size:
-            preceding[following[j]] = i
-        for a in (preceding[i], i):
-            b = following[a] if a >= 0 else size
-            if a >= 0 and b < size:
-                new_rank = ranks.get((symbols[a], symbols[b]))
-                if new_rank is not None:
-                    heapq.heappush(heap, (new_rank, a))
-    return [symbol for symbol, keep in zip(symbols, alive) if keep]
+        new_id = symbols[i] = merges[entry >> shift][2]
+        after = following[i] = following[j]
+        following[j] = gone
+        if after < size:
+            preceding[after] = i
+            rank = rank_of((new_id, symbols[after]))
+            if rank is not None:
+                heapq.heappush(heap, rank << shift | i)
+        before = preceding[i]
+        if before >= 0:
+            rank = rank_of((symbols[before], new_id))
+            if rank is not None:
+                heapq.heappush(heap, rank << shift | before)
+    return [symbol for symbol, after in zip(symbols, following) if after != gone]
 
 
 def walk_merges(ids: list[int], ranks: Ranks, merges: Merges) -> tuple[AppliedMerge, ...]:

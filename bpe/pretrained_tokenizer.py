@@ -40,14 +40,15 @@ _NOT_WHOLE = -1  # a small int: ``list.index`` finds it by identity, no id can e
 class PretrainedTokenizer(Tokenizer):
     """A :class:`Tokenizer` (same constructor) whose chunk cache misses try a whole-token lookup first."""
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
+    def _adopt(self, table, **settings) -> None:
+        super()._adopt(table, **settings)
         whole: dict[str, int] = {}  # ids, not 1-tuples (a tuple per token is megabytes for GPT-4o); a miss makes the tuple
-        for token_id, token in self.tokens.items():
-            if self.is_special(token_id):
+        special = self._special_ids
+        for token_id, token in table.tokens.items():
+            if token_id in special:
                 continue  # special-token text in a chunk is plain text: it must be merged as such
             try:
-                whole[token.data.decode("utf-8")] = token_id
+                whole[token.data.decode()] = token_id
             except UnicodeDecodeError:
                 pass  # part of a character: no chunk of text is spelled like it
         self._whole_tokens = whole

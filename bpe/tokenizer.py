@@ -27,6 +27,7 @@ from functools import partial
 from itertools import chain, islice
 from typing import Literal
 
+from .chunk_cache import ChunkCache
 from .end_of_word import mark_word
 from .errors import BpeError, FormatError, UnknownTokenError
 from .fast_split import ASCII_PATTERNS, split_words
@@ -37,13 +38,10 @@ from .pretokenize import Pretokenizer, SpecialSet
 from .special_text import SPECIAL_DEFAULTS, split_special_text
 from .streaming import encode_iterable
 from .surrogates import replace_lone_surrogates
-from .token_table import build_table
+from .token_table import TokenTable, build_table
 from .tokenizer_json import read_tokenizer_json, tokenizer_json
 from .trace import Trace
 from .vocab import UNITS, Token, token_text
-
-_CACHE_LIMIT = 100_000
-_CACHE_CHUNK_CHARS = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,24 +56,6 @@ class ChunkWalk:
     @property
     def ids(self) -> tuple[int, ...]:
         return self.merges[-1].ids_after if self.merges else self.initial
-
-
-class _ChunkCache(dict):
-    """``chunk -> ids``, filled on a miss by ``__missing__`` (hits looked up from C); chunks over ``_CACHE_CHUNK_CHARS`` not kept; a full cache starts over."""
-
-    __slots__ = ("_encode",)
-
-    def __init__(self, encode: Callable[[str], tuple[int, ...]]) -> None:
-        super().__init__()
-        self._encode = encode
-
-    def __missing__(self, chunk: str) -> tuple[int, ...]:
-        ids = self._encode(chunk)
-        if len(chunk) <= _CACHE_CHUNK_CHARS:
-            if len(self) >= _CACHE_LIMIT:
-                self.clear()
-            self[chunk] = ids
-        return ids
 
 
 class Tokenizer:
@@ -105,32 +85,52 @@ class Tokenizer:
         without either. ``whole_only`` (``id -> bytes``) are tokens no merge makes, which a chunk
         spelled exactly like one becomes (tiktoken's lookup; see :func:`~bpe.token_table.build_table`).
         """
-        if unit not in UNITS:
+        if unit not in UNITS:  # before build_table, whose checks assume a known unit
             raise FormatError(f"unknown unit {unit!r}: use 'byte' or 'char'")
-        if specials_in_text not in SPECIAL_DEFAULTS:
-            raise FormatError(f"unknown specials_in_text {specials_in_text!r}: use one of {', '.join(SPECIAL_DEFAULTS)}")
-        self.unit = unit
-        self.name = name
-        self.pretokenizer = Pretokenizer.parse(pretokenizer)
         table = build_table(
             unit=unit, base=base, merges=merges, special_tokens=dict(special_tokens or {}), end_of_word=end_of_word,
             fallback_bytes=fallback_bytes, whole_only=whole_only,
         )
+        self._adopt(table, unit=unit, pretokenizer=pretokenizer, end_of_word=end_of_word, name=name,
+                    specials_in_text=specials_in_text, unknown_token=unknown_token)
+
+    @classmethod
+    def from_table(
+        cls, table: TokenTable, *, unit: str, pretokenizer: str, name: str = "", specials_in_text: str = "refuse",
+        unknown_token: str | None = None,
+    ) -> "Tokenizer":
+        """A tokenizer without an end-of-word marker on a ``table`` checked before (e.g. :func:`~bpe.spelled_table.spelled_table`'s)."""
+        tokenizer = cls.__new__(cls)
+        tokenizer._adopt(table, unit=unit, pretokenizer=pretokenizer, end_of_word=None, name=name, specials_in_text=specials_in_text,
+                         unknown_token=unknown_token)
+        return tokenizer
+
+    def _adopt(
+        self, table: TokenTable, *, unit: str, pretokenizer: str, end_of_word: str | None, name: str, specials_in_text: str,
+        unknown_token: str | None,
+    ) -> None:
+        """Take ``table`` as this tokenizer's, with the settings a table does not hold."""
+        if unit not in UNITS:
+            raise FormatError(f"unknown unit {unit!r}: use 'byte' or 'char'")
+        if specials_in_text not in SPECIAL_DEFAULTS:
+            raise FormatError(f"unknown specials_in_text {specials_in_text!r}: use one of {', '.join(SPECIAL_DEFAULTS)}")
         if unknown_token is not None and unknown_token not in table.special_tokens:
             raise FormatError(f"the unknown token {unknown_token!r} must be one of the special tokens")
-        self.specials_in_text = specials_in_text
-        self.unknown_token = unknown_token
+        self.unit, self.name = unit, name
+        self.pretokenizer = Pretokenizer.parse(pretokenizer)
+        self.specials_in_text, self.unknown_token = specials_in_text, unknown_token
         self._unknown_id = None if unknown_token is None else table.special_tokens[unknown_token]
-        self._whole_only_ids = tuple(whole_only or ())
+        order = list(table.tokens)  # base, merged, whole-only, special, byte fallback: the table's order
+        self._whole_only_ids = tuple(order[table.base_count + len(table.merges):len(order) - len(table.special_tokens) - len(table.fallback_ids)])
         self.end_of_word = end_of_word
         self.end_of_word_mode = table.end_of_word_mode
         self.special_tokens: dict[str, int] = table.special_tokens
         self._table = table
         self._tokens, self._merges, self._ranks = table.tokens, table.merges, table.ranks
         self._special_ids = {token_id: text for text, token_id in self.special_tokens.items()}
-        self._word_cache = _ChunkCache(self._merge_chunk)
+        self._word_cache = ChunkCache(self._merge_chunk)
         # Without a marker a word and a gap with the same text encode alike: share one cache.
-        self._gap_cache = self._word_cache if end_of_word is None else _ChunkCache(partial(self._merge_chunk, is_word=False))
+        self._gap_cache = self._word_cache if end_of_word is None else ChunkCache(partial(self._merge_chunk, is_word=False))
         # Subtle: GPT-2's and GPT-4's patterns match every character (letters, numbers, other
         # symbols, whitespace each have a branch), so their splits have no gaps and the words
         # alone are every piece; ``none`` gives the whole text as one word.

@@ -23,12 +23,11 @@ merging replaces left to right without overlap ("aaa" -> "aa a"). Worked example
 
 from __future__ import annotations
 
-import gc
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
+from .collector import collector_paused
 from .sentencepiece_choice import SentencePieceChoice
 from .corpus import Corpus
 from .end_of_word import mark_word, marker_ids
@@ -68,26 +67,7 @@ def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...
     )
 
 
-@contextmanager
-def _cycle_collector_paused() -> Iterator[None]:
-    """Pause Python's cycle collector while training, as the standard ``timeit`` does while timing.
-
-    Training makes no reference cycles (lists, sets, dicts and tuples of ids, all freed by
-    reference counting) but some 200,000 short-lived tuples and lists, and each 700 of them set
-    the collector walking the young objects for nothing: 5% of training on python-docs at best,
-    15% typically on a loaded machine. It resumes afterwards, on an error too; if it was already
-    paused (by the caller, or by a run in another thread) it is left as it was.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-@_cycle_collector_paused()
+@collector_paused()  # it makes no cycles, but some 200,000 short-lived tuples and lists (bpe.collector)
 def train(
     corpus: Corpus,
     settings: TrainSettings,

@@ -97,10 +97,9 @@ def import_section() -> None:
         return
     for item in kept:
         row = st.columns([4, 1], vertical_alignment="center")
-        tokenizer = item.tokenizer
         row[0].markdown(
-            f"**{escape_markdown(item.name)}** · {tokenizer.n_vocab:,} tokens · {len(tokenizer.merges):,} merges · "
-            f"{tokenizer.unit}-level · pre-tokenizer {escape_markdown(tokenizer.pretokenizer.name)} · "
+            f"**{escape_markdown(item.name)}** · {item.n_vocab:,} tokens · {item.merges:,} merges · "
+            f"{item.unit}-level · pre-tokenizer {escape_markdown(item.pretokenizer)} · "
             f"from {escape_markdown(item.origin)}"
         )
         row[1].button(

@@ -18,7 +18,9 @@ from bpe.markdown import escape_markdown
 from bpe.pretrained import PRETRAINED
 from bpe.views.pointer import hover_or_tap
 from bpe.teaching.why_tokenization import PHENOMENA, Phenomenon, language_rows, refusal, tokenize_with
-from bpe.views.why_cards import WHY_CSS, WHY_PRESENTER_CSS, counts_line, language_chart, language_table_html, split_rows_html
+from bpe.views.why_cards import (
+    WHY_CSS, WHY_PRESENTER_CSS, Loading, counts_line, language_chart, language_table_html, split_rows_html,
+)
 from ui import tokenizers, url
 from ui.clicker import ROW, Walk, walk_buttons
 from ui.preamble import current_run
@@ -47,26 +49,43 @@ def read_url() -> None:
         url.warn_link(f"unknown card {linked!r}: use one of {', '.join(PHENOMENA)}; showing {PHENOMENA[CARD.get()].title}")
 
 
-def all_tokenizers() -> dict:
-    """A pretrained tokenizer per pre-tokenizer (the first in the registry that cuts text its own way:
-    not ``cuts_like`` another), then ours at the lab's step (when its run trains), by name.
-
-    One per split: the rows teach how the split and the vocabulary shape the counts, and Llama 4
-    beside GPT-4o (the same regex) would add seconds of loading for a row that teaches nothing new;
-    Compare offers them all. Ours comes last: the real models' rows are the lesson, and a toy run at
-    step 0 is all bytes."""
-    chosen, splits = {}, set()
+def one_per_split() -> list[str]:
+    """A pretrained tokenizer per pre-tokenizer: the first in the registry that cuts text its own way
+    (not ``cuts_like`` another). One per split: the rows teach how the split and the vocabulary shape
+    the counts, and Llama 4 beside GPT-4o (the same regex) would add seconds of loading for a row that
+    teaches nothing new; Compare offers them all."""
+    names, splits = [], set()
     for name, entry in PRETRAINED.items():
-        if entry.cuts_like or entry.pretokenizer in splits:
-            continue
-        splits.add(entry.pretokenizer)
-        if (loaded := tokenizers.pretrained(name)) is not None:
-            chosen[entry.title] = loaded
-    trained = current_run()
+        if not entry.cuts_like and entry.pretokenizer not in splits:
+            splits.add(entry.pretokenizer)
+            names.append(name)
+    return names
+
+
+SHOWN = one_per_split()
+
+
+def all_tokenizers() -> tuple[dict, list[str]]:
+    """The tokenizers of ``SHOWN`` loaded so far, then ours at the lab's step (when its run trains),
+    by name; and the names of those still loading (their rows arrive as each is ready).
+
+    Ours comes last: the real models' rows are the lesson, and a toy run at step 0 is all bytes."""
+    trained = current_run()  # first: the pretrained ones load meanwhile (main started them)
+    loaded, loading = tokenizers.pretrained_ready(SHOWN)
+    chosen = {PRETRAINED[name].title: tokenizer for name, tokenizer in loaded.items()}
     if trained is not None:
         step = lab().step
         chosen[f"Ours (step {step:,})"] = tokenizer_at(trained, step)
-    return chosen
+    return chosen, loading
+
+
+def with_loading(rows: list, loading: list[str]) -> list:
+    """The split rows, with a row for each tokenizer still loading in its registry place."""
+    by_title = {row.name: row for row in rows} | {
+        PRETRAINED[name].title: Loading(PRETRAINED[name].title, PRETRAINED[name].n_vocab) for name in loading
+    }
+    titles = [entry.title for entry in PRETRAINED.values()]
+    return [by_title[title] for title in titles if title in by_title] + [row for row in rows if row.name not in titles]
 
 
 def choose_card() -> Phenomenon:
@@ -121,11 +140,12 @@ def languages(chosen: dict) -> None:
 
 def main() -> None:
     page_setup(pages.WHY)
+    tokenizers.start_loading(SHOWN)  # while the page reads its link and trains its own run
     show_html(WHY_CSS)
     page_title(pages.WHY)
     read_url()
     card = choose_card()
-    chosen = all_tokenizers()
+    chosen, loading = all_tokenizers()
     # A few sample texts fit beside the question: one row less above the chips on a projector.
     beside = len(card.samples) <= MAX_BESIDE or len(card.samples) > MAX_PILLS
     question, samples = st.columns([3, 2], vertical_alignment="center") if beside else (st.container(), st.container())
@@ -134,7 +154,9 @@ def main() -> None:
         text = choose_sample(card)
     if presenter():
         show_html(WHY_PRESENTER_CSS)
-    show_html(split_rows_html(tokenize_with(card, text, chosen)))
+    show_html(split_rows_html(with_loading(tokenize_with(card, text, chosen), loading)))
+    if loading:
+        tokenizers.arrivals(loading)
     if card.special and (refused := refusal(chosen, text)):
         st.error(f"**{escape_markdown(refused[0])}'s `encode` by default:** {escape_markdown(refused[1])}", icon="🛑")
     st.caption(f"{hover_or_tap('Hover', 'Tap')} a token to mark its ids, or an id to mark its token; · is a space, ↵ a newline.",

@@ -18,8 +18,8 @@ from bpe.teaching.reference_code import parity_lines
 from bpe.views.code_panel import CODE_PANEL_CSS, code_panel_html
 from bpe.views.parity import cost_chart, gini_chart
 from bpe.vocab import UNITS
-from ui import url
-from ui.render import page_setup, show_chart, show_html
+from ui import clicker, url
+from ui.render import page_setup, page_title, show_chart, show_html
 from ui.state import SessionValue, widget_key
 
 STEP = SessionValue("parity_step", 0)
@@ -51,11 +51,16 @@ def stepper(steps: int) -> None:
                on_click=STEP.set, args=(min(at + 1, steps),), disabled=at >= steps)
     with row:
         st.slider("Merges learned", 0, steps, **STEP.widget())
+        # PageDown / PageUp reach the buttons whatever was clicked last (the slider takes the keys)
+        clicker.keys(
+            next_key=widget_key("parity", "next"), previous_key=widget_key("parity", "prev"), at=at, count=steps + 1,
+            at_end=f"That was merge {steps}, the last: PageUp goes back.", at_start="No merge yet: PageDown learns the first.",
+        )
 
 
 def main() -> None:
     page_setup(pages.PARITY_LAB)
-    st.title(":material/diversity_3: Parity-aware lab")
+    page_title(pages.PARITY_LAB)
     st.caption(
         "The Universal Declaration's first article in 16 languages: the same meaning, so each language's tokens are "
         "its cost. Classic BPE merges the most frequent pair of all the texts; parity-aware BPE (Foroutan et al., 2025) "

@@ -3,11 +3,10 @@
 The tokenizers: ours at step k, ours after all its merges, ours trained on the same corpus with
 other settings (cached like any run; one click makes it a SentencePiece-style run), the pretrained
 ones (GPT-2... Llama, Mistral; also found by a model's name), and whatever the user imported. Under
-the chips: the stretches they cut differently, and what a number costs each (``ui.compare_lessons``). It
-opens on ours after all its merges beside GPT-2 and GPT-4o (three real tokenizers). The step slider is shown only when a tokenizer it moves is chosen (ours at step k).
-Their chips come first in presenter mode, their inputs after them. The run diff (``ui.run_diff``)
-trains the corpus under two tie-break rules and explains the first merge where their merge lists
-part ways.
+the chips: their counts, the stretches they cut differently, and what a number costs each
+(``ui.compare_lessons``). The step slider is shown only when a tokenizer it moves is chosen (ours at
+step k). Chips come first in presenter mode, inputs after. The run diff (``ui.run_diff``) trains the
+corpus under two tie-break rules and explains the first merge where their merge lists part ways.
 """
 
 import streamlit as st
@@ -17,12 +16,12 @@ from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
 from bpe.pretokenize import PRETOKENIZERS
+from bpe.pretrained import PRETRAINED
 from bpe.markdown import escape_markdown
 from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.vocab import UNITS
-from bpe.views.compare import COMPARE_CSS, compare_frame, lesson_texts
+from bpe.views.compare import COMPARE_CSS, lesson_texts
 from bpe.views.encoding import encode_for_page, sample_text
-from bpe.views.plain_tables import table_html
 from bpe.views.pointer import hover_or_tap
 from bpe.views.token_html import chips_html, pieces_for
 from ui import compare_lessons, run_diff, state, superbpe, tokenizers, url
@@ -182,6 +181,9 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
         )
         return
     ours = tokenizer_at(trained, step)
+    # The pretrained ones load in the background: those not ready within a moment get a column that
+    # says so, and arrive (the page reruns) as each is ready.
+    loaded, loading = tokenizers.pretrained_ready([choice for choice in chosen if choice in PRETRAINED])
     picked = []
     for choice in chosen:
         if choice == VARIANT:
@@ -190,6 +192,8 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
             tokenizer, anchor = superbpe.classic_tokenizer(state.lab()) or (None, None)
         elif choice == LAST:
             tokenizer, anchor = tokenizer_at(trained, total), (trained, total)
+        elif choice in PRETRAINED:
+            tokenizer, anchor = loaded.get(choice), (loaded.get(choice), None)
         else:
             tokenizer = tokenizers.resolve(choice, ours)
             anchor = (trained, step) if tokenizer is ours else (tokenizer, None)
@@ -200,7 +204,13 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
         return
     text = text[: min(encoded.encoded_chars for _, _, encoded in results)]
     results = [(name, tokenizer, list(encoded.ids)) for name, tokenizer, encoded in results]
-    for column, (name, tokenizer, ids) in zip(st.columns(len(results), gap="small"), results):
+    columns = st.columns(len(results) + len(loading), gap="small")
+    for column, choice in zip(columns[len(results):], loading):
+        column.markdown(f"**{escape_markdown(labels[choice])}** · loading…")
+        column.caption(f"Reading its {PRETRAINED[choice].n_vocab:,} tokens: its chips appear here when ready.")
+    if loading:
+        tokenizers.arrivals(loading)
+    for column, (name, tokenizer, ids) in zip(columns, results):
         with column:
             st.markdown(f"**{escape_markdown(name)}** · {len(ids):,} tokens")
             pieces = pieces_for(ids[:MAX_COMPARE_CHIPS], tokenizer.tokens, special_ids=list(tokenizer.special_tokens.values()))
@@ -210,18 +220,7 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
     st.caption("Colours only tell tokens apart" + hover_or_tap("; hover a token for its id and bytes.", "."), unsafe_allow_html=True)
     ids_by_label = {name: ids for name, _, ids in results}
     superbpe.tokens_note({choice: ids_by_label[labels[choice]] for choice in chosen if labels[choice] in ids_by_label}, LAST)
-    frame = compare_frame(text, [(name, ids, tokenizer.n_vocab) for name, tokenizer, ids in results])
-    if presenter():  # Streamlit's grid keeps its own 14 px type on a projector; a table grows with the page's
-        show_html(table_html(list(frame.columns), frame.itertuples(index=False), numeric=[False, True, True, True, True]))
-    else:
-        st.dataframe(
-            frame, hide_index=True, width="stretch",
-            column_config={
-                "vocabulary": st.column_config.NumberColumn(format="localized", help="Tokens in the vocabulary"),
-                "characters per token": st.column_config.NumberColumn(format="%.2f", help="Higher: each token carries more text"),
-                "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes of the text / tokens"),
-            },
-        )
+    compare_lessons.counts_table(text, results, projected=presenter())
     if len(results) > 1:
         compare_lessons.disagreement_section(text, results)
         compare_lessons.numbers_section(results)
@@ -229,6 +228,7 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
 
 def main() -> None:
     page_setup(pages.COMPARE)
+    tokenizers.start_loading([choice for choice in PICKED.get() if choice in PRETRAINED])  # while ours trains
     show_html(COMPARE_CSS)
     settings_sidebar()
     page_title(pages.COMPARE)

@@ -151,7 +151,6 @@ if [ -z "${BPE_LAB_PUBLIC_URL:-}" ] && [ "$address" = 0.0.0.0 ]; then
   if [ -n "$lan_ip" ]; then export BPE_LAB_PUBLIC_URL="http://$lan_ip:$port"; fi
 fi
 
-servers=""
 replica_urls=()
 for index in $(seq 1 "$replicas"); do
   replica_port=$(free_port)
@@ -161,7 +160,7 @@ for index in $(seq 1 "$replicas"); do
     --server.fileWatcherType=none &
   pids+=($!)
   replica_urls+=("http://127.0.0.1:$replica_port")
-  servers+="    server r$index 127.0.0.1:$replica_port cookie r$index"$'\n'
+  echo "$replica_port" >"$run_dir/replica-r$index.port"  # for the agent, which asks a replica's health
 done
 
 healthy() {  # URLs...: wait until each answers /_stcore/health with "ok" (at most 60 s in all)
@@ -187,6 +186,18 @@ for url in sys.argv[1:]:
 PY
 }
 healthy "${replica_urls[@]}" || { tail -n 20 "$run_dir"/replica-*.log >&2; exit 1; }
+
+# HAProxy's agent (scripts/replica_agent.py): asked about each replica every second, it answers
+# "drain" while that replica's processes have wanted a whole core for the last 3 s (a long import,
+# a big training run) and another replica has not: no new learners go there meanwhile, while its own
+# learners' cookies still reach it. Supervised like the replicas; HAProxy ignores an agent that is away.
+agent_port=$(free_port)
+supervise agent "$agent_port" "$python" scripts/replica_agent.py --port "$agent_port" --run-dir "$run_dir" &
+pids+=($!)
+servers=""
+for index in $(seq 1 "$replicas"); do
+  servers+="    server r$index ${replica_urls[$((index - 1))]#http://} cookie r$index agent-check agent-port $agent_port agent-send \"r$index\\n\" agent-inter 1s"$'\n'
+done
 
 cat >"$run_dir/haproxy.cfg" <<EOF
 global
@@ -217,7 +228,8 @@ backend replicas
     balance leastconn
     # The stickiness cookie: set on the first response, names the replica, never cached by proxies.
     cookie BPE_REPLICA insert indirect nocache httponly attr "SameSite=Lax"
-    # A dead replica's learners go to a live one (and get a new cookie) instead of an error.
+    # A dead replica's learners go to a live one (and get a new cookie) instead of an error. A busy
+    # one (the agent's "drain", below) keeps its learners and gets no new ones.
     option redispatch
     retries 2
     option httpchk GET /_stcore/health

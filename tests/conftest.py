@@ -110,6 +110,9 @@ def _pretrained_read_once_per_session():
 
     patch = pytest.MonkeyPatch()
     patch.setattr(ui.tokenizers, "load_pretrained", functools.cache(ui.tokenizers.load_pretrained))
+    # A page waits a moment for the tokenizers it shows, then draws the late ones as loading; an
+    # AppTest runs a page once, so here it waits for all (test_app_why checks the loading rows).
+    patch.setattr(ui.tokenizers, "FIRST_SCREEN_WAIT_S", 600.0)
     patch.setattr(ui.pretrained_vocab, "_tables", functools.cache(ui.pretrained_vocab._tables.__wrapped__))
     yield
     patch.undo()

@@ -154,7 +154,7 @@ def test_an_uploaded_tokenizer_json_is_kept_and_offered_on_compare_and_encode():
     assert not at.exception and not errors(at)
     assert "Imported **my sennrich**" in unescape_markdown(at.success[0].value)
     (kept,) = at.session_state["bpe.imported"]
-    assert kept.name == "my sennrich" and kept.tokenizer.encode(SENNRICH_TEXT) == ours.encode(SENNRICH_TEXT)
+    assert kept.name == "my sennrich" and Tokenizer.from_json(kept.json()).encode(SENNRICH_TEXT) == ours.encode(SENNRICH_TEXT)
 
     at.switch_page(COMPARE).run()
     assert "Imported: my sennrich" in at.multiselect(key="w.compare_with").options
@@ -272,3 +272,27 @@ def test_the_encode_page_takes_a_models_name_too():
     assert not at.exception and not errors(at)
     assert at.selectbox(key="w.encode_with").value == "o200k_harmony"
     assert "gpt-oss-20b uses gpt-oss's tokenizer" in unescape_markdown(at.info[0].value)
+
+
+def test_a_pretrained_tokenizer_still_loading_gets_a_column_that_says_so_then_its_chips(monkeypatch):
+    """Compare opens on GPT-2 and GPT-4o: on a cold server GPT-4o may still be loading when the page
+    draws; its column says so, and the page reruns when it is ready (the loader holds it back here)."""
+    import threading
+
+    import ui.tokenizers
+
+    release, loaded = threading.Event(), ui.tokenizers.load_pretrained
+    monkeypatch.setattr(ui.tokenizers, "load_pretrained", lambda name: release.wait(60) and loaded(name) if name == "o200k_base" else loaded(name))
+    ui.tokenizers._loader().ready(["gpt2"], wait_s=120)
+    monkeypatch.setattr(ui.tokenizers, "FIRST_SCREEN_WAIT_S", 0.5)
+    at = open_page(COMPARE, preset="sennrich")
+    assert not at.exception and not errors(at)
+    shown = [unescape_markdown(markdown.value) for markdown in at.markdown]
+    assert "**GPT-4o (200,000 tokens)** · loading…" in shown
+    assert any(caption.value.startswith(":material/hourglass_top: Reading GPT-4o (200,000 tokens)") for caption in at.caption)
+    assert "**GPT-2 (50,257 tokens)** · 3 tokens" in shown  # drawn meanwhile
+    release.set()
+    ui.tokenizers._loader().get("o200k_base")
+    at.run()
+    shown = [unescape_markdown(markdown.value) for markdown in at.markdown]
+    assert "**GPT-4o (200,000 tokens)** · 3 tokens" in shown and not any("loading…" in text for text in shown)

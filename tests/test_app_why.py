@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl
 import pytest
 
 from bpe.app.pages import WHY
+from bpe.pretrained import PRETRAINED
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.teaching.why_tokenization import ENDOFTEXT, GPT2_MAGIKARP, PHENOMENA
 
@@ -130,3 +131,29 @@ def test_a_text_with_a_special_token_typed_in_the_try_box_is_shown_not_run():
     at.text_input(key="w.why_try.special-tokens").set_value(f"<script>alert(1)</script>{ENDOFTEXT}").run()
     assert not at.exception
     assert all("<script>" not in markup for markup in page_markup(at))
+
+
+def test_a_tokenizer_still_loading_gets_a_row_that_says_so_and_its_chips_once_ready(monkeypatch, tiktokens):
+    """A cold server: the page draws what is loaded, a loading row for GPT-4o, and a note that reruns the
+    page as it arrives (here the loader holds GPT-4o back until the page has been drawn once)."""
+    import threading
+
+    import ui.tokenizers
+
+    release, loaded = threading.Event(), ui.tokenizers.load_pretrained
+    monkeypatch.setattr(ui.tokenizers, "load_pretrained", lambda name: release.wait(60) and loaded(name) if name == "o200k_base" else loaded(name))
+    ui.tokenizers._loader().ready(["gpt2", "cl100k_base"], wait_s=120)  # before GPT-4o in the registry's order
+    monkeypatch.setattr(ui.tokenizers, "FIRST_SCREEN_WAIT_S", 0.5)
+    at = open_page(WHY.file, card="numbers")
+    assert not at.exception
+    table = next(element.value for element in at.html if 'class="bpe-splits"' in element.value)
+    assert '<tr class="bpe-loading"><th scope="row">GPT-4o<span class="bpe-count">loading…</span>' in table
+    assert rows_of(at)["GPT-2"][1] and rows_of(at)["GPT-4"][1]  # loaded before it: drawn meanwhile (the later ones wait behind it)
+    assert any(caption.value.startswith(":material/hourglass_top: Reading GPT-4o") and "each appears here as soon as it is ready"
+               in caption.value for caption in at.caption)
+    release.set()
+    ui.tokenizers._loader().ready(list(PRETRAINED), wait_s=120)  # all loaded now; the page's next run draws them
+    at.run()
+    assert 'class="bpe-loading"' not in next(element.value for element in at.html if 'class="bpe-splits"' in element.value)
+    expect_rows(at, PHENOMENA["numbers"].samples[0][1], tiktokens)
+    assert not any("Reading GPT-4o" in caption.value for caption in at.caption)

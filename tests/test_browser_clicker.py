@@ -18,18 +18,20 @@ probe reads Streamlit's messages).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError, expect
 
+from bpe.app import pages
+
 pytestmark = pytest.mark.browser
 
-LESSON_PAGES = (
-    "Train", "Encode_and_decode", "Vocabulary", "Predict_the_next_merge", "Tie_break_lab", "Counting_lab",
-    "Pre-tokenization_lab", "Byte_inspector", "Compare", "Why_tokenization_matters", "Extend_a_tokenizer", "Vocabulary_health",
-)
-TOOLS = ("Import_and_export", "Check_my_BPE")
+TOOL_PAGES = (pages.IMPORT_EXPORT, pages.CHECK)
+TOOLS = tuple(Path(page.file).stem.split("_", 1)[1] for page in TOOL_PAGES)
 """The two tools keep every key: a text box there may page through a long text."""
+LESSON_PAGES = tuple(Path(page.file).stem.split("_", 1)[1] for page in pages.PAGES if page not in (pages.HOME, *TOOL_PAGES))
+"""Every other page but Home is a lesson the clicker drives (a new page joins this test by its entry in ``PAGES``)."""
 
 PROBE = """() => {
   if (window.bpeProbe) return;
@@ -69,7 +71,7 @@ ANSWERED = """() => !window.bpeProbe.pending && !document.querySelector('[data-s
 DRAWN = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 """Two frames: Streamlit applies a finished run to the page (drops its stale elements) after the message."""
 
-CONTROLS = """() => {
+CONTROLS = r"""() => {
   const main = document.querySelector('[data-testid="stMain"]');
   const seen = (el) => el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})
     && !(el.closest('details:not([open])') && el.tagName !== 'SUMMARY');

@@ -6,6 +6,7 @@ Golden ids are tiktoken's published ones for "hello world" (cl100k_base [15339, 
 
 from __future__ import annotations
 
+import array
 import gzip
 import importlib.util
 import json
@@ -109,32 +110,54 @@ def test_second_load_reads_the_cache_and_encodes_alike(monkeypatch, cache_folder
     assert written.name.startswith("gpt2-")
 
 
-@pytest.mark.parametrize("damage", ["flipped-byte", "plausible-id"])
+def _swap_two_merges(data: bytes) -> bytes:
+    """The cache file with two merges traded, ids, spellings and all: a table that still fits
+    together (``spelled_table`` finds nothing wrong), so only the file's own sha256 tells."""
+    header_line, payload = data.split(b"\n", 1)
+    header = json.loads(header_line)
+    merges, tokens, base = header["merges"], header["tokens"], header["base_count"]
+    numbers = array.array("i", payload[:4 * (2 * merges + tokens)])
+    layout = payload[4 * len(numbers):4 * len(numbers) + header["layout"]]
+    lengths = [int(size) for size in layout.decode("ascii").split("s")[:-1]]
+    i = merges - 1  # the last merge, and the one before it whose token is as long (so the bytes trade places)
+    j = next(k for k in range(i - 1, 0, -1) if lengths[base + k] == lengths[base + i])
+    parts = {numbers[i], numbers[j], numbers[merges + i], numbers[merges + j]}
+    made = 2 * merges + base  # merge k makes the token at ids[base + k]
+    assert numbers[made + i] not in parts and numbers[made + j] not in parts  # neither merge uses the other
+    for column in (0, merges, made):  # lefts, rights, the tokens' ids
+        numbers[column + i], numbers[column + j] = numbers[column + j], numbers[column + i]
+    blob = bytearray(payload[4 * len(numbers) + len(layout):])
+    starts, size = [sum(lengths[:base + k]) for k in (i, j)], lengths[base + i]
+    blob[starts[0]:starts[0] + size], blob[starts[1]:starts[1] + size] = blob[starts[1]:starts[1] + size], blob[starts[0]:starts[0] + size]
+    return header_line + b"\n" + numbers.tobytes() + layout + bytes(blob)
+
+
+@pytest.mark.parametrize("damage", ["flipped-byte", "two-merges-traded"])
 def test_a_damaged_cache_file_is_rebuilt_from_the_source(monkeypatch, gpt2_in_cache, damage):
     gpt2 = load_pretrained("gpt2")
     last_left, last_right, last_id = gpt2.merges[-1]
     text = gpt2.decode([last_id])
     written = gpt2_in_cache
-    data = bytearray(written.read_bytes())
+    original = written.read_bytes()
     if damage == "flipped-byte":
-        data[-5] ^= 0xFF
+        written.write_bytes(original[:-5] + bytes([original[-5] ^ 0xFF]) + original[-4:])
     else:  # still a valid tokenizer, only the payload's own sha256 tells
-        data[-4:] = (60000).to_bytes(4, "little")
-    written.write_bytes(bytes(data))
+        written.write_bytes(_swap_two_merges(original))
     assert load_pretrained("gpt2").encode(text) == [last_id]
-    _forbid_building(monkeypatch)  # the rebuild rewrote a good file
+    assert written.read_bytes() == original  # rebuilt and written again
+    _forbid_building(monkeypatch)
     assert load_pretrained("gpt2").encode(text) == [last_id]
 
 
-@pytest.mark.parametrize("edit", ["base-ids", "special-tokens"])
+@pytest.mark.parametrize("edit", ["merge-count", "special-tokens"])
 def test_an_edited_header_is_rebuilt_not_used(monkeypatch, gpt2_in_cache, edit):
-    """The header's base ids and special tokens are covered by the file's hash, like the merges."""
+    """The header's counts and special tokens are covered by the file's hash, like the tables."""
     expected = load_pretrained("gpt2").encode("abc<|endoftext|>", allowed_special="all")
     written = gpt2_in_cache
     header_line, payload = written.read_bytes().split(b"\n", 1)
     header = json.loads(header_line)
-    if edit == "base-ids":  # bytes a and b trade ids: "abc" was [65, 330] when this was used
-        header["base"][97], header["base"][98] = header["base"][98], header["base"][97]
+    if edit == "merge-count":  # the last merge read as a token no merge makes
+        header["merges"] -= 1
     else:
         header["special_tokens"] = {"<|end|>": 50256}  # its text edited: <|endoftext|> would be plain text
     written.write_bytes(json.dumps(header).encode() + b"\n" + payload)
@@ -194,3 +217,29 @@ def test_special_token_text_is_never_taken_for_a_whole_token_chunk():
     )
     assert tokenizer.encode_ordinary("<|e|>") == [256, 101, 124, 62]
     assert tokenizer.encode_ordinary("<|") == [256]  # a whole-token chunk, looked up
+
+
+def test_a_sentencepiece_model_with_byte_fallback_goes_through_the_cache_unchanged(cache_folder):
+    """Mistral's .models are char-level, with byte fallback and <unk>: the cache keeps all of it."""
+    import io
+
+    import sentencepiece as spm
+
+    from bpe.formats.sentencepiece_model import from_sentencepiece
+    from bpe.presets import python_docs_text
+
+    text = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(python_docs_text()[:40_000].splitlines()), model_writer=text, model_type="bpe",
+        vocab_size=600, byte_fallback=True, character_coverage=1.0, normalization_rule_name="identity", minloglevel=2,
+        num_threads=1,
+    )
+    built = from_sentencepiece(text.getvalue(), name="sp")
+    first = merge_cache.cached_tokenizer(name="sp", source_hash="1" * 64, pretokenizer="sentencepiece", special_tokens={},
+                                         build=lambda: built, specials_in_text="plain")
+    again = merge_cache.cached_tokenizer(name="sp", source_hash="1" * 64, pretokenizer="sentencepiece", special_tokens={},
+                                         build=lambda: pytest.fail("built again although the cache holds it"),
+                                         specials_in_text="plain")
+    sample = "naïve café 東京 \U0001F600 def f(x): return x"
+    assert built.to_json() == first.to_json() == again.to_json()
+    assert again.encode(sample) == built.encode(sample) and again.unknown_token == "<unk>" and len(again.fallback_bytes) == 256

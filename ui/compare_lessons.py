@@ -1,4 +1,4 @@
-"""Compare's lessons under the chips, drawn: where the chosen tokenizers cut the text differently,
+"""Compare's lessons under the chips, drawn: the counts side by side, where the chosen tokenizers cut the text differently,
 and what a number costs each of them (with digit grouping from the left and from the right).
 
 The work is :mod:`bpe.teaching.cuts` and the pictures :mod:`bpe.views.compare_lessons`; the number
@@ -12,6 +12,8 @@ import streamlit as st
 
 from bpe.errors import BpeError
 from bpe.markdown import escape_markdown
+from bpe.views.compare import compare_frame
+from bpe.views.plain_tables import table_html
 from bpe.teaching.cuts import digit_groups, disagreements, number_costs, right_to_left_groups, text_pieces, token_ends
 from bpe.views.compare_lessons import (
     CUTS_CSS, disagreement_frame, disagreement_html, number_cost_frame, number_heatmap,
@@ -25,6 +27,22 @@ MAX_MARKED_CHARS = 3_000
 """The marked text shows this many characters (the table lists disagreements from the whole text)."""
 MAX_LISTED = 30
 DIGITS = SessionValue("compare_digits", "1234567")
+
+
+def counts_table(text: str, results: list[tuple], *, projected: bool) -> None:
+    """Tokens, vocabulary and characters and bytes per token of each ``(name, tokenizer, ids)``."""
+    frame = compare_frame(text, [(name, ids, tokenizer.n_vocab) for name, tokenizer, ids in results])
+    if projected:  # Streamlit's grid keeps its own 14 px type on a projector; a table grows with the page's
+        show_html(table_html(list(frame.columns), frame.itertuples(index=False), numeric=[False, True, True, True, True]))
+        return
+    st.dataframe(
+        frame, hide_index=True, width="stretch",
+        column_config={
+            "vocabulary": st.column_config.NumberColumn(format="localized", help="Tokens in the vocabulary"),
+            "characters per token": st.column_config.NumberColumn(format="%.2f", help="Higher: each token carries more text"),
+            "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes of the text / tokens"),
+        },
+    )
 
 
 def disagreement_section(text: str, results: list[tuple]) -> None:

@@ -1,10 +1,13 @@
 """The tokenizers a page can pick besides ours at step k: GPT-2, GPT-4, GPT-4o and the user's imports.
 
-The pretrained ones (``bpe.pretrained.PRETRAINED``) are read once per server process with
-``st.cache_resource`` and shared by every session: a :class:`~bpe.tokenizer.Tokenizer` only grows
-a chunk cache, which is deterministic, so sharing is safe (``benchmarks/encode_benchmark.py``
-measures a load's time and memory). Imports live in the session (:data:`IMPORTED`, a tuple
-replaced on every change), so one user's files are never seen by another.
+The pretrained ones (``bpe.pretrained.PRETRAINED``) are read once per server process, by one
+loader that pages may leave working in the background (``ui.pretrained_loader``), and shared by
+every session: a :class:`~bpe.tokenizer.Tokenizer` only grows a chunk cache, which is
+deterministic, so sharing is safe (``benchmarks/pretrained_load.py`` measures a load's time and memory). Imports live in the session (:data:`IMPORTED`, a tuple
+replaced on every change), so one user's files are never seen by another; each is read in a
+worker with a budget (``bpe.formats.bounded_import``) and kept compressed, and the tables pages
+use are built from that into one store per server (:data:`BUILT`), bounded in tokens, shared
+by content (two sessions that import the same file share its table, as they would share GPT-2's).
 
 Choices are strings, so a selectbox can hold them: ``ours``, a pretrained name (``gpt2``,
 ``cl100k_base``, ``o200k_base``) or ``imported:<name>``.
@@ -12,18 +15,24 @@ Choices are strings, so a selectbox can hold them: ``ours``, a pretrained name (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 
+from bpe.collector import collector_paused
 from bpe.errors import BpeError
-from bpe.formats import import_tokenizer, tokenizer_format
+from bpe.formats import tokenizer_format
+from bpe.formats.bounded_import import import_json_bounded
+from bpe.limits import IMPORTED_TOKENS_BUILT, IMPORTED_TOKENS_PER_SESSION
 from bpe.model_names import encoding_name_for_model
 from bpe.pretrained import PRETRAINED, load_pretrained
 from bpe.tokenizer import Tokenizer
 from bpe.views.compare import NamedTokenizer, clean_name, unique_name
 from bpe.markdown import escape_markdown
 
+from .pretrained_loader import PretrainedLoader
 from .state import SessionValue, bind, widget_key
 
 IMPORTED: SessionValue[tuple[NamedTokenizer, ...]] = SessionValue("imported", ())
@@ -33,21 +42,107 @@ IMPORT_NOTE = SessionValue("import_note", None)
 OURS = "ours"
 IMPORTED_PREFIX = "imported:"
 MAX_IMPORTED = 5
-"""Imports kept per session; the oldest goes first (each holds a whole vocabulary in memory)."""
+"""Imports kept per session; the oldest goes first (and past :data:`IMPORTED_TOKENS_PER_SESSION` in all)."""
 
 
-@st.cache_resource(show_spinner="Reading the tokenizer's files (GPT-4o's first time ever: about 20 s)…")
-def _pretrained(name: str) -> Tokenizer:
-    return load_pretrained(name)
+class BuiltImports:
+    """Imported tokenizers built from their compressed JSON, by content, least recently used first
+    out once they hold more than ``budget`` tokens (the one just built always stays).
+
+    Why: a session kept up to five whole tables, about 400 bytes a token each; six imports in two
+    sessions took a server from 54 to 800 MiB. A session now keeps the compressed JSON (a few MB
+    for the biggest), and this store, one per server process, keeps what pages use.
+    """
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self._lock = threading.Lock()
+        self._built: OrderedDict[str, Tokenizer] = OrderedDict()
+
+    def get(self, item: NamedTokenizer) -> Tokenizer:
+        with self._lock:
+            tokenizer = self._built.get(item.key)
+            if tokenizer is not None:
+                self._built.move_to_end(item.key)
+                return tokenizer
+        with collector_paused():
+            tokenizer = Tokenizer.from_json(item.json())  # outside the lock: others' hits need not wait
+        self.keep(item.key, tokenizer)
+        return tokenizer
+
+    def keep(self, key: str, tokenizer: Tokenizer) -> None:
+        with self._lock:
+            self._built[key] = tokenizer
+            self._built.move_to_end(key)
+            while len(self._built) > 1 and sum(kept.n_vocab for kept in self._built.values()) > self.budget:
+                self._built.popitem(last=False)
+
+    def tokens(self) -> int:
+        with self._lock:
+            return sum(kept.n_vocab for kept in self._built.values())
+
+
+BUILT = BuiltImports(IMPORTED_TOKENS_BUILT)
+
+
+FIRST_SCREEN_WAIT_S = 0.5
+"""How long a page waits for the pretrained tokenizers it shows before drawing without the late ones."""
+ARRIVAL_POLL_S = 0.5
+"""How often a page with tokenizers still loading looks for arrivals."""
+
+
+@st.cache_resource(show_spinner=False)
+def _loader() -> PretrainedLoader[Tokenizer]:
+    return PretrainedLoader(lambda name: load_pretrained(name))  # looked up when called: tests replace it
 
 
 def pretrained(name: str) -> Tokenizer | None:
-    """A pretrained tokenizer, or ``None`` after showing why it is unavailable."""
+    """A pretrained tokenizer, waiting for it if need be, or ``None`` after showing why it is unavailable."""
     try:
-        return _pretrained(name)
+        if name in _loader().ready([name]):
+            return _loader().get(name)
+        with st.spinner(f"Reading {PRETRAINED[name].title}'s {PRETRAINED[name].n_vocab:,} tokens…"):
+            return _loader().get(name)
     except BpeError as error:
-        st.error(f"**{escape_markdown(PRETRAINED[name].title)} is not available:** {escape_markdown(error)}", icon="🛑")
+        _unavailable(name, error)
         return None
+
+
+def start_loading(names: Sequence[str]) -> None:
+    """Start loading ``names`` in the background now, so that they load while the page does other
+    work (training its own run) before it asks for them with :func:`pretrained_ready`."""
+    _loader().ready(names)
+
+
+def pretrained_ready(names: Sequence[str]) -> tuple[dict[str, Tokenizer], list[str]]:
+    """``(name -> tokenizer, names still loading)``: those of ``names`` loaded within
+    :data:`FIRST_SCREEN_WAIT_S`, the others loading in the background (:func:`arrivals` reruns the
+    page as they come); one that cannot load says why."""
+    done = _loader().ready(names, wait_s=FIRST_SCREEN_WAIT_S)
+    for name, result in done.items():
+        if isinstance(result, BpeError):
+            _unavailable(name, result)
+    return ({name: result for name, result in done.items() if not isinstance(result, BpeError)},
+            [name for name in names if name not in done])
+
+
+@st.fragment(run_every=ARRIVAL_POLL_S)
+def arrivals(loading: Sequence[str]) -> None:
+    """While ``loading`` tokenizers are on their way: say so, and rerun the page once one is ready.
+    A page calls this only while some are loading, so the timer stops with the last."""
+    if _loader().ready(loading):
+        st.rerun()
+    titles = [PRETRAINED[name].title for name in loading]
+    st.caption(f":material/hourglass_top: Reading {_listed(titles)} ({sum(PRETRAINED[name].n_vocab for name in loading):,} "
+               "tokens): each appears here as soon as it is ready.")
+
+
+def _listed(titles: Sequence[str]) -> str:
+    return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
+
+
+def _unavailable(name: str, error: BpeError) -> None:
+    st.error(f"**{escape_markdown(PRETRAINED[name].title)} is not available:** {escape_markdown(error)}", icon="🛑")
 
 
 def imported() -> tuple[NamedTokenizer, ...]:
@@ -117,7 +212,8 @@ def resolve(choice: str, ours: Tokenizer) -> Tokenizer | None:
     if choice in PRETRAINED:
         return pretrained(choice)
     name = choice[len(IMPORTED_PREFIX):]
-    return next((item.tokenizer for item in imported() if item.name == name), None)
+    item = next((item for item in imported() if item.name == name), None)
+    return None if item is None else BUILT.get(item)
 
 
 def add_import(*, format: str, files: Mapping[str, bytes], pretokenizer: str, name: str) -> None:
@@ -126,18 +222,27 @@ def add_import(*, format: str, files: Mapping[str, bytes], pretokenizer: str, na
     default = title if len(files) > 1 else (next(iter(files), "") or title)
     wanted = clean_name(name, clean_name(default))
     try:
-        tokenizer = import_tokenizer(format=format, files=files, pretokenizer=pretokenizer, name=wanted)
+        text = import_json_bounded(format=format, files=files, pretokenizer=pretokenizer, name=wanted)
+        with collector_paused():
+            tokenizer = Tokenizer.from_json(text)
     except BpeError as error:  # every malformed file raises a FormatError (a BpeError) that teaches
         IMPORT_NOTE.set(("error", f"**Cannot import:** {escape_markdown(error)}"))
         return
-    kept = imported()
-    final = unique_name(wanted, [item.name for item in kept])
-    origin = f"{', '.join(files)} ({title})"
-    IMPORTED.set((*kept, NamedTokenizer(final, tokenizer, origin))[-MAX_IMPORTED:])
+    before = imported()
+    final = unique_name(wanted, [item.name for item in before])
+    item = NamedTokenizer.of(tokenizer, name=final, origin=f"{', '.join(files)} ({title})", text=text)
+    BUILT.keep(item.key, tokenizer)
+    kept = (*before, item)[-MAX_IMPORTED:]
+    while len(kept) > 1 and sum(each.n_vocab for each in kept) > IMPORTED_TOKENS_PER_SESSION:
+        kept = kept[1:]  # the oldest first, as past MAX_IMPORTED
+    IMPORTED.set(kept)
+    dropped = [each.name for each in before if each.name not in {still.name for still in kept}]
     IMPORT_NOTE.set((
         "success",
         f"Imported **{escape_markdown(final)}**: {tokenizer.n_vocab:,} tokens, {len(tokenizer.merges):,} merges. "
-        "Pick it on the Encode & decode and Compare pages.",
+        "Pick it on the Encode & decode and Compare pages."
+        + (f" To keep at most {MAX_IMPORTED} imports and {IMPORTED_TOKENS_PER_SESSION:,} tokens in this session, "
+           f"{escape_markdown(', '.join(dropped))} {'was' if len(dropped) == 1 else 'were'} removed." if dropped else ""),
     ))
 
 

@@ -21,6 +21,7 @@ import time
 from dataclasses import replace
 
 from ..cli_args import UsageError, add_train_arguments, corpus_from_args, settings_from_args
+from ..formats.bounded_import import import_tokenizer_limited
 from ..local_files import read_file
 from .compact import PairStat
 from .diagnose import CheckResult, check_merges
@@ -50,7 +51,8 @@ def _epilog() -> str:
 
 
 def _check(args: argparse.Namespace) -> None:
-    merges = read_learner_merges(read_file(args.merges_file), name=args.merges_file, shape=args.merges_format)
+    merges = read_learner_merges(read_file(args.merges_file), name=args.merges_file, shape=args.merges_format,
+                                 read_tokenizer=import_tokenizer_limited)
     settings = settings_from_args(args)
     if args.min_frequency is None:
         settings = replace(settings, min_frequency=1)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import pickletools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -141,9 +141,14 @@ def _refused(problem: str, shape: str) -> FormatError:
     return _shape(shape).refusal(problem)
 
 
-def read_learner_merges(contents: str | bytes, *, name: str = "merges.txt", shape: str | None = None) -> LearnerMerges:
+def read_learner_merges(
+    contents: str | bytes, *, name: str = "merges.txt", shape: str | None = None,
+    read_tokenizer: Callable[..., Tokenizer] = import_tokenizer,
+) -> LearnerMerges:
     """Read a learner's merges file in any of :func:`merge_shapes` (``shape``: that one, not recognized);
-    a :class:`FormatError` says what is wrong."""
+    a :class:`FormatError` says what is wrong. A tokenizer file is read by ``read_tokenizer``
+    (:func:`~bpe.formats.import_tokenizer`'s arguments; the app and the CLI bound it:
+    :func:`~bpe.formats.bounded_import.import_tokenizer_bounded`)."""
     data = contents.encode("utf-8", errors="surrogatepass") if isinstance(contents, str) else bytes(contents)
     if _looks_pickled(data, name):
         raise FormatError(f"{name} is a Python pickle, which is never loaded here (unpickling runs any code the file "
@@ -163,7 +168,7 @@ def read_learner_merges(contents: str | bytes, *, name: str = "merges.txt", shap
             pass  # not merge lines after all (a minbpe .model's header): its format reads it
     if entry is not None:
         try:
-            tokenizer = import_tokenizer(format=entry.name, files={name: data})
+            tokenizer = read_tokenizer(format=entry.name, files={name: data})
         except FormatError as error:
             json_shape = _shape("json")
             raise FormatError(f"{error} (read as {entry.title}; merges your own code wrote can be written as "

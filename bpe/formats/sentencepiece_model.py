@@ -49,6 +49,7 @@ from ..tokenizer import Tokenizer
 from ..sentencepiece_tokenizer import SentencePieceModelTokenizer
 from ..vocab import Token
 from .common import TokenizerFormat, build_tokenizer, one_file
+from .merge_recovery import split_tokens
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 _BPE = 2
@@ -160,9 +161,10 @@ def from_sentencepiece(contents: str | bytes, *, name: str = "", source: str = "
         raise FormatError(f"{source}: it has no <unk> piece; SentencePiece needs one")
     ids = {piece: token_id for _, token_id, piece in multi} | {token.data.decode("utf-8"): i for i, token in base.items()}
     ranks = {piece: rank for rank, (_, _, piece) in enumerate(sorted(multi))}  # the best score first
+    splits = split_tokens(ranks)  # SentencePiece's encoder on each piece alone, stopped at two parts
     merges = []
     for _, token_id, piece in sorted(multi):
-        parts = _split_piece(piece, ranks)
+        parts = splits.get(piece)
         if parts is None:
             raise FormatError(f"{source}: the piece {piece!r} (id {token_id}) is not two other pieces merged")
         merges.append((ids[parts[0]], ids[parts[1]], token_id))
@@ -289,23 +291,6 @@ def _check_options(trainer: dict, normalizer: dict, *, source: str) -> str:
             "options together (remove_extra_whitespaces False, split_digits and allow_whitespace_only_pieces True)"
         )
     return pretokenizer
-
-
-def _split_piece(piece: str, ranks: dict[str, int]) -> tuple[str, str] | None:
-    """SentencePiece's encoder on ``piece`` alone, stopped at two parts: neighbours that spell the
-    best-scored merged piece merge first, the leftmost on a tie.
-
-    ``"▁low"`` with ranks ``{"lo": 0, "▁lo": 1, "▁low": 2}`` -> ``("▁lo", "w")``.
-    """
-    parts = list(piece)
-    while len(parts) > 2:
-        joined = [ranks.get(a + b) for a, b in zip(parts, parts[1:])]
-        ranked = [(rank, i) for i, rank in enumerate(joined) if rank is not None]
-        if not ranked:
-            return None
-        _, at = min(ranked)
-        parts[at:at + 2] = [parts[at] + parts[at + 1]]
-    return (parts[0], parts[1]) if len(parts) == 2 else None
 
 
 # -- writing --------------------------------------------------------------------------------------

@@ -13,7 +13,9 @@ lowest rank. To get our ``(left, right)`` merges back, each token is split the w
 would build it: its bytes go through tiktoken's merge loop until two parts remain (minbpe's
 ``recover_merges`` does the same for GPT-4). Subtle: the parts usually have lower ranks than the
 token, but not always (Qwen3.6's 人力资源, rank 99,655, is 人力, rank 108,583, plus 资源): tiktoken
-merges whatever pair ranks lowest at the moment, so the loop is not limited to lower ranks.
+merges whatever pair ranks lowest at the moment, so the loop is not limited to lower ranks. Run
+as tiktoken writes it, the loop is O(L²) per token of L bytes; :mod:`~bpe.formats.merge_recovery`
+replays it exactly in O(L log L).
 
 Deliberately left out: the split pattern and special tokens are not in the file. Reading, they
 are parameters (GPT-2's pattern by default); writing, pass them to ``tiktoken.Encoding`` yourself
@@ -36,6 +38,7 @@ from .common import (
     FOREIGN_SYNTAX, TokenizerFormat, as_text, build_tokenizer, duplicate_bytes_problem,
     foreign_syntax_problem, one_file, parse_id, rank_order_problem,
 )
+from .merge_recovery import split_tokens
 
 # The first lines as tiktoken writes them: a token in base64 (whole groups of four), a space, its rank.
 _RANK_LINES = re.compile(rb"(?:(?=[A-Za-z0-9+/])(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)? \d{1,18}\r?\n){3}")
@@ -110,42 +113,18 @@ def parse_tiktoken(text: str, *, source: str = "rank file") -> dict[bytes, int]:
     return ranks
 
 
-_NO_RANK = 1 << 62
-
-
 def recover_merges(ranks: dict[bytes, int]) -> list[tuple[bytes, bytes, int]]:
     """``(left bytes, right bytes, rank)`` for every multi-byte token that two others make, lowest
-    rank first. A token no two tokens make is left out: tiktoken only ever gives it to a chunk
-    spelled exactly like it (the tokenizer keeps it as ``whole_only``).
+    rank first (tiktoken's merge loop on the token's bytes, replayed in O(n log n) by
+    :func:`~bpe.formats.merge_recovery.split_tokens`). A token no two tokens make is left out:
+    tiktoken only ever gives it to a chunk spelled exactly like it (the tokenizer keeps it as
+    ``whole_only``).
 
     >>> recover_merges({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4, b"ac": 5, b"bac": 6})
     [(b'a', b'b', 3), (b'ab', b'c', 4), (b'a', b'c', 5), (b'b', b'ac', 6)]
     """
-    merges = []
-    for data, rank in sorted(ranks.items(), key=lambda item: item[1]):
-        if len(data) > 1:
-            parts = _rank_merge(data, ranks)
-            if len(parts) == 2:
-                merges.append((parts[0], parts[1], rank))
-    return merges
-
-
-def _rank_merge(data: bytes, ranks: dict[bytes, int]) -> list[bytes]:
-    """tiktoken's merge loop on ``data``, stopped at two parts (merging those would make ``data``).
-
-    ``b"abc"`` with ranks ``{ab: 3, abc: 4}`` -> ``[b"ab", b"c"]``.
-    """
-    parts = [data[i:i + 1] for i in range(len(data))]
-    while len(parts) > 2:
-        best, best_rank = -1, _NO_RANK
-        for i in range(len(parts) - 1):
-            rank = ranks.get(parts[i] + parts[i + 1])
-            if rank is not None and rank < best_rank:
-                best, best_rank = i, rank
-        if best < 0:
-            break
-        parts[best:best + 2] = [parts[best] + parts[best + 1]]
-    return parts
+    splits = split_tokens(ranks)
+    return [(*splits[data], rank) for data, rank in sorted(ranks.items(), key=lambda item: item[1]) if data in splits]
 
 
 def _problem(tokenizer: Tokenizer) -> str | None:

@@ -28,6 +28,7 @@ from ..checking.compact import PairStat
 from ..checking.report import shown_pair, shown_word
 from ..corpus import decode_text_file
 from ..errors import BpeError
+from ..formats.bounded_import import import_tokenizer_bounded
 from ..limits import check_corpus_size
 from ..markdown import escape_markdown
 from ..presets import get_preset
@@ -89,7 +90,8 @@ class CheckForm:
         a :class:`BpeError` says what to fix."""
         if not self.merges:
             raise BpeError("no merges yet: upload your merges file or paste its lines")
-        learner = read_learner_merges(self.merges, name=self.merges_name or "your merges", shape=self.shape or None)
+        learner = read_learner_merges(self.merges, name=self.merges_name or "your merges", shape=self.shape or None,
+                                      read_tokenizer=import_tokenizer_bounded)
         if self.corpus == "preset":
             preset = get_preset(self.preset)
             source = CheckCorpus(words=preset.word_counts) if preset.word_counts else CheckCorpus(text=preset.corpus_text)

@@ -18,7 +18,9 @@ Out of scope: encoding itself (``Tokenizer``), drawing tokens (``token_html``) a
 
 from __future__ import annotations
 
+import hashlib
 import html
+import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -42,12 +44,39 @@ DIVERGENCE_TINT = "background-color: #FBD9BF; font-weight: 700"
 
 @dataclass(frozen=True)
 class NamedTokenizer:
-    """A tokenizer the user imported, with the name they gave it and where it came from."""
+    """A tokenizer the user imported, kept compact: the name they gave it, where it came from, what
+    a list shows of it, and its BPE Lab JSON compressed (a built table is about 400 bytes a token;
+    the app builds it from this when a page needs it, ``ui.tokenizers``).
+
+    >>> from bpe import PRESETS, Tokenizer, train
+    >>> ours = Tokenizer.from_trace(train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings))
+    >>> kept = NamedTokenizer.of(ours, name="mine", origin="t.json (BPE Lab JSON)")
+    >>> kept.n_vocab, kept.merges, Tokenizer.from_json(kept.json()).encode("lowest") == ours.encode("lowest")
+    (266, 10, True)
+    """
 
     name: str
-    tokenizer: Tokenizer
     origin: str
     """E.g. ``"Hugging Face tokenizer.json: tokenizer.json"``."""
+    stored: bytes
+    """The tokenizer's BPE Lab JSON, zlib-compressed."""
+    key: str
+    """The JSON's sha256: the same tokenizer, whoever imported it."""
+    n_vocab: int
+    merges: int
+    unit: str
+    pretokenizer: str
+
+    @classmethod
+    def of(cls, tokenizer: Tokenizer, *, name: str, origin: str, text: str | None = None) -> "NamedTokenizer":
+        """``tokenizer`` kept; ``text``: its JSON when already at hand (the import worker sends it)."""
+        data = (tokenizer.to_json() if text is None else text).encode("utf-8")
+        return cls(name=name, origin=origin, stored=zlib.compress(data, 1), key=hashlib.sha256(data).hexdigest(),
+                   n_vocab=tokenizer.n_vocab, merges=len(tokenizer.merges), unit=tokenizer.unit,
+                   pretokenizer=tokenizer.pretokenizer.name)
+
+    def json(self) -> str:
+        return zlib.decompress(self.stored).decode("utf-8")
 
 
 # -- names ------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import altair as alt
 import pandas as pd
@@ -59,12 +60,27 @@ TOKENIZER_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B
 """Okabe-Ito at full strength, one per tokenizer in the chart (black before yellow, which is faint on white)."""
 
 
-def split_rows_html(rows: Sequence[Tokenized]) -> str:
+class Loading(NamedTuple):
+    """A tokenizer whose row is on its way (the page draws the others meanwhile)."""
+
+    name: str
+    n_vocab: int
+
+
+def split_rows_html(rows: Sequence[Tokenized | Loading]) -> str:
     """One table row per tokenizer: its name and token count, its chips and ids, and the card's note.
 
-    Compact on purpose: a projector's first screen holds the chips of ours and three tokenizers."""
+    Compact on purpose: a projector's first screen holds the chips of ours and three tokenizers.
+
+    >>> "reading its 200,000 tokens" in split_rows_html([Loading("GPT-4o", 200_000)])
+    True
+    """
     body = []
     for row in rows:
+        if isinstance(row, Loading):
+            body.append(f'<tr class="bpe-loading"><th scope="row">{html.escape(row.name)}<span class="bpe-count">loading…</span></th>'
+                        f'<td colspan="2" class="bpe-note">reading its {row.n_vocab:,} tokens: its row appears when ready</td></tr>')
+            continue
         count = "–" if row.error is not None else f"{len(row.ids):,} token{'s' * (len(row.ids) != 1)}"
         name = f'<th scope="row">{html.escape(row.name)}<span class="bpe-count">{count}</span></th>'
         if row.error is not None:

@@ -1,0 +1,131 @@
+"""HAProxy's agent (``scripts/replica_agent.py``): a replica busy past its budget is drained, never all of them.
+
+The agent reads the replicas' pid files as serve.sh writes them; here they name a process that
+spins (a replica whose core is taken) and one that sleeps (an idle replica), and a test asks the
+agent over its socket, as HAProxy does. That HAProxy reads the answers: ``tests/test_replicas.py``
+runs serve.sh, whose configuration HAProxy checks before it starts.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from .app_server import ROOT, free_port
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from replica_agent import Replicas, serve  # noqa: E402
+
+SPIN = "while True: pass"
+SLEEP = "import time; time.sleep(600)"
+HEALTHY = """
+import http.server, sys
+class Health(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"ok")
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Health).serve_forever()
+"""
+"""An idle replica: it answers its health check, and waits."""
+BUSY = "import threading\nthreading.Thread(target=lambda: [None for _ in iter(int, 1)], daemon=True).start()\n" + HEALTHY
+"""A busy replica: it answers its health check while a thread keeps its core."""
+
+
+@pytest.fixture
+def processes():
+    started: list[subprocess.Popen] = []
+
+    def start(code: str, *arguments: str) -> int:
+        started.append(subprocess.Popen([sys.executable, "-c", code, *arguments]))
+        return started[-1].pid
+
+    yield start
+    for process in started:
+        process.kill()
+        process.wait()
+
+
+def ask(port: int, name: str) -> str:
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+        connection.sendall(f"{name}\n".encode())
+        return connection.makefile().readline().strip()
+
+
+def answers_after(port: int, names: list[str], *, seconds: float) -> dict[str, str]:
+    """Ask about every replica once a second for ``seconds`` (HAProxy's agent-inter), the last answers."""
+    deadline, answers = time.monotonic() + seconds, {}
+    while time.monotonic() < deadline:
+        answers = {name: ask(port, name) for name in names}
+        time.sleep(0.5)
+    return answers
+
+
+@pytest.fixture
+def agent(tmp_path):
+    port = free_port()
+    replicas = Replicas(tmp_path, window_s=1.5)
+    threading.Thread(target=serve, args=(port, replicas), daemon=True).start()
+    for _ in range(50):
+        try:
+            ask(port, "r1")
+            break
+        except OSError:
+            time.sleep(0.1)
+    return port, tmp_path
+
+
+def replica(run_dir, name: str, processes, code: str = HEALTHY) -> None:
+    """A replica as serve.sh writes it down: its pid and the port of its health check."""
+    health = free_port()
+    (run_dir / f"replica-{name}.port").write_text(str(health))
+    (run_dir / f"replica-{name}.pid").write_text(str(processes(code, str(health))))
+
+
+def test_a_replica_that_wants_its_whole_core_is_drained_and_an_idle_one_stays_ready(agent, processes):
+    port, run_dir = agent
+    replica(run_dir, "r1", processes, BUSY)
+    replica(run_dir, "r2", processes)
+    assert answers_after(port, ["r1", "r2"], seconds=3) == {"r1": "drain", "r2": "ready"}
+
+
+def test_a_busy_replica_is_not_drained_while_the_other_does_not_answer_its_health_check(agent, processes):
+    """The other replica killed and being started again: draining this one would leave HAProxy no server."""
+    port, run_dir = agent
+    (run_dir / "replica-r1.pid").write_text(str(processes(SPIN)))
+    (run_dir / "replica-r2.pid").write_text(str(processes(SLEEP)))  # alive, but no server answers
+    assert answers_after(port, ["r1", "r2"], seconds=3) == {"r1": "ready", "r2": "ready"}
+
+
+def test_when_every_replica_is_busy_none_is_drained(agent, processes):
+    port, run_dir = agent
+    for name in ("r1", "r2"):
+        replica(run_dir, name, processes, BUSY)
+    assert answers_after(port, ["r1", "r2"], seconds=3) == {"r1": "ready", "r2": "ready"}
+
+
+def test_a_replicas_busy_import_worker_counts_as_the_replica(agent, processes):
+    """An import runs in a child of the replica (``bpe.formats.bounded_import``): its demand is the replica's."""
+    port, run_dir = agent
+    worker = run_dir / "worker.pid"
+    parent = (f"import pathlib, subprocess, sys, time; child = subprocess.Popen([sys.executable, '-c', {SPIN!r}]); "
+              f"pathlib.Path({str(worker)!r}).write_text(str(child.pid)); time.sleep(600)")
+    (run_dir / "replica-r1.pid").write_text(str(processes(parent)))
+    replica(run_dir, "r2", processes)
+    try:
+        assert answers_after(port, ["r1", "r2"], seconds=3) == {"r1": "drain", "r2": "ready"}
+    finally:
+        for _ in range(50):  # the worker's pid, once the parent has written it
+            if worker.exists() and worker.read_text():
+                os.kill(int(worker.read_text()), signal.SIGKILL)
+                break
+            time.sleep(0.1)
