@@ -4,8 +4,8 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, SOURCES
-from bpe.presets import PRESETS
 from bpe.teaching.tour import TOUR
+from bpe.training.presets import PRESETS
 from ui.classroom_views import join_box
 from ui.render import page_setup
 

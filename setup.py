@@ -3,7 +3,7 @@
 ``bpe`` and every package under it are found, so a new engine subpackage ships without an edit
 here. The app (``app.py``, ``pages/``, ``ui/`` and ``.streamlit/config.toml`` at the checkout's
 root, Streamlit's own layout) is installed as ``bpe_lab_app/``, where ``bpe-lab app`` looks for it
-(``bpe/cli_app.py``). Subtle: "." as a package folder takes only the root's ``*.py`` (``app.py``)
+(``bpe/cli/app_command.py``). Subtle: "." as a package folder takes only the root's ``*.py`` (``app.py``)
 and the files named in ``package_data``, never ``tests/`` or ``benchmarks/``.
 """
 

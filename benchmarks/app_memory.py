@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-from bpe.pretrained import PRETRAINED  # noqa: E402
+from bpe.pretrained.registry import PRETRAINED  # noqa: E402
 from tests.app_server import running_app  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 

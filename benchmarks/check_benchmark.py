@@ -38,7 +38,7 @@ TARGET_S = 10.0
 
 
 def _merges_file(folder: str, name: str, pairs) -> str:
-    from bpe.byte_level import to_byte_text
+    from bpe.tokens.byte_level import to_byte_text
 
     path = str(Path(folder) / f"{name}.bpe")
     with open(path, "w", encoding="utf-8") as file:
@@ -55,9 +55,9 @@ def main() -> int:
     args = parser.parse_args()
 
     from bpe.checking.search import spelled_merges
-    from bpe.cli import main as cli_main
-    from bpe.presets import PRESETS
-    from bpe.trainer import train
+    from bpe.cli.commands import main as cli_main
+    from bpe.training.presets import PRESETS
+    from bpe.training.trainer import train
 
     preset = PRESETS["python-docs"]
     corpus = preset.corpus()

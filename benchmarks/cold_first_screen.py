@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from load_test import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
-from bpe.pretrained import PRETRAINED, load_pretrained  # noqa: E402
+from bpe.pretrained.registry import PRETRAINED, load_pretrained  # noqa: E402
 from tests.app_server import running_app  # noqa: E402
 
 PAGES = {

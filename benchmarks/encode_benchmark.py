@@ -48,8 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tokenizers import Tokenizer as HfTokenizer  # noqa: E402
 from tokenizers import decoders, models, pre_tokenizers  # noqa: E402
 
-from bpe.presets import python_docs_text  # noqa: E402
-from bpe.pretrained import PRETRAINED, load_pretrained, pretrained_file_paths  # noqa: E402
+from bpe.pretrained.registry import PRETRAINED, load_pretrained, pretrained_file_paths  # noqa: E402
+from bpe.training.presets import python_docs_text  # noqa: E402
 from tests.owners import OWNERS  # noqa: E402
 
 
@@ -90,7 +90,7 @@ import json, sys, time
 from pathlib import Path
 def rss():
     return next(int(l.split()[1]) for l in Path("/proc/self/status").read_text().splitlines() if l.startswith("VmRSS:")) / 1024
-from bpe.pretrained import load_pretrained
+from bpe.pretrained.registry import load_pretrained
 before, started = rss(), time.perf_counter()
 tokenizer = load_pretrained(sys.argv[1])
 print(json.dumps({"load_s": time.perf_counter() - started, "memory_mib": rss() - before}))

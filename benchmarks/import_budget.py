@@ -48,14 +48,14 @@ from server_load_test import connect, page_cookies  # noqa: E402
 
 from bpe.formats.merge_recovery import split_tokens  # noqa: E402
 from bpe.formats.sentencepiece_model import _BPE, _NORMALIZER_DEFAULTS, CONTROL, NORMAL, UNKNOWN, _bytes_field, _int_field, _key  # noqa: E402
-from bpe.pretrained import load_pretrained  # noqa: E402
+from bpe.pretrained.registry import load_pretrained  # noqa: E402
 from tests.app_server import running_app  # noqa: E402
 from tests.test_bounded_import import doubling_model, doubling_rank_file  # noqa: E402
 
 PROBE = """
 import resource, sys, time
-from bpe.formats.bounded_import import import_tokenizer_bounded
 from bpe.errors import FormatError
+from bpe.formats.bounded_import import import_tokenizer_bounded
 path, format = sys.argv[1], sys.argv[2]
 started = time.perf_counter()
 try:

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bpe.pretrained import PRETRAINED, load_pretrained  # noqa: E402
+from bpe.pretrained.registry import PRETRAINED, load_pretrained  # noqa: E402
 from bpe.teaching.why_tokenization import PHENOMENA  # noqa: E402
 from load_common import cpu_seconds  # noqa: E402
 from tests.app_server import running_app  # noqa: E402

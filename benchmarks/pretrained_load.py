@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bpe.pretrained import PRETRAINED, load_pretrained  # noqa: E402
+from bpe.pretrained.registry import PRETRAINED, load_pretrained  # noqa: E402
 
 PROBE = """
 import json, sys, time
@@ -36,7 +36,7 @@ from pathlib import Path
 def rss_mib():
     return next(int(l.split()[1]) for l in Path("/proc/self/status").read_text().splitlines() if l.startswith("VmRSS:")) / 1024
 name, who = sys.argv[1], sys.argv[2]
-from bpe.pretrained import PRETRAINED, load_pretrained
+from bpe.pretrained.registry import PRETRAINED, load_pretrained
 if who == "owner":
     from tests.owners import OWNERS
     build = lambda: OWNERS[PRETRAINED[name].package](PRETRAINED[name])

@@ -7,7 +7,7 @@ whose address space is capped (``resource.RLIMIT_AS``, 2 GB by default) and whos
 capped (60 s): a bomb ends in MemoryError or a timeout there, never in this process. The child
 prints the compile time and how much its peak resident memory grew (``ru_maxrss``).
 
-Next to each figure is the guard's estimate (:func:`bpe.pattern_guard.program_size`) and its
+Next to each figure is the guard's estimate (:func:`bpe.text.pattern_guard.program_size`) and its
 verdict, so one table shows both that the estimate tracks the cost and where the limit falls.
 """
 
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bpe.errors import PatternError  # noqa: E402
 from bpe.limits import MAX_PATTERN_PROGRAM  # noqa: E402
-from bpe.pattern_guard import check_pattern_cost, program_size  # noqa: E402
+from bpe.text.pattern_guard import check_pattern_cost, program_size  # noqa: E402
 
 CHILD = r"""
 import resource, sys, time

@@ -28,9 +28,9 @@ def main() -> int:
     parser.add_argument("--tokenizers", nargs="+", default=["gpt2", "cl100k_base", "o200k_base"])
     args = parser.parse_args()
 
-    from bpe.presets import python_docs_text
-    from bpe.pretrained import load_pretrained
-    from bpe.segmentation import SEGMENTATIONS, TokenPieces, segment, token_counts
+    from bpe.training.presets import python_docs_text
+    from bpe.pretrained.registry import load_pretrained
+    from bpe.encoding.segmentation import SEGMENTATIONS, TokenPieces, segment, token_counts
 
     text = python_docs_text()
     print(f"python-docs: {len(text):,} characters, {args.runs} runs, medians")

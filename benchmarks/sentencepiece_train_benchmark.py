@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import sentencepiece as spm  # noqa: E402
 
 from bpe import Corpus, Tokenizer, TrainSettings, train  # noqa: E402
-from bpe.presets import python_docs_text  # noqa: E402
+from bpe.training.presets import python_docs_text  # noqa: E402
 
 
 def main() -> None:

@@ -45,7 +45,7 @@ from urllib.parse import quote
 from load_common import MARKER, Roll, Session, attend, corpus_for, parse_class_args, report, run_class
 
 from bpe.limits import MAX_ENCODE_CHARS  # noqa: E402  (load_common put the project root on sys.path)
-from bpe.presets import PRESETS  # noqa: E402
+from bpe.training.presets import PRESETS  # noqa: E402
 from tests.apptest_support import plain  # noqa: E402
 
 WAIT_S = 15.0

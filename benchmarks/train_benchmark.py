@@ -25,11 +25,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bpe import reference  # noqa: E402
-from bpe.byte_level import to_byte_text  # noqa: E402
-from bpe.corpus import Corpus  # noqa: E402
-from bpe.presets import python_docs_text  # noqa: E402
-from bpe.settings import TrainSettings  # noqa: E402
-from bpe.trainer import train  # noqa: E402
+from bpe.text.corpus import Corpus  # noqa: E402
+from bpe.tokens.byte_level import to_byte_text  # noqa: E402
+from bpe.training.presets import python_docs_text  # noqa: E402
+from bpe.training.settings import TrainSettings  # noqa: E402
+from bpe.training.trainer import train  # noqa: E402
 from tests.peers import hf_byte_level_merges, rustbpe_tokens  # noqa: E402
 
 

@@ -1,6 +1,6 @@
 """Vocabulary health of GPT-2, GPT-4 and GPT-4o on python-docs: the numbers, and how long they take.
 
-For each tokenizer: its load (merges cached), :func:`bpe.vocab_health.vocabulary_health` against
+For each tokenizer: its load (merges cached), :func:`bpe.encoding.vocab_health.vocabulary_health` against
 python-docs (wall and CPU time), and, as the peer in the same run, tiktoken encoding every token's
 own text once (the brute-force half of the check: what unreachability is made of); then the
 counts of each group and every unreachable token, with why and the text that reaches it, if any.
@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bpe.presets import python_docs_text  # noqa: E402
-from bpe.pretrained import PRETRAINED, load_pretrained  # noqa: E402
-from bpe.spelling import visible_text  # noqa: E402
-from bpe.vocab_health import vocabulary_health  # noqa: E402
+from bpe.encoding.vocab_health import vocabulary_health  # noqa: E402
+from bpe.notation.spelling import visible_text  # noqa: E402
+from bpe.pretrained.registry import PRETRAINED, load_pretrained  # noqa: E402
+from bpe.training.presets import python_docs_text  # noqa: E402
 from tests.peers import tiktoken_encoding  # noqa: E402
 
 

@@ -9,16 +9,16 @@
     [256, 97, 98, 100, 256, 97, 98, 97, 99]
 """
 
-from .corpus import Corpus, parse_word_counts
-from .dropout import Dropout, sample_segmentations
+from .encoding.dropout import Dropout, sample_segmentations
+from .encoding.merge_loop import AppliedMerge
+from .encoding.tokenizer import ChunkWalk, Tokenizer
 from .errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
-from .presets import PRESETS, Preset, get_preset
-from .settings import TrainSettings
-from .tiebreak import TIE_BREAK_RULES
-from .merge_loop import AppliedMerge
-from .tokenizer import ChunkWalk, Tokenizer
-from .trace import MergeStep, PairCount, Trace
-from .trainer import train
+from .text.corpus import Corpus, parse_word_counts
+from .training.presets import PRESETS, Preset, get_preset
+from .training.settings import TrainSettings
+from .training.tiebreak import TIE_BREAK_RULES
+from .training.trace import MergeStep, PairCount, Trace
+from .training.trainer import train
 
 __all__ = [
     "PRESETS", "TIE_BREAK_RULES", "AppliedMerge", "BpeError", "ChunkWalk", "Corpus", "Dropout", "FormatError",

@@ -71,7 +71,7 @@ MAX_PATTERN_CHARS = 2_000
 """Longest custom split pattern (GPT-4's is 150 characters, o200k's under 400)."""
 
 MAX_PATTERN_PROGRAM = 10_000
-"""Largest estimated program a custom pattern may compile to (see :mod:`bpe.pattern_guard`).
+"""Largest estimated program a custom pattern may compile to (see :mod:`bpe.text.pattern_guard`).
 
 Why: ``regex.compile`` takes time and memory in proportion to the program, while every other
 session of the server waits. At this limit a compile is a fraction of a second and a few

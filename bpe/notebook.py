@@ -7,8 +7,8 @@
     show(tokenizer, "aaabdaaabac")            # a text as token chips
     pair_chart(trace, 3)                      # the pair counts before merge 3 (needs altair)
 
-Importing this module tells IPython's HTML formatter to draw :class:`~bpe.trace.Trace` and
-:class:`~bpe.tokenizer.Tokenizer` (subclasses included) with the views in
+Importing this module tells IPython's HTML formatter to draw :class:`~bpe.training.trace.Trace` and
+:class:`~bpe.encoding.tokenizer.Tokenizer` (subclasses included) with the views in
 :mod:`bpe.views.notebook`, the same builders the app's pages draw with. Outside IPython it
 registers nothing and the functions still return the HTML, a ``str`` that Jupyter would draw.
 
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import sys
 
-from .tokenizer import Tokenizer
-from .trace import Trace
+from .encoding.tokenizer import Tokenizer
+from .training.trace import Trace
 from .views.notebook import Html, pair_chart, tokenizer_html, trace_html
 from .views.notebook import tokens_html as show
 

@@ -2,7 +2,7 @@
 
 This is the classic teaching code (minbpe's ``get_stats`` and ``merge``, the Sennrich paper's
 loop), kept plain on purpose: every step recounts every pair, merges rebuild every word, and each
-tie-break rule is one sort key in :data:`TIE_BREAKS`, under the names ``bpe.tiebreak`` registers.
+tie-break rule is one sort key in :data:`TIE_BREAKS`, under the names ``bpe.training.tiebreak`` registers.
 It imports nothing from the engine, so when the fast trainer and encoder agree with it, merge for
 merge and id for id (``tests/test_reference.py``), that is evidence, not a tautology. The app's
 Train and Encode pages show the lines below that a step runs, and the encode walkthrough replaces
@@ -20,10 +20,10 @@ choose), SuperBPE's second stage (``train``'s ``then_words`` and ``transition``)
 BPE-dropout (:func:`encode_chunk_dropout`); the fast engine makes their merges and draws too
 (``tests/test_variants.py``, ``tests/test_dropout.py``).
 
-Left out: speed (``bpe.trainer``), special tokens and the split around them (``bpe.pretokenize``),
+Left out: speed (``bpe.training.trainer``), special tokens and the split around them (``bpe.text.pretokenize``),
 the end-of-word marker glued to the last symbol (``attached``), the trace's bookkeeping, and
 SentencePiece's candidates that no longer occur (a run asked for more pieces than its corpus holds:
-``bpe.sentencepiece_choice``).
+``bpe.training.sentencepiece_choice``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import regex
 
-Pair = tuple[int, int]
+from .tokens.vocab import Pair
 
 
 class Merge(NamedTuple):

@@ -9,9 +9,9 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.formats import all_formats, tokenizer_format
-from bpe.pretokenize import PRETOKENIZER_HELP, PRETOKENIZERS
+from bpe.notation.markdown import escape_markdown
+from bpe.text.pretokenize import PRETOKENIZER_HELP, PRETOKENIZERS
 from bpe.views.exports import export_offers, upload_hint
-from bpe.markdown import escape_markdown
 from ui import state, tokenizers, url
 from ui.exports import download_cards
 from ui.render import page_setup, page_title, tokenizer_at

@@ -10,15 +10,15 @@ from bpe.app import pages
 from bpe.checking import check_merges, merge_shapes
 from bpe.errors import BpeError
 from bpe.limits import MAX_UPLOAD_MB
-from bpe.presets import PRESETS
-from bpe.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
-from bpe.tiebreak import TIE_BREAK_RULES
-from bpe.vocab import UNITS
+from bpe.notation.markdown import escape_markdown
+from bpe.text.pretokenize import NAMED_PATTERNS, PRETOKENIZER_HELP
+from bpe.tokens.vocab import UNITS
+from bpe.training.presets import PRESETS
+from bpe.training.tiebreak import TIE_BREAK_RULES
 from bpe.views.check import (
     CHECK_CSS, CheckForm, attempts_frame, diagnosis_html, difference_html, guess_notice, reference_caption,
     rest_frame, summary_text,
 )
-from bpe.markdown import escape_markdown
 from ui.check_encoder import encoder_tab
 from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue, bind, widget_key

@@ -14,10 +14,10 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.limits import MAX_WHY_CHARS
-from bpe.markdown import escape_markdown
-from bpe.pretrained import PRETRAINED
-from bpe.views.pointer import hover_or_tap
+from bpe.notation.markdown import escape_markdown
+from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.why_tokenization import PHENOMENA, Phenomenon, language_rows, refusal, tokenize_with
+from bpe.views.pointer import hover_or_tap
 from bpe.views.why_cards import (
     WHY_CSS, WHY_PRESENTER_CSS, Loading, counts_line, language_chart, language_table_html, split_rows_html,
 )

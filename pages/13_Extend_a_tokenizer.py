@@ -11,11 +11,11 @@ first and the choices after it.
 import streamlit as st
 
 from bpe.app import pages
-from bpe.markdown import escape_markdown
-from bpe.pretrained import PRETRAINED
+from bpe.encoding.tokenizer import Tokenizer
+from bpe.notation.markdown import escape_markdown
+from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.extension import NEW_TEXTS, OWN, trade_off
 from bpe.teaching.udhr import ARTICLE_1
-from bpe.tokenizer import Tokenizer
 from bpe.views.charts import pair_chart
 from bpe.views.corpus_window import chunk_starts
 from bpe.views.exports import export_offers

@@ -10,7 +10,7 @@ text that reaches it anyway) and any one's merge tree. A card ties it to glitch 
 import streamlit as st
 
 from bpe.app import pages
-from bpe.markdown import escape_markdown
+from bpe.notation.markdown import escape_markdown
 from bpe.teaching.health import GLITCH_LESSON, GROUPS
 from bpe.views.merge_tree import tokenizer_merge_tree_dot, tree_font_pt
 from bpe.views.pretrained_vocab import made_by

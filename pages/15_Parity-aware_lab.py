@@ -12,12 +12,12 @@ the link (``merge``, ``unit``).
 import streamlit as st
 
 from bpe.app import pages
-from bpe.markdown import escape_markdown
+from bpe.notation.markdown import escape_markdown
 from bpe.teaching.parity_lab import parity_lab
 from bpe.teaching.reference_code import parity_lines
+from bpe.tokens.vocab import UNITS
 from bpe.views.code_panel import CODE_PANEL_CSS, code_panel_html
 from bpe.views.parity import cost_chart, gini_chart
-from bpe.vocab import UNITS
 from ui import clicker, url
 from ui.render import page_setup, page_title, show_chart, show_html
 from ui.state import SessionValue, widget_key

@@ -9,7 +9,7 @@ compression curve. Step 0 is the corpus before any merge, with merge 1's places 
 import streamlit as st
 
 from bpe.app import pages
-from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
+from bpe.training.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS
 from bpe.views.charts import (
     COMPRESSION_FIELDS, compression_chart, pair_chart, pair_legend_html, pair_rows, with_rows, with_step,
 )

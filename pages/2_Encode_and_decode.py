@@ -12,9 +12,9 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.errors import BpeError
-from bpe.ids import is_digits
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
-from bpe.markdown import escape_markdown, inline_code
+from bpe.notation.markdown import escape_markdown, inline_code
+from bpe.tokens.ids import is_digits
 from bpe.views.encoding import (
     ENCODE_MODE_LABELS, encode_for_page, merge_walk, sample_text, special_tokens_note, walk_line, walkthrough_html,
 )

@@ -9,8 +9,8 @@ import pandas as pd
 import streamlit as st
 
 from bpe.app import pages
-from bpe.ids import is_digits
-from bpe.pretrained import PRETRAINED
+from bpe.pretrained.registry import PRETRAINED
+from bpe.tokens.ids import is_digits
 from bpe.views.charts import length_histogram
 from bpe.views.merge_tree import biggest_tree, merge_tree_dot, merge_tree_text, tree_font_pt
 from bpe.views.tables import search_vocab, shown_counts, vocab_at, vocab_frame

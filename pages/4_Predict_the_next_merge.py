@@ -15,13 +15,13 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.limits import SHOWN_CORPUS_CHARS
+from bpe.notation.markdown import escape_markdown
 from bpe.teaching.quiz import Question, Score, grade, make_question, reveal
 from bpe.views.excerpt import excerpt
-from bpe.markdown import escape_markdown
 from bpe.views.labs import candidates_html
-from bpe.views.pointer import keys_only
 from bpe.views.merge_html import layer_html
 from bpe.views.occurrences import chunks_of
+from bpe.views.pointer import keys_only
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import pieces_for, word_table_html
 from ui import state, url

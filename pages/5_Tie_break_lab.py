@@ -12,13 +12,13 @@ from dataclasses import replace
 import streamlit as st
 
 from bpe.app import pages
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.limits import MAX_TIE_LAB_MERGES, TIE_LAB_SEGMENTED_CHARS, TIE_LAB_TABLE_ROWS
-from bpe.presets import PRESETS
+from bpe.notation.markdown import escape_markdown, inline_code
 from bpe.teaching.tie_lab import TieLab, run_rules
-from bpe.tiebreak import TIE_BREAK_RULES
-from bpe.tokenizer import Tokenizer
+from bpe.training.presets import PRESETS
+from bpe.training.tiebreak import TIE_BREAK_RULES
 from bpe.views.labs import tie_table_html
-from bpe.markdown import escape_markdown, inline_code
 from bpe.views.token_html import chips_html, pieces_for
 from ui import url
 from ui.clicker import Walk, walk_buttons

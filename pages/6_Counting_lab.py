@@ -9,9 +9,9 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.limits import MAX_COUNTING_LAB_CHARS
+from bpe.notation.markdown import escape_markdown, inline_code
+from bpe.notation.spelling import quote
 from bpe.teaching.counting import count_pair, pairs_present, symbols_of
-from bpe.markdown import escape_markdown, inline_code
-from bpe.spelling import quote
 from bpe.views.labs import counting_html, merged_html, pair_counts_html
 from bpe.views.stats import Stat, stats_html
 from ui import url

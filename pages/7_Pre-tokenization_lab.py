@@ -10,10 +10,10 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.limits import MAX_PRETOKENIZATION_LAB_CHARS
-from bpe.ids import is_digits
+from bpe.notation.markdown import escape_markdown, inline_code
 from bpe.teaching.pretokenization_lab import EXAMPLES, compare_splits, without_pretokenization
+from bpe.tokens.ids import is_digits
 from bpe.views.labs import learned_html, splits_html
-from bpe.markdown import escape_markdown, inline_code
 from ui import url
 from ui.clicker import Walk, walk_buttons
 from ui.render import page_setup, page_title, show_html

@@ -13,13 +13,13 @@ import streamlit as st
 from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_BYTE_INSPECTOR_CHARS
-from bpe.pretrained import PRETRAINED
+from bpe.notation.markdown import escape_markdown, inline_code
+from bpe.notation.spelling import name as mark_name
+from bpe.notation.spelling import spell
+from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.byte_inspector import byte_role, inspect_text, inspect_token
 from bpe.views.labs import bytes_html, token_bytes_html
 from bpe.views.pointer import hover_or_tap
-from bpe.markdown import escape_markdown, inline_code
-from bpe.spelling import name as mark_name
-from bpe.spelling import spell
 from ui import tokenizers, url
 from ui.clicker import Walk, walk_buttons
 from ui.render import page_setup, page_title, show_html

@@ -15,11 +15,11 @@ from bpe.app import pages
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_COMPARE_CHIPS, MAX_ENCODE_CHARS
-from bpe.pretokenize import PRETOKENIZERS
-from bpe.pretrained import PRETRAINED
-from bpe.markdown import escape_markdown
-from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
-from bpe.vocab import UNITS
+from bpe.notation.markdown import escape_markdown
+from bpe.pretrained.registry import PRETRAINED
+from bpe.text.pretokenize import PRETOKENIZERS
+from bpe.tokens.vocab import UNITS
+from bpe.training.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.views.compare import COMPARE_CSS, lesson_texts
 from bpe.views.encoding import encode_for_page, sample_text
 from bpe.views.pointer import hover_or_tap

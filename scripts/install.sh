@@ -27,7 +27,7 @@ if $with_tests; then
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
   # sentencepiece's source release (not installed, only read): its src/unicode_script_map.h is what
   # scripts/generate_sentencepiece_scripts.py reads, and tests/test_sentencepiece_scripts.py checks
-  # bpe/sentencepiece_scripts.py against it. The version is the one requirements-dev.txt pins.
+  # bpe/text/sentencepiece_scripts.py against it. The version is the one requirements-dev.txt pins.
   sentencepiece_version=$(sed -n 's/^sentencepiece==\([^ ]*\).*/\1/p' requirements-dev.txt)
   [ -f ".venv/sources/sentencepiece-$sentencepiece_version.tar.gz" ] ||
     .venv/bin/python -m pip download -q --disable-pip-version-check --no-deps --no-binary :all: \

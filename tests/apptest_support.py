@@ -29,7 +29,7 @@ def open_page(page=None, **query) -> AppTest:
 
 
 def unescape_markdown(text: str) -> str:
-    """Undo :func:`bpe.markdown.escape_markdown` (``unescape_markdown(escape_markdown(text)) == text``
+    """Undo :func:`bpe.notation.markdown.escape_markdown` (``unescape_markdown(escape_markdown(text)) == text``
     on one line), to read what a page shows."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
 

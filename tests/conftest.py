@@ -122,7 +122,7 @@ def _pretrained_read_once_per_session():
 def fresh_pretrained(monkeypatch):
     """The app reads pretrained tokenizers from their files again in this test (see above)."""
     import ui.tokenizers
-    from bpe.pretrained import load_pretrained
+    from bpe.pretrained.registry import load_pretrained
 
     monkeypatch.setattr(ui.tokenizers, "load_pretrained", load_pretrained)
 
@@ -155,10 +155,10 @@ def _fresh_streamlit_caches():
 def slow_clock(monkeypatch):
     """The trainer's clock reads a minute later at every look, so any time limit is spent at the
     first check: a time-limit test gives the same answer on a fast machine and a loaded one."""
-    import bpe.trainer
+    import bpe.training.trainer
 
     clock = itertools.count(0, 60)
-    monkeypatch.setattr(bpe.trainer, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+    monkeypatch.setattr(bpe.training.trainer, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
 
 
 TINY_REGEX_BUDGET_S = 0.05
@@ -168,9 +168,9 @@ TINY_REGEX_BUDGET_S = 0.05
 def tiny_regex_budget(monkeypatch):
     """Custom regexes get 0.05 s instead of 2 s. A catastrophically backtracking pattern needs
     exponential time in the text's length, so it overruns any budget: the test is as sure, 40x faster."""
-    import bpe.pretokenize
+    import bpe.text.pretokenize
 
-    monkeypatch.setattr(bpe.pretokenize, "REGEX_TIMEOUT_S", TINY_REGEX_BUDGET_S)
+    monkeypatch.setattr(bpe.text.pretokenize, "REGEX_TIMEOUT_S", TINY_REGEX_BUDGET_S)
 
 
 def server_log(name: str) -> Path:
@@ -185,7 +185,7 @@ def warm_pretrained_cache() -> None:
     servers read too: a rank file's first load ever recovers its merges (about 20 s for GPT-4o),
     which must not happen inside a page's first content wait. Workers take turns (a file lock):
     the first builds the files, the others then only read them, instead of all building at once."""
-    from bpe.pretrained import PRETRAINED, load_pretrained, merge_cache_file
+    from bpe.pretrained.registry import PRETRAINED, load_pretrained, merge_cache_file
 
     with locked(Path(tempfile.gettempdir()) / "bpe-lab-tests-warm-cache.lock"):
         for name in PRETRAINED:

@@ -155,8 +155,8 @@ def suite_tokenizer():
     of their bytes (as a vocabulary file sorted by token numbers them), so that a token's id is not
     its merge's rank. Returns ``(tokenizer, merges as (left, right, new id) in rank order, specials)``."""
     from bpe import Corpus, TrainSettings, train
-    from bpe.presets import python_docs_text
-    from bpe.tokenizer import Tokenizer
+    from bpe.training.presets import python_docs_text
+    from bpe.encoding.tokenizer import Tokenizer
 
     from .multilingual import multilingual_corpus
 

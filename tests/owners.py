@@ -39,7 +39,7 @@ from types import MappingProxyType
 
 import pytest
 
-from bpe.pretrained import PRETRAINED, PretrainedEntry, pretrained_file_paths
+from bpe.pretrained.registry import PRETRAINED, PretrainedEntry, pretrained_file_paths
 
 from .peers import HfTokenizer, tiktoken_encoding
 

@@ -18,7 +18,7 @@ import rustbpe  # noqa: E402
 from tokenizers import Tokenizer as HfTokenizer  # noqa: E402
 from tokenizers import models, pre_tokenizers, trainers  # noqa: E402
 
-from bpe.pretokenize import GPT2_PATTERN  # noqa: E402
+from bpe.text.pretokenize import GPT2_PATTERN  # noqa: E402
 
 
 def hf_merges(tokenizer: HfTokenizer) -> list[tuple[str, str]]:
@@ -74,7 +74,7 @@ def tiktoken_encoding(name: str):
     import tiktoken.load
     import tiktoken_ext.openai_public as openai_public
 
-    from bpe.pretrained import pretrained_file_paths
+    from bpe.pretrained.registry import pretrained_file_paths
 
     paths = pretrained_file_paths(name)
     with tempfile.TemporaryDirectory() as folder:
@@ -102,6 +102,6 @@ TIKTOKEN_ENCODINGS = ("gpt2", "cl100k_base", "o200k_base")
 
 def tiktoken_by_title() -> dict:
     """tiktoken's encodings of :data:`TIKTOKEN_ENCODINGS`, by the title the app shows (``GPT-4o``)."""
-    from bpe.pretrained import PRETRAINED
+    from bpe.pretrained.registry import PRETRAINED
 
     return {PRETRAINED[name].title: tiktoken_encoding(name) for name in TIKTOKEN_ENCODINGS}

@@ -1,4 +1,4 @@
-"""``regex``'s own parser, for the tests only: the oracle the guard's parser (``bpe/pattern_guard.py``)
+"""``regex``'s own parser, for the tests only: the oracle the guard's parser (``bpe/text/pattern_guard.py``)
 is checked against. It reads private names of ``regex``; requirements.txt pins the version, and a
 release that moves them fails the tests that use this module, never the app.
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from bpe.byte_level import to_byte_text
-from bpe.presets import SENNRICH_WORDS
+from bpe.tokens.byte_level import to_byte_text
+from bpe.training.presets import SENNRICH_WORDS
 
 from bpe.checking import MISTAKES
 

@@ -35,9 +35,9 @@ def test_special_tokens_can_be_trained_on_as_text_and_the_link_says_so():
 
 
 def test_the_start_and_the_vocabulary_describe_attached_symbols_as_characters_not_markers():
-    from bpe.presets import PRESETS
-    from bpe.settings import TrainSettings
-    from bpe.trainer import train
+    from bpe.training.presets import PRESETS
+    from bpe.training.settings import TrainSettings
+    from bpe.training.trainer import train
     from bpe.views.narration import narrate_step
     from bpe.views.tables import token_kind
 

@@ -12,9 +12,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe import PRESETS, Tokenizer, train
-from bpe.extend import extend
+from bpe.encoding.vocab_health import vocabulary_health
 from bpe.teaching.extension import NEW_TEXTS, old_text
-from bpe.vocab_health import vocabulary_health
+from bpe.training.extend import extend
 
 from .apptest_support import errors, narration, open_page, plain, stat, unescape_markdown
 from .peers import tiktoken_encoding

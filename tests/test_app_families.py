@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from bpe.pretrained import PRETRAINED
 from .apptest_support import ENCODE, VOCAB, errors, html_with, open_page, unescape_markdown
 from .owners import owner_of
+from bpe.pretrained.registry import PRETRAINED
 
 COMPARE = "pages/9_Compare.py"
 PRETOKENIZATION = "pages/7_Pre-tokenization_lab.py"

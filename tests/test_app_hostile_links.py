@@ -13,8 +13,8 @@ import html
 
 import pytest
 
-from bpe.presets import PRESETS
-from bpe.trainer import train
+from bpe.training.presets import PRESETS
+from bpe.training.trainer import train
 from bpe.views.narration import narrate_step
 
 from .apptest_support import TRAIN, html_with, narration, open_page, plain, unescape_markdown

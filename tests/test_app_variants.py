@@ -15,9 +15,9 @@ import re
 import pytest
 
 from bpe import PRESETS, Corpus, Tokenizer, TrainSettings, train
-from bpe.dropout import sample_segmentations
-from bpe.objectives import gini
+from bpe.encoding.dropout import sample_segmentations
 from bpe.teaching.parity_lab import parity_lab
+from bpe.training.objectives import gini
 
 from .apptest_support import ENCODE, TRAIN, chart_rows, html_with, narration, open_page, unescape_markdown
 

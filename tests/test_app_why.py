@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl
 import pytest
 
 from bpe.app.pages import WHY
-from bpe.pretrained import PRETRAINED
+from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.teaching.why_tokenization import ENDOFTEXT, GPT2_MAGIKARP, PHENOMENA
 

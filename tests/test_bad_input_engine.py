@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from bpe import Corpus, Tokenizer, TrainSettings, train
-from bpe.corpus import decode_text_file, parse_word_counts
 from bpe.checking import read_learner_merges
+from bpe.encoding.streaming import read_text_chunks
 from bpe.errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
 from bpe.limits import MAX_CORPUS_CHARS, MAX_MERGES, MAX_PATTERN_CHARS, check_corpus_size
-from bpe.pretokenize import Pretokenizer
-from bpe.streaming import read_text_chunks
-from bpe.ids import parse_ids
+from bpe.text.corpus import decode_text_file, parse_word_counts
+from bpe.text.pretokenize import Pretokenizer
+from bpe.tokens.ids import parse_ids
 
 MILD_BOMB = "(?:a{100}){200}"
 """Over the program-size limit (20,000) yet cheap to compile, so a broken guard cannot hurt this process."""

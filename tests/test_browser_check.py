@@ -6,8 +6,8 @@ Waits are on content the action changes (Playwright's auto-retrying ``expect``).
 import pytest
 from playwright.sync_api import expect
 
-from bpe.byte_level import to_byte_text
-from bpe.presets import SENNRICH_TEXT
+from bpe.tokens.byte_level import to_byte_text
+from bpe.training.presets import SENNRICH_TEXT
 
 from .learners import LEARNERS
 from .streamlit_widgets import choose

@@ -2,7 +2,7 @@
 as a harmless link opens, while another session keeps working.
 
 The server runs under a 3 GB address-space cap (its own, not the shared ``app_url`` server): were
-the guard in ``bpe/pattern_guard.py`` broken, ``(?:a{65535}){65535}`` would end in a MemoryError
+the guard in ``bpe/text/pattern_guard.py`` broken, ``(?:a{65535}){65535}`` would end in a MemoryError
 page after seconds of a frozen server (and fail this test) instead of eating the machine. Being a
 fresh server, it also shows what a page opened by the server's first request draws.
 """

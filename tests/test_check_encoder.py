@@ -18,7 +18,7 @@ import pytest
 from bpe.checking.encode_cases import EncodeCase, probe_texts, read_cases
 from bpe.checking.encode_check import UNEXPLAINED, check_encoder
 from bpe.checking.encode_rules import ENCODER_MISTAKES
-from bpe.cli import main
+from bpe.cli.commands import main
 from bpe.errors import FormatError
 
 from .learner_encoders import LEARNER_ENCODERS, suite_tokenizer
@@ -134,7 +134,7 @@ def test_a_learners_merges_file_is_a_tokenizer_numbered_as_minbpe_numbers_it(tmp
 def test_a_chunk_too_long_for_a_loop_that_starts_again_is_not_re_encoded_by_it_and_the_check_still_answers():
     from bpe import PRESETS, train
     from bpe.errors import BpeError
-    from bpe.tokenizer import Tokenizer
+    from bpe.encoding.tokenizer import Tokenizer
 
     wikipedia = Tokenizer.from_trace(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings))  # split: none
     text = "aaabdaaabac" * 100  # one chunk of 1,100 symbols: such a loop would cost the square of it

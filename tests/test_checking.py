@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 from bpe.checking import MISTAKES, UNEXPLAINED, CheckCorpus, check_merges, read_learner_merges, replay
 from bpe.checking.diagnose import spelled_merges
 from bpe.errors import BpeError, FormatError
-from bpe.presets import PRESETS, SENNRICH_TEXT, SENNRICH_WORDS, python_docs_text
-from bpe.settings import TrainSettings
-from bpe.tiebreak import TIE_BREAK_RULES
-from bpe.trainer import train
+from bpe.training.presets import PRESETS, SENNRICH_TEXT, SENNRICH_WORDS, python_docs_text
+from bpe.training.settings import TrainSettings
+from bpe.training.tiebreak import TIE_BREAK_RULES
+from bpe.training.trainer import train
 
-from .learners import LEARNERS
 from .examples import examples
+from .learners import LEARNERS
 
 SPECIAL = "<|endoftext|>"
 CORPORA = {
@@ -225,8 +225,8 @@ def test_a_hugging_face_tokenizer_json_is_read_and_checked():
 
 
 def test_bpe_lab_json_and_train_json_output_are_read():
-    from bpe.cli import merge_records
-    from bpe.tokenizer import Tokenizer
+    from bpe.cli.commands import merge_records
+    from bpe.encoding.tokenizer import Tokenizer
 
     trace = train(PRESETS["sennrich-paper"].corpus(), PRESETS["sennrich-paper"].settings)
     expected = tuple(spelled_merges(trace))

@@ -17,8 +17,8 @@ import pytest
 from subword_nmt.learn_bpe import learn_bpe
 
 from bpe.checking import CheckCorpus, check_merges, read_learner_merges
-from bpe.presets import python_docs_text
-from bpe.settings import TrainSettings
+from bpe.training.presets import python_docs_text
+from bpe.training.settings import TrainSettings
 
 from .learners import LEARNERS, learn, learn_vocabulary
 from .test_checking import CORPORA, MEANT, SPECIAL, _settings

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from bpe.presets import SENNRICH_WORDS
+from bpe.training.presets import SENNRICH_WORDS
 
 from .learners import LEARNERS
 from .test_engine_cli import run_bpe, run_ok

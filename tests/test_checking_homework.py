@@ -18,9 +18,9 @@ from functools import cache
 import pytest
 
 from bpe.checking import CheckCorpus, check_merges, read_learner_merges
-from bpe.cli import main
-from bpe.presets import python_docs_text
-from bpe.settings import TrainSettings
+from bpe.cli.commands import main
+from bpe.training.presets import python_docs_text
+from bpe.training.settings import TrainSettings
 
 from .learners import minbpe_patched_counts, paper_with_str_replace
 

@@ -25,11 +25,11 @@ from hypothesis import strategies as st
 from tokenizers import Tokenizer as HfTokenizer
 
 from bpe import Corpus, Tokenizer, TrainSettings, reference, train
-from bpe.dropout import DROPOUT_RULES, Dropout, exact_distribution, sample_segmentations
+from bpe.encoding.dropout import DROPOUT_RULES, Dropout, exact_distribution, sample_segmentations
 from bpe.errors import SettingsError
 from bpe.formats import to_hf
 from bpe.formats.sentencepiece_model import from_sentencepiece
-from bpe.presets import python_docs_text
+from bpe.training.presets import python_docs_text
 
 from .examples import examples
 from .goodness_of_fit import goodness_of_fit
@@ -225,7 +225,7 @@ def test_the_command_line_samples_with_a_seed_and_counts_segmentations(wikipedia
     ))
     assert counted["plain"] == [258] and sum(row["count"] for row in counted["segmentations"]) == 400
     chances = {tuple(row["ids"]): row["probability"] for row in counted["segmentations"]}
-    assert chances[(97, 97, 97, 98)] == 0.125 and chances[(258,)] == 0.1640625  # as worked out in bpe/dropout.py
+    assert chances[(97, 97, 97, 98)] == 0.125 and chances[(258,)] == 0.1640625  # as worked out in bpe/encoding/dropout.py
 
 
 def test_the_command_line_says_what_seed_and_samples_need(wikipedia):

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from bpe.corpus import Corpus
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import BpeError, SettingsError, SpecialTokenError, UnknownTokenError
-from bpe.presets import PRESETS
-from bpe.tokenizer import Tokenizer
-from bpe.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT
-from bpe.settings import TrainSettings
-from bpe.trainer import train
+from bpe.text.corpus import Corpus
+from bpe.training.presets import PRESETS
+from bpe.training.settings import TrainSettings
+from bpe.training.trace import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT
+from bpe.training.trainer import train
 
 SENNRICH_TOKENS = ["st", "est", "ow", "low", " low", "west", "ne", "newest", " newest", "wi"]
 CS336_PAIRS = [

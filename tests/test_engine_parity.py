@@ -19,17 +19,17 @@ from hypothesis import strategies as st
 import tiktoken
 from tiktoken._educational import bpe_train as tiktoken_educational_train
 
-from bpe.byte_level import to_byte_text
-from bpe.corpus import Corpus
-from bpe.presets import HF_COURSE_WORDS, python_docs_text
-from bpe.pretokenize import GPT2_PATTERN
-from bpe.settings import TrainSettings
-from bpe.tokenizer import Tokenizer
-from bpe.trainer import train
+from bpe.encoding.tokenizer import Tokenizer
+from bpe.text.corpus import Corpus
+from bpe.text.pretokenize import GPT2_PATTERN
+from bpe.tokens.byte_level import to_byte_text
+from bpe.training.presets import HF_COURSE_WORDS, python_docs_text
+from bpe.training.settings import TrainSettings
+from bpe.training.trainer import train
 
-from .peers import hf_byte_level_merges, hf_char_merges, rustbpe_tokens
 from .examples import examples
 from .generated_text import article_text
+from .peers import hf_byte_level_merges, hf_char_merges, rustbpe_tokens
 
 MERGES = 1000
 EOT = "<|endoftext|>"

@@ -18,14 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe import reference
-from bpe.corpus import Corpus
+from bpe.encoding.merge_loop import merge_long, merge_short
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import BpeError
-from bpe.merge_loop import merge_long, merge_short
-from bpe.settings import TrainSettings
-from bpe.tiebreak import TIE_BREAK_RULES, TieContext
-from bpe.tokenizer import Tokenizer
-from bpe.trace import Trace
-from bpe.trainer import train
+from bpe.text.corpus import Corpus
+from bpe.training.settings import TrainSettings
+from bpe.training.tiebreak import TIE_BREAK_RULES, TieContext
+from bpe.training.trace import Trace
+from bpe.training.trainer import train
 
 from .examples import examples
 from .strategies import TEXT, WORD_TABLE

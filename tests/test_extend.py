@@ -17,18 +17,18 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bpe import cli
-from bpe.corpus import Corpus
+from bpe.cli import commands as cli
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import SettingsError
-from bpe.extend import extend, extension_corpus
-from bpe.presets import python_docs_text
-from bpe.settings import TrainSettings
-from bpe.start_state import StartState
 from bpe.teaching.udhr import ARTICLE_1
-from bpe.tiebreak import TIE_BREAK_RULES, tie_break_rule
-from bpe.tokenizer import Tokenizer
-from bpe.trace import Trace
-from bpe.trainer import train
+from bpe.text.corpus import Corpus
+from bpe.training.extend import extend, extension_corpus
+from bpe.training.presets import python_docs_text
+from bpe.training.settings import TrainSettings
+from bpe.training.start_state import StartState
+from bpe.training.tiebreak import TIE_BREAK_RULES, tie_break_rule
+from bpe.training.trace import Trace
+from bpe.training.trainer import train
 
 from .examples import examples
 from .multilingual import MULTILINGUAL

@@ -26,10 +26,10 @@ from subword_nmt.apply_bpe import BPE
 from tokenizers import Tokenizer as HfTokenizer
 from tokenizers import decoders, models, pre_tokenizers
 
-from bpe.extend import extend
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.formats import export_problem, export_tokenizer, import_tokenizer
 from bpe.teaching.udhr import ARTICLE_1
-from bpe.tokenizer import Tokenizer
+from bpe.training.extend import extend
 
 from .examples import examples
 from .multilingual import MULTILINGUAL

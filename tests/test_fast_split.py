@@ -1,6 +1,6 @@
 """``fast_split`` leaves non-ASCII characters that are no letter, number, mark or space to ``re``.
 
-The claim (``bpe/fast_split.py``): such a character is in the same classes of ``regex``'s real
+The claim (``bpe/text/fast_split.py``): such a character is in the same classes of ``regex``'s real
 patterns as of the ASCII ones, so the pieces are the same. The reference is always
 ``Pretokenizer.words``, which runs the real pattern with ``regex`` (tiktoken's patterns; the
 parity tests check those against tiktoken itself).
@@ -16,8 +16,8 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe.fast_split import ASCII_PATTERNS, NEEDS_REGEX, split_words
-from bpe.pretokenize import Pretokenizer
+from bpe.text.fast_split import ASCII_PATTERNS, NEEDS_REGEX, split_words
+from bpe.text.pretokenize import Pretokenizer
 
 EVERY_NON_ASCII = "".join(map(chr, range(0x80, 0x110000)))
 # Left to `re`: not a letter, number, mark or space for `regex`; assigned (a sample of the rest below).

@@ -3,7 +3,7 @@ there: with the ``none`` split a whole text is one word, and a rescan per create
 training a long text take minutes (16 merges of python-docs: 281 s)."""
 
 from bpe import Corpus, TrainSettings, train
-from bpe.first_seen import FirstSeenIndex
+from bpe.training.first_seen import FirstSeenIndex
 
 # One word holding many distinct pairs around the pair merged first ("th"), so each merge creates
 # dozens of new pairs in that one word.

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bpe import Tokenizer
-from bpe.cli import main
+from bpe.cli.commands import main
 from bpe.formats import FORMATS
 
 from .format_samples import run_held_by

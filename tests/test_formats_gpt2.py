@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe.errors import BpeError, SpecialTokenError
-from bpe.fast_split import ASCII_PATTERNS, split_words
-from bpe.pretokenize import GPT2_PATTERN, Pretokenizer
-from bpe.pretrained import load_pretrained, pretrained_file_paths
+from bpe.pretrained.registry import load_pretrained, pretrained_file_paths
+from bpe.text.fast_split import ASCII_PATTERNS, split_words
+from bpe.text.pretokenize import GPT2_PATTERN, Pretokenizer
 
 from .examples import examples
 from .peers import tiktoken_encoding
@@ -106,7 +106,7 @@ def test_gpt2_disallowed_endoftext_raises_in_both(gpt2, reference, name):
 
 
 def test_gpt2_matches_tiktoken_on_the_python_docs(gpt2, reference):
-    from bpe.presets import python_docs_text
+    from bpe.training.presets import python_docs_text
 
     text = python_docs_text()
     assert gpt2.encode_ordinary(text) == reference.encode_ordinary(text)

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpe.corpus import Corpus
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import FormatError
 from bpe.formats import from_gpt2, from_hf, from_minbpe, from_ours, from_tiktoken, to_gpt2, to_hf, to_minbpe, to_tiktoken
-from bpe.settings import TrainSettings
-from bpe.tokenizer import Tokenizer
-from bpe.trainer import train
+from bpe.text.corpus import Corpus
+from bpe.training.settings import TrainSettings
+from bpe.training.trainer import train
 
 from .examples import examples
 

@@ -12,12 +12,12 @@ from types import MappingProxyType
 import pytest
 
 from bpe import PRESETS, Tokenizer, train
-from bpe.cli import main
+from bpe.cli.commands import main
 from bpe.errors import FormatError
 from bpe.formats import all_formats, export_tokenizer, files, import_tokenizer, tokenizer_format
 from bpe.formats.common import TokenizerFormat, as_text, one_file
+from bpe.tokens.vocab import Token
 from bpe.views.exports import export_offers
-from bpe.vocab import Token
 
 from .apptest_support import open_page
 

@@ -13,21 +13,21 @@ import tiktoken.load
 from tokenizers import Tokenizer as HfTokenizer
 from tokenizers import decoders, models, pre_tokenizers
 
-from bpe.corpus import Corpus
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import FormatError
 from bpe.formats import (
     FORMATS, export_problem, export_tokenizer, from_hf, import_tokenizer, tiktoken_pattern, to_hf,
     to_minbpe, to_tiktoken,
 )
-from bpe.byte_level import to_byte_text
-from bpe.pretokenize import GPT2_PATTERN
-from bpe.pretrained import pretrained_file_paths
-from bpe.presets import python_docs_text
-from bpe.settings import TrainSettings
-from bpe.tokenizer import Tokenizer
-from bpe.trace import Trace
-from bpe.trainer import train
-from bpe.vocab import Token
+from bpe.pretrained.registry import pretrained_file_paths
+from bpe.text.corpus import Corpus
+from bpe.text.pretokenize import GPT2_PATTERN
+from bpe.tokens.byte_level import to_byte_text
+from bpe.tokens.vocab import Token
+from bpe.training.presets import python_docs_text
+from bpe.training.settings import TrainSettings
+from bpe.training.trace import Trace
+from bpe.training.trainer import train
 
 from tests.test_formats_gpt2 import ENDOFTEXT, SAMPLES
 

@@ -20,16 +20,16 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bpe.corpus import Corpus, decode_text_file, parse_word_counts
-from bpe.errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
-from bpe.ids import parse_ids
-from bpe.pretokenize import NAMED_PATTERNS
-from bpe.settings import TrainSettings
-from bpe.tiebreak import TIE_BREAK_RULES
-from bpe.tokenizer import Tokenizer
-from bpe.trace import Trace
-from bpe.trainer import train
 from bpe.app.lab_state import LabState, lab_params
+from bpe.encoding.tokenizer import Tokenizer
+from bpe.errors import BpeError, FormatError, PatternError, SettingsError, SpecialTokenError, UnknownTokenError
+from bpe.text.corpus import Corpus, decode_text_file, parse_word_counts
+from bpe.text.pretokenize import NAMED_PATTERNS
+from bpe.tokens.ids import parse_ids
+from bpe.training.settings import TrainSettings
+from bpe.training.tiebreak import TIE_BREAK_RULES
+from bpe.training.trace import Trace
+from bpe.training.trainer import train
 from bpe.views.encoding import parse_ids as parse_typed_ids
 
 from .examples import examples

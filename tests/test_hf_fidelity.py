@@ -14,12 +14,12 @@ import tiktoken
 from tokenizers import Tokenizer as HfTokenizer
 from tokenizers import models, pre_tokenizers, trainers
 
-from bpe.corpus import Corpus
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import FormatError
 from bpe.formats import export_problem, from_hf, import_tokenizer, tiktoken_pattern, to_hf
-from bpe.settings import TrainSettings
-from bpe.tokenizer import Tokenizer
-from bpe.trainer import train
+from bpe.text.corpus import Corpus
+from bpe.training.settings import TrainSettings
+from bpe.training.trainer import train
 
 EOT = "<|endoftext|>"
 CORPUS = "the cat sat on the mat; the end. Then: 12345 cafés naïve 東京 " * 20

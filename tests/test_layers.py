@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib.util
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,21 +26,43 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("foundation", ("bpe/errors.py", "bpe/limits.py", "bpe/collector.py")),  # errors, limits: each contract once
+    ("tokens", ("bpe/tokens/",)),  # what a token is, ids, bytes as text, the end-of-word marker
+    ("reference", ("bpe/reference.py",)),  # the readable BPE: it needs only the tokens' Pair
+    ("text", ("bpe/text/",)),  # the corpus, normalization and pre-tokenization, special-token text
+    ("encoding", ("bpe/encoding/",)),  # the tokenizer, its table, the merge loop, streaming, segmentations
+    ("training", ("bpe/training/",)),  # the trainer, its rules and helpers, settings, the trace, presets
+    ("formats", ("bpe/formats/",)),  # other libraries' tokenizer files
+    ("pretrained", ("bpe/pretrained/",)),  # the pretrained registry, read through formats
+    ("notation", ("bpe/notation/",)),  # how a learner reads tokens as text (plain, Markdown)
+    ("checking", ("bpe/checking/",)),  # Check my BPE and Check my encoder
+    ("command line", ("bpe/cli/",)),  # python -m bpe / bpe-lab
+    ("public API", ("bpe/__init__.py", "bpe/__main__.py")),  # what `import bpe` offers
+)
+"""The engine's stages, lowest first: the folder tree under ``bpe/`` is the path a text takes, and a
+stage imports only the stages below it (stdlib + regex; pandas and altair only from ``views`` up)."""
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("engine", ("bpe/",)),  # the core, bpe/formats/, bpe/checking/, the command line: stdlib + regex
+    *STAGES,
     ("app model", ("bpe/app/",)),  # what a link carries, the settings the sidebar offers, the pages
     ("teaching", ("bpe/teaching/",)),  # the quiz, the labs and the tour, as plain data
     ("views", ("bpe/views/",)),  # HTML, DataFrames and charts built from the layers below
     ("front ends", ("ui/", "bpe/notebook.py")),  # Streamlit's glue and Jupyter's
     ("pages", ("pages/", "app.py")),
 )
-"""``(layer, path prefixes)``, lowest layer first."""
+"""``(layer, path prefixes)``, lowest layer first: the engine's stages, then what is drawn from them.
+A file at the top of ``bpe/`` that is named nowhere here is in no layer: put it in a stage's folder."""
 OUTSIDE = ("tests/", "benchmarks/", "scripts/", "examples/", "setup.py", "build/", "test-artifacts/")
 """Code outside the layers: it may import any layer."""
 DEFERRED: dict[tuple[str, str], str] = {
     ("bpe/views/notebook.py", "bpe.views.charts"): "the chart needs altair, which an install of the engine alone lacks",
 }
 """``(file, module) -> why``: the function-local imports of project modules there are reasons for."""
+HELPERS_ELSEWHERE: dict[str, str] = {
+    "bpe/cli/commands.py": "the command line's entry: bpe/__main__.py runs it, and so does pyproject's bpe-lab script",
+    "bpe/formats/tekken.py": "a file format, beside the others; today only the pretrained registry reads Tekken files",
+}
+"""``file -> why``: engine modules that one module alone imports, yet that live outside its folder."""
 MAX_LINES = 400
 MAX_PAGE_LINES = 250
 
@@ -47,7 +70,7 @@ MAX_PAGE_LINES = 250
 @dataclass(frozen=True)
 class Import:
     source: str
-    """The importing file, relative to the checkout (``bpe/trace.py``)."""
+    """The importing file, relative to the checkout (``bpe/training/trace.py``)."""
     line: int
     module: str
     """The project module imported (``bpe.views.notebook``)."""
@@ -225,15 +248,58 @@ def test_modules_and_pages_stay_short(kind, prefix, limit):
     assert not long, f"a {kind} has at most {limit} lines; split these by idea: {long}"
 
 
+def test_a_helper_module_sits_in_the_folder_of_its_one_user():
+    """An engine module that one other module alone imports is that module's helper, and lives beside it
+    (tests, benchmarks and scripts do not count as users; views, teaching and app are read by the front ends)."""
+    stages = range(len(STAGES))  # the first layers
+    users: dict[str, set[str]] = {}
+    for found in project_imports():
+        users.setdefault(found.module, set()).add(found.source)
+    strays = [
+        f"{path} is imported only by {user}: move it into {Path(user).parent.as_posix()}/ (or say why in HELPERS_ELSEWHERE)"
+        for name, path in MODULES.items()
+        if layer_of(path) in stages and not path.endswith("__init__.py") and len(users.get(name, ())) == 1
+        and Path(user := next(iter(users[name]))).parent != Path(path).parent and path not in HELPERS_ELSEWHERE
+    ]
+    assert not strays, "\n".join(strays)
+    assert all(len(users.get(module_name(path), ())) == 1 for path in HELPERS_ELSEWHERE), "HELPERS_ELSEWHERE names a shared module"
+
+
+def test_the_drawn_import_graph_is_current():
+    drawer = ROOT / "scripts" / "draw_import_graph.py"
+    spec = importlib.util.spec_from_file_location("draw_import_graph", drawer)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    drawing = module.draw()
+    assert "imports up a stage: **0**; import circles: **0**" in drawing
+    assert (ROOT / "docs" / "import_graph.md").read_text(encoding="utf-8") == drawing, (
+        "docs/import_graph.md is stale: run python scripts/draw_import_graph.py"
+    )
+
+
 # -- the checker itself ----------------------------------------------------------------------------
 def test_the_reader_sees_deferred_and_type_checking_imports_and_resolves_relative_ones():
     by_source = {(found.source, found.module): found for found in project_imports()}
     assert by_source[("bpe/views/notebook.py", "bpe.views.charts")].deferred  # inside pair_chart
-    assert not by_source[("bpe/tokenizer.py", "bpe.streaming")].deferred  # `from .streaming import ...`
-    assert ("bpe/formats/ours.py", "bpe.tokenizer") in by_source  # `from ..tokenizer import Tokenizer`
+    assert not by_source[("bpe/encoding/tokenizer.py", "bpe.encoding.streaming")].deferred  # `from .streaming import ...`
+    assert ("bpe/formats/ours.py", "bpe.encoding.tokenizer") in by_source  # `from ..encoding.tokenizer import Tokenizer`
     assert ("bpe/teaching/tour.py", "bpe.app.pages") in by_source  # `from ..app import pages`
-    assert ("bpe/teaching/tie_lab.py", "bpe.tiebreak") in by_source  # `from .. import tiebreak`: a module
+    assert ("bpe/teaching/tie_lab.py", "bpe.training.tiebreak") in by_source  # `from ..training import tiebreak`: a module
     assert ("bpe/notebook.py", "bpe.views.notebook") in by_source
-    assert layer_of("bpe/tokenizer.py") == 0 and layer_of("bpe/formats/ours.py") == 0
-    assert [layer_of(p) for p in ("bpe/app/pages.py", "bpe/teaching/quiz.py", "bpe/views/labs.py")] == [1, 2, 3]
-    assert layer_of("bpe/notebook.py") == layer_of("ui/render.py") == 4 and layer_of("app.py") == 5
+
+
+def test_a_files_layer_is_its_folders_or_its_own_entry():
+    def name(path: str) -> str | None:
+        return None if layer_of(path) is None else LAYERS[layer_of(path)][0]
+
+    assert [name(p) for p in ("bpe/errors.py", "bpe/tokens/vocab.py", "bpe/reference.py", "bpe/text/corpus.py")] == [
+        "foundation", "tokens", "reference", "text",
+    ]
+    assert [name(p) for p in ("bpe/encoding/tokenizer.py", "bpe/training/trainer.py", "bpe/formats/ours.py")] == [
+        "encoding", "training", "formats",
+    ]
+    assert [name(p) for p in ("bpe/cli/commands.py", "bpe/__init__.py", "bpe/app/pages.py", "bpe/views/labs.py")] == [
+        "command line", "public API", "app model", "views",
+    ]
+    assert name("bpe/notebook.py") == name("ui/render.py") == "front ends" and name("app.py") == "pages"
+    assert name("bpe/new_module.py") is None  # a new file at the top of bpe/ must be put in a stage

@@ -1,4 +1,4 @@
-"""bpe/markdown.py: user text in Streamlit Markdown is shown as typed. Every character that can start
+"""bpe/notation/markdown.py: user text in Streamlit Markdown is shown as typed. Every character that can start
 Markdown (HTML's ``<`` and ``>`` included) comes out behind a backslash, and nothing else changes."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe.markdown import escape_markdown
+from bpe.notation.markdown import escape_markdown
 
 from .examples import examples
 

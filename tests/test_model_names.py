@@ -1,4 +1,4 @@
-"""Model names find their tokenizer as the owners' own tables say (``bpe.model_names``).
+"""Model names find their tokenizer as the owners' own tables say (``bpe.pretrained.model_names``).
 
 The expected tokenizer of each name comes from its owner's code, never from our registry: tiktoken's
 ``MODEL_TO_ENCODING`` and ``MODEL_PREFIX_TO_ENCODING``, ``mistral-common``'s
@@ -14,8 +14,8 @@ import pytest
 from tiktoken.model import MODEL_PREFIX_TO_ENCODING, MODEL_TO_ENCODING
 
 from bpe.errors import BpeError
-from bpe.model_names import encoding_for_model, encoding_name_for_model
-from bpe.pretrained import PRETRAINED, pretrained_file_paths
+from bpe.pretrained.model_names import encoding_for_model, encoding_name_for_model
+from bpe.pretrained.registry import PRETRAINED, pretrained_file_paths
 
 from .test_cli_bad_input import assert_refused, run_bpe
 

@@ -14,9 +14,9 @@ import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bpe.encoding.offsets import StreamDecoder, stream_steps
 from bpe.errors import BpeError
-from bpe.offsets import StreamDecoder, stream_steps
-from bpe.pretrained import PRETRAINED
+from bpe.pretrained.registry import PRETRAINED
 
 from .examples import examples
 from .hostile_text_suite import HOSTILE_TEXTS, TIKTOKEN_PROMPTS
@@ -123,7 +123,7 @@ def test_bytes_that_never_complete_a_character_come_out_as_a_replacement_at_the_
 
 def test_a_sentencepiece_tokenizer_streams_and_offsets_its_text_without_the_dummy_prefix():
     from bpe import Corpus, TrainSettings, train
-    from bpe.tokenizer import Tokenizer
+    from bpe.encoding.tokenizer import Tokenizer
 
     text = "hello world, hello there\nworld hello"
     settings = TrainSettings(unit="char", pretokenizer="sentencepiece", tie_break="sentencepiece", merges=12)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe.cli_app import app_script
+from bpe.cli.app_command import app_script
 from bpe.errors import BpeError
 
 from .app_server import running_app
@@ -92,7 +92,7 @@ def test_every_locked_runtime_and_data_package_is_declared_at_or_below_its_pin()
 
 
 def test_the_console_command_is_the_cli_of_python_m_bpe():
-    assert PYPROJECT["project"]["scripts"] == {"bpe-lab": "bpe.cli:main"}
+    assert PYPROJECT["project"]["scripts"] == {"bpe-lab": "bpe.cli.commands:main"}
 
 
 def test_bpe_lab_app_runs_the_checkouts_app_and_prefers_an_installed_copy_beside_bpe(tmp_path):
@@ -190,7 +190,7 @@ def test_the_distribution_carries_the_app_where_bpe_lab_app_finds_it(fresh_insta
     app = _site_packages(fresh_install) / "bpe_lab_app"
     for part in ("app.py", "pages/1_Train.py", "pages/10_Import_and_export.py", "ui/render.py", ".streamlit/config.toml"):
         assert (app / part).is_file(), part
-    found = _run(fresh_install, "python", "-c", "from bpe.cli_app import app_script; print(app_script())")
+    found = _run(fresh_install, "python", "-c", "from bpe.cli.app_command import app_script; print(app_script())")
     assert Path(found.stdout.strip()) == app / "app.py"
 
 

@@ -23,8 +23,8 @@ from bpe import Corpus, Tokenizer, TrainSettings, train
 from bpe.errors import PatternError
 from bpe.formats import to_hf, to_minbpe, to_tiktoken
 from bpe.limits import MAX_PATTERN_CHARS, MAX_PATTERN_DEPTH, MAX_PATTERN_PROGRAM
-from bpe.pattern_guard import program_size
-from bpe.pretokenize import GPT2_PATTERN, GPT4_PATTERN, Pretokenizer
+from bpe.text.pattern_guard import program_size
+from bpe.text.pretokenize import GPT2_PATTERN, GPT4_PATTERN, Pretokenizer
 
 from .app_server import ROOT
 
@@ -90,7 +90,7 @@ def assert_refused_quickly(done: subprocess.CompletedProcess, seconds: float, ou
 
 
 def test_the_engine_refuses_the_bomb_before_compiling_it():
-    code = f"from bpe.pretokenize import Pretokenizer\ntry:\n    Pretokenizer.parse('regex:{BOMB}')\nexcept ValueError as e:\n    print(e)"
+    code = f"from bpe.text.pretokenize import Pretokenizer\ntry:\n    Pretokenizer.parse('regex:{BOMB}')\nexcept ValueError as e:\n    print(e)"
     done, seconds = run_capped(["-c", code])
     assert_refused_quickly(done, seconds, done.stdout)
 

@@ -1,6 +1,6 @@
 """The guard's own parser reads patterns as ``regex`` does: checked against regex's parser.
 
-``bpe/pattern_guard.py`` (with ``bpe/regex_reader.py``) parses a split pattern without ``regex``'s
+``bpe/text/pattern_guard.py`` (with ``bpe/text/regex_reader.py``) parses a split pattern without ``regex``'s
 private parser. It must never see less than regex will build: wherever regex's parse tree
 (``tests/regex_oracle.py``) holds a group call or fuzzy matching the guard refuses the pattern, and
 otherwise its size estimate is at least the tree's. Patterns are drawn from pieces of regex's
@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe.errors import PatternError
-from bpe.pattern_guard import pattern_shape, program_size
-from bpe.pretokenize import NAMED_PATTERNS
+from bpe.text.pattern_guard import pattern_shape, program_size
+from bpe.text.pretokenize import NAMED_PATTERNS
 
 from .examples import examples
 from .regex_oracle import has_call, has_fuzzy, oracle_size

@@ -22,9 +22,9 @@ import regex
 from bpe.app.lab_state import LabState
 from bpe.errors import PatternError
 from bpe.formats import from_hf, to_hf
-from bpe.pattern_guard import check_pattern_cost
-from bpe.presets import PRESETS
-from bpe.pretokenize import Pretokenizer
+from bpe.text.pattern_guard import check_pattern_cost
+from bpe.text.pretokenize import Pretokenizer
+from bpe.training.presets import PRESETS
 
 from .test_pattern_guard import IMPORT_IN_CHILD, PLACEHOLDER, assert_refused_quickly, run_capped, tokenizer_with_placeholder
 
@@ -41,8 +41,8 @@ LINK_PATTERN = "a{e<=1}(?R)"  # the link of the report: /Train?preset=sennrich&p
 ENGINE_IN_CHILD = """
 import sys
 from bpe.errors import PatternError
-from bpe.presets import python_docs_text
-from bpe.pretokenize import Pretokenizer
+from bpe.text.pretokenize import Pretokenizer
+from bpe.training.presets import python_docs_text
 try:
     Pretokenizer.parse("regex:" + sys.argv[1]).split(python_docs_text()[:3000])
 except PatternError as error:

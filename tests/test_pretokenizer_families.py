@@ -23,20 +23,20 @@ from tokenizers import Regex
 from tokenizers import Tokenizer as HfTokenizer
 from tokenizers import pre_tokenizers
 
-from bpe.byte_level import to_byte_text
-from bpe.corpus import Corpus
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.formats import from_hf, from_tiktoken, to_hf
-from bpe.named_pretokenizers import DEEPSEEK_RULES, PRETOKENIZERS, QWEN2_PATTERN, QWEN3_5_PATTERN
-from bpe.pair_counts import PairCounts
-from bpe.pattern_guard import check_pattern_cost
-from bpe.pretokenize import Pretokenizer
-from bpe.sentencepiece_choice import SentencePieceChoice
-from bpe.sentencepiece_split import is_valid_piece, normalize_sentence, split_sentence, training_sentences
-from bpe.split_rules import BEHAVIORS, SplitRule, split_in_sequence
-from bpe.tokenizer import Tokenizer
+from bpe.text.corpus import Corpus
+from bpe.text.named_pretokenizers import DEEPSEEK_RULES, PRETOKENIZERS, QWEN2_PATTERN, QWEN3_5_PATTERN
+from bpe.text.pattern_guard import check_pattern_cost
+from bpe.text.pretokenize import Pretokenizer
+from bpe.text.sentencepiece_split import is_valid_piece, normalize_sentence, split_sentence, training_sentences
+from bpe.text.split_rules import BEHAVIORS, SplitRule, split_in_sequence
+from bpe.tokens.byte_level import to_byte_text
+from bpe.tokens.vocab import Token
+from bpe.training.pair_queue import PairCounts
+from bpe.training.sentencepiece_choice import SentencePieceChoice
 from bpe.views.merge_tree import tokenizer_merge_tree_dot
 from bpe.views.pretrained_vocab import made_by, vocab_table
-from bpe.vocab import Token
 
 from .examples import examples
 from .multilingual import MULTILINGUAL

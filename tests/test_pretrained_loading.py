@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from bpe import merge_cache, pretrained
 from bpe.errors import BpeError
-from bpe.pretrained import PRETRAINED, PRETRAINED_NAMES, load_pretrained, pretrained_entry
+from bpe.pretrained import merge_cache
+from bpe.pretrained import registry as pretrained
+from bpe.pretrained.registry import PRETRAINED, PRETRAINED_NAMES, load_pretrained, pretrained_entry
 
 from .test_formats_cli import run_bpe
 
@@ -208,8 +209,8 @@ def test_cli_exports_gpt4o_as_the_rank_file_it_was_read_from(tmp_path):
 
 
 def test_special_token_text_is_never_taken_for_a_whole_token_chunk():
-    from bpe.pretrained_tokenizer import PretrainedTokenizer
-    from bpe.vocab import Token
+    from bpe.pretrained.pretrained_tokenizer import PretrainedTokenizer
+    from bpe.tokens.vocab import Token
 
     tokenizer = PretrainedTokenizer(
         unit="byte", pretokenizer="none", base={i: Token(bytes([i])) for i in range(256)}, merges=[(60, 124, 256)],
@@ -226,7 +227,7 @@ def test_a_sentencepiece_model_with_byte_fallback_goes_through_the_cache_unchang
     import sentencepiece as spm
 
     from bpe.formats.sentencepiece_model import from_sentencepiece
-    from bpe.presets import python_docs_text
+    from bpe.training.presets import python_docs_text
 
     text = io.BytesIO()
     spm.SentencePieceTrainer.train(

@@ -1,6 +1,6 @@
 """Every pretrained tokenizer encodes and decodes exactly as its owner's library, offline.
 
-Parametrised over the registry (``bpe.pretrained.PRETRAINED``), every test once per entry: a new
+Parametrised over the registry (``bpe.pretrained.registry.PRETRAINED``), every test once per entry: a new
 entry is checked here without editing this file, and an entry whose files or owner are missing fails
 its own tests, never another's. The reference for each entry is its owner's library built from the
 same files by the entry's format (``tests/owners.py``: tiktoken, Qwen's and Meta's ``tiktoken``
@@ -18,12 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import SpecialTokenError
-from bpe.pretokenize import NAMED_PATTERNS
-from bpe.pretrained import PRETRAINED, READERS
-from bpe.tokenizer import Tokenizer
-from bpe.presets import python_docs_text
-from bpe.pretrained_tokenizer import PretrainedTokenizer
+from bpe.pretrained.pretrained_tokenizer import PretrainedTokenizer
+from bpe.pretrained.registry import PRETRAINED, READERS
+from bpe.text.pretokenize import NAMED_PATTERNS
+from bpe.training.presets import python_docs_text
 
 from .examples import examples
 from .multilingual import MULTILINGUAL

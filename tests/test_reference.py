@@ -2,7 +2,7 @@
 
 The reference recounts every pair at every step and breaks ties with one sort key per rule; it
 imports nothing from the engine. Agreement is checked merge for merge (pair, count and new id)
-under every rule of ``bpe.tiebreak``'s registry, on every preset and on random corpora, and id for
+under every rule of ``bpe.training.tiebreak``'s registry, on every preset and on random corpora, and id for
 id when encoding. The Train and Encode pages' code panel shows the reference's own lines, with the
 values the reference computes at that step.
 """
@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe import PRESETS, Corpus, Tokenizer, Trace, TrainSettings, reference, train
-from bpe.pretokenize import NAMED_PATTERNS
 from bpe.teaching.reference_code import encode_merge_lines, train_step_lines
-from bpe.tiebreak import TIE_BREAK_RULES
+from bpe.text.pretokenize import NAMED_PATTERNS
+from bpe.training.tiebreak import TIE_BREAK_RULES
 
 from .examples import examples
 from .strategies import TEXT, WORD_TABLE

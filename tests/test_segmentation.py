@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe import Corpus, TrainSettings, train
-from bpe.segmentation import SEGMENTATIONS, segment, token_counts
-from bpe.tiebreak import TIE_BREAK_RULES
-from bpe.tokenizer import Tokenizer
+from bpe.encoding.segmentation import SEGMENTATIONS, segment, token_counts
+from bpe.encoding.tokenizer import Tokenizer
+from bpe.training.tiebreak import TIE_BREAK_RULES
 
 from .examples import examples
 from .shared_tokenizers import shared_pretrained
@@ -67,7 +67,7 @@ def test_longest_match_takes_the_longest_token_first_and_can_need_more_tokens_th
 
 @pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base"])
 def test_on_real_text_bpes_own_is_encode_and_the_fewest_is_a_little_fewer(name):
-    from bpe.presets import python_docs_text
+    from bpe.training.presets import python_docs_text
 
     tokenizer = shared_pretrained(name)
     text = python_docs_text()[:40_000]

@@ -17,7 +17,7 @@ import pytest
 import sentencepiece as spm
 
 from bpe import Corpus, Tokenizer, TrainSettings, train
-from bpe.pretokenize import Pretokenizer
+from bpe.text.pretokenize import Pretokenizer
 
 from .test_sentencepiece_parity import CORPORA, corpus_file, folder  # noqa: F401  (folder: the fixture)
 

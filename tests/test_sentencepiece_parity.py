@@ -25,9 +25,9 @@ from bpe import Corpus, Tokenizer, TrainSettings, train
 from bpe.errors import FormatError
 from bpe.formats import import_tokenizer
 from bpe.formats.sentencepiece_model import from_sentencepiece, to_sentencepiece
-from bpe.presets import python_docs_text
-from bpe.sentencepiece_scripts import script_of
-from bpe.sentencepiece_split import training_sentences
+from bpe.text.sentencepiece_scripts import script_of
+from bpe.text.sentencepiece_split import training_sentences
+from bpe.training.presets import python_docs_text
 
 from .examples import examples
 from .multilingual import MULTILINGUAL, digits_corpus, multilingual_corpus

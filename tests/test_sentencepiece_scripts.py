@@ -1,4 +1,4 @@
-"""bpe/sentencepiece_script_table.py is what scripts/generate_sentencepiece_scripts.py makes of sentencepiece's
+"""bpe/text/sentencepiece_script_table.py is what scripts/generate_sentencepiece_scripts.py makes of sentencepiece's
 own ``src/unicode_script_map.h`` (from the source release ``scripts/install.sh --test`` downloads)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe.sentencepiece_scripts import script_of
+from bpe.text.sentencepiece_scripts import script_of
 
 GENERATOR_PATH = Path(__file__).resolve().parents[1] / "scripts" / "generate_sentencepiece_scripts.py"
 _spec = importlib.util.spec_from_file_location("generate_sentencepiece_scripts", GENERATOR_PATH)

@@ -12,7 +12,7 @@ from bpe.app import setting_specs
 from bpe.app.lab_state import LabState, check_knobs, lab_params
 from bpe.app.setting_specs import SETTINGS, SettingSpec, check_specs, whole
 from bpe.errors import SettingsError
-from bpe.settings import TrainSettings
+from bpe.training.settings import TrainSettings
 
 from .apptest_support import TRAIN, open_page
 

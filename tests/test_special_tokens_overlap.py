@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import Tokenizer as HfTokenizer
 
-from bpe.corpus import Corpus
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.formats import to_hf
-from bpe.settings import TrainSettings
-from bpe.tokenizer import Tokenizer
-from bpe.trainer import train
-from bpe.vocab import Token
+from bpe.text.corpus import Corpus
+from bpe.tokens.vocab import Token
+from bpe.training.settings import TrainSettings
+from bpe.training.trainer import train
 
 from .examples import examples
 

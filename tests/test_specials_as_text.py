@@ -14,12 +14,12 @@ from pathlib import Path
 from tokenizers import Tokenizer as HfTokenizer
 from tokenizers import models, pre_tokenizers, trainers
 
-from bpe.byte_level import to_byte_text
-from bpe.corpus import Corpus
-from bpe.presets import python_docs_text
-from bpe.settings import TrainSettings
-from bpe.trainer import train
 from bpe.app.lab_state import LabState
+from bpe.text.corpus import Corpus
+from bpe.tokens.byte_level import to_byte_text
+from bpe.training.presets import python_docs_text
+from bpe.training.settings import TrainSettings
+from bpe.training.trainer import train
 
 from .peers import hf_merges, rustbpe_tokens
 

@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from bpe import streaming
-from bpe.corpus import Corpus
+from bpe.encoding import streaming
+from bpe.encoding.streaming import encode_iterable, read_text_chunks
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import BpeError, SpecialTokenError
-from bpe.pretokenize import PRETOKENIZERS as NAMED_PRETOKENIZERS
-from bpe.settings import TrainSettings
-from bpe.streaming import encode_iterable, read_text_chunks
-from bpe.tokenizer import Tokenizer
-from bpe.trainer import train
+from bpe.text.corpus import Corpus
+from bpe.text.pretokenize import PRETOKENIZERS as NAMED_PRETOKENIZERS
+from bpe.training.settings import TrainSettings
+from bpe.training.trainer import train
 
 from .shared_tokenizers import shared_pretrained
 
@@ -157,7 +157,7 @@ def test_encode_file_streams_a_big_file_in_bounded_memory(tmp_path):
     # high-water mark). subtle: not getrusage: Linux carries ru_maxrss across exec, so a child
     # started with vfork reports the pytest process's size (657 MB seen in a full run).
     measure = (
-        "import sys\nfrom bpe.cli import main\ncode = main(sys.argv[1:])\n"
+        "import sys\nfrom bpe.cli.commands import main\ncode = main(sys.argv[1:])\n"
         "hwm = next(line for line in open('/proc/self/status') if line.startswith('VmHWM:'))\n"
         "sys.stderr.write(f'peak_kb={hwm.split()[1]}')\nsys.exit(code)"
     )

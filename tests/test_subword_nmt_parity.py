@@ -18,16 +18,16 @@ import pytest
 from subword_nmt.apply_bpe import BPE
 from subword_nmt.learn_bpe import learn_bpe
 
-from bpe.corpus import Corpus
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import FormatError, SettingsError, UnknownTokenError
 from bpe.formats import export_problem, export_tokenizer, from_subword_nmt, import_tokenizer, to_subword_nmt
-from bpe.presets import HF_COURSE_WORDS, python_docs_text
-from bpe.settings import TrainSettings
-from bpe.tokenizer import Tokenizer
-from bpe.trainer import train
+from bpe.text.corpus import Corpus
+from bpe.training.presets import HF_COURSE_WORDS, python_docs_text
+from bpe.training.settings import TrainSettings
+from bpe.training.trainer import train
 
-from .peers import hf_merges
 from .generated_text import article_text
+from .peers import hf_merges
 
 SENNRICH_TEXT = "low " * 5 + "lower " * 2 + "newest " * 6 + "widest " * 3
 CORPORA = {
@@ -257,7 +257,7 @@ def test_hf_rule_in_attached_mode_matches_hugging_face_end_of_word_suffix(name):
 
 
 def test_an_attached_tokenizer_and_its_trace_round_trip_through_our_json():
-    from bpe.trace import Trace
+    from bpe.training.trace import Trace
 
     trace = our_trace(SENNRICH_TEXT)
     tok = Tokenizer.from_trace(trace)

@@ -2,8 +2,8 @@
 
 from hypothesis import given, strategies as st
 
-from bpe.byte_level import gpt2_text_to_bytes
 from bpe.teaching.byte_inspector import byte_role, inspect_text, inspect_token
+from bpe.tokens.byte_level import gpt2_text_to_bytes
 
 
 def test_the_byte_inspector_shows_a_space_as_g_with_a_dot_and_a_newline_as_c_with_a_dot():

@@ -7,7 +7,7 @@ from hypothesis import given, settings as hypothesis_settings, strategies as st
 
 from bpe import PRESETS, train
 from bpe.teaching.counting import Symbol, count_pair, pairs_present, symbols_at_step, symbols_of, tally
-from bpe.trainer import count_pairs, merge_pair
+from bpe.training.trainer import count_pairs, merge_pair
 
 from .examples import examples
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from bpe.pretokenize import Pretokenizer
 from bpe.teaching.pretokenization_lab import (
     EXAMPLES, NAMED_SPECS, compare_splits, spanning_tokens, spans_words, without_pretokenization,
 )
+from bpe.text.pretokenize import Pretokenizer
 
 
 def words(text, spec):

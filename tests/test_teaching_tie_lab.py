@@ -16,12 +16,13 @@ from types import MappingProxyType
 import pytest
 from hypothesis import example, given, settings as hypothesis_settings, strategies as st
 
-from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, reference, tiebreak, train
+from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, reference, train
 from bpe.errors import SettingsError
-from bpe.spelling import visible_text
+from bpe.notation.spelling import visible_text
 from bpe.teaching.tie_lab import TieLab, first_divergence, run_rules, tie_lab_for_preset, why_rule_picks
-from bpe.tiebreak import TieBreakRule, contrasting_rule, hf_ranks, tie_break_rule
-from bpe.vocab import token_sort_bytes
+from bpe.tokens.vocab import token_sort_bytes
+from bpe.training import tiebreak
+from bpe.training.tiebreak import TieBreakRule, contrasting_rule, hf_ranks, tie_break_rule
 
 from .examples import examples
 from .test_reference import reference_merges
@@ -194,7 +195,7 @@ def test_hf_ranks_rank_tied_pairs_as_the_trainer_did(preset):
 
 def prefers(trace, rule: str, ids: list[int], winner, loser) -> bool:
     """Whether ``rule`` puts ``winner`` before ``loser`` in the reference implementation (not
-    bpe.tiebreak): ``ids`` is the one word's tokens just before the merge."""
+    bpe.training.tiebreak): ``ids`` is the one word's tokens just before the merge."""
     spelling = {token_id: token.data for token_id, token in enumerate(trace.tokens)}
     hf_ids = reference.hugging_face_ids({value: bytes([value]) for value in range(256)}, "byte")
     tie = reference.Tie(reference.get_stats([(ids, 1)]), spelling, hf_ids)
@@ -268,7 +269,7 @@ LONGEST_FIRST = TieBreakRule(
 
 @pytest.fixture
 def longest_first(monkeypatch):
-    """The registry with one more entry, as a new rule would be added to bpe/tiebreak.py."""
+    """The registry with one more entry, as a new rule would be added to bpe/training/tiebreak.py."""
     monkeypatch.setattr(tiebreak, "TIE_BREAK_RULES", MappingProxyType({**tiebreak.TIE_BREAK_RULES, "longest-first": LONGEST_FIRST}))
     return LONGEST_FIRST
 

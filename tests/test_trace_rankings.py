@@ -1,7 +1,7 @@
 """Each step records the ranking a full recount gives: the winner, the tied pairs, the top pairs.
 
 The trainer reads them from count buckets it keeps in order as counts change
-(``bpe/pair_counts.py``), computes rule keys only when a pair is first ranked, and records the top
+(``bpe/training/pair_queue.py``), computes rule keys only when a pair is first ranked, and records the top
 pairs as a slice of the tied ones. This recounts every pair before every merge and sorts them by
 the rule's sort key in ``bpe/reference.py``, which shares nothing with the trainer.
 """

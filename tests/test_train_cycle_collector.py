@@ -6,7 +6,7 @@ import pytest
 
 from bpe import Corpus, TrainSettings, train
 from bpe.errors import BpeError
-from bpe.presets import python_docs_text
+from bpe.training.presets import python_docs_text
 
 CORPUS = Corpus.from_text(python_docs_text()[:20_000])
 HUNDRED_MERGES = TrainSettings(merges=100, min_frequency=1)  # progress is reported once, at 100

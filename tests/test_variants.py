@@ -23,9 +23,9 @@ from tokenizers.trainers import ParityBpeTrainer
 
 from bpe import Corpus, Tokenizer, Trace, TrainSettings, reference, train
 from bpe.errors import FormatError, SettingsError
-from bpe.objectives import gini
 from bpe.teaching.udhr import ARTICLE_1
-from bpe.tiebreak import TIE_BREAK_RULES
+from bpe.training.objectives import gini
+from bpe.training.tiebreak import TIE_BREAK_RULES
 
 from .examples import examples
 from .strategies import TEXT

@@ -4,13 +4,13 @@ from functools import cache
 
 import pytest
 
-from bpe.presets import PRESETS
-from bpe.trainer import train
+from bpe.training.presets import PRESETS
+from bpe.training.trainer import train
+from bpe.views.chart_text import chart_table_html
 from bpe.views.charts import (
     CHOSEN, OTHER, STATUS_COLORS, TIED, compression_chart, length_histogram, pair_chart, pair_rows, with_rows,
     with_step,
 )
-from bpe.views.chart_text import chart_table_html
 from bpe.views.naming import wikipedia_names
 
 
@@ -68,8 +68,8 @@ def test_pair_chart_uses_wikipedia_names():
 
 
 def test_a_run_without_merges_gives_an_empty_pair_table():
-    from bpe.corpus import Corpus
-    from bpe.settings import TrainSettings
+    from bpe.text.corpus import Corpus
+    from bpe.training.settings import TrainSettings
 
     trace = train(Corpus.from_text("ab", pretokenizer="none"), TrainSettings(pretokenizer="none"))
     assert pair_rows(trace, 0).empty

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bpe import Corpus, Tokenizer, TrainSettings, train
-from bpe.pretokenize import special_token_pattern
+from bpe.text.pretokenize import special_token_pattern
 from bpe.views.encoding import sample_text
 from bpe.views.excerpt import excerpt
 

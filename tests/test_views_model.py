@@ -6,13 +6,13 @@ from functools import cache
 import pandas as pd
 import pytest
 
-from bpe.corpus import Corpus
-from bpe.errors import BpeError
-from bpe.presets import PRESETS
-from bpe.settings import TrainSettings
-from bpe.tokenizer import Tokenizer
-from bpe.trainer import train
 from bpe.app.lab_state import OWN_TEXT_SOURCE, SOURCES, LabState
+from bpe.encoding.tokenizer import Tokenizer
+from bpe.errors import BpeError
+from bpe.text.corpus import Corpus
+from bpe.training.presets import PRESETS
+from bpe.training.settings import TrainSettings
+from bpe.training.trainer import train
 from bpe.views.encoding import parse_ids, sample_text, walkthrough_html
 from bpe.views.merge_tree import merge_tree_dot
 from bpe.views.naming import wikipedia_names

@@ -11,7 +11,7 @@ import unicodedata
 import pytest
 
 from bpe import PRESETS, Corpus, TrainSettings, train
-from bpe.spelling import mark, name, spell, visible_text
+from bpe.notation.spelling import mark, name, spell, visible_text
 from bpe.teaching.byte_inspector import inspect_text
 from bpe.teaching.counting import count_pair, symbols_of
 from bpe.teaching.quiz import grade, make_question

@@ -5,13 +5,13 @@ import re
 
 import pytest
 
-from bpe.presets import PRESETS
 from bpe.teaching.byte_inspector import inspect_text, inspect_token
 from bpe.teaching.counting import count_pair
 from bpe.teaching.pretokenization_lab import Learned, compare_splits
 from bpe.teaching.quiz import grade, make_question
 from bpe.teaching.tie_lab import tie_lab_for_preset
-from bpe.trainer import train
+from bpe.training.presets import PRESETS
+from bpe.training.trainer import train
 from bpe.views.charts import compression_chart, pair_chart
 from bpe.views.labs import (
     bytes_html, candidates_html, counting_html, learned_html, merged_html, splits_html, tie_table_html,

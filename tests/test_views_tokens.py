@@ -127,7 +127,7 @@ def test_names_replace_the_bytes_and_read_like_wikipedia():
 
 
 def test_pieces_for_marks_new_and_special_tokens():
-    from bpe.vocab import Token
+    from bpe.tokens.vocab import Token
 
     tokens = {1: Token(b"a"), 2: Token(b"<|e|>")}
     pieces = pieces_for([1, 2], tokens, special_ids=[2], new_id=1)

@@ -12,11 +12,11 @@ from functools import cache
 
 import pytest
 
-from bpe.corpus import Corpus
-from bpe.presets import PRESETS
-from bpe.settings import TrainSettings
-from bpe.tokenizer import Tokenizer
-from bpe.trainer import train
+from bpe.encoding.tokenizer import Tokenizer
+from bpe.text.corpus import Corpus
+from bpe.training.presets import PRESETS
+from bpe.training.settings import TrainSettings
+from bpe.training.trainer import train
 from bpe.views.charts import STATUS_COLORS, compression_chart, pair_chart, pair_legend_html, pair_rows
 from bpe.views.narration import narrate_step, retrain_notice
 from bpe.views.occurrences import chunks_of, merged, pairs_after_training, training_corpus

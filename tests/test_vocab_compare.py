@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bpe import PRESETS, Tokenizer, train
-from bpe.vocab_compare import compare_vocabularies
+from bpe.encoding.vocab_compare import compare_vocabularies
 
 from .peers import tiktoken_encoding
 from .shared_tokenizers import shared_pretrained

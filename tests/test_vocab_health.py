@@ -21,15 +21,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe import reference
-from bpe.corpus import Corpus
-from bpe.presets import PRESETS
-from bpe.pretokenize import NAMED_PATTERNS
-from bpe.settings import TrainSettings
-from bpe.tokenizer import Tokenizer
-from bpe.trace import Trace
-from bpe.trainer import train
-from bpe.vocab import Token
-from bpe.vocab_health import vocabulary_health
+from bpe.encoding.tokenizer import Tokenizer
+from bpe.encoding.vocab_health import vocabulary_health
+from bpe.text.corpus import Corpus
+from bpe.text.pretokenize import NAMED_PATTERNS
+from bpe.tokens.vocab import Token
+from bpe.training.presets import PRESETS
+from bpe.training.settings import TrainSettings
+from bpe.training.trace import Trace
+from bpe.training.trainer import train
 
 from .examples import examples
 from .peers import tiktoken_encoding

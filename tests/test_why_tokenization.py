@@ -15,7 +15,7 @@ import re
 import pytest
 
 from bpe.app.pages import PAGES
-from bpe.pretrained import PRETRAINED
+from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.teaching.why_tokenization import (
     ENDOFTEXT, GPT2_MAGIKARP, GPT2_STRAWBERRY, PHENOMENA, language_rows, tokenize_with,

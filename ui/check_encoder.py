@@ -18,9 +18,9 @@ from bpe.checking.encode_cases import tokenizer_from_file
 from bpe.checking.encode_check import check_encoder
 from bpe.errors import BpeError
 from bpe.limits import MAX_UPLOAD_MB
-from bpe.markdown import escape_markdown
-from bpe.pretokenize import NAMED_PATTERNS
-from bpe.pretrained import PRETRAINED
+from bpe.notation.markdown import escape_markdown
+from bpe.pretrained.registry import PRETRAINED
+from bpe.text.pretokenize import NAMED_PATTERNS
 from bpe.views.check import CHECK_CSS
 from bpe.views.encode_check import (
     ENCODER_CSS, MODE_LABELS, EncoderForm, diagnosis_html, difference_html, summary, texts_frame, tried_frame,

@@ -33,11 +33,11 @@ import streamlit as st
 
 from bpe.app.lab_state import LabState
 from bpe.limits import ROOMS_PER_MINUTE
+from bpe.notation.markdown import escape_markdown
 from bpe.teaching.quiz import Question, make_question
 from bpe.teaching.room import Room, RoomRefused, RoomView, clean_nickname, new_code, new_teacher_token, parse_code
 from bpe.teaching.room_questions import Answer, Asked, MergeAsk
 from bpe.teaching.room_seats import client_key, is_seat, join_budgets, seat_for
-from bpe.markdown import escape_markdown
 
 from . import browser, state, url
 from .redis_room_store import RedisRoomStore

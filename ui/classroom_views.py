@@ -15,9 +15,9 @@ import streamlit as st
 from bpe.app import pages
 from bpe.app.lab_state import SOURCES
 from bpe.limits import MAX_NICKNAME_CHARS
-from bpe.presets import PRESETS
+from bpe.notation.markdown import escape_markdown
 from bpe.teaching.room import CLOSED, CODE_LENGTH, RoomView
-from bpe.markdown import escape_markdown
+from bpe.training.presets import PRESETS
 from bpe.views.room import ROOM_CSS
 
 from . import browser, classroom, url

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from bpe.encoding.tokenizer import ChunkWalk, Tokenizer
 from bpe.teaching.reference_code import encode_merge_lines, train_step_lines
-from bpe.tokenizer import ChunkWalk, Tokenizer
-from bpe.trace import Trace
+from bpe.training.trace import Trace
 from bpe.views.code_panel import CODE_PANEL_CSS, code_panel_html
 
 from .render import show_html

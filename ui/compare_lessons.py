@@ -11,13 +11,13 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe.errors import BpeError
-from bpe.markdown import escape_markdown
-from bpe.views.compare import compare_frame
-from bpe.views.plain_tables import table_html
+from bpe.notation.markdown import escape_markdown
 from bpe.teaching.cuts import digit_groups, disagreements, number_costs, right_to_left_groups, text_pieces, token_ends
+from bpe.views.compare import compare_frame
 from bpe.views.compare_lessons import (
     CUTS_CSS, disagreement_frame, disagreement_html, number_cost_frame, number_heatmap,
 )
+from bpe.views.plain_tables import table_html
 
 from .render import show_chart, show_html
 from .shared_views import shared_view

@@ -12,8 +12,8 @@ import streamlit as st
 
 from bpe.errors import BpeError
 from bpe.limits import MAX_SHOWN_TOKENS
-from bpe.markdown import escape_markdown
-from bpe.spelling import visible_text
+from bpe.notation.markdown import escape_markdown
+from bpe.notation.spelling import visible_text
 from bpe.views.encoding import byte_pieces, parse_ids
 from bpe.views.segmentations import splits_a_character, stream_frame
 from bpe.views.token_html import chips_html

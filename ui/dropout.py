@@ -13,12 +13,12 @@ from types import MappingProxyType
 
 import streamlit as st
 
-from bpe.dropout import DROPOUT_RULES, Dropout, sample_segmentations
+from bpe.encoding.dropout import DROPOUT_RULES, Dropout, sample_segmentations
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import BpeError
 from bpe.limits import MAX_DROPOUT_CHARS, MAX_DROPOUT_SAMPLES, MAX_DROPOUT_WORK
-from bpe.markdown import escape_markdown
+from bpe.notation.markdown import escape_markdown
 from bpe.teaching.reference_code import dropout_lines
-from bpe.tokenizer import Tokenizer
 from bpe.views.code_panel import CODE_PANEL_CSS, code_panel_html
 from bpe.views.dropout import DROPOUT_CSS, default_word, dropout_stats, histogram_html, samples_html
 from bpe.views.encoding import ENCODE_MODES

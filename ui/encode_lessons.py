@@ -15,8 +15,8 @@ from collections.abc import Hashable
 
 import streamlit as st
 
+from bpe.encoding.segmentation import segment
 from bpe.limits import MAX_SEGMENT_CHARS
-from bpe.segmentation import segment
 from bpe.views.encoding import ENCODE_MODES
 from bpe.views.segmentations import WALK_RULE, WHY_BPE, offsets_frame, segmentations_html
 

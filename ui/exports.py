@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from bpe.markdown import escape_markdown
+from bpe.notation.markdown import escape_markdown
 from bpe.views.exports import ExportOffer, download_name, mime_type
 
 from .state import widget_key

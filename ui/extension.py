@@ -13,14 +13,14 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import BpeError
-from bpe.extend import extend
 from bpe.limits import MAX_MERGES, MAX_TRAIN_SECONDS, check_corpus_size
-from bpe.markdown import escape_markdown
-from bpe.pretrained import PRETRAINED
+from bpe.notation.markdown import escape_markdown
+from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.extension import DEFAULT_TEXT, NEW_TEXTS, OWN, old_text
-from bpe.tokenizer import Tokenizer
-from bpe.trace import Trace
+from bpe.training.extend import extend
+from bpe.training.trace import Trace
 
 from . import tokenizers, url
 from .preamble import current_run

@@ -13,14 +13,14 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from bpe.encoding.tokenizer import Tokenizer
+from bpe.encoding.vocab_health import VocabularyHealth, vocabulary_health
 from bpe.limits import MAX_ENCODE_CHARS
-from bpe.markdown import escape_markdown
-from bpe.presets import python_docs_text
-from bpe.pretrained import PRETRAINED
+from bpe.notation.markdown import escape_markdown
+from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.health import GROUPS
 from bpe.teaching.udhr import ARTICLE_1
-from bpe.tokenizer import Tokenizer
-from bpe.vocab_health import VocabularyHealth, vocabulary_health
+from bpe.training.presets import python_docs_text
 
 from . import tokenizers, url
 from .preamble import current_run

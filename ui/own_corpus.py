@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
-from bpe.presets import SENNRICH_WORDS
+from bpe.training.presets import SENNRICH_WORDS
 
 from .state import SessionValue
 

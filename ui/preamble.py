@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe.app.lab_state import SOURCES
-from bpe.markdown import escape_markdown
+from bpe.notation.markdown import escape_markdown
 
 from . import url
 from .state import lab

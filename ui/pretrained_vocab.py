@@ -14,9 +14,9 @@ import math
 import pandas as pd
 import streamlit as st
 
-from bpe.pretrained import PRETRAINED
+from bpe.notation.markdown import escape_markdown
+from bpe.pretrained.registry import PRETRAINED
 from bpe.views.charts import length_histogram
-from bpe.markdown import escape_markdown
 from bpe.views.merge_tree import tokenizer_merge_tree_dot, tree_font_pt
 from bpe.views.pretrained_vocab import MERGES_PAGE, SEARCH_ROWS, first_merges, made_by, vocab_table
 from bpe.views.tables import search_vocab

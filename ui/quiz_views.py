@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe.markdown import escape_markdown
+from bpe.notation.markdown import escape_markdown
 from bpe.teaching.quiz import CORRECT, RIGHT_COUNT, WRONG, Result
 
 

@@ -8,8 +8,8 @@ import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
 from bpe.app.pages import PAGES, Page
-from bpe.tokenizer import Tokenizer
-from bpe.trace import Trace
+from bpe.encoding.tokenizer import Tokenizer
+from bpe.training.trace import Trace
 from bpe.views.chart_text import SR_ONLY_CSS, chart_table_html
 from bpe.views.clicker import CLICKER_CSS
 from bpe.views.encoding import WALK_CSS
@@ -24,8 +24,8 @@ from bpe.views.tables import TABLES_CSS
 from bpe.views.token_html import TOKEN_CSS
 
 from . import state, url
-from .state import widget_key
 from .page_css import A11Y_CSS, LAYOUT_CSS, PRESENTER_CSS, RECONNECT_CSS, STALE_CSS
+from .state import widget_key
 from .tour import tour_bar
 from .training import Trained
 

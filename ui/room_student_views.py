@@ -12,8 +12,8 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe.limits import MAX_TOKEN_GUESS
-from bpe.markdown import escape_markdown
-from bpe.pretrained import PRETRAINED
+from bpe.notation.markdown import escape_markdown
+from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.quiz import grade, make_question, reveal
 from bpe.teaching.room import ASKING, REVEALED, RoomView
 from bpe.teaching.room_questions import CountAsk, grade_guess

@@ -20,8 +20,8 @@ import time
 import streamlit as st
 
 from bpe.limits import MAX_GUESS_PHRASE_CHARS, MAX_ROOM_SEATS
-from bpe.markdown import escape_markdown
-from bpe.pretrained import PRETRAINED
+from bpe.notation.markdown import escape_markdown
+from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.quiz import make_question, reveal
 from bpe.teaching.room import ASKING, REVEALED, RoomView
 from bpe.teaching.room_questions import CountAsk, RoomRefused, ask_count, grade_guess, guess_cases, split_of

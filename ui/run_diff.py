@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe.teaching.tie_lab import first_divergence
-from bpe.tiebreak import TIE_BREAK_RULES, contrasting_rule
+from bpe.training.tiebreak import TIE_BREAK_RULES, contrasting_rule
 from bpe.views.compare import divergence_html, explain_divergence, highlight_merge, merges_side_by_side
 
 from . import state

@@ -21,8 +21,8 @@ from bpe.app.lab_state import SOURCES, STOP_BY, LabState
 from bpe.app.setting_specs import WIDGETS, SettingSpec
 from bpe.errors import RegistryError
 from bpe.limits import MAX_MERGES
-from bpe.presets import PRESETS
-from bpe.pretokenize import PRETOKENIZER_HELP, PRETOKENIZERS
+from bpe.text.pretokenize import PRETOKENIZER_HELP, PRETOKENIZERS
+from bpe.training.presets import PRESETS
 
 from . import url
 from .state import LAB, PLAYING, SessionValue, bind, lab, update_lab, widget_key

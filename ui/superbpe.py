@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe.tokenizer import Tokenizer
+from bpe.encoding.tokenizer import Tokenizer
 
 from . import state
 from .render import tokenizer_at

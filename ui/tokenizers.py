@@ -1,8 +1,8 @@
 """The tokenizers a page can pick besides ours at step k: GPT-2, GPT-4, GPT-4o and the user's imports.
 
-The pretrained ones (``bpe.pretrained.PRETRAINED``) are read once per server process, by one
+The pretrained ones (``bpe.pretrained.registry.PRETRAINED``) are read once per server process, by one
 loader that pages may leave working in the background (``ui.pretrained_loader``), and shared by
-every session: a :class:`~bpe.tokenizer.Tokenizer` only grows a chunk cache, which is
+every session: a :class:`~bpe.encoding.tokenizer.Tokenizer` only grows a chunk cache, which is
 deterministic, so sharing is safe (``benchmarks/pretrained_load.py`` measures a load's time and memory). Imports live in the session (:data:`IMPORTED`, a tuple
 replaced on every change), so one user's files are never seen by another; each is read in a
 worker with a budget (``bpe.formats.bounded_import``) and kept compressed, and the tables pages
@@ -22,15 +22,15 @@ from collections.abc import Callable, Mapping, Sequence
 import streamlit as st
 
 from bpe.collector import collector_paused
+from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import BpeError
 from bpe.formats import tokenizer_format
 from bpe.formats.bounded_import import import_json_bounded
 from bpe.limits import IMPORTED_TOKENS_BUILT, IMPORTED_TOKENS_PER_SESSION
-from bpe.model_names import encoding_name_for_model
-from bpe.pretrained import PRETRAINED, load_pretrained
-from bpe.tokenizer import Tokenizer
+from bpe.notation.markdown import escape_markdown
+from bpe.pretrained.model_names import encoding_name_for_model
+from bpe.pretrained.registry import PRETRAINED, load_pretrained
 from bpe.views.compare import NamedTokenizer, clean_name, unique_name
-from bpe.markdown import escape_markdown
 
 from .pretrained_loader import PretrainedLoader
 from .state import SessionValue, bind, widget_key

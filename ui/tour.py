@@ -11,8 +11,8 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe.app.pages import HOME, WHY, Page
-from bpe.ids import is_digits
 from bpe.teaching.tour import TOUR, TOUR_PARAM
+from bpe.tokens.ids import is_digits
 
 from . import url
 from .state import SessionValue

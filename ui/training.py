@@ -18,15 +18,15 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bpe.corpus import Corpus
+from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState
 from bpe.errors import BpeError
 from bpe.limits import MAX_TRAIN_SECONDS, check_corpus_size
-from bpe.presets import PRESETS
-from bpe.settings import SECOND_STAGE_SPLIT
-from bpe.trace import STOP_TIME_LIMIT, Trace
-from bpe.trainer import base_vocabulary, train
-from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState
-from bpe.markdown import escape_markdown
+from bpe.notation.markdown import escape_markdown
+from bpe.text.corpus import Corpus
+from bpe.training.presets import PRESETS
+from bpe.training.settings import SECOND_STAGE_SPLIT
+from bpe.training.trace import STOP_TIME_LIMIT, Trace
+from bpe.training.trainer import base_vocabulary, train
 
 from . import state, url
 from .bounded_store import BoundedStore

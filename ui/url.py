@@ -20,8 +20,8 @@ from collections.abc import Sequence
 import streamlit as st
 
 from bpe.app.lab_state import OWN_TABLE_SOURCE, LabState, lab_params, repeated_params
-from bpe.ids import is_digits
-from bpe.markdown import escape_markdown
+from bpe.notation.markdown import escape_markdown
+from bpe.tokens.ids import is_digits
 
 from . import state
 from .own_corpus import has_own_corpus

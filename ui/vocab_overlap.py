@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe.markdown import escape_markdown
-from bpe.pretrained import PRETRAINED
+from bpe.encoding.vocab_compare import compare_vocabularies
+from bpe.notation.markdown import escape_markdown
+from bpe.pretrained.registry import PRETRAINED
 from bpe.views.vocab_overlap import overlap_frame, overlap_sentence
-from bpe.vocab_compare import compare_vocabularies
 
 from . import tokenizers
 from .render import tokenizer_at

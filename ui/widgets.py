@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe.corpus import BOM, decode_text_file
-from bpe.errors import BpeError
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE
+from bpe.errors import BpeError
 from bpe.limits import MAX_CORPUS_CHARS, MAX_UPLOAD_MB, check_corpus_size
-from bpe.presets import PRESETS
-from bpe.markdown import escape_markdown
+from bpe.notation.markdown import escape_markdown
+from bpe.text.corpus import BOM, decode_text_file
+from bpe.training.presets import PRESETS
 from bpe.views.tables import apply_table_edits
 
 from .own_corpus import OWN_TABLE, OWN_TEXT, TABLE_VERSION, UPLOAD_NOTE

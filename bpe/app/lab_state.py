@@ -6,7 +6,7 @@ warning that teaches, and the example's own default is used instead, so a hand-e
 ends in a traceback.
 
 The training settings are typed fields of :class:`LabState` (``state.tie_break`` is a ``str`` to a type
-checker), one per knob of :class:`~bpe.settings.TrainSettings`, checked against it at import. Which of
+checker), one per knob of :class:`~bpe.training.settings.TrainSettings`, checked against it at import. Which of
 them the app offers, and how each travels in a link, is :data:`bpe.app.setting_specs.SETTINGS`: the URL
 form loops over that registry. Only the stop rule (a number of merges *or* a vocabulary size, two
 exclusive engine fields behind one control), the step and the naming are written out.
@@ -32,8 +32,8 @@ from typing import Any
 
 from ..errors import BpeError, SettingsError
 from ..limits import MAX_MERGES
-from ..presets import PRESETS
-from ..settings import TrainSettings
+from ..training.presets import PRESETS
+from ..training.settings import TrainSettings
 from . import setting_specs  # SETTINGS is read when used, so a test may register one more
 from .setting_specs import flag, show_flag, whole
 

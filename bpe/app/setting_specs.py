@@ -1,6 +1,6 @@
 """The training settings the app offers, each declared once, as one :class:`SettingSpec`.
 
-A spec names a :class:`~bpe.settings.TrainSettings` field (which holds its type, default and the
+A spec names a :class:`~bpe.training.settings.TrainSettings` field (which holds its type, default and the
 engine's check) and says how the app carries it: its query parameter in a link, how the link's text
 becomes a value, and the sidebar widget that edits it. The value itself lives in the typed field of
 the same name on :class:`~bpe.app.lab_state.LabState` (which holds every ``TrainSettings`` knob); its
@@ -34,15 +34,15 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any
 
-from ..end_of_word import END_OF_WORD_MODES
 from ..errors import SettingsError
-from ..ids import is_digits
 from ..limits import MAX_MERGES
-from ..markdown import escape_markdown
-from ..pretokenize import Pretokenizer
-from ..settings import TrainSettings
-from ..tiebreak import TIE_BREAK_RULES
-from ..vocab import UNITS
+from ..notation.markdown import escape_markdown
+from ..text.pretokenize import Pretokenizer
+from ..tokens.end_of_word import END_OF_WORD_MODES
+from ..tokens.ids import is_digits
+from ..tokens.vocab import UNITS
+from ..training.settings import TrainSettings
+from ..training.tiebreak import TIE_BREAK_RULES
 
 WIDGETS = ("radio", "select", "number", "optional_number", "text", "lines", "toggle", "pretokenizer")
 """The widget kinds ``ui/settings_sidebar.py`` knows how to draw (a test checks it draws each)."""
@@ -51,7 +51,7 @@ WIDGETS = ("radio", "select", "number", "optional_number", "text", "lines", "tog
 @dataclass(frozen=True)
 class SettingSpec:
     name: str
-    """The :class:`~bpe.settings.TrainSettings` field (and :class:`~bpe.app.lab_state.LabState` attribute)."""
+    """The :class:`~bpe.training.settings.TrainSettings` field (and :class:`~bpe.app.lab_state.LabState` attribute)."""
     param: str
     """Its query parameter in a link."""
     parse: Callable[[Any], Any]

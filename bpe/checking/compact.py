@@ -2,14 +2,14 @@
 
 Scope: re-running training under one classic mistake (or none) and stopping at the first merge
 where it parts from the learner's list, with the counts at that step. Out of scope: the reference
-itself (:mod:`bpe.trainer`, fast and incremental, which the settings variants use) and deciding
+itself (:mod:`bpe.training.trainer`, fast and incremental, which the settings variants use) and deciding
 which mistake is most likely (:mod:`bpe.checking.diagnose`).
 
 Why a second trainer: a mistake changes *how* pairs are counted or merges applied, which the
 reference trainer rightly cannot be told to get wrong; and the reference cannot stop early. This
 one stops at the first merge that differs, so a wrong cause costs a few merges. Under a mistake it
 recounts each word a merge touches with the rule under test, so any rule plugs in; without one it
-updates counts locally with the reference's own :func:`~bpe.trainer.merge_pair`. Either way it
+updates counts locally with the reference's own :func:`~bpe.training.trainer.merge_pair`. Either way it
 makes the reference's choices exactly when the rules are the reference's
 (``tests/test_checking.py`` checks that on every preset and tie rule), and the learner-style
 trainers of ``tests/learners.py`` check each mistake's rules.
@@ -35,15 +35,14 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..corpus import Corpus
-from ..settings import TrainSettings
-from ..spelling import visible_text
-from ..tiebreak import Pair, TieContext, hf_ranks, tie_break_rule
-from ..trainer import merge_pair
-from ..vocab import Token, base_tokens, token_sort_bytes
+from ..notation.spelling import visible_text
+from ..text.corpus import Corpus
+from ..tokens.vocab import Pair, Token, base_tokens, token_sort_bytes
+from ..training.pair_merge import merge_pair
+from ..training.settings import TrainSettings
+from ..training.tiebreak import TieContext, hf_ranks, tie_break_rule
+from .handwritten import Spelled
 from .rules import COUNTING, REPLACING, SPELLED_REPLACING, WEIGHTING, Ids, Rules
-
-Spelled = tuple[bytes, bytes]
 
 
 def shown_pair(pair: Spelled) -> str:

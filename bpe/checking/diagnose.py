@@ -33,8 +33,8 @@ from dataclasses import dataclass, replace
 
 from ..errors import BpeError
 from ..limits import MAX_MERGES
-from ..settings import TrainSettings
-from ..trace import STOP_TIME_LIMIT
+from ..training.settings import TrainSettings
+from ..training.trace import STOP_TIME_LIMIT
 from .compact import Divergence, PairStat, Spelled, shown_pair
 from .guess import Convention, Guess, convention_for, guess_settings, markers, merged_texts
 from .mistakes import MISTAKES, Clues, Variant, variants_for

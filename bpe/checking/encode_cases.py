@@ -21,12 +21,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError, FormatError
 from ..formats import all_formats, import_tokenizer
-from ..ids import is_whole_number, parse_ids
 from ..limits import MAX_ENCODE_CHECK_CHARS, MAX_MERGES
-from ..tokenizer import Tokenizer
-from ..vocab import base_tokens
+from ..tokens.ids import is_whole_number, parse_ids
+from ..tokens.vocab import base_tokens
 from .learner import read_learner_merges
 
 MAX_CASES = 200

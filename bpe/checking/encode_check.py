@@ -8,7 +8,7 @@ closest is said, and whether the learner's ids even spell their text. Out of sco
 cases (:mod:`bpe.checking.encode_cases`) and drawing the result (:mod:`bpe.views.encode_check`).
 
     >>> from bpe import Corpus, TrainSettings, train
-    >>> from bpe.tokenizer import Tokenizer
+    >>> from bpe.encoding.tokenizer import Tokenizer
     >>> tok = Tokenizer.from_trace(train(Corpus.from_text("bc bc bc ab ab", pretokenizer="whitespace"),
     ...                                  TrainSettings(pretokenizer="whitespace", merges=2)))
     >>> theirs = [EncodeCase("abc", (tok.encode("ab")[0], tok.encode("c")[0]))]   # ab + c: left to right
@@ -25,10 +25,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..encoding.segmentation import TokenPieces
+from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
-from ..segmentation import TokenPieces
-from ..spelling import visible_text
-from ..tokenizer import Tokenizer
+from ..notation.spelling import visible_text
 from .diagnose import UNEXPLAINED
 from .encode_cases import EncodeCase
 from .encode_rules import ENCODER_MISTAKES, MODES, EncodeVariant, encoder_variants

@@ -22,7 +22,7 @@ to right; repeat until no pair has a merge. The wrong ones (each a classic):
 * ``off-by-one``: every id (or every merged token's id) one more or one less.
 
     >>> from bpe import Corpus, TrainSettings, train
-    >>> from bpe.tokenizer import Tokenizer
+    >>> from bpe.encoding.tokenizer import Tokenizer
     >>> tok = Tokenizer.from_trace(train(Corpus.from_text("bc bc bc ab ab", pretokenizer="whitespace"),
     ...                                  TrainSettings(pretokenizer="whitespace", merges=2)))
     >>> [tok.token_text(i) for i in tok.encode("abc")]                   # b + c first: rank 1
@@ -37,14 +37,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..encoding.merge_loop import merge_ids
+from ..encoding.segmentation import TokenPieces, longest_cut
+from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
-from ..merge_loop import merge_ids
-from ..pretokenize import NAMED_PATTERNS, Pretokenizer
-from ..segmentation import TokenPieces, longest_cut
-from ..special_text import split_special_text
-from ..tokenizer import Tokenizer
-
-Ids = list[int]
+from ..text.pretokenize import NAMED_PATTERNS, Pretokenizer
+from ..text.special_text import split_special_text
+from .rules import Ids
 MODES: MappingProxyType[str, dict] = MappingProxyType({
     "allowed": {"allowed_special": "all", "disallowed_special": "all"},
     "plain": {"allowed_special": frozenset(), "disallowed_special": ()},

@@ -37,10 +37,10 @@ from dataclasses import dataclass, replace
 
 import regex
 
-from ..pretokenize import NAMED_PATTERNS, Pretokenizer
-from ..settings import TrainSettings
-from ..tiebreak import TIE_BREAK_RULES
-from ..vocab import UNITS
+from ..text.pretokenize import NAMED_PATTERNS, Pretokenizer
+from ..tokens.vocab import UNITS
+from ..training.settings import TrainSettings
+from ..training.tiebreak import TIE_BREAK_RULES
 from .compact import Spelled
 from .handwritten import MARKER_END
 from .mistakes import Variant

@@ -39,13 +39,14 @@ from dataclasses import dataclass
 
 import regex
 
-from ..byte_level import UNICODE_TO_BYTE, gpt2_text_to_bytes
 from ..errors import BpeError, FormatError
-from ..ids import is_whole_number
-from ..settings import TrainSettings
-from ..spelling import quote
+from ..notation.spelling import quote
+from ..tokens.byte_level import UNICODE_TO_BYTE, gpt2_text_to_bytes
+from ..tokens.ids import is_whole_number
+from ..training.settings import TrainSettings
 
 Spelled = tuple[bytes, bytes]
+"""A merge as a learner's file names it: the bytes of its left and right token."""
 HINTED = ("unit", "pretokenizer", "end_of_word", "end_of_word_mode", "special_tokens")
 """The settings a file may state about how it was trained (hints for a guess, never imposed)."""
 _LITERAL = regex.compile(r"""[bB]?(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")

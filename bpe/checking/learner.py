@@ -2,7 +2,7 @@
 
 Scope: turning a merges file into one list of ``(left, right)`` spellings, each a byte string with
 any end-of-word marker spelled out (``b"es"``, ``b"t</w>"``), which is how the comparison and the
-reference's tokens (:func:`bpe.vocab.token_sort_bytes`) spell them. Out of scope: comparing them.
+reference's tokens (:func:`bpe.tokens.vocab.token_sort_bytes`) spell them. Out of scope: comparing them.
 
 Where each file goes, in order (:func:`merge_shapes` lists them for the page and ``--help``):
 
@@ -29,12 +29,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
 from ..formats import all_formats, import_tokenizer
 from ..formats.common import TokenizerFormat, as_text
 from ..limits import MAX_MERGES
-from ..tokenizer import Tokenizer
-from ..vocab import token_sort_bytes
+from ..tokens.vocab import token_sort_bytes
 from .handwritten import HANDWRITTEN, Spelled, merges_value, read_handwritten
 
 BOM = "\ufeff".encode()

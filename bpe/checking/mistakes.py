@@ -23,10 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from ..pretokenize import NAMED_PATTERNS
-from ..settings import TrainSettings
-from ..tiebreak import TIE_BREAK_RULES
-from ..vocab import UNITS
+from ..text.pretokenize import NAMED_PATTERNS
+from ..tokens.vocab import UNITS
+from ..training.settings import TrainSettings
+from ..training.tiebreak import TIE_BREAK_RULES
 from .compact import marker_mode
 from .normalization import NORMALIZATIONS
 from .rules import Rules

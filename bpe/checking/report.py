@@ -13,7 +13,7 @@ the exact bytes in ``left_hex`` and ``right_hex``; ``shown`` is the pair as ever
 
 from __future__ import annotations
 
-from ..spelling import visible_text
+from ..notation.spelling import visible_text
 from .compact import PairStat, Spelled, shown_pair  # noqa: F401  (shown_pair: the report's notation, with shown_word)
 from .diagnose import CheckResult
 

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..tiebreak import Pair
+from ..tokens.vocab import Pair
 
 Ids = list[int]
 

@@ -22,11 +22,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 
-from ..corpus import Corpus
-from ..settings import TrainSettings
-from ..trace import STOP_TIME_LIMIT, Trace
-from ..trainer import train
-from ..vocab import token_sort_bytes
+from ..text.corpus import Corpus
+from ..tokens.vocab import token_sort_bytes
+from ..training.settings import TrainSettings
+from ..training.trace import STOP_TIME_LIMIT, Trace
+from ..training.trainer import train
 from .compact import Replay, Spelled, replay
 from .mistakes import Variant
 from .normalization import NORMALIZATIONS

@@ -45,9 +45,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..collector import collector_paused
+from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
 from ..limits import IMPORT_CPU_S, IMPORT_MEMORY_MB, IMPORT_WALL_S, IMPORT_WORKERS
-from ..tokenizer import Tokenizer
 from .files import import_tokenizer
 
 

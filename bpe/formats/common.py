@@ -23,12 +23,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..byte_level import BYTE_TO_UNICODE
+from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError, FormatError, RegistryError
-from ..ids import is_digits, is_whole_number
-from ..pretokenize import NAMED_PATTERNS
-from ..tokenizer import Tokenizer
-from ..vocab import Token
+from ..text.pretokenize import NAMED_PATTERNS
+from ..tokens.byte_level import BYTE_TO_UNICODE
+from ..tokens.ids import is_digits, is_whole_number
+from ..tokens.vocab import Token
 
 
 @dataclass(frozen=True)

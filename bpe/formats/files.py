@@ -5,7 +5,7 @@ declares, collected here once; and dispatch on a format name (``ours``, ``minbpe
 ``tiktoken``, ``gpt2``, ``subword-nmt``, ``sentencepiece``) for the CLI and the app, which deal in file names and
 contents and read what a format can hold from its entry, never from a list of names.
 
-    >>> from bpe.pretrained import load_pretrained
+    >>> from bpe.pretrained.registry import load_pretrained
     >>> files = export_tokenizer(load_pretrained("gpt2"), format="gpt2")
     >>> sorted(files)
     ['encoder.json', 'vocab.bpe']
@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
-from ..tokenizer import Tokenizer
 from .common import TokenizerFormat
 from .gpt2 import GPT2
 from .huggingface import HF

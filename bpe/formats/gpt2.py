@@ -25,9 +25,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from ..byte_level import BYTE_TO_UNICODE, to_byte_text
+from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
-from ..tokenizer import Tokenizer
+from ..tokens.byte_level import BYTE_TO_UNICODE, to_byte_text
 from .common import TokenizerFormat, as_text, build_tokenizer, byte_base, check_vocab, duplicate_bytes_problem
 
 VOCAB_BPE_HEADER = "#version: 0.2"

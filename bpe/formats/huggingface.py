@@ -11,7 +11,7 @@ tokens as ``added_tokens``, and a pre-tokenizer that splits like ours:
 * ``none``: ``ByteLevel(use_regex=False)``: the whole text is one piece.
 * a named pre-tokenizer with a normalization or several split rules (Qwen's, DeepSeek's): its
   ``Split`` rules in order, then ``ByteLevel(use_regex=False)``, with an ``NFC`` normalizer for
-  Qwen's; read back by comparing with :data:`~bpe.pretokenize.PRETOKENIZERS`.
+  Qwen's; read back by comparing with :data:`~bpe.text.pretokenize.PRETOKENIZERS`.
 
 GPT-4's pattern is written with ``\\p{N}{1,3}`` for ``\\p{N}{1,3}+`` (Oniguruma does not read the
 latter as possessive) and read back as ``gpt4``. ``add_prefix_space`` must be False (its default is True, which would encode "hi" as " hi"), and
@@ -38,12 +38,12 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from ..byte_level import to_byte_text
+from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError, PatternError
-from ..pattern_guard import pattern_shape
-from ..pretokenize import NAMED_PATTERNS, PRETOKENIZERS
-from ..split_rules import SplitRule
-from ..tokenizer import Tokenizer
+from ..text.pattern_guard import pattern_shape
+from ..text.pretokenize import NAMED_PATTERNS, PRETOKENIZERS
+from ..text.split_rules import SplitRule
+from ..tokens.byte_level import to_byte_text
 from .common import (
     SET_OPERATION, TokenizerFormat, as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem,
     foreign_syntax_problem, json_object, one_file, pretokenizer_name,
@@ -211,7 +211,7 @@ _BEHAVIORS: Mapping[str, str] = MappingProxyType({
 })
 Rule = tuple[str, str, bool]
 """A ``Split`` step as the file says it, ``(pattern, behavior, invert)``: never compiled here, since a
-custom pattern must pass :mod:`bpe.pattern_guard` first (``Pretokenizer.parse`` does that)."""
+custom pattern must pass :mod:`bpe.text.pattern_guard` first (``Pretokenizer.parse`` does that)."""
 
 
 def _normalization(component: object, *, source: str) -> str | None:

@@ -9,7 +9,7 @@ neighbouring pair, look the join up, merge the best, repeat), a token of L symbo
 joins of up to L bytes each: a 2.8 MB file of the tokens a, aa, aaaa, ... would take hours.
 
 How: tokens are replayed shortest first, and each one's symbols are merged by *ids*, never by
-joining bytes, with the encoder's own loop (:func:`~bpe.merge_loop.merge_ids`: a heap for long
+joining bytes, with the encoder's own loop (:func:`~bpe.encoding.merge_loop.merge_ids`: a heap for long
 chunks, O(L log L)), over a table of the pairs recovered so far. That is the owner's loop exactly:
 
 * Every part the owner's loop builds inside a token T is a token the loop builds from the same
@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from itertools import chain
 from typing import TypeVar
 
-from ..merge_loop import merge_ids
+from ..encoding.merge_loop import merge_ids
 
 Spelled = TypeVar("Spelled", str, bytes)
 

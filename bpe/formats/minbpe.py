@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import unicodedata
 
+from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
-from ..pretokenize import NAMED_PATTERNS
-from ..tokenizer import Tokenizer
-from ..vocab import Token
+from ..text.pretokenize import NAMED_PATTERNS
+from ..tokens.vocab import Token
 from .common import (
     TokenizerFormat, as_text, build_tokenizer, one_file, parse_id, pretokenizer_name,
 )

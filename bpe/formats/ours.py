@@ -1,8 +1,8 @@
 """BPE Lab's own tokenizer JSON in the format registry: the one format that holds every tokenizer.
 
 Scope: its :data:`OURS` entry, and reading it from file contents with errors that name the file.
-The layout itself lives in one place, :mod:`bpe.tokenizer_json`, which
-:meth:`Tokenizer.to_json <bpe.tokenizer.Tokenizer.to_json>` and ``from_json`` use.
+The layout itself lives in one place, :mod:`bpe.encoding.tokenizer_json`, which
+:meth:`Tokenizer.to_json <bpe.encoding.tokenizer.Tokenizer.to_json>` and ``from_json`` use.
 
     >>> from bpe import PRESETS, Tokenizer, train
     >>> tok = Tokenizer.from_trace(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings))
@@ -15,8 +15,8 @@ Out of scope: traces (``Trace.to_json``, their own layout) and other libraries' 
 
 from __future__ import annotations
 
+from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
-from ..tokenizer import Tokenizer
 from .common import TokenizerFormat, as_text, json_object, one_file
 
 

@@ -32,7 +32,7 @@ with exactly the same score (Llama's and Mistral's runs of ``▁``, all at -1e9)
 SentencePiece merges whichever stands leftmost in the text. Llama 2's and Mistral's options together
 (spaces kept, ``split_digits``, ``allow_whitespace_only_pieces``) are read with the ``mistral``
 pre-tokenizer, and user-defined pieces as special tokens that every text is cut around, as
-SentencePiece matches them (:mod:`bpe.sentencepiece_tokenizer`, which also decodes as SentencePiece does).
+SentencePiece matches them (:mod:`bpe.formats.sentencepiece_tokenizer`, which also decodes as SentencePiece does).
 
 Writing needs a char-level tokenizer split by ``sentencepiece`` with an unknown token (every run
 trained with it has ``<unk>``, ``<s>``, ``</s>``).
@@ -44,12 +44,12 @@ import struct
 from collections.abc import Iterator
 from types import MappingProxyType
 
+from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
-from ..tokenizer import Tokenizer
-from ..sentencepiece_tokenizer import SentencePieceModelTokenizer
-from ..vocab import Token
+from ..tokens.vocab import Token
 from .common import TokenizerFormat, build_tokenizer, one_file
 from .merge_recovery import split_tokens
+from .sentencepiece_tokenizer import SentencePieceModelTokenizer
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 _BPE = 2

@@ -36,9 +36,9 @@ from __future__ import annotations
 import re
 from types import MappingProxyType
 
+from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
-from ..tokenizer import Tokenizer
-from ..vocab import Token, token_text
+from ..tokens.vocab import Token, token_text
 from .common import TokenizerFormat, as_text, build_tokenizer, one_file
 
 MARKER = "</w>"

@@ -30,8 +30,8 @@ import binascii
 import json
 from collections.abc import Sequence
 
+from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
-from ..tokenizer import Tokenizer
 from .common import as_text, pretokenizer_name
 from .tiktoken_bpe import from_ranks
 

@@ -30,10 +30,10 @@ import base64
 import binascii
 import re
 
+from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
-from ..pretokenize import NAMED_PATTERNS, Pretokenizer
-from ..tokenizer import Tokenizer
-from ..vocab import Token
+from ..text.pretokenize import NAMED_PATTERNS, Pretokenizer
+from ..tokens.vocab import Token
 from .common import (
     FOREIGN_SYNTAX, TokenizerFormat, as_text, build_tokenizer, duplicate_bytes_problem,
     foreign_syntax_problem, one_file, parse_id, rank_order_problem,

@@ -13,7 +13,7 @@ GPT-2's printable stand-ins for them) and says what a single token's bytes decod
     >>> print(token.explanation)
     Not a whole character: 0xe2 starts a 3-byte character but only 2 of its bytes are in this token; the rest is in the next token. Decoding this token on its own shows �.
 
-Scope: UTF-8 and GPT-2's byte-to-unicode table (:mod:`bpe.byte_level`). Out of scope: other
+Scope: UTF-8 and GPT-2's byte-to-unicode table (:mod:`bpe.tokens.byte_level`). Out of scope: other
 encodings, and grapheme clusters (an emoji with a skin tone is two code points here, and two rows).
 """
 
@@ -22,8 +22,8 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from ..byte_level import BYTE_TO_UNICODE, to_byte_text
-from ..spelling import quote
+from ..notation.spelling import quote
+from ..tokens.byte_level import BYTE_TO_UNICODE, to_byte_text
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..pretokenize import Pretokenizer
-from ..spelling import quote, spell, visible_text
-from ..tokenizer import Tokenizer
-from ..trace import PairCount, Trace
-
-Pair = tuple[int, int]
+from ..encoding.tokenizer import Tokenizer
+from ..notation.spelling import quote, spell, visible_text
+from ..text.pretokenize import Pretokenizer
+from ..tokens.vocab import Pair
+from ..training.trace import PairCount, Trace
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ..spelling import visible_text
-from ..tokenizer import Tokenizer
+from ..encoding.tokenizer import Tokenizer
+from ..notation.spelling import visible_text
 
 NUMBERS = 1000
 """The numbers :func:`number_costs` prices: 0 to 999, as the Hugging Face number-tokenization post draws them."""
@@ -40,7 +40,7 @@ def text_pieces(tokenizer: Tokenizer, text: str, ids: Sequence[int]) -> list[byt
     """Each token's stretch of ``text`` (UTF-8 bytes), or ``None`` if the tokens do not spell the text
     (a normalization changed it: NFC, or SentencePiece's dropped repeated spaces).
 
-    >>> from bpe.pretrained import load_pretrained
+    >>> from bpe.pretrained.registry import load_pretrained
     >>> mistral = load_pretrained("mistral-v1")
     >>> text_pieces(mistral, "Hi 12", mistral.encode("Hi 12"))
     [b'Hi', b' ', b'1', b'2']
@@ -119,7 +119,7 @@ def number_costs(tokenizer: Tokenizer, count: int = NUMBERS) -> list[int]:
 def digit_groups(tokenizer: Tokenizer, digits: str) -> list[str]:
     """The text of each token of ``digits`` written alone (a byte-level part of a character spelled).
 
-    >>> from bpe.pretrained import load_pretrained
+    >>> from bpe.pretrained.registry import load_pretrained
     >>> digit_groups(load_pretrained("cl100k_base"), "1234567")
     ['123', '456', '7']
     """

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
-from ..presets import python_docs_text
+from ..training.presets import python_docs_text
 from .udhr import ARTICLE_1
 
 

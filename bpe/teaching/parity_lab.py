@@ -4,7 +4,7 @@ The Declaration's first article (``bpe.teaching.udhr``) says the same thing in e
 the tokens each language's text takes are its cost, comparable across languages: a language whose
 text is three times as many tokens pays three times as much for the same meaning. Both runs learn
 from the same parallel corpus with the same settings; only the objective differs
-(:mod:`bpe.objectives`): classic BPE merges the most frequent pair of all sixteen texts, parity-aware
+(:mod:`bpe.training.objectives`): classic BPE merges the most frequent pair of all sixteen texts, parity-aware
 BPE lets the language that is the most tokens now choose from its own counts. At every step the lab
 reads each language's cost from the traces (the trainer records them) and the Gini coefficient
 of those costs, 0 when all pay alike.
@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
 
-from ..corpus import Corpus
-from ..objectives import OBJECTIVES, gini
-from ..settings import TrainSettings
-from ..spelling import spelled
-from ..trainer import train
+from ..notation.spelling import spelled
+from ..text.corpus import Corpus
+from ..training.objectives import OBJECTIVES, gini
+from ..training.settings import TrainSettings
+from ..training.trainer import train
 from .udhr import ARTICLE_1
 
 TEXTS = MappingProxyType({sentence.language: sentence.text for sentence in ARTICLE_1})

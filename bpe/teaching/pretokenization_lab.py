@@ -14,7 +14,7 @@ across word boundaries when there is no pre-tokenizer.
     >>> spanning_tokens("newest newest newest widest", pretokenizer="gpt2")
     []
 
-Scope: splitting (through :mod:`bpe.pretokenize`) and small training runs. Out of scope: special
+Scope: splitting (through :mod:`bpe.text.pretokenize`) and small training runs. Out of scope: special
 tokens (split out before any pattern runs) and drawing the pieces.
 """
 
@@ -23,11 +23,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..corpus import Corpus
 from ..errors import PatternError
-from ..pretokenize import PRETOKENIZER_HELP, PRETOKENIZERS, Pretokenizer
-from ..settings import TrainSettings
-from ..trainer import train
+from ..text.corpus import Corpus
+from ..text.pretokenize import PRETOKENIZER_HELP, PRETOKENIZERS, Pretokenizer
+from ..training.settings import TrainSettings
+from ..training.trainer import train
 
 NAMED_SPECS = tuple(PRETOKENIZERS)
 NEWEST_TEXT = "newest newest newest widest"

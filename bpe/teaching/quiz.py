@@ -33,12 +33,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..spelling import quote, spelled
-from ..tiebreak import TIE_BREAK_RULES
-from ..trace import STOP_MERGES, STOP_TIME_LIMIT, STOP_VOCAB_SIZE, Trace
+from ..notation.spelling import quote, spelled
+from ..tokens.vocab import Pair
+from ..training.tiebreak import TIE_BREAK_RULES
+from ..training.trace import STOP_MERGES, STOP_TIME_LIMIT, STOP_VOCAB_SIZE, Trace
 from .tie_lab import merge_label, rule_pick, why_rule_picks
-
-Pair = tuple[int, int]
 
 CORRECT = "correct"
 RIGHT_COUNT = "right_count"

@@ -27,10 +27,10 @@ from types import MappingProxyType, ModuleType
 from typing import NamedTuple
 
 from .. import reference
-from ..dropout import Dropout, coin
-from ..merge_loop import AppliedMerge
-from ..tokenizer import ChunkWalk
-from ..trace import Trace
+from ..encoding.dropout import Dropout, coin
+from ..encoding.merge_loop import AppliedMerge
+from ..encoding.tokenizer import ChunkWalk
+from ..training.trace import Trace
 
 
 class CodeLine(NamedTuple):

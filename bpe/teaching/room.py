@@ -53,7 +53,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..limits import DEFAULT_ROOM_SEATS, MAX_NICKNAME_CHARS, MAX_ROOM_SEATS
-from .room_questions import Answer, Asked, CountAsk, MergeAsk, Pair, RoomRefused, question_from_data
+from ..tokens.vocab import Pair
+from .room_questions import Answer, Asked, CountAsk, MergeAsk, RoomRefused, question_from_data
 from .room_seats import Seat
 
 MAX_SCREENS = 4

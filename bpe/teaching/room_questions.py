@@ -36,14 +36,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar, Union
 
+from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
 from ..limits import MAX_GUESS_PHRASE_CHARS, MAX_TOKEN_GUESS
-from ..tokenizer import Tokenizer
-from ..vocab import Token
+from ..tokens.vocab import Pair, Token
 from .quiz import CORRECT, RIGHT_COUNT, WRONG
 from .why_tokenization import PHENOMENA, Tokenized
-
-Pair = tuple[int, int]
 
 HISTOGRAM_BARS = 12
 """Most bars of a histogram of guesses (a projector's half screen); wider spreads are binned."""
@@ -90,7 +88,7 @@ class CountAsk:
     kind: ClassVar[str] = "count"
     text: str
     tokenizer: str
-    """A name of :data:`bpe.pretrained.PRETRAINED`."""
+    """A name of :data:`bpe.pretrained.registry.PRETRAINED`."""
     count: int
 
     def __post_init__(self) -> None:

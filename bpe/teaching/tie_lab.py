@@ -16,7 +16,7 @@ explanation. It also says *why* a rule prefers one tied pair over another (the q
     (('aaab', 'd', 'aaab', 'a', 'c'), True)
 
 Scope: small corpora (every rule is a full training run; a page should cache the lab and keep to
-a few thousand merges). Out of scope: choosing the winner (``bpe.tiebreak`` does, inside the
+a few thousand merges). Out of scope: choosing the winner (``bpe.training.tiebreak`` does, inside the
 trainer); this module only reads the recorded steps and explains them.
 """
 
@@ -26,18 +26,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from .. import tiebreak
-from ..corpus import Corpus
-from ..presets import get_preset
-from ..settings import TrainSettings
-from ..spelling import quote, spelled, visible_text
-from ..tiebreak import TieContext, hf_ranks, tie_break_rule
-from ..tokenizer import Tokenizer
-from ..trace import Trace
-from ..trainer import train
-from ..vocab import token_sort_bytes
+from ..encoding.tokenizer import Tokenizer
+from ..notation.spelling import quote, spelled, visible_text
+from ..text.corpus import Corpus
+from ..tokens.vocab import Pair, token_sort_bytes
+from ..training import tiebreak
+from ..training.presets import get_preset
+from ..training.settings import TrainSettings
+from ..training.tiebreak import TieContext, hf_ranks, tie_break_rule
+from ..training.trace import Trace
+from ..training.trainer import train
 
-Pair = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -179,7 +178,7 @@ def why_rule_picks(trace: Trace, winner: Pair, loser: Pair) -> str:
     """Why the trace's tie-break rule puts ``winner`` before ``loser`` (both at the same count).
 
     The sentence completes "the <rule> rule picks <winner> because ..."; each rule writes its own
-    (``TieBreakRule.why`` in :mod:`bpe.tiebreak`).
+    (``TieBreakRule.why`` in :mod:`bpe.training.tiebreak`).
 
     >>> from bpe import PRESETS, train
     >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)

@@ -25,10 +25,10 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from ..app import pages
+from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
 from ..limits import MAX_WHY_CHARS
-from ..tokenizer import Tokenizer
-from ..vocab import Token
+from ..tokens.vocab import Token
 from .udhr import ARTICLE_1
 
 ENDOFTEXT = "<|endoftext|>"

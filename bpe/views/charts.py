@@ -4,8 +4,8 @@ Each builder returns an ``alt.Chart`` (or a layered / concatenated chart) built 
 so tests read the spec with ``chart.to_dict()`` and no browser. Colours follow the token palette's
 Okabe-Ito family; the chosen pair is also marked by a text label, not by colour alone.
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.training.trainer import train
     >>> sennrich = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)
     >>> list(pair_rows(sennrich, 3)["status"][:4])   # before merge 3: o+w won a 3-way tie
     ['chosen', 'tied', 'tied', 'other']
@@ -20,10 +20,10 @@ from types import MappingProxyType
 import altair as alt
 import pandas as pd
 
+from ..notation.spelling import spelled
+from ..training.trace import Trace
 from .chart_text import TABLE_COLUMNS
 from .pointer import hover_or_tap
-from ..spelling import spelled
-from ..trace import Trace
 
 CHOSEN, TIED, OTHER = "chosen", "tied", "other"
 STATUS_COLORS: Mapping[str, str] = MappingProxyType({CHOSEN: "#D55E00", TIED: "#CC79A7", OTHER: "#56B4E9"})

@@ -26,14 +26,14 @@ import pandas as pd
 from ..checking import MISTAKES, UNEXPLAINED, CheckCorpus, CheckResult, LearnerMerges, read_learner_merges
 from ..checking.compact import PairStat
 from ..checking.report import shown_pair, shown_word
-from ..corpus import decode_text_file
 from ..errors import BpeError
 from ..formats.bounded_import import import_tokenizer_bounded
 from ..limits import check_corpus_size
-from ..markdown import escape_markdown
-from ..presets import get_preset
-from ..settings import TrainSettings
-from ..spelling import visible_text
+from ..notation.markdown import escape_markdown
+from ..notation.spelling import visible_text
+from ..text.corpus import decode_text_file
+from ..training.presets import get_preset
+from ..training.settings import TrainSettings
 
 CHECK_CSS = """
 <style>

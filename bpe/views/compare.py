@@ -4,7 +4,7 @@ Scope: the numbers table of the Compare page (tokens, characters and bytes per t
 merge lists of two runs lined up, and the first merge at which they differ explained in plain
 words (reusing the tie lab's :func:`~bpe.teaching.tie_lab.first_divergence` and
 :func:`~bpe.teaching.tie_lab.why_rule_picks`). Also the small record an imported tokenizer is
-kept in, and the helpers that keep a user-given name tidy (``bpe.markdown`` escapes it).
+kept in, and the helpers that keep a user-given name tidy (``bpe.notation.markdown`` escapes it).
 
     >>> from bpe import PRESETS, Tokenizer, train
     >>> sennrich = Tokenizer.from_trace(train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings))
@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..encoding.tokenizer import Tokenizer
 from ..teaching.tie_lab import first_divergence, merge_label, token_label, why_rule_picks
 from ..teaching.why_tokenization import PHENOMENA
-from ..tokenizer import Tokenizer
-from ..trace import MergeStep, Trace
+from ..training.trace import MergeStep, Trace
 
 MAX_NAME_CHARS = 60
 COMPARE_CSS = """

@@ -24,7 +24,7 @@ from types import MappingProxyType
 import altair as alt
 import pandas as pd
 
-from ..spelling import spell
+from ..notation.spelling import spell
 from ..teaching.cuts import Disagreement
 
 CUTS_CSS = """

@@ -12,7 +12,7 @@ The window is cut between chunks of the run's own split (pre-tokenizer pieces an
 a chunk. Under the ``none`` split the corpus is one chunk and a window is an approximation at its
 two edges, as any excerpt of it is.
 
-    >>> from bpe.pretokenize import Pretokenizer
+    >>> from bpe.text.pretokenize import Pretokenizer
     >>> text = "low lower newest widest " * 100
     >>> starts = chunk_starts(text, Pretokenizer.parse("gpt2"), ())
     >>> starts[:4]
@@ -29,9 +29,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
-from ..pretokenize import Pretokenizer, special_token_pattern, split_special
-from ..tokenizer import Tokenizer
-from ..trace import Trace
+from ..encoding.tokenizer import Tokenizer
+from ..text.pretokenize import Pretokenizer, special_token_pattern, split_special
+from ..training.trace import Trace
 
 WINDOW_TOKENS = 200
 """Tokens a step draws by default, per moment (before and after the merge): more than the corpus
@@ -113,8 +113,8 @@ def step_window(
     a step draws about as many chips at merge 1 as at merge 2,000. ``tokenizer_before``: the tokenizer
     before merge ``step`` (``Tokenizer.from_trace(trace, step=max(step - 1, 0))``), if the caller has it.
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.training.trainer import train
     >>> from dataclasses import replace
     >>> preset = PRESETS["python-docs"]
     >>> trace = train(preset.corpus(), replace(preset.settings, merges=40))

@@ -3,12 +3,12 @@
 The histogram is a table rather than a chart, because each bar's label is a segmentation drawn as
 token chips (a chart's axis can only write text). Each row: the chips, a bar as long as the row's
 share of the samples, the count, the share and, when the distribution was small enough to
-enumerate, the exact probability (:func:`bpe.dropout.exact_distribution`), so a learner sees how far
+enumerate, the exact probability (:func:`bpe.encoding.dropout.exact_distribution`), so a learner sees how far
 a sample of a few hundred wanders. The segmentation without dropout is marked. Every string is
 escaped by the chips' builder; the numbers are formatted here.
 
     >>> from bpe import Corpus, Tokenizer, TrainSettings, train
-    >>> from bpe.dropout import sample_segmentations
+    >>> from bpe.encoding.dropout import sample_segmentations
     >>> tok = Tokenizer.from_trace(train(Corpus.from_text("aaabdaaabac", pretokenizer="none"),
     ...                                  TrainSettings(pretokenizer="none", tie_break="lexicographic-min")))
     >>> sample = sample_segmentations(tok, "aaab", p=0.5, samples=100, seed=0)
@@ -21,9 +21,9 @@ escaped by the chips' builder; the numbers are formatted here.
 
 from __future__ import annotations
 
-from ..dropout import DropoutSample
+from ..encoding.dropout import DropoutSample
+from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
-from ..tokenizer import Tokenizer
 from .plain_tables import scroll_box
 from .stats import Stat
 from .token_html import chips_html, pieces_for
@@ -111,7 +111,7 @@ def default_word(tokenizer: Tokenizer, text: str, *, longest: int = 24) -> str:
     (the first on a tie, at most ``longest`` characters, special tokens left out), as the encoder cuts
     it (``" newest"`` keeps its space under GPT-2's split).
 
-    >>> from bpe.pretrained import load_pretrained
+    >>> from bpe.pretrained.registry import load_pretrained
     >>> default_word(load_pretrained("gpt2"), "the lowest and the newest<|endoftext|>")
     ' lowest'
     """

@@ -7,7 +7,7 @@ composes these). Every string from the learner (texts, file names, tokens) is es
 
     >>> from bpe.checking.encode_cases import EncodeCase
     >>> from bpe.checking.encode_check import check_encoder
-    >>> from bpe.pretrained import load_pretrained
+    >>> from bpe.pretrained.registry import load_pretrained
     >>> gpt2 = load_pretrained("gpt2")
     >>> result = check_encoder(gpt2, [EncodeCase("<b>hi", (27, 65, 29, 5303))])   # '<', 'b', '>', 'hi': right
     >>> result.matching, summary(result)
@@ -26,9 +26,9 @@ import pandas as pd
 from ..checking.encode_cases import EncodeCase, pasted_cases, probe_texts, read_cases
 from ..checking.encode_check import EncodeCheckResult
 from ..checking.encode_rules import ENCODER_MISTAKES
+from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
-from ..spelling import visible_text
-from ..tokenizer import Tokenizer
+from ..notation.spelling import visible_text
 from .check import causes_html
 
 ENCODER_CSS = """

@@ -17,14 +17,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
+from ..encoding.merge_loop import AppliedMerge
+from ..encoding.tokenizer import ChunkWalk, Tokenizer
 from ..limits import MAX_CHUNK_CHARS, MAX_WALK_CHARS, MAX_WALK_ROWS
-from ..markdown import inline_code
-from ..merge_loop import AppliedMerge
-from ..pretokenize import special_token_pattern, split_special
-from ..spelling import visible_text
-from ..tokenizer import ChunkWalk, Tokenizer
-from ..vocab import Token
+from ..notation.markdown import inline_code
+from ..notation.spelling import visible_text
+from ..text.pretokenize import special_token_pattern, split_special
+from ..tokens.ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
+from ..tokens.vocab import Token
 from .excerpt import excerpt
 from .segmentations import left_to_right_row
 from .token_html import Piece, chips_html, pieces_for
@@ -82,7 +82,7 @@ OWN_DEFAULTS: Mapping[str, str] = MappingProxyType({
 def special_tokens_note(tokenizer: Tokenizer) -> str:
     """What the Encode page says about a tokenizer's special tokens (Markdown, names escaped).
 
-    >>> from bpe.pretrained import load_pretrained
+    >>> from bpe.pretrained.registry import load_pretrained
     >>> note = special_tokens_note(load_pretrained("qwen2.5"))
     >>> note.startswith("This tokenizer's special tokens: `<|endoftext|>`"), "and 196 more" in note, "allowed_special" in note
     (True, True, True)

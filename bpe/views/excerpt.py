@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..pretokenize import special_token_pattern
+from ..text.pretokenize import special_token_pattern
 
 
 def excerpt(text: str, limit: int, *, special_tokens: Sequence[str] = ()) -> str:

@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..encoding.tokenizer import Tokenizer
 from ..formats import TokenizerFormat, all_formats
-from ..tokenizer import Tokenizer
 
 MIME_TYPES: Mapping[str, str] = MappingProxyType({".json": "application/json", ".zip": "application/zip"})
 """By file suffix; every other file a format writes is plain text (so a new format needs no entry here)."""

@@ -1,8 +1,8 @@
 """The Extend page's numbers: what a text costs before and after the new merges, as a table and a chart.
 
-    >>> from bpe.pretrained import load_pretrained
-    >>> from bpe.extend import extend
-    >>> from bpe.tokenizer import Tokenizer
+    >>> from bpe.pretrained.registry import load_pretrained
+    >>> from bpe.training.extend import extend
+    >>> from bpe.encoding.tokenizer import Tokenizer
     >>> gpt2 = load_pretrained("gpt2")
     >>> after = Tokenizer.from_trace(extend(gpt2, "नमस्ते नमस्ते नमस्ते", merges=20))
     >>> rows = cost_rows(gpt2, after, {"Hindi": ("Devanagari", "नमस्ते"), "English": ("Latin", "hello")})
@@ -20,7 +20,7 @@ from typing import NamedTuple
 import altair as alt
 import pandas as pd
 
-from ..tokenizer import Tokenizer
+from ..encoding.tokenizer import Tokenizer
 from .why_cards import TOKENIZER_COLORS
 
 

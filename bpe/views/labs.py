@@ -17,8 +17,8 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
-from ..spelling import name as mark_name
-from ..spelling import spell, visible_text
+from ..notation.spelling import name as mark_name
+from ..notation.spelling import spell, visible_text
 from ..teaching.byte_inspector import CharBytes, TokenBytes
 from ..teaching.counting import PairTally, Symbol
 from ..teaching.pretokenization_lab import Learned, Split
@@ -79,7 +79,7 @@ LABS_CSS = """
 
 
 def _glyph(text: str) -> str:
-    """A symbol's text with every invisible character marked (:mod:`bpe.spelling`), escaped."""
+    """A symbol's text with every invisible character marked (:mod:`bpe.notation.spelling`), escaped."""
     return html.escape(spell(text))
 
 

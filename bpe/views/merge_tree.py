@@ -5,8 +5,8 @@ and its id and step small under it (a narrow box: a tree of many leaves is scale
 its column, so its labels stay readable); their text is HTML-escaped after whitespace is made
 visible, so a token spelled ``<b>`` or ``>`` cannot break out of its label.
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.training.trainer import train
     >>> wikipedia = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
     >>> print(merge_tree_dot(wikipedia, 258))      # X = Z + Y = (a a) + (a b)
     digraph merges {
@@ -24,9 +24,9 @@ import html
 
 from collections.abc import Callable, Mapping
 
-from ..spelling import quote, spelled, visible_text
-from ..tokenizer import Tokenizer
-from ..trace import Trace
+from ..encoding.tokenizer import Tokenizer
+from ..notation.spelling import quote, spelled, visible_text
+from ..training.trace import Trace
 
 MAX_NODES = 127
 """A tree this big (64 leaves) is unreadable anyway; deeper nodes are cut with "…"."""
@@ -70,8 +70,8 @@ def tokenizer_merge_tree_dot(
 ) -> str:
     """The same tree for a tokenizer without a trace (e.g. GPT-4o): ``made_by`` is ``new id -> (rank, left, right)``.
 
-    >>> from bpe.tokenizer import Tokenizer
-    >>> from bpe.vocab import Token
+    >>> from bpe.encoding.tokenizer import Tokenizer
+    >>> from bpe.tokens.vocab import Token
     >>> tok = Tokenizer(unit="byte", pretokenizer="none", base={i: Token(bytes([i])) for i in range(256)},
     ...                 merges=[(97, 98, 256), (256, 99, 257)])
     >>> print(tokenizer_merge_tree_dot(tok, 257, {256: (0, 97, 98), 257: (1, 256, 99)}))  # abc = (a b) c

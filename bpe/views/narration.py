@@ -4,8 +4,8 @@ A narration is a list of sentences whose parts are plain strings or :class:`Toke
 show as a chip). :meth:`Narration.to_text` spells tokens in quotes, for tests and captions;
 :meth:`Narration.to_html` draws them as chips and escapes everything else.
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.training.trainer import train
     >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
     >>> print(narrate_step(trace, 1).to_text())
     Merge 1 of 3: 'a' + 'a' → 'aa'
@@ -20,11 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..pretokenize import PRETOKENIZERS
-from ..spelling import spelled
+from ..notation.spelling import spelled
 from ..teaching.pretokenization_lab import is_superword
-from ..tiebreak import TIE_BREAK_RULES
-from ..trace import MergeStep, Trace
+from ..text.pretokenize import PRETOKENIZERS
+from ..training.tiebreak import TIE_BREAK_RULES
+from ..training.trace import MergeStep, Trace
 from .stats import early_stop, per_token
 from .token_html import Piece, chips_html
 
@@ -287,9 +287,9 @@ SETTING_NAMES = MappingProxyType({
 def retrain_notice(old: Trace, new: Trace) -> str:
     """One line saying what changed in a retrained run and from which merge on its merges differ.
 
-    >>> from bpe.presets import PRESETS
+    >>> from bpe.training.presets import PRESETS
     >>> from dataclasses import replace
-    >>> from bpe.trainer import train
+    >>> from bpe.training.trainer import train
     >>> preset = PRESETS["sennrich"]
     >>> before = train(preset.corpus(), preset.settings)
     >>> after = train(preset.corpus(), replace(preset.settings, tie_break="first-seen"))

@@ -3,7 +3,7 @@
 A thin composition over the builders the app's pages draw with: token chips and the word table
 (``token_html``), headline numbers (``stats``), escaped tables (``plain_tables``) and the pair-count
 chart (``charts``). :mod:`bpe.notebook` registers them with IPython, so Jupyter draws every
-:class:`~bpe.trace.Trace` and :class:`~bpe.tokenizer.Tokenizer` with them.
+:class:`~bpe.training.trace.Trace` and :class:`~bpe.encoding.tokenizer.Tokenizer` with them.
 
 Each view is one HTML fragment with its CSS inline in a ``<style>`` block: no external CSS and no
 script, so it draws offline, in exported notebooks and in viewers that strip scripts. The palette
@@ -30,10 +30,10 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..spelling import visible_text
-from ..pretokenize import SpecialSet
-from ..tokenizer import Tokenizer
-from ..trace import Trace
+from ..encoding.tokenizer import Tokenizer
+from ..notation.spelling import visible_text
+from ..text.pretokenize import SpecialSet
+from ..training.trace import Trace
 from .plain_tables import MERGE_COLUMNS, TABLES_CSS, merge_rows, table_html, tokenizer_merge_rows
 from .stats import STATS_CSS, Stat, stats_html, step_stats
 from .token_html import TOKEN_CSS, chips_html, pieces_for, word_table_html

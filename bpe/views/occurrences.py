@@ -26,14 +26,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..corpus import Corpus
-from ..pretokenize import special_token_pattern, split_special
+from ..encoding.tokenizer import Tokenizer
 from ..reference import merge
 from ..teaching.counting import Symbol, tally
-from ..tokenizer import Tokenizer
-from ..trace import PairCount, Trace
-
-Pair = tuple[int, int]
+from ..text.corpus import Corpus
+from ..text.pretokenize import special_token_pattern, split_special
+from ..tokens.vocab import Pair
+from ..training.trace import PairCount, Trace
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +50,8 @@ def chunks_of(tokenizer: Tokenizer, text: str) -> list[Chunk]:
     The ids come from one ``encode`` call (its cached fast path); each chunk then takes tokens
     until their bytes cover its text, and a word also takes the end-of-word token that closes it.
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.training.trainer import train
     >>> tokenizer = Tokenizer.from_trace(train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings), step=0)
     >>> [len(chunk.ids) for chunk in chunks_of(tokenizer, " low lower")]
     [4, 6]
@@ -144,8 +143,8 @@ def pairs_after_training(trace: Trace, corpus: Corpus, *, top: int = 5) -> list[
 
     Ties are listed in the order the pairs first appear in the corpus.
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.training.trainer import train
     >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)   # aaabdaaabac -> XdXac
     >>> [(trace.token_text(p.left), trace.token_text(p.right), p.count) for p in pairs_after_training(trace, PRESETS["wikipedia"].corpus())]
     [('aaab', 'd', 1), ('d', 'aaab', 1), ('aaab', 'a', 1), ('a', 'c', 1)]

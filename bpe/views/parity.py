@@ -20,8 +20,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ..objectives import OBJECTIVES
 from ..teaching.parity_lab import ParityLab
+from ..training.objectives import OBJECTIVES
 from .charts import ACCENT
 
 BAND = 20

@@ -14,12 +14,12 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ..spelling import visible_text
-from ..trace import Trace
-from ..vocab import Token
+from ..notation.spelling import visible_text
+from ..tokens.vocab import Token
+from ..training.trace import Trace
 
 if TYPE_CHECKING:
-    from ..tokenizer import Tokenizer
+    from ..encoding.tokenizer import Tokenizer
 
 TABLES_CSS = """
 <style>

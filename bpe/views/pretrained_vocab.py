@@ -5,8 +5,8 @@ them in: merge 1 is the pair its training corpus repeated most. These builders r
 tokenizer. Built once per tokenizer and kept by the caller (a 200,000-row table takes about a
 second); a page then shows a slice, so each request's work stays small.
 
-    >>> from bpe.tokenizer import Tokenizer
-    >>> from bpe.vocab import Token
+    >>> from bpe.encoding.tokenizer import Tokenizer
+    >>> from bpe.tokens.vocab import Token
     >>> tok = Tokenizer(unit="byte", pretokenizer="none", base={i: Token(bytes([i])) for i in range(256)},
     ...                 merges=[(32, 116, 256), (104, 101, 257), (256, 257, 258)])
     >>> first_merges(tok, start=0, count=2).to_dict("records")[1]
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..spelling import visible_text
-from ..tokenizer import Tokenizer
+from ..encoding.tokenizer import Tokenizer
+from ..notation.spelling import visible_text
 
 MERGES_PAGE = 50
 """Merges shown per page of "how it began"."""

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..teaching.quiz import CORRECT, RIGHT_COUNT, Question
-from ..teaching.room_questions import Pair, guess_histogram
+from ..teaching.room_questions import guess_histogram
+from ..tokens.vocab import Pair
 from .charts import CHOSEN, OTHER, STATUS_COLORS, TIED
 
 _MARKS: Mapping[str, str] = MappingProxyType({CHOSEN: "◀ merged next", TIED: "tied", OTHER: ""})

@@ -2,13 +2,13 @@
 what left to right would make of a chunk, and ids decoded one at a time as a model streams them.
 
 Scope: pure builders (escaped HTML and DataFrames) from the engine's records:
-:func:`~bpe.segmentation.segment` (BPE's own, fewest tokens, longest match), ``decode_with_offsets``,
+:func:`~bpe.encoding.segmentation.segment` (BPE's own, fewest tokens, longest match), ``decode_with_offsets``,
 the left-to-right merge loop of :mod:`bpe.checking.encode_rules`, and
-:func:`~bpe.offsets.stream_steps`. Out of scope: computing them, and Streamlit (``ui.encode_lessons``
+:func:`~bpe.encoding.offsets.stream_steps`. Out of scope: computing them, and Streamlit (``ui.encode_lessons``
 and ``ui.decoding`` compose these).
 
-    >>> from bpe.pretrained import load_pretrained
-    >>> from bpe.segmentation import segment
+    >>> from bpe.pretrained.registry import load_pretrained
+    >>> from bpe.encoding.segmentation import segment
     >>> gpt2 = load_pretrained("gpt2")
     >>> page = segmentations_html(gpt2, segment(gpt2, " recursively"))
     >>> "3 tokens" in page, "2 tokens (1 fewer)" in page, page.count('class="bpe-differs"')   # ·recursive, ly twice
@@ -23,11 +23,11 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ..checking.encode_rules import merge_left_to_right
+from ..encoding.offsets import stream_steps
+from ..encoding.segmentation import SEGMENTATIONS, ChunkCut, TokenPieces, token_counts
+from ..encoding.tokenizer import ChunkWalk, Tokenizer
 from ..errors import BpeError
-from ..offsets import stream_steps
-from ..segmentation import SEGMENTATIONS, ChunkCut, TokenPieces, token_counts
-from ..spelling import visible_text
-from ..tokenizer import ChunkWalk, Tokenizer
+from ..notation.spelling import visible_text
 from .palette import assign_colors
 from .token_html import chip_html, chips_html, pieces_for
 

@@ -12,8 +12,8 @@ in the corpus is good, so "-4" there is green.
 
 :func:`step_stats` gives the Train page's four numbers for a step of a trace:
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.training.trainer import train
     >>> trace = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)
     >>> [(stat.label, stat.value, stat.change) for stat in step_stats(trace, 3)]  # doctest: +NORMALIZE_WHITESPACE
     [('Step', '3 of 10', None), ('Vocabulary', '259', '+1'), ('Tokens in corpus', '70', '-7'),
@@ -26,7 +26,7 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..trace import STOP_MERGES, STOP_VOCAB_SIZE, Trace
+from ..training.trace import STOP_MERGES, STOP_VOCAB_SIZE, Trace
 
 STATS_CSS = """
 <style>
@@ -73,8 +73,8 @@ def per_token(trace: Trace, step: int) -> tuple[str, float]:
     symbol per word, so it counts as one character (or byte): at step 0 the figure is then exactly
     1.00 rather than the 0.83 that bytes over tokens gave with ``</w>``, unexplained.
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.training.trainer import train
     >>> per_token(train(PRESETS["hf-course"].corpus(), PRESETS["hf-course"].settings), 0)
     ('characters per token', 1.0)
     """

@@ -4,8 +4,8 @@ Built once per trace for *all* steps; a page slices the first k rows, so steppin
 not a rebuild. :func:`latest_rows_html` draws the latest rows as a plain HTML table, for views
 redrawn on every step (an interactive data grid costs the browser several times more).
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.training.trainer import train
     >>> sennrich = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)
     >>> merges_frame(sennrich).iloc[2][["step", "left", "right", "token", "count"]].to_dict()
     {'step': 3, 'left': 'o', 'right': 'w', 'token': 'ow', 'count': 7}
@@ -19,9 +19,9 @@ import html
 
 import pandas as pd
 
-from ..ids import is_digits
-from ..spelling import spelled, visible_text
-from ..trace import Trace
+from ..notation.spelling import spelled, visible_text
+from ..tokens.ids import is_digits
+from ..training.trace import Trace
 from .plain_tables import MERGE_COLUMNS, TABLES_CSS, merge_rows, scroll_box, table_html  # TABLES_CSS: the pages' import
 
 

@@ -4,11 +4,11 @@ Every piece of text that reaches the HTML passes through :func:`html.escape` her
 a token spelled ``<script>`` is shown, never run. The CSS lives in :data:`TOKEN_CSS`, apart from
 the markup, as in Hugging Face's ``EncodingVisualizer``.
 
-A chip shows its token as :mod:`bpe.spelling` spells it (``·`` for a space, ``‹e2 82›`` for part of
+A chip shows its token as :mod:`bpe.notation.spelling` spells it (``·`` for a space, ``‹e2 82›`` for part of
 a character), the marks and the hex each in a span of their own so they can be dimmed, a newline
 followed by a real line break, and the end-of-word marker dimmed: ``est</w>``.
 
-    >>> from bpe.vocab import Token
+    >>> from bpe.tokens.vocab import Token
     >>> chips_html(pieces_for([0], {0: Token(b" <a\\xe2")}))  # doctest: +ELLIPSIS
     '<div class="bpe-tokens"><span ...><span class="bpe-ws">·</span>&lt;a<span class="bpe-hex">‹e2›</span></span></div>'
 """
@@ -18,8 +18,8 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..spelling import visible_parts, visible_text
-from ..vocab import Token
+from ..notation.spelling import visible_parts, visible_text
+from ..tokens.vocab import Token
 from .palette import SPECIAL_TINT, TINTS, assign_colors
 
 

@@ -8,8 +8,8 @@ tokenizer after k - 1 merges, each occurrence of merge k's pair numbered, the ch
 linked for hover) and *after* it (the new tokens outlined). At step 0 it holds only the first:
 the corpus before any merge, with merge 1's pair numbered.
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.training.trainer import train
     >>> trace = train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings)
     >>> block = corpus_block(trace, text=PRESETS["sennrich"].corpus_text, step=0)
     >>> block.count('bpe-join-replaced" title="occurrence'), "bpe-after" in block   # the 9 places of s + t, no "after" yet
@@ -21,9 +21,9 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
-from ..spelling import spelled
-from ..tokenizer import Tokenizer
-from ..trace import PairCount, Trace
+from ..encoding.tokenizer import Tokenizer
+from ..notation.spelling import spelled
+from ..training.trace import PairCount, Trace
 from .corpus_window import WINDOW_TOKENS, step_window
 from .merge_html import Layer, before_legend, merge_view_html
 from .occurrences import Chunk, chunks_of, mark_pairs, merged
@@ -128,9 +128,9 @@ def window_block(
     part it is, and whether it is a part (not the whole text). ``starts``:
     :func:`~bpe.views.corpus_window.chunk_starts` of ``text``.
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.pretokenize import Pretokenizer
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.text.pretokenize import Pretokenizer
+    >>> from bpe.training.trainer import train
     >>> from bpe.views.corpus_window import chunk_starts
     >>> from dataclasses import replace
     >>> preset = PRESETS["python-docs"]
@@ -160,8 +160,8 @@ def stop_html(trace: Trace, pairs: Sequence[PairCount], names: Mapping[int, str]
     """What stopped training, with the best pair counts after the last merge (the counts the stop
     rule saw), for the last step.
 
-    >>> from bpe.presets import PRESETS
-    >>> from bpe.trainer import train
+    >>> from bpe.training.presets import PRESETS
+    >>> from bpe.training.trainer import train
     >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
     >>> print(stop_html(trace, [PairCount(258, 100, 1)]))
     <p class="bpe-stop"><b>After the last merge</b> the best pair is aaab + d (once). Training stopped: ...

@@ -4,7 +4,7 @@ Pure DataFrames, every token spelled in the app's notation (``·`` a space, ``�
 character), so they read the same in the table and the tests.
 
     >>> from bpe import PRESETS, Tokenizer, train
-    >>> from bpe.vocab_health import vocabulary_health
+    >>> from bpe.encoding.vocab_health import vocabulary_health
     >>> tok = Tokenizer.from_trace(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings))
     >>> health = vocabulary_health(tok, text="aaabdaaabac")
     >>> groups(health)
@@ -20,10 +20,10 @@ from types import MappingProxyType
 
 import pandas as pd
 
-from ..spelling import visible_text
+from ..encoding.tokenizer import Tokenizer
+from ..encoding.vocab_health import Reach, VocabularyHealth
+from ..notation.spelling import visible_text
 from ..teaching.health import GROUPS
-from ..tokenizer import Tokenizer
-from ..vocab_health import Reach, VocabularyHealth
 
 SHOWN_USERS = 3
 """Merges listed per never-emitted token (GPT-2's ``Ġt`` is a part of hundreds)."""

@@ -2,8 +2,8 @@
 vocabulary also has, and which it lacks.
 
     >>> from bpe import PRESETS, Tokenizer, train
-    >>> from bpe.pretrained import load_pretrained
-    >>> from bpe.vocab_compare import compare_vocabularies
+    >>> from bpe.pretrained.registry import load_pretrained
+    >>> from bpe.encoding.vocab_compare import compare_vocabularies
     >>> ours = Tokenizer.from_trace(train(PRESETS["sennrich"].corpus(), PRESETS["sennrich"].settings))
     >>> shared = compare_vocabularies(ours, load_pretrained("cl100k_base"))
     >>> overlap_sentence(shared, theirs="GPT-4")
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..spelling import visible_text
-from ..tokenizer import Tokenizer
-from ..vocab_compare import VocabularyComparison
+from ..encoding.tokenizer import Tokenizer
+from ..encoding.vocab_compare import VocabularyComparison
+from ..notation.spelling import visible_text
 
 
 def overlap_sentence(comparison: VocabularyComparison, *, theirs: str) -> str:

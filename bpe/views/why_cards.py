@@ -5,7 +5,7 @@ Pure builders over :mod:`bpe.teaching.why_tokenization`'s records, tested withou
 text (a token, a tokenizer's name, a note, an error) is escaped here.
 
     >>> from bpe.teaching.why_tokenization import Tokenized
-    >>> from bpe.vocab import Token
+    >>> from bpe.tokens.vocab import Token
     >>> row = Tokenized("<b>ours</b>", (104, 105), (Token(b"h"), Token(b"i")), frozenset(), "2 tokens")
     >>> html_out = split_rows_html([row])
     >>> "&lt;b&gt;ours&lt;/b&gt;" in html_out, html_out.count('class="bpe-id"')
@@ -22,9 +22,9 @@ import altair as alt
 import pandas as pd
 
 from ..teaching.why_tokenization import LanguageRow, Tokenized
+from ..tokens.vocab import Token
 from .linked_tokens import linked_html
 from .plain_tables import scroll_box
-from ..vocab import Token
 from .token_html import pieces_for
 
 WHY_CSS = """

@@ -1,0 +1,139 @@
+"""``python -m bpe check-encode`` (``bpe-lab check-encode``): where your encoder's ids part from the
+tokenizer's, and which classic mistake makes them.
+
+Scope: the subcommand's arguments, help and output; ``bpe/cli/commands.py`` only registers it. The
+tokenizer is a pretrained one, a BPE Lab JSON file, any one-file format the registry reads, or a
+merges file your own trainer wrote (numbered as minbpe numbers them). The ids come from a file
+(``--ids``: JSON or JSON Lines of texts with their ids) or from running your encoder
+(``--command``: it reads a text on standard input and prints its ids), on the probe texts or your
+own (``--texts``, one a line).
+
+    python -m bpe check-encode --pretrained gpt2 --ids my_ids.json
+    python -m bpe check-encode --merges merges.txt --command "python my_bpe.py encode" --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+
+from ..checking.encode_cases import EXAMPLE, EncodeCase, checked_cases, probe_texts, read_cases, tokenizer_from_file
+from ..checking.encode_check import EncodeCheckResult, check_encoder, encode_report
+from ..checking.encode_rules import MODES
+from ..encoding.tokenizer import Tokenizer
+from ..errors import BpeError
+from ..pretrained.registry import PRETRAINED_NAMES, load_pretrained
+from ..text.local_files import read_file
+from ..text.pretokenize import NAMED_PATTERNS
+from ..tokens.ids import parse_ids
+from .arguments import UsageError
+
+COMMAND_SECONDS = 10.0
+"""How long your encoder may take on one text."""
+PURPOSE = ("Compare the ids your own BPE encoder gives with the tokenizer's: how many texts match, the first "
+           "difference token by token, and the likeliest cause (a classic mistake: merging left to right instead of "
+           "by rank, longest match, no pre-tokenization split, special tokens, characters for bytes, ids off by one...) "
+           "with its fix.")
+EPILOG = f"""--ids reads a JSON list of texts with their ids, e.g. {EXAMPLE}
+(or [text, ids] pairs, a {{text: ids}} object, or JSON Lines of either).
+--command runs your encoder once per text: the text on its standard input, its ids on standard output
+(a JSON list, or numbers separated by spaces or commas), within {COMMAND_SECONDS:g} s a text.
+
+worked example (an encoder that merges the first pair it meets that has a merge):
+  python -m bpe check-encode --pretrained gpt2 --command "python my_bpe.py"
+  6 of 10 texts encode as the tokenizer does (GPT-2; special-token text read as special tokens)
+  first difference: text 3 ('·lowest·newest·widest'), token 0, at character 0
+    yours:     ·l ow es t ·ne ...
+    reference: ·lo w e st ·ne ...
+  [left-to-right] ... Fix: merge the pair with the lowest rank first ..."""
+
+
+def _tokenizer(args: argparse.Namespace) -> Tokenizer:
+    if args.pretrained is not None:
+        return load_pretrained(args.pretrained)
+    path = args.tokenizer or args.merges_file
+    return tokenizer_from_file(read_file(path), name=path, pretokenizer=args.pretokenizer,
+                               special_tokens=tuple(args.special or ()))
+
+
+def run_encoder(command: str, text: str, *, timeout_s: float = COMMAND_SECONDS) -> tuple[int, ...]:
+    """Your encoder's ids for ``text``: ``command`` run with ``text`` on its standard input."""
+    try:
+        done = subprocess.run(shlex.split(command), input=text.encode("utf-8"), capture_output=True, timeout=timeout_s,
+                              check=False)
+    except (OSError, ValueError) as error:
+        raise BpeError(f"cannot run {command!r}: {error}") from None
+    except subprocess.TimeoutExpired:
+        raise BpeError(f"{command!r} took over {timeout_s:g} s on {text[:40]!r}: does it read the text from standard "
+                       "input and exit?") from None
+    if done.returncode != 0:
+        tail = done.stderr.decode("utf-8", errors="replace").strip().splitlines()[-1:] or [""]
+        raise BpeError(f"{command!r} exited with code {done.returncode} on {text[:40]!r}: {tail[0][:200]}")
+    try:
+        return tuple(parse_ids(done.stdout.decode("utf-8", errors="replace")))
+    except BpeError as error:
+        raise BpeError(f"{command!r} printed something that is not ids for {text[:40]!r}: {error}") from None
+
+
+def _cases(args: argparse.Namespace, tokenizer: Tokenizer) -> list[EncodeCase]:
+    if args.ids_file:
+        return read_cases(read_file(args.ids_file), name=args.ids_file)
+    if args.texts_file:
+        texts = read_file(args.texts_file).decode("utf-8", errors="replace").splitlines()
+    else:
+        texts = probe_texts(tokenizer)
+    return checked_cases([EncodeCase(text, run_encoder(args.command, text)) for text in texts], "the texts")
+
+
+def text_lines(result: EncodeCheckResult, title: str) -> list[str]:
+    """What ``check-encode`` prints without ``--json``: every token in the app's notation."""
+    reading = "special tokens" if result.mode == "allowed" else "plain text"
+    lines = [f"{result.matching} of {result.total} texts encode as the tokenizer does ({title}; special-token text "
+             f"read as {reading})"]
+    d = result.difference
+    if d is not None:
+        more = " ..." if len(d.yours) > 8 or len(d.reference) > 8 else ""
+        lines += [f"first difference: text {d.case + 1} ({d.text[:60]!r}), token {d.token}, at character {d.where}",
+                  f"  yours:     {' '.join(d.yours_shown[:8])}{more}", f"  reference: {' '.join(d.reference_shown[:8])}{more}"]
+    return lines + [f"[{cause.code}] {cause.message}" for cause in result.diagnosis]
+
+
+def _check_encode(args: argparse.Namespace) -> None:
+    if (args.ids_file is None) == (args.command is None):
+        raise UsageError("give exactly one of --ids or --command")
+    if args.texts_file and not args.command:
+        raise UsageError("--texts goes with --command (with --ids, the file holds the texts)")
+    tokenizer = _tokenizer(args)
+    result = check_encoder(tokenizer, _cases(args, tokenizer), mode=args.special_tokens)
+    if args.json:
+        print(json.dumps(encode_report(result), ensure_ascii=False))
+        return
+    for line in text_lines(result, tokenizer.name or "your tokenizer"):
+        print(line)
+
+
+def add_check_encode_command(commands) -> None:
+    """Register ``check-encode`` on the CLI's subcommands."""
+    command = commands.add_parser(
+        "check-encode", help="compare your encoder's ids with the tokenizer's and diagnose the difference",
+        description=PURPOSE, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    choice = command.add_mutually_exclusive_group(required=True)
+    choice.add_argument("--pretrained", choices=PRETRAINED_NAMES, help="a tokenizer shipped with an installed package")
+    choice.add_argument("--tokenizer", metavar="PATH", help="a tokenizer file: BPE Lab JSON or another library's one-file format")
+    choice.add_argument("--merges", dest="merges_file", metavar="PATH",
+                        help="the merges your own trainer wrote (any shape `check` reads), numbered as minbpe does")
+    command.add_argument("--pretokenizer", default="gpt2", choices=[*NAMED_PATTERNS], metavar="NAME",
+                         help="the split of a merges file or a format that does not store one (default gpt2)")
+    command.add_argument("--special", action="append", metavar="TOKEN",
+                         help="a special token after a merges file's tokens (repeatable)")
+    command.add_argument("--ids", dest="ids_file", metavar="PATH", help="your encoder's ids: JSON or JSON Lines, see below")
+    command.add_argument("--command", metavar="CMD", help="run your encoder: the text on standard input, ids on standard output")
+    command.add_argument("--texts", dest="texts_file", metavar="PATH",
+                         help="with --command: your texts, one a line (default: probe texts that show each mistake)")
+    command.add_argument("--special-tokens", choices=list(MODES), default="allowed",
+                         help="read special-token text as special tokens (default) or as plain text")
+    command.add_argument("--json", action="store_true")
+    command.set_defaults(run=_check_encode)
