@@ -2,9 +2,10 @@
 
 Why: the collector runs every 700 new container objects (tuples, lists, dicts), and its full
 passes walk every object alive. Building a 200,000-token table makes a million of them, so the
-collector kept walking the half-built table: half of GPT-4o's load time, measured with
-``benchmarks/pretrained_load.py``. Training makes some 200,000 short-lived tuples and lists: the
-young collections were 5% of training python-docs at best, 15% typically on a loaded machine.
+collector kept walking the half-built table, again and again. Training makes hundreds of
+thousands of short-lived tuples and lists, and the young collections they set off find nothing to
+free. (``benchmarks/pretrained_load.py`` and ``benchmarks/train_benchmark.py`` measure both;
+the figures are in docs/measurements.md.)
 Neither makes a reference cycle (everything is freed by reference counting), so pausing the
 collector meanwhile leaves nothing uncollected, as the standard ``timeit`` does while timing.
 

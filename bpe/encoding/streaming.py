@@ -90,7 +90,7 @@ def encode_iterable(
     """
     allowed_special, disallowed_special = tokenizer.special_defaults(allowed_special, disallowed_special)
     tokenizer.encode("", allowed_special=allowed_special, disallowed_special=disallowed_special)  # checks the sets
-    # chain from C: a Python frame per id would cost a third of the time of encoding itself
+    # chain from C: a Python frame per id would cost a large share of the encoding itself
     return chain.from_iterable(_encoded_stretches(tokenizer, texts, allowed_special, disallowed_special))
 
 

@@ -1,9 +1,9 @@
 """A per-user disk cache of pretrained tokenizers' tables, checked against their source files.
 
-Why: a tiktoken rank file stores ranks, not merges. Recovering GPT-4o's 199,742 merges from its
-ranks replays tiktoken's merge loop for every token: seconds of pure Python. And even with the
-merges known, checking them and spelling every merged token one at a time (``build_table``) took
-most of a second. Both follow from the files alone, so the first load saves the checked table
+Why: a tiktoken rank file stores ranks, not merges. Recovering GPT-4o's merges from its ranks
+replays tiktoken's merge loop for every token, in pure Python. And even with the merges known,
+checking them and spelling every merged token one at a time (``build_table``) is a Python step
+per token. Both follow from the files alone, so the first load saves the checked table
 here (every token's bytes as well as the merges) and later loads rebuild it in bulk
 (:func:`~bpe.pretrained.spelled_table.spelled_table`), in about the time tiktoken takes to read its rank file.
 

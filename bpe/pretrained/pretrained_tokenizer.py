@@ -1,9 +1,9 @@
 """A pretrained tokenizer, which looks a whole chunk up before merging it, as tiktoken does.
 
 Why: tiktoken's encoder first asks whether a chunk *is* a token (``encoder.get(piece)`` in its
-``CoreBPE``) and only runs the merge loop when it is not. In python-docs about three chunks in four
-are whole tokens of GPT-4 or GPT-4o, so the lookup saves most of a cold encode's merging (the
-benchmark, ``benchmarks/encode_benchmark.py``, measures it).
+``CoreBPE``) and only runs the merge loop when it is not. In English text most chunks are whole
+tokens of GPT-4 or GPT-4o, so the lookup saves most of a cold encode's merging (the benchmark,
+``benchmarks/encode_benchmark.py``, measures it).
 
 Why it is safe here: every token of these tokenizers encodes to itself, so the lookup changes no
 result. For a rank file that holds by construction: each merge is recovered by running tiktoken's

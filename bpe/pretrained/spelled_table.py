@@ -2,7 +2,7 @@
 has already checked once (the pretrained merge cache holds them).
 
 Why: ``build_table`` checks each merge and spells each merged token from its two parts, one
-Python step per token: most of a second for GPT-4o's 200,000 tokens. A table that passed those
+Python step per token, the bulk of a large vocabulary's load. A table that passed those
 checks once can be saved with every token's bytes and rebuilt from them in bulk (C-level ``map``,
 ``zip`` and ``dict`` over whole lists), which is what lets a pretrained tokenizer load in about
 the time tiktoken takes (``benchmarks/pretrained_load.py`` measures both).
@@ -94,7 +94,7 @@ def tokens_of(datas: Iterable[bytes]) -> list[Token]:
 
     Why: a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, a Python
     call per field per token; filling the slots of bare instances from C (``map`` over the slots'
-    own setters) takes half the time, a tenth of GPT-4o's load.
+    own setters) is faster (``benchmarks/pretrained_load.py``).
 
     >>> tokens_of([b"ab", b"c"]) == [Token(b"ab"), Token(b"c")]
     True

@@ -7,14 +7,14 @@ deciding where chunks end (``pretokenize`` does that; this module only gets the 
 
 Why: the ``regex`` module's ``findall`` is most of the time of encoding a long text with a warm
 cache. On ASCII text the patterns only need ASCII classes (``\\p{L}`` is ``[A-Za-z]``), which the
-standard ``re`` module runs about twice as fast. So ASCII stretches go to ``re`` and each
+standard ``re`` module runs faster (``benchmarks/encode_benchmark.py``). So ASCII stretches go to ``re`` and each
 stretch around a non-ASCII letter, number, mark or space goes to ``regex``.
 
 Any other character (curly quotes, dashes, ``…``, ``°``, most emoji) stays with ``re``: it is in
 none of the letter, number, mark or space classes and in every "anything else" class
 (``[^\\s\\p{L}\\p{N}]`` in ``regex``, ``[^\\s0-9A-Za-z]`` in ASCII), so both give it the same pieces:
-``“Don’t”`` -> ``“Don``, ``’t``, ``”`` under either. Python's documentation holds 573 such characters
-and 2 letters (``ß``); each of the 575 used to send a stretch of its own to ``regex``.
+``“Don’t”`` -> ``“Don``, ``’t``, ``”`` under either. Python's documentation holds hundreds of such
+characters, and each used to send a stretch of its own to ``regex``.
 
 Cutting the text is safe at a space that has a non-space on both sides (``"a b"`` -> ``"a"``,
 ``" b"``): no piece of either pattern can cross it (a space only starts a piece), the piece
@@ -45,7 +45,7 @@ ASCII_PATTERNS: Mapping[str, re.Pattern] = MappingProxyType({
         rf"""|[{_WS}]++$|[{_WS}]*[\r\n]|[{_WS}]+(?![^{_WS}])|[{_WS}]"""
     ),
     # ASCII has no titlecase, modifier or other letters and no marks: \p{Lu} is [A-Z], \p{Ll} [a-z].
-    # Possessive where giving back cannot help (the classes on either side are disjoint): 15 % faster.
+    # Possessive where giving back cannot help (the classes on either side are disjoint): nothing to backtrack.
     "gpt4o": re.compile(
         rf"""[^\r\nA-Za-z0-9]?+[A-Z]*+[a-z]++(?i:'s|'t|'re|'ve|'m|'ll|'d)?"""
         rf"""|[^\r\nA-Za-z0-9]?+[A-Z]++[a-z]*+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"""

@@ -4,13 +4,15 @@ Why it exists: a split pattern comes from anyone with a link, and three kinds of
 server's memory while every other session waits:
 
 * **counted repeats**: ``regex.compile`` unrolls them into its program, holding the GIL.
-  ``(?:a{65535}){65535}`` asks for about 4.3 billion copies of ``a``: compiling it allocated 2 GB
-  in 22 s before failing under a 2 GB address-space cap.
+  ``(?:a{65535}){65535}`` asks for about 4.3 billion copies of ``a``: compiling it ran out of
+  memory, for seconds, before failing.
 * **recursion and group calls** (``(?R)``, ``(?1)``, ``(?&name)``): ``(?R)`` alone made the probe
-  ``fullmatch("")`` allocate 0.5-0.95 GB in a second; the time limit on a split bounds time, not memory.
-* **fuzzy matching** (``{e<=1}``): ``x((?:\\w+\\s?)+(?1)?){e<=2}!|\\S`` took 864 MB splitting a page of text.
+  ``fullmatch("")`` allocate most of a gigabyte at once; the time limit on a split bounds time, not memory.
+* **fuzzy matching** (``{e<=1}``): ``x((?:\\w+\\s?)+(?1)?){e<=2}!|\\S`` took hundreds of megabytes
+  splitting a page of text.
 
-A split pattern needs none of the last two, so they are refused; counted repeats are sized.
+A split pattern needs none of the last two, so they are refused; counted repeats are sized. (The
+measured figures: docs/measurements.md, under issue 41.)
 
 How: the pattern is parsed here, by ``regex``'s own grammar (its reader is mirrored: in verbose mode
 whitespace and ``#`` comments are skipped before every character, even inside ``{1, 3}``; a set

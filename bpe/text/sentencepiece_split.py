@@ -103,7 +103,8 @@ def _script(char: str) -> str:
 
 
 _ASCII_PIECES = regex.compile("\u2581?(?:[A-Za-z]+|[^A-Za-z\x1f\x00 \u2581\x80-\U0010ffff]+)|\u2581|[\x1f\x00 ]")
-"""The same cuts on ASCII text, where letters are Latin and everything else Common (4x faster)."""
+"""The same cuts on ASCII text, where letters are Latin and everything else Common: one pattern, no
+script looked up per character."""
 
 
 def split_sentence(normalized: str) -> list[tuple[str, bool]]:

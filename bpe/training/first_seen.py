@@ -51,7 +51,7 @@ class FirstSeenIndex:
         keeps each word's first offsets for the rest of one merge's rekeying.
 
         subtle: without it a merge that creates many pairs in one long word (the ``none`` split of
-        a whole text) rescans that word once per created pair: 16 merges of python-docs took minutes.
+        a whole text) rescans that word once per created pair: quadratic in the word's length.
         """
         holders = self._pair_words[pair]
         scanned = {} if scanned is None else scanned

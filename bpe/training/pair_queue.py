@@ -8,12 +8,12 @@ Why buckets rather than a heap: a merge changes the counts of a handful of pairs
 delta, so moving a pair between two buckets is exact, with no stale heap entries to skip; and a
 merge never makes a pair more frequent than itself, so the best count only goes down.
 
-What a step records decides which buckets are kept in order (python-docs, 5,000 merges: 4,577 of
-them ties, 150 pairs tied on average). The best bucket is read at every step. The one below it is
-read whenever fewer than ``top_k`` pairs tie, and late in a run it holds a thousand pairs, so
-picking its first few afresh each time was most of the cost of recording the top pairs. Both are
-sorted once and then kept sorted; lower buckets are read rarely and picked from when asked
-(keeping every bucket sorted through every change of count cost a quarter of the training time).
+What a step records decides which buckets are kept in order (on real text most merges are ties,
+among many pairs). The best bucket is read at every step. The one below it is read whenever fewer
+than ``top_k`` pairs tie, and late in a run it holds many pairs, so picking its first few afresh
+each time was most of the cost of recording the top pairs. Both are sorted once and then kept
+sorted; lower buckets are read rarely and picked from when asked (keeping every bucket sorted
+through every change of count cost more than it saved).
 
     >>> counts = PairCounts({(1, 2): 2, (2, 3): 1, (3, 1): 1}, keys={(1, 2): 0, (2, 3): 2, (3, 1): 1})
     >>> counts.best_count(), counts.ranked(1, 2)

@@ -90,8 +90,8 @@ class MergeStep(NamedTuple):
     def top_pairs(self) -> tuple[PairCount, ...]:
         """``top`` with its counts, as named records.
 
-        Made when a view asks rather than stored: a full trace has ``top_k`` of them per step
-        (50,000 for 5,000 merges), and making them while training was a fifth of its time, while
+        Made when a view asks rather than stored: a full trace has ``top_k`` of them per step, and
+        making them while training was a large share of its time, while
         ``top`` is mostly a slice of the tied pairs the step ranks anyway.
         """
         return tuple(PairCount(a, b, count) for (a, b), count in zip(self.top, self.top_counts))

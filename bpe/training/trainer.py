@@ -234,7 +234,7 @@ def _ranking(counts: PairCounts, settings: TrainSettings):
 
     The tied pairs come in the rule's order, winner first, as many as the trace keeps (at least
     one: the winner); the top pairs are the ``top_k`` best, reaching below the ties if needed.
-    Mostly (4,577 of python-docs' first 5,000 merges are ties) they are a slice of the tied pairs
+    Mostly (on real text most merges are ties) they are a slice of the tied pairs
     and one repeated count, so recording them allocates nearly nothing.
     """
     best = counts.best_count()
@@ -263,8 +263,8 @@ class _KeysOnDemand(dict):
     """``pair -> tie-break key`` for a rule whose key depends only on the pair's two tokens: each
     key is computed the first time the pair is ranked, and then looked up from C.
 
-    Half the pairs are never ranked (python-docs, 5,000 merges: 6,900 keys asked for, of 14,600
-    pairs counted), so computing every key up front was wasted work. Computing a key late is
+    Many pairs are counted but never ranked (only pairs tied at the top, or near it, are), so
+    computing every key up front was wasted work. Computing a key late is
     safe because it never changes during a run: only a rule with ``tracks_first_occurrence``
     reads state that does, and those rules keep their keys in ``FirstSeenIndex`` instead.
 

@@ -1,8 +1,8 @@
 """Which part of a long corpus a Train step draws: whole chunks around where the merge happened.
 
 Why: the browser redraws the corpus at every step, so drawing a fixed excerpt made a step of a real
-corpus cost what the excerpt cost (python-docs: about 5,600 elements against Sennrich's 660, most
-of the click's time), and the excerpt was the corpus's first page whether or not merge k happened
+corpus cost what the excerpt cost (a real corpus's excerpt drew several times the toy's elements,
+and drawing them was most of the click's time), and the excerpt was the corpus's first page whether or not merge k happened
 there. A window of about :data:`WINDOW_CHARS` characters around the merge's first place costs the
 same at every step of every corpus, and always shows the merge at work. The rest of the corpus is
 a "show more" away (a wider window) on the page.
@@ -37,8 +37,8 @@ WINDOW_TOKENS = 200
 """Tokens a step draws by default, per moment (before and after the merge): more than the corpus
 panel shows at once on a laptop or a projector, so it is full and scrolls. Every drawn token costs
 elements (its chip, a word box, a whitespace mark), each sanitised, laid out and painted at every
-step: the window is what keeps a real corpus's step near the toy's cost (the figures are in the
-README, from benchmarks/browser_step_latency.py)."""
+step: the window is what keeps a real corpus's step near the toy's cost
+(``benchmarks/browser_step_latency.py`` measures both)."""
 MAX_WINDOW_TOKENS = 6_400
 """The widest window "show more" offers (four times wider at each press): a few pages of text."""
 WINDOW_CHARS = 1_000
