@@ -1,10 +1,10 @@
 """Draw the engine's import graph into docs/import_graph.md: the stages, which stage imports which,
 and every module with the project modules it imports.
 
-Usage: ``python scripts/draw_import_graph.py`` (rewrites the file) or ``--check`` (exits 1 if the
-committed drawing is stale). The graph is read by tests/test_layers.py, from the ``ast`` of every
-file, the same reading its checks use, so the drawing and the checks never disagree;
-``test_the_drawn_import_graph_is_current`` fails when a change to the imports is not redrawn.
+Usage: ``python scripts/draw_import_graph.py`` (rewrites the file). The graph is read by
+tests/test_layers.py, from the ``ast`` of every file, the same reading its checks use, so the drawing
+and the checks never disagree; ``test_the_drawn_import_graph_is_current`` there fails when a change
+to the imports is not redrawn.
 """
 
 from __future__ import annotations
@@ -73,17 +73,11 @@ def draw() -> str:
     return "\n".join(out) + "\n"
 
 
-def main(argv: list[str]) -> int:
-    drawing = draw()
-    if "--check" in argv:
-        if DRAWING.read_text(encoding="utf-8") != drawing:
-            print(f"{DRAWING.relative_to(ROOT)} is stale: run python {Path(__file__).relative_to(ROOT)}", file=sys.stderr)
-            return 1
-        return 0
-    DRAWING.write_text(drawing, encoding="utf-8")
+def main() -> int:
+    DRAWING.write_text(draw(), encoding="utf-8")
     print(f"wrote {DRAWING.relative_to(ROOT)}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
