@@ -39,7 +39,7 @@ name, who = sys.argv[1], sys.argv[2]
 from bpe.pretrained.registry import PRETRAINED, load_pretrained
 if who == "owner":
     from tests.owners import OWNERS
-    build = lambda: OWNERS[PRETRAINED[name].package](PRETRAINED[name])
+    build = lambda: OWNERS[PRETRAINED[name].format](PRETRAINED[name])
 else:
     build = lambda: load_pretrained(name)
 memory, wall, cpu = rss_mib(), time.perf_counter(), time.process_time()

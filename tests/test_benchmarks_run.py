@@ -25,3 +25,14 @@ def test_the_server_load_test_runs_a_small_class_with_no_error_and_no_cross_talk
     steps = re.search(r"^steps measured: (\d+) \(per session: min (\d+)", report, re.MULTILINE)
     assert steps and int(steps[2]) >= 1, report  # every session trained its own text and stepped
     assert "\nerrors: 0\n" in report and "\ncross-talk: 0\n" in report, report
+
+
+def test_the_pretrained_load_benchmark_times_ours_beside_the_owners_library():
+    done = subprocess.run(
+        [sys.executable, "benchmarks/pretrained_load.py", "--runs", "1", "--tokenizers", "gpt2"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    report = done.stdout + done.stderr
+    assert done.returncode == 0, report
+    assert re.search(r"^gpt2 +[\d.]+s +[\d.]+s +[\d.]+s +[\d.]+s +[\d.]+x +[\d.]+x ", report, re.MULTILINE), report
+    assert re.search(r"^worst CPU ratio [\d.]+x", report, re.MULTILINE), report

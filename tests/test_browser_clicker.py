@@ -154,6 +154,9 @@ def clicker_lesson(page, picture) -> None:
     name = page.url.split("?")[0].rsplit("/", 1)[-1]
     page.evaluate(PROBE)
     expect(page.locator(MARKER)).to_have_count(1)
+    # In presenter mode, where a text box hands the keys to the lesson too (an earlier check on the same
+    # load that leaves presenter mode for a laptop's view must switch it on again).
+    expect(page.locator(MARKER)).to_have_attribute("data-present", "1")
     page.locator("h1").click()  # the focus in the page, on no control
     before = page.url
     step_on(page, f"{name}: the first PageDown", exactly=True)
