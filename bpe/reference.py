@@ -3,8 +3,8 @@
 This is the classic teaching code (minbpe's ``get_stats`` and ``merge``, the Sennrich paper's
 loop), kept plain on purpose: every step recounts every pair, merges rebuild every word, and each
 tie-break rule is one sort key in :data:`TIE_BREAKS`, under the names ``bpe.training.tiebreak`` registers.
-It imports nothing from the engine, so when the fast trainer and encoder agree with it, merge for
-merge and id for id (``tests/test_reference.py``), that is evidence, not a tautology. The app's
+It imports nothing from the engine but the name of a pair's type (``Pair``, from ``bpe.tokens``), so
+when the fast trainer and encoder agree with it, merge for merge and id for id (``tests/test_reference.py``), that is evidence, not a tautology. The app's
 Train and Encode pages show the lines below that a step runs, and the encode walkthrough replaces
 pairs with :func:`merge` itself (it shows what this code does; the fast loops have their own).
 

@@ -9,8 +9,10 @@ candidate pairs (the preferred pair sorts first, or last for ``greatest_wins``),
 labs use to explain a choice, and whether it needs first occurrences tracked. The trainer and the
 labs read only the rule object, never its name; the key reads the trainer's state through
 :class:`TieContext`, so the rules stay independent of how the trainer stores its words. Adding a
-rule is one more entry in ``TIE_BREAK_RULES`` (tests/test_teaching_tie_lab.py adds a toy rule); a
-name that is not registered is an error when it is looked up, never a silent default.
+rule is one more entry in ``TIE_BREAK_RULES`` (tests/test_teaching_tie_lab.py adds a toy rule), and
+its sort key in the readable code the trainer is checked against, :data:`bpe.reference.TIE_BREAKS`
+(``tests/test_reference.py`` names a rule that is missing there); a name that is not registered is
+an error when it is looked up, never a silent default.
 
 Worked example, the pairs tied at count 2 in Wikipedia's "ZabdZabac" after Z=aa:
 ``lexicographic-min`` picks (a, b) because b"a" < b"aa"; ``first-seen`` picks (Z, a) because it
