@@ -82,7 +82,11 @@ def import_section() -> None:
             )
             st.caption(PRETOKENIZER_HELP[st.session_state[SPLIT]])
         st.text_input("Name it", key=NAME, placeholder="e.g. my tokenizer", max_chars=60)
-        st.button("Import", key=widget_key("import"), type="primary", icon=":material/upload:", on_click=_import)
+        # Disabled until the files are uploaded: a click while a big file is still on its way came in a run
+        # without it, and the note that said so was gone with the upload's own run (nothing seemed to happen).
+        waiting = not st.session_state.get(FILES)
+        st.button("Import", key=widget_key("import"), type="primary", icon=":material/upload:", on_click=_import,
+                  disabled=waiting, help="Choose the file(s) first; the button waits for their upload." if waiting else None)
     note = tokenizers.IMPORT_NOTE.get()
     if note:
         (st.error if note[0] == "error" else st.success)(

@@ -62,7 +62,7 @@ def test_an_imported_tokenizer_file_whose_pattern_is_a_regex_bomb_is_refused_wit
     assert MILD_BOMB in document
     at = open_page("pages/10_Import_and_export.py", preset="sennrich")
     at.selectbox(key="w.import_format").set_value("hf").run()
-    at.file_uploader(key="w.import_files").set_value([("tokenizer.json", document.encode(), "application/json")])
+    at.file_uploader(key="w.import_files").set_value([("tokenizer.json", document.encode(), "application/json")]).run()
     at.button(key="w.import").click().run()
     assert not at.exception
     assert says(at.error, "Cannot import:") and says(at.error, BOMB_MESSAGE), shown(at.error)

@@ -32,7 +32,7 @@ def sennrich_at(step: int) -> Tokenizer:
 def upload(at: AppTest, format: str, files: dict[str, str], name: str = "") -> AppTest:
     """Choose ``format``, upload ``files`` and press Import, as a user would."""
     at.selectbox(key="w.import_format").set_value(format).run()
-    at.file_uploader(key="w.import_files").set_value([(file, text.encode("utf-8"), "text/plain") for file, text in files.items()])
+    at.file_uploader(key="w.import_files").set_value([(file, text.encode("utf-8"), "text/plain") for file, text in files.items()]).run()
     at.text_input(key="w.import_name").set_value(name)
     return at.button(key="w.import").click().run()
 
@@ -178,6 +178,15 @@ def test_gpt2_files_need_both_and_then_import_under_a_unique_name():
     assert [item.name for item in at.session_state["bpe.imported"]] == ["pair", "pair (2)"]
     at.button(key="w.remove.pair").click().run()
     assert [item.name for item in at.session_state["bpe.imported"]] == ["pair (2)"]
+
+
+def test_import_waits_for_the_files_upload():
+    """A click on Import while a big file is still uploading came in a run without the file, and the
+    note saying so was gone with the upload's own run: nothing seemed to happen. The button waits."""
+    at = open_page("pages/10_Import_and_export.py", preset="sennrich")
+    assert at.button(key="w.import").disabled
+    at.file_uploader(key="w.import_files").set_value([("vocab.json", b"{}", "text/plain")]).run()
+    assert not at.button(key="w.import").disabled
 
 
 def test_a_broken_file_is_an_error_message_and_a_hostile_name_stays_text():
