@@ -5,7 +5,8 @@ Scope: :class:`LanguageCounts`, which the trainer builds for a corpus of several
 (``Corpus.from_languages``). It merges a pair one language at a time (:func:`~bpe.training.pair_merge.merge_pair`
 on that language's words), so each language's changes of count are its own and their sum is the
 whole corpus's; it ranks the pairs of the language an objective asks (:mod:`bpe.training.objectives`);
-and :class:`LanguageChoice` is parity-aware training's chooser (:mod:`bpe.training.choice`). Out of scope: which language asks (``objectives``) and the whole corpus's counts (``trainer``).
+and :class:`LanguageChoice` is parity-aware training's chooser (:mod:`bpe.training.choice`).
+Out of scope: which language asks (``objectives``) and the whole corpus's counts (``trainer``).
 
 Why per-language counts are buckets without a sorted order (``PairCounts`` with no keys): the tie
 rule's keys are the whole corpus's (the first-seen rule's first occurrence moves when *any*

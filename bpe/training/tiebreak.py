@@ -6,7 +6,9 @@ after what it does and reproduces the trainers listed under it exactly.
 
 A rule is one :class:`TieBreakRule` in one registry: its name, who uses it, its sort key over
 candidate pairs (the preferred pair sorts first, or last for ``greatest_wins``), the sentence the
-labs use to explain a choice, and whether it needs first occurrences tracked. The trainer and the
+labs use to explain a choice, whether it needs first occurrences tracked, and, for a rule that
+chooses among candidates of its own (SentencePiece's), the chooser the trainer asks instead of
+the pair counts (:mod:`bpe.training.choice`). The trainer and the
 labs read only the rule object, never its name; the key reads the trainer's state through
 :class:`TieContext`, so the rules stay independent of how the trainer stores its words. Adding a
 rule is one more entry in ``TIE_BREAK_RULES`` (tests/test_teaching_tie_lab.py adds a toy rule), and

@@ -11,9 +11,11 @@ How it stays fast without ever recounting the corpus:
   the word's count (:func:`merge_pair`). Only words listed as containing (a, b) are visited.
 * Counts are also bucketed (``count -> pairs``, :mod:`~bpe.training.pair_queue`), so the best count, every
   pair tied at it, and the top-k pairs come without a scan.
-* The loop in :func:`train` reads like minbpe's (stop? pick the best pair, merge it everywhere,
-  record the step); the bookkeeping lives in :class:`_Run` and the helpers under it. What a step
-  records is read from the buckets, only as much as the trace keeps.
+* The loop in :func:`train` reads like :func:`bpe.reference.train`'s: ask which pair next, or why
+  stop; merge it everywhere; record the step. The question goes to one chooser that the run picks
+  once (:mod:`~bpe.training.choice`: the whole corpus's counts, a language's, or the tie rule's own
+  candidates, SentencePiece's); the bookkeeping lives in :class:`_Run` and the helpers under it.
+  What a step records is read from the buckets, only as much as the trace keeps.
 
 Counting is with overlap ("aaa" has (a, a) twice: that is what every trainer compares), while
 merging replaces left to right without overlap ("aaa" -> "aa a"). Worked example, merging
@@ -110,24 +112,24 @@ def train(
         if deadline is not None and time.perf_counter() > deadline:
             stop = Stop(STOP_TIME_LIMIT, f"stopped after the time limit of {time_limit_s:g} s")
             break
-        choice = run.chooser.choose()  # read before the merge
+        choice = run.chooser.choose()  # which pair next, or why stop: read before the merge
         if isinstance(choice, Stop):
             stop = choice
             break
+        count, tie_count, tied, top, top_counts, language = choice
         before = run.tokens_now
-        new_id, words_changed = run.merge(choice.tied[0])
+        new_id, words_changed = run.merge(tied[0])
         if verify_counts:
             run.verify(len(steps) + 1)
         steps.append(
             MergeStep(
-                step=len(steps) + 1, new_id=new_id, left=choice.tied[0][0], right=choice.tied[0][1],
-                count=choice.count, replacements=before - run.tokens_now, tie_count=choice.tie_count,
-                tied=choice.tied[: settings.max_ties], top=choice.top, top_counts=choice.top_counts,
-                tokens_after=run.tokens_now, words_changed=words_changed,
+                step=len(steps) + 1, new_id=new_id, left=tied[0][0], right=tied[0][1], count=count,
+                replacements=before - run.tokens_now, tie_count=tie_count, tied=tied[: settings.max_ties],
+                top=top, top_counts=top_counts, tokens_after=run.tokens_now, words_changed=words_changed,
             )
         )
-        if choice.language is not None:  # the step's counts are that language's: what chose
-            chosen_by.append((choice.language, choice.count))
+        if language is not None:  # the step's counts are that language's: what chose
+            chosen_by.append((language, count))
         if run.languages is not None:
             language_tokens.append(tuple(run.languages.tokens))
         if progress is not None and len(steps) % 100 == 0:
