@@ -36,7 +36,7 @@ from .shared_tokenizers import shared_pretrained
 from .strategies import TEXT, WORD_TABLE
 from .test_formats_gpt2 import SAMPLES
 
-CONTINUABLE_RULES = [name for name in TIE_BREAK_RULES if not tie_break_rule(name).sentencepiece_candidates]
+CONTINUABLE_RULES = [name for name in TIE_BREAK_RULES if tie_break_rule(name).candidates is None]
 HINDI = next(sentence.text for sentence in ARTICLE_1 if sentence.language == "Hindi")
 
 

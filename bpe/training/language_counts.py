@@ -4,7 +4,8 @@ training, each one's pair counts, kept up to date merge by merge.
 Scope: :class:`LanguageCounts`, which the trainer builds for a corpus of several languages
 (``Corpus.from_languages``). It merges a pair one language at a time (:func:`~bpe.training.pair_merge.merge_pair`
 on that language's words), so each language's changes of count are its own and their sum is the
-whole corpus's; and it ranks the pairs of the language an objective asks (:mod:`bpe.training.objectives`).
+whole corpus's; it ranks the pairs of the language an objective asks (:mod:`bpe.training.objectives`);
+and :class:`LanguageChoice` is parity-aware training's chooser (:mod:`bpe.training.choice`).
 Out of scope: which language asks (``objectives``) and the whole corpus's counts (``trainer``).
 
 Why per-language counts are buckets without a sorted order (``PairCounts`` with no keys): the tie
@@ -25,12 +26,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..tokens.vocab import Pair
+from .choice import STOP_MIN_FREQUENCY, Choice, CountsChoice, Stop
 from .pair_merge import PairMerge, merge_pair
 from .pair_queue import PairCounts
 
 if TYPE_CHECKING:
     from .objectives import Objective
-    from .settings import TrainSettings
 
 
 class LanguageCounts:
@@ -79,18 +80,6 @@ class LanguageCounts:
             replaced += done.replaced
         return PairMerge(dict(deltas), rewritten, replaced)
 
-    def choose(self, objective: "Objective", counts: PairCounts, settings: "TrainSettings"):
-        """``(language, ranking)`` for the next merge: the first language in ``objective``'s order with a
-        pair at the minimum frequency, and its pairs ranked by the whole corpus's ``counts``' keys
-        (:meth:`ranking`); ``None`` when every language is exhausted."""
-        language = self.choosing(objective.order(self.tokens), settings.min_frequency)
-        if language is None:
-            return None
-        return language, self.ranking(
-            language, key=counts.keys.__getitem__, greatest_wins=counts.greatest_wins,
-            top_k=settings.top_k, max_ties=settings.max_ties,
-        )
-
     def choosing(self, order: Sequence[int], min_frequency: int) -> int | None:
         """The first language of ``order`` with a pair at ``min_frequency`` or more (``None``: every
         language is exhausted)."""
@@ -101,21 +90,47 @@ class LanguageCounts:
             None,
         )
 
-    def ranking(self, language: int, *, key: Callable[[Pair], object], greatest_wins: bool, top_k: int, max_ties: int):
-        """What a step records about ``language``'s choice, as ``trainer._ranking`` gives it for the
-        whole corpus: ``(best count, tie count, tied pairs, top pairs, their counts)``, ranked by
-        ``key`` (the tie rule's key over the whole corpus)."""
+    def ranking(self, language: int, *, key: Callable[[Pair], object], greatest_wins: bool, top_k: int, max_ties: int) -> Choice:
+        """``language``'s :class:`~bpe.training.choice.Choice`, as :func:`~bpe.training.choice.ranking`
+        gives the whole corpus's, ranked by ``key`` (the tie rule's key over the whole corpus)."""
         counts = self.counts[language]
         pick = heapq.nlargest if greatest_wins else heapq.nsmallest
-        best = counts.best_count()
-        tied = tuple(pick(max(max_ties, top_k, 1), counts.pairs_with(best), key=key))
-        top, top_counts = list(tied[:top_k]), [best] * min(len(tied), top_k)
+        count = counts.best_count()
+        tied = tuple(pick(max(max_ties, top_k, 1), counts.pairs_with(count), key=key))
+        top, top_counts = list(tied[:top_k]), [count] * min(len(tied), top_k)
         for level in counts.levels_descending():
             if len(top) >= top_k:
                 break
-            if level == best:
+            if level == count:
                 continue
             more = pick(top_k - len(top), counts.pairs_with(level), key=key)
             top += more
             top_counts += [level] * len(more)
-        return best, len(counts.pairs_with(best)), tied, tuple(top), tuple(top_counts)
+        return Choice(count, len(counts.pairs_with(count)), tied, tuple(top), tuple(top_counts), language)
+
+
+class LanguageChoice(CountsChoice):
+    """Parity-aware BPE's chooser: when the whole corpus's counts allow a merge, the first language in
+    the objective's order with a pair at the minimum frequency chooses, its pairs ranked by the whole
+    corpus's keys; when every language is exhausted, training stops."""
+
+    def __init__(
+        self, counts: PairCounts, languages: LanguageCounts, objective: "Objective", *,
+        min_frequency: int, max_ties: int, top_k: int, has_words: bool,
+    ) -> None:
+        super().__init__(counts, min_frequency=min_frequency, max_ties=max_ties, top_k=top_k, has_words=has_words)
+        self.languages, self.objective = languages, objective
+
+    def choose(self) -> Choice | Stop:
+        stop = self.stop()
+        if stop:
+            return stop
+        language = self.languages.choosing(self.objective.order(self.languages.tokens), self.min_frequency)
+        if language is None:
+            return Stop(STOP_MIN_FREQUENCY, (
+                f"in every language the most frequent pair occurs fewer than {self.min_frequency} times"
+            ))
+        return self.languages.ranking(
+            language, key=self.counts.keys.__getitem__, greatest_wins=self.counts.greatest_wins,
+            top_k=self.top_k, max_ties=self.max_ties,
+        )

@@ -14,14 +14,20 @@ Releases up to 0.2.1 looked for the best pair among a refreshed "active" set onl
 takes the best of all, and so does this module (``tests/test_sentencepiece_parity.py`` trains a
 corpus where the two differ).
 
+It is the tie rule's chooser (:mod:`bpe.training.choice`): the ``sentencepiece`` entry of
+``TIE_BREAK_RULES`` names it, and the trainer asks it for every merge. SentencePiece's other rule,
+which merged pieces a pre-tokenizer allows (:class:`PieceRule`), is here too.
+
     >>> from bpe.training.pair_queue import PairCounts
     >>> counts = PairCounts({(0, 1): 5, (2, 3): 4}, keys={(0, 1): 0, (2, 3): 1})
-    >>> choice = SentencePieceChoice(counts, spelling=lambda pair: b"same", key=counts.keys.get)
-    >>> choice.choose(5)
+    >>> choice = SentencePieceChoice(
+    ...     counts, spelling=lambda pair: b"same", key=counts.keys.get, min_frequency=0, max_ties=5, top_k=0,
+    ... )
+    >>> choice.choose()[:3]
     (5, 1, ((0, 1),))
     >>> counts.apply({(0, 1): -5}, new_keys={}); choice.merged((0, 1), {(0, 1): -5})
-    >>> choice.choose(5) is None  # (2, 3) spells the piece (0, 1) made: dropped
-    True
+    >>> choice.choose().reason  # (2, 3) spells the piece (0, 1) made: dropped
+    'no_pairs'
 """
 
 from __future__ import annotations
@@ -30,14 +36,19 @@ from collections import deque
 from collections.abc import Callable
 
 from ..tokens.vocab import Pair
+from .choice import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, Choice, Stop, ranking
 from .pair_queue import PairCounts
 
 
 class SentencePieceChoice:
     """The dead and dropped pairs around a run's pair counts (``PairCounts`` holds the live ones)."""
 
-    def __init__(self, counts: PairCounts, *, spelling: Callable[[Pair], bytes], key: Callable[[Pair], object]) -> None:
+    def __init__(
+        self, counts: PairCounts, *, spelling: Callable[[Pair], bytes], key: Callable[[Pair], object],
+        min_frequency: int, max_ties: int, top_k: int,
+    ) -> None:
         self.counts, self.spelling, self.key = counts, spelling, key
+        self.min_frequency, self.max_ties, self.top_k = min_frequency, max_ties, top_k
         self.dead: set[Pair] = set()
         """Pairs that occurred and no longer do, never merged: candidates at frequency 0."""
         self.dropped: set[Pair] = set()
@@ -46,11 +57,30 @@ class SentencePieceChoice:
         self._dead_order: deque[Pair] | None = None
         """The dead pairs in the rule's order, kept while none joins (see :meth:`_first_dead`)."""
 
-    def choose(self, max_ties: int) -> tuple[int, int, tuple[Pair, ...]] | None:
+    def choose(self) -> Choice | Stop:
+        """The pair SentencePiece merges next, or why it stops; its top pairs are the live ones
+        (:func:`~bpe.training.choice.ranking`)."""
+        chosen = self._candidate()
+        if chosen is None:
+            return Stop(STOP_NO_PAIRS, "no pair is left to merge, not even one that no longer occurs")
+        count, tie_count, tied = chosen
+        if count < self.min_frequency:
+            if count == 0:
+                return Stop(STOP_NO_PAIRS, (
+                    "no pair occurs any more; SentencePiece would go on merging pairs that no longer occur "
+                    "(minimum frequency 0)"
+                ))
+            return Stop(STOP_MIN_FREQUENCY, (
+                f"the most frequent pair occurs {count} times, below the minimum frequency {self.min_frequency}"
+            ))
+        top, top_counts = ranking(self.counts, max_ties=self.max_ties, top_k=self.top_k)[3:5] if self.counts else ((), ())
+        return Choice(count, tie_count, tied, top, top_counts)
+
+    def _candidate(self) -> tuple[int, int, tuple[Pair, ...]] | None:
         """``(count, tie count, tied pairs, winner first)`` of the pair SentencePiece merges next;
         ``None`` if no pair is left. Respellings found on the way are dropped."""
         while True:
-            chosen = self._best(max_ties)
+            chosen = self._best(self.max_ties)
             if chosen is None:
                 return None
             winner = chosen[2][0]
@@ -102,3 +132,20 @@ class SentencePieceChoice:
                 if len(first) == n:
                     break
         return tuple(first)
+
+
+class PieceRule(dict):
+    """``pair -> may it be merged``, asked of a pre-tokenizer's piece rule (SentencePiece's) once per pair.
+
+    >>> allowed = PieceRule(str.isalpha, [b"a", b"b", b" "])
+    >>> allowed[(0, 1)], allowed[(1, 2)]
+    (True, False)
+    """
+
+    def __init__(self, rule: Callable[[str], bool], sort_bytes: list[bytes]) -> None:
+        super().__init__()
+        self._rule, self._bytes = rule, sort_bytes
+
+    def __missing__(self, pair: Pair) -> bool:
+        allowed = self[pair] = self._rule((self._bytes[pair[0]] + self._bytes[pair[1]]).decode("utf-8"))
+        return allowed

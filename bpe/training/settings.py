@@ -98,7 +98,7 @@ class TrainSettings:
         """The two-stage run and the objective: each combination that is not defined is refused, saying why."""
         chosen = objective(self.objective)  # an unknown objective is a SettingsError here
         rule = tie_break_rule(self.tie_break)
-        if rule.sentencepiece_candidates and (self.transition is not None or chosen.by_language):
+        if rule.candidates is not None and (self.transition is not None or chosen.by_language):
             raise SettingsError(
                 f"the {self.tie_break} rule chooses among SentencePiece's own candidates (a respelled piece dropped, "
                 "pairs that no longer occur kept), which SuperBPE and parity-aware training do not define: "

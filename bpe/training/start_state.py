@@ -146,7 +146,7 @@ class StartState:
                 "a run that continues a tokenizer keeps its special tokens and their ids, and adds none: "
                 "leave special tokens out"
             )
-        if tie_break_rule(settings.tie_break).sentencepiece_candidates:
+        if tie_break_rule(settings.tie_break).candidates is not None:
             raise SettingsError(
                 f"the tie rule {settings.tie_break!r} chooses among SentencePiece's candidates, which keep pairs that "
                 "no longer occur: books a list of merges does not keep, so it cannot continue one; choose another tie rule"

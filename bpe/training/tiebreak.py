@@ -6,7 +6,9 @@ after what it does and reproduces the trainers listed under it exactly.
 
 A rule is one :class:`TieBreakRule` in one registry: its name, who uses it, its sort key over
 candidate pairs (the preferred pair sorts first, or last for ``greatest_wins``), the sentence the
-labs use to explain a choice, and whether it needs first occurrences tracked. The trainer and the
+labs use to explain a choice, whether it needs first occurrences tracked, and, for a rule that
+chooses among candidates of its own (SentencePiece's), the chooser the trainer asks instead of
+the pair counts (:mod:`bpe.training.choice`). The trainer and the
 labs read only the rule object, never its name; the key reads the trainer's state through
 :class:`TieContext`, so the rules stay independent of how the trainer stores its words. Adding a
 rule is one more entry in ``TIE_BREAK_RULES`` (tests/test_teaching_tie_lab.py adds a toy rule), and
@@ -28,6 +30,8 @@ from types import MappingProxyType
 from ..errors import SettingsError
 from ..tokens.byte_level import BYTE_TO_UNICODE
 from ..tokens.vocab import Pair, Token
+from .choice import Chooser
+from .sentencepiece_choice import SentencePieceChoice
 
 SortKey = Callable[[Pair], object]
 
@@ -71,9 +75,11 @@ class TieBreakRule:
     contrast: str = "first-seen"
     """The rule a lesson sets beside this one (Compare's run diff opens on it): one that breaks
     ties differently on the classic examples, so the two runs visibly part."""
-    sentencepiece_candidates: bool = False
-    """Keep SentencePiece's candidates (:mod:`bpe.training.sentencepiece_choice`): a pair spelling a piece made
-    already is dropped, never merged, and pairs that no longer occur stay candidates at count 0."""
+    candidates: Callable[..., Chooser] | None = None
+    """A rule that chooses among candidates of its own, not the pair counts alone: its chooser
+    (:mod:`bpe.training.choice`), built as ``candidates(counts, spelling=, key=, min_frequency=,
+    max_ties=, top_k=)``. SentencePiece's (:mod:`bpe.training.sentencepiece_choice`): a pair spelling a
+    piece made already is dropped, never merged, and pairs that no longer occur stay candidates at count 0."""
     min_frequency: int | None = None
     """The minimum frequency the trainer it reproduces uses, when a run does not set one."""
 
@@ -215,7 +221,7 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
             "the shorter merged piece, then the first in code point order; a pair spelling a piece "
             "made already is never merged",
             "SentencePiece's BPE trainer (google/sentencepiece)",
-            key=_sentencepiece_key, why=_why_sentencepiece, sentencepiece_candidates=True,
+            key=_sentencepiece_key, why=_why_sentencepiece, candidates=SentencePieceChoice,
             min_frequency=0, contrast="lexicographic-max",
         ),
     )

@@ -29,6 +29,7 @@ from ..errors import FormatError
 from ..text.local_files import StrPath, read_text, write_text
 from ..tokens.ids import is_whole_number
 from ..tokens.vocab import Token, token_text
+from .choice import STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE  # noqa: F401  (a trace's stop_reason is one of them)
 from .settings import TrainSettings
 from .start_state import StartState
 
@@ -40,12 +41,6 @@ TRACE_VERSION = 1
 STARTED_TRACE_VERSION = 2
 """The version of a trace with a start state, two stages (SuperBPE) or a parallel corpus's languages:
 an older BPE Lab refuses it rather than misread it as a classic run; each part is read if present."""
-
-STOP_MERGES = "merges"
-STOP_VOCAB_SIZE = "vocab_size"
-STOP_MIN_FREQUENCY = "min_frequency"
-STOP_NO_PAIRS = "no_pairs"
-STOP_TIME_LIMIT = "time_limit"
 
 
 class PairCount(NamedTuple):

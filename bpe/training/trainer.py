@@ -11,9 +11,11 @@ How it stays fast without ever recounting the corpus:
   the word's count (:func:`merge_pair`). Only words listed as containing (a, b) are visited.
 * Counts are also bucketed (``count -> pairs``, :mod:`~bpe.training.pair_queue`), so the best count, every
   pair tied at it, and the top-k pairs come without a scan.
-* The loop in :func:`train` reads like minbpe's (stop? pick the best pair, merge it everywhere,
-  record the step); the bookkeeping lives in :class:`_Run` and the helpers under it. What a step
-  records is read from the buckets, only as much as the trace keeps.
+* The loop in :func:`train` reads like :func:`bpe.reference.train`'s: ask which pair next, or why
+  stop; merge it everywhere; record the step. The question goes to one chooser that the run picks
+  once (:mod:`~bpe.training.choice`: the whole corpus's counts, a language's, or the tie rule's own
+  candidates, SentencePiece's); the bookkeeping lives in :class:`_Run` and the helpers under it.
+  What a step records is read from the buckets, only as much as the trace keeps.
 
 Counting is with overlap ("aaa" has (a, a) twice: that is what every trainer compares), while
 merging replaces left to right without overlap ("aaa" -> "aa a"). Worked example, merging
@@ -34,18 +36,16 @@ from ..text.corpus import Corpus
 from ..tokens.end_of_word import mark_word, marker_ids
 from ..tokens.vocab import Pair, Token, base_tokens, token_sort_bytes
 from .first_seen import FirstSeenIndex
-from .language_counts import LanguageCounts
+from .choice import STOP_MERGES, STOP_TIME_LIMIT, STOP_VOCAB_SIZE, Chooser, CountsChoice, Stop
+from .language_counts import LanguageChoice, LanguageCounts
 from .objectives import objective
 from .pair_merge import count_pairs, index_pairs, merge_pair  # noqa: F401  (count_pairs, merge_pair: tests)
 from .pair_queue import PairCounts
-from .sentencepiece_choice import SentencePieceChoice
+from .sentencepiece_choice import PieceRule
 from .settings import TrainSettings
 from .start_state import StartState
 from .tiebreak import TieContext, hf_ranks, tie_break_rule
-from .trace import (
-    STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE,
-    MergeStep, StageChange, Trace,
-)
+from .trace import MergeStep, StageChange, Trace
 
 ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(merges_done, merges_wanted)`` every 100 merges."""
@@ -105,51 +105,39 @@ def train(
     chosen_by: list[tuple[int, int]] = []  # parity-aware: per merge, the language that chose it and its count there
     language_tokens = [] if run.languages is None else [tuple(run.languages.tokens)]
     stage_change = None
-    stop_reason, stop_detail = _reached(settings, wanted)
+    stop = _reached(settings, wanted)
     while len(steps) < wanted:
         if len(steps) == settings.transition:  # SuperBPE: the split is lifted and training goes on over the new chunks
             run, stage_change = _second_stage(run, corpus.later, settings, steps, initial_ids)
-        stop = _stop_early(run, settings.min_frequency, deadline, time_limit_s)
-        if stop:
-            stop_reason, stop_detail = stop
+        if deadline is not None and time.perf_counter() > deadline:
+            stop = Stop(STOP_TIME_LIMIT, f"stopped after the time limit of {time_limit_s:g} s")
             break
-        if run.choice is not None:  # SentencePiece's candidates: respellings dropped, pairs that no longer occur included
-            chosen = run.choice.choose(settings.max_ties)
-            if chosen is None or chosen[0] < settings.min_frequency:
-                stop_reason, stop_detail = _no_sentencepiece_pair(chosen, settings.min_frequency)
-                break
-            best, tie_count, tied = chosen
-            top, top_counts = _ranking(run.counts, settings)[3:] if run.counts else ((), ())
-        elif run.objective.by_language:  # one language's counts choose (parity-aware: the most tokens first)
-            chosen = run.languages.choose(run.objective, run.counts, settings)
-            if chosen is None:
-                stop_reason, stop_detail = STOP_MIN_FREQUENCY, (
-                    f"in every language the most frequent pair occurs fewer than {settings.min_frequency} times"
-                )
-                break
-            language, (best, tie_count, tied, top, top_counts) = chosen
-            chosen_by.append((language, best))  # the step's counts are that language's: what chose
-        else:
-            best, tie_count, tied, top, top_counts = _ranking(run.counts, settings)  # read before the merge
+        choice = run.chooser.choose()  # which pair next, or why stop: read before the merge
+        if isinstance(choice, Stop):
+            stop = choice
+            break
+        count, tie_count, tied, top, top_counts, language = choice
         before = run.tokens_now
         new_id, words_changed = run.merge(tied[0])
         if verify_counts:
             run.verify(len(steps) + 1)
         steps.append(
             MergeStep(
-                step=len(steps) + 1, new_id=new_id, left=tied[0][0], right=tied[0][1], count=best,
+                step=len(steps) + 1, new_id=new_id, left=tied[0][0], right=tied[0][1], count=count,
                 replacements=before - run.tokens_now, tie_count=tie_count, tied=tied[: settings.max_ties],
                 top=top, top_counts=top_counts, tokens_after=run.tokens_now, words_changed=words_changed,
             )
         )
+        if language is not None:  # the step's counts are that language's: what chose
+            chosen_by.append((language, count))
         if run.languages is not None:
             language_tokens.append(tuple(run.languages.tokens))
         if progress is not None and len(steps) % 100 == 0:
             progress(len(steps), wanted)
 
     return Trace(
-        settings=settings, base=base, steps=tuple(steps), stop_reason=stop_reason,
-        stop_detail=stop_detail, initial_tokens=initial_tokens, corpus_bytes=corpus_bytes,
+        settings=settings, base=base, steps=tuple(steps), stop_reason=stop.reason,
+        stop_detail=stop.detail, initial_tokens=initial_tokens, corpus_bytes=corpus_bytes,
         word_count=len(words), corpus=corpus, start=start,
         languages=corpus.languages, language_tokens=tuple(language_tokens), chosen_by=tuple(chosen_by),
         stage_change=stage_change,
@@ -188,71 +176,11 @@ def _second_stage(
     return after, change
 
 
-def _reached(settings: TrainSettings, wanted: int) -> tuple[str, str]:
+def _reached(settings: TrainSettings, wanted: int) -> Stop:
     """Why training stops when it makes every merge it was asked for."""
     if settings.vocab_size is not None:
-        return STOP_VOCAB_SIZE, f"reached the vocabulary size {settings.vocab_size}"
-    return STOP_MERGES, f"reached the requested {wanted} merges"
-
-
-def _stop_early(run: "_Run", min_frequency: int, deadline: float | None, time_limit_s: float | None):
-    """``(stop reason, detail)`` if training must stop before the next merge, else ``None``."""
-    if deadline is not None and time.perf_counter() > deadline:
-        return STOP_TIME_LIMIT, f"stopped after the time limit of {time_limit_s:g} s"
-    if run.choice is not None:
-        return None  # SentencePiece's candidates decide (SentencePieceChoice.choose)
-    if not run.counts:
-        return STOP_NO_PAIRS, (
-            "no pair of adjacent tokens is left: every word is a single token"
-            if run.words else "the corpus has no words, so there is no pair to merge"
-        )
-    best = run.counts.best_count()
-    if best < min_frequency:
-        return STOP_MIN_FREQUENCY, (
-            f"the most frequent pair occurs {best} time{'s' if best != 1 else ''}, "
-            f"below the minimum frequency {min_frequency}"
-        )
-    return None
-
-
-def _no_sentencepiece_pair(chosen: tuple | None, min_frequency: int) -> tuple[str, str]:
-    if chosen is None:
-        return STOP_NO_PAIRS, "no pair is left to merge, not even one that no longer occurs"
-    if chosen[0] == 0:
-        return STOP_NO_PAIRS, (
-            "no pair occurs any more; SentencePiece would go on merging pairs that no longer occur "
-            "(minimum frequency 0)"
-        )
-    return STOP_MIN_FREQUENCY, (
-        f"the most frequent pair occurs {chosen[0]} times, below the minimum frequency {min_frequency}"
-    )
-
-
-def _ranking(counts: PairCounts, settings: TrainSettings):
-    """What a step records about the choice: ``(best count, tie count, tied pairs, top pairs,
-    their counts)``.
-
-    The tied pairs come in the rule's order, winner first, as many as the trace keeps (at least
-    one: the winner); the top pairs are the ``top_k`` best, reaching below the ties if needed.
-    Mostly (on real text most merges are ties) they are a slice of the tied pairs
-    and one repeated count, so recording them allocates nearly nothing.
-    """
-    best = counts.best_count()
-    tie_count = len(counts.pairs_with(best))
-    tied = tuple(counts.ranked(best, max(settings.max_ties, settings.top_k, 1)))
-    top = tied[: settings.top_k]
-    if len(top) == settings.top_k:
-        return best, tie_count, tied, top, (best,) * len(top)
-    top, top_counts = list(top), [best] * len(top)
-    levels = counts.levels_descending()
-    next(levels)  # the best count: done
-    for level in levels:
-        if len(top) >= settings.top_k:
-            break
-        more = counts.ranked(level, settings.top_k - len(top))
-        top += more
-        top_counts += [level] * len(more)
-    return best, tie_count, tied, tuple(top), tuple(top_counts)
+        return Stop(STOP_VOCAB_SIZE, f"reached the vocabulary size {settings.vocab_size}")
+    return Stop(STOP_MERGES, f"reached the requested {wanted} merges")
 
 
 def _no_first_seen(pair: Pair) -> tuple[int, int]:
@@ -282,18 +210,6 @@ class _KeysOnDemand(dict):
         return key
 
 
-class _PieceRule(dict):
-    """``pair -> may it be merged``, asked of the pre-tokenizer's piece rule once per pair."""
-
-    def __init__(self, rule: Callable[[str], bool], sort_bytes: list[bytes]) -> None:
-        super().__init__()
-        self._rule, self._bytes = rule, sort_bytes
-
-    def __missing__(self, pair: Pair) -> bool:
-        allowed = self[pair] = self._rule((self._bytes[pair[0]] + self._bytes[pair[1]]).decode("utf-8"))
-        return allowed
-
-
 class _Run:
     """A training run's state between merges: the words, which words hold each pair, the pair
     counts, how many tokens the words hold and what the tie-break rule reads."""
@@ -320,7 +236,7 @@ class _Run:
         self.objective = objective(settings.objective)
         entry = settings.pretokenizer_entry
         # A pair whose merged piece the pre-tokenizer forbids is never counted (SentencePiece's rule).
-        self.allowed = None if entry is None or entry.piece_rule is None else _PieceRule(entry.piece_rule, self.sort_bytes)
+        self.allowed = None if entry is None or entry.piece_rule is None else PieceRule(entry.piece_rule, self.sort_bytes)
         if self.allowed is not None:
             counts = {pair: count for pair, count in counts.items() if self.allowed[pair]}
         self.first_seen = (
@@ -330,13 +246,19 @@ class _Run:
         self.rule_key = rule.key(TieContext(self.sort_bytes, self.hf_rank, settings.unit, locate))
         keys = self.first_seen.keys if self.first_seen else _KeysOnDemand(self.rule_key)
         self.counts = PairCounts(counts, keys=keys, greatest_wins=rule.greatest_wins)
-        self.choice = SentencePieceChoice(
-            self.counts, spelling=self._spelling, key=self.rule_key,
-        ) if rule.sentencepiece_candidates else None
         self.languages = None if languages is None or not languages.languages else LanguageCounts(
             words, freqs, languages.word_languages, languages=len(languages.languages),
             by_language=self.objective.by_language, allowed=None if self.allowed is None else self.allowed.__getitem__,
         )
+        # Which pair next, or why stop: asked of one chooser, picked here once (bpe.training.choice).
+        limits = {"min_frequency": settings.min_frequency, "max_ties": settings.max_ties, "top_k": settings.top_k}
+        self.chooser: Chooser
+        if rule.candidates is not None:  # the rule's own candidates (SentencePiece's)
+            self.chooser = rule.candidates(self.counts, spelling=self._spelling, key=self.rule_key, **limits)
+        elif self.objective.by_language:  # one language's counts choose (parity-aware: the most tokens first)
+            self.chooser = LanguageChoice(self.counts, self.languages, self.objective, **limits, has_words=bool(words))
+        else:
+            self.chooser = CountsChoice(self.counts, **limits, has_words=bool(words))
 
     def _spelling(self, pair: Pair) -> bytes:
         return self.sort_bytes[pair[0]] + self.sort_bytes[pair[1]]
@@ -361,8 +283,7 @@ class _Run:
             still_counted = lambda p: counted.get(p, 0) + deltas.get(p, 0) > 0  # noqa: E731
             new_keys = self.first_seen.rekey(rewritten, created, still_counted)
         self.counts.apply(deltas, new_keys)
-        if self.choice is not None:
-            self.choice.merged(pair, deltas)
+        self.chooser.merged(pair, deltas)
         return new_id, len(rewritten)
 
     def _add_token(self, pair: Pair) -> int:
