@@ -18,7 +18,6 @@ probe reads Streamlit's messages).
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError, expect
@@ -28,9 +27,9 @@ from bpe.app import pages
 pytestmark = pytest.mark.browser
 
 TOOL_PAGES = (pages.IMPORT_EXPORT, pages.CHECK)
-TOOLS = tuple(Path(page.file).stem.split("_", 1)[1] for page in TOOL_PAGES)
+TOOLS = tuple(page.url_name for page in TOOL_PAGES)
 """The two tools keep every key: a text box there may page through a long text."""
-LESSON_PAGES = tuple(Path(page.file).stem.split("_", 1)[1] for page in pages.PAGES if page not in (pages.HOME, *TOOL_PAGES))
+LESSON_PAGES = tuple(page.url_name for page in pages.PAGES if page not in (pages.HOME, *TOOL_PAGES))
 """Every other page but Home is a lesson the clicker drives (a new page joins this test by its entry in ``PAGES``)."""
 
 PROBE = """() => {

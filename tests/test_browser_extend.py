@@ -15,7 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import LAPTOP, PROJECTOR
+from .conftest import LAPTOP
 
 pytestmark = pytest.mark.browser
 
@@ -38,14 +38,6 @@ def leave_presenter_mode_on_a_laptop(page) -> None:
     page.get_by_role("button", name="Leave presenter mode").click()
     expect(page.get_by_role("button", name="Leave presenter mode")).to_have_count(0)
     page.set_viewport_size(LAPTOP)
-
-
-def back_to_presenter_mode(page) -> None:
-    """The projector again, presenter mode switched on in the sidebar (shown since presenter mode was
-    left): the checks after this one on the same load (the clicker's lesson) are a projector's."""
-    page.set_viewport_size(PROJECTOR)
-    page.get_by_test_id("stSidebar").get_by_text("Presenter mode").click()
-    expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible()
 
 
 def extend_on_a_phone(page, picture) -> None:
@@ -76,7 +68,10 @@ def extend_with_a_clicker(page, picture) -> None:
     expect(costs).to_contain_text("unchanged")
     page.locator('[data-testid="stVegaLiteChart"]').last.scroll_into_view_if_needed()
     picture(page, "extend-costs-laptop-1366x768")
-    back_to_presenter_mode(page)
+    # Presenter mode again for the checks after this one on the same load (the clicker's lesson is a
+    # projector's); test_browser_a11y imports this module, so its helper is imported when called.
+    from .test_browser_a11y import switch_to_presenter_mode
+    switch_to_presenter_mode(page)
 
 
 def health_on_a_phone(page, picture) -> None:
@@ -107,7 +102,10 @@ def health_with_a_clicker(page, picture) -> None:
     expect(page.locator("h2", has_text="Never emitted")).to_be_visible()
     expect(page.locator('[data-testid="stGraphVizChart"] svg text').first).to_be_visible()
     picture(page, "health-laptop-1366x768")
-    back_to_presenter_mode(page)
+    # Presenter mode again for the checks after this one on the same load (the clicker's lesson is a
+    # projector's); test_browser_a11y imports this module, so its helper is imported when called.
+    from .test_browser_a11y import switch_to_presenter_mode
+    switch_to_presenter_mode(page)
 
 
 ON_A_PHONE = {"Extend_a_tokenizer": extend_on_a_phone, "Vocabulary_health": health_on_a_phone}

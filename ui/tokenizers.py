@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -86,7 +87,12 @@ class BuiltImports:
 
 BUILT = BuiltImports(IMPORTED_TOKENS_BUILT)
 
-_LIBC = ctypes.CDLL(ctypes.util.find_library("c")) if ctypes.util.find_library("c") else None
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
+    """The C library, looked up on the first import rather than at start-up (``find_library`` may
+    run ``ldconfig``), once."""
+    name = ctypes.util.find_library("c")
+    return ctypes.CDLL(name) if name else None
 
 
 def _give_back_freed_memory() -> None:
@@ -95,8 +101,9 @@ def _give_back_freed_memory() -> None:
     Why: reading a big file's JSON makes and frees hundreds of MB of small objects, and glibc keeps
     the freed pages for the process. Six 4.7 MB ``.model`` imports in two sessions left a server at
     655 MiB without it and 501 MiB with it (docs/measurements.md). Elsewhere than glibc: nothing."""
-    if _LIBC is not None and hasattr(_LIBC, "malloc_trim"):
-        _LIBC.malloc_trim(0)
+    libc = _libc()
+    if libc is not None and hasattr(libc, "malloc_trim"):
+        libc.malloc_trim(0)
 
 
 FIRST_SCREEN_WAIT_S = 0.5
