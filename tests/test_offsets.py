@@ -52,7 +52,8 @@ def tiktoken_for(name: str):
         return tiktoken_encoding(name)
     tokenizer = shared_pretrained(name)
     specials = tokenizer.special_tokens
-    ranks = {token.data: token_id for token_id, token in tokenizer.tokens.items() if token_id not in specials.values()}
+    special_ids = set(specials.values())
+    ranks = {token.data: token_id for token_id, token in tokenizer.tokens.items() if token_id not in special_ids}
     if len(ranks) < len(tokenizer.tokens) - len(specials):
         return None
     return tiktoken.Encoding(name, pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens=dict(specials))

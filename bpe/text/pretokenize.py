@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 import regex
@@ -205,6 +206,14 @@ def special_token_pattern(special_tokens: tuple[str, ...] | list[str] | set[str]
     """
     if not special_tokens:
         return None
+    return _special_token_pattern(frozenset(special_tokens))
+
+
+@lru_cache(maxsize=64)
+def _special_token_pattern(special_tokens: frozenset[str]) -> regex.Pattern:
+    # Why cached: every encode asks for its tokenizer's pattern, and building it escapes each token
+    # again (gpt-oss names 1,091 special tokens: building took 150 times a short encode). A handful
+    # of tokenizers and special-token choices are in use at once, so 64 patterns cover them.
     ordered = sorted(special_tokens, key=lambda token: (-len(token), token))
     return regex.compile("|".join(regex.escape(token) for token in ordered))
 
