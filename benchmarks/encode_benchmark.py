@@ -144,7 +144,7 @@ def bench_one(name: str, text: str, runs: int, *, first_load: bool) -> dict:
     owner_loads = []
     for _ in range(3):
         started = time.perf_counter()
-        owner = OWNERS[entry.package](entry)
+        owner = OWNERS[entry.format](entry)
         owner_loads.append(time.perf_counter() - started)
     load["owner_load_s"], library = min(owner_loads), owner.library
     warm.encode_ordinary(text)
