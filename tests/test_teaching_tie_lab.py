@@ -26,7 +26,7 @@ from bpe.training import tiebreak
 from bpe.training.tiebreak import TieBreakRule, contrasting_rule, hf_ranks, tie_break_rule
 
 from .examples import examples
-from .test_reference import reference_merges
+from .test_reference import reference_merges, reference_rule
 
 WIKIPEDIA = tie_lab_for_preset("wikipedia")
 SMALL_PRESETS = [name for name in PRESETS if name != "python-docs"]
@@ -200,7 +200,7 @@ def prefers(trace, rule: str, ids: list[int], winner, loser) -> bool:
     spelling = {token_id: token.data for token_id, token in enumerate(trace.tokens)}
     hf_ids = reference.hugging_face_ids({value: bytes([value]) for value in range(256)}, "byte")
     tie = reference.Tie(reference.get_stats([(ids, 1)]), spelling, hf_ids)
-    return reference.break_tie([winner, loser], tie, rule) == winner
+    return reference.break_tie([winner, loser], tie, reference_rule(rule)) == winner
 
 
 @hypothesis_settings(max_examples=examples(40), deadline=None)
