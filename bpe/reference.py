@@ -2,7 +2,8 @@
 
 This is the classic teaching code (minbpe's ``get_stats`` and ``merge``, the Sennrich paper's
 loop), kept plain on purpose: every step recounts every pair, merges rebuild every word, and each
-tie-break rule is one sort key in :data:`TIE_BREAKS`, under the names ``bpe.training.tiebreak`` registers.
+tie-break rule is one sort key: the built-in rules' are in :data:`TIE_BREAKS`, under the names
+``bpe.training.tiebreak`` registers; a rule added there brings its own (``TieBreakRule.reference``).
 It imports nothing from the engine but the name of a pair's type (``Pair``, from ``bpe.tokens``), so
 when the fast trainer and encoder agree with it, merge for merge and id for id (``tests/test_reference.py``), that is evidence, not a tautology. The app's
 Train and Encode pages show the lines below that a step runs, and the encode walkthrough replaces
@@ -29,6 +30,7 @@ SentencePiece's candidates that no longer occur (a run asked for more pieces tha
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -123,13 +125,16 @@ TIE_BREAKS = MappingProxyType({
     "smallest-ids": (raw_ids, min),
     "sentencepiece": (shorter_piece, min),
 })
+SortRule = tuple[Callable[[Pair, "Tie"], object], Callable[..., Pair]]
+"""A tie-break rule as this code reads it: the sort key of a tied pair, and ``min`` or ``max``."""
 ONE_PIECE_PER_STRING = frozenset({"sentencepiece"})
 """Rules whose trainer never merges a pair that spells a piece it made already (SentencePiece)."""
 
 
-def break_tie(tied: list[Pair], tie: Tie, rule: str) -> Pair:
-    """The pair ``rule`` picks among ``tied`` (pairs with the same, highest count)."""
-    key, pick = TIE_BREAKS[rule]
+def break_tie(tied: list[Pair], tie: Tie, rule: str | SortRule) -> Pair:
+    """The pair ``rule`` (a name in :data:`TIE_BREAKS`, or a rule's own ``(key, pick)``) picks among
+    ``tied`` (pairs with the same, highest count)."""
+    key, pick = TIE_BREAKS[rule] if isinstance(rule, str) else rule
     return pick(tied, key=lambda pair: key(pair, tie))
 
 
@@ -161,13 +166,14 @@ def worst_language_stats(corpus: list[tuple[list[int], int]], language_of: list[
 
 def train(
     words: dict[str, int], num_merges: int, *, unit: str = "byte", alphabet: str = "",
-    end_of_word: str | None = None, tie_break: str = "first-seen", min_frequency: int = 1,
+    end_of_word: str | None = None, tie_break: str | SortRule = "first-seen", min_frequency: int = 1,
     by_language: dict[str, dict[str, int]] | None = None, then_words: dict[str, int] | None = None,
     transition: int | None = None,
 ) -> list[Merge]:
     """Learn up to ``num_merges`` merges from ``words`` (each distinct word or chunk with its count,
     in the order they first appear). ``unit``: start from bytes, or from the characters of
-    ``alphabet`` (default: the words'); ``end_of_word``: a marker symbol after every word (``</w>``).
+    ``alphabet`` (default: the words'); ``end_of_word``: a marker symbol after every word (``</w>``);
+    ``tie_break``: a rule's name in :data:`TIE_BREAKS`, or a rule's own ``(key, pick)``.
 
     Two variants each change one step of the loop. Parity-aware BPE (Foroutan et al., 2025):
     ``by_language`` holds each language's words (``words`` is then unread), and the pairs that choose
@@ -175,7 +181,7 @@ def train(
     ``then_words`` holds the same text split without cutting between words, and after ``transition``
     merges training goes on over them, each encoded with the merges learned so far.
     """
-    if tie_break not in TIE_BREAKS:
+    if isinstance(tie_break, str) and tie_break not in TIE_BREAKS:
         raise ValueError(f"unknown tie-break rule {tie_break!r}: use one of {', '.join(TIE_BREAKS)}")
     languages = by_language or {"": words}
     if unit == "byte":  # ids 0..255 are the bytes, as in GPT-2 and minbpe

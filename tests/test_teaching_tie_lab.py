@@ -19,13 +19,14 @@ from hypothesis import example, given, settings as hypothesis_settings, strategi
 from bpe import PRESETS, TIE_BREAK_RULES, Corpus, TrainSettings, reference, train
 from bpe.errors import SettingsError
 from bpe.notation.spelling import visible_text
+from bpe.teaching.reference_code import train_step_lines
 from bpe.teaching.tie_lab import TieLab, first_divergence, run_rules, tie_lab_for_preset, why_rule_picks
 from bpe.tokens.vocab import token_sort_bytes
 from bpe.training import tiebreak
 from bpe.training.tiebreak import TieBreakRule, contrasting_rule, hf_ranks, tie_break_rule
 
 from .examples import examples
-from .test_reference import reference_merges
+from .test_reference import reference_merges, reference_rule
 
 WIKIPEDIA = tie_lab_for_preset("wikipedia")
 SMALL_PRESETS = [name for name in PRESETS if name != "python-docs"]
@@ -199,7 +200,7 @@ def prefers(trace, rule: str, ids: list[int], winner, loser) -> bool:
     spelling = {token_id: token.data for token_id, token in enumerate(trace.tokens)}
     hf_ids = reference.hugging_face_ids({value: bytes([value]) for value in range(256)}, "byte")
     tie = reference.Tie(reference.get_stats([(ids, 1)]), spelling, hf_ids)
-    return reference.break_tie([winner, loser], tie, rule) == winner
+    return reference.break_tie([winner, loser], tie, reference_rule(rule)) == winner
 
 
 @hypothesis_settings(max_examples=examples(40), deadline=None)
@@ -264,6 +265,8 @@ LONGEST_FIRST = TieBreakRule(
     why=lambda context, winner, loser: (
         f"it makes a longer token: {_made_length(context, winner)} bytes against {_made_length(context, loser)}"
     ),
+    # the same rule written plainly, for the reference the trainer is checked against
+    reference=(lambda pair, tie: (-len(tie.spelling[pair[0]] + tie.spelling[pair[1]]), pair), min),
 )
 
 
@@ -281,6 +284,10 @@ def test_a_new_rule_is_one_registry_entry_that_trains_and_is_explained(longest_f
     tie = trace.steps[1]  # "ZabdZabac" (Z = aa): Z + a makes 3 bytes, a + b only 2
     assert tie.tied == ((256, 97), (97, 98))
     assert why_rule_picks(trace, *tie.tied) == "it makes a longer token: 3 bytes against 2"
+    # the reference, told the rule by its entry alone, makes the same merges; the Train page's code
+    # panel shows the loop (the rule has no line of the reference to show)
+    assert reference_merges(wikipedia.corpus(), trace.settings, 3) == [(s.left, s.right, s.count, s.new_id) for s in trace.steps]
+    assert "pair = break_tie" in "".join(line.code for line in train_step_lines(trace, 2))
     lab = tie_lab_for_preset("wikipedia")
     assert lab.runs["longest-first"].tokens == ("aa", "aaa", "aaab")
     assert {"first-seen", "lexicographic-max"} <= set(next(group for group in lab.groups() if "longest-first" in group))

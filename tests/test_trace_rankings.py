@@ -9,6 +9,7 @@ the rule's sort key in ``bpe/reference.py``, which shares nothing with the train
 from hypothesis import given, settings as hypothesis_settings, strategies as st
 
 from bpe import TIE_BREAK_RULES, Corpus, TrainSettings, reference, train
+from bpe.training.tiebreak import tie_break_rule
 
 
 @hypothesis_settings(max_examples=150, deadline=None)
@@ -25,7 +26,7 @@ def test_every_step_records_the_ranking_of_a_full_recount(text, rule, top_k, max
     words = [(list(word.encode("utf-8")), count) for word, count in corpus.words]
     spelling = {value: bytes([value]) for value in range(256)}
     hf_ids = reference.hugging_face_ids(spelling, "byte")
-    key, pick = reference.TIE_BREAKS[rule]
+    key, pick = tie_break_rule(rule).reference
     for step in trace.steps:
         counts = reference.get_stats(words)
         tie = reference.Tie(counts, spelling, hf_ids)

@@ -30,6 +30,7 @@ from bpe.training.tiebreak import TIE_BREAK_RULES
 from .examples import examples
 from .strategies import TEXT
 from .test_engine_cli import run_ok
+from .test_reference import reference_rule
 
 RULES = [name for name, rule in TIE_BREAK_RULES.items() if rule.candidates is None]
 """Every rule both variants run under (SentencePiece's candidates are refused: neither paper defines them)."""
@@ -161,9 +162,9 @@ def test_the_fast_trainer_makes_the_references_merges_on_parallel_corpora(rule, 
         words[corpus.languages[language]][word] = count
         merged[word] = merged.get(word, 0) + count
     if objective == "parity-aware":
-        expected = reference.train({}, 30, tie_break=rule, by_language=words)
+        expected = reference.train({}, 30, tie_break=reference_rule(rule), by_language=words)
     else:
-        expected = reference.train(merged, 30, tie_break=rule)
+        expected = reference.train(merged, 30, tie_break=reference_rule(rule))
     assert merges_of(trace) == [(*merge.pair, merge.count, merge.new_id) for merge in expected]
 
 
@@ -174,7 +175,7 @@ def test_the_fast_trainer_makes_the_references_superbpe_merges(rule, text, trans
     trace = superbpe(text, transition, tie_break=rule, merges=40, min_frequency=1)
     corpus = trace.corpus
     expected = reference.train(
-        dict(corpus.words), 40, tie_break=rule, then_words=dict(corpus.later.words), transition=transition,
+        dict(corpus.words), 40, tie_break=reference_rule(rule), then_words=dict(corpus.later.words), transition=transition,
     )
     assert merges_of(trace) == [(*merge.pair, merge.count, merge.new_id) for merge in expected]
 

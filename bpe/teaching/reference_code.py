@@ -73,7 +73,7 @@ DROPOUT_LINES = _find(reference.encode_chunk_dropout, (
 RULE_LINES = MappingProxyType({
     rule[1:-4]: line for rule, line in _find(reference, tuple(f'"{rule}": (' for rule in reference.TIE_BREAKS)).items()
 })
-"""Each rule's entry in ``TIE_BREAKS``: its sort key, and whether the smallest or greatest key wins."""
+"""Each built-in rule's entry in ``TIE_BREAKS``: its sort key, and whether the smallest or greatest key wins."""
 
 
 def _pair_text(trace: Trace, pair: tuple[int, int]) -> str:
@@ -98,8 +98,9 @@ def train_step_lines(trace: Trace, step: int) -> list[CodeLine]:
         "vocab[new_id] =": f"vocab[{merge.new_id}] = {trace.token_text(merge.new_id)!r}",
         "merges.append": f"Merge(pair={pair}, count={merge.count}, new_id={merge.new_id})",
     }
-    number, code = RULE_LINES[trace.settings.tie_break]
-    return [CodeLine(number, code, "this run's tie-break rule")] + [
+    # a rule registered outside the reference brings its key in its entry: no line here to show
+    rule_line = [CodeLine(*RULE_LINES[rule], "this run's tie-break rule") for rule in [trace.settings.tie_break] if rule in RULE_LINES]
+    return rule_line + [
         CodeLine(number, code, values[start]) for start, (number, code) in TRAIN_LINES.items()
     ] + _stage_lines(trace, step)
 

@@ -10,11 +10,15 @@ labs use to explain a choice, whether it needs first occurrences tracked, and, f
 chooses among candidates of its own (SentencePiece's), the chooser the trainer asks instead of
 the pair counts (:mod:`bpe.training.choice`). The trainer and the
 labs read only the rule object, never its name; the key reads the trainer's state through
-:class:`TieContext`, so the rules stay independent of how the trainer stores its words. Adding a
-rule is one more entry in ``TIE_BREAK_RULES`` (tests/test_teaching_tie_lab.py adds a toy rule), and
-its sort key in the readable code the trainer is checked against, :data:`bpe.reference.TIE_BREAKS`
-(``tests/test_reference.py`` names a rule that is missing there); a name that is not registered is
-an error when it is looked up, never a silent default.
+:class:`TieContext`, so the rules stay independent of how the trainer stores its words.
+
+Adding a rule is one more entry in ``TIE_BREAK_RULES`` (tests/test_teaching_tie_lab.py adds a toy
+rule). The entry holds the rule twice on purpose: its ``key`` for the fast trainer and its
+``reference``, the same rule written plainly for :mod:`bpe.reference`, which recounts everything
+and shares nothing else with the trainer, so that their agreement (``tests/test_reference.py``,
+run over every entry) is evidence. The built-in rules' plain keys are lines of the reference
+itself (:data:`bpe.reference.TIE_BREAKS`, which the Train page shows). A name that is not
+registered is an error when it is looked up, never a silent default.
 
 Worked example, the pairs tied at count 2 in Wikipedia's "ZabdZabac" after Z=aa:
 ``lexicographic-min`` picks (a, b) because b"a" < b"aa"; ``first-seen`` picks (Z, a) because it
@@ -27,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from .. import reference
 from ..errors import SettingsError
 from ..tokens.byte_level import BYTE_TO_UNICODE
 from ..tokens.vocab import Pair, Token
@@ -68,6 +73,9 @@ class TieBreakRule:
     itself when spellings can repeat), so the order never depends on set iteration order."""
     why: Callable[[TieContext, Pair, Pair], str]
     """``why(context, winner, loser)`` completes "the rule picks <winner> because ..."."""
+    reference: reference.SortRule
+    """The same rule written plainly for :func:`bpe.reference.train`: ``(key, pick)``, the sort key
+    of a tied pair over the reference's :class:`~bpe.reference.Tie`, and ``min`` or ``max``."""
     greatest_wins: bool = False
     """The pair with the greatest key wins (the key sorts descending)."""
     tracks_first_occurrence: bool = False
@@ -189,18 +197,21 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
             # first-seen and lexicographic-max agree on every merge of the Hugging Face course's
             # example, so a lesson beside them would show nothing
             contrast="lexicographic-min",
+            reference=reference.TIE_BREAKS["first-seen"],
         ),
         TieBreakRule(
             "lexicographic-max",
             "the greatest pair of byte strings",
             "Stanford CS336, subword-nmt's learn_bpe",
             key=_spelling, why=_why_by_spelling("greatest", ">"), greatest_wins=True,
+            reference=reference.TIE_BREAKS["lexicographic-max"],
         ),
         TieBreakRule(
             "lexicographic-min",
             "the smallest pair of byte strings",
             "Wikipedia's walk-through (Z=aa, Y=ab, X=ZY)",
             key=_spelling, why=_why_by_spelling("smallest", "<"),
+            reference=reference.TIE_BREAKS["lexicographic-min"],
         ),
         TieBreakRule(
             "hf",
@@ -208,6 +219,7 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
             "(by character; bytes by GPT-2's byte-to-unicode character), then merges in order",
             "Hugging Face tokenizers' BpeTrainer",
             key=_hf_key, why=_why_hf,
+            reference=reference.TIE_BREAKS["hf"],
         ),
         TieBreakRule(
             "smallest-ids",
@@ -215,6 +227,7 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
             "rustbpe (nanochat)",
             key=lambda context: lambda pair: pair,
             why=lambda context, winner, loser: f"it has the smallest raw ids, left id first: {winner} < {loser}",
+            reference=reference.TIE_BREAKS["smallest-ids"],
         ),
         TieBreakRule(
             "sentencepiece",
@@ -223,6 +236,7 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
             "SentencePiece's BPE trainer (google/sentencepiece)",
             key=_sentencepiece_key, why=_why_sentencepiece, candidates=SentencePieceChoice,
             min_frequency=0, contrast="lexicographic-max",
+            reference=reference.TIE_BREAKS["sentencepiece"],
         ),
     )
 })
