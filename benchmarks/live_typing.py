@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bpe.pretrained.registry import PRETRAINED, load_pretrained  # noqa: E402
-from bpe.teaching.why_tokenization import PHENOMENA  # noqa: E402
+from bpe.teaching.why_tokenization import PHENOMENA, one_per_split  # noqa: E402
 from load_common import cpu_seconds  # noqa: E402
 from tests.app_server import running_app  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -65,15 +65,11 @@ WATCH = """(expected) => {
 
 
 def expected_counts() -> str:
-    """The counts line for the whole sentence under the pretrained tokenizers the page shows: one per
-    split, the first in the registry that cuts text its own way (the page's ``one_per_split``); ours,
-    last on the line, is left out."""
-    counts, splits = [], set()
-    for name, entry in PRETRAINED.items():
-        if not entry.cuts_like and entry.pretokenizer not in splits:
-            splits.add(entry.pretokenizer)
-            counts.append(f"{entry.title}: {len(load_pretrained(name).encode(SENTENCE)):,} tokens")
-    return " · ".join(counts)
+    """The counts line for the whole sentence under the pretrained tokenizers the page shows (one per
+    split, as the page picks them: ``one_per_split``); ours, last on the line, is left out."""
+    return " · ".join(
+        f"{PRETRAINED[name].title}: {len(load_pretrained(name).encode(SENTENCE)):,} tokens" for name in one_per_split()
+    )
 
 
 def measure(browser, url: str, pid: int, key_ms: int, expected: str) -> tuple[int, float | None, float]:

@@ -16,7 +16,7 @@ from bpe.app import pages
 from bpe.limits import MAX_WHY_CHARS
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
-from bpe.teaching.why_tokenization import PHENOMENA, Phenomenon, language_rows, refusal, tokenize_with
+from bpe.teaching.why_tokenization import PHENOMENA, Phenomenon, language_rows, one_per_split, refusal, tokenize_with
 from bpe.views.pointer import hover_or_tap
 from bpe.views.why_cards import (
     WHY_CSS, WHY_PRESENTER_CSS, Loading, counts_line, language_chart, language_table_html, split_rows_html,
@@ -47,19 +47,6 @@ def read_url() -> None:
         CARD.set(linked)
     elif linked is not None:
         url.warn_link(f"unknown card {linked!r}: use one of {', '.join(PHENOMENA)}; showing {PHENOMENA[CARD.get()].title}")
-
-
-def one_per_split() -> list[str]:
-    """A pretrained tokenizer per pre-tokenizer: the first in the registry that cuts text its own way
-    (not ``cuts_like`` another). One per split: the rows teach how the split and the vocabulary shape
-    the counts, and Llama 4 beside GPT-4o (the same regex) would add seconds of loading for a row that
-    teaches nothing new; Compare offers them all."""
-    names, splits = [], set()
-    for name, entry in PRETRAINED.items():
-        if not entry.cuts_like and entry.pretokenizer not in splits:
-            splits.add(entry.pretokenizer)
-            names.append(name)
-    return names
 
 
 SHOWN = one_per_split()

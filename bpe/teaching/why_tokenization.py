@@ -28,6 +28,7 @@ from ..app import pages
 from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
 from ..limits import MAX_WHY_CHARS
+from ..pretrained.registry import PRETRAINED
 from ..tokens.vocab import Token
 from .udhr import ARTICLE_1
 
@@ -291,3 +292,20 @@ def language_rows(tokenizers: Mapping[str, Tokenizer]) -> list[LanguageRow]:
             size = len(sentence.text.encode("utf-8"))
             rows.append(LanguageRow(sentence.language, sentence.script, name, tokens, size, size / tokens, tokens / english))
     return rows
+
+
+def one_per_split() -> list[str]:
+    """A pretrained tokenizer per pre-tokenizer: the first in the registry that cuts text its own way
+    (not ``cuts_like`` another). One per split: the rows teach how the split and the vocabulary shape
+    the counts, and Llama 4 beside GPT-4o (the same regex) would add seconds of loading for a row that
+    teaches nothing new; Compare offers them all.
+
+    >>> one_per_split()[:3]    # GPT-2's split, GPT-4's, GPT-4o's (Llama 4 cuts like GPT-4o)
+    ['gpt2', 'cl100k_base', 'o200k_base']
+    """
+    names, splits = [], set()
+    for name, entry in PRETRAINED.items():
+        if not entry.cuts_like and entry.pretokenizer not in splits:
+            splits.add(entry.pretokenizer)
+            names.append(name)
+    return names
