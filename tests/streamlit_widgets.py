@@ -16,6 +16,11 @@ def choose(page, label: str, option: str) -> None:
     box = page.get_by_role("combobox", name=label, exact=True)
     box.click()
     page.keyboard.type(option)
+    # The list is read only once it is filtered by the whole name: the options' ids are their places
+    # in the list drawn, so a list read while the last keys were still arriving (a busy machine) gave
+    # the place and id of the unfiltered list, and the arrow keys stopped on the wrong option.
+    expect(box).to_have_value(option)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     wanted = page.get_by_role("option", name=option, exact=True)
     expect(wanted).to_have_count(1)
     shown = page.get_by_role("option").all_inner_texts()  # the filtered list, the first one highlighted
