@@ -1,4 +1,4 @@
-"""The benchmarks the README cites still run: each at a small size against the suite's app server, so
+"""The benchmarks the README cites still run: each at a small size (two against the suite's app server), so
 a change to the pages they drive (what a step draws, a widget's key) breaks this test, not the next
 measurement. What they measure (latency, memory) is for the benchmark runs, never asserted here."""
 
@@ -36,3 +36,27 @@ def test_the_pretrained_load_benchmark_times_ours_beside_the_owners_library():
     assert done.returncode == 0, report
     assert re.search(r"^gpt2 +[\d.]+s +[\d.]+s +[\d.]+s +[\d.]+s +[\d.]+x +[\d.]+x ", report, re.MULTILINE), report
     assert re.search(r"^worst CPU ratio [\d.]+x", report, re.MULTILINE), report
+
+
+ENGINE_BENCHMARKS = {
+    "train_benchmark.py": (["--merges", "1", "--reference-merges", "1", "--repeats", "1"],
+                           r"^rustbpe .* merges identical to ours \(smallest-ids rule\): True$"),
+    "encode_benchmark.py": (["--runs", "1", "--tokenizers", "gpt2"], r"^summary: gpt2: load [\d.]+ s"),
+    "check_benchmark.py": (["--merges", "1"], r"^slowest check: [\d.]+ s wall"),
+    "sentencepiece_train_benchmark.py": (["--sizes", "300", "--runs", "1"], r"^300 pieces: .* pieces identical$"),
+    "segmentation_benchmark.py": (["--runs", "1", "--tokenizers", "gpt2"], r"^  tokens: BPE's own [\d,]+ "),
+    "regex_compile_cost.py": (["--cap-gb", "0.5"], r"^\(\?:a\{65535\}\)\{65535\}\t[\d,]+\trefused\t"),
+    "app_step_latency.py": (["--steps", "1", "--preset", "sennrich"], r"^one step, 1 steps: median \d+ ms"),
+}
+"""The engine's and one page's benchmarks at their smallest sizes, each with the line that says it
+measured (a script that only prints its header, or measured nothing, fails here): a few seconds in
+all. The browser and class-room benchmarks start Chromium or servers of their own and are run by hand."""
+
+
+@pytest.mark.parametrize("script", ENGINE_BENCHMARKS)
+def test_each_engine_benchmark_runs_small_and_prints_what_it_measured(script):
+    options, measured = ENGINE_BENCHMARKS[script]
+    done = subprocess.run([sys.executable, f"benchmarks/{script}", *options], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    report = done.stdout + done.stderr
+    assert done.returncode == 0, report
+    assert re.search(measured, report, re.MULTILINE), report
