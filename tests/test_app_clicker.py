@@ -5,7 +5,6 @@ routed whatever holds the focus) are tested in Chromium: tests/test_browser_clic
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 
 import pytest
 
@@ -97,36 +96,3 @@ def test_the_quizs_answer_shown_is_kept_in_the_link():
     again = open_page(pages.QUIZ.file, preset="wikipedia", step="1", seat="abc", reveal="1")
     assert where(again)[0] == 3 and again.info[0].value.startswith("Merge 2 joins")
     assert again.session_state["bpe.quiz_score"].answered == 0  # shown, not scored
-
-
-def test_a_rerun_that_sends_back_an_earlier_query_of_the_page_is_not_a_link_and_next_moves_on():
-    # Streamlit's frontend sends a rerun's query string from its own state, which can lag the address
-    # bar by the page's last write: PageDown pressed right after a step sent the query of the step
-    # before, which read as a link sent the lesson back a place (ui/url.py, _is_stale_echo).
-    at = open_page(pages.WHY.file, card="spelling")
-    place = where(at)[0]
-    at.button(key=NEXT).click().run()
-    earlier = dict(at.query_params)  # the query written for place + 1
-    at.button(key=NEXT).click().run()
-    at.query_params.clear()
-    at.query_params.update(earlier)  # the lagging frontend's query, sent with the next press
-    at.button(key=NEXT).click().run()
-    assert where(at)[0] == place + 3
-    assert at.query_params["card"] == list(PHENOMENA)[place + 3]
-
-
-def test_the_browsers_back_button_still_opens_the_earlier_query(monkeypatch):
-    import ui.url
-
-    at = open_page(pages.WHY.file, card="spelling")
-    place = where(at)[0]
-    at.button(key=NEXT).click().run()
-    earlier = dict(at.query_params)
-    at.button(key=NEXT).click().run()
-    real = ui.url.get_script_run_ctx  # Streamlit marks a rerun sent by the browser's back or forward
-    monkeypatch.setattr(ui.url, "get_script_run_ctx", lambda: SimpleNamespace(
-        is_history_navigation=True, page_script_hash=real().page_script_hash))
-    at.query_params.clear()
-    at.query_params.update(earlier)
-    at.run()
-    assert where(at)[0] == place + 1

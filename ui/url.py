@@ -7,12 +7,6 @@
 * :func:`write_url` at the end: the current state goes into the address bar, so copying it
   reproduces this view. :func:`write_lab_now` does the example's part at the *start* of a run:
   a slow page would otherwise show the new step while the address bar still names the old one.
-* subtle: a rerun's query string comes from Streamlit's frontend state, which can lag the address
-  bar by the last write (a control pressed right after a run: a clicker's PageDown on a busy
-  laptop). Such a query is one this session has seen already since it came to this page (it
-  wrote it, or opened it), and the rerun is not the browser's back or forward: it is ignored
-  (:func:`_is_stale_echo`), never read as a new link, or PageDown would send the lesson back a place.
-  A link from another page (a gallery card) always counts.
 * A link to the learner's own text or table cannot carry it: opened in a session that has none,
   it says so, and keeps what it can (the settings and the step).
 * Presenter mode travels as ``present=1``, a folded "why" as ``why=0``. A lab page's own
@@ -24,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from bpe.app.lab_state import OWN_TABLE_SOURCE, LabState, lab_params, repeated_params
 from bpe.notation.markdown import escape_markdown
@@ -44,12 +37,6 @@ SEEN = SessionValue("url_seen", None)
 WARNINGS: SessionValue[list[str]] = SessionValue("url_warnings", factory=list)
 NEW: SessionValue[dict] = SessionValue("url_new", factory=dict)
 """The query parameters of a link opened in this run (``{}`` on reruns): pages read their own."""
-RECENT: SessionValue[list] = SessionValue("url_recent", factory=list)
-"""The last few queries this session opened or wrote since it came to the page it is on, oldest first."""
-RECENT_PAGE = SessionValue("url_recent_page", None)
-"""The page those queries were on (Streamlit's page script hash)."""
-RECENT_KEPT = 4
-"""A lagging frontend echoes the query before the last; a few more cover a burst of reruns."""
 STEP_FROM_URL = SessionValue("step_from_url", False)
 """The step shown came from a link (so a step past the run's end gets a warning)."""
 
@@ -63,28 +50,9 @@ PRESENT_KEY = "present"
 WHY_KEY = "why"
 
 
-def _is_stale_echo(params: dict) -> bool:
-    """``params`` is a query this session opened or wrote since it came to this page, sent back by
-    a rerun that is not the browser's back or forward (see the module's docstring)."""
-    ctx = get_script_run_ctx()
-    if ctx is None or ctx.is_history_navigation or ctx.page_script_hash != RECENT_PAGE.get():
-        return False
-    return params in RECENT.get()
-
-
-def _seen(query: dict) -> None:
-    """``query`` is now in the address bar (opened, or written by this session)."""
-    SEEN.set(query)
-    ctx = get_script_run_ctx()
-    page = ctx.page_script_hash if ctx is not None else None
-    recent = RECENT.get() if page == RECENT_PAGE.get() else []
-    RECENT.set([*(seen for seen in recent if seen != query), query][-RECENT_KEPT:])
-    RECENT_PAGE.set(page)
-
-
 def apply_url() -> None:
     params = _current()
-    if not params or params == SEEN.get() or _is_stale_echo(params):
+    if not params or params == SEEN.get():
         WARNINGS.set([])
         NEW.set({})
         return
@@ -98,7 +66,7 @@ def apply_url() -> None:
     lab_keys = lab_params()
     if not lab_keys.intersection(params):
         WARNINGS.set([])
-        _seen(params)
+        SEEN.set(params)
         return
     linked, warnings = LabState.from_query(params)
     # A step or settings mean someone trained on their own text and shared the view (the gallery's
@@ -113,7 +81,7 @@ def apply_url() -> None:
     WARNINGS.set(warnings)
     STEP_FROM_URL.set("step" in params)
     PLAYING.set(False)
-    _seen(params)
+    SEEN.set(params)
 
 
 def write_lab_now() -> None:
@@ -125,7 +93,7 @@ def write_lab_now() -> None:
     query = {**state.lab().to_query(), **query}
     if query != current:
         st.query_params.from_dict(query)
-        _seen(query)
+        SEEN.set(query)
 
 
 def show_url_warnings() -> None:
@@ -160,7 +128,7 @@ def write_url(page: dict[str, str] | None = None, *, lab: bool = True) -> None:
         query[WHY_KEY] = "0"
     if _current() != query:
         st.query_params.from_dict(query)
-    _seen(query)
+    SEEN.set(query)
 
 
 def read_choice(key: str, value: SessionValue, options: Sequence[str]) -> None:
