@@ -4,10 +4,11 @@ This is the classic teaching code (minbpe's ``get_stats`` and ``merge``, the Sen
 loop), kept plain on purpose: every step recounts every pair, merges rebuild every word, and each
 tie-break rule is one sort key: the built-in rules' are in :data:`TIE_BREAKS`, under the names
 ``bpe.training.tiebreak`` registers; a rule added there brings its own (``TieBreakRule.reference``).
-It imports nothing from the engine but the name of a pair's type (``Pair``, from ``bpe.tokens``), so
-when the fast trainer and encoder agree with it, merge for merge and id for id (``tests/test_reference.py``), that is evidence, not a tautology. The app's
-Train and Encode pages show the lines below that a step runs, and the encode walkthrough replaces
-pairs with :func:`merge` itself (it shows what this code does; the fast loops have their own).
+It imports nothing from the engine but the name of a pair's type (``Pair``, from ``bpe.tokens``),
+so when the fast trainer and encoder agree with it, merge for merge and id for id
+(``tests/test_reference.py``), that is evidence, not a tautology. The app's Train and Encode pages
+show the lines below that a step runs, and the encode walkthrough replaces pairs with
+:func:`merge` itself (it shows what this code does; the fast loops have their own).
 
     >>> merges = train({"aaabdaaabac": 1}, 3, tie_break="lexicographic-min")
     >>> merges                                 # Wikipedia's Z=aa, Y=ab, X=ZY
@@ -125,7 +126,7 @@ TIE_BREAKS = MappingProxyType({
     "smallest-ids": (raw_ids, min),
     "sentencepiece": (shorter_piece, min),
 })
-SortRule = tuple[Callable[[Pair, "Tie"], object], Callable[..., Pair]]
+SortRule = tuple[Callable[[Pair, Tie], object], Callable[..., Pair]]
 """A tie-break rule as this code reads it: the sort key of a tied pair, and ``min`` or ``max``."""
 ONE_PIECE_PER_STRING = frozenset({"sentencepiece"})
 """Rules whose trainer never merges a pair that spells a piece it made already (SentencePiece)."""

@@ -1,4 +1,4 @@
-"""The benchmarks the README cites still run: each at a small size (two against the suite's app server), so
+"""The benchmarks the README cites still run: each at a small size (the server load test against the suite's app server), so
 a change to the pages they drive (what a step draws, a widget's key) breaks this test, not the next
 measurement. What they measure (latency, memory) is for the benchmark runs, never asserted here."""
 

@@ -189,6 +189,8 @@ def test_no_valid_piece_crosses_a_cut_of_the_split(text):
 
 # -- SentencePiece's candidates ---------------------------------------------------------------
 LIMITS = {"min_frequency": 0, "max_ties": 5, "top_k": 0}  # what each test below builds its chooser with
+
+
 def test_the_best_pair_of_all_wins_even_one_that_was_not_among_the_most_frequent_before():
     counts = PairCounts({(0, 1): 5, (1, 2): 4, (2, 3): 3}, keys={(0, 1): 0, (1, 2): 1, (2, 3): 2})
     choice = SentencePieceChoice(counts, spelling=lambda pair: bytes(pair), key=lambda pair: pair, **LIMITS)

@@ -98,8 +98,8 @@ def train_step_lines(trace: Trace, step: int) -> list[CodeLine]:
         "vocab[new_id] =": f"vocab[{merge.new_id}] = {trace.token_text(merge.new_id)!r}",
         "merges.append": f"Merge(pair={pair}, count={merge.count}, new_id={merge.new_id})",
     }
-    # a rule registered outside the reference brings its key in its entry: no line here to show
-    rule_line = [CodeLine(*RULE_LINES[rule], "this run's tie-break rule") for rule in [trace.settings.tie_break] if rule in RULE_LINES]
+    rule = RULE_LINES.get(trace.settings.tie_break)  # None: a rule whose plain key is in its registry entry
+    rule_line = [] if rule is None else [CodeLine(*rule, "this run's tie-break rule")]
     return rule_line + [
         CodeLine(number, code, values[start]) for start, (number, code) in TRAIN_LINES.items()
     ] + _stage_lines(trace, step)
