@@ -51,13 +51,11 @@ class TokenPieces:
 
     def __init__(self, tokenizer: Tokenizer) -> None:
         runs = {token_id: chr(token_id) for token_id in tokenizer.base}
-        self.merges = tokenizer.merges
-        for left, right, new_id in self.merges:
-            runs[new_id] = runs[left] + runs[right]
         if tokenizer.unit == "byte":
             for token_id, data in tokenizer.whole_only.items():  # tokens no merge makes (a rank file's)
                 runs[token_id] = "".join(map(chr, tokenizer.byte_ids(data)))
-        self.runs = runs
+        self.merges = tokenizer.merges
+        self.runs = _spelled(runs, self.merges)
         """Per token id: the run of starting symbols it spells."""
         self.by_run: dict[str, int] = {}
         for token_id, run in runs.items():
@@ -77,6 +75,35 @@ class TokenPieces:
     def piece(self, run: str) -> int | None:
         """The token spelling ``run``; one symbol is always a token (itself, if no token spells it)."""
         return self.by_run.get(run, ord(run) if len(run) == 1 else None)
+
+
+def _spelled(runs: dict[int, str], merges: Sequence[tuple[int, int, int]]) -> dict[int, str]:
+    """``runs`` (the starting symbols' own) and every merged token's run, whatever the merges' order.
+
+    subtle: a merge's parts may rank *after* it. A rank file's merges are recovered shortest token first
+    (``bpe.formats.merge_recovery``), and ranks need not follow lengths: Llama 3 ranks ``".:.:"`` (id
+    100,421) before its part ``".:."`` (105,051), Qwen3.6 ``"人力资源"`` before ``"资源"``. So a token is
+    spelled after its parts, depth first, not in rank order.
+
+    >>> _spelled({0: "a", 1: "b"}, [(0, 3, 2), (1, 1, 3)])   # 2 = a + bb, ranked before bb = 3
+    {0: 'a', 1: 'b', 3: 'bb', 2: 'abb'}
+    """
+    parts = {new_id: (left, right) for left, right, new_id in merges}
+    for new_id in parts:
+        waiting = [new_id]
+        while waiting:
+            token_id = waiting[-1]
+            if token_id in runs:
+                waiting.pop()
+                continue
+            unspelled = [part for part in parts[token_id] if part not in runs]
+            if unspelled:
+                waiting += unspelled
+            else:
+                left, right = parts[token_id]
+                runs[token_id] = runs[left] + runs[right]
+                waiting.pop()
+    return runs
 
 
 def bpe_cut(pieces: TokenPieces, run: str) -> list[int]:

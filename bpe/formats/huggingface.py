@@ -313,11 +313,12 @@ def _problem(tokenizer: Tokenizer) -> str | None:
     )
     if problem:
         return problem
+    vocab = _vocab(tokenizer)  # once: spelling 200,000 tokens per special token took minutes (gpt-oss has 1,091)
     for text, token_id in tokenizer.special_tokens.items():
-        if text in _vocab(tokenizer):
+        if text in vocab:
             return (
                 f"the special token {text!r} is spelled like the vocabulary entry {text!r} (id "
-                f"{_vocab(tokenizer)[text]}), so Hugging Face would give it that entry's id; choose "
+                f"{vocab[text]}), so Hugging Face would give it that entry's id; choose "
                 "special tokens that no byte or merged token spells, e.g. <|x|>"
             )
     return duplicate_bytes_problem(tokenizer, title=HF.title)
