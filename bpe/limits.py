@@ -197,3 +197,23 @@ MAX_DROPOUT_WORK = 50_000
 """Most symbols the page's samples may hold in all (samples times the text's starting symbols): a
 sample costs about 12 µs per symbol in pure Python, so a page spends at most about 0.6 s; a longer
 text gets fewer samples, and the page says so."""
+
+
+# -- work run apart from the page's thread (bpe.jobs) ----------------------------------------------
+JOB_CPU_S = 60.0
+"""CPU seconds one job may use (a vocabulary's health, an extension and its files): the biggest seen
+here, Mistral v3's health against python-docs, takes about 20 (docs/measurements.md, "Issue 46")."""
+JOB_MEMORY_MB = 1024
+"""Memory one job's worker may take on top of a bare Python's (Llama 3 extended and written in every
+format peaks near 400 MB)."""
+JOB_WALL_S = 300.0
+"""A job not done after this long is stopped even within its CPU budget (its worker runs at the
+lowest priority, so a machine busy with learners' pages can keep it waiting)."""
+JOB_WORKERS = 2
+"""Jobs one server process runs at once (one a core here); a further one waits in line, and says so."""
+JOB_ABANDON_S = 15.0
+"""A job nobody has asked about for this long is stopped: every page waiting on one asks each
+second, so only a learner who left (or closed the tab) stops asking."""
+JOB_RESULTS_MB = 256
+"""Finished jobs' results one server keeps for the next learner who asks the same (the least recently
+asked go first): Llama 3 extended, with its files in every format, is about 40 MB."""

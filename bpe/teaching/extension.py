@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from ..encoding.tokenizer import Tokenizer
 from ..training.presets import python_docs_text
 from .udhr import ARTICLE_1
 
@@ -65,3 +66,28 @@ def trade_off(*, new_tokens: int, first_id: int, name: str) -> str:
         "learned by training on text that uses it; until then the model has never seen these ids. The old ids keep "
         "their rows, so text the new merges never touch costs what it did."
     )
+
+
+class CostRow(NamedTuple):
+    """One text's tokens under the old tokenizer and the extended one."""
+
+    text: str
+    script: str
+    bytes: int
+    before: int
+    after: int
+
+
+def cost_rows(before: Tokenizer, after: Tokenizer, texts: Mapping[str, tuple[str, str]]) -> list[CostRow]:
+    """``texts``: label -> (script, text); each encoded by both (special-token text as plain text)."""
+    return [
+        CostRow(label, script, len(text.encode("utf-8")), len(before.encode_ordinary(text)), len(after.encode_ordinary(text)))
+        for label, (script, text) in texts.items()
+    ]
+
+
+def cost_texts(new_label: str, new_text: str) -> dict[str, tuple[str, str]]:
+    """What the page prices before and after: the new text, the old text, then the Declaration's article in
+    each language (``label -> (script, text)``)."""
+    texts = {f"new: {new_label}": ("", new_text), "old text": ("", old_text())}
+    return texts | {sentence.language: (sentence.script, sentence.text) for sentence in ARTICLE_1}
