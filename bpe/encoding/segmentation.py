@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..text.pretokenize import SpecialSet
-from .merge_loop import merge_ids
+from .merge_loop import merge_ids, one_unknown_per_run
 from .tokenizer import Tokenizer
 
 
@@ -183,14 +183,22 @@ def segment(tokenizer: Tokenizer, text: str, *, allowed_special: SpecialSet | No
     ``encode`` reads them)."""
     pieces = TokenPieces.of(tokenizer)
     chosen = {name: SEGMENTATIONS[name] for name in ways}
+    unknown = None if tokenizer.unknown_token is None else tokenizer.special_tokens[tokenizer.unknown_token]
     cache: dict[tuple[int, ...], Mapping[str, tuple[int, ...]]] = {}  # a chunk repeated is cut once
-    chunks = []
+    chunks: list[ChunkCut] = []
+    last: dict[str, int] = {}  # each way's last id so far
     for walk in tokenizer.encode_walkthrough(text, allowed_special=allowed_special, disallowed_special=disallowed_special,
                                              walk=False):
         cut = cache.get(walk.initial)
         if cut is None:
             run = "".join(map(chr, walk.initial))
-            cut = cache[walk.initial] = MappingProxyType({name: tuple(entry.cut(pieces, run)) for name, entry in chosen.items()})
+            cut = cache[walk.initial] = MappingProxyType({  # unknown characters side by side: one unknown token, as encode has them
+                name: tuple(one_unknown_per_run(entry.cut(pieces, run), unknown)) for name, entry in chosen.items()
+            })
+        if unknown is not None:  # subtle: and across chunks (SentencePiece's split cuts "a,!" as ▁a | , | !)
+            cut = MappingProxyType({name: ids[1:] if ids[:1] == (unknown,) and last.get(name) == unknown else ids
+                                    for name, ids in cut.items()})
+            last |= {name: ids[-1] for name, ids in cut.items() if ids}
         chunks.append(ChunkCut(walk.text, walk.kind, cut))
     return chunks
 

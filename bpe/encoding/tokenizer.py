@@ -36,7 +36,7 @@ from ..text.surrogates import replace_lone_surrogates
 from ..tokens.end_of_word import mark_word
 from ..tokens.vocab import UNITS, Token, token_text
 from .chunk_cache import ChunkCache
-from .merge_loop import AppliedMerge, merge_ids, walk_merges
+from .merge_loop import AppliedMerge, merge_ids, one_unknown_per_run, walk_merges
 from .offsets import decode_with_offsets
 from .streaming import encode_iterable
 from .token_table import TokenTable, build_table
@@ -250,11 +250,7 @@ class Tokenizer:
         return ids
 
     def _one_unknown_per_run(self, ids: list[int]) -> list[int]:
-        """SentencePiece's rule: neighbouring unknown characters are one unknown token."""
-        unknown = self._unknown_id
-        if unknown is None or ids.count(unknown) < 2:
-            return ids
-        return [token_id for index, token_id in enumerate(ids) if token_id != unknown or ids[index - 1] != unknown or not index]
+        return one_unknown_per_run(ids, self._unknown_id)
 
     def encode_walkthrough(
         self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None, walk: bool = True
