@@ -217,3 +217,7 @@ second, so only a learner who left (or closed the tab) stops asking."""
 JOB_RESULTS_MB = 256
 """Finished jobs' results one server keeps for the next learner who asks the same (the least recently
 asked go first): Llama 3 extended, with its files in every format, is about 40 MB."""
+PAGE_WORK_CPU_S = 2.0
+"""CPU seconds the work of one request may take in a page's own thread on this 2-core machine, for the
+page's default text (``benchmarks/tokenizer_matrix.py`` checks every operation on every tokenizer): work
+that can take more runs apart, as a job."""

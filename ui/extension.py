@@ -20,7 +20,7 @@ from bpe.jobs.board import FAILED, JobRequest
 from bpe.limits import MAX_MERGES, MAX_TRAIN_SECONDS, check_corpus_size
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
-from bpe.teaching.extension import DEFAULT_TEXT, NEW_TEXTS, OWN, CostRow, cost_texts, old_text
+from bpe.teaching.extension import DEFAULT_LEAST, DEFAULT_MERGES, DEFAULT_TEXT, NEW_TEXTS, OWN, CostRow, cost_texts, old_text
 from bpe.teaching.jobs import TokenizerSource, extension_request
 from bpe.training.extend import reattached
 from bpe.training.trace import Trace
@@ -36,9 +36,9 @@ FROM = SessionValue("extend_from", "gpt2")
 NEW = SessionValue("extend_new", DEFAULT_TEXT)
 """A key of :data:`~bpe.teaching.extension.NEW_TEXTS`, or ``own``."""
 OWN_TEXT = SessionValue("extend_own_text", "")
-ADD = SessionValue("extend_add", 200)
+ADD = SessionValue("extend_add", DEFAULT_MERGES)
 """How many new merges at most."""
-LEAST = SessionValue("extend_least", 2)
+LEAST = SessionValue("extend_least", DEFAULT_LEAST)
 """The minimum frequency of a new merge's pair."""
 AT = SessionValue("extend_at", 0)
 """The lesson's moment: the new merge shown (0: the new text before any)."""

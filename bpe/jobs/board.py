@@ -126,6 +126,8 @@ class JobBoard:
         self._finished = BoundedStore(10_000, max_weight=results_mb * 1024 * 1024, weigh=lambda job: job.weight)
         self._news = threading.Condition()  # its lock guards every job; notified at each news
         self._watching = False
+        self.started = 0
+        """How many jobs this board has started a worker for (one per key asked, however many asked it)."""
 
     # -- what a page calls ---------------------------------------------------------------------
     def ask(self, key: Hashable, request: JobRequest | Callable[[], JobRequest]) -> JobView:
@@ -183,6 +185,7 @@ class JobBoard:
                 continue
             if running < self.workers:
                 running += 1
+                self.started += 1
                 job.started = self._clock()
                 job.update(state=RUNNING, doing="starting")
                 threading.Thread(target=self._run, args=(job,), name="job-board worker", daemon=True).start()

@@ -20,6 +20,7 @@ import os
 import pickle
 import sys
 import time
+from pathlib import Path
 from typing import BinaryIO
 
 from ..collector import collector_paused
@@ -78,10 +79,17 @@ def _function(call: str):
 
 
 def _usage() -> tuple[float, float]:
+    """``(CPU seconds, peak resident MB)`` of this worker. subtle: Linux's ``ru_maxrss`` outlives ``exec`` (a
+    worker started by a server of 1 GB would say 1 GB), so the peak is this process's own ``VmHWM``."""
     import resource
 
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # Linux counts maxrss in KB
+    status = Path("/proc/self/status")
+    if status.exists():
+        peak_kb = next(int(line.split()[1]) for line in status.read_text().splitlines() if line.startswith("VmHWM:"))
+    else:
+        peak_kb = usage.ru_maxrss  # kB on Linux; an approximation elsewhere
+    return usage.ru_utime + usage.ru_stime, peak_kb / 1024
 
 
 def main() -> None:

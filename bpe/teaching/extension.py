@@ -37,6 +37,8 @@ NEW_TEXTS: Mapping[str, NewText] = MappingProxyType({
 })
 """The texts to extend with, by the key a link carries (``new=hin``); the learner's own is :data:`OWN`."""
 DEFAULT_TEXT = "hin"
+DEFAULT_MERGES, DEFAULT_LEAST = 200, 2
+"""The page's defaults: new merges at most, and the minimum count of a new merge's pair."""
 OLD_TEXT_CHARS = 20_000
 
 

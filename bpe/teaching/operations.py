@@ -6,8 +6,9 @@ vocabulary (then the app runs it apart, as a job: :mod:`bpe.jobs`), and the one 
 it does not apply. :func:`run_operation` runs one and gives an :class:`Outcome`: the result, or that line,
 never a traceback. The tokenizer matrix runs every entry on every tokenizer
 (``tests/test_tokenizer_matrix.py`` checks each cell against its promise and its owner,
-``benchmarks/tokenizer_matrix.py`` measures each), so a new operation is one entry here, and a page that
-refuses one says the entry's own line (:func:`refusal`).
+``benchmarks/tokenizer_matrix.py`` measures each), so a new operation is one entry here; a page that refuses
+one says the same line (the formats' ``export_problem``, the dropout rules' ``unavailable``, the engine's
+errors, Compare's :data:`NORMALIZED`).
 
 Entries made from other registries follow them: one per way to cut (``SEGMENTATIONS``), per dropout rule
 (``DROPOUT_RULES``), per file format (``FORMATS``) and per encoder mistake (``ENCODER_MISTAKES``).
@@ -51,12 +52,11 @@ from ..training.presets import PRESETS, python_docs_text
 from ..training.trainer import train
 from .byte_inspector import inspect_token
 from .cuts import number_costs, text_pieces, token_ends
-from .extension import DEFAULT_TEXT, NEW_TEXTS
+from .extension import DEFAULT_LEAST, DEFAULT_MERGES, DEFAULT_TEXT, NEW_TEXTS
 from .why_tokenization import PHENOMENA, language_rows, tokenize_with
 
 PAGE_TEXT = "def tokenize(text):\n    return text.split()  # costs 5 €"
 """The Encode page's own text for python-docs: what an operation on a text runs on by default."""
-EXTEND_MERGES = 10
 DROPOUT_P, DROPOUT_SAMPLES = 0.1, 500
 """The dropout section's defaults (``ui/dropout.py``)."""
 
@@ -103,11 +103,6 @@ def run_operation(operation: Operation, tokenizer: Tokenizer, text: str) -> Outc
         return Outcome(result=operation.run(tokenizer, text))
     except BpeError as error:
         return Outcome(refused=str(error))
-
-
-def refusal(name: str, tokenizer: Tokenizer) -> str | None:
-    """The line a page shows instead of operation ``name`` on ``tokenizer``, None if it applies."""
-    return OPERATIONS[name].refusal(tokenizer)
 
 
 # -- the promises -----------------------------------------------------------------------------------
@@ -190,7 +185,7 @@ def _health_counts(tokenizer: Tokenizer, text: str, health) -> str | None:
 
 
 def _extend(tokenizer: Tokenizer, text: str):
-    return extend(tokenizer, text, merges=EXTEND_MERGES, min_frequency=1)
+    return extend(tokenizer, text, merges=DEFAULT_MERGES, min_frequency=DEFAULT_LEAST)
 
 
 def _after_the_old_ids(tokenizer: Tokenizer, text: str, trace) -> str | None:
@@ -304,7 +299,7 @@ def _entries() -> list[Operation]:
           for name, rule in DROPOUT_RULES.items()),
         Operation("health", "Vocabulary health", "Vocabulary health", _health, promise=_health_counts, apart=True,
                   page_text=python_docs_text),
-        Operation("extend", f"Extend with {EXTEND_MERGES} new merges", "Extend a tokenizer · bpe-lab train --extend", _extend,
+        Operation("extend", f"Extend with up to {DEFAULT_MERGES} new merges", "Extend a tokenizer · bpe-lab train --extend", _extend,
                   promise=_after_the_old_ids, apart=True, page_text=lambda: NEW_TEXTS[DEFAULT_TEXT].text),
         *(Operation(f"export:{name}", f"Export: {entry.title}", "Import & export · Extend · bpe-lab export", _export(entry),
                     refusal=entry.export_problem, owner=f"load:{name}", promise=_file_names(entry), apart=True)
