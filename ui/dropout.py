@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 import streamlit as st
 
-from bpe.encoding.dropout import DROPOUT_RULES, Dropout, sample_segmentations
+from bpe.encoding.dropout import DEFAULT_P, DEFAULT_SAMPLES, DROPOUT_RULES, Dropout, sample_segmentations
 from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import BpeError
 from bpe.limits import MAX_DROPOUT_CHARS, MAX_DROPOUT_SAMPLES, MAX_DROPOUT_WORK
@@ -31,8 +31,8 @@ from .state import SessionValue, widget_key
 
 STEPS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
 """The values of p a lesson walks (a slider's stops: arrow keys, or a clicker's, step through them)."""
-P = SessionValue("dropout_p", 0.1)
-SAMPLES = SessionValue("dropout_samples", 500)
+P = SessionValue("dropout_p", DEFAULT_P)
+SAMPLES = SessionValue("dropout_samples", DEFAULT_SAMPLES)
 SEED = SessionValue("dropout_seed", 0)
 RULE = SessionValue("dropout_rule", "hf")
 WORD = SessionValue("dropout_word", None)

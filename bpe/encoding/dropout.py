@@ -168,6 +168,9 @@ def _not_a_sentencepiece_model(tokenizer: "Tokenizer") -> str | None:
     return None
 
 
+DEFAULT_P, DEFAULT_SAMPLES = 0.1, 500
+"""What a lesson samples unless told: the probability of skipping a merge, and how many encodings."""
+
 DROPOUT_RULES: MappingProxyType[str, DropoutRule] = MappingProxyType({rule.name: rule for rule in (
     DropoutRule(
         "hf", "Hugging Face", "a skipped merge is set aside and comes back after the next merge",

@@ -127,7 +127,8 @@ class Tokenizer:
         self.specials_in_text, self.unknown_token = specials_in_text, unknown_token
         self._unknown_id = None if unknown_token is None else table.special_tokens[unknown_token]
         order = list(table.tokens)  # base, merged, whole-only, special, byte fallback: the table's order
-        self._whole_only_ids = tuple(order[table.base_count + len(table.merges):len(order) - len(table.special_tokens) - len(table.fallback_ids)])
+        specials = len(set(table.special_tokens.values()))  # subtle: two names may share an id (gpt-oss's 200018)
+        self._whole_only_ids = tuple(order[table.base_count + len(table.merges):len(order) - specials - len(table.fallback_ids)])
         self.end_of_word = end_of_word
         self.end_of_word_mode = table.end_of_word_mode
         self.special_tokens: dict[str, int] = table.special_tokens

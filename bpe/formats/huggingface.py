@@ -104,27 +104,21 @@ def _from_data(data: object, *, name: str, source: str, cut_added_tokens: bool) 
         )
     pretokenizer = _pretokenizer_name(data.get("pre_tokenizer"), _normalization(data.get("normalizer"), source=source), source=source)
 
-    raw_vocab = model.get("vocab")
-    added_tokens = data.get("added_tokens") or []
-    # subtle: two added tokens may share an id (gpt-oss names 200018 both <|endofprompt|> and <|reserved_200018|>,
-    # as tiktoken does); every other id belongs to one token
-    added_texts = {added.get("content") for added in added_tokens if isinstance(added, dict)}
-    vocab = check_vocab({text: token_id for text, token_id in raw_vocab.items() if text not in added_texts}
-                        if isinstance(raw_vocab, dict) else raw_vocab, source=source, what="model.vocab")
+    vocab = check_vocab(model.get("vocab"), source=source, what="model.vocab")
     owner = {token_id: token_text for token_text, token_id in vocab.items()}
     special_tokens: dict[str, int] = {}
-    for index, added in enumerate(added_tokens):
+    for index, added in enumerate(data.get("added_tokens") or []):
         content, token_id = added["content"], check_id(added["id"], where=f"{source}, added token {index + 1}")
         if not isinstance(content, str):
             raise FormatError(f"{source}: added token {index + 1} has no text content")
-        if raw_vocab.get(content, token_id) != token_id or owner.get(token_id, content) != content:
+        if vocab.get(content, token_id) != token_id or owner.get(token_id, content) != content:
             raise FormatError(f"{source}: added token {content!r} disagrees with the vocab about its id {token_id}")
         _check_added(added, content, source=source, cut_added_tokens=cut_added_tokens)
         special_tokens[content] = token_id
 
     base = byte_base(vocab, source=source)
     ignore_merges = bool(model.get("ignore_merges"))
-    merges, whole_only = read_merges(model.get("merges") or [], raw_vocab, {i: to_byte_text(t.data) for i, t in base.items()},
+    merges, whole_only = read_merges(model.get("merges") or [], vocab, {i: to_byte_text(t.data) for i, t in base.items()},
                                      source=source, specials=special_tokens, ignore_merges=ignore_merges)
     tokenizer = build_tokenizer(
         source=source, unit="byte", pretokenizer=pretokenizer, base=base, merges=merges, whole_only=whole_only,
@@ -284,6 +278,13 @@ def _problem(tokenizer: Tokenizer) -> str | None:
     )
     if problem:
         return problem
+    named = {}
+    for text, token_id in tokenizer.special_tokens.items():
+        if token_id in named:  # Hugging Face cuts only the last added token of an id out of text
+            return (f"the special tokens {named[token_id]!r} and {text!r} share the id {token_id}, and Hugging Face keeps "
+                    "one added token per id (the other would be read as plain text): save it as BPE Lab JSON or a "
+                    "tiktoken rank file, which hold both")
+        named[token_id] = text
     vocab = _vocab(tokenizer)  # once: spelling 200,000 tokens per special token took minutes (gpt-oss has 1,091)
     for text, token_id in tokenizer.special_tokens.items():
         if text in vocab:

@@ -35,7 +35,7 @@ from types import MappingProxyType
 from ..checking.encode_cases import EncodeCase, probe_texts
 from ..checking.encode_check import check_encoder
 from ..checking.encode_rules import ENCODER_MISTAKES, MODES, EncoderMistake
-from ..encoding.dropout import DROPOUT_RULES, DropoutRule, sample_segmentations
+from ..encoding.dropout import DEFAULT_P, DEFAULT_SAMPLES, DROPOUT_RULES, DropoutRule, sample_segmentations
 from ..encoding.merge_loop import one_unknown_per_run
 from ..encoding.offsets import decode_with_offsets, stream_steps
 from ..encoding.segmentation import SEGMENTATIONS, Segmentation, segment
@@ -57,8 +57,6 @@ from .why_tokenization import PHENOMENA, language_rows, tokenize_with
 
 PAGE_TEXT = "def tokenize(text):\n    return text.split()  # costs 5 €"
 """The Encode page's own text for python-docs: what an operation on a text runs on by default."""
-DROPOUT_P, DROPOUT_SAMPLES = 0.1, 500
-"""The dropout section's defaults (``ui/dropout.py``)."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +158,7 @@ def _ordered_offsets(tokenizer: Tokenizer, text: str, result) -> str | None:
 
 def _dropout(rule: DropoutRule) -> Callable[[Tokenizer, str], object]:
     def run(tokenizer: Tokenizer, text: str):
-        return sample_segmentations(tokenizer, text[:MAX_DROPOUT_CHARS], p=DROPOUT_P, samples=DROPOUT_SAMPLES, seed=0, rule=rule.name)
+        return sample_segmentations(tokenizer, text[:MAX_DROPOUT_CHARS], p=DEFAULT_P, samples=DEFAULT_SAMPLES, seed=0, rule=rule.name)
     return run
 
 
