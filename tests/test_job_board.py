@@ -70,6 +70,7 @@ def test_a_second_asker_gets_the_same_job_not_a_second_run(board):
     second = until(board, "shared", count(5))  # another request under the same key: never run
     assert second.parts["count"] == 30 and second.parts["worker"] == first.parts["worker"]
     assert board.ask("shared", count(5)) is second  # finished: kept, and handed to whoever asks
+    assert board.started == 1  # one worker for both
 
 
 def test_a_job_nobody_asks_about_any_more_is_stopped_and_its_worker_killed(board):
