@@ -33,6 +33,8 @@ from typing import Generic, TypeVar
 
 from .errors import BpeError, RegistryError
 
+__all__ = ["Registry"]
+
 T = TypeVar("T")
 
 _by_name: Callable[[object], str] = attrgetter("name")
