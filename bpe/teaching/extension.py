@@ -39,6 +39,11 @@ NEW_TEXTS: Mapping[str, NewText] = MappingProxyType({
 DEFAULT_TEXT = "hin"
 DEFAULT_MERGES, DEFAULT_LEAST = 200, 2
 """The page's defaults: new merges at most, and the minimum count of a new merge's pair."""
+
+
+def default_new_text() -> str:
+    """What the page extends with unless told: :data:`DEFAULT_TEXT`'s text."""
+    return NEW_TEXTS[DEFAULT_TEXT].text
 OLD_TEXT_CHARS = 20_000
 
 

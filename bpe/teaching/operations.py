@@ -28,9 +28,8 @@ Out of scope: drawing results (the pages), and the owners' libraries (only the t
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from ..checking.encode_cases import EncodeCase, probe_texts
 from ..checking.encode_check import check_encoder
@@ -47,12 +46,13 @@ from ..errors import BpeError
 from ..formats.common import TokenizerFormat
 from ..formats.files import FORMATS
 from ..limits import MAX_DROPOUT_CHARS, MAX_SEGMENT_CHARS, MAX_WALK_CHARS, MAX_WHY_CHARS
+from ..registry import Registry
 from ..training.extend import extend
 from ..training.presets import PRESETS, python_docs_text
 from ..training.trainer import train
 from .byte_inspector import inspect_token
 from .cuts import number_costs, text_pieces, token_ends
-from .extension import DEFAULT_LEAST, DEFAULT_MERGES, DEFAULT_TEXT, NEW_TEXTS
+from .extension import DEFAULT_LEAST, DEFAULT_MERGES, default_new_text
 from .why_tokenization import PHENOMENA, language_rows, tokenize_with
 
 PAGE_TEXT = "def tokenize(text):\n    return text.split()  # costs 5 €"
@@ -298,7 +298,7 @@ def _entries() -> list[Operation]:
         Operation("health", "Vocabulary health", "Vocabulary health", _health, promise=_health_counts, apart=True,
                   page_text=python_docs_text),
         Operation("extend", f"Extend with up to {DEFAULT_MERGES} new merges", "Extend a tokenizer · bpe-lab train --extend", _extend,
-                  promise=_after_the_old_ids, apart=True, page_text=lambda: NEW_TEXTS[DEFAULT_TEXT].text),
+                  promise=_after_the_old_ids, apart=True, page_text=default_new_text),
         *(Operation(f"export:{name}", f"Export: {entry.title}", "Import & export · Extend · bpe-lab export", _export(entry),
                     refusal=entry.export_problem, owner=f"load:{name}", promise=_file_names(entry), apart=True)
           for name, entry in FORMATS.items()),
@@ -318,5 +318,5 @@ def _entries() -> list[Operation]:
     ]
 
 
-OPERATIONS: Mapping[str, Operation] = MappingProxyType({entry.name: entry for entry in _entries()})
+OPERATIONS: Registry[Operation] = Registry("operation", _entries())
 """Every operation on a tokenizer, in the order the matrix lists them."""
