@@ -73,7 +73,7 @@ def test_a_rank_file_of_them_reads_back_as_it_was():
 
 def test_gpt2_files_refuse_tokens_no_merge_makes_and_say_which_formats_hold_them():
     problem = export_problem(SHAPES, format="gpt2")
-    assert problem.startswith("1 of this tokenizer's tokens are made by no merge (a rank file's whole-chunk tokens, e.g. b' xyz')")
+    assert problem.startswith("1 of this tokenizer's tokens are made by no merge (a rank file's whole-chunk tokens, e.g. ' xyz')")
     assert problem.endswith("export it as a tiktoken rank file or a Hugging Face tokenizer.json, which hold them")
 
 

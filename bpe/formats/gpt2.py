@@ -116,7 +116,7 @@ def _problem(tokenizer: Tokenizer) -> str | None:
     if problem:
         return problem
     if tokenizer.whole_only:  # vocab.bpe makes every token by a merge: a reader never gives these
-        count, example = len(tokenizer.whole_only), next(iter(tokenizer.whole_only.values()))
+        count, example = len(tokenizer.whole_only), next(iter(tokenizer.whole_only.values())).decode("utf-8", "backslashreplace")
         return (f"{count:,} of this tokenizer's tokens are made by no merge (a rank file's whole-chunk tokens, e.g. "
                 f"{example!r}), and GPT-2's files make every token by a merge; export it as a tiktoken rank file or "
                 "a Hugging Face tokenizer.json, which hold them")
