@@ -149,7 +149,7 @@ def markdown(rows: list[str], ops: list[str], cells: dict[tuple[str, str], str])
                 shown.append(cell)
             lines.append(f"| {name} | " + " | ".join(shown) + " |")
         lines.append("")
-    lines += ["Refused, why:", ""] + [f"{number}. {reason.replace('|', '/')}" for reason, number in reasons.items()]
+    lines += ["Refused, why:", ""] + [f"{number}. {reason.replace('|', chr(92) + '|')}" for reason, number in reasons.items()]  # \| in Markdown
     return "\n".join(lines) + "\n"
 
 
