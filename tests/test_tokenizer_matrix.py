@@ -66,9 +66,19 @@ def check_owner(row: str, key: str, tokenizer, result) -> None:
         assert result == owner.offsets(ids), f"{owner.library}'s decode_with_offsets differs"
 
 
-@pytest.mark.parametrize("operation", list(OPERATIONS))
+IN_THE_PAGE = [name for name, entry in OPERATIONS.items() if not entry.apart]
+"""The operations a page runs in its own thread; those run apart (health, extending, the exports: each linear in
+the vocabulary) are ``tests/test_tokenizer_matrix_apart.py``'s, so the two halves run on both test workers."""
+
+
+@pytest.mark.parametrize("operation", IN_THE_PAGE)
 @pytest.mark.parametrize("row", ROWS)
 def test_each_operation_on_each_tokenizer_works_as_its_owner_or_says_why_in_one_line(row, operation):
+    check_cell(row, operation)
+
+
+def check_cell(row: str, operation: str) -> None:
+    """One cell: works, keeps its promise and equals its owner, or is refused in one line (see the module's docstring)."""
     entry, tokenizer = OPERATIONS[operation], row_tokenizer(row)
     outcome = run_operation(entry, tokenizer, TEXT)
     if outcome.refused:
