@@ -18,7 +18,7 @@ import pytest
 from bpe.errors import FormatError
 from bpe.formats import import_tokenizer
 from bpe.formats.bounded_import import ImportBudget, ImportBudgetError, import_tokenizer_bounded
-from bpe.formats.sentencepiece_model import _BPE, _NORMALIZER_DEFAULTS, NORMAL, UNKNOWN, _bytes_field, _int_field, _key
+from bpe.formats.sentencepiece_proto import _BPE, _NORMALIZER_DEFAULTS, NORMAL, UNKNOWN, _bytes_field, _int_field, _key
 
 from .child_env import child_env
 from .test_formats_cli import REPO_ROOT, run_bpe

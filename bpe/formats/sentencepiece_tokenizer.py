@@ -19,20 +19,26 @@ Why a class of its own: two things a ``.model`` does that a trained run does not
     >>> tok.encode("a[a]<s>"), tok.encode_ordinary("[a]"), tok.encode("<s>", allowed_special="all")
     ([0, 5, 1, 2, 3], [5], [4])
 
-Out of scope: writing them back (BPE Lab JSON keeps every one of them as a special token).
+Written back by :mod:`bpe.formats.sentencepiece_writer` (a ``.model``, ids and piece types kept) and as BPE
+Lab JSON (:meth:`SentencePieceModelTokenizer.to_json`).
 """
 
 from __future__ import annotations
 
 import codecs
+import json
 from collections.abc import Iterable
+from functools import partial
 
 from ..encoding.tokenizer import Tokenizer
+from ..encoding.tokenizer_json import read_tokenizer_json
 from ..errors import FormatError
 from ..text.pretokenize import SpecialSet
 from ..text.sentencepiece_split import SPACE_SYMBOL
 from ..text.special_text import split_special_text
 
+MODEL_KEY = "sentencepiece_model"
+"""The key of BPE Lab JSON under which a SentencePiece model keeps its user-defined pieces."""
 _EACH_BYTE = "bpe-lab-sentencepiece-bytes"
 # SentencePiece writes every byte of a broken sequence as U+FFFD (Python's "replace": one per maximal part)
 codecs.register_error(_EACH_BYTE, lambda error: ("\ufffd" * (error.end - error.start), error.end))
@@ -51,6 +57,24 @@ class SentencePieceModelTokenizer(Tokenizer):
         # SentencePiece strips the dummy prefix from the first piece; a model that also drops repeated
         # spaces (remove_extra_whitespaces) strips it again from the next piece while they come out empty
         self._strips_until_text = self.pretokenizer.normalize(" x") == self.pretokenizer.normalize("x")
+
+    def continued(self, trace, *, name: str = "") -> Tokenizer:
+        """Extended, still a SentencePiece model: the same user-defined pieces, the same decoding."""
+        return SentencePieceModelTokenizer(user_defined=self.user_defined, **trace.tokenizer_fields(name=name))
+
+    def to_json(self) -> str:
+        """BPE Lab JSON and what makes this a SentencePiece model, under :data:`MODEL_KEY` (the
+        user-defined pieces); :func:`~bpe.formats.ours.from_ours` reads it back as one."""
+        data = json.loads(super().to_json())
+        data[MODEL_KEY] = {"user_defined": sorted(self.user_defined)}
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> "SentencePieceModelTokenizer":
+        kept = json.loads(text).get(MODEL_KEY)
+        if not isinstance(kept, dict) or not isinstance(kept.get("user_defined", []), list):
+            raise FormatError(f"{MODEL_KEY} must be an object with a list of user_defined pieces")
+        return read_tokenizer_json(text, build=partial(cls, user_defined=kept.get("user_defined", ())))
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Special-token text as plain text, but for the user-defined pieces (SentencePiece has no other way)."""
