@@ -383,8 +383,8 @@ class Tokenizer:
 
     @classmethod
     def from_json(cls, text: str) -> "Tokenizer":
-        """The tokenizer a BPE Lab JSON text holds; FormatError (naming the problem) if it holds none."""
-        return read_tokenizer_json(text, build=cls)
+        """The tokenizer a BPE Lab JSON text holds (of its ``kind``); FormatError (naming the problem) if it holds none."""
+        return read_tokenizer_json(text, build=cls, kinds=Tokenizer)
 
     def save(self, path: StrPath) -> None:
         """Write this tokenizer to ``path`` as BPE Lab JSON (Hugging Face's and minbpe's name).

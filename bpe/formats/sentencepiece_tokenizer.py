@@ -26,19 +26,17 @@ Lab JSON (:meth:`SentencePieceModelTokenizer.to_json`).
 from __future__ import annotations
 
 import codecs
-import json
 from collections.abc import Iterable
-from functools import partial
 
 from ..encoding.tokenizer import Tokenizer
-from ..encoding.tokenizer_json import read_tokenizer_json
+from ..encoding.tokenizer_json import with_kind
 from ..errors import FormatError
 from ..text.pretokenize import SpecialSet
 from ..text.sentencepiece_split import SPACE_SYMBOL
 from ..text.special_text import split_special_text
 
-MODEL_KEY = "sentencepiece_model"
-"""The key of BPE Lab JSON under which a SentencePiece model keeps its user-defined pieces."""
+KIND = "sentencepiece-model"
+"""This class's ``kind`` in BPE Lab JSON (:mod:`bpe.encoding.tokenizer_json`)."""
 _EACH_BYTE = "bpe-lab-sentencepiece-bytes"
 # SentencePiece writes every byte of a broken sequence as U+FFFD (Python's "replace": one per maximal part)
 codecs.register_error(_EACH_BYTE, lambda error: ("\ufffd" * (error.end - error.start), error.end))
@@ -46,6 +44,8 @@ codecs.register_error(_EACH_BYTE, lambda error: ("\ufffd" * (error.end - error.s
 
 class SentencePieceModelTokenizer(Tokenizer):
     """A :class:`Tokenizer` (same constructor, plus ``user_defined``: special tokens always cut from text)."""
+
+    json_kind = KIND
 
     def __init__(self, *, user_defined: Iterable[str] = (), **kwargs) -> None:
         super().__init__(**kwargs)
@@ -63,18 +63,8 @@ class SentencePieceModelTokenizer(Tokenizer):
         return SentencePieceModelTokenizer(user_defined=self.user_defined, **trace.tokenizer_fields(name=name))
 
     def to_json(self) -> str:
-        """BPE Lab JSON and what makes this a SentencePiece model, under :data:`MODEL_KEY` (the
-        user-defined pieces); :func:`~bpe.formats.ours.from_ours` reads it back as one."""
-        data = json.loads(super().to_json())
-        data[MODEL_KEY] = {"user_defined": sorted(self.user_defined)}
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, text: str) -> "SentencePieceModelTokenizer":
-        kept = json.loads(text).get(MODEL_KEY)
-        if not isinstance(kept, dict) or not isinstance(kept.get("user_defined", []), list):
-            raise FormatError(f"{MODEL_KEY} must be an object with a list of user_defined pieces")
-        return read_tokenizer_json(text, build=partial(cls, user_defined=kept.get("user_defined", ())))
+        """BPE Lab JSON of the kind ``sentencepiece-model``: ``Tokenizer.from_json`` reads it back as one."""
+        return with_kind(super().to_json(), KIND, {"user_defined": sorted(self.user_defined)})
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Special-token text as plain text, but for the user-defined pieces (SentencePiece has no other way)."""
