@@ -26,7 +26,7 @@ def cut_from_text(name: str) -> list[str]:
 
 
 ROWS = sorted({
-    *{entry.specials_in_text: name for name, entry in reversed(PRETRAINED.items()) if entry.specials_in_text != "plain"}.values(),
+    *{entry.specials_in_text: name for name, entry in reversed(list(PRETRAINED.items())) if entry.specials_in_text != "plain"}.values(),
     [name for name, entry in PRETRAINED.items() if entry.format == "sentencepiece"][-1],
 })
 
