@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from .machine_speed import scaled
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MERGE_KEYS = {
     "step", "id", "left", "right", "token", "left_hex", "right_hex", "token_hex",
@@ -24,7 +26,7 @@ ROUND_TRIP_TEXT = "aaabdaaabac, and then some plain text: café 東京 😀"
 
 def run_bpe(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "bpe", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "bpe", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=scaled(60)
     )
 
 

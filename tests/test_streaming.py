@@ -27,6 +27,7 @@ from bpe.text.pretokenize import PRETOKENIZERS as NAMED_PRETOKENIZERS
 from bpe.training.settings import TrainSettings
 from bpe.training.trainer import train
 
+from .machine_speed import scaled
 from .shared_tokenizers import shared_pretrained
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -131,7 +132,7 @@ def test_a_byte_stream_that_is_not_utf8_names_the_byte():
 def run_encode(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "bpe", "encode", "--pretrained", "gpt2", *args], cwd=REPO_ROOT, input=stdin,
-        capture_output=True, timeout=300, env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
+        capture_output=True, timeout=scaled(300), env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
     )
 
 
@@ -163,7 +164,7 @@ def test_encode_file_streams_a_big_file_in_bounded_memory(tmp_path):
     )
     result = subprocess.run(
         [sys.executable, "-c", measure, "encode", "--pretrained", "gpt2", "--file", str(path)], cwd=REPO_ROOT,
-        capture_output=True, timeout=300, env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
+        capture_output=True, timeout=scaled(300), env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
     )
     assert result.returncode == 0, result.stderr
     peak_mb = int(result.stderr.decode().rsplit("peak_kb=", 1)[1]) / 1024
