@@ -60,6 +60,8 @@ SLOW_FILES: dict[str, str] = {
     "test_sentencepiece_parity.py": "SentencePiece training and encoding against the trainer",
     "test_bounded_import.py": "imports in worker processes run to their CPU and memory budgets",
     "test_packaging.py": "a fresh venv with the project installed",
+    "test_app_extend.py": "the Extend page extending GPT-2 and Qwen on new text, a page run each",
+    "test_replica_agent.py": "a process spinning on a core while the agent's socket answers",
 }
 """Test files left out of the developer tier (:data:`DEVELOPER_TIER`), each with why it takes long:
 together about a third of the time of the tests without a browser. The full suite (the README's test

@@ -41,7 +41,7 @@ def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
         previous = os.environ.get("PYTHONPATH")
         os.environ["PYTHONPATH"] = str(ROOT)
         try:
-            NotebookClient(notebook, timeout=scaled(120), kernel_name="python3", resources={"metadata": {"path": folder}}).execute()
+            NotebookClient(notebook, timeout=round(scaled(120)), kernel_name="python3", resources={"metadata": {"path": folder}}).execute()
         finally:
             if previous is None:
                 os.environ.pop("PYTHONPATH")
