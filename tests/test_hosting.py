@@ -22,6 +22,7 @@ from bpe.app.pages import PAGES
 from bpe.pretrained.registry import PRETRAINED
 
 from .app_server import ROOT
+from .child_env import child_env
 from .machine_speed import scaled
 
 HOSTING_DOC = ROOT / "docs" / "hosting.md"
@@ -81,7 +82,7 @@ def test_an_environment_holding_exactly_requirements_txt_opens_every_page_with_g
     )
     assert install.returncode == 0, install.stderr[-2000:]
     checked = subprocess.run([str(python), "-m", "tests.hosted_check"], cwd=ROOT, capture_output=True, text=True,
-                             timeout=scaled(900), env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+                             timeout=scaled(900), env=child_env(HOME=str(tmp_path)))
     lines = [line for line in checked.stdout.splitlines() if line.startswith(("ok: ", "FAILED: "))]
     assert checked.returncode == 0, "\n".join(lines) + checked.stderr[-2000:]
     assert len(lines) == len(PRETRAINED) + 1 + len(PAGES) + 2  # files found, GPT-2's ids, every page, Encode, Compare
