@@ -130,7 +130,7 @@ def step_view(trained: Trained) -> None:
     with left:
         if total:
             show_chart(pairs_spec, renderer="svg")
-            show_html(pair_legend_html(step))
+            show_html(pair_legend_html(step, scored=bool(trace.scores)))
         else:
             # the corpus itself gave nothing to merge (empty, one character...): a problem to fix
             (st.warning if trace.stop_reason in (STOP_NO_PAIRS, STOP_MIN_FREQUENCY) else st.info)(

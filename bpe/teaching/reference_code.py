@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from fractions import Fraction
 from types import MappingProxyType, ModuleType
 from typing import NamedTuple
 
@@ -31,6 +30,7 @@ from .. import reference
 from ..encoding.dropout import Dropout, coin
 from ..encoding.merge_loop import AppliedMerge
 from ..encoding.tokenizer import ChunkWalk
+from ..notation.scores import score_text, worked_score
 from ..training.trace import Trace
 
 
@@ -92,7 +92,7 @@ def train_step_lines(trace: Trace, step: int) -> list[CodeLine]:
     tied = ", ".join(_pair_text(trace, tied) for tied in merge.tied[:3]) + (", …" if merge.tie_count > 3 else "")
     words = f"{merge.words_changed:,} word{'s' * (merge.words_changed != 1)}"
     scored = trace.scores[step - 1] if trace.scores else None
-    best = f"{merge.count:,}" if scored is None else f"score {_fraction(scored.chosen.score)}"
+    best = f"{merge.count:,}" if scored is None else f"score {score_text(scored.chosen.score)}"
     values = {
         "for new_id in": f"new_id = {merge.new_id}",
         "stats = get_stats": "every pair of the corpus, counted" if trace.chosen_by else
@@ -116,16 +116,6 @@ def train_step_lines(trace: Trace, step: int) -> list[CodeLine]:
     ) + _stage_lines(trace, step)
 
 
-def _fraction(value: Fraction) -> str:
-    """A score as people read it: ``1/20``; a long fraction as a decimal too (``17/12345 ≈ 0.001377``).
-
-    >>> _fraction(Fraction(1, 20)), _fraction(Fraction(17, 123456))
-    ('1/20', '17/123456 ≈ 0.0001377')
-    """
-    text = f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
-    return text if value.denominator <= 1000 else f"{text} ≈ {float(value):.4g}"
-
-
 def _by_count(trace: Trace, step: int) -> list:
     """The step's most frequent pairs: its top pairs in order of count (a WordPiece step ranks them by score)."""
     return sorted(trace.steps[step - 1].top_pairs, key=lambda pair: -pair.count) if trace.scores else list(trace.steps[step - 1].top_pairs)
@@ -139,21 +129,21 @@ def _score_values(trace: Trace, step: int) -> dict[str, str]:
     return {
         "if wordpiece:": "a WordPiece run: the score chooses, not the count",
         "counted = {pair: score": (
-            f"the most frequent pair, {_pair_text(trace, scored.by_count)} ({frequent.count:,}), scores "
-            f"{frequent.count:,} / ({frequent.left_count:,} × {frequent.right_count:,}) = {_fraction(frequent.score)}"
+            f"the most frequent pair, {_pair_text(trace, scored.by_count)} ({frequent.count:,}), scores {worked_score(*frequent)}"
         ),
         "tokens[token] = ": (
             f"{trace.token_text(merge.left)!r} occurs {chosen.left_count:,} times, {trace.token_text(merge.right)!r} {chosen.right_count:,}"
         ),
         "return {pair: Fraction": (
-            f"{_pair_text(trace, (merge.left, merge.right))}: {chosen.count:,} / ({chosen.left_count:,} × "
-            f"{chosen.right_count:,}) = {_fraction(chosen.score)}"
+            f"{_pair_text(trace, (merge.left, merge.right))}: {worked_score(*chosen)}"
         ),
     }
 
 
 def _counted(trace: Trace, step: int) -> str:
     """The value beside ``counted = ...``: every pair, or (parity-aware) the choosing language's."""
+    if trace.scores:
+        return "counted = stats: every pair counted, then scored (below)"
     if not trace.chosen_by:
         return "counted = stats: classic BPE counts every pair"
     language, count = trace.chosen_by[step - 1]
