@@ -159,10 +159,11 @@ def main() -> None:
         text = choose_sample(card)
     if presenter():
         show_html(WHY_PRESENTER_CSS)
-    show_html(split_rows_html(with_loading(tokenize_with(card, text, chosen), loading)))
+    splits = split_rows_html(with_loading(tokenize_with(card, text, chosen), loading))
     priced = {}
-    if card.key == "cost":  # every pretrained tokenizer, not one per split: the rest load meanwhile
+    if card.key == "cost":  # the costs first (every pretrained tokenizer: the rest load meanwhile), then the chips
         priced, loading = costs(text, chosen, loading)
+    show_html(splits)
     if loading:
         tokenizers.arrivals(loading)
     if card.special and (refused := refusal(chosen, text)):

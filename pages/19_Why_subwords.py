@@ -153,9 +153,8 @@ def main() -> None:
     st.caption((f"The first {DRAWN_TOKENS:,} of {shown.tokens:,} tokens. " if shown.tokens > DRAWN_TOKENS else "")
                + "A dashed [UNK] chip is a word or character outside the vocabulary.")
     frame = shared_view(measured, "subword curves", n, k, build=lambda: curve_frame(measured, n=n, k=k))
-    for column, field in zip(st.columns(2, gap="medium"), FIELDS):
-        with column:
-            show_chart(cost_chart(frame, field).to_dict())
+    for field in FIELDS:  # one above the other, each the page's width: the labels need the room
+        show_chart(cost_chart(frame, field).to_dict())
     st.caption("Each line is one tokenizer at every size (N words, k merges); the diamonds are this run's places.")
     if presenting:
         with st.container(key="bpe-below"):

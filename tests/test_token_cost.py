@@ -13,23 +13,11 @@ import pytest
 
 from bpe import Corpus, Tokenizer, TrainSettings, train
 from bpe.errors import SettingsError
-from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.token_cost import ENGLISH, Rates, english_of, token_costs
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.views.token_cost import cost_table_html, dollars
 
-from .peers import TIKTOKEN_ENCODINGS, tiktoken_by_title
-from .shared_tokenizers import shared_pretrained
-
-
-@pytest.fixture(scope="module")
-def tiktokens() -> dict:
-    return tiktoken_by_title()
-
-
-@pytest.fixture(scope="module")
-def ours() -> dict:
-    return {PRETRAINED[name].title: shared_pretrained(name) for name in TIKTOKEN_ENCODINGS}
+from .test_why_tokenization import ours, tiktokens  # noqa: F401  (fixtures: tiktoken's encodings, ours of the same files)
 
 
 def test_the_costliest_language_is_tamil_at_20_1_times_english_under_gpt2_and_amharic_at_6_2_under_gpt4o(ours, tiktokens):
@@ -84,6 +72,6 @@ def test_the_table_escapes_names_and_errors_and_marks_the_costliest_in_words(our
     assert table.count("(the most)") == 1 and table.index("(the most)") < table.index("GPT-4o")  # GPT-2's row
 
 
-@pytest.mark.parametrize("amount, shown", [(1234.5, "$1,234.50"), (0.01, "$0.01"), (0.00825, "$0.00825"), (0.0, "$0")])
+@pytest.mark.parametrize("amount, shown", [(1234.5, "$1,234.50"), (0.01, "$0.0100"), (0.00825, "$0.00825"), (0.0, "$0")])
 def test_a_price_keeps_the_digits_that_matter(amount, shown):
     assert dollars(amount) == shown

@@ -27,6 +27,7 @@ import pandas as pd
 from ..notation.scores import worked_score
 from ..teaching.subwords import UNKNOWN, HeldOutToken, Measure, SubwordLab
 from ..teaching.wordpiece import WorkedStep
+from .plain_tables import scroll_box
 from .token_html import Piece, chip_html
 from .palette import assign_colors
 
@@ -61,16 +62,23 @@ def _row(measure: Measure, *, here: bool) -> dict:
 
 def curve_frame(lab: SubwordLab, *, n: int, k: int) -> pd.DataFrame:
     """Every point the curves draw: the word tokenizer over N, BPE over k (each including this run's
-    N and k, marked ``here``), characters and bytes."""
+    N and k, marked ``here``), characters and bytes (one point each)."""
     rows = [_row(m, here=m.size == n) for m in lab.words_curve(also=n)]
     rows += [_row(m, here=m.size == k) for m in lab.bpe_curve(also=k)]
-    rows += [_row(lab.characters(), here=True), _row(lab.bytes(), here=True)]
+    rows += [_row(lab.characters(), here=False), _row(lab.bytes(), here=False)]
     return pd.DataFrame(rows)
 
 
+LABEL_OFFSETS = {"words": (-12, -14), "bpe": (-12, 16), "characters": (-12, 0), "bytes": (-10, -16)}
+"""``(dx, dy)`` of each tokenizer's name, right-aligned to the left of its point (inside the plot, so
+a phone's narrow chart keeps its width for the curves): apart where two points meet (characters and
+bytes at one height, BPE's start on the bytes; words and BPE at one vocabulary size)."""
+
+
 def cost_chart(frame: pd.DataFrame, field: str) -> alt.LayerChart:
-    """``field`` (one of :data:`FIELDS`) against the vocabulary size: a line per tokenizer with
-    several sizes, a point for each other, this run's places as labelled diamonds."""
+    """``field`` (one of :data:`FIELDS`) against the vocabulary size: a line over N for words and over
+    k for BPE, one point for characters and one for bytes, this run's N and k as diamonds, each
+    tokenizer named beside its place."""
     kinds = list(TITLES)
     scale = alt.Scale(domain=[TITLES[kind] for kind in kinds], range=[COLORS[kind] for kind in kinds])
     shapes = alt.Scale(domain=[TITLES[kind] for kind in kinds], range=[SHAPES[kind] for kind in kinds])
@@ -79,20 +87,33 @@ def cost_chart(frame: pd.DataFrame, field: str) -> alt.LayerChart:
                 axis=alt.Axis(format="~s", labelFontSize=12, titleFontSize=13)),
         y=alt.Y(f"{field}:Q", title=FIELDS[field], axis=alt.Axis(labelFontSize=12, titleFontSize=13)),
         color=alt.Color("tokenizer:N", scale=scale, legend=alt.Legend(orient="top", title=None, labelFontSize=13)),
+        shape=alt.Shape("tokenizer:N", scale=shapes, legend=None),
         tooltip=[
             alt.Tooltip("label:N", title="tokenizer"), alt.Tooltip("vocabulary:Q", format=","),
             alt.Tooltip("tokens:Q", format=","), alt.Tooltip("tokens_per_word:Q", title="tokens per word", format=".2f"),
             alt.Tooltip("unknown_percent:Q", title="[UNK] %", format=".2f"),
         ],
     )
-    lines = base.mark_line(strokeWidth=2.5).encode(detail="tokenizer:N")
-    points = base.mark_point(size=45, filled=True).encode(shape=alt.Shape("tokenizer:N", scale=shapes, legend=None))
-    marked = base.transform_filter(alt.datum.here)
-    diamonds = marked.mark_point(shape="diamond", size=260, filled=True, stroke="#111", strokeWidth=1.5)
-    names = marked.mark_text(align="left", dx=9, dy=-9, fontSize=13, fontWeight="bold", color="#111").encode(text="label:N")
-    return alt.layer(lines, points, diamonds, names).properties(
-        height=250, title=FIELDS[field], autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
-        padding={"left": 5, "top": 5, "bottom": 5, "right": 110},
+    curves = base.transform_filter(alt.FieldOneOfPredicate("kind", ["words", "bpe"]))
+    single = base.transform_filter(alt.FieldOneOfPredicate("kind", ["characters", "bytes"]))
+    layers = [
+        curves.mark_line(strokeWidth=2.5).encode(detail="tokenizer:N"),
+        curves.mark_point(size=18, filled=True),
+        single.mark_point(size=150, filled=True, stroke="#111", strokeWidth=1),
+        curves.transform_filter(alt.datum.here).mark_point(size=260, filled=True, stroke="#111", strokeWidth=1.5).encode(
+            shape=alt.value("diamond"),  # the run's places, whichever line they are on
+        ),
+    ]
+    for kind, (dx, dy) in LABEL_OFFSETS.items():
+        place = alt.datum.kind == kind
+        named = base.transform_filter(place if kind in ("characters", "bytes") else place & alt.datum.here)
+        layers.append(named.mark_text(align="right", dx=dx, dy=dy, fontSize=13, fontWeight="bold").encode(
+            text="label:N", color=alt.value("#111"),  # dark text, not the line's tint: 4.5:1 on white (WCAG AA)
+        ))
+    return alt.layer(*layers).properties(
+        height=230, title=FIELDS[field], autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
+        padding={"left": 5, "top": 5, "bottom": 5, "right": 15},
+        description=f"{FIELDS[field]} against the vocabulary size, per tokenizer, on the held-out text",
     )
 
 
@@ -110,7 +131,8 @@ def measures_table_html(measures: Sequence[Measure], *, shown: str) -> str:
             f'<tr{attrs}><th scope="row">{html.escape(label(measure))}{mark}</th><td>{measure.vocabulary:,}</td>'
             f"<td>{measure.tokens:,}</td><td>{measure.tokens_per_word:.2f}</td><td>{100 * measure.unknown_rate:.1f} %</td></tr>"
         )
-    return f'<table class="bpe-subwords"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+    table = f'<table class="bpe-subwords"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+    return scroll_box(table, "Each tokenizer's cost on the held-out text")
 
 
 def held_out_html(tokens: Sequence[HeldOutToken], *, kind: str, end_of_word: str | None = None) -> str:
@@ -144,7 +166,7 @@ def wordpiece_steps_html(steps: Sequence[WorkedStep]) -> str:
             f"<td>{'the same pair' if same else _pair(step.by_count) + f' ({step.by_count_score.count:,} times)'}</td>"
             f"<td>{html.escape(worked_score(*step.by_count_score))}</td></tr>"
         )
-    return f'<table class="bpe-subwords bpe-wordpiece"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+    return scroll_box(f'<table class="bpe-subwords bpe-wordpiece"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>', "WordPiece's merges worked out")
 
 
 def _pair(pair: tuple[str, str]) -> str:
@@ -160,7 +182,7 @@ def encoder_cuts_html(rows: Sequence[tuple[str, Sequence[str], Sequence[str]]]) 
         differ = " <b>(they differ)</b>" if tuple(by_merges) != tuple(by_longest) else ""
         cells = [" ".join(f"<code>{html.escape(piece)}</code>" for piece in cut) for cut in (by_merges, by_longest)]
         body.append(f'<tr><th scope="row">{html.escape(word)}</th><td>{cells[0]}</td><td>{cells[1]}{differ}</td></tr>')
-    return f'<table class="bpe-subwords bpe-cuts"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+    return scroll_box(f'<table class="bpe-subwords bpe-cuts"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>', "Each word cut by the merges and by longest match")
 
 
 SUBWORDS_CSS = """

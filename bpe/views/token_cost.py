@@ -17,17 +17,18 @@ import math
 from collections.abc import Sequence
 
 from ..teaching.token_cost import CostRow, Rates
+from .plain_tables import scroll_box
 
 
 def dollars(amount: float) -> str:
-    """A price with the digits that matter: cents from a cent up, three significant digits below.
+    """A price with the digits that matter: cents from a dollar up, three significant digits below.
 
-    >>> dollars(12.345), dollars(0.000475), dollars(0), dollars(3e-8)
-    ('$12.35', '$0.000475', '$0', '$0.0000000300')
+    >>> dollars(12.345), dollars(0.0225), dollars(0.000475), dollars(0), dollars(3e-8)
+    ('$12.35', '$0.0225', '$0.000475', '$0', '$0.0000000300')
     """
     if amount == 0:
         return "$0"
-    if amount >= 0.01:
+    if amount >= 1:
         return f"${amount:,.2f}"
     decimals = 2 - math.floor(math.log10(amount))
     return f"${amount:.{decimals}f}"
@@ -56,7 +57,8 @@ def cost_table_html(rows: Sequence[CostRow], rates: Rates) -> str:
             f'<tr><th scope="row">{name}</th><td>{row.tokens:,}{mark}</td><td>{share}</td><td>{row.chunks:,}</td>'
             f"<td>{html.escape(dollars(row.price))}</td><td>{ratio}</td></tr>"
         )
-    return f'<table class="bpe-costs bpe-token-costs"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+    table = f'<table class="bpe-costs bpe-token-costs"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+    return scroll_box(table, "What the text costs under each tokenizer")
 
 
 TOKEN_COST_CSS = """
