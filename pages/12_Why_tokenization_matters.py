@@ -159,11 +159,10 @@ def main() -> None:
         text = choose_sample(card)
     if presenter():
         show_html(WHY_PRESENTER_CSS)
-    splits = split_rows_html(with_loading(tokenize_with(card, text, chosen), loading))
+    show_html(split_rows_html(with_loading(tokenize_with(card, text, chosen), loading)))  # every card: chips first
     priced = {}
-    if card.key == "cost":  # the costs first (every pretrained tokenizer: the rest load meanwhile), then the chips
+    if card.key == "cost":  # every pretrained tokenizer, not one per split: the rest load meanwhile
         priced, loading = costs(text, chosen, loading)
-    show_html(splits)
     if loading:
         tokenizers.arrivals(loading)
     if card.special and (refused := refusal(chosen, text)):

@@ -147,7 +147,7 @@ def main() -> None:
         "gets; [UNK] rate: the share of tokens whose text a model never sees."
     )
     shown = next(measure for measure in measures if measure.kind == cut)
-    st.subheader(f"The held-out text cut by {label(shown)}")
+    st.header(f"The held-out text cut by {label(shown)}")
     size = n if cut == "words" else k
     show_html(held_out_html(measured.tokens(cut, size, limit=DRAWN_TOKENS), kind=cut, end_of_word=measured.trace.settings.end_of_word))
     st.caption((f"The first {DRAWN_TOKENS:,} of {shown.tokens:,} tokens. " if shown.tokens > DRAWN_TOKENS else "")
