@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from ..errors import SettingsError
+from ..registry import Registry
 from .choice import Chooser
 from .score_choice import ScoreChoice
 
@@ -44,7 +44,7 @@ class Objective:
     name: str
     title: str
     summary: str
-    """One line: which counts choose."""
+    """One line: what chooses."""
     used_by: str
     by_language: bool
     """The counts of one language choose (in :meth:`order`), not those of the whole corpus."""
@@ -52,8 +52,6 @@ class Objective:
     """An objective that chooses by something other than a count: its chooser
     (:mod:`bpe.training.choice`), built as ``chooser(counts, words, freqs, min_frequency=, max_ties=,
     top_k=, has_words=)``; ``None``: the pair counts choose."""
-    short: str = ""
-    """What chooses, in a few words (a chart's or a menu's label)."""
 
     def order(self, costs: Sequence[int]) -> list[int]:
         """The languages in the order they are asked to choose: the most tokens first, the first
@@ -61,35 +59,29 @@ class Objective:
         return sorted(range(len(costs)), key=lambda language: -costs[language])
 
 
-OBJECTIVES: MappingProxyType[str, Objective] = MappingProxyType({entry.name: entry for entry in (
+OBJECTIVES: Registry[Objective] = Registry("objective", error=SettingsError, entries=(
     Objective(
         "classic", "Classic", "the most frequent pair in the whole corpus",
         "every BPE trainer (Sennrich et al., GPT-2, tiktoken, Hugging Face, SentencePiece)", by_language=False,
-        short="BPE: the most frequent pair",
     ),
     Objective(
         "parity-aware", "Parity-aware",
         "the most frequent pair in the language whose text is the most tokens now",
         "Foroutan et al. (2025); Hugging Face tokenizers' ParityBpeTrainer", by_language=True,
-        short="parity-aware: the costliest language's most frequent pair",
     ),
     Objective(
         "wordpiece", "WordPiece",
         "the pair with the best score: its count over the product of its two tokens' counts",
         "WordPiece (Schuster and Nakajima, 2012; BERT) as the Hugging Face course trains it (Hugging Face "
         "tokenizers' WordPieceTrainer counts as BPE does)", by_language=False, chooser=ScoreChoice,
-        short="WordPiece: the best count(ab) / (count(a) × count(b))",
     ),
-)})
+))
 """Every objective by name, in the order the app lists them."""
 
 
 def objective(name: str) -> Objective:
     """The registered objective called ``name``; an unknown name is a :class:`SettingsError`."""
-    found = OBJECTIVES.get(name)
-    if found is None:
-        raise SettingsError(f"unknown objective {name!r}: use one of {', '.join(OBJECTIVES)}")
-    return found
+    return OBJECTIVES.lookup(name)
 
 
 def gini(costs: Sequence[float]) -> float:
