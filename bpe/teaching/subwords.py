@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
@@ -238,12 +237,6 @@ class SubwordLab:
 
     def bpe_curve(self, *, also: int | None = None) -> list[Measure]:
         return [self.bpe_at(k) for k in sample_sizes(len(self.trace.steps), also=also)]
-
-    def measure(self, kind: str, size: int) -> Measure:
-        """``kind`` at ``size`` (N for words, k for BPE; unread for characters and bytes)."""
-        return {"words": self.words_at, "bpe": self.bpe_at}[kind](size) if kind in ("words", "bpe") else (
-            self.characters() if kind == "characters" else self.bytes()
-        )
 
     def tokens(self, kind: str, size: int, *, limit: int) -> list[HeldOutToken]:
         """The held-out text's first ``limit`` tokens under ``kind`` at ``size``."""

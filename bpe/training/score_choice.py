@@ -42,7 +42,6 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict
 from collections.abc import Iterable
-from fractions import Fraction
 
 from ..tokens.vocab import Pair
 from .choice import Choice, CountsChoice, PairScore, Stop, StepScores
