@@ -32,6 +32,7 @@ from collections.abc import Callable
 from ..collector import collector_paused
 from ..encoding.merge_loop import merge_ids
 from ..encoding.tokenizer import Tokenizer
+from ..errors import SettingsError
 from ..text.corpus import Corpus
 from ..tokens.end_of_word import mark_word, marker_ids
 from ..tokens.vocab import Pair, Token, base_tokens, token_sort_bytes
@@ -86,6 +87,11 @@ def train(
     after its last one.
     """
     settings.check_stages(later=corpus.later, continuing=start is not None)
+    if objective(settings.objective).by_language and not corpus.languages:
+        raise SettingsError(
+            f"the objective {settings.objective!r} chooses each merge by the language that is the most tokens now, so it "
+            "needs a corpus of texts by language (Corpus.from_languages; --language on the command line)"
+        )
     if start is not None:
         start = start.for_corpus(corpus, settings)
         base = start.tokens_by_id()
