@@ -48,6 +48,7 @@ ENGINE_BENCHMARKS = {
     "segmentation_benchmark.py": (["--runs", "1", "--tokenizers", "gpt2"], r"^  tokens: BPE's own [\d,]+ "),
     "regex_compile_cost.py": (["--cap-gb", "0.5"], r"^\(\?:a\{65535\}\)\{65535\}\t[\d,]+\trefused\t"),
     "app_step_latency.py": (["--steps", "1", "--preset", "sennrich"], r"^one step, 1 steps: median \d+ ms"),
+    "why_subwords_request.py": (["--runs", "1", "--preset", "sennrich"], r"^first request on sennrich: Why subwords [\d.]+ s CPU"),
 }
 """The engine's and one page's benchmarks at their smallest sizes, each with the line that says it
 measured (a script that only prints its header, or measured nothing, fails here): a few seconds in
