@@ -14,7 +14,6 @@ from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
 from bpe.notation.markdown import escape_markdown, inline_code
-from bpe.tokens.ids import is_digits
 from bpe.views.encoding import (
     ENCODE_MODE_LABELS, encode_for_page, merge_walk, sample_text, special_tokens_note, walk_line, walkthrough_html,
 )
@@ -22,7 +21,7 @@ from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.views.pointer import hover_or_tap
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import chips_html, pieces_for
-from ui import decoding, dropout, encode_lessons, state, tokenizers, url
+from ui import decoding, dropout, encode_lessons, links, state, tokenizers, url
 from ui.clicker import Walk, walk_buttons
 from ui.code_panel import encode_code
 from ui.render import names_for, page_setup, page_title, presenter, show_html, tokenizer_at
@@ -59,8 +58,7 @@ def text_to_encode(trained) -> str:
         corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
         TEXT.set(sample_text(lab.source, corpus, trained.trace.settings.special_tokens))
         TEXT_FOR.set(lab.source)
-    if (linked := url.new_param("text")) is not None:  # the guided tour links here with a text
-        TEXT.set(linked)
+    url.read(links.ENCODE_TEXT, TEXT)  # the guided tour links here with a text
     return TEXT.get()
 
 
@@ -210,11 +208,7 @@ def main() -> None:
     # Ids change meaning with the tokenizer, the example, its settings and (for your own text) the text.
     owner_key = repr((choice, state.lab().source, trained.trace.settings, hash(trained.text), hash(trained.table)))
     walk_owner = repr((owner_key, step, text_key(text), SPECIAL_MODE.get()))
-    if (linked := url.new_param("walk")) is not None:  # a step of the walk, kept in the link
-        if is_digits(linked) and len(linked) <= 6:
-            _walk_to(walk_owner, int(linked))
-        else:
-            url.warn_link(f"walk must be a step of the merge walk (a whole number), got {linked[:40]!r}")
+    url.read(links.WALK, lambda step: _walk_to(walk_owner, step))  # a step of the walk, kept in the link
     encoded = lesson(tokenizer, text, names_for(trained) if tokenizer is ours else {}, anchor=anchor, owner=walk_owner)
     if presenting:
         with st.container(key="bpe-below"):
@@ -223,7 +217,7 @@ def main() -> None:
         dropout.dropout_section(tokenizer, text, anchor, mode=SPECIAL_MODE.get())
     decoding.decode_section(tokenizer, encoded, (owner_key, tokenizers.label(choice, step)))
     walking = _walk_at(walk_owner)  # the text is the learner's: a link never carries it (the tour's is read, not written)
-    url.write_url(({} if walking is None else {"walk": str(walking)}) | dropout.link_params())
+    url.write_url({links.WALK: walking, **dropout.link_params()})
 
 
 main()

@@ -24,7 +24,7 @@ from bpe.views.occurrences import chunks_of
 from bpe.views.pointer import keys_only
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import pieces_for, word_table_html
-from ui import state, url
+from ui import links, state, url
 from ui.classroom_views import show_room, start_button
 from ui.clicker import keys
 from ui.render import page_setup, page_title, presenter, show_html, tokenizer_at
@@ -44,7 +44,6 @@ SEAT = SessionValue("quiz_seat", None)
 order; a new learner gets a new one)."""
 ANSWER_KEYS = "1234"
 BIG_TOKENS = 120  # a short corpus is drawn in large type: it is the whole question
-SEAT_CHARS = 12
 
 
 def corpus_view(trained: Trained, step: int) -> None:
@@ -83,14 +82,7 @@ def _corpus_html(trained: Trained, step: int) -> tuple[str, str | None]:
 
 def seat() -> str:
     """This learner's seat: from the link if it brings one, else one made for this session."""
-    linked = url.new_param("seat")
-    if linked is not None and 0 < len(linked) <= SEAT_CHARS and linked.isascii() and linked.isalnum():
-        SEAT.set(linked)
-    elif linked is not None:
-        url.warn_link(
-            f"a seat is 1 to {SEAT_CHARS} letters or digits, not {linked[:60]}; you have a new seat "
-            "(the answers are in your own order)"
-        )
+    url.read(links.SEAT, SEAT)
     if SEAT.get() is None:
         SEAT.set(secrets.token_hex(4))
     return SEAT.get()
@@ -201,10 +193,8 @@ def main() -> None:
     learner = seat()
     question = make_question(trace, step, seed=learner)
     key = (state.lab().source, state.lab().settings_key(), step, trace.steps[step] if step < total else None)
-    if (revealed := url.new_param("reveal")) == "1" and not question.finished:  # a link to the answer shown
+    if url.read(links.REVEAL) and not question.finished:  # a link to the answer shown
         _reveal(question, key)
-    elif revealed is not None and revealed != "1":
-        url.warn_link(f"reveal=1 shows the answer, and nothing else is read there; got {revealed[:40]!r}")
     answered = RESULT.get()
     result = answered[1] if answered and answered[0] == key else None
     # On a projector the answer's reason goes over the corpus, in the left half (its lower part was
@@ -223,7 +213,7 @@ def main() -> None:
     with st.container(key="bpe-below"):
         score_panel(SCORE.get())
         start_button(trained, step)
-    url.write_url({"seat": learner} | ({"reveal": "1"} if result is not None else {}))
+    url.write_url({links.SEAT: learner, links.REVEAL: result is not None})
 
 
 main()

@@ -14,7 +14,7 @@ from bpe.notation.spelling import quote
 from bpe.teaching.counting import count_pair, pairs_present, symbols_of
 from bpe.views.labs import counting_html, merged_html, pair_counts_html
 from bpe.views.stats import Stat, stats_html
-from ui import url
+from ui import links, url
 from ui.clicker import Walk, walk_buttons
 from ui.render import page_setup, page_title, presenter, show_html
 from ui.state import SessionValue, widget_key
@@ -38,11 +38,8 @@ def _load(example: str) -> None:
 
 
 def read_url() -> None:
-    if (text := url.new_param("text")) is not None:
-        if len(text) > MAX_COUNTING_LAB_CHARS:
-            url.warn_link(f"the text has {len(text):,} characters; the lab keeps the first {MAX_COUNTING_LAB_CHARS:,}")
-        TEXT.set(text[:MAX_COUNTING_LAB_CHARS])
-    left, right = url.new_param("left"), url.new_param("right")
+    url.read(links.COUNT_TEXT, TEXT)
+    left, right = url.read(links.LEFT), url.read(links.RIGHT)
     if left is not None or right is not None:
         old_left, old_right = PAIR.get()
         PAIR.set((left if left is not None else old_left, right if right is not None else old_right))
@@ -93,7 +90,6 @@ def main() -> None:
     text = TEXT.get()
     unit = UNIT.get()
     left, right = PAIR.get()
-    page_params = {"text": text, "left": left, "right": right} if len(text) <= 200 else {}
     symbols = symbols_of(text, unit=unit)
     top = pairs_present(symbols)
     spelled = {symbol.id: symbol.text for symbol in symbols}
@@ -105,7 +101,7 @@ def main() -> None:
         if presenting:
             inputs()
         pair_buttons(top, spelled)
-    url.write_url(page_params, lab=False)
+    url.write_url({links.COUNT_TEXT: text, links.LEFT: left, links.RIGHT: right}, lab=False)
 
 
 def lesson(text: str, unit: str, pair: tuple[str, str], top: list, spelled: dict[int, str]) -> None:

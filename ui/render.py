@@ -41,7 +41,7 @@ _ROOT = Path(__file__).resolve().parent.parent
 def page_setup(page: Page) -> None:
     """The first lines of every page (``page``: its entry in :data:`bpe.app.pages.PAGES`): any new
     link's state, then config."""
-    url.apply_url()  # first: a link may turn presenter mode on, which changes the config
+    url.apply_url(page)  # first: a link may turn presenter mode on, which changes the config
     presenting = presenter()
     st.set_page_config(
         page_title=f"{page.title} · BPE Lab", page_icon=page.tab_icon, layout="wide",
