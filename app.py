@@ -6,6 +6,7 @@ from bpe.app import pages
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, SOURCES
 from bpe.teaching.tour import TOUR
 from bpe.training.presets import PRESETS
+from ui import lesson_chooser, url
 from ui.classroom_views import join_box
 from ui.render import page_setup
 
@@ -32,6 +33,10 @@ st.page_link(
     pages.WHY.file, label=f"{pages.WHY.title}: {pages.WHY.blurb}", icon=pages.WHY.icon,
     help="Strawberry's r's, long numbers, Hindi, Python's spaces, glitch tokens: what a model gets wrong and which merge is why",
 )
+lesson_chooser.home_walk()  # a clicker's PageDown: the welcome, the lesson's plan, then its first page
+if lesson_chooser.plan_on_top():
+    with st.container(border=True, key="bpe-lesson-plan"):
+        lesson_chooser.plan(lesson_chooser.chooser())
 
 st.header("A guided tour in five steps")
 st.caption("Each step opens the page that shows it, already set up, with a link on to the next step.")
@@ -42,6 +47,15 @@ for number, (column, step) in enumerate(zip(st.columns(len(TOUR)), TOUR), start=
         target = pages.page_for(step.page)
         st.page_link(step.page, label="Open", icon=target.icon, help=f"Opens {target.title}", query_params=step.link_params(number))
         st.caption(f"on *{target.title}*")
+
+if not lesson_chooser.plan_on_top():
+    st.header("Teach a lesson with a clicker")
+    st.caption(
+        "A lesson is pages in order, each opened at its first place: PageDown walks a page, then opens the next "
+        "one; PageUp goes back. Choose one, or order your own; the address bar keeps it, for a bookmark."
+    )
+    with st.container(border=True, key="bpe-lesson-plan"):
+        lesson_chooser.plan(lesson_chooser.chooser())
 
 st.header("Examples")
 cards = [
@@ -77,3 +91,4 @@ right.markdown(
     "The address bar always holds the example, the settings and the step (never your own text): copy it "
     "to show a class exactly this merge."
 )
+url.write_url(lab=False)  # the lesson chosen (and presenter mode) stay in Home's link

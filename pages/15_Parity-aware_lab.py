@@ -40,6 +40,7 @@ def stepper(steps: int) -> None:
         clicker.keys(
             next_key=widget_key("parity", "next"), previous_key=widget_key("parity", "prev"), at=at, count=steps + 1,
             at_end=f"That was merge {steps}, the last: PageUp goes back.", at_start="No merge yet: PageDown learns the first.",
+            seek=STEP.set,
         )
 
 

@@ -24,7 +24,7 @@ from bpe.views.occurrences import chunks_of
 from bpe.views.pointer import keys_only
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import pieces_for, word_table_html
-from ui import links, state, url
+from ui import links, room_walk, state, url
 from ui.classroom_views import show_room, start_button
 from ui.clicker import keys
 from ui.render import page_setup, page_title, presenter, show_html, tokenizer_at
@@ -117,9 +117,12 @@ def score_panel(score: Score) -> None:
     row.button("Reset the score", key=widget_key("quiz", "reset"), on_click=SCORE.set, args=(Score(),), disabled=not score.answered)
 
 
-def question_panel(question: Question, result, key: tuple, *, step: int, total: int, rule: str, verdict_beside: bool) -> None:
+def question_panel(
+    question: Question, result, key: tuple, *, step: int, total: int, rule: str, verdict_beside: bool, start_room=None,
+) -> None:
     """The question, one button per answer (keys 1-4), then the verdict (unless ``verdict_beside``:
-    drawn over the corpus) and the counts; PageDown reveals, then moves on."""
+    drawn over the corpus) and the counts; PageDown reveals, then moves on. ``start_room``: draws
+    "Start a class room" beside the moves (on a projector, where below the corpus it sat past the screen)."""
     if question.finished:
         st.header("No next merge")
         st.info(escape_markdown(question.prompt), icon="🏁")
@@ -159,13 +162,18 @@ def question_panel(question: Question, result, key: tuple, *, step: int, total: 
         "Previous question", key=widget_key("quiz", "back"), on_click=_go, args=(max(step - 1, 0),), type="tertiary",
         icon=":material/arrow_back:", shortcut="PageUp", disabled=step == 0,
     )
-    with moves:  # the clicker's lesson: each question, then its answer
-        keys(
-            next_key=widget_key("quiz", "reveal" if result is None else "next"), previous_key=widget_key("quiz", "back"),
-            at=2 * step + (result is not None), count=2 * total + 1,
-            at_end="That was the last merge: training stopped here. PageUp goes back.",
-            at_start="This is the first question: PageDown shows its answer.",
-        )
+    with moves:  # the clicker's lesson: each question, then its answer (on a lesson's room stop: the room)
+        if start_room is not None:
+            start_room()
+        if room_walk.in_room_stop():
+            room_walk.before_the_room(previous_key=widget_key("quiz", "back"))
+        else:
+            keys(
+                next_key=widget_key("quiz", "reveal" if result is None else "next"), previous_key=widget_key("quiz", "back"),
+                at=2 * step + (result is not None), count=2 * total + 1,
+                at_end="That was the last merge: training stopped here. PageUp goes back.",
+                at_start="This is the first question: PageDown shows its answer.", seek=lambda place: _go(place // 2),
+            )
     if result is not None:
         if not verdict_beside:
             verdict(result)
@@ -175,6 +183,7 @@ def question_panel(question: Question, result, key: tuple, *, step: int, total: 
 def main() -> None:
     page_setup(pages.QUIZ)
     if show_room(corpus_view):  # a class room, run by its teacher: the room decides the question
+        room_walk.on_the_projector()
         return
     settings_sidebar()
     page_title(pages.QUIZ)
@@ -209,10 +218,12 @@ def main() -> None:
             verdict(result)
         corpus_view(trained, step)
     with right:
-        question_panel(question, result, key, step=step, total=total, rule=trace.settings.tie_break, verdict_beside=verdict_beside)
+        question_panel(question, result, key, step=step, total=total, rule=trace.settings.tie_break, verdict_beside=verdict_beside,
+                       start_room=(lambda: start_button(trained, step)) if presenter() else None)
     with st.container(key="bpe-below"):
         score_panel(SCORE.get())
-        start_button(trained, step)
+        if not presenter():
+            start_button(trained, step)
     url.write_url({links.SEAT: learner, links.REVEAL: result is not None})
 
 

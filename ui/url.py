@@ -53,6 +53,8 @@ LESSON = SessionValue("lesson", None)
 """The lesson a teacher walks, as its link spells it (a built-in name, or stops joined by dots), or ``None``."""
 STOP = SessionValue("lesson_stop", None)
 """Which stop of :data:`LESSON` is shown (1: the first), or ``None`` before the first (on Home)."""
+IN_LESSON = SessionValue("lesson_here", False)
+"""The page shown is where the lesson is (``ui.lesson_bar``): only then does its link carry the lesson."""
 CARRIED_VALUES: Mapping[LinkParam, SessionValue] = {
     links.PRESENT: PRESENT, links.WHY: WHY, links.LESSON: LESSON, links.STOP: STOP,
 }
@@ -184,15 +186,25 @@ def warn_link(message: str) -> None:
     st.warning(f"In the link: {escape_markdown(message)}.", icon="🔗")
 
 
+def carried() -> dict[str, str]:
+    """The carried parameters as the link writes them (``present=1``, ``why=0``, the lesson where it is)."""
+    values = {param: value.get() for param, value in CARRIED_VALUES.items()}
+    if not IN_LESSON.get():
+        values[links.LESSON] = values[links.STOP] = None
+    return _written(values)
+
+
+def _written(values: Mapping[LinkParam, Any]) -> dict[str, str]:
+    """Each parameter's text in the link (a value that is ``None``, a default or a long text is left out)."""
+    return {param.name: written for param, value in values.items()
+            if value is not None and (written := param.written(value)) is not None}
+
+
 def write_url(page: Mapping[LinkParam, Any] | None = None, *, lab: bool = True) -> None:
     """Put the state in the address bar: the example (unless ``lab=False``), then ``page``'s own
-    parameters (each written its declared way: a default or a long text is left out), then the
-    carried ones (``present=1`` in presenter mode, ``why=0`` with the "why" folded, the lesson)."""
+    parameters (each written its declared way), then the carried ones (:func:`carried`)."""
     query = state.lab().to_query() if lab else {}
-    for param, value in [*(page or {}).items(), *((param, value.get()) for param, value in CARRIED_VALUES.items())]:
-        if value is not None and (written := param.written(value)) is not None:
-            query[param.name] = written
-    _send(query)
+    _send({**query, **_written(page or {}), **carried()})
 
 
 def _send(query: dict) -> None:
