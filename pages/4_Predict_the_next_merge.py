@@ -5,7 +5,7 @@ wrong and why (ties and the tie-break rule included), keeps score, and moves on 
 It quizzes the same run as the Train page: the example, the settings and the step are shared.
 
 A clicker drives it: PageDown reveals the answer, then moves to the next question; PageUp goes
-back one. The order of the answers is this learner's (their seat, kept in the link: a reload keeps
+back one place (an answer shown to its question, a question to the answer before it). The order of the answers is this learner's (their seat, kept in the link: a reload keeps
 it, another learner gets another), so the right answer's place tells nothing.
 """
 
@@ -39,6 +39,8 @@ SCORE = SessionValue("quiz_score", factory=Score)
 """The running :class:`~bpe.teaching.quiz.Score` (immutable, replaced after each answer)."""
 RESULT = SessionValue("quiz_result", None)
 """``(question key, Result)`` of the last answer or reveal, so it stays up until the next question."""
+SHOW_ANSWER = SessionValue("quiz_show_answer", False)
+"""Draw the question with its answer shown (PageUp from the next question comes back to it so)."""
 SEAT = SessionValue("quiz_seat", None)
 """This learner's seed for the order of the answers (``seat=`` in the link, so a reload keeps the
 order; a new learner gets a new one)."""
@@ -104,6 +106,15 @@ def _go(step: int) -> None:
     RESULT.set(None)
 
 
+def _back(step: int, revealed: bool) -> None:
+    """PageUp: an answer shown goes back to its question; a question, to the answer before it."""
+    if revealed:
+        RESULT.set(None)
+    elif step > 0:
+        _go(step - 1)
+        SHOW_ANSWER.set(True)
+
+
 def score_panel(score: Score) -> None:
     """The running score, after the question (on a phone it would push the question off the screen)."""
     row = st.container(horizontal=True, vertical_alignment="center")
@@ -127,6 +138,9 @@ def question_panel(
         st.header("No next merge")
         st.info(escape_markdown(question.prompt), icon="🏁")
         st.button("Start again from step 0", key=widget_key("quiz", "restart"), on_click=_go, args=(0,), type="primary")
+        st.button("Previous question", key=widget_key("quiz", "back"), on_click=_back, args=(step, False), type="tertiary",
+                  icon=":material/arrow_back:", disabled=step == 0)
+        quiz_keys(at=2 * step, count=2 * total + 1, revealed=True)  # the lesson's last place: PageDown goes on from here
         return
     st.header(question.prompt)
     st.caption(
@@ -159,25 +173,30 @@ def question_panel(
             icon=":material/arrow_forward:", shortcut="PageDown",
         )
     moves.button(
-        "Previous question", key=widget_key("quiz", "back"), on_click=_go, args=(max(step - 1, 0),), type="tertiary",
-        icon=":material/arrow_back:", shortcut="PageUp", disabled=step == 0,
+        "Back to the question" if result is not None else "Previous question", key=widget_key("quiz", "back"), on_click=_back,
+        args=(step, result is not None), type="tertiary", icon=":material/arrow_back:", shortcut="PageUp",
+        disabled=step == 0 and result is None,
     )
     with moves:  # the clicker's lesson: each question, then its answer (on a lesson's room stop: the room)
         if start_room is not None:
             start_room()
-        if room_walk.in_room_stop():
-            room_walk.before_the_room(previous_key=widget_key("quiz", "back"))
-        else:
-            keys(
-                next_key=widget_key("quiz", "reveal" if result is None else "next"), previous_key=widget_key("quiz", "back"),
-                at=2 * step + (result is not None), count=2 * total + 1,
-                at_end="That was the last merge: training stopped here. PageUp goes back.",
-                at_start="This is the first question: PageDown shows its answer.", seek=lambda place: _go(place // 2),
-            )
+        quiz_keys(at=2 * step + (result is not None), count=2 * total + 1, revealed=result is not None)
     if result is not None:
         if not verdict_beside:
             verdict(result)
         show_html(candidates_html(result))
+
+
+def quiz_keys(*, at: int, count: int, revealed: bool) -> None:
+    """The clicker's lesson: each question, then its answer (on a lesson's room stop: the class room)."""
+    if room_walk.in_room_stop():
+        room_walk.before_the_room(previous_key=widget_key("quiz", "back"))
+        return
+    keys(
+        next_key=widget_key("quiz", "next" if revealed else "reveal"), previous_key=widget_key("quiz", "back"),
+        at=at, count=count, at_end="That was the last merge: training stopped here. PageUp goes back.",
+        at_start="This is the first question: PageDown shows its answer.", seek=lambda place: _go(place // 2),
+    )
 
 
 def main() -> None:
@@ -202,8 +221,10 @@ def main() -> None:
     learner = seat()
     question = make_question(trace, step, seed=learner)
     key = (state.lab().source, state.lab().settings_key(), step, trace.steps[step] if step < total else None)
-    if url.read(links.REVEAL) and not question.finished:  # a link to the answer shown
+    linked = url.read(links.REVEAL)  # a link to the answer shown
+    if (linked or SHOW_ANSWER.get()) and not question.finished:
         _reveal(question, key)
+    SHOW_ANSWER.set(False)
     answered = RESULT.get()
     result = answered[1] if answered and answered[0] == key else None
     # On a projector the answer's reason goes over the corpus, in the left half (its lower part was

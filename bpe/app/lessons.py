@@ -91,13 +91,15 @@ STOPS: Mapping[str, Stop] = _stops(
          "Each library breaks a tie its own way, and the merges part from there."),
     Stop("quiz-room", pages.QUIZ, {"preset": "sennrich", "step": "0"}, "Predict the next merge, as a class",
          "Every phone guesses the next merge; then how many tokens a model makes of a phrase.", room=True),
-    Stop("quiz", pages.QUIZ, {"preset": "sennrich", "step": "0"}, "Predict the next merge",
-         "Guess each merge before it happens, with the counts hidden."),
+    Stop("quiz-wikipedia", pages.QUIZ, {"preset": "wikipedia", "step": "0"}, "Predict the next merge of aaabdaaabac",
+         "Guess each of the three merges before it happens, with the counts hidden (merge 2 is a tie)."),
     Stop("encode-walk", pages.ENCODE, {"preset": "sennrich", "step": "10"}, "Encode new text, merge by merge",
          "Encoding replays the learned merges in the order they were learned."),
+    Stop("encode-wikipedia", pages.ENCODE, {"preset": "wikipedia", "step": "3", "text": "aaabdaaabac"},
+         "Encode aaabdaaabac, merge by merge", "The three merges replayed on the text, in the order they were learned."),
     Stop("compare", pages.COMPARE, {"preset": "sennrich"}, "Compare with real tokenizers",
          "The same text under ours, GPT-2's and GPT-4o's: how many tokens each needs and where it cuts."),
-    Stop("vocabulary", pages.VOCABULARY, {"preset": "sennrich", "step": "10"}, "The vocabulary and its merge trees",
+    Stop("vocabulary", pages.VOCABULARY, {"preset": "sennrich", "step": "10", "token": "256"}, "The vocabulary and its merge trees",
          "Every token the run learned, the step that made it, and the merges it is built of."),
     Stop("pretokenization", pages.PRETOKENIZATION_LAB, {}, "Cut before counting",
          "Merges never cross the chunks a split pattern cuts; without one, tokens span words."),
@@ -117,7 +119,7 @@ LESSONS: Mapping[str, Lesson] = MappingProxyType({lesson.name: lesson for lesson
             "why", "bytes", "counting", "train-sennrich", "tie-lab", "quiz-room", "encode-walk", "compare"),
     _lesson("bpe-in-three-merges", "BPE in three merges",
             "Wikipedia's aaabdaaabac, from its bytes to encoding: a short lesson for a lab session.",
-            "bytes", "counting", "train-wikipedia", "quiz", "encode-walk"),
+            "bytes", "counting", "train-wikipedia", "quiz-wikipedia", "encode-wikipedia"),
 )})
 """The built-in lessons, in the chooser's order (the first is the one Home offers)."""
 DEFAULT_LESSON = next(iter(LESSONS))
