@@ -14,6 +14,7 @@ from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
 from bpe.notation.markdown import escape_markdown, inline_code
+from bpe.teaching.segment_lesson import MAX_WORDS
 from bpe.views.encoding import (
     ENCODE_MODE_LABELS, encode_for_page, merge_walk, sample_text, special_tokens_note, walk_line, walkthrough_html,
 )
@@ -27,8 +28,9 @@ from ui.code_panel import encode_code
 from ui.render import names_for, page_setup, page_title, presenter, show_html, tokenizer_at
 from ui.state import SessionValue, widget_key
 from ui.shared_views import shared_view, text_key
-from ui.preamble import current_run, run_summary
+from ui.preamble import current_run, open_trained, run_summary
 from ui.stepper import step_slider
+from ui.training import Trained
 from ui.settings_sidebar import settings_sidebar
 
 TEXT = SessionValue("encode_text", None)
@@ -156,7 +158,7 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
     if not presenter():  # a class sees the ids beside their tokens; a box to copy them from would say them twice
         st.code(", ".join(map(str, shown)) or "(no tokens)", language=None, wrap_lines=True)
     encode_lessons.token_starts(tokenizer, shown, anchor, (mode, text_key(text)))
-    encode_lessons.segmentations(tokenizer, text, mode, anchor)
+    encode_lessons.segmentations(tokenizer, text, mode, anchor, words=training_words(anchor[0]), use=TEXT.set)
     st.header("How each chunk was merged")
     left_to_right = encode_lessons.walk_rule()
     if encoded.walked_chars < len(text):
@@ -171,6 +173,14 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
     with st.expander("The code: the lines of bpe/reference.py that apply one merge to one chunk"):
         encode_code(walks, tokenizer)
     return ids
+
+
+def training_words(source) -> list[str]:
+    """The words our run was trained on (a text's or a word table's), where the three cuts' lesson
+    splices a text; ``[]`` for another tokenizer (it splices the text's own words)."""
+    if not isinstance(source, Trained):
+        return []
+    return source.text[:4_000].split() if source.text is not None else [word for word, _ in source.table[:MAX_WORDS]]
 
 
 def merge_walk_buttons(owner: str, at: int | None, count: int) -> None:
@@ -188,6 +198,7 @@ def merge_walk_buttons(owner: str, at: int | None, count: int) -> None:
 
 def main() -> None:
     page_setup(pages.ENCODE)
+    open_trained()  # opened bare: the example trained, not its step 0
     settings_sidebar()
     page_title(pages.ENCODE)
     trained = current_run()

@@ -67,6 +67,8 @@ NEW: SessionValue[dict] = SessionValue("url_new", factory=dict)
 """The query parameters of the link that opened the page in this run (``{}`` on its other runs)."""
 ON_PAGE = SessionValue("url_on_page", None)
 """The page the session's last run was of (Streamlit's page script hash)."""
+OPENING = SessionValue("url_opening", False)
+"""This run opens its page (with a link or bare, from the sidebar): :func:`opened_bare`."""
 REOPEN = SessionValue("url_reopen", False)
 """The next run opens its page's link even on the page already shown (a lesson's next stop on it)."""
 STEP_FROM_URL = SessionValue("step_from_url", False)
@@ -98,7 +100,8 @@ def apply_url(page: Page) -> None:
     """Apply the link that opened ``page`` (nothing on its other runs): the carried parameters, the
     example's (unless the page declares the name its own: Vocabulary's ``vocab`` is a vocabulary,
     not the lab's vocabulary size), and keep the page's own for :func:`read`."""
-    params = _current() if _opens_page() else {}
+    OPENING.set(_opens_page())
+    params = _current() if OPENING.get() else {}
     NEW.set(params)
     WARNINGS.set([])
     if not params:
@@ -165,6 +168,11 @@ def linked(param: LinkParam) -> bool:
 def opened_by_link() -> bool:
     """Whether a link (with any parameter) opened the page in this run."""
     return bool(NEW.get())
+
+
+def opened_bare() -> bool:
+    """Whether this run opens the page with no link (from the sidebar, or its address with no query)."""
+    return OPENING.get() and not NEW.get()
 
 
 def write_lab_now() -> None:
