@@ -3,7 +3,7 @@
 import streamlit as st
 
 from bpe.app import pages
-from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, SOURCES
+from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, SOURCES, LabState
 from bpe.teaching.tour import TOUR
 from bpe.training.presets import PRESETS
 from ui import lesson_chooser, url
@@ -76,7 +76,7 @@ for row in range(0, len(cards), 4):
             st.markdown(f"**{title}**")
             st.caption(description)
             st.caption(f"`{facts}`")
-            st.page_link(pages.TRAIN.file, label="Open step by step", icon=":material/play_circle:", query_params={"preset": name})
+            st.page_link(pages.TRAIN.file, label="Open step by step", icon=":material/play_circle:", query_params=LabState.for_source(name).to_query())
 
 st.divider()
 left, right = st.columns(2)

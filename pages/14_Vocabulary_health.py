@@ -88,7 +88,7 @@ def main() -> None:
         "What a vocabulary holds that its encoder never uses: tokens later merges used up, tokens no text "
         "can produce, tokens of part of a character, and special tokens."
     )
-    health.read_url()
+    url.read_links(health.LINKED)
     if health.OF.get() != tokenizers.OURS:  # ours: the run's own top says them (ui.preamble.current_run)
         url.show_url_warnings()
     presenting = presenter()

@@ -29,7 +29,7 @@ TREE_TOKEN = SessionValue("tree_token", None)
 """The token whose merge tree is drawn."""
 
 
-def read_url() -> None:
+def open_linked_tree() -> None:
     """A link may open a pretrained vocabulary on one token: ``?vocab=gpt2&token=43453`` searches for
     the token's id and draws its merge tree (the "Why tokenization matters" cards link here)."""
     name = url.read(links.VOCAB, VOCAB_OF)
@@ -127,7 +127,7 @@ def main() -> None:
     page_setup(pages.VOCABULARY)
     settings_sidebar()
     page_title(pages.VOCABULARY)
-    read_url()
+    open_linked_tree()
     presenting = presenter()
     if not presenting:
         choose_vocabulary()

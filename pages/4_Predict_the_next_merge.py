@@ -189,14 +189,12 @@ def question_panel(
 
 def quiz_keys(*, at: int, count: int, revealed: bool) -> None:
     """The clicker's lesson: each question, then its answer (on a lesson's room stop: the class room)."""
-    if room_walk.in_room_stop():
-        room_walk.before_the_room(previous_key=widget_key("quiz", "back"))
-        return
-    keys(
-        next_key=widget_key("quiz", "next" if revealed else "reveal"), previous_key=widget_key("quiz", "back"),
-        at=at, count=count, at_end="That was the last merge: training stopped here. PageUp goes back.",
-        at_start="This is the first question: PageDown shows its answer.", seek=lambda place: _go(place // 2),
-    )
+    if not room_walk.before_the_room(previous_key=widget_key("quiz", "back")):
+        keys(
+            next_key=widget_key("quiz", "next" if revealed else "reveal"), previous_key=widget_key("quiz", "back"),
+            at=at, count=count, at_end="That was the last merge: training stopped here. PageUp goes back.",
+            at_start="This is the first question: PageDown shows its answer.", seek=lambda place: _go(place // 2),
+        )
 
 
 def main() -> None:

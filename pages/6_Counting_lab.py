@@ -5,6 +5,8 @@ replaces left to right without overlap ("aaaa" -> "aa aa": two replacements). Bo
 the text, occurrence by occurrence.
 """
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from bpe.app import pages
@@ -37,12 +39,9 @@ def _load(example: str) -> None:
     PAIR.set((spelled[top.left], spelled[top.right]))
 
 
-def read_url() -> None:
-    url.read(links.COUNT_TEXT, TEXT)
-    left, right = url.read(links.LEFT), url.read(links.RIGHT)
-    if left is not None or right is not None:
-        old_left, old_right = PAIR.get()
-        PAIR.set((left if left is not None else old_left, right if right is not None else old_right))
+def _pair_half(index: int) -> Callable[[str], None]:
+    """A link's ``left`` (0) or ``right`` (1) symbol into the pair counted, the other half kept."""
+    return lambda symbol: PAIR.set(tuple(symbol if place == index else kept for place, kept in enumerate(PAIR.get())))
 
 
 def inputs() -> None:
@@ -82,7 +81,9 @@ def main() -> None:
         "Training counts every occurrence of a pair, overlaps included; merging replaces occurrences left to "
         "right and cannot reuse a symbol. So a count can promise more merges than a merge delivers."
     )
-    read_url()
+    url.read(links.COUNT_TEXT, TEXT)
+    url.read(links.LEFT, _pair_half(0))
+    url.read(links.RIGHT, _pair_half(1))
     walk_buttons(Walk("example", tuple(EXAMPLES), TEXT.get, _load))
     presenting = presenter()
     if not presenting:  # a projector's first screen is the lesson: the inputs follow it

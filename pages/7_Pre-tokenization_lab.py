@@ -49,10 +49,9 @@ def _example_shown() -> str | None:
     return title if title in TEXTS and TEXTS[title] == TEXT.get() else None
 
 
-def read_url() -> None:
-    if (text := url.read(links.PRETOK_TEXT)) is not None:  # an example's text opens with its lesson
-        _load(next((title for title, example in TEXTS.items() if example == text), None), text)
-    url.read(links.TRANSITION, TRANSITION)
+def _load_text(text: str) -> None:
+    """A text, with its lesson if it is an example's (a link opens an example so)."""
+    _load(next((title for title, example in TEXTS.items() if example == text), None), text)
 
 
 def main() -> None:
@@ -63,7 +62,8 @@ def main() -> None:
         "chunk. Compare the patterns on one text: solid boxes are words (trained on), dashed boxes gaps "
         "(kept when encoding, never trained on). · is a space, ↵ a newline."
     )
-    read_url()
+    url.read(links.PRETOK_TEXT, _load_text)
+    url.read(links.TRANSITION, TRANSITION)
     walk_buttons(Walk("example", tuple(TEXTS), _example_shown, _load_example))
     st.markdown("**Telling examples** (one click each):")
     columns = st.columns(3)

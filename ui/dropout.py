@@ -46,12 +46,6 @@ LINKED = MappingProxyType({links.DROPOUT: P, links.SAMPLES: SAMPLES, links.SEED:
 """Each of the section's link parameters (declared in ``ui/links.py``) and the value it sets."""
 
 
-def read_link() -> None:
-    """A just-opened link's dropout parameters; a bad one is said on the page and left as it was."""
-    for param, value in LINKED.items():
-        url.read(param, value)
-
-
 def opened() -> bool:
     """Whether the section opens unfolded: a link or the learner set one of its values."""
     return bool(link_params()) or any(url.linked(param) for param in LINKED)
@@ -89,7 +83,7 @@ def dropout_section(tokenizer: Tokenizer, text: str, anchor: tuple, *, mode: str
     ``anchor``: what the tokenizer comes from, to share the samples on; ``mode``: how the page reads
     special-token text (a key of :data:`bpe.views.encoding.ENCODE_MODES`)."""
     specials = ENCODE_MODES[mode]
-    read_link()
+    url.read_links(LINKED)
     if WORD.get() is None or WORD_FOR.get() != text_key(text):
         WORD.set(default_word(tokenizer, text))
         WORD_FOR.set(text_key(text))

@@ -22,7 +22,7 @@ from bpe.teaching.extension import DEFAULT_TEXT, NEW_TEXTS, OWN, old_text
 from bpe.training.extend import extend
 from bpe.training.trace import Trace
 
-from . import links, tokenizers, url
+from . import links, tokenizers
 from .preamble import current_run
 from .render import tokenizer_at
 from .shared_views import shared_view, text_key
@@ -44,12 +44,6 @@ MAX_ADD = links.MAX_ADD
 
 LINKED = {links.EXTEND_FROM: FROM, links.EXTEND_NEW: NEW, links.ADD: ADD, links.LEAST: LEAST, links.EXTEND_AT: AT}
 """Each of the page's link parameters (declared in ``ui/links.py``) and the value it sets."""
-
-
-def read_url() -> None:
-    """A link's own parameters: ``from``, ``new``, ``add``, ``least``, ``at`` (bad ones are said, and left)."""
-    for param, value in LINKED.items():
-        url.read(param, value)
 
 
 def link_params() -> dict:

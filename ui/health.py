@@ -21,7 +21,7 @@ from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.training.presets import python_docs_text
 
-from . import links, tokenizers, url
+from . import links, tokenizers
 from .preamble import current_run
 from .render import tokenizer_at
 from .shared_views import shared_view, text_key
@@ -40,11 +40,8 @@ SAMPLES = dict(zip(links.HEALTH_SAMPLES, (  # the link's choices (ui/links.py), 
 ), strict=True))
 
 
-def read_url() -> None:
-    """A link's own parameters: ``of``, ``sample``, ``part`` (bad ones are said, and left)."""
-    url.read(links.HEALTH_OF, OF)
-    url.read(links.HEALTH_SAMPLE, SAMPLE)
-    url.read(links.PART, PART)
+LINKED = {links.HEALTH_OF: OF, links.HEALTH_SAMPLE: SAMPLE, links.PART: PART}
+"""Each of the page's link parameters (declared in ``ui/links.py``) and the value it sets."""
 
 
 def link_params() -> dict:

@@ -21,7 +21,6 @@ from types import MappingProxyType
 from bpe.app import pages
 from bpe.app.lessons import LESSON_PARAM, STOP_PARAM, is_lesson
 from bpe.app.links import LinkParam, choice, codec, flag, pattern, text, whole_number
-from bpe.app.setting_specs import flag as flag_codec, show_flag
 from bpe.encoding.dropout import DROPOUT_RULES
 from bpe.limits import (
     MAX_BYTE_INSPECTOR_CHARS, MAX_COUNTING_LAB_CHARS, MAX_DROPOUT_SAMPLES, MAX_ENCODE_CHARS, MAX_MERGES,
@@ -39,8 +38,7 @@ from .tokenizers import OURS
 
 # -- carried by every page ------------------------------------------------------------------------------
 PRESENT = flag("present", about="presenter mode: large type, the sidebar folded")
-WHY = LinkParam("why", flag_codec("why"), show=show_flag, default=True,
-                about="the Train page tells why each merge happened (0: folded)")
+WHY = flag("why", default=True, about="the Train page tells why each merge happened (0: folded)")
 TOUR_STEP = whole_number(TOUR_PARAM, 1, len(TOUR), about="the guided tour's step this page shows")
 LESSON = pattern(LESSON_PARAM, is_lesson, "a built-in lesson's name or stops joined by dots",
                  about="the lesson a teacher walks with a clicker: a built-in one, or their own list of stops")

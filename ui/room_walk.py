@@ -39,12 +39,16 @@ def in_room_stop() -> bool:
     return bool(walked and stop and walked.stops[stop - 1].room)
 
 
-def before_the_room(previous_key: str) -> None:
-    """The quiz page on a room stop, before the room: its question is the first place, PageDown starts the room."""
+def before_the_room(previous_key: str) -> bool:
+    """On a room stop, before the room: the quiz's question is the first place, PageDown starts the
+    room. Whether it drew the marker (on any other page of a lesson the quiz draws its own)."""
+    if not in_room_stop():
+        return False
     clicker.keys(
         next_key=START, previous_key=previous_key, at=0, count=PLACES,
         at_end="", at_start="This is the lesson's class room: PageDown starts it.",
     )
+    return True
 
 
 def on_the_projector() -> None:

@@ -160,6 +160,12 @@ def read(param: LinkParam[T], into: SessionValue | Callable[[Any], None] | None 
     return value
 
 
+def read_links(values: Mapping[LinkParam, SessionValue]) -> None:
+    """:func:`read` each parameter into its session value (a page's or a section's own, declared together)."""
+    for param, value in values.items():
+        read(param, value)
+
+
 def linked(param: LinkParam) -> bool:
     """Whether the link that opened the page carries ``param`` (good or bad)."""
     return param.name in NEW.get()

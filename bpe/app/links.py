@@ -118,9 +118,9 @@ def text(name: str, max_chars: int, *, about: str = "") -> LinkParam[str]:
     return LinkParam(name, decode, show=lambda value: value if len(value) <= LINKED_TEXT_CHARS else None, about=about)
 
 
-def flag(name: str, *, about: str = "") -> LinkParam[bool]:
-    """``1`` or ``0``; written only when on."""
-    return LinkParam(name, flag_codec(name), show=show_flag, default=False, about=about)
+def flag(name: str, *, default: bool = False, about: str = "") -> LinkParam[bool]:
+    """``1`` or ``0``; written only when it differs from ``default``."""
+    return LinkParam(name, flag_codec(name), show=show_flag, default=default, about=about)
 
 
 def pattern(name: str, check: Callable[[str], bool], expected: str, *, about: str = "") -> LinkParam[str]:
