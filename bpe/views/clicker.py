@@ -77,14 +77,28 @@ CLICKER_JS = """<script>
     sent = {run: here.dataset.run, at: performance.now()};
     button.click();
   };
-  const drawn = () => {  // the run a press asked for has drawn the marker: act on the next press waiting
+  const running = () => /^(running|rerunRequested)$/.test(document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState);
+  let settling = false;
+  const drawn = () => {  // the run a press asked for is drawn and done: act on the next press waiting
     const here = marker();
-    if (!sent || (here && here.dataset.run === sent.run && performance.now() - sent.at < STALLED_MS)) return;
-    sent = null;
-    if (waiting.length) act(waiting.shift());
-    else if (here) say(here, "");
+    if (!sent || settling) return;
+    const stalled = performance.now() - sent.at > STALLED_MS;
+    if (!stalled && ((here && here.dataset.run === sent.run) || running())) return;
+    // subtle: a frame and a task more, so that the page's controls hold the values the run gave them
+    // (React hands a widget its new value after the DOM shows it; a click before then sent the old one,
+    // and a bound control's old value undid the press)
+    settling = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      settling = false;
+      if (!stalled && running()) return;  // another run began meanwhile: wait for it too
+      sent = null;
+      const now = marker();
+      if (waiting.length) act(waiting.shift());
+      else if (now) say(now, "");
+    }, 0));
   };
-  new MutationObserver(drawn).observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["data-run"]});
+  new MutationObserver(drawn).observe(document.body, {subtree: true, childList: true, attributes: true,
+    attributeFilter: ["data-run", "data-test-script-state"]});
   addEventListener("keydown", (event) => {
     if ((event.key !== "PageDown" && event.key !== "PageUp") || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
     const here = marker();
@@ -108,9 +122,11 @@ CLICKER_JS = """<script>
 """The router (see the module's docstring). ``stopImmediatePropagation`` in the capture phase on
 the window: no control, and not Streamlit's own shortcut handler, sees the key after it. A press is
 acted on only once the run the one before asked for has drawn the marker (``data-run`` is new on
-every run): two presses inside one busy run were one click then (Streamlit folds the clicks of one
-button that wait for the same run into one), and a press on the page as it was before the last
-one acted on the wrong place; now they wait, in order, and the hint says how many."""
+every run) and finished, a frame later: two presses inside one busy run were one click then
+(Streamlit folds the clicks of one button that wait for the same run into one), and a press on the
+page before its controls took the run's values sent their old ones (a card's pills, Train's step
+slider), which undid the press as if the learner had moved them back (``benchmarks/clicker_presses.py``
+traced both); now presses wait, in order, and the hint says how many."""
 
 
 def css_class(key: str) -> str:
