@@ -27,6 +27,8 @@ HOME = keyed("bpe-home")
 """The home page's content (its descriptions are the page: a phone keeps them)."""
 ROOM = keyed("bpe-room")
 """A class room's screen (``ui.classroom_views.show_room``: a keyed container)."""
+LESSON_BAR = keyed("bpe-lesson-bar")
+"""Where a lesson across pages is (``ui.lesson_bar.bar``: a keyed horizontal container)."""
 
 STALE_CSS = f"""
 <style>
@@ -120,6 +122,11 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
    that 1 rem under the heading, or the next element covers the heading's last line. */
 {MAIN} h2 {{ font-size: 1.3rem; padding: .2rem 0 1.15rem 0; }}
 {keyed("w-leave_present")} {{ position: fixed; top: .3rem; right: 3rem; z-index: 999991; width: auto !important; }}
+/* Where the lesson is, in the projector's bottom right corner: on every page of it, taking none of the lesson's room. */
+{LESSON_BAR} {{ position: fixed; right: .5rem; bottom: .35rem; z-index: 999989; width: auto !important; max-width: 70vw;
+  padding: .05rem .5rem; border: 1px solid #C9CDD2; border-radius: .4rem; background: #FFF; box-shadow: 0 1px 4px rgba(0, 0, 0, .15); }}
+{LESSON_BAR} p {{ font-size: .8rem; margin: 0; }}
+{LESSON_BAR} {BUTTON} button {{ min-height: 0; padding: .05rem .3rem; }}
 {keyed("w-leave_present")} button {{ min-height: 0; padding: .05rem .3rem; }}
 {keyed("w-leave_present")} p {{ font-size: .75rem; }}
 {MAIN} {VERTICAL_BLOCK} {{ gap: .5rem; }}

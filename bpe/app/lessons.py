@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
+from ..errors import RegistryError
+from ..registry import Registry
 from . import pages
 from .pages import Page
 
@@ -60,8 +61,10 @@ class Stop:
 @dataclass(frozen=True)
 class Lesson:
     name: str
+    """Its name in a link (:data:`OWN` for a teacher's own)."""
     title: str
     about: str
+    """What the lesson is, in a sentence (Home's plan)."""
     stops: tuple[Stop, ...]
 
     def __post_init__(self) -> None:
@@ -69,14 +72,13 @@ class Lesson:
             raise ValueError(f"lesson {self.name!r} has no stop: a lesson is at least one page")
 
 
-def _stops(*stops: Stop) -> Mapping[str, Stop]:
-    names = [stop.name for stop in stops]
-    if len(set(names)) != len(names) or any(JOIN in name or not name for name in names):
-        raise ValueError(f"stop names must be distinct, non-empty and without {JOIN!r}: {names}")
-    return MappingProxyType({stop.name: stop for stop in stops})
+def _stops(*stops: Stop) -> Registry[Stop]:
+    if any(JOIN in stop.name or not stop.name for stop in stops):
+        raise RegistryError(f"a stop's name is non-empty and has no {JOIN!r}: {[stop.name for stop in stops]}")
+    return Registry("stop", stops)
 
 
-STOPS: Mapping[str, Stop] = _stops(
+STOPS: Registry[Stop] = _stops(
     Stop("why", pages.WHY, {"card": "spelling"}, "Why tokenization matters",
          "A model sees tokens, not letters: why it cannot count the r's in strawberry, and six more cases."),
     Stop("bytes", pages.BYTE_INSPECTOR, {"text": "aaabdaaabac é € 🙂", "bytes": "20 74 68 65"}, "Text is bytes",
@@ -113,14 +115,14 @@ def _lesson(name: str, title: str, about: str, *stops: str) -> Lesson:
     return Lesson(name, title, about, tuple(STOPS[stop] for stop in stops))
 
 
-LESSONS: Mapping[str, Lesson] = MappingProxyType({lesson.name: lesson for lesson in (
+LESSONS: Registry[Lesson] = Registry("lesson", (
     _lesson("first-class", "A first class on tokenization",
             "Fifty minutes from why tokenization matters to real tokenizers, with a class room of phones.",
             "why", "bytes", "counting", "train-sennrich", "tie-lab", "quiz-room", "encode-walk", "compare"),
     _lesson("bpe-in-three-merges", "BPE in three merges",
             "Wikipedia's aaabdaaabac, from its bytes to encoding: a short lesson for a lab session.",
             "bytes", "counting", "train-wikipedia", "quiz-wikipedia", "encode-wikipedia"),
-)})
+))
 """The built-in lessons, in the chooser's order (the first is the one Home offers)."""
 DEFAULT_LESSON = next(iter(LESSONS))
 
