@@ -13,6 +13,10 @@ from ui.render import page_setup
 page_setup(pages.HOME)
 with st.container(key="bpe-home"):  # marks the home page: the page's CSS keeps its descriptions on a phone
     st.title("BPE Lab: byte-pair encoding, step by step")
+if lesson_chooser.plan_on_top():  # Home's second place: the lesson's plan is the first screen
+    lesson_chooser.home_walk()
+    with st.container(border=True, key="bpe-lesson-plan"):
+        lesson_chooser.plan(lesson_chooser.chooser())
 join_box()  # first, for a student whose phone opened the app to type the code on the projector
 st.markdown(
     "**Byte-pair encoding (BPE)** turns text into tokens the way GPT-2, GPT-4 and most language models do. "
@@ -33,10 +37,8 @@ st.page_link(
     pages.WHY.file, label=f"{pages.WHY.title}: {pages.WHY.blurb}", icon=pages.WHY.icon,
     help="Strawberry's r's, long numbers, Hindi, Python's spaces, glitch tokens: what a model gets wrong and which merge is why",
 )
-lesson_chooser.home_walk()  # a clicker's PageDown: the welcome, the lesson's plan, then its first page
-if lesson_chooser.plan_on_top():
-    with st.container(border=True, key="bpe-lesson-plan"):
-        lesson_chooser.plan(lesson_chooser.chooser())
+if not lesson_chooser.plan_on_top():
+    lesson_chooser.home_walk()  # a clicker's PageDown: the welcome, the lesson's plan, then its first page
 
 st.header("A guided tour in five steps")
 st.caption("Each step opens the page that shows it, already set up, with a link on to the next step.")

@@ -93,3 +93,23 @@ def test_presses_that_come_while_the_page_is_busy_are_acted_on_in_order(new_tab,
     page.keyboard.press("PageUp")
     page.wait_for_function(f"() => +document.querySelector('{MARKER}').dataset.at === 1", timeout=FIRST_LOAD_MS)
     expect(page).to_have_url(f"{app_url}/Why_tokenization_matters?preset=sennrich&card=numbers&present=1")
+
+
+def test_on_a_projector_start_a_class_room_and_the_rooms_question_and_reveal_fit_the_screen(new_tab, app_url):
+    """hf-course's five words, presenter mode at 1280x720: "Start a class room" sat at y 686-741, below
+    the question's moves; in the room "Reveal the answers" sat at y 772-827, and the click on the
+    controls link scrolled the question's top off the screen to reach it."""
+    page = new_tab(**PROJECTOR)
+    page.goto(f"{app_url}/Predict_the_next_merge?preset=hf-course&step=0&present=1", timeout=FIRST_LOAD_MS)
+    start = page.get_by_role("button", name="Start a class room")
+    expect(start).to_be_in_viewport(ratio=1)
+    start.click()
+    reveal = page.get_by_role("button", name="Reveal the answers")
+    question = page.get_by_role("heading", name="Question 1: Before any merge, which pair does merge 1 join?")
+    for shown in (question, reveal, page.get_by_role("link", name="Teacher's controls (new tab)")):
+        expect(shown).to_be_in_viewport(ratio=1)
+    with page.context.expect_page() as controls:
+        page.get_by_role("link", name="Teacher's controls (new tab)").click()
+    controls.value.close()
+    for shown in (question, reveal):
+        expect(shown).to_be_in_viewport(ratio=1)

@@ -40,7 +40,8 @@ def plan(lesson: Lesson) -> None:
     st.header(f"Today's lesson: {lesson.title}")
     st.caption(escape_markdown(lesson.about))
     st.markdown("\n".join(
-        f"{number}. **{escape_markdown(stop.title)}** ({escape_markdown(stop.page.title)}): {escape_markdown(stop.teaches)}"
+        f"{number}. **{escape_markdown(stop.title)}**"
+        + (f" ({escape_markdown(stop.page.title)})" if stop.page.title != stop.title else "") + f": {escape_markdown(stop.teaches)}"
         for number, stop in enumerate(lesson.stops, start=1)
     ))
     if st.button(f"Start the lesson: page 1 of {len(lesson.stops)}", key=lesson_bar.START, type="primary",
