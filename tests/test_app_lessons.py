@@ -97,3 +97,19 @@ def test_a_lesson_walks_from_home_to_its_last_place_and_back_every_place_reached
         assert places == list(range(count - 1, -1, -1)), f"{stop.name} backwards: {places}"
         press(at, forward=False)
     assert at.session_state["bpe.lesson_page"] == HOME and marker(at)["at"] == "1"  # Home, at the plan
+
+
+def test_on_the_lessons_class_room_stop_the_clicker_starts_the_room_asks_reveals_and_goes_on():
+    lesson = LESSONS["first-class"]
+    number, stop = next((number, stop) for number, stop in enumerate(lesson.stops, start=1) if stop.room)
+    at = open_page(stop.page.file, **stop.link, lesson=lesson.name, stop=str(number), present="1")
+    asked = []
+    while marker(at).get("onward") is None:
+        place = int(marker(at)["at"])
+        press(at)
+        assert int(marker(at)["at"]) == place + 1, f"{place} -> {marker(at)['at']}"
+        asked += [title.value for title in at.title if title.value.startswith("Question")][:1]
+    assert asked[0].startswith("Question 1: Before any merge") and "how many tokens does GPT-4o make" in asked[-1]
+    assert marker(at)["at"] == str(int(marker(at)["count"]) - 1)
+    press(at)
+    assert at.session_state["bpe.lesson_page"] == lesson.stops[number].page  # the lesson's next page
