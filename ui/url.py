@@ -184,7 +184,7 @@ def opened_bare() -> bool:
 def write_lab_now() -> None:
     """Put the example's part of the state in the address bar at once, keeping the other
     parameters (the settings sidebar calls it first, on every page that shows the example)."""
-    known = SEEN.get() or _current()
+    known = _current() if OPENING.get() else SEEN.get() or _current()  # a rerun's own query may lag (see above)
     lab_keys = lab_params()
     query = {**state.lab().to_query(), **{key: value for key, value in known.items() if key not in lab_keys}}
     _send(query)
