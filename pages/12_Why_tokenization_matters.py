@@ -21,7 +21,7 @@ from bpe.views.pointer import hover_or_tap
 from bpe.views.why_cards import (
     WHY_CSS, WHY_PRESENTER_CSS, Loading, counts_line, language_chart, language_table_html, split_rows_html,
 )
-from ui import token_cost, tokenizers, url
+from ui import links, token_cost, tokenizers, url
 from ui.clicker import ROW, Walk, walk_buttons
 from ui.preamble import current_run
 from ui.render import page_setup, page_title, presenter, show_chart, show_html, tokenizer_at
@@ -39,14 +39,6 @@ MAX_PILLS = 8
 """More sample texts than this are offered in a menu."""
 MAX_BESIDE = 3
 """This many sample texts (or a menu) sit beside the question; more go under it."""
-
-
-def read_url() -> None:
-    linked = url.new_param("card")
-    if linked in PHENOMENA:
-        CARD.set(linked)
-    elif linked is not None:
-        url.warn_link(f"unknown card {linked!r}: use one of {', '.join(PHENOMENA)}; showing {PHENOMENA[CARD.get()].title}")
 
 
 SHOWN = one_per_split()
@@ -148,7 +140,7 @@ def main() -> None:
     tokenizers.start_loading(SHOWN)  # while the page reads its link and trains its own run
     show_html(WHY_CSS)
     page_title(pages.WHY)
-    read_url()
+    url.read(links.CARD, CARD)
     card = choose_card()
     chosen, loading = all_tokenizers()
     # A few sample texts fit beside the question: one row less above the chips on a projector.
@@ -178,7 +170,7 @@ def main() -> None:
     if card.key == "languages":
         languages(chosen)
     try_your_own(card, chosen, priced)
-    url.write_url({"card": card.key})
+    url.write_url({links.CARD: card.key})
 
 
 main()

@@ -24,7 +24,7 @@ from bpe.views.compare import COMPARE_CSS, lesson_texts
 from bpe.views.encoding import encode_for_page, sample_text
 from bpe.views.pointer import hover_or_tap
 from bpe.views.token_html import chips_html, pieces_for
-from ui import compare_lessons, run_diff, state, superbpe, token_cost, tokenizers, url
+from ui import compare_lessons, links, run_diff, state, superbpe, token_cost, tokenizers, url
 from ui.clicker import Walk, walk_buttons
 from ui.preamble import current_run, run_summary
 from ui.render import page_setup, page_title, presenter, show_html, tokenizer_at
@@ -129,11 +129,11 @@ def compare_inputs(options: list[str], labels: dict[str, str], total: int) -> No
         variant_settings()
 
 
-def linked_text() -> dict[str, str]:
+def linked_text() -> dict:
     """``text=`` when the text is a lesson's, not the learner's (typed, or their own corpus's first line)."""
     text, lab = TEXT.get(), state.lab()
     own = lab.source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)
-    return {"text": text} if text in list(lesson_texts(""))[1:] or (not own and text == sample_text(lab.source)) else {}
+    return {links.COMPARE_TEXT: text} if text in list(lesson_texts(""))[1:] or (not own and text == sample_text(lab.source)) else {}
 
 
 def _pick(name: str) -> None:
@@ -149,8 +149,7 @@ def compare_section(trained, step: int) -> None:
     if TEXT_FOR.get() != lab.source or TEXT.get() is None:
         TEXT.set(sample)
         TEXT_FOR.set(lab.source)
-    if (linked := url.new_param("text")) is not None:
-        TEXT.set(linked)
+    url.read(links.COMPARE_TEXT, TEXT)
     total = len(trained.trace.steps)
     options = [tokenizers.OURS, LAST, *[superbpe.CLASSIC] * superbpe.offered(lab), VARIANT, *tokenizers.choices()[1:]]
     labels = {choice: tokenizers.label(choice, step) for choice in options} | {

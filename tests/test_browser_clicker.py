@@ -49,7 +49,11 @@ PROBE = """() => {
   const heard = new WeakSet();
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
-    if (fields(new Uint8Array(data.buffer || data)).has(11)) probe.pending = true;  // BackMsg.rerun_script
+    // subtle: the bytes of this message only: protobufjs encodes small messages into slices of one shared
+    // 8 KB pool, so the slice's whole buffer holds earlier messages too (read whole, it found or missed
+    // a rerun at random)
+    const sent = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (fields(sent).has(11)) probe.pending = true;  // BackMsg.rerun_script
     if (!heard.has(this)) {
       heard.add(this);
       this.addEventListener('message', (event) => {

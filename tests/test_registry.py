@@ -23,6 +23,8 @@ from bpe.errors import BpeError, FormatError, PatternError, RegistryError, Setti
 from bpe.registry import Registry
 
 REGISTRIES = {
+    "bpe.app.lessons.LESSONS": ("lesson", BpeError),
+    "bpe.app.lessons.STOPS": ("stop", BpeError),
     "bpe.app.pages._BY_FILE": ("page", BpeError),
     "bpe.app.setting_specs.SETTING_BY_NAME": ("setting", SettingsError),
     "bpe.checking.encode_rules.ENCODER_MISTAKES": ("encoder mistake", BpeError),
