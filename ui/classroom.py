@@ -13,7 +13,8 @@ A session is in at most one room (a :class:`Membership`), in one of three roles:
   the projector as ``room=K7QX3M&controls=1`` (it holds no key: the browser is the teacher's), or on
   another device from the teacher link ``room=K7QX3M&teacher=<key>``.
 * a **student**: a seat, which is the browser's (one per browser and room, whatever Leave, Join,
-  reloads and tabs do); ``room=K7QX3M&student=<seat>`` in the address bar.
+  reloads and tabs do); ``room=K7QX3M&student=<seat>`` in the address bar. That link answers only
+  in the browser whose seat it is (:func:`checked`): in any other it is the room's join link.
 
 What a link claims is checked against the store on every run (a forged key is no key). Each action
 is an ``on_click`` callback that changes the store and leaves a note for the run that follows; a
@@ -37,7 +38,7 @@ from bpe.notation.markdown import escape_markdown
 from bpe.teaching.quiz import Question, make_question
 from bpe.teaching.room import Room, RoomRefused, RoomView, clean_nickname, new_code, new_teacher_token, parse_code
 from bpe.teaching.room_questions import Answer, Asked, MergeAsk
-from bpe.teaching.room_seats import client_key, is_seat, join_budgets, seat_for
+from bpe.teaching.room_seats import client_key, is_seat, join_budgets, owns_seat, seat_for
 
 from . import browser, state, url
 from .redis_room_store import RedisRoomStore
@@ -187,8 +188,16 @@ def apply_link() -> None:
 def checked(membership: Membership, view: RoomView) -> Membership:
     """``membership`` as the room recognises it: a key or a browser that is not the teacher's is
     a student's join form; a browser that is one of the room's screens, on the room's bare link, is
-    its projector again (a reload); a seat that is not in the room is none."""
+    its projector again (a reload); a seat that is another browser's is this browser's own seat if
+    it has one here, else none (a classmate's link, shared in the class chat, never answers for
+    them); a seat that is not in the room is none."""
     room = view.room
+    if membership.seat and not owns_seat(room.code, browser.browser_id(), membership.seat):
+        own = seat_for(room.code, browser.browser_id())
+        seated = view.has_seat(own)
+        note("warning", f"**This link is another student's seat in room {room.code}**: it stays theirs. "
+                        + ("You are back in your own seat." if seated else "Join to take a seat of your own."))
+        membership = dataclasses.replace(membership, seat=own if seated else None)
     if membership.controls and not room.is_teacher(membership.credential()):
         note("error", f"**This link does not open room {room.code}'s teacher's controls** (they open in the browser "
                       "that started the room, or from the teacher link): you are in it as a student.")
