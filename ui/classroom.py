@@ -42,7 +42,9 @@ from bpe.teaching.room_seats import client_key, is_seat, join_budgets, owns_seat
 
 from . import browser, state, url
 from .redis_room_store import RedisRoomStore
+from .room_reads import SHARED_READ_S, SharedReads
 from .room_store import REDIS_URL_SETTING, MemoryRoomStore, RoomStore, RoomStoreUnavailable
+from .shared_views import shared_view
 from .state import SessionValue, widget_key
 from .training import Trained
 
@@ -93,6 +95,19 @@ def room_store() -> RoomStore:
     """The one store of this process: Redis when ``BPE_LAB_REDIS_URL`` names one, else this process."""
     redis_url = os.environ.get(REDIS_URL_SETTING, "")
     return RedisRoomStore(redis_url) if redis_url else MemoryRoomStore()
+
+
+@st.cache_resource(show_spinner=False)
+def shared_reads() -> SharedReads:
+    """This process's last read of each room, for its phones (:mod:`ui.room_reads`)."""
+    return SharedReads()
+
+
+def read_room(code: str, *, seen: str | None = None, poll: bool = False) -> RoomView | None:
+    """Room ``code`` (``seen``: the seat whose page looks): a whole page reads the store (a tap comes
+    back with its answer, a closed room says so at once); a ``poll`` is given this process's read of
+    the moment (:mod:`ui.room_reads`). Raises :class:`RoomStoreUnavailable`."""
+    return shared_reads().view(room_store(), code, seen=seen, max_age=SHARED_READ_S if poll else 0)
 
 
 def member() -> Membership | None:
@@ -223,6 +238,12 @@ def merge_question(trained: Trained, step: int, code: str) -> MergeAsk:
     seeds it, as a learner's seat seeds the quiz alone): the projector's "2." is every phone's "2.",
     so the teacher can talk about the answers by number. Answers are stored and counted by pair."""
     return MergeAsk(tuple(candidate.pair for candidate in make_question(trained.trace, step, seed=code).candidates))
+
+
+def room_question(trained: Trained, step: int) -> Question:
+    """The room's question about merge ``step + 1`` as the phones and the projector draw it, built once
+    per run and step for the whole server (a reveal redraws it on every phone of a class at once)."""
+    return shared_view(trained, "room question", step, build=lambda: make_question(trained.trace, step))
 
 
 def offered(question: Question, room: Room) -> list:

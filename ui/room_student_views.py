@@ -14,7 +14,7 @@ import streamlit as st
 from bpe.limits import MAX_TOKEN_GUESS
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
-from bpe.teaching.quiz import grade, make_question, reveal
+from bpe.teaching.quiz import grade, reveal
 from bpe.teaching.room import ASKING, REVEALED, RoomView
 from bpe.teaching.room_questions import CountAsk, grade_guess
 from bpe.views.room import choices_html, guesses_html, phrase_html
@@ -57,7 +57,7 @@ def student_view(view: RoomView, membership: Membership, trained: Trained, draw_
 
 def _merge(view: RoomView, membership: Membership, trained: Trained, draw_corpus, mine) -> None:
     room = view.room
-    question = make_question(trained.trace, room.step)
+    question = classroom.room_question(trained, room.step)
     st.header(question.prompt)
     choices = classroom.offered(question, room)
     graded = grade(question, mine) if mine is not None and room.phase == REVEALED else None
