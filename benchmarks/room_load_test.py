@@ -194,14 +194,14 @@ async def student_lesson(stack, url: str, code: str, student: Student, lesson: L
                     pick = rng.randint(1, choices)
                     tap = (f"w.room.answer.{pick}",)
                 student.picks[number] = pick
-                student.round_trips.append(await client.click(*tap))
+                student.round_trips.append(await client.tap(*tap))
                 student.answered_at[number] = time.monotonic()
                 if "Your answer is in" not in shown(client):
                     page = plain(shown(client))
                     student.errors.append(f"question {number}: no 'Your answer is in' after answering; the page: "
                                           + page[page.find("Room **"):][:240].replace("\n", " | "))
                 if student.index % 5 == 0:  # a double tap: the second one must change nothing
-                    await client.click(*tap)
+                    await client.tap(*tap)
             question = lesson.questions.get(number)
             if not revealed and question and question.revealed_at and REVEALED.search(plain(shown(client))):
                 student.reveal_seen_after.append(time.monotonic() - question.revealed_at)

@@ -103,11 +103,18 @@ def shared_reads() -> SharedReads:
     return SharedReads()
 
 
+WROTE: SessionValue[bool] = SessionValue("room_wrote", False)
+"""This session's tap has changed its room since its last read: the poll that redraws the tap reads the store."""
+
+
 def read_room(code: str, *, seen: str | None = None, poll: bool = False) -> RoomView | None:
-    """Room ``code`` (``seen``: the seat whose page looks): a whole page reads the store (a tap comes
-    back with its answer, a closed room says so at once); a ``poll`` is given this process's read of
-    the moment (:mod:`ui.room_reads`). Raises :class:`RoomStoreUnavailable`."""
-    return shared_reads().view(room_store(), code, seen=seen, max_age=SHARED_READ_S if poll else 0)
+    """Room ``code`` (``seen``: the seat whose page looks): a whole page reads the store (a closed
+    room says so at once), and so does the poll after this session's own tap (it comes back with
+    its answer); other polls are given this process's read of the moment (:mod:`ui.room_reads`).
+    Raises :class:`RoomStoreUnavailable`."""
+    shared = poll and not WROTE.get()
+    WROTE.set(False)
+    return shared_reads().view(room_store(), code, seen=seen, max_age=SHARED_READ_S if shared else 0)
 
 
 def member() -> Membership | None:
@@ -315,6 +322,7 @@ def join(code: str, size: int) -> None:
 
 def answer(code: str, seat: str, round: int, given: Answer) -> None:
     store = room_store()
+    WROTE.set(True)
     try:
         store.answer(code, seat, round=round, answer=given)
     except RoomStoreUnavailable:

@@ -35,13 +35,19 @@ def wait_for_store(code: str) -> None:
     st.rerun()
 
 
-def room_changed(code: str, drawn: tuple[int, str], *, seen: str | None = None) -> RoomView | None:
+def room_now(code: str, *, seen: str | None = None) -> RoomView | None:
     """The room as this process read it a moment ago (``seen``: the seat whose phone polls), or
-    ``None`` after asking for a whole-page run because it is not as drawn (or the store stopped answering)."""
+    ``None`` when there is none or the store stopped answering."""
     try:
-        view = classroom.read_room(code, seen=seen, poll=True)
+        return classroom.read_room(code, seen=seen, poll=True)
     except RoomStoreUnavailable:
-        view = None
+        return None
+
+
+def room_changed(code: str, drawn: tuple[int, str]) -> RoomView | None:
+    """The room now, or ``None`` after asking for a whole-page run because it is not as drawn
+    ``(round, phase)`` (or the store stopped answering)."""
+    view = room_now(code)
     if view is None or (view.room.round, view.room.phase) != drawn:
         st.rerun()
     return view
