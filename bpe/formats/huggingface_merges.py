@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
 from ..tokens.byte_level import gpt2_text_to_bytes
+from .spelled_merges import read_spelled_merges
 
 
 def read_merges(
@@ -31,19 +32,12 @@ def read_merges(
 ) -> tuple[list[tuple[int, int, int]], dict[int, bytes]]:
     """``(merges as (left, right, new_id), whole-chunk tokens as id -> bytes)``; ``base``: the bytes' ids -> spellings."""
     known = {text: token_id for token_id, text in base.items()}
-    pairs: list[tuple[str, str, str]] = []
+    read = read_spelled_merges(enumerate(merges, start=1), keep="last", source=f"{source},", counted="merge")  # as in HF
+    pairs = [(f"{source}, merge {number}", left, right) for number, left, right in read]
     made: dict[str, int] = {}  # what each merge makes -> the first merge that makes it
-    for index, merge in enumerate(merges):
-        parts = merge.split(" ") if isinstance(merge, str) else merge if isinstance(merge, list) else []
-        if len(parts) != 2 or not all(isinstance(part, str) and part for part in parts):
-            raise FormatError(f"{source}, merge {index + 1}: expected \"left right\" or [\"left\", \"right\"], got {str(merge)[:60]}")
-        pairs.append((f"{source}, merge {index + 1}", *parts))
-        made.setdefault(parts[0] + parts[1], index)
-    seen: set[tuple[str, str]] = set()
+    for index, (_, left, right) in enumerate(pairs):
+        made.setdefault(left + right, index)
     for index, (where, left, right) in enumerate(pairs):  # in order, so the first problem is the one said
-        if (left, right) in seen:
-            raise FormatError(f"{where}: repeats the merge {left!r} {right!r}")
-        seen.add((left, right))
         for part in (left, right):  # subtle: made by a later merge is fine (see above)
             if part not in known and (part not in made or part not in vocab):
                 raise FormatError(f"{where}: merges {part!r}, which neither a byte nor any merge makes")

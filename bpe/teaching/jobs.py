@@ -78,7 +78,7 @@ def extension_job(report: Reporter, *, start: TokenizerSource, text: str, merges
     trace = extend(tokenizer, text, merges=merges, min_frequency=min_frequency, name=name, time_limit_s=time_limit_s)
     report.part("trace", portable(trace))  # the page holds the old vocabulary: reattached there
     report.progress(0.3, "building the extended tokenizer")
-    extended = Tokenizer.from_trace(trace, name=f"{name} + new text")
+    extended = tokenizer.continued(trace, name=f"{name} + new text")
     report.part("costs", cost_rows(tokenizer, extended, priced))
     report.part("files", export_all(extended, progress=lambda done, doing: report.progress(0.4 + 0.6 * done, doing)))
 
