@@ -104,7 +104,9 @@ FILE_OWNERS: Mapping[str, Reader] = MappingProxyType({
 def ours(format: str, tokenizer: Tokenizer, text: str) -> object:
     """What BPE Lab makes of ``text``, shaped as format ``format``'s library gives it."""
     if format == "sentencepiece":
-        return [tokenizer.decode_single_token_bytes(token_id).decode("utf-8") for token_id in tokenizer.encode(text)]
+        fallback = tokenizer.fallback_bytes  # a byte piece is named <0xNN> in a .model
+        return [f"<0x{fallback[token_id]:02X}>" if token_id in fallback else tokenizer.decode_single_token_bytes(token_id).decode("utf-8")
+                for token_id in tokenizer.encode(text)]
     if format == "subword-nmt":
         return " ".join("@@ ".join(piece for piece in map(tokenizer.decode, ([i] for i in tokenizer.encode_ordinary(word))) if piece)
                         for word in text.strip("\r\n ").split(" ") if word)
