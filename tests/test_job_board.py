@@ -16,7 +16,7 @@ from bpe.encoding.tokenizer import Tokenizer
 from bpe.encoding.vocab_health import vocabulary_health
 from bpe.formats.files import export_all
 from bpe.jobs.board import DONE, FAILED, RUNNING, WAITING, JobBoard, JobRequest, JobView
-from bpe.jobs.budget import Budget
+from bpe.jobs.budget import JobBudget
 from bpe.teaching.extension import cost_rows, cost_texts
 from bpe.teaching.jobs import TokenizerSource, extension_request, health_request
 from bpe.training.extend import extend, reattached
@@ -85,14 +85,14 @@ def test_a_job_nobody_asks_about_any_more_is_stopped_and_its_worker_killed(board
 
 
 def test_a_job_over_its_cpu_budget_fails_saying_so_and_is_not_run_again(board):
-    request = count(10 ** 9, budget=Budget(cpu_s=1, memory_mb=512))
+    request = count(10 ** 9, budget=JobBudget(cpu_s=1, memory_mb=512))
     failed = until(board, "greedy", request)
     assert failed.state == FAILED and failed.error.startswith("it needs more than 1 s of CPU")
     assert board.ask("greedy", request) is failed
 
 
 def test_a_job_over_its_memory_budget_fails_saying_so(board):
-    failed = until(board, "big", count(1, job={"hold_mb": 400}, budget=Budget(cpu_s=30, memory_mb=100)))
+    failed = until(board, "big", count(1, job={"hold_mb": 400}, budget=JobBudget(cpu_s=30, memory_mb=100)))
     assert failed.state == FAILED and failed.error.startswith("it needs more than 100 MB of memory")
 
 

@@ -7,7 +7,7 @@ interpreter (one lock for all its threads) while every other learner's page wait
 learner has left, and runs again for a second learner who asks the same. On the board:
 
 * each job runs in a worker process of its own (:mod:`bpe.jobs.worker`) at the lowest priority,
-  within a CPU and memory budget (:class:`~bpe.jobs.budget.Budget`), at most ``workers`` at once
+  within a CPU and memory budget (:class:`~bpe.jobs.budget.JobBudget`), at most ``workers`` at once
   (the others wait in line, and say how many are ahead);
 * a job is named by a key: a second learner who asks the same key gets the same job, running or
   finished (finished ones are kept, least recently asked first out, within ``results_mb``);
@@ -46,7 +46,7 @@ from types import MappingProxyType
 from typing import Protocol
 
 from ..limits import JOB_ABANDON_S, JOB_RESULTS_MB, JOB_WORKERS
-from .budget import Budget, killed_for_cpu, worker_environment
+from .budget import JobBudget, killed_for_cpu, worker_environment
 from .store import BoundedStore
 
 FRAME = struct.Struct("<Q")
@@ -71,7 +71,7 @@ class JobRequest:
 
     call: str
     kwargs: Mapping[str, object] = field(default_factory=dict)
-    budget: Budget = Budget()
+    budget: JobBudget = JobBudget()
 
 
 @dataclass(frozen=True)
@@ -210,8 +210,8 @@ class JobBoard:
                 self._news.wait(0.25)
 
     @staticmethod
-    def _budget(job: _Job) -> Budget:
-        return job.request.budget if isinstance(job.request, JobRequest) else Budget()
+    def _budget(job: _Job) -> JobBudget:
+        return job.request.budget if isinstance(job.request, JobRequest) else JobBudget()
 
     def _stop(self, job: _Job, *, failed: str = "") -> None:
         """Kill ``job``'s worker; forget it, or keep it as failed (lock held)."""
@@ -283,7 +283,7 @@ class JobBoard:
             self._news.notify_all()
 
     @staticmethod
-    def _why_it_stopped(returncode: int | None, errors: bytes, budget: Budget) -> str:
+    def _why_it_stopped(returncode: int | None, errors: bytes, budget: JobBudget) -> str:
         if killed_for_cpu(returncode):
             return over_cpu(budget)
         last = errors.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
@@ -292,9 +292,9 @@ class JobBoard:
         return f"the job stopped unexpectedly ({last[0][:200]}): this is a bug in BPE Lab, please report it"
 
 
-def over_cpu(budget: Budget) -> str:
+def over_cpu(budget: JobBudget) -> str:
     return f"it needs more than {budget.cpu_s:.0f} s of CPU, a job's budget on this server: try a shorter text"
 
 
-def over_memory(budget: Budget) -> str:
+def over_memory(budget: JobBudget) -> str:
     return f"it needs more than {budget.memory_mb:,} MB of memory, a job's budget on this server: try a smaller vocabulary"

@@ -7,7 +7,7 @@ their budget the same way: ``RLIMIT_CPU`` raises ``SIGXCPU`` (turned into an err
 budget ran out) and, one second later, kills; ``RLIMIT_AS`` makes an allocation past the budget a
 ``MemoryError``. The caller says in its own words what ran out (``over_cpu``, ``over_memory``).
 
-    >>> with limited(Budget(cpu_s=5, memory_mb=512), over_cpu=RuntimeError, over_memory=MemoryError):
+    >>> with limited(JobBudget(cpu_s=5, memory_mb=512), over_cpu=RuntimeError, over_memory=MemoryError):
     ...     sum(range(1000))
     499500
 
@@ -31,7 +31,7 @@ PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 
 @dataclass(frozen=True)
-class Budget:
+class JobBudget:
     """What one job's worker may use (:mod:`bpe.limits`' ``JOB_*``)."""
 
     cpu_s: float = JOB_CPU_S
