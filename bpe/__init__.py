@@ -9,6 +9,8 @@
     [256, 97, 98, 100, 256, 97, 98, 97, 99]
 """
 
+from .analysis.lineage import Lineage, lineage
+from .analysis.mixture import MixEstimate, infer_mix
 from .encoding.dropout import Dropout, sample_segmentations
 from .encoding.merge_loop import AppliedMerge
 from .encoding.tokenizer import ChunkWalk, Tokenizer
@@ -22,7 +24,7 @@ from .training.trainer import train
 
 __all__ = [
     "PRESETS", "TIE_BREAK_RULES", "AppliedMerge", "BpeError", "ChunkWalk", "Corpus", "Dropout", "FormatError",
-    "MergeStep", "PairCount", "PatternError", "Preset", "SettingsError", "SpecialTokenError",
-    "Tokenizer", "Trace", "TrainSettings", "UnknownTokenError", "get_preset", "parse_word_counts", "sample_segmentations",
-    "train",
+    "Lineage", "MergeStep", "MixEstimate", "PairCount", "PatternError", "Preset", "SettingsError", "SpecialTokenError",
+    "Tokenizer", "Trace", "TrainSettings", "UnknownTokenError", "get_preset", "infer_mix", "lineage", "parse_word_counts",
+    "sample_segmentations", "train",
 ]

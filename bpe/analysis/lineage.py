@@ -102,9 +102,39 @@ class Lineage:
     same_rank: int
     """Shared tokens at the same rank in both."""
 
+    def sentence(self, title_a: str, title_b: str) -> str:
+        """The lineage in one plain sentence (escape it where it is drawn).
 
-def lineage(a: RankedVocabulary, b: RankedVocabulary) -> Lineage:
-    """The lineage facts of ``a`` and ``b`` (see the module's docstring)."""
+        >>> a, b = RankedVocabulary("a", (b"a", b"b", b"ab")), RankedVocabulary("b", (b"a", b"b", b"ab", b"ba"))
+        >>> lineage(a, b).sentence("GPT-4", "Llama 3")
+        "Llama 3 extends GPT-4: its first 3 ranks are GPT-4's 3, the same token at each rank, and its 1 further rank is its own."
+        """
+        (size_a, size_b), prefix = self.sizes, self.common_prefix
+        if self.relation == "same ranks":
+            return f"{title_a} and {title_b} have the very same {size_a:,} ranks: only their special tokens can differ."
+        if self.relation in ("a extends b", "b extends a"):
+            (old, new, size_old, size_new) = (title_b, title_a, size_b, size_a) if self.relation == "a extends b" else (title_a, title_b, size_a, size_b)
+            more = size_new - size_old
+            return (f"{new} extends {old}: its first {prefix:,} ranks are {old}'s {size_old:,}, the same token at each rank, "
+                    f"and its {more:,} further rank{'s are' if more != 1 else ' is'} its own.")
+        shared = f"They share {self.shared:,} tokens"
+        order = ("in the same order" if not self.reordered else f"{self.reordered:,} of them in another order")
+        if self.relation == "share a prefix":
+            return f"{title_a} and {title_b} agree on their first {prefix:,} ranks, then part. {shared}, {order}."
+        if self.relation == "share tokens":
+            return f"{title_a} and {title_b} part at rank {prefix:,}, but share most tokens: {self.shared:,}, {order}."
+        return f"{title_a} and {title_b} part at rank {prefix:,} and share {self.shared:,} tokens: no sign that one was made from the other."
+
+
+def lineage(a: RankedVocabulary | Tokenizer, b: RankedVocabulary | Tokenizer) -> Lineage:
+    """The lineage facts of ``a`` and ``b``, tokenizers or their ranked vocabularies (see the module's docstring).
+
+    >>> from bpe.pretrained.registry import load_pretrained
+    >>> facts = lineage(load_pretrained("gpt-4"), load_pretrained("llama3"))
+    >>> facts.relation, facts.common_prefix, len(facts.only_b)
+    ('b extends a', 100256, 27744)
+    """
+    a, b = (RankedVocabulary.of(side) if isinstance(side, Tokenizer) else side for side in (a, b))
     return compare_sequences(a.tokens, b.tokens, names=(a.name, b.name), first_merges=(a.first_merge, b.first_merge))
 
 

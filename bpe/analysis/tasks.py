@@ -28,7 +28,7 @@ from .family import family_facts
 from .known_mix import train_on_mix
 from .lineage import RankedVocabulary
 from .merge_replay import sample_words
-from .mixture import Progress, estimate_from_words, mix_error
+from .mixture import MixEstimate, Progress, estimate_from_words, mix_error
 from .samples import category_texts, halves
 
 CHECKPOINTS = (100, 300, 1_000, 3_000, 10_000, 30_000)
@@ -54,7 +54,7 @@ def known_mix(request: Mapping[str, Any], progress: Progress) -> dict:
             progress(f"{what} (first {point:,} merges)", 0.05 + 0.95 * (share[0] + done) / share[1])
 
         estimate = estimate_from_words(trained, words, merges=point, progress=report)
-        estimates.append(_estimate_record(estimate) | {"error": mix_error(estimate.proportions, truth)})
+        estimates.append(estimate_record(estimate) | {"error": mix_error(estimate.proportions, truth)})
     return {"truth": truth, "merges": len(trained.merges), "estimates": estimates, "held_out": bool(request.get("held_out"))}
 
 
@@ -69,7 +69,7 @@ def pretrained_mix(request: Mapping[str, Any], progress: Progress) -> dict:
     words = {category: sample_words(tokenizer, text) for category, text in texts.items()}
     estimate = estimate_from_words(tokenizer, words, merges=int(request["merges"]),
                                    progress=lambda what, done: progress(what, 0.05 + 0.95 * done))
-    return {"name": name} | _estimate_record(estimate)
+    return {"name": name} | estimate_record(estimate)
 
 
 def family(request: Mapping[str, Any], progress: Progress) -> dict:
@@ -106,7 +106,8 @@ def _split(texts: Mapping[str, str], *, held_out: bool) -> tuple[dict[str, str],
     return {name: pair[0] for name, pair in split.items()}, {name: pair[1] for name, pair in split.items()}
 
 
-def _estimate_record(estimate) -> dict:
+def estimate_record(estimate: MixEstimate) -> dict:
+    """An estimate as plain data (the proportions, what was read and solved)."""
     return {
         "proportions": estimate.proportions, "merges": estimate.merges, "informative": estimate.informative,
         "constraints": estimate.constraints, "solves": estimate.solves, "merge_slack": estimate.merge_slack,

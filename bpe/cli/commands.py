@@ -18,6 +18,7 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe import --format gpt2 --in encoder.json,vocab.bpe --out t.json
     python -m bpe check --merges merges.txt --preset cs336 --json
     python -m bpe check-encode --pretrained gpt2 --ids my_ids.json
+    python -m bpe lineage --a gpt-4 --b llama3      (bpe/cli/analysis_commands.py: also infer-mix)
 
 Export file layout (``--out``): ``ours``, ``hf`` and ``tiktoken`` write the one file named;
 ``minbpe`` writes ``PREFIX.model`` and ``PREFIX.vocab`` (``--out PREFIX`` or ``--out PREFIX.model``,
@@ -53,6 +54,7 @@ from ..training.start_state import StartState
 from ..training.trace import Trace
 from ..training.trainer import train
 from . import app_command as cli_app
+from .analysis_commands import add_analysis_commands
 from .arguments import UsageError, add_train_arguments, corpus_from_args, note_bom, read_text_file, settings_from_args
 from .check_command import add_check_command
 from .check_encoder_command import add_check_encode_command
@@ -342,6 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_app.register(commands)
     add_check_command(commands)
     add_check_encode_command(commands)
+    add_analysis_commands(commands)
     return parser
 
 

@@ -7,8 +7,6 @@ rank bars say in words what each stretch is.
     >>> from bpe.analysis.lineage import RankedVocabulary, lineage
     >>> a = RankedVocabulary("a", (b"a", b"b", b"ab"))
     >>> b = RankedVocabulary("b", (b"a", b"b", b"ab", b" \\xd8\\xa7"))
-    >>> print(lineage_sentence(lineage(a, b), "GPT-4", "Llama 3"))
-    Llama 3 extends GPT-4: its first 3 ranks are GPT-4's 3, the same token at each rank, and its 1 further rank is its own.
     >>> "ranks 0–2" in rank_bars_html(lineage(a, b), "GPT-4", "Llama 3")
     True
 """
@@ -51,25 +49,6 @@ LINEAGE_CSS = """
 """.replace("{other}", OTHER_TINT)
 
 
-def lineage_sentence(facts: Lineage, title_a: str, title_b: str) -> str:
-    """The lineage in one plain sentence (escape it where it is drawn)."""
-    (size_a, size_b), prefix = facts.sizes, facts.common_prefix
-    if facts.relation == "same ranks":
-        return f"{title_a} and {title_b} have the very same {size_a:,} ranks: only their special tokens can differ."
-    if facts.relation in ("a extends b", "b extends a"):
-        (old, new, size_old, size_new) = (title_b, title_a, size_b, size_a) if facts.relation == "a extends b" else (title_a, title_b, size_a, size_b)
-        more = size_new - size_old
-        return (f"{new} extends {old}: its first {prefix:,} ranks are {old}'s {size_old:,}, the same token at each rank, "
-                f"and its {more:,} further rank{'s are' if more != 1 else ' is'} its own.")
-    shared = f"They share {facts.shared:,} tokens"
-    order = ("in the same order" if not facts.reordered else f"{facts.reordered:,} of them in another order")
-    if facts.relation == "share a prefix":
-        return f"{title_a} and {title_b} agree on their first {prefix:,} ranks, then part. {shared}, {order}."
-    if facts.relation == "share tokens":
-        return f"{title_a} and {title_b} part at rank {prefix:,}, but share most tokens: {facts.shared:,}, {order}."
-    return f"{title_a} and {title_b} part at rank {prefix:,} and share {facts.shared:,} tokens: no sign that one was made from the other."
-
-
 def rank_bars_html(facts: Lineage, title_a: str, title_b: str) -> str:
     """Each vocabulary as a bar of its ranks: the common prefix, then the ranks past it (widths to scale)."""
     longest = max(facts.sizes) or 1
@@ -87,7 +66,7 @@ def rank_bars_html(facts: Lineage, title_a: str, title_b: str) -> str:
         )
         rows.append(f'<div class="bpe-rank-row"><span class="bpe-rank-name">{html.escape(title)}</span>'
                     f'<div class="bpe-rank-bar" style="max-width:{100 * size / longest:.2f}%">{spans}</div></div>')
-    return f'<div class="bpe-ranks" role="img" aria-label="{html.escape(lineage_sentence(facts, title_a, title_b))}">{"".join(rows)}</div>'
+    return f'<div class="bpe-ranks" role="img" aria-label="{html.escape(facts.sentence(title_a, title_b))}">{"".join(rows)}</div>'
 
 
 def kind_colors(kinds: Sequence[str]) -> dict[str, str]:
