@@ -19,7 +19,7 @@ from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.lineage import LINEAGE_PLACES
 from bpe.views.lineage import LINEAGE_CSS, family_tree_html, kind_chart, kind_chips_html, rank_bars_html
 from bpe.views.merge_tree import tokenizer_merge_tree_dot, tree_font_pt
-from ui import analysis_jobs, lineage, tokenizers, url
+from ui import analysis_jobs, lineage, links, tokenizers, url
 from ui.clicker import ROW, Walk, walk_buttons
 from ui.render import page_setup, page_title, presenter, show_chart, show_html
 from ui.state import SessionValue
@@ -33,10 +33,8 @@ MAX_KINDS = 8
 MAX_TREE_CHOICES = 40
 
 
-def read_url() -> None:
-    url.read_choice("a", lineage.A, lineage.choices())
-    url.read_choice("b", lineage.B, lineage.choices())
-    url.read_choice("view", VIEW, list(PLACES))
+LINKED = {links.LINEAGE_A: lineage.A, links.LINEAGE_B: lineage.B, links.LINEAGE_VIEW: VIEW}
+"""Each of the page's link parameters (declared in ``ui/links.py``) and the value it sets."""
 
 
 def choose() -> None:
@@ -106,7 +104,7 @@ def main() -> None:
     page_setup(pages.LINEAGE)
     show_html(LINEAGE_CSS)
     page_title(pages.LINEAGE)
-    read_url()
+    url.read_links(LINKED)
     url.show_url_warnings()
     if not presenter():
         choose()
@@ -131,7 +129,9 @@ def main() -> None:
     if presenter():
         with st.container(key="bpe-below"):
             choose()
-    url.write_url({"a": lineage.A.get(), "b": lineage.B.get(), "view": view}, lab=lineage.uses_ours())
+    linkable = (*PRETRAINED, tokenizers.OURS)  # an import is the session's own: the link keeps the default
+    url.write_url({param: value.get() for param, value in LINKED.items() if param is links.LINEAGE_VIEW or value.get() in linkable},
+                  lab=lineage.uses_ours())
 
 
 main()

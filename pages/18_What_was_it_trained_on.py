@@ -19,7 +19,7 @@ from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.lineage import HOW_FAR, STAND_INS
 from bpe.views.mixture import error_chart, error_frame, mix_chart, mix_frame
-from ui import analysis_jobs, url
+from ui import analysis_jobs, links, url
 from ui.render import page_setup, page_title, show_chart
 from ui.state import SessionValue, widget_key
 
@@ -33,25 +33,14 @@ MERGES = SessionValue("mix_merges", 3_000)
 HELD_OUT = SessionValue("mix_held_out", False)
 PRETRAINED_NAME = SessionValue("mix_pretrained", "gpt2")
 PRETRAINED_MERGES = SessionValue("mix_pretrained_merges", 1_000)
-MAX_KNOWN_MERGES = 3_000
 MAX_PRETRAINED_MERGES = 3_000
 TITLES = {key: category.title for key, category in CATEGORIES.items()} | {OWN: "Your text"}
 
 
 def read_url() -> None:
-    linked = url.new_param("mix")
-    if linked is not None:
-        shares = {}
-        for item in linked.split(","):
-            key, _, share = item.partition(":")
-            if key in CATEGORIES and share.isdigit() and 0 < int(share) <= 100:
-                shares[key] = int(share)
-        if len(shares) >= 2:
-            MIX.set(shares)
-        else:
-            url.warn_link(f"mix must name two or more of {', '.join(CATEGORIES)} with shares, as eng:60,code:40; got {linked!r}")
-    url.read_whole_number("merges", MERGES, 100, MAX_KNOWN_MERGES)
-    url.read_choice("tokenizer", PRETRAINED_NAME, list(PRETRAINED))
+    url.read(links.MIX, MIX)
+    url.read(links.MIX_MERGES, MERGES)
+    url.read(links.MIX_OF, PRETRAINED_NAME)
 
 
 def choose_mix() -> dict[str, int]:
@@ -121,7 +110,7 @@ def known_mix() -> None:
     st.caption("Set a mix, train on it here, then let the linear program read the mix back from the merges alone.")
     shares = choose_mix()
     row = st.container(horizontal=True, vertical_alignment="center")
-    row.number_input("Merges", 100, MAX_KNOWN_MERGES, step=100, **MERGES.widget())
+    row.number_input("Merges", 100, links.MAX_KNOWN_MIX_MERGES, step=100, **MERGES.widget())
     row.toggle("Judge on held-out text", **HELD_OUT.widget(),
                help="Train on half of each text (alternate lines) and infer from the other half: samples that are not the "
                     "training data itself, as with a real tokenizer. Noisier, and slower: the program needs slack.")
@@ -180,8 +169,9 @@ def main() -> None:
     url.show_url_warnings()
     known_mix()
     pretrained_mix()
-    mix = ",".join(f"{key}:{share}" for key, share in MIX.get().items() if key != OWN)
-    url.write_url({"mix": mix, "merges": str(MERGES.get()), "tokenizer": PRETRAINED_NAME.get()}, lab=False)
+    linked = {key: share for key, share in MIX.get().items() if key != OWN}  # the learner's text stays out of the link
+    url.write_url({links.MIX: linked if len(linked) >= 2 else None, links.MIX_MERGES: MERGES.get(),
+                   links.MIX_OF: PRETRAINED_NAME.get()}, lab=False)
 
 
 main()
