@@ -24,8 +24,9 @@ changes them, so one pass over the history finds, for each pair, the merge it be
     >>> program = MixProgram(history, sizes=(1_000_000, 1_000_000))     # two samples of a million bytes
     >>> program.row(1, (3, 4), merge_column=2, pair_column=3)   # a_0 (10 - 0) + a_1 (0 - 10) + v_1 + v_(3,4) >= 0
     ((0, -10.0), (1, 10.0), (2, -1.0), (3, -1.0))
-    >>> sorted(program.broken((0.9, 0.1), {}, {}, set(), end=2))     # at 90/10, A's (5, 6) beats merge 2
-    [(2, (5, 6))]
+    >>> broken, excess = program.broken((0.9, 0.1), {}, {}, set(), end=2)     # at 90/10, A's (5, 6) beats merge 2
+    >>> sorted(broken), round(excess, 6)    # by 9 - 1 = 8 per million bytes
+    ([(2, (5, 6))], 8.0)
 
 Merge 1 says A weighs at least as much as B (its "3 4" lost to A's "1 2"); merge 2, B at least as much
 as A (A's "5 6" lost to B's "3 4"); only a_0 = a_1 = 0.5 needs no slack (``tests/test_mixture.py`` solves it). Rows are written as ``linprog`` takes them
@@ -57,6 +58,7 @@ FIRST_STAGE = 50
 BINDING = 1e-4
 """A constraint whose two sides differ by at most this (per million sample bytes) after a solve is kept."""
 MAX_SOLVES = 400
+"""Solves before the generation gives up (each round adds at least one constraint)."""
 GAP = 0.05
 """The generation stops once the slack the answer would still need, on top of its program's, is under
 this share of the total: its slack is then within 5 % of the least any mix needs (the program's optimum
@@ -67,7 +69,6 @@ STAGE_GAP = 0.2
 """The same for a stage before the last: a stage only warms up the next."""
 GROWTH = 4
 """Each stage has this many times the merges of the one before (50, 200, 800, 3,200...)."""
-"""Solves before the generation gives up (each round adds at least one constraint)."""
 
 Constraint = tuple[int, Pair]
 """``(step, rival pair)``: "merge ``step`` beat ``pair``"."""
