@@ -6,7 +6,7 @@ analysis's CPU and memory budget in this process, as ``import`` reads within an 
     bpe-lab lineage --a gpt-4 --b llama3                  (two pretrained names, or BPE Lab tokenizer files)
     bpe-lab lineage --family --json                       (the fourteen pretrained, as a tree)
     bpe-lab infer-mix --pretrained gpt2 --merges 1000     (over the 18 built-in categories)
-    bpe-lab infer-mix --tokenizer t.json --categories eng,fra,code --text mine=notes.txt
+    bpe-lab infer-mix --tokenizer t.json --categories eng,fra,code --own mine=notes.txt
     bpe-lab infer-mix --known eng:50,fra:20,code:30 --merges 3000 [--held-out]    (train on a mix, infer it)
 """
 
@@ -44,7 +44,7 @@ def add_analysis_commands(commands) -> None:
     source.add_argument("--known", metavar="KEY:SHARE,...", help="train on this mix here first (eng:50,code:50), then infer it")
     mix_cmd.add_argument("--categories", metavar="KEY,...", help=f"built-in categories to weigh (default: all {len(CATEGORIES)}: "
                                                                  f"{', '.join(CATEGORIES)})")
-    mix_cmd.add_argument("--text", action="append", metavar="NAME=PATH", help="your own category: a name and a UTF-8 text file")
+    mix_cmd.add_argument("--own", action="append", metavar="NAME=PATH", help="your own category: a name and a UTF-8 text file")
     mix_cmd.add_argument("--merges", type=int, default=1_000, help="how many first merges to read (default 1,000)")
     mix_cmd.add_argument("--held-out", action="store_true", help="with --known: train on half of each text, infer from the other half")
     mix_cmd.add_argument("--json", action="store_true")
@@ -98,10 +98,10 @@ def _infer_mix(args: argparse.Namespace) -> None:
     if unknown:
         raise UsageError(f"unknown categories {', '.join(unknown)}: use some of {', '.join(CATEGORIES)}")
     own = {}
-    for item in args.text or []:
+    for item in args.own or []:
         name, separator, path = item.partition("=")
         if not separator or not name or not path:
-            raise UsageError(f"cannot read --text {item!r}: write NAME=PATH, e.g. --text mine=notes.txt")
+            raise UsageError(f"cannot read --own {item!r}: write NAME=PATH, e.g. --own mine=notes.txt")
         own[name] = read_text_file(path)
     if args.held_out and not args.known:
         raise UsageError("--held-out goes with --known (a mix trained here first)")
@@ -133,7 +133,7 @@ def _known_request(spec: str, keys: tuple[str, ...], own: dict[str, str], args: 
     for item in spec.split(","):
         name, _, share = item.partition(":")
         if (name not in CATEGORIES and name not in own) or not share.replace(".", "", 1).isdigit() or float(share) <= 0:
-            raise UsageError(f"cannot read --known item {item!r}: write KEY:SHARE with a category of --categories or --text")
+            raise UsageError(f"cannot read --known item {item!r}: write KEY:SHARE with a category of --categories or --own")
         truth[name] = float(share)
     total = sum(truth.values())
     categories = [key for key in dict.fromkeys([*keys, *(name for name in truth if name in CATEGORIES)]) if key not in own]
