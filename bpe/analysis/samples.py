@@ -35,10 +35,10 @@ import sysconfig
 from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
-from types import MappingProxyType
 from typing import NamedTuple
 
 from ..errors import BpeError
+from ..registry import Registry
 
 SAMPLE_BYTES = 200_000
 """Most UTF-8 bytes of the code and python-docs samples (the languages' are their whole Declaration)."""
@@ -93,24 +93,20 @@ def _cut(text: str) -> str:
     return data[:SAMPLE_BYTES].decode("utf-8", "ignore").rpartition("\n")[0]
 
 
-CATEGORIES: Mapping[str, Category] = MappingProxyType({
-    **{code: Category(code, language, "language", "the Universal Declaration of Human Rights (OHCHR's translation)",
-                      functools.partial(_udhr, code))
-       for code, language in UDHR_LANGUAGES},
-    "code": Category("code", "Code", "code", "Python's standard library source (argparse, textwrap, dataclasses…)", _code),
-    "python-docs": Category("python-docs", "python-docs", "prose about code", "Python's own help topics (pydoc_data)",
-                            _python_docs),
-})
+CATEGORIES: Registry[Category] = Registry("category", (
+    *(Category(code, language, "language", "the Universal Declaration of Human Rights (OHCHR's translation)",
+               functools.partial(_udhr, code))
+      for code, language in UDHR_LANGUAGES),
+    Category("code", "Code", "code", "Python's standard library source (argparse, textwrap, dataclasses…)", _code),
+    Category("python-docs", "python-docs", "prose about code", "Python's own help topics (pydoc_data)", _python_docs),
+), key=lambda category: category.key, others="your own text")
 """Every built-in category, by key: the 16 languages, then code and python-docs."""
 
 
 @functools.cache
 def sample_text(key: str) -> str:
     """A built-in category's sample text (read once per process)."""
-    category = CATEGORIES.get(key)
-    if category is None:
-        raise BpeError(f"unknown category {key!r}: use one of {', '.join(CATEGORIES)}, or give your own text")
-    return category.read()
+    return CATEGORIES.lookup(key).read()
 
 
 def halves(text: str) -> tuple[str, str]:
