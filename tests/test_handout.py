@@ -110,6 +110,8 @@ def test_every_lesson_prints_on_every_paper_with_the_key_after_its_tasks(lesson,
     assert f"@page {{ size: {PAPERS[paper].size};" in page
     tasks, key = page.split(f"<h1>{ANSWER_KEY}</h1>")
     assert tasks.count('class="bpe-task"') == len(lesson.stops) == key.count('class="bpe-task"')
+    blanks = sum(row.count("") for task in lesson_tasks(lesson) for table in task.tables for row in table.rows)
+    assert tasks.count('<td class="bpe-fill">') == blanks and 'class="bpe-fill"' not in key  # tables to fill, filled in the key
     for task in lesson_tasks(lesson):
         for ask in task.asks:
             if ask.answer and len(ask.answer) > 3:  # a bare number could be anywhere
