@@ -22,6 +22,7 @@ from bpe.app import pages
 from bpe.app.lessons import LESSON_PARAM, STOP_PARAM, is_lesson
 from bpe.app.links import LinkParam, choice, codec, flag, pattern, text, whole_number
 from bpe.encoding.dropout import DROPOUT_RULES
+from bpe.errors import SettingsError
 from bpe.limits import (
     MAX_BYTE_INSPECTOR_CHARS, MAX_COUNTING_LAB_CHARS, MAX_DROPOUT_SAMPLES, MAX_ENCODE_CHARS, MAX_MERGES,
     MAX_PRETOKENIZATION_LAB_CHARS,
@@ -29,6 +30,8 @@ from bpe.limits import (
 from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.extension import NEW_TEXTS, OWN
 from bpe.teaching.health import GROUPS
+from bpe.teaching.subword_choices import PYTHON_DOCS, example_choices, held_out_choices
+from bpe.teaching.subwords import KINDS
 from bpe.teaching.tour import TOUR, TOUR_PARAM
 from bpe.teaching.why_tokenization import PHENOMENA
 from bpe.tokens.vocab import UNITS
@@ -117,6 +120,23 @@ PART = whole_number("part", 0, len(GROUPS) - 1, about="which group of tokens the
 PARITY_UNIT = choice("unit", UNITS, default="byte", about="the costs counted in bytes or characters")
 PARITY_MERGE = whole_number("merge", 0, about="the merge shown (its last is the run's)")
 
+SUBWORDS_EXAMPLE = choice("corpus", lambda: tuple(example_choices()), about="the example cut four ways (a preset, or sidebar: the sidebar's run)")
+SUBWORDS_CUT = choice("cut", KINDS, about="the tokenizer that draws the held-out text (the lesson's place)")
+
+
+def _held_out(raw: str, *, example: str = PYTHON_DOCS) -> str:
+    """A text ``example`` can hold out (python-docs cannot hold itself out)."""
+    if raw not in held_out_choices(example):
+        raise SettingsError(f"heldout must be split, python-docs (when it is not the example) or udhr:<code> "
+                            f"(udhr:fra...), got {raw[:40]!r}")
+    return raw
+
+
+SUBWORDS_HELD_OUT = LinkParam("heldout", _held_out, about="the held-out text: split, python-docs or udhr:<code>",
+                              options=lambda: tuple(held_out_choices("")))
+SUBWORDS_N = whole_number("n", 1, about="N, the word vocabulary's size (none: BPE's vocabulary size at k)")
+SUBWORDS_K = whole_number("k", 0, about="k, BPE's merges (none: every merge of the run)")
+
 PAGE_LINKS: Mapping[str, tuple[LinkParam, ...]] = MappingProxyType({
     pages.HOME.file: (),
     pages.TRAIN.file: (),
@@ -134,6 +154,7 @@ PAGE_LINKS: Mapping[str, tuple[LinkParam, ...]] = MappingProxyType({
     pages.EXTEND.file: (EXTEND_FROM, EXTEND_NEW, ADD, LEAST, EXTEND_AT),
     pages.HEALTH.file: (HEALTH_OF, HEALTH_SAMPLE, PART),
     pages.PARITY_LAB.file: (PARITY_UNIT, PARITY_MERGE),
+    pages.SUBWORDS.file: (SUBWORDS_EXAMPLE, SUBWORDS_CUT, SUBWORDS_HELD_OUT, SUBWORDS_N, SUBWORDS_K),
 })
 """``page file -> its own parameters``, every page of :data:`bpe.app.pages.PAGES` (a new page is one entry)."""
 
