@@ -21,7 +21,7 @@ import time
 from dataclasses import replace
 
 from ..checking.compact import PairStat
-from ..checking.diagnose import CheckResult, check_merges
+from ..checking.diagnose import UNEXPLAINED, CheckResult, check_merges
 from ..checking.learner import merge_shapes, read_learner_merges
 from ..checking.report import check_report, shown_pair, shown_word
 from ..checking.search import CheckCorpus
@@ -91,10 +91,11 @@ def _text_lines(result: CheckResult) -> list[str]:
              f"tie-break {s.tie_break}, end-of-word {s.end_of_word or 'none'}"
              f"{' ' + s.end_of_word_mode if s.end_of_word else ''}, special tokens "
              f"{', '.join(s.special_tokens) or 'none'}, min-frequency {s.min_frequency})"]
-    if result.guess is not None:
+    if result.guess is not None and result.guess.quality != "poor":  # a poor guess is said in the verdict
         lines.append(result.guess.sentence())
-    if verdict := result.code_verdict():
-        lines.append(verdict)
+    lines.append(f"verdict ({result.verdict.kind}): {result.verdict.headline}")
+    if also := result.verdict.alternatives_sentence(result.best.label):
+        lines.append(also)
     d = result.divergence
     if d is not None:
         tie = f" (a tie of {d.tie_count})" if d.tie_count > 1 else ""
@@ -103,7 +104,7 @@ def _text_lines(result: CheckResult) -> list[str]:
         if result.yours is not None:
             lines += [f"the same step in your training (re-trained with {result.yours.retrained_with}):",
                       f"  yours:     {_stat(result.yours.yours)}", f"  reference: {_stat(result.yours.reference)}"]
-    lines += [f"[{cause.code}] {cause.message}" for cause in result.diagnosis]
+    lines += [f"[{cause.code}] {cause.message}" for cause in result.diagnosis if cause.code != UNEXPLAINED]
     note = result.count_note()
     return lines + ([note] if note else [])
 
