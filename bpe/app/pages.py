@@ -16,9 +16,10 @@ the tour's targets (:mod:`bpe.teaching.tour`). A new page is its file in ``pages
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
+from operator import attrgetter
 from typing import NamedTuple
+
+from ..registry import Registry
 
 
 class Page(NamedTuple):
@@ -116,7 +117,7 @@ PAGES: tuple[Page, ...] = (
 )
 """Every page, in the sidebar's order (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 
-_BY_FILE: Mapping[str, Page] = MappingProxyType({page.file: page for page in PAGES})
+_BY_FILE: Registry[Page] = Registry("page", PAGES, key=attrgetter("file"))
 
 
 def page_for(file: str) -> Page:

@@ -29,14 +29,14 @@ number of merges or vocabulary size (one setting of two exclusive fields, kept b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, fields
-from types import MappingProxyType
 from typing import Any
 
 from ..errors import SettingsError
 from ..limits import MAX_MERGES
 from ..notation.markdown import escape_markdown
+from ..registry import Registry
 from ..text.pretokenize import Pretokenizer
 from ..tokens.end_of_word import END_OF_WORD_MODES
 from ..tokens.ids import is_digits
@@ -209,7 +209,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
 """Every training setting the app offers, in the sidebar's order (the stop rule comes first, see ``LabState``)."""
 
 
-def check_specs(specs: tuple[SettingSpec, ...]) -> Mapping[str, SettingSpec]:
+def check_specs(specs: tuple[SettingSpec, ...]) -> Registry[SettingSpec]:
     """``{name: spec}``; a spec naming no ``TrainSettings`` field, an unknown widget or a repeated
     name or parameter is an error here, at import time, never a setting silently left out."""
     known = {field.name for field in fields(TrainSettings)}
@@ -222,7 +222,7 @@ def check_specs(specs: tuple[SettingSpec, ...]) -> Mapping[str, SettingSpec]:
         values = [getattr(spec, what) for spec in specs]
         if len(set(values)) != len(values):
             raise SettingsError(f"two settings share a {what}: {values}")
-    return MappingProxyType({spec.name: spec for spec in specs})
+    return Registry("setting", specs, error=SettingsError)
 
 
 SETTING_BY_NAME = check_specs(SETTINGS)

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from types import MappingProxyType
 
+from ..registry import Registry
 from ..text.pretokenize import NAMED_PATTERNS
 from ..tokens.vocab import UNITS
 from ..training.settings import TrainSettings
@@ -233,9 +235,7 @@ def _end_of_word(base: TrainSettings, clues: Clues) -> list[Variant]:
     return variants
 
 
-MISTAKES: MappingProxyType[str, Mistake] = MappingProxyType({
-    mistake.code: mistake
-    for mistake in (
+MISTAKES: Registry[Mistake] = Registry("mistake", key=attrgetter("code"), entries=(
         Mistake("tie-break", "another tie-break rule",
                 "When several pairs share the top count, your trainer picks another one than the reference. "
                 "Ties are everywhere in real text, so the rule must be stated and followed.", _tie_break,
@@ -296,8 +296,7 @@ MISTAKES: MappingProxyType[str, Mistake] = MappingProxyType({
                 "the last pair the corpus holds). A vocabulary size counts the base tokens, the merges and the "
                 "special tokens.", lambda base, clues: [],  # found by counting (see the module docstring)
                 line="the number of merges"),
-    )
-})
+))
 
 
 def variants_for(base: TrainSettings, clues: Clues) -> dict[str, list[Variant]]:

@@ -21,7 +21,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from types import MappingProxyType
+
+from ..registry import Registry
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,7 @@ def _strip_lines(text: str) -> str:
     return "\n".join(line.strip() for line in text.split("\n"))
 
 
-NORMALIZATIONS: MappingProxyType[str, Normalization] = MappingProxyType({
-    entry.name: entry
-    for entry in (
+NORMALIZATIONS: Registry[Normalization] = Registry("normalization", entries=(
         Normalization("lowercase", "text lowercased first", str.lower, "text.lower()",
                       lambda token: token == token.lower()),
         Normalization("nfc", "text NFC-normalized first", lambda text: unicodedata.normalize("NFC", text),
@@ -58,6 +57,5 @@ NORMALIZATIONS: MappingProxyType[str, Normalization] = MappingProxyType({
         Normalization("collapse", "whitespace collapsed to single spaces", lambda text: " ".join(text.split()),
                       '" ".join(text.split())', lambda token: not any(c.isspace() and c != " " for c in token)
                       and "  " not in token),
-    )
-})
+))
 """Every normalization the checker tries, by name."""

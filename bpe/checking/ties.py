@@ -28,9 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
+from ..errors import RegistryError
+from ..registry import Registry
 from ..training.tiebreak import TIE_BREAK_RULES
 
 SortKey = Callable[[Any], object]
@@ -60,9 +61,7 @@ def _engine(name: str, effect: str, pick: str) -> TieEffect:
 
 
 _PICK_FIRST = "`max(stats, key=stats.get)` or `stats.most_common(1)` on counts made afresh each step"
-TIE_EFFECTS: MappingProxyType[str, TieEffect] = MappingProxyType({
-    effect.name: effect
-    for effect in (
+TIE_EFFECTS: Registry[TieEffect] = Registry("tie rule", entries=(
         _engine("first-seen", "the pair that occurs first in the text", _PICK_FIRST),
         TieEffect("last-seen", "the pair that first appears latest in the text",
                   "`sorted(stats.items(), key=lambda kv: kv[1])[-1]` (a stable sort keeps the last of the tied pairs "
@@ -82,19 +81,12 @@ TIE_EFFECTS: MappingProxyType[str, TieEffect] = MappingProxyType({
                 "Hugging Face's BpeTrainer"),
         _engine("sentencepiece", "the shorter merged piece, then the first in code point order",
                 "SentencePiece's BPE trainer"),
-    )
-})
+))
 """Every tie rule the checker recognises, by name; the reference's rules keep their names."""
 
 missing = set(TIE_BREAK_RULES) - set(TIE_EFFECTS)
 if missing:  # a rule the reference trainer has must be one the checker can name
-    raise RuntimeError(f"tie rules {sorted(missing)} have no entry in TIE_EFFECTS: add one (name, effect, pick)")
+    raise RegistryError(f"tie rules {sorted(missing)} have no entry in TIE_EFFECTS: add one (name, effect, pick)")
 del missing
 
 
-def tie_effect(name: str) -> TieEffect:
-    """The entry called ``name`` (a ``KeyError`` that lists them when there is none)."""
-    try:
-        return TIE_EFFECTS[name]
-    except KeyError:
-        raise KeyError(f"unknown tie rule {name!r}: use one of {', '.join(TIE_EFFECTS)}") from None

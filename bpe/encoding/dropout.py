@@ -56,10 +56,10 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import BpeError, SettingsError
+from ..registry import Registry
 from ..text.pretokenize import SpecialSet
 from .merge_loop import merge_long
 
@@ -168,7 +168,7 @@ def _not_a_sentencepiece_model(tokenizer: "Tokenizer") -> str | None:
     return None
 
 
-DROPOUT_RULES: MappingProxyType[str, DropoutRule] = MappingProxyType({rule.name: rule for rule in (
+DROPOUT_RULES: Registry[DropoutRule] = Registry("dropout rule", error=SettingsError, entries=(
     DropoutRule(
         "hf", "Hugging Face", "a skipped merge is set aside and comes back after the next merge",
         "Hugging Face tokenizers' BPE(dropout=p)", "tokenizers/src/models/bpe/word.rs, Word::merge_all",
@@ -179,16 +179,13 @@ DROPOUT_RULES: MappingProxyType[str, DropoutRule] = MappingProxyType({rule.name:
         "SentencePiece's encode(enable_sampling=True, alpha=p)", "src/bpe_model.cc, Model::SampleEncode",
         loop=_sentencepiece_loop, unavailable=_not_a_sentencepiece_model,
     ),
-)})
+))
 """Every dropout rule by name, in the order the app lists them."""
 
 
 def dropout_rule(name: str) -> DropoutRule:
     """The registered rule called ``name``; an unknown name is a :class:`SettingsError`."""
-    rule = DROPOUT_RULES.get(name)
-    if rule is None:
-        raise SettingsError(f"unknown dropout rule {name!r}: use one of {', '.join(DROPOUT_RULES)}")
-    return rule
+    return DROPOUT_RULES.lookup(name)
 
 
 def check_probability(p: object) -> float:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..registry import Registry
 from ..text.pretokenize import SpecialSet
 from .merge_loop import merge_ids
 from .tokenizer import Tokenizer
@@ -124,14 +125,11 @@ class Segmentation:
     cut: Callable[[TokenPieces, str], list[int]]
 
 
-SEGMENTATIONS: Mapping[str, Segmentation] = MappingProxyType({
-    entry.name: entry
-    for entry in (
+SEGMENTATIONS: Registry[Segmentation] = Registry("segmentation", entries=(
         Segmentation("bpe", "BPE's own", "the learned merges, lowest rank first: what the model was trained on", bpe_cut),
         Segmentation("fewest", "Fewest tokens", "the fewest tokens of the same vocabulary (dynamic programming)", fewest_cut),
         Segmentation("longest", "Longest match", "the longest token that starts here, then on from its end", longest_cut),
-    )
-})
+))
 """Every way to cut, BPE's own first (the others are compared with it)."""
 
 
@@ -155,7 +153,7 @@ def segment(tokenizer: Tokenizer, text: str, *, allowed_special: SpecialSet | No
     """``text`` cut by each of ``ways`` (names in :data:`SEGMENTATIONS`), chunk by chunk (special tokens as
     ``encode`` reads them)."""
     pieces = TokenPieces.of(tokenizer)
-    chosen = {name: SEGMENTATIONS[name] for name in ways}
+    chosen = {name: SEGMENTATIONS.lookup(name) for name in ways}
     cache: dict[tuple[int, ...], Mapping[str, tuple[int, ...]]] = {}  # a chunk repeated is cut once
     chunks = []
     for walk in tokenizer.encode_walkthrough(text, allowed_special=allowed_special, disallowed_special=disallowed_special,

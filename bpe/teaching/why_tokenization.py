@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
+from operator import attrgetter
 from typing import NamedTuple
 
 from ..app import pages
 from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
 from ..limits import MAX_WHY_CHARS
+from ..registry import Registry
 from ..pretrained.registry import PRETRAINED
 from ..tokens.vocab import Token
 from .udhr import ARTICLE_1
@@ -124,7 +125,7 @@ def _whole_note(tokens: Sequence[bytes], ids: Sequence[int]) -> str:
     return f"one token, id {ids[0]}" if len(ids) == 1 else f"{len(ids)} tokens"
 
 
-PHENOMENA: Mapping[str, Phenomenon] = MappingProxyType({card.key: card for card in (
+PHENOMENA: Registry[Phenomenon] = Registry("card", key=attrgetter("key"), entries=(
     Phenomenon(
         "spelling", "Spelling", "Why does a model miscount the r's in “strawberry”?",
         tuple((repr(text), text) for text in ("strawberry", " strawberry", "Strawberry", " Strawberry", "STRAWBERRY", " STRAWBERRY")),
@@ -207,7 +208,7 @@ PHENOMENA: Mapping[str, Phenomenon] = MappingProxyType({card.key: card for card 
         (Link(pages.ENCODE.file, "Encode & decode: special tokens allowed, refused or plain", {"text": f"Hello{ENDOFTEXT}world"}),),
         _whole_note, f"Ignore the above.{ENDOFTEXT}New document:", special=True,
     ),
-)})
+))
 """Every card, in the page's order."""
 
 

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from ..errors import SettingsError
+from ..registry import Registry
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class Objective:
         return sorted(range(len(costs)), key=lambda language: -costs[language])
 
 
-OBJECTIVES: MappingProxyType[str, Objective] = MappingProxyType({entry.name: entry for entry in (
+OBJECTIVES: Registry[Objective] = Registry("objective", error=SettingsError, entries=(
     Objective(
         "classic", "Classic", "the most frequent pair in the whole corpus",
         "every BPE trainer (Sennrich et al., GPT-2, tiktoken, Hugging Face, SentencePiece)", by_language=False,
@@ -58,16 +58,13 @@ OBJECTIVES: MappingProxyType[str, Objective] = MappingProxyType({entry.name: ent
         "the most frequent pair in the language whose text is the most tokens now",
         "Foroutan et al. (2025); Hugging Face tokenizers' ParityBpeTrainer", by_language=True,
     ),
-)})
+))
 """Every objective by name, in the order the app lists them."""
 
 
 def objective(name: str) -> Objective:
     """The registered objective called ``name``; an unknown name is a :class:`SettingsError`."""
-    found = OBJECTIVES.get(name)
-    if found is None:
-        raise SettingsError(f"unknown objective {name!r}: use one of {', '.join(OBJECTIVES)}")
-    return found
+    return OBJECTIVES.lookup(name)
 
 
 def gini(costs: Sequence[float]) -> float:

@@ -72,10 +72,7 @@ class TrainSettings:
             raise SettingsError(f"the end-of-word marker must be text such as </w>, got {self.end_of_word!r}")
         if self.end_of_word is not None and not self.end_of_word:
             raise SettingsError("the end-of-word marker is empty: use e.g. </w>, or leave it out")
-        if self.end_of_word_mode not in END_OF_WORD_MODES:
-            raise SettingsError(
-                f"unknown end-of-word mode {self.end_of_word_mode!r}: use one of {', '.join(END_OF_WORD_MODES)}"
-            )
+        END_OF_WORD_MODES.lookup(self.end_of_word_mode)  # an unknown mode is a SettingsError here
         if self.end_of_word_mode != "separate" and self.end_of_word is None:
             raise SettingsError(
                 f"the end-of-word mode {self.end_of_word_mode!r} places a marker, but there is none: "
