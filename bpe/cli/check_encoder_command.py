@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
-import subprocess
 
-from ..checking.encode_cases import EXAMPLE, EncodeCase, checked_cases, probe_texts, read_cases, tokenizer_from_file
+from ..checking.encode_cases import (
+    EXAMPLE, EncodeCase, checked_cases, probe_texts, read_cases, text_lines, tokenizer_from_file,
+)
 from ..checking.encode_check import EncodeCheckResult, check_encoder, encode_report
 from ..checking.encode_rules import MODES
 from ..encoding.tokenizer import Tokenizer
@@ -29,6 +29,7 @@ from ..text.local_files import read_file
 from ..text.pretokenize import NAMED_PATTERNS
 from ..tokens.ids import parse_ids
 from .arguments import UsageError
+from .learner_program import run_program
 
 COMMAND_SECONDS = 10.0
 """How long your encoder may take on one text."""
@@ -60,30 +61,41 @@ def _tokenizer(args: argparse.Namespace) -> Tokenizer:
 
 def run_encoder(command: str, text: str, *, timeout_s: float = COMMAND_SECONDS) -> tuple[int, ...]:
     """Your encoder's ids for ``text``: ``command`` run with ``text`` on its standard input."""
+    out = run_program(command, text.encode("utf-8"), what=repr(text[:40]), timeout_s=timeout_s)
     try:
-        done = subprocess.run(shlex.split(command), input=text.encode("utf-8"), capture_output=True, timeout=timeout_s,
-                              check=False)
-    except (OSError, ValueError) as error:
-        raise BpeError(f"cannot run {command!r}: {error}") from None
-    except subprocess.TimeoutExpired:
-        raise BpeError(f"{command!r} took over {timeout_s:g} s on {text[:40]!r}: does it read the text from standard "
-                       "input and exit?") from None
-    if done.returncode != 0:
-        tail = done.stderr.decode("utf-8", errors="replace").strip().splitlines()[-1:] or [""]
-        raise BpeError(f"{command!r} exited with code {done.returncode} on {text[:40]!r}: {tail[0][:200]}")
-    try:
-        return tuple(parse_ids(done.stdout.decode("utf-8", errors="replace")))
+        return tuple(parse_ids(out.decode("utf-8", errors="replace")))
     except BpeError as error:
         raise BpeError(f"{command!r} printed something that is not ids for {text[:40]!r}: {error}") from None
+
+
+def run_encoder_batch(command: str, texts: list[str], *, timeout_s: float = COMMAND_SECONDS) -> list[tuple[int, ...]]:
+    """Your encoder's ids for every text at once: ``command`` reads a JSON list of texts on its standard
+    input and prints a JSON list of id lists, one per text."""
+    out = run_program(command, json.dumps(texts, ensure_ascii=False).encode("utf-8"), what=f"{len(texts)} texts",
+                      timeout_s=timeout_s * max(1, len(texts)))
+    try:
+        value = json.loads(out)
+    except ValueError:
+        value = None
+    if not isinstance(value, list) or len(value) != len(texts):
+        raise BpeError(f"{command!r} printed {out[:60]!r}: with --batch it prints a JSON list of {len(texts)} id lists, "
+                       "one per text, e.g. [[31373, 995], [40]]")
+    try:
+        return [tuple(parse_ids(json.dumps(ids))) for ids in value]
+    except BpeError as error:
+        raise BpeError(f"{command!r} printed a list whose items are not id lists: {error}") from None
 
 
 def _cases(args: argparse.Namespace, tokenizer: Tokenizer) -> list[EncodeCase]:
     if args.ids_file:
         return read_cases(read_file(args.ids_file), name=args.ids_file)
     if args.texts_file:
-        texts = read_file(args.texts_file).decode("utf-8", errors="replace").splitlines()
+        texts = text_lines(read_file(args.texts_file).decode("utf-8", errors="replace"))
     else:
         texts = probe_texts(tokenizer)
+    if args.batch:
+        return checked_cases([EncodeCase(text, ids) for text, ids in zip(texts, run_encoder_batch(args.command, texts))],
+                             "the texts")
     return checked_cases([EncodeCase(text, run_encoder(args.command, text)) for text in texts], "the texts")
 
 
@@ -131,6 +143,9 @@ def add_check_encode_command(commands) -> None:
                          help="a special token after a merges file's tokens (repeatable)")
     command.add_argument("--ids", dest="ids_file", metavar="PATH", help="your encoder's ids: JSON or JSON Lines, see below")
     command.add_argument("--command", metavar="CMD", help="run your encoder: the text on standard input, ids on standard output")
+    command.add_argument("--batch", action="store_true",
+                         help="with --command: run your encoder once, a JSON list of the texts on its standard input, "
+                              "a JSON list of their id lists on its standard output")
     command.add_argument("--texts", dest="texts_file", metavar="PATH",
                          help="with --command: your texts, one a line (default: probe texts that show each mistake)")
     command.add_argument("--special-tokens", choices=list(MODES), default="allowed",
