@@ -33,63 +33,25 @@ import itertools
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-
-from ..notation.spelling import visible_text
 from ..text.corpus import Corpus
 from ..tokens.vocab import Pair, Token, base_tokens, token_sort_bytes
 from ..training.pair_merge import merge_pair
 from ..training.settings import TrainSettings
 from ..training.tiebreak import TieContext, hf_ranks
 from .handwritten import Spelled
+from .records import Divergence, PairStat, Replay, shown_pair  # noqa: F401  (shown_pair: re-exported)
 from .rules import COUNTING, REPLACING, SPELLED_REPLACING, WEIGHTING, Ids, Rules
 from .ties import TIE_EFFECTS
 
 
-def shown_pair(pair: Spelled) -> str:
-    """``(b" t", b"he") -> "·t + he"``: a pair in the app's notation."""
-    return f"{visible_text(pair[0])} + {visible_text(pair[1])}"
-
-
 _LONG_WORD = 256
+_SHOWN_WORD = 36
+"""A word longer than this is shown as the place where the pair occurs in it, not whole."""
 
 
 def marker_mode(settings: TrainSettings, rules: Rules) -> str:
     """Where this run puts the end-of-word marker: the rules' mode, else the settings'."""
     return rules.marker or settings.end_of_word_mode
-
-
-@dataclass(frozen=True)
-class PairStat:
-    """A pair at one step: its spelling, count, and the words it occurs in most (``(word, weight, times)``)."""
-
-    spelled: Spelled
-    count: int | None
-    """None when unknown (the replay ran out of time before this step)."""
-    words: tuple[tuple[str, int, int], ...]
-
-
-@dataclass(frozen=True)
-class Divergence:
-    step: int
-    """1-based: the first merge this run makes differently from the learner."""
-    ours: PairStat | None
-    """What this run merges there (None when no pair is left)."""
-    theirs: PairStat
-    tie_count: int
-    tied: tuple[Spelled, ...]
-    """Pairs sharing the top count, the rule's choice first (at most 20)."""
-
-
-@dataclass(frozen=True)
-class Replay:
-    matching: int
-    divergence: Divergence | None
-    timed_out: bool = False
-    by_rule: dict = field(default_factory=dict)
-    """Tie-break rule -> leading merges matched, for the rule of the settings and every one in ``also``."""
-    probed: tuple[PairStat, ...] = ()
-    """The ``probe`` pairs' counts (empty when the run stopped before that step)."""
 
 
 class _State:
@@ -300,6 +262,19 @@ class _State:
         self._apply(deltas)
         self._record_births(new, deltas)
 
+    def _place(self, index: int, position: int) -> str:
+        """Word ``index`` where a pair occurs, or for a long word (a whole text when nothing splits it)
+        the words around its ``position``-th symbol: ``…the newest ones…``."""
+        text = self.texts[index]
+        if len(text) <= _SHOWN_WORD:
+            return text
+        ids = self.words[index]
+        start = sum(len(self.spelling[i]) for i in ids[:position])
+        data = text.encode("utf-8")
+        before, after = data[max(0, start - _SHOWN_WORD // 2):start], data[start:start + _SHOWN_WORD // 2]
+        shown = (before.decode("utf-8", errors="ignore") + after.decode("utf-8", errors="ignore"))
+        return ("…" if start > len(before) else "") + shown + ("…" if start + len(after) < len(data) else "")
+
     def pair_of(self, spelled: Spelled) -> Pair | None:
         """The ids of a pair of spellings; None when a part is no token of this run."""
         ids = tuple(self.id_of.get(part) for part in spelled)
@@ -310,9 +285,10 @@ class _State:
             return PairStat(spelled, 0, ())
         found = []
         for index in sorted(self.holders.get(pair, ())):
-            times = sum(1 for p in zip(self.words[index], self.words[index][1:]) if p == pair)
-            if times:
-                found.append((self.texts[index], self.weights[index], times))
+            ids = self.words[index]
+            at = [i for i, p in enumerate(zip(ids, ids[1:])) if p == pair]
+            if at:
+                found.append((self._place(index, at[0]), self.weights[index], len(at)))
         found.sort(key=lambda word: -word[1] * word[2])
         return PairStat(spelled, self.counts.get(pair, 0), tuple(found[:3]))
 

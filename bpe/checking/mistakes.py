@@ -102,7 +102,9 @@ class Mistake:
     """``setting`` or ``code`` (:data:`KINDS`): a pair is a setting with one code mistake."""
     cost: int = SETTING
     witness_lines: tuple[str, ...] = ()
-    """Lines that, added to a corpus, make this mistake show (:mod:`bpe.checking.separation` tries them)."""
+    """Lines that, added to a corpus past its top count, make this mistake show in the first merges
+    (:mod:`bpe.checking.separation` tries them): ``aaa aaa bc bc bc`` counts (a, a) 4 times with overlap,
+    2 without, against (b, c) 3 times, so the first merge tells the two counts apart."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS or self.cost not in COSTS or not self.line:
@@ -243,7 +245,7 @@ MISTAKES: Registry[Mistake] = Registry("mistake", key=attrgetter("code"), entrie
         Mistake("overlapping-pairs", "pairs counted without overlap",
                 "Your counts skip occurrences that share a symbol, so 'aaa' gives (a, a) once instead of twice.",
                 _overlapping_pairs, line="the pair count", kind="code", cost=RECOUNT,
-                witness_lines=("aaa aaa aaa aaaa aaaa",)),
+                witness_lines=("aaa aaa bc bc bc",)),
         Mistake("loop-bound", "a pair loop one short",
                 "Your loop over a word's pairs stops one pair early, so the last pair of every word is never counted "
                 "(and so never merged): with a marker after each word, its pairs with the marker; without one, the "
@@ -260,13 +262,13 @@ MISTAKES: Registry[Mistake] = Registry("mistake", key=attrgetter("code"), entrie
         Mistake("word-frequency", "word frequency ignored",
                 "Each distinct word adds 1 to its pairs instead of its number of occurrences.", _word_frequency,
                 line="the amount added per pair", kind="code", cost=RECOUNT,
-                witness_lines=("same same same same other",)),
+                witness_lines=("qq qq qq",)),
         Mistake("replacement", "merge applied wrongly",
                 "The winning pair is replaced overlapping itself or from the right, so 'aaa' does not become 'aa a', "
                 "or only in part (the first place in a word, or the first word that holds it): the pair stays "
                 "behind, which is why a merge can repeat in your list.", _replacement,
                 line="the replace", kind="code", cost=RECOUNT,
-                witness_lines=("aaaa aaaa aaaa", "abab abab abab", "ab ab ab xab")),
+                witness_lines=("aaa aaa aaa", "abab abab abab", "ab ab ab xab")),
         Mistake("string-replace", "merges replaced across symbol boundaries",
                 "Your trainer applies a merge with a plain string replace on the spaced word (`word.replace('s t', "
                 "'st')`), which also matches where a symbol that ends with s stands before one that starts with t: "

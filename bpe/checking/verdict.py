@@ -72,12 +72,12 @@ class Alternative:
     def sentence(self, against: str) -> str:
         s = self.separation
         if s is None:
-            return (f"{self.label} makes the same merges on this corpus, and no line I tried tells it from "
-                    f"{against}: the two may agree on every corpus")
+            return (f"a trainer with {self.label} makes the same merges on this corpus, and no line I tried tells it "
+                    f"from {against}: the two may agree on every corpus")
         first = shown_pair(s.first) if s.first else "nothing"
         second = shown_pair(s.second) if s.second else "nothing"
-        return (f"{self.label} makes the same merges on this corpus; add the line {s.said} to tell it from {against} "
-                f"(merge {s.step:,} is then {first} with {against}, {second} with {self.label})")
+        return (f"a trainer with {self.label} makes the same merges on this corpus; add the line {s.said} to tell it "
+                f"from {against} (merge {s.step:,} is then {first} with {against}, {second} with {self.label})")
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,8 @@ class Verdict:
         """The mistakes this corpus cannot tell apart from ``against`` (empty when none)."""
         if not self.alternatives:
             return ""
-        return "Cannot be told apart here: " + "; ".join(a.sentence(against) for a in self.alternatives) + "."
+        start = "This corpus cannot show every mistake: " if self.kind == CORRECT else "Cannot be told apart on this corpus: "
+        return start + "; ".join(a.sentence(against) for a in self.alternatives) + "."
 
 
 def is_tie(divergence: Divergence | None) -> bool:

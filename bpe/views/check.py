@@ -17,9 +17,11 @@ them) goes through :func:`html.escape`: a merges file is untrusted input.
 
 from __future__ import annotations
 
+import hashlib
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 import pandas as pd
 
@@ -147,17 +149,58 @@ def reference_caption(result: CheckResult, shape: str, seconds: float) -> str:
 
 
 def guess_notice(result: CheckResult) -> tuple[str, str] | None:
-    """``(level, Markdown)`` saying how good the guessed settings are (``warning`` when poor: they are
-    probably not the learner's, and the page must not present them as the reference silently);
-    None when the settings were given."""
+    """``(level, Markdown)`` saying how good the guessed settings are; None when the settings were given,
+    or when the guess is poor: the verdict itself says so then (one place, never a contradiction)."""
     guess = result.guess
-    if guess is None:
+    if guess is None or guess.quality == "poor":
         return None
     text = guess.sentence()
     if result.convention is not None:
         text += (f" For settings like these ({result.convention.shape}), {result.convention.name} breaks ties by "
                  f"{result.settings.tie_break}: the reference does too.")
     return ("warning" if guess.quality == "poor" else "info"), escape_markdown(text)
+
+
+VERDICT_LEVELS = MappingProxyType({"correct": "success", "explained": "warning", "unknown": "warning"})
+"""How the page draws each kind of verdict (Streamlit's alert that carries it)."""
+
+
+def verdict_markdown(result: CheckResult) -> tuple[str, str]:
+    """``(level, Markdown)``: the one verdict, then the re-trainings this corpus cannot tell apart from it
+    (escaped: it quotes the learner's tokens)."""
+    verdict = result.verdict
+    text = verdict.headline
+    if also := verdict.alternatives_sentence(result.best.label if verdict.kind == "explained" else "your trainer"):
+        text += "\n\n" + also
+    return VERDICT_LEVELS[verdict.kind], escape_markdown(text)
+
+
+def merges_caption(form: "CheckForm") -> str:
+    """Markdown (escaped): the file being checked and how many merges it holds (not its lines: a JSON file
+    is one line), or why it cannot be read."""
+    digest = hashlib.sha256(form.merges).hexdigest()
+    return escape_markdown(f"Checking {form.merges_name}: {_merges_read(form.merges_name, form.shape, digest, form.merges)}")
+
+
+def _merges_read(name: str, shape: str, digest: str, data: bytes) -> str:
+    """How the file reads, kept for the last files seen (the caption is drawn on every rerun; reading a
+    tokenizer file starts a worker)."""
+    key = (name, shape, digest)
+    if key not in _READ:
+        try:
+            count = len(read_learner_merges(data, name=name or "your merges", shape=shape or None,
+                                            read_tokenizer=import_tokenizer_bounded).pairs)
+            _READ[key] = f"{count:,} merge{'s' * (count != 1)}."
+        except BpeError as error:
+            _READ[key] = f"it cannot be read ({error})"
+        while len(_READ) > 32:
+            _READ.pop(next(iter(_READ)))
+    return _READ[key]
+
+
+_READ: dict[tuple[str, str, str], str] = {}
+"""``(name, shape, sha256) -> what the caption says``: shared by the server's sessions, which is safe as
+it depends only on the file's bytes."""
 
 
 def summary_text(result: CheckResult) -> str:
@@ -206,9 +249,10 @@ def difference_html(result: CheckResult) -> str:
 
 
 def diagnosis_html(result: CheckResult) -> str:
-    """Each likely cause with its code, its explanation and fix (all escaped)."""
-    return causes_html([(cause.code, "no single cause found" if cause.code == UNEXPLAINED else MISTAKES[cause.code].title,
-                         cause.message) for cause in result.diagnosis])
+    """Each cause of the verdict with its code, the line of the trainer it is in, its explanation and fix
+    (all escaped); none for "not one of the mistakes I know", whose words are the verdict's."""
+    return causes_html([(cause.code, f"{MISTAKES[cause.code].title}, in {cause.line or MISTAKES[cause.code].line}",
+                         cause.message) for cause in result.diagnosis if cause.code != UNEXPLAINED])
 
 
 def causes_html(causes: Sequence[tuple[str, str, str]]) -> str:
