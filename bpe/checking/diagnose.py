@@ -49,6 +49,8 @@ from .verdict import (  # noqa: F401  (UNEXPLAINED: re-exported)
     unknown_headline,
 )
 
+MAX_ALTERNATIVES = 5
+"""Re-trainings named as indistinguishable from the verdict's, at most (each costs a search for a line)."""
 MAX_CHECK_SECONDS = CHECK_BUDGET_S
 """The search's budget (:data:`bpe.limits.CHECK_BUDGET_S`), under the name earlier releases gave it."""
 _GUESS_SHARE = 0.5
@@ -256,12 +258,16 @@ def _compare(learner: list[Spelled], source: CheckCorpus, base: TrainSettings, d
                                                                 len(best.variant.single)], total, trace, deadline)
         else:
             verdict_kind, causes = UNKNOWN, []
-    count_causes = _count_causes(total, matching, len(reference), next_merge, base, len(trace.base))
+    counted = _count_causes(total, matching, len(reference), next_merge, base, len(trace.base))
+    counts_only = bool(counted) and (verdict_kind == CORRECT or (verdict_kind == UNKNOWN and len(reference) <= matching))
+    if counts_only:  # every merge the reference makes is right, but not the number of them
+        verdict_kind = EXPLAINED
     headline = _headline(verdict_kind, best, total, matching, divergence, base, attempts, skipped, time_limit_s,
-                         settings_match=settings_match, yours=yours, guessed=guessed, count_causes=count_causes)
+                         settings_match=settings_match, yours=yours, guessed=guessed,
+                         counted=[said for _, said in counted] if counts_only else [])
     if verdict_kind == UNKNOWN and len(reference) > matching:
         causes = [Cause(UNEXPLAINED, headline)]
-    causes += count_causes
+    causes += [cause for cause, _ in counted]
     verdict = Verdict(verdict_kind, headline, tuple(causes), tuple(alternatives), is_tie(divergence))
     by_pair: dict[Spelled, int] = {}
     for step, pair in enumerate(reference, start=1):
@@ -276,12 +282,12 @@ def _compare(learner: list[Spelled], source: CheckCorpus, base: TrainSettings, d
 
 def _alternatives(source: CheckCorpus, chosen: Variant, others: list[Attempt], total: int, trace, deadline: float
                   ) -> list[Alternative]:
-    """The other re-trainings that make the same merges here (at most 3), each with a line that tells it
-    from ``chosen`` (a tie at the reference's first count, or a mistake's own witness line)."""
+    """The other re-trainings that make the same merges here (at most :data:`MAX_ALTERNATIVES`), each with a line that tells it
+    from ``chosen`` (lines that make ties at the reference's first count, or a mistake's own witness)."""
     found, seen = [], {chosen.label}
     count = trace.steps[0].count if trace.steps else 2
     for attempt in others:
-        if attempt.label in seen or len(found) == 3:
+        if attempt.label in seen or len(found) == MAX_ALTERNATIVES:
             continue
         seen.add(attempt.label)
         found.append(Alternative(attempt.label, attempt.variant.code,
@@ -291,10 +297,12 @@ def _alternatives(source: CheckCorpus, chosen: Variant, others: list[Attempt], t
 
 def _headline(kind: str, best: Attempt, total: int, matching: int, divergence: Divergence | None, base: TrainSettings,
               attempts: list[Attempt], skipped: int, budget_s: float, *, settings_match: bool, yours: YourCounts | None,
-              guessed: Guess | None, count_causes: list[Cause]) -> str:
+              guessed: Guess | None, counted: list[str]) -> str:
     if kind == CORRECT:
-        said = f"All {total:,} of your merges match the reference."
-        return said if not count_causes else f"{said} {count_causes[0].message}"
+        return f"All {total:,} of your merges match the reference."
+    if counted:
+        first = f"All {total:,} of your merges" if matching == total else f"Your first {matching:,} merges"
+        return f"{first} match the reference, but not their number: {counted[0][0].lower()}{counted[0][1:]}"
     if kind == EXPLAINED:
         code_only = settings_match and all(MISTAKES[part.code].kind == "code" for part in best.variant.single)
         return explained_headline(best.variant, total, matching, divergence, base.tie_break, settings_match=code_only,
@@ -343,27 +351,27 @@ def _causes(best: Attempt, base: TrainSettings, total: int, convention: Conventi
 
 
 def _count_causes(total: int, matching: int, made: int, next_merge: PairStat | None, base: TrainSettings,
-                  base_size: int) -> list[Cause]:
-    """A list that stops short of the size it was asked for (``base.vocab_size``), or runs on past it or past
-    the reference's end."""
-    causes = []
-    explanation = MISTAKES["merge-count"].explanation
+                  base_size: int) -> list[tuple[Cause, str]]:
+    """``(cause, what it says in a sentence)`` for a list that stops short of the size it was asked for
+    (``base.vocab_size``), or runs on past it or past the reference's end."""
     specials = len(base.special_tokens)
     wanted = None if base.vocab_size is None else base.vocab_size - base_size - specials
     if wanted is not None and wanted != total:
         formula = vocabulary(base_size, wanted, specials)
         if wanted > total:
-            said = f"Your list stops {wanted - total:,} short: it has {total:,} merges, the vocabulary size asked for needs {wanted:,} ({formula})."
+            said = f"your list stops {wanted - total:,} short: it has {total:,} merges, the vocabulary size asked for needs {wanted:,} ({formula})."
             if next_merge is not None:
                 said += f" The reference's merge {total + 1:,} is {shown_pair(next_merge.spelled)} (count {next_merge.count:,})."
         else:
-            said = f"Your list runs on {total - wanted:,} past the size asked for: it has {total:,} merges, where {formula}."
-        causes.append(Cause("merge-count", f"{explanation} {said} Fix: make vocabulary size − base tokens − special "
-                                           "tokens merges, e.g. `for _ in range(vocab_size - 256 - len(special_tokens))` "
-                                           "on bytes."))
+            said = f"your list runs on {total - wanted:,} past the size asked for: it has {total:,} merges, where {formula}."
+        fix = ("make vocabulary size − base tokens − special tokens merges, e.g. `for _ in range(vocab_size - 256 - "
+               "len(special_tokens))` on bytes")
     elif made == matching < total:
-        causes.append(Cause("merge-count", f"{explanation} The reference stops after {made:,} merges: no pair occurs "
-                                           f"{base.min_frequency} or more times any more. Your list runs on for "
-                                           f"{total - made:,} more. Fix: stop when the best pair's count is below the "
-                                           "minimum frequency, or when no pair is left."))
-    return causes
+        said = (f"the reference stops after {made:,} merges: no pair occurs {base.min_frequency} or more times any more. "
+                f"Your list runs on for {total - made:,} more.")
+        fix = "stop when the best pair's count is below the minimum frequency, or when no pair is left"
+    else:
+        return []
+    mistake = MISTAKES["merge-count"]
+    said = said[0].upper() + said[1:]
+    return [(Cause("merge-count", f"{mistake.explanation} {said} Fix ({mistake.line}): {fix}.", mistake.line), said)]

@@ -361,6 +361,7 @@ def encode_report(result: EncodeCheckResult) -> dict:
         "spells_text": result.spells_text,
         "verdict": result.headline,
         "verdict_kind": result.verdict_kind,
+        "best": result.best.label if result.best else None,
         "first_difference": None if d is None else {
             "text_index": d.case, "token_index": d.token, "text": d.text, "character": d.where,
             "yours": list(d.yours), "reference": list(d.reference),

@@ -39,12 +39,12 @@ POOL = (
     " embraced", "Hello, world!", " lowest newest widest", "aaaa aaab abab", "naïve café, 你好 😀",
     " Все люди и права, ίσοι στην", "  return f(x)\n\tif x:", "don't 12345678", "IIIIIII ========", "one\n\ntwo",
     "x  = 1", "abc123 x_y", "The THE the", "a\n\n\nb", "    indented", "hello world", "é",
-    "HelloWorld camelCase HTTPServer", "DON'T it's", "x.\n/y", "½ ² 2024",
+    "HelloWorld camelCase HTTPServer", "DON'T it's", "x.\n/y", "½ ² 2024", "a   b", "   x", "2024 1000 123456",
 )
 """Texts with what makes an encoder go wrong: merges out of rank order, spaces and line breaks in
 runs, digits, punctuation, code, other scripts (each one probe case when chosen)."""
-DERIVED = 12
-"""Texts built from the tokenizer's own merges: two merges that overlap, the later one first in the text."""
+DERIVED = 16
+"""Texts built from the tokenizer's own merges (:func:`derived_texts`)."""
 
 
 @dataclass(frozen=True)
@@ -65,26 +65,41 @@ def special_texts(tokenizer: Tokenizer) -> list[str]:
 
 
 def derived_texts(tokenizer: Tokenizer, limit: int = DERIVED) -> list[str]:
-    """``a + b + c`` for merges (a, b) and (b, c) where (b, c) was learned first: a loop that merges from
-    the left makes ``ab c``, BPE ``a bc`` (texts that decode to whole characters only)."""
+    """Texts built from the tokenizer's own merges, where loops that do not go by rank part from BPE
+    (only texts that decode to whole characters):
+
+    * ``a + b + c`` for merges (a, b) and (b, c) where (b, c) was learned first: a loop that merges
+      from the left makes ``ab c``, BPE ``a bc``;
+    * ``a + b + w + a + b`` for merges (a, b) and (w, a): a loop that merges the first known pair
+      there only, then starts again, meets (w, a) before the second (a, b); one that merges it
+      everywhere (minbpe's ``merge()``) does not.
+    """
     merges = tokenizer.merges
     by_left: dict[int, list[tuple[int, int]]] = {}
+    by_right: dict[int, list[int]] = {}
     for rank, (left, right, _) in enumerate(merges):
         by_left.setdefault(left, []).append((rank, right))
+        by_right.setdefault(right, []).append(left)
     found: list[str] = []
+
+    def add(ids: list[int]) -> None:
+        try:
+            text = tokenizer.decode(ids, errors="strict")
+        except BpeError:
+            return
+        if text not in found:
+            found.append(text)
+
     for rank, (left, right, _) in enumerate(merges):
-        for earlier, third in by_left.get(right, ()):
-            if earlier < rank:
-                try:
-                    text = tokenizer.decode([left, right, third], errors="strict")
-                except BpeError:
-                    continue
-                if text not in found:
-                    found.append(text)
-                break
         if len(found) >= limit:
             break
-    return found
+        for earlier, third in by_left.get(right, ()):
+            if earlier < rank:
+                add([left, right, third])
+                break
+        for before in by_right.get(left, ())[:1]:
+            add([left, right, before, left, right])
+    return found[:limit]
 
 
 _built: "weakref.WeakKeyDictionary[Tokenizer, dict[str, Probes]]" = weakref.WeakKeyDictionary()

@@ -74,14 +74,18 @@ class CheckCorpus:
                 table[changed] += count
         return table
 
-    def with_line(self, line: str) -> "CheckCorpus":
-        """This corpus with ``line`` added at its end (a word table: its words, once each)."""
+    def with_line(self, line: str, *, at_start: bool = False) -> "CheckCorpus":
+        """This corpus with ``line`` added at its end or its start (a word table: its words, once each)."""
         if self.words is not None:
-            words = dict(self.words)
+            added: dict[str, int] = {}
             for word in line.split():
-                words[word] = words.get(word, 0) + 1
+                added[word] = added.get(word, 0) + 1
+            words = {**added, **{w: added.get(w, 0) + c for w, c in self.words.items()}} if at_start else dict(self.words)
+            if not at_start:
+                for word, times in added.items():
+                    words[word] = words.get(word, 0) + times
             return CheckCorpus(words=words)
-        return CheckCorpus(text=f"{self.text}\n{line}")
+        return CheckCorpus(text=f"{line}\n{self.text}" if at_start else f"{self.text}\n{line}")
 
     def changed_by(self, normalization: str) -> bool:
         """Whether ``normalization`` changes this corpus at all (if not, it cannot explain anything)."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from .compact import train_merges
 from .mistakes import MISTAKES, Variant
@@ -43,26 +44,45 @@ def _letters(source: CheckCorpus) -> list[str]:
     return sorted({char for char in text[:200_000] if char.isalpha()}) or ["a", "z"]
 
 
-def tie_lines(source: CheckCorpus) -> list[tuple[str, int]]:
-    """``(word, times)`` that make a tie at the top count with a new pair that sorts first or last (or
-    comes last in the text): a two-letter word of the corpus's greatest or smallest letter, ``times`` 0
-    (as many times as the corpus's top pair occurs)."""
+@dataclass(frozen=True)
+class Candidate:
+    """Lines to add: ``unit`` ``times`` times, each a line, at the corpus's end (or its start)."""
+
+    unit: str
+    times: int = 1
+    at_start: bool = False
+
+    def added_to(self, source: CheckCorpus) -> CheckCorpus:
+        return source.with_line("\n".join([self.unit] * self.times), at_start=self.at_start)
+
+
+def tie_candidates(source: CheckCorpus, count: int) -> list[Candidate]:
+    """Lines that make a tie at the corpus's top count ``count``: a two-letter word of its greatest or
+    smallest letter, ``count`` times on one line (pairs that sort first or last, or come last in the
+    text); and, at the start, words that make a *new* pair tie with an *old* one that occurs after it
+    (``qjx`` ×k, ``zv`` ×k, ``qj`` ×(k+1): once ``q + j`` is merged, ``qj + x`` occurs first but
+    ``z + v`` was counted first), where counting afresh and a running count part."""
     letters = _letters(source)
     low, high = letters[0], letters[-1]
-    return [(word, 0) for word in (high * 2, low * 2, high + low, low + high)]
+    found = [Candidate(" ".join([word] * max(count, 1))) for word in (high * 2, low * 2, high + low, low + high)]
+    rare = [char for char in "qjxzvkw" if char not in letters] or list("qjxzv")
+    q, j, x, z, v = (rare * 5)[:5]
+    k = count + 1
+    found.append(Candidate("\n".join([q + j + x] * k + [z + v] * k + [q + j] * (k + 1)), at_start=True))
+    return found
 
 
-def candidate_lines(source: CheckCorpus, codes: tuple[str, ...]) -> Iterator[tuple[str, int]]:
-    """``(line, times)`` to try: the tie lines when a tie rule is one of the two, then the two mistakes'
-    own witnesses (:attr:`~bpe.checking.mistakes.Mistake.witness_lines`), each repeated past the top count
-    (``times`` -1), so that it shows in the first merges."""
-    seen: set[str] = set()
-    lines = [*(tie_lines(source) if "tie-break" in codes else []),
-             *((line, -1) for code in codes for line in MISTAKES[code].witness_lines)]
-    for line, times in lines:
+def candidate_lines(source: CheckCorpus, codes: tuple[str, ...], count: int) -> Iterator[Candidate]:
+    """The tie lines when a tie rule is one of the two, then the two mistakes' own witnesses
+    (:attr:`~bpe.checking.mistakes.Mistake.witness_lines`), each repeated past the top count so that it
+    shows in the first merges."""
+    seen: set[Candidate] = set()
+    lines = [*(tie_candidates(source, count) if "tie-break" in codes else []),
+             *(Candidate(line, count + 1) for code in codes for line in MISTAKES[code].witness_lines)]
+    for line in lines:
         if line not in seen:
             seen.add(line)
-            yield line, times
+            yield line
 
 
 def separating_line(source: CheckCorpus, first: Variant, second: Variant, merges: int, *, deadline: float,
@@ -73,21 +93,20 @@ def separating_line(source: CheckCorpus, first: Variant, second: Variant, merges
     witness line passes."""
     codes = tuple(dict.fromkeys(part.code for variant in (first, second) for part in variant.single if part.code))
     merges = min(merges, SEPARATING_MERGES)
-    for tried, (unit, times) in enumerate(candidate_lines(source, codes)):
+    for tried, candidate in enumerate(candidate_lines(source, codes, count)):
         if tried >= MAX_LINES_TRIED or time.perf_counter() > deadline:
             return None
-        repeats = max(count, 1) if times == 0 else count + 1
-        line = " ".join([unit] * repeats) if times == 0 else unit
-        grown = source.with_line("\n".join([line] * (1 if times == 0 else repeats)))
+        grown = candidate.added_to(source)
         made = [train_merges(corpus_of(grown, variant), variant.settings, merges, rules=variant.rules or Rules(),
                              deadline=deadline) for variant in (first, second)]
         if time.perf_counter() > deadline:
             return None
-        times_said = 1 if times == 0 else repeats
+        said = dict(line=candidate.unit, times=candidate.times, at_start=candidate.at_start)
         for step, (a, b) in enumerate(zip(*made), start=1):
             if a != b:
-                return Separation(line, step, a, b, times_said)
+                return Separation(step=step, first=a, second=b, **said)
         if len(made[0]) != len(made[1]):
             step = min(map(len, made)) + 1
-            return Separation(line, step, *(m[step - 1] if len(m) >= step else None for m in made), times_said)
+            return Separation(step=step, first=made[0][step - 1] if len(made[0]) >= step else None,
+                              second=made[1][step - 1] if len(made[1]) >= step else None, **said)
     return None

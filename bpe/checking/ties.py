@@ -21,7 +21,7 @@ holds a trainer written the learner's way for each.
     >>> TIE_EFFECTS["last-seen"].effect
     'the pair that first appears latest in the text'
     >>> [name for name, rule in TIE_EFFECTS.items() if rule.engine is None]
-    ['last-seen', 'insertion-order']
+    ['last-seen', 'greatest-ids', 'insertion-order']
 """
 
 from __future__ import annotations
@@ -72,6 +72,10 @@ TIE_EFFECTS: Registry[TieEffect] = Registry("tie rule", entries=(
                 "`min(stats, key=lambda p: (-stats[p], p))`, or a heap of `(-count, pair)`"),
         _engine("smallest-ids", "the pair with the smallest ids, left id first (bytes are 0-255, merge k makes 256 + k)",
                 "`min(stats, key=lambda p: (-stats[p], p))` over pairs of ids"),
+        TieEffect("greatest-ids", "the pair with the greatest ids, left id first (bytes are 0-255, merge k makes "
+                  "256 + k)", "`max(stats, key=lambda p: (stats[p], p))` over pairs of ids (the greater pair of "
+                  "byte strings needs the bytes: `(stats[p], vocab[p[0]], vocab[p[1]])`)",
+                  key=lambda state: lambda pair: pair, greatest_wins=True),
         TieEffect("insertion-order", "the pair that entered your running count first, a count kept from step to step "
                   "with each new token's pairs added at its end",
                   "`max(stats, key=stats.get)` or `stats.most_common(1)` over one `stats` dict (or Counter) updated "

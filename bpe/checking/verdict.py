@@ -52,12 +52,28 @@ class Separation:
     second: tuple[bytes, bytes] | None
     times: int = 1
     """How many times the line is added (a witness repeated past the corpus's top count)."""
+    at_start: bool = False
+    """Added before the corpus, not after it."""
 
     @property
     def said(self) -> str:
-        """The line as the verdict asks for it: ``'aaa aaa' (3,001 lines of it)``."""
-        shown = self.line if len(self.line) <= 60 else self.line[:57] + "…"
-        return repr(shown) + (f" ({self.times:,} lines of it)" if self.times > 1 else "")
+        """The line as the verdict asks for it: ``'aaa aaa' (3,001 lines of it)``, ``at the start: 'qjx'
+        (5 lines), then ...`` for lines of several words."""
+        lines = self.line.split("\n")
+        if len(lines) > 1:  # runs of the same line
+            runs: list[list] = []
+            for line in lines:
+                if runs and runs[-1][0] == line:
+                    runs[-1][1] += 1
+                else:
+                    runs.append([line, 1])
+            shown = ", then ".join(f"{line!r} ({times:,} lines)" for line, times in runs)
+        elif len(set(words := self.line.split())) == 1 and len(words) > 3:  # one word, many times
+            shown = f"{words[0]!r} {len(words):,} times on one line"
+        else:
+            shown = repr(self.line if len(self.line) <= 60 else self.line[:57] + "…")
+            shown += f" ({self.times:,} lines of it)" if self.times > 1 else ""
+        return f"{shown} at the start of the corpus" if self.at_start else shown
 
 
 @dataclass(frozen=True)
