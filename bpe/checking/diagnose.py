@@ -253,7 +253,7 @@ def _compare(learner: list[Spelled], source: CheckCorpus, base: TrainSettings, d
         if full:
             best = full[0]
             yours = _your_counts(source, best, learner, divergence, deadline)
-            verdict_kind, causes = EXPLAINED, _causes(best, base, total, convention)
+            verdict_kind, causes = EXPLAINED, _causes(best, base, total, convention, rule_given=guessed is None or bool(convention))
             alternatives = _alternatives(source, best.variant, [a for a in full[1:] if len(a.variant.single) ==
                                                                 len(best.variant.single)], total, trace, deadline)
         else:
@@ -341,11 +341,18 @@ def _your_counts(source: CheckCorpus, best: Attempt, learner: Sequence[Spelled],
     return YourCounts(best.label, *run.probed)
 
 
-def _causes(best: Attempt, base: TrainSettings, total: int, convention: Convention | None) -> list[Cause]:
+def _causes(best: Attempt, base: TrainSettings, total: int, convention: Convention | None, *,
+            rule_given: bool) -> list[Cause]:
+    """The verdict's causes; ``rule_given``: a tie rule was given (or a convention names one), so another
+    one is a mistake, not the learner's own choice."""
     causes = []
     for part in best.variant.single:
-        note = (f" The reference breaks ties as {convention.name} does for settings like yours ({convention.shape})."
-                if convention and part.code == "tie-break" else "")
+        note = ""
+        if part.code == "tie-break" and convention:
+            note = f" The reference breaks ties as {convention.name} does for settings like yours ({convention.shape})."
+        elif part.code == "tie-break" and not rule_given:
+            note = (f" You gave no tie rule, so the reference took {base.tie_break}: yours is a rule of its own, not a "
+                    "mistake, unless your assignment names one.")
         causes.append(cause_for(part, f"this reproduces all {total:,} of your merges", convention_note=note))
     return causes
 

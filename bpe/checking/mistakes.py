@@ -115,8 +115,8 @@ def tie_variant(base: TrainSettings, rule: str) -> Variant:
     """Ties broken by ``rule`` (a :data:`~bpe.checking.ties.TIE_EFFECTS` name) instead of the reference's."""
     want, theirs = TIE_EFFECTS[base.tie_break], TIE_EFFECTS[rule]
     used_by = f", as {TIE_BREAK_RULES[base.tie_break].used_by} do" if base.tie_break in TIE_BREAK_RULES else ""
-    fix = (f"among pairs with the top count take {want.effect} (the reference's rule, {base.tie_break}{used_by}): "
-           f"{want.pick}; yours takes {theirs.effect}, as {theirs.pick} does")
+    fix = (f"to break ties as the reference does, take {want.effect} among the pairs with the top count (rule "
+           f"{base.tie_break}{used_by}): {want.pick}; yours takes {theirs.effect}, as {theirs.pick} does")
     if theirs.engine is not None:
         return Variant("tie-break", f"ties broken by {rule}", replace(base, tie_break=rule), fix=fix, cost=SHARED)
     return Variant("tie-break", f"ties broken by {rule}", base, Rules(tie=rule), fix=fix, cost=SHARED)

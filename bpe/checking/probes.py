@@ -43,7 +43,7 @@ POOL = (
 )
 """Texts with what makes an encoder go wrong: merges out of rank order, spaces and line breaks in
 runs, digits, punctuation, code, other scripts (each one probe case when chosen)."""
-DERIVED = 16
+DERIVED = 24
 """Texts built from the tokenizer's own merges (:func:`derived_texts`)."""
 
 
@@ -72,7 +72,9 @@ def derived_texts(tokenizer: Tokenizer, limit: int = DERIVED) -> list[str]:
       from the left makes ``ab c``, BPE ``a bc``;
     * ``a + b + w + a + b`` for merges (a, b) and (w, a): a loop that merges the first known pair
       there only, then starts again, meets (w, a) before the second (a, b); one that merges it
-      everywhere (minbpe's ``merge()``) does not.
+      everywhere (minbpe's ``merge()``) does not;
+    * ``a + b + c`` for merges (a, b) and (b, c) whatever their order, and ``w + a + b`` for (w, a):
+      three symbols two merges overlap on, where one sweep and one merge at a time part.
     """
     merges = tokenizer.merges
     by_left: dict[int, list[tuple[int, int]]] = {}
@@ -99,6 +101,13 @@ def derived_texts(tokenizer: Tokenizer, limit: int = DERIVED) -> list[str]:
                 break
         for before in by_right.get(left, ())[:1]:
             add([left, right, before, left, right])
+    for left, right, _ in merges:  # then any two merges that overlap, for a small tokenizer's sake
+        if len(found) >= limit:
+            break
+        for _, third in by_left.get(right, ())[:1]:
+            add([left, right, third])
+        for before in by_right.get(left, ())[:1]:
+            add([before, left, right])
     return found[:limit]
 
 

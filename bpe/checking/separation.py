@@ -59,12 +59,14 @@ class Candidate:
 def tie_candidates(source: CheckCorpus, count: int) -> list[Candidate]:
     """Lines that make a tie at the corpus's top count ``count``: a two-letter word of its greatest or
     smallest letter, ``count`` times on one line (pairs that sort first or last, or come last in the
-    text); and, at the start, words that make a *new* pair tie with an *old* one that occurs after it
+    text); two such words tied with each other, past the top; and, at the start, words that make a *new* pair tie with an *old* one that occurs after it
     (``qjx`` ×k, ``zv`` ×k, ``qj`` ×(k+1): once ``q + j`` is merged, ``qj + x`` occurs first but
     ``z + v`` was counted first), where counting afresh and a running count part."""
     letters = _letters(source)
     low, high = letters[0], letters[-1]
     found = [Candidate(" ".join([word] * max(count, 1))) for word in (high * 2, low * 2, high + low, low + high)]
+    # two new pairs that tie with each other: rules that agree on the corpus's own pairs part on these
+    found.append(Candidate(" ".join([high * 2] * (count + 1) + [low * 2] * (count + 1))))
     rare = [char for char in "qjxzvkw" if char not in letters] or list("qjxzv")
     q, j, x, z, v = (rare * 5)[:5]
     k = count + 1
