@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MISTAKES = [code for code in LEARNER_ENCODERS if code is not None]
 CODE = {"left-to-right-everywhere": "left-to-right"}
 """A learner's name for a second way to make a mistake -> the mistake's code."""
+LABEL = {"left-to-right-everywhere": "merged everywhere", "left-to-right": "then again"}
+"""A piece of the label the verdict's re-encoding must have, where a mistake has several ways."""
 
 
 def learner_cases(code: str | None, first: tuple[str, ...] = ()) -> list[EncodeCase]:
@@ -51,6 +53,7 @@ def test_a_learner_encoder_with_one_mistake_is_diagnosed_with_its_name_and_fix(l
     assert cause.title == ENCODER_MISTAKES[code].title
     assert f"reproduces every id of your {result.total} texts. Fix ({ENCODER_MISTAKES[code].line}): " in cause.message
     assert result.alternatives == ()  # the probes tell every other mistake from this one
+    assert LABEL.get(learner, "") in result.best.label
 
 
 def test_a_correct_learner_encoder_passes_every_probe_text():
