@@ -101,6 +101,12 @@ class CheckResult:
     def guessed(self) -> bool:
         return self.guess is not None
 
+    def code_verdict(self) -> str | None:
+        """The verdict's words when it is "your settings match; your trainer goes wrong at merge N" (a
+        mistake in the code), else None: what earlier releases offered; read :attr:`verdict` instead."""
+        said = self.verdict.headline
+        return said if said.startswith("Your settings match") else None
+
     def count_note(self) -> str | None:
         """When every merge matches: whether the reference goes on, in words (a list one merge short
         matches all the same, so the count is worth a look)."""

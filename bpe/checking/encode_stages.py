@@ -46,7 +46,7 @@ from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
 from ..text.pretokenize import GPT2_PATTERN, Pretokenizer
 from ..text.special_text import split_special_text
-from .rules import Ids
+from .rules import Ids, replace_left_to_right
 
 MODES: MappingProxyType[str, dict] = MappingProxyType({
     "allowed": {"allowed_special": "all", "disallowed_special": "all"},
@@ -76,15 +76,7 @@ def _bounded(merge: Callable[[TokenPieces, Ids], Ids]) -> Callable[[TokenPieces,
 
 def _replace_all(ids: Ids, pair: tuple[int, int], new: int) -> Ids:
     """minbpe's ``merge(ids, pair, idx)``: ``[1, 2, 3, 1, 2], (1, 2), 4 -> [4, 3, 4]``."""
-    out, i = [], 0
-    while i < len(ids):
-        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
-            out.append(new)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
+    return replace_left_to_right(ids, pair[0], pair[1], new)
 
 
 def _restart(pick: Callable[[list[int]], int | None], *, everywhere: bool = False) -> Callable[[TokenPieces, Ids], Ids]:
