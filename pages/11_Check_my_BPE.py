@@ -179,7 +179,6 @@ def main() -> None:
         "classic mistakes (one, then two at once) and the other settings until one reproduces every merge of "
         "yours, then says what to change and where."
     )
-    st.page_link(pages.CHECK_ENCODER.file, label="Wrote an encoder instead? Check its ids", icon=pages.CHECK_ENCODER.icon)
     merges_section()
     corpus_section()
     settings_section()
@@ -187,6 +186,7 @@ def main() -> None:
         with st.spinner("Training the reference and re-training under each classic mistake…"):
             run_check()
     result_section()
+    st.page_link(pages.CHECK_ENCODER.file, label="Wrote an encoder too? Check its ids", icon=pages.CHECK_ENCODER.icon)
 
 
 main()

@@ -55,7 +55,7 @@ def check_encoder_on_a_phone(page, picture) -> None:
     page.get_by_role("button", name="Check my ids").click()
     cause = page.locator(".bpe-cause")
     expect(cause).to_contain_text("left-to-right · merged left to right, not by rank, in the pick")
-    expect(cause).to_contain_text("Fix: merge the pair with the lowest rank first")
+    expect(cause).to_contain_text("Fix (the pick): merge the pair with the lowest rank first")
     difference = page.locator("table.bpe-encode-difference")
     expect(difference).to_contain_text("Your tokens from there")
     expect(difference.locator(".bpe-differs").first).to_be_visible()  # the learner's tokens BPE does not make

@@ -42,10 +42,11 @@ EXAMPLE = """worked example (a learner who breaks ties by the first pair met; CS
   printf 'e s\\nes t\\nl o\\n' > merges.txt
   python -m bpe check --merges merges.txt --preset cs336
   0 of your 3 merges match the reference from the start (settings: unit byte, pre-tokenizer whitespace, ...)
+  verdict (explained): Merge 1 is a tie: 2 pairs occur 9 times (s + t, e + s). ... it takes the pair that occurs first in the text (rule first-seen)
   first difference at merge 1 (a tie of 2), counts in the reference's training:
     yours:     e + s  count 9  in newest x6, widest x3
     reference: s + t  count 9  in newest x6, widest x3
-  [tie-break] ... Re-training with ties broken by first-seen: this reproduces all 3 of your merges. Fix: ..."""
+  [tie-break] ... Re-training with ties broken by first-seen: this reproduces all 3 of your merges. Fix (the pick): ..."""
 
 
 def _epilog() -> str:

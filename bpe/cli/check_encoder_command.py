@@ -20,7 +20,7 @@ import json
 from ..checking.encode_cases import (
     EXAMPLE, EncodeCase, checked_cases, probe_texts, read_cases, text_lines, tokenizer_from_file,
 )
-from ..checking.encode_check import EncodeCheckResult, check_encoder, encode_report
+from ..checking.encode_check import UNEXPLAINED, EncodeCheckResult, check_encoder, encode_report
 from ..checking.encode_rules import MODES
 from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
@@ -43,12 +43,13 @@ EPILOG = f"""--ids reads a JSON list of texts with their ids, e.g. {EXAMPLE}
 (a JSON list, or numbers separated by spaces or commas), within {COMMAND_SECONDS:g} s a text.
 
 worked example (an encoder that merges the first pair it meets that has a merge):
-  python -m bpe check-encode --pretrained gpt2 --command "python my_bpe.py"
-  6 of 10 texts encode as the tokenizer does (GPT-2; special-token text read as special tokens)
-  first difference: text 3 ('·lowest·newest·widest'), token 0, at character 0
-    yours:     ·l ow es t ·ne ...
-    reference: ·lo w e st ·ne ...
-  [left-to-right] ... Fix: merge the pair with the lowest rank first ..."""
+  python -m bpe check-encode --tokenizer suite.json --command "python my_bpe.py folder" --batch
+  6 of 10 texts encode as the tokenizer does (the suite's tokenizer; special-token text read as special tokens)
+  verdict (explained): Your encoder has merged left to right, not by rank (the pick): re-encoding with ...
+  first difference: text 4 ('·Все·люди·и·права,·ίσοι·στην'), token 18, at character 23
+    yours:     ·σ‹cf› ‹84› η ν
+    reference: ·σ τ η ν
+  [left-to-right] ... Fix (the pick): merge the pair with the lowest rank first ..."""
 
 
 def _tokenizer(args: argparse.Namespace) -> Tokenizer:
@@ -103,13 +104,16 @@ def text_lines(result: EncodeCheckResult, title: str) -> list[str]:
     """What ``check-encode`` prints without ``--json``: every token in the app's notation."""
     reading = "special tokens" if result.mode == "allowed" else "plain text"
     lines = [f"{result.matching} of {result.total} texts encode as the tokenizer does ({title}; special-token text "
-             f"read as {reading})"]
+             f"read as {reading})", f"verdict ({result.verdict_kind}): {result.headline}"]
+    if result.alternatives and result.verdict_kind == "explained":
+        against = result.best.label if result.best else "it"
+        lines.append("cannot be told apart by your texts: " + "; ".join(a.sentence(against) for a in result.alternatives))
     d = result.difference
     if d is not None:
         more = " ..." if len(d.yours) > 8 or len(d.reference) > 8 else ""
         lines += [f"first difference: text {d.case + 1} ({d.text[:60]!r}), token {d.token}, at character {d.where}",
                   f"  yours:     {' '.join(d.yours_shown[:8])}{more}", f"  reference: {' '.join(d.reference_shown[:8])}{more}"]
-    return lines + [f"[{cause.code}] {cause.message}" for cause in result.diagnosis]
+    return lines + [f"[{cause.code}] {cause.message}" for cause in result.diagnosis if cause.code != UNEXPLAINED]
 
 
 def _check_encode(args: argparse.Namespace) -> None:
