@@ -317,10 +317,10 @@ def _explained(best: EncodeVariant, total: int, alone: dict[str, int]) -> str:
     if len(best.single) == 1:
         mistake = ENCODER_MISTAKES[best.code]
         return f"Your encoder has {mistake.title} ({mistake.line}): re-encoding with {best.label} gives every id of your {texts}."
-    parts = " and ".join(f"{ENCODER_MISTAKES[part.code].title} ({ENCODER_MISTAKES[part.code].line})" for part in best.single)
-    each = "; ".join(f"{part.label} alone: {alone.get(part.label, 0)} of {total}" for part in best.single)
-    return (f"Two mistakes at once: {parts}. Re-encoding with both gives every id of your {texts}; with either alone "
-            f"it does not ({each}).")
+    first, second = best.single
+    return (f"Two mistakes at once: {first.label} ({ENCODER_MISTAKES[first.code].line}), and {second.label} "
+            f"({ENCODER_MISTAKES[second.code].line}). Together they give every id of your {texts}; alone, the first "
+            f"gives {alone.get(first.label, 0)} of {total} and the second {alone.get(second.label, 0)} of {total}.")
 
 
 def _unexplained(tokenizer: Tokenizer, tried: Sequence[Tried], spells: bool, skipped: int, difference: Difference,

@@ -116,7 +116,7 @@ def tie_variant(base: TrainSettings, rule: str) -> Variant:
     want, theirs = TIE_EFFECTS[base.tie_break], TIE_EFFECTS[rule]
     used_by = f", as {TIE_BREAK_RULES[base.tie_break].used_by} do" if base.tie_break in TIE_BREAK_RULES else ""
     fix = (f"to break ties as the reference does, take {want.effect} among the pairs with the top count (rule "
-           f"{base.tie_break}{used_by}): {want.pick}; yours takes {theirs.effect}, as {theirs.pick} does")
+           f"{base.tie_break}{used_by}): {want.pick}; yours takes {theirs.effect}: {theirs.pick}")
     if theirs.engine is not None:
         return Variant("tie-break", f"ties broken by {rule}", replace(base, tie_break=rule), fix=fix, cost=SHARED)
     return Variant("tie-break", f"ties broken by {rule}", base, Rules(tie=rule), fix=fix, cost=SHARED)

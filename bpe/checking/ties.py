@@ -64,8 +64,8 @@ _PICK_FIRST = "`max(stats, key=stats.get)` or `stats.most_common(1)` on counts m
 TIE_EFFECTS: Registry[TieEffect] = Registry("tie rule", entries=(
         _engine("first-seen", "the pair that occurs first in the text", _PICK_FIRST),
         TieEffect("last-seen", "the pair that first appears latest in the text",
-                  "`sorted(stats.items(), key=lambda kv: kv[1])[-1]` (a stable sort keeps the last of the tied pairs "
-                  "last), or a loop that keeps a pair when its count is `>=` the best so far",
+                  "`sorted(stats.items(), key=lambda kv: kv[1])[-1]` (a stable sort leaves the last tied pair last), "
+                  "or a loop that keeps a pair whose count is `>=` the best so far",
                   key=lambda state: state.context.first_occurrence, greatest_wins=True),
         _engine("lexicographic-max", "the greatest pair of byte strings", "`max(stats, key=lambda p: (stats[p], p))`"),
         _engine("lexicographic-min", "the smallest pair of byte strings",

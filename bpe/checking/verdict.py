@@ -148,7 +148,7 @@ def explained_headline(variant: Variant, total: int, matching: int, divergence: 
     if divergence is not None and is_tie(divergence) and tie_part is not None:
         rule = TIE_EFFECTS[_tie_name(tie_part)]
         said = (tie_sentence(divergence, reference_rule) + f" Your trainer breaks ties its own way: it takes "
-                f"{rule.effect} (rule {rule.name}), as {rule.pick} does. ")
+                f"{rule.effect} (rule {rule.name}). The line that does it: {rule.pick}. ")
     elif settings_match and matching and divergence is not None:
         said = (f"Your settings match: with them the reference makes your first {matching:,} merges. Your trainer goes "
                 f"wrong at merge {divergence.step:,} ({MISTAKES[parts[-1].code].line}): it merged "

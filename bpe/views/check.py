@@ -49,7 +49,8 @@ CHECK_CSS = """
 .bpe-check .yours .pair span { background: #FFF1E6; border-color: #E5A36F; }
 .bpe-cause { border-left: 4px solid #D55E00; background: #FFF6EE; padding: .6em .9em; border-radius: 4px; margin: .4em 0; }
 .bpe-cause.unexplained { border-color: #5b6470; background: #F3F5F8; }
-.bpe-cause b.code { font-family: ui-monospace, monospace; }
+.bpe-cause b.code, .bpe-cause code { font-family: ui-monospace, monospace; }
+.bpe-cause code { background: #F3F5F8; border-radius: 3px; padding: 0 .2em; overflow-wrap: anywhere; }
 </style>
 """
 
@@ -165,14 +166,44 @@ VERDICT_LEVELS = MappingProxyType({"correct": "success", "explained": "warning",
 """How the page draws each kind of verdict (Streamlit's alert that carries it)."""
 
 
+def markdown_with_code(text: str) -> str:
+    """``text`` as Markdown that shows it as written, but each span in backticks drawn as code, and its
+    paragraphs (blank lines) kept. Everything outside a span is escaped (it quotes the learner's
+    tokens); a span is literal in Markdown already. An odd backtick leaves the paragraph all text.
+
+    >>> print(markdown_with_code("take `max(stats, key=stats.get)` *here*"))
+    take `max(stats, key=stats.get)` \*here\*
+    """
+    paragraphs = []
+    for paragraph in text.split("\n\n"):
+        parts = paragraph.split("`")
+        if len(parts) % 2 == 0:
+            paragraphs.append(escape_markdown(paragraph))
+        else:
+            paragraphs.append("".join(escape_markdown(part) if i % 2 == 0 else f"`{part}`" for i, part in enumerate(parts)))
+    return "\n\n".join(paragraphs)
+
+
+def html_with_code(text: str) -> str:
+    """``text`` escaped as HTML, each span in backticks as ``<code>`` (see :func:`markdown_with_code`).
+
+    >>> html_with_code("use `a < b` <b>")
+    'use <code>a &lt; b</code> &lt;b&gt;'
+    """
+    parts = text.split("`")
+    if len(parts) % 2 == 0:
+        return html.escape(text)
+    return "".join(html.escape(part) if i % 2 == 0 else f"<code>{html.escape(part)}</code>" for i, part in enumerate(parts))
+
+
 def verdict_markdown(result: CheckResult) -> tuple[str, str]:
     """``(level, Markdown)``: the one verdict, then the re-trainings this corpus cannot tell apart from it
-    (escaped: it quotes the learner's tokens)."""
+    (escaped: it quotes the learner's tokens; code in backticks drawn as code)."""
     verdict = result.verdict
     text = verdict.headline
     if also := verdict.alternatives_sentence(result.best.label if verdict.kind == "explained" else "your trainer"):
         text += "\n\n" + also
-    return VERDICT_LEVELS[verdict.kind], escape_markdown(text)
+    return VERDICT_LEVELS[verdict.kind], markdown_with_code(text)
 
 
 def merges_caption(form: "CheckForm") -> str:
@@ -260,7 +291,7 @@ def causes_html(causes: Sequence[tuple[str, str, str]]) -> str:
     Check my BPE and Check my encoder both draw their diagnoses with it."""
     return "".join(
         f'<div class="bpe-cause{" unexplained" if code == UNEXPLAINED else ""}"><p><b class="code">{html.escape(code)}'
-        f"</b> · {html.escape(title)}</p><p>{html.escape(message)}</p></div>"
+        f"</b> · {html.escape(title)}</p><p>{html_with_code(message)}</p></div>"
         for code, title, message in causes
     )
 

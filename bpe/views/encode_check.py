@@ -31,7 +31,7 @@ from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
 from ..notation.markdown import escape_markdown
 from ..notation.spelling import visible_text
-from .check import causes_html
+from .check import causes_html, markdown_with_code
 
 ENCODER_CSS = """
 <style>
@@ -116,7 +116,7 @@ def verdict_markdown(result: EncodeCheckResult) -> tuple[str, str]:
     if result.alternatives and result.verdict_kind == "explained":
         against = result.best.label if result.best else "it"
         text += "\n\nCannot be told apart by your texts: " + "; ".join(a.sentence(against) for a in result.alternatives) + "."
-    return ("success" if result.verdict_kind == "correct" else "warning"), escape_markdown(text)
+    return ("success" if result.verdict_kind == "correct" else "warning"), markdown_with_code(text)
 
 
 def probe_json(form: EncoderForm) -> str:
