@@ -59,10 +59,12 @@ def main() -> int:
             wrong.append(case.name)
         print(line, file=sys.stderr)
     total = time.perf_counter() - started
+    cpu = sum(os.times()[:4])  # this process and the learners' programs it ran
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     table = "\n".join([HEADER, RULE, *rows])
-    machine = (f"{len(CASES)} cases in {total:.0f} s on {platform.python_implementation()} {platform.python_version()}, "
-               f"{os.cpu_count()} cores, load average {load:.1f} at the end.")
+    machine = (f"{len(CASES)} cases in {total:.0f} s ({cpu:.0f} CPU s with the learners' programs) on "
+               f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores, load average "
+               f"{load:.1f} at the end.")
     if args.print:
         print(table)
     else:

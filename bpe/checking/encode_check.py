@@ -34,7 +34,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..encoding.segmentation import TokenPieces
 from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
 from ..limits import ENCODE_CHECK_BUDGET_S
@@ -164,7 +163,7 @@ def _spells(tokenizer: Tokenizer, case: EncodeCase) -> bool:
 def _evidence(tokenizer: Tokenizer, yours: Sequence[int], reference: Sequence[int]) -> str:
     """Why a merge loop that is not by rank went wrong here: a token the learner made by a later merge
     where BPE makes one, overlapping it, by an earlier one."""
-    rank_of = {new_id: rank for rank, (_, _, new_id) in enumerate(TokenPieces.of(tokenizer).merges)}
+    rank_of = {new_id: rank for rank, (_, _, new_id) in enumerate(tokenizer.merges)}
     tokens = tokenizer.tokens
     spans, position = [], 0
     for token_id in reference:

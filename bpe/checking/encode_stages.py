@@ -36,6 +36,7 @@ occurs, left to right, until no pair has a merge):
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
@@ -259,13 +260,32 @@ def _symbols(tokenizer: Tokenizer, chunk: str) -> Ids:
         raise BpeError(f"{error.args[0]!r} is not in this char-level vocabulary") from None
 
 
+def _pieces(tokenizer: Tokenizer) -> TokenPieces:
+    """The tokenizer's runs of symbols, which the mistaken loops read; a :class:`~bpe.errors.BpeError`
+    when they cannot be built (subtle: a table whose merge uses a token made by a later one, as
+    Qwen 3.6's and Llama 3's do, is not spelled in merge order by ``TokenPieces`` yet), so the check
+    says these loops cannot be tried instead of failing."""
+    if tokenizer in _UNREPLAYABLE:
+        raise BpeError(_UNREPLAYABLE[tokenizer])
+    try:
+        return TokenPieces.of(tokenizer)
+    except KeyError as error:
+        _UNREPLAYABLE[tokenizer] = (f"this tokenizer's merges cannot be replayed in the order learned (a merge uses "
+                                    f"token {error.args[0]}, made later), so a mistaken merge loop cannot be tried on it")
+        raise BpeError(_UNREPLAYABLE[tokenizer]) from None
+
+
+_UNREPLAYABLE: "weakref.WeakKeyDictionary[Tokenizer, str]" = weakref.WeakKeyDictionary()
+"""Tokenizers whose runs could not be built, and why (building them again would fail again, slowly)."""
+
+
 def encode_as(tokenizer: Tokenizer, text: str, shape: EncoderShape, *, mode: str = "allowed") -> Ids:
     """``text`` encoded as an encoder of this ``shape`` would (a :class:`~bpe.errors.BpeError` where it
     cannot: a chunk too long for a loop that starts again, a character a char-level vocabulary lacks)."""
     cut = shape.cut or mode
     if (shape.split, shape.start, shape.loop) == ("own", "own", "by-rank"):  # the tokenizer's own encode does it
         return NUMBERS[shape.number](tokenizer, tokenizer.encode(text, **MODES[cut]))
-    pieces = TokenPieces.of(tokenizer)
+    pieces = _pieces(tokenizer)
     start, loop = STARTS[shape.start], LOOPS[shape.loop]
     out: Ids = []
     for special, ids in _chunks(tokenizer, text, cut, shape.split):
