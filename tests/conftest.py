@@ -181,10 +181,10 @@ def server_log(name: str) -> Path:
 
 
 def warm_pretrained_cache() -> None:
-    """Load every pretrained tokenizer whose merges are not yet in the per-user disk cache that the
-    servers read too: a rank file's first load ever recovers its merges (about 20 s for GPT-4o),
-    which must not happen inside a page's first content wait. Workers take turns (a file lock):
-    the first builds the files, the others then only read them, instead of all building at once."""
+    """Load every pretrained tokenizer whose merges are not yet in this run's disk cache
+    (:data:`MERGE_CACHE`), which the servers read too: a rank file's first load recovers its merges
+    (about 3 s of CPU for GPT-4o), which must not happen inside a page's first content wait. Workers
+    take turns (a file lock): the first builds the files, the others then only read them."""
     from bpe.pretrained.registry import PRETRAINED, load_pretrained, merge_cache_file
 
     with locked(Path(tempfile.gettempdir()) / "bpe-lab-tests-warm-cache.lock"):
@@ -197,9 +197,18 @@ RUN_DIR = "BPE_LAB_TEST_RUN_DIR"
 """Environment variable naming a folder of this run's, shared by its pytest-xdist workers."""
 
 
+MERGE_CACHE = "BPE_LAB_CACHE_DIR"
+"""The pretrained tables' cache folder (:mod:`bpe.pretrained.merge_cache`): one of this run's own."""
+
+
 def pytest_configure(config):
     if not hasattr(config, "workerinput"):  # the controller (or a run without workers): workers inherit it
         os.environ[RUN_DIR] = tempfile.mkdtemp(prefix="bpe-lab-tests-")
+        # Every table is built from the package files once per run (the first process to need one
+        # builds it under a lock; the workers and the app server share the folder), never read from
+        # the per-user cache (~/.cache/bpe-lab): a table built there by older reader code would hide a
+        # change to the reader. About 24 s of CPU for all 14 (docs/measurements.md, issue 46).
+        os.environ[MERGE_CACHE] = str(Path(os.environ[RUN_DIR]) / "merge-cache")
 
 
 def pytest_unconfigure(config):

@@ -18,6 +18,7 @@ from bpe import Tokenizer
 from bpe.cli.commands import main
 from bpe.formats import FORMATS
 
+from .child_env import child_env
 from .format_samples import run_held_by
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -36,10 +37,9 @@ IMPORT_INPUTS = {  # --in per format (gpt2's two files in the "wrong" order on p
 
 
 def run_bpe(*args: str, cwd: Path = REPO_ROOT) -> subprocess.CompletedProcess:
-    env_path = str(REPO_ROOT)
     return subprocess.run(
         [sys.executable, "-m", "bpe", *args], cwd=cwd, capture_output=True, text=True, timeout=120,
-        env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"},
+        env=child_env(),
     )
 
 

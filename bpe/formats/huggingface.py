@@ -384,6 +384,8 @@ HF = TokenizerFormat(
     note="Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
     write=_write, read=one_file(from_hf), problem=_problem,
     recognizes=lambda contents: "model" in (json_object(contents) or {}),
+    byte_level_why="BPE Lab writes the byte-level layout only (Llama 2's and Mistral's own char-level files, "
+                   "with byte fallback, are a layout it does not write: use SentencePiece .model for those)",
 )
 
 
