@@ -74,8 +74,8 @@ class EncoderMistake:
     title: str
     explanation: str
     variants: Callable[[Tokenizer, str], list[EncodeVariant]]
-    """The ways to make it with this tokenizer, special-token text read as the check's mode (none where
-    it cannot show)."""
+    """The ways to make it with this tokenizer, special-token text read as the check's mode (``allowed``
+    when not given; none where it cannot show)."""
     line: str = ""
     """The line of the learner's encoder it changes (where the fix goes)."""
     witnesses: tuple[str, ...] = ()
@@ -85,10 +85,10 @@ class EncoderMistake:
 
 
 def _loop(code: str, label: str, loop: str, fix: str = RANK_FIX) -> Callable[[Tokenizer, str], list[EncodeVariant]]:
-    return lambda tokenizer, mode: [EncodeVariant(code, label, EncoderShape(loop=loop), fix, RECOUNT)]
+    return lambda tokenizer, mode="allowed": [EncodeVariant(code, label, EncoderShape(loop=loop), fix, RECOUNT)]
 
 
-def _left_to_right(tokenizer: Tokenizer, mode: str) -> list[EncodeVariant]:
+def _left_to_right(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
     return [
         EncodeVariant("left-to-right", "the first known pair from the left, then again",
                       EncoderShape(loop="left-to-right"), RANK_FIX, RECOUNT),
@@ -99,7 +99,7 @@ def _left_to_right(tokenizer: Tokenizer, mode: str) -> list[EncodeVariant]:
     ]
 
 
-def _merged_token(tokenizer: Tokenizer, mode: str) -> list[EncodeVariant]:
+def _merged_token(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
     fix = ("rank a pair by its own merge (`ranks[(left, right)]`, its line in the merges list), not by the id of the "
            "token it makes: ids need not follow the order the merges were learned in")
     return [
@@ -110,7 +110,7 @@ def _merged_token(tokenizer: Tokenizer, mode: str) -> list[EncodeVariant]:
     ]
 
 
-def _pretokenization(tokenizer: Tokenizer, mode: str) -> list[EncodeVariant]:
+def _pretokenization(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
     if tokenizer.end_of_word is not None:
         return []  # a marker run's words are its split: no other split applies
     own = tokenizer.pretokenizer.name
@@ -135,7 +135,7 @@ def _pretokenization(tokenizer: Tokenizer, mode: str) -> list[EncodeVariant]:
     return variants
 
 
-def _special_tokens(tokenizer: Tokenizer, mode: str) -> list[EncodeVariant]:
+def _special_tokens(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
     if not tokenizer.special_tokens:
         return []
     if mode == "allowed":
@@ -148,7 +148,7 @@ def _special_tokens(tokenizer: Tokenizer, mode: str) -> list[EncodeVariant]:
                           "`encode_ordinary`), or choose to read it as special tokens", SHARED)]
 
 
-def _characters_first(tokenizer: Tokenizer, mode: str) -> list[EncodeVariant]:
+def _characters_first(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
     if tokenizer.unit != "byte" or tokenizer.end_of_word is not None:
         return []
     return [EncodeVariant("unit", "characters as the starting symbols", EncoderShape(start="characters"),
@@ -156,7 +156,7 @@ def _characters_first(tokenizer: Tokenizer, mode: str) -> list[EncodeVariant]:
                           "character to its neighbours, as training did")]
 
 
-def _off_by_one(tokenizer: Tokenizer, mode: str) -> list[EncodeVariant]:
+def _off_by_one(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
     first = len(tokenizer.base)
     fix = f"number tokens as the tokenizer does: ids 0-{first - 1} are the base symbols and merge k (from 0) makes id {first} + k"
     return [
