@@ -20,6 +20,7 @@ import pytest
 from bpe import Corpus, TrainSettings, train
 from bpe.checking.encode_rules import encoder_variants
 from bpe.checking.probes import probes_for
+from bpe.encoding.segmentation import TokenPieces
 from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import BpeError
 from bpe.pretrained.registry import PRETRAINED
@@ -73,11 +74,31 @@ def ids(variant, tokenizer: Tokenizer, text: str):
         return str(error)
 
 
+def replays(tokenizer: Tokenizer) -> bool:
+    """Whether the tokenizer's merges can be spelled as runs of symbols in order (the mistaken loops need
+    it). Not yet for a table whose merge uses a token made by a later one (Qwen 3.6's, Llama 3's):
+    ``TokenPieces`` fails there (issue 46's segmentation fix), and the check says those loops cannot be tried."""
+    try:
+        TokenPieces.of(tokenizer)
+    except KeyError:
+        return False
+    return True
+
+
+def needs_runs(variant) -> bool:
+    return (variant.shape.split, variant.shape.start, variant.shape.loop) != ("own", "own", "by-rank")
+
+
 @pytest.mark.parametrize("name", TOKENIZERS)
 def test_some_probe_tells_every_registered_mistake_from_the_tokenizer_and_every_two_apart(name):
     tokenizer = built(name)
     probes = probes_for(tokenizer)
     variants = [v for v in encoder_variants(tokenizer, "allowed") if v.label not in probes.silent]
+    if not replays(tokenizer):  # the check says these cannot be tried, and never fails on them
+        for variant in filter(needs_runs, variants):
+            with pytest.raises(BpeError, match="a mistaken merge loop cannot be tried on it"):
+                variant.encode(tokenizer, probes.texts[0], "allowed")
+        variants = [v for v in variants if not needs_runs(v)]
     assert variants and len(probes.texts) <= 30
     right = [ids(None, tokenizer, text) for text in probes.texts]
     made = {variant.label: [ids(variant, tokenizer, text) for text in probes.texts] for variant in variants}
