@@ -228,15 +228,6 @@ ENCODER_MISTAKES: Registry[EncoderMistake] = Registry("encoder mistake", key=att
 ))
 """Every mistake a learner's encoder is checked for, in the order they are tried."""
 
-_KINDS = {"the special-token cut": "setting", "the split": "setting", "the start symbols": "setting",
-          "the numbering": "setting"}
-
-
-def kind_of(mistake: EncoderMistake) -> str:
-    """``setting`` (what the encoder cuts, starts from, or numbers) or ``code`` (the merge loop)."""
-    return _KINDS.get(mistake.line, "code")
-
-
 def encoder_variants(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
     """Every mistake's variants for this tokenizer, in :data:`ENCODER_MISTAKES`' order, cheapest first."""
     found = [variant for mistake in ENCODER_MISTAKES.values() for variant in mistake.variants(tokenizer, mode)]
