@@ -21,6 +21,7 @@ from bpe.views.check import (
     CHECK_CSS, CheckForm, attempts_frame, diagnosis_html, difference_html, guess_notice, merges_caption,
     reference_caption, rest_frame, summary_text, verdict_markdown,
 )
+from ui import links, url
 from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue, bind, widget_key
 
@@ -168,9 +169,9 @@ def result_section() -> None:
 
 
 def main() -> None:
-    if st.query_params.get("check") == "encoder":  # the link to the tab this page once had
-        st.switch_page(pages.CHECK_ENCODER.file)
     page_setup(pages.CHECK)
+    if url.read(links.CHECK_TAB) == "encoder":  # the link to the tab this page once had
+        st.switch_page(pages.CHECK_ENCODER.file)
     page_title(pages.CHECK)
     show_html(CHECK_CSS)
     st.caption(

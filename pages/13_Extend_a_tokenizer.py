@@ -103,7 +103,7 @@ def main() -> None:
         "Continue training a tokenizer on new text, keeping every merge it has: the new merges are ranked after "
         "the old ones and get new ids after its last, so text they never touch encodes exactly as before."
     )
-    extension.read_url()
+    url.read_links(extension.LINKED)
     if extension.FROM.get() != tokenizers.OURS:  # ours: the run's own top says them (ui.preamble.current_run)
         url.show_url_warnings()
     presenting = presenter()
