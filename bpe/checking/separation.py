@@ -33,7 +33,7 @@ from .search import CheckCorpus, corpus_of
 from .verdict import Separation
 
 MAX_LINES_TRIED = 8
-"""Candidate lines tried for one pair of re-trainings (each costs two short trainings on the corpus)."""
+"""Lines tried for one pair of re-trainings (each costs two short trainings on the corpus)."""
 SEPARATING_MERGES = 12
 """Merges each training runs with a candidate line: a line repeated past the corpus's top count
 changes the first merges, so a difference it makes shows there (this keeps a try cheap on a big corpus)."""
@@ -45,7 +45,7 @@ def _letters(source: CheckCorpus) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Candidate:
+class LineToAdd:
     """Lines to add: ``unit`` ``times`` times, each a line, at the corpus's end (or its start)."""
 
     unit: str
@@ -56,7 +56,7 @@ class Candidate:
         return source.with_line("\n".join([self.unit] * self.times), at_start=self.at_start)
 
 
-def tie_candidates(source: CheckCorpus, count: int) -> list[Candidate]:
+def tie_candidates(source: CheckCorpus, count: int) -> list[LineToAdd]:
     """Lines that make a tie at the corpus's top count ``count``: a two-letter word of its greatest or
     smallest letter, ``count`` times on one line (pairs that sort first or last, or come last in the
     text); two such words tied with each other, past the top; and, at the start, words that make a *new* pair tie with an *old* one that occurs after it
@@ -64,23 +64,23 @@ def tie_candidates(source: CheckCorpus, count: int) -> list[Candidate]:
     ``z + v`` was counted first), where counting afresh and a running count part."""
     letters = _letters(source)
     low, high = letters[0], letters[-1]
-    found = [Candidate(" ".join([word] * max(count, 1))) for word in (high * 2, low * 2, high + low, low + high)]
+    found = [LineToAdd(" ".join([word] * max(count, 1))) for word in (high * 2, low * 2, high + low, low + high)]
     # two new pairs that tie with each other: rules that agree on the corpus's own pairs part on these
-    found.append(Candidate(" ".join([high * 2] * (count + 1) + [low * 2] * (count + 1))))
+    found.append(LineToAdd(" ".join([high * 2] * (count + 1) + [low * 2] * (count + 1))))
     rare = [char for char in "qjxzvkw" if char not in letters] or list("qjxzv")
     q, j, x, z, v = (rare * 5)[:5]
     k = count + 1
-    found.append(Candidate("\n".join([q + j + x] * k + [z + v] * k + [q + j] * (k + 1)), at_start=True))
+    found.append(LineToAdd("\n".join([q + j + x] * k + [z + v] * k + [q + j] * (k + 1)), at_start=True))
     return found
 
 
-def candidate_lines(source: CheckCorpus, codes: tuple[str, ...], count: int) -> Iterator[Candidate]:
+def candidate_lines(source: CheckCorpus, codes: tuple[str, ...], count: int) -> Iterator[LineToAdd]:
     """The tie lines when a tie rule is one of the two, then the two mistakes' own witnesses
     (:attr:`~bpe.checking.mistakes.Mistake.witness_lines`), each repeated past the top count so that it
     shows in the first merges."""
-    seen: set[Candidate] = set()
+    seen: set[LineToAdd] = set()
     lines = [*(tie_candidates(source, count) if "tie-break" in codes else []),
-             *(Candidate(line, count + 1) for code in codes for line in MISTAKES[code].witness_lines)]
+             *(LineToAdd(line, count + 1) for code in codes for line in MISTAKES[code].witness_lines)]
     for line in lines:
         if line not in seen:
             seen.add(line)
