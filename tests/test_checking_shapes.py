@@ -11,7 +11,6 @@ import io
 import json
 import pickle
 from dataclasses import replace
-from types import MappingProxyType
 
 import pytest
 from hypothesis import given, settings
@@ -86,11 +85,12 @@ def test_every_one_file_format_of_the_registry_is_recognized_by_its_own_recognis
 
 def test_a_format_added_to_the_registry_reaches_the_checker_with_no_other_edit(monkeypatch):
     recognized = replace(TOY, recognizes=lambda contents: contents[:1].isdigit())
-    monkeypatch.setattr(files, "FORMATS", MappingProxyType({**files.FORMATS, TOY.name: TOY}))
+    registered = files.FORMATS
+    monkeypatch.setattr(files, "FORMATS", registered.with_entries(TOY))
     assert "toy" in merge_shapes()
     assert read_learner_merges(b"32 116\n256 104\n", name="a.toy", shape="toy").pairs == ((b" ", b"t"), (b" t", b"h"))
     assert read_learner_merges(b"32 116\n", name="a.toy").shape == "text"  # no way to recognize it: read by name only
-    monkeypatch.setattr(files, "FORMATS", MappingProxyType({**files.FORMATS, TOY.name: recognized}))
+    monkeypatch.setattr(files, "FORMATS", registered.with_entries(recognized))
     assert read_learner_merges(b"32 116\n256 104\n", name="a.toy").shape == "toy"
     assert TOY.title in open_page(pages.CHECK.file).selectbox(key="w.check_shape").options  # the page's "Read it as"
 

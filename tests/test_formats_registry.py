@@ -7,7 +7,6 @@ offer it.
 """
 
 import json
-from types import MappingProxyType
 
 import pytest
 
@@ -50,7 +49,7 @@ TOY = TokenizerFormat(
 @pytest.fixture
 def toy_registered(monkeypatch):
     """The one edit a new format needs: its entry in the registry."""
-    monkeypatch.setattr(files, "FORMATS", MappingProxyType({**files.FORMATS, TOY.name: TOY}))
+    monkeypatch.setattr(files, "FORMATS", files.FORMATS.with_entries(TOY))
 
 
 def trained(special_tokens: tuple[str, ...] = ()) -> Tokenizer:

@@ -27,7 +27,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("bpe/errors.py", "bpe/limits.py", "bpe/collector.py")),  # errors, limits: each contract once
+    ("foundation", ("bpe/errors.py", "bpe/limits.py", "bpe/collector.py", "bpe/registry.py", "bpe/renamed.py")),  # errors, limits, the registry type: each contract once
     ("tokens", ("bpe/tokens/",)),  # what a token is, ids, bytes as text, the end-of-word marker
     ("reference", ("bpe/reference.py",)),  # the readable BPE: it needs only the tokens' Pair
     ("text", ("bpe/text/",)),  # the corpus, normalization and pre-tokenization, special-token text
@@ -38,7 +38,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("notation", ("bpe/notation/",)),  # how a learner reads tokens as text (plain, Markdown)
     ("checking", ("bpe/checking/",)),  # Check my BPE and Check my encoder
     ("command line", ("bpe/cli/",)),  # python -m bpe / bpe-lab
-    ("public API", ("bpe/__init__.py", "bpe/__main__.py")),  # what `import bpe` offers
+    ("public API", ("bpe/__init__.py", "bpe/__main__.py", "bpe/moved.py")),  # what `import bpe` offers, old paths kept
 )
 """The engine's stages, lowest first: the folder tree under ``bpe/`` is the path a text takes, and a
 stage imports only the stages below it (stdlib + regex; pandas and altair only from ``views`` up)."""
@@ -59,7 +59,6 @@ DEFERRED: dict[tuple[str, str], str] = {
 }
 """``(file, module) -> why``: the function-local imports of project modules there are reasons for."""
 HELPERS_ELSEWHERE: dict[str, str] = {
-    "bpe/cli/commands.py": "the command line's entry: bpe/__main__.py runs it, and so does pyproject's bpe-lab script",
     "bpe/formats/tekken.py": "a file format, beside the others; today only the pretrained registry reads Tekken files",
 }
 """``file -> why``: engine modules that one module alone imports, yet that live outside its folder."""

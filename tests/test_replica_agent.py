@@ -19,6 +19,7 @@ import time
 import pytest
 
 from .app_server import ROOT, free_port
+from .machine_speed import scaled
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from replica_agent import Replicas, serve  # noqa: E402
@@ -56,7 +57,7 @@ def processes():
 
 
 def ask(port: int, name: str) -> str:
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+    with socket.create_connection(("127.0.0.1", port), timeout=scaled(5)) as connection:
         connection.sendall(f"{name}\n".encode())
         return connection.makefile().readline().strip()
 

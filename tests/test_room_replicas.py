@@ -30,8 +30,9 @@ from bpe.teaching.room import ASKING
 from ui.browser import COOKIE
 from ui.redis_room_store import RedisRoomStore
 
-from .apptest_support import plain
 from .app_server import ROOT
+from .apptest_support import plain
+from .machine_speed import scaled
 from .redis_server import running_redis
 from .replica_set import ReplicaSet
 
@@ -54,7 +55,7 @@ def classroom(tmp_path_factory):
 def in_thread(coroutine) -> None:
     """Run a test's coroutine on a loop of its own (Playwright's sync API may hold this thread's)."""
     with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, asyncio.wait_for(coroutine, timeout=180)).result()
+        pool.submit(asyncio.run, asyncio.wait_for(coroutine, timeout=scaled(180))).result()
 
 
 async def on_replica(stack: AsyncExitStack, url: str, replica: str, query: str, cookie: str = "") -> ProtocolSession:

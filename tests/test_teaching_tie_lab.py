@@ -11,7 +11,6 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
-from types import MappingProxyType
 
 import pytest
 from hypothesis import example, given, settings as hypothesis_settings, strategies as st
@@ -273,7 +272,7 @@ LONGEST_FIRST = TieBreakRule(
 @pytest.fixture
 def longest_first(monkeypatch):
     """The registry with one more entry, as a new rule would be added to bpe/training/tiebreak.py."""
-    monkeypatch.setattr(tiebreak, "TIE_BREAK_RULES", MappingProxyType({**tiebreak.TIE_BREAK_RULES, "longest-first": LONGEST_FIRST}))
+    monkeypatch.setattr(tiebreak, "TIE_BREAK_RULES", tiebreak.TIE_BREAK_RULES.with_entries(LONGEST_FIRST))
     return LONGEST_FIRST
 
 

@@ -40,7 +40,7 @@ from bpe.teaching.room import Room, RoomRefused, RoomView, clean_nickname, new_c
 from bpe.teaching.room_questions import Answer, Asked, MergeAsk
 from bpe.teaching.room_seats import client_key, is_seat, join_budgets, owns_seat, seat_for
 
-from . import browser, state, url
+from . import browser, links, state, url
 from .redis_room_store import RedisRoomStore
 from .room_reads import SHARED_READ_S, SharedReads
 from .room_store import REDIS_URL_SETTING, MemoryRoomStore, RoomStore, RoomStoreUnavailable
@@ -76,12 +76,12 @@ class Membership:
         """What proves this session is the teacher: its key, else its browser (one of the room's screens)."""
         return self.token or browser.browser_id()
 
-    def link_params(self) -> dict[str, str]:
+    def link_params(self) -> dict:
         """What the address bar holds for this member: the key only on the teacher's controls
         opened from the teacher link (on the teacher's own device), never on the projector."""
         if self.controls:
-            return {"room": self.code, **({"teacher": self.token} if self.token else {"controls": "1"})}
-        return {"room": self.code, **({"student": self.seat} if self.seat else {})}
+            return {links.ROOM: self.code, **({links.TEACHER: self.token} if self.token else {links.CONTROLS: True})}
+        return {links.ROOM: self.code, links.STUDENT: self.seat}
 
 
 MEMBERSHIP: SessionValue[Membership | None] = SessionValue("room", None)
@@ -179,7 +179,7 @@ def apply_link() -> None:
     """A just-opened link with ``room=`` makes this session a member of that room (what it claims
     is checked when the room is drawn), unless it is in that room already and the link names no
     seat, key or controls. Every such link is a join attempt, counted against the budgets."""
-    code_text = url.new_param("room")
+    code_text = url.read(links.ROOM)
     if code_text is None:
         return
     try:
@@ -195,7 +195,7 @@ def apply_link() -> None:
         found = None
     if not admitted(code if found else None, found.room.size if found else 0):
         return
-    seat, token, controls = url.new_param("student"), url.new_param("teacher") or None, url.new_param("controls") == "1"
+    seat, token, controls = url.read(links.STUDENT), url.read(links.TEACHER) or None, bool(url.read(links.CONTROLS))
     held = MEMBERSHIP.get()
     if held is not None and held.code == code and not (seat or token or controls):
         # Already in this room: its bare link keeps the place. A phone that presses Join before its

@@ -15,14 +15,14 @@ import streamlit as st
 
 from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import BpeError
-from bpe.limits import MAX_MERGES, MAX_TRAIN_SECONDS, check_corpus_size
+from bpe.limits import MAX_TRAIN_SECONDS, check_corpus_size
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.extension import DEFAULT_TEXT, NEW_TEXTS, OWN, old_text
 from bpe.training.extend import extend
 from bpe.training.trace import Trace
 
-from . import tokenizers, url
+from . import links, tokenizers
 from .preamble import current_run
 from .render import tokenizer_at
 from .shared_views import shared_view, text_key
@@ -39,21 +39,15 @@ LEAST = SessionValue("extend_least", 2)
 """The minimum frequency of a new merge's pair."""
 AT = SessionValue("extend_at", 0)
 """The lesson's moment: the new merge shown (0: the new text before any)."""
-MAX_ADD = 2_000
-"""New merges a page asks for at most (the engine's limit is MAX_MERGES; a lesson needs far fewer)."""
+MAX_ADD = links.MAX_ADD
 
 
-def read_url() -> None:
-    """A link's own parameters: ``from``, ``new``, ``add``, ``least``, ``at`` (bad ones are said, and left)."""
-    url.read_choice("from", FROM, [*PRETRAINED, tokenizers.OURS])
-    url.read_choice("new", NEW, [*NEW_TEXTS, OWN])
-    url.read_whole_number("add", ADD, 1, MAX_ADD)
-    url.read_whole_number("least", LEAST, 1, 1000)
-    url.read_whole_number("at", AT, 0, MAX_MERGES)
+LINKED = {links.EXTEND_FROM: FROM, links.EXTEND_NEW: NEW, links.ADD: ADD, links.LEAST: LEAST, links.EXTEND_AT: AT}
+"""Each of the page's link parameters (declared in ``ui/links.py``) and the value it sets."""
 
 
-def link_params() -> dict[str, str]:
-    return {"from": FROM.get(), "new": NEW.get(), "add": str(ADD.get()), "least": str(LEAST.get()), "at": str(AT.get())}
+def link_params() -> dict:
+    return {param: value.get() for param, value in LINKED.items()}
 
 
 @dataclass(frozen=True)
@@ -101,5 +95,5 @@ def extension(start: Start, text: str) -> tuple[Trace, Tokenizer] | None:
     except BpeError as error:
         st.error(f"**Cannot extend it with this text:** {escape_markdown(error)}", icon="🛑")
         return None
-    extended = shared_view(start.anchor, "extended", *key, build=lambda: Tokenizer.from_trace(trace, name=f"{start.name} + new text"))
+    extended = shared_view(start.anchor, "extended", *key, build=lambda: start.tokenizer.continued(trace, name=f"{start.name} + new text"))
     return trace, extended

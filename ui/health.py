@@ -18,11 +18,10 @@ from bpe.encoding.vocab_health import VocabularyHealth, vocabulary_health
 from bpe.limits import MAX_ENCODE_CHARS
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
-from bpe.teaching.health import GROUPS
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.training.presets import python_docs_text
 
-from . import tokenizers, url
+from . import links, tokenizers
 from .preamble import current_run
 from .render import tokenizer_at
 from .shared_views import shared_view, text_key
@@ -34,23 +33,20 @@ SAMPLE = SessionValue("health_sample", "python-docs")
 OWN_SAMPLE = SessionValue("health_own_text", "")
 PART = SessionValue("health_part", 0)
 """The lesson's moment: which of :data:`~bpe.teaching.health.GROUPS` is shown."""
-SAMPLES = {
-    "python-docs": "python-docs (CPython's documentation, 465 KB of English and code)",
-    "udhr": "the Declaration's first article in 16 languages",
-    "own": "your own text",
-}
+SAMPLES = dict(zip(links.HEALTH_SAMPLES, (  # the link's choices (ui/links.py), each as the page names it
+    "python-docs (CPython's documentation, 465 KB of English and code)",
+    "the Declaration's first article in 16 languages",
+    "your own text",
+), strict=True))
 
 
-def read_url() -> None:
-    """A link's own parameters: ``of``, ``sample``, ``part`` (bad ones are said, and left)."""
-    url.read_choice("of", OF, [tokenizers.OURS, *PRETRAINED])
-    url.read_choice("sample", SAMPLE, list(SAMPLES))
-    url.read_whole_number("part", PART, 0, len(GROUPS) - 1)
+LINKED = {links.HEALTH_OF: OF, links.HEALTH_SAMPLE: SAMPLE, links.PART: PART}
+"""Each of the page's link parameters (declared in ``ui/links.py``) and the value it sets."""
 
 
-def link_params() -> dict[str, str]:
-    params = {"of": OF.get(), "part": str(PART.get())}
-    return params if OF.get() == tokenizers.OURS else {**params, "sample": SAMPLE.get()}
+def link_params() -> dict:
+    params = {links.HEALTH_OF: OF.get(), links.PART: PART.get()}
+    return params if OF.get() == tokenizers.OURS else {**params, links.HEALTH_SAMPLE: SAMPLE.get()}
 
 
 def sample_text() -> str:

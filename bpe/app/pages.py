@@ -16,9 +16,10 @@ the tour's targets (:mod:`bpe.teaching.tour`). A new page is its file in ``pages
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
+from operator import attrgetter
 from typing import NamedTuple
+
+from ..registry import Registry
 
 
 class Page(NamedTuple):
@@ -110,13 +111,19 @@ PARITY_LAB = Page(
     "choose each merge, step by step.",
 )
 
+SUBWORDS = Page(
+    "pages/19_Why_subwords.py", "Why subwords", ":material/segment:", "🧩",
+    "before the first merge: words leave [UNK]s, characters and bytes make long sequences, merges sit between; "
+    "and WordPiece's score, which picks merges another way.",
+)
+
 PAGES: tuple[Page, ...] = (
-    HOME, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
+    HOME, SUBWORDS, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
     IMPORT_EXPORT, CHECK, WHY, EXTEND, HEALTH, PARITY_LAB,
 )
 """Every page, in the sidebar's order (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 
-_BY_FILE: Mapping[str, Page] = MappingProxyType({page.file: page for page in PAGES})
+_BY_FILE: Registry[Page] = Registry("page", PAGES, key=attrgetter("file"))
 
 
 def page_for(file: str) -> Page:

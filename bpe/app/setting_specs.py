@@ -29,18 +29,19 @@ number of merges or vocabulary size (one setting of two exclusive fields, kept b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, fields
-from types import MappingProxyType
 from typing import Any
 
 from ..errors import SettingsError
 from ..limits import MAX_MERGES
 from ..notation.markdown import escape_markdown
+from ..registry import Registry
 from ..text.pretokenize import Pretokenizer
 from ..tokens.end_of_word import END_OF_WORD_MODES
 from ..tokens.ids import is_digits
 from ..tokens.vocab import UNITS
+from ..training.objectives import OBJECTIVES
 from ..training.settings import TrainSettings
 from ..training.tiebreak import TIE_BREAK_RULES
 
@@ -147,6 +148,16 @@ def _all_tie_rules() -> str:
     return "\n\n".join(f"**{rule.name}**: {rule.summary}. *Used by {rule.used_by}.*" for rule in TIE_BREAK_RULES.values())
 
 
+ONE_TEXT_OBJECTIVES = tuple(name for name, entry in OBJECTIVES.items() if not entry.by_language)
+"""The objectives a run on one text can choose by (parity-aware BPE needs the same text in several
+languages: the Parity-aware lab has it)."""
+
+
+def _objective_caption(name: str) -> str:
+    entry = OBJECTIVES[name]
+    return f"Merges {escape_markdown(entry.summary)}. *{escape_markdown(entry.used_by)}.*"
+
+
 def _mode_caption(_mode: str) -> str:
     return "  \n".join(
         f"**{mode.name}**: {escape_markdown(mode.summary)}. *Used by {escape_markdown(mode.used_by)}.*"
@@ -182,6 +193,13 @@ SETTINGS: tuple[SettingSpec, ...] = (
         help="Which pair wins when several share the top count.",
     ),
     SettingSpec(
+        "objective", "objective", one_of("merge rule", ONE_TEXT_OBJECTIVES), str, "Merge rule", widget="radio",
+        choices=ONE_TEXT_OBJECTIVES, caption=_objective_caption,
+        help="classic: BPE merges the most frequent pair. wordpiece: WordPiece merges the pair with the best score, "
+        "count(ab) / (count(a) × count(b)), so a pair of tokens that seldom occur apart wins over a frequent pair "
+        "of frequent tokens.",
+    ),
+    SettingSpec(
         "min_frequency", "minfreq", whole("minfreq", 1), str, "Minimum pair frequency", widget="number", low=1,
         help="Stop when the best pair occurs fewer times than this (2 by default: a pair seen once only "
         "memorises the corpus).",
@@ -209,7 +227,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
 """Every training setting the app offers, in the sidebar's order (the stop rule comes first, see ``LabState``)."""
 
 
-def check_specs(specs: tuple[SettingSpec, ...]) -> Mapping[str, SettingSpec]:
+def check_specs(specs: tuple[SettingSpec, ...]) -> Registry[SettingSpec]:
     """``{name: spec}``; a spec naming no ``TrainSettings`` field, an unknown widget or a repeated
     name or parameter is an error here, at import time, never a setting silently left out."""
     known = {field.name for field in fields(TrainSettings)}
@@ -222,7 +240,7 @@ def check_specs(specs: tuple[SettingSpec, ...]) -> Mapping[str, SettingSpec]:
         values = [getattr(spec, what) for spec in specs]
         if len(set(values)) != len(values):
             raise SettingsError(f"two settings share a {what}: {values}")
-    return MappingProxyType({spec.name: spec for spec in specs})
+    return Registry("setting", specs, error=SettingsError)
 
 
 SETTING_BY_NAME = check_specs(SETTINGS)

@@ -35,18 +35,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from types import MappingProxyType
 
 from ..encoding.merge_loop import merge_ids
 from ..encoding.segmentation import TokenPieces, longest_cut
 from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
+from ..registry import Registry
 from ..text.pretokenize import NAMED_PATTERNS, Pretokenizer
-from ..text.special_text import split_special_text
+from ..text.special_text import SPECIAL_TEXT_MODES, split_special_text
 from .rules import Ids
 MODES: MappingProxyType[str, dict] = MappingProxyType({
-    "allowed": {"allowed_special": "all", "disallowed_special": "all"},
-    "plain": {"allowed_special": frozenset(), "disallowed_special": ()},
+    name: SPECIAL_TEXT_MODES[name].encode_args for name in ("allowed", "plain")  # refused text has no ids to check
 })
 """How special-token text is read: as special tokens, or as plain text (``encode``'s arguments)."""
 
@@ -291,9 +292,7 @@ def _off_by_one(tokenizer: Tokenizer) -> list[EncodeVariant]:
     ]
 
 
-ENCODER_MISTAKES: MappingProxyType[str, EncoderMistake] = MappingProxyType({
-    mistake.code: mistake
-    for mistake in (
+ENCODER_MISTAKES: Registry[EncoderMistake] = Registry("encoder mistake", key=attrgetter("code"), entries=(
         EncoderMistake("left-to-right", "merged left to right, not by rank",
                        "Your encoder merges the first pair it meets that has any merge, then starts again. BPE merges "
                        "by rank: the pair learned earliest goes first, wherever it stands in the chunk.",
@@ -329,8 +328,7 @@ ENCODER_MISTAKES: MappingProxyType[str, EncoderMistake] = MappingProxyType({
         EncoderMistake("off-by-one", "ids off by one",
                        "Your ids are the right tokens, numbered one off: counted from 1, or merged tokens numbered from "
                        "the wrong first id.", _off_by_one),
-    )
-})
+))
 """Every mistake a learner's encoder is checked for, in the order they are tried."""
 
 

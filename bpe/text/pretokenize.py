@@ -67,15 +67,10 @@ class Pretokenizer:
         """Parse a name in :data:`PRETOKENIZERS` or ``regex:PATTERN``; raise :class:`PatternError` if bad."""
         if not isinstance(spec, str):  # subtle: a file read back may hold any JSON value here
             raise PatternError(f"the pre-tokenizer must be a name such as 'gpt2', got {spec!r}")
-        entry = PRETOKENIZERS.get(spec)
-        if entry is not None:
-            return cls(spec, None if entry.pattern is None else regex.compile(entry.pattern), entry)
         if spec.startswith("regex:"):
             return cls(spec, compile_custom_pattern(spec[len("regex:"):]))
-        raise PatternError(
-            f"unknown pre-tokenizer {spec!r}: use one of {', '.join(PRETOKENIZERS)} "
-            "or regex:PATTERN (e.g. regex:\\w+)"
-        )
+        entry = PRETOKENIZERS.lookup(spec)  # an unknown name is a PatternError listing the names
+        return cls(spec, None if entry.pattern is None else regex.compile(entry.pattern), entry)
 
     @property
     def is_custom(self) -> bool:

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
-
-from ..errors import UnknownTokenError
+from ..errors import SettingsError, UnknownTokenError
+from ..registry import Registry
 from .vocab import Token
 
 
@@ -37,9 +36,7 @@ class EndOfWordMode:
     """Who places it this way."""
 
 
-END_OF_WORD_MODES: MappingProxyType[str, EndOfWordMode] = MappingProxyType({
-    mode.name: mode
-    for mode in (
+END_OF_WORD_MODES: Registry[EndOfWordMode] = Registry("end-of-word mode", error=SettingsError, entries=(
         EndOfWordMode(
             "separate",
             "the marker is a symbol of its own after each word (l o w </w>)",
@@ -50,8 +47,7 @@ END_OF_WORD_MODES: MappingProxyType[str, EndOfWordMode] = MappingProxyType({
             "the marker is glued to each word's last symbol (l o w</w>), so w</w> is one symbol",
             "subword-nmt's learn_bpe and apply_bpe, Hugging Face's end_of_word_suffix",
         ),
-    )
-})
+))
 
 
 def mark_word(

@@ -11,6 +11,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from ..errors import BpeError
+from ..registry import Registry
 from ..text.corpus import Corpus
 from .settings import TrainSettings
 
@@ -58,9 +59,7 @@ class Preset:
         )
 
 
-PRESETS: MappingProxyType[str, Preset] = MappingProxyType({
-    preset.name: preset
-    for preset in (
+PRESETS: Registry[Preset] = Registry("preset", error=BpeError, entries=(
         Preset(
             "sennrich",
             "Sennrich's low / lower / newest / widest",
@@ -110,12 +109,9 @@ PRESETS: MappingProxyType[str, Preset] = MappingProxyType({
             "thousands of merges, and ties everywhere.",
             TrainSettings(unit="byte", pretokenizer="gpt2", tie_break="first-seen", merges=2000),
         ),
-    )
-})
+))
 
 
 def get_preset(name: str) -> Preset:
-    try:
-        return PRESETS[name]
-    except KeyError:
-        raise BpeError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}") from None
+    """The preset called ``name``; an unknown name is a :class:`BpeError` listing the presets."""
+    return PRESETS.lookup(name)

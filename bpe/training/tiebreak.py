@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from .. import reference
 from ..errors import SettingsError
+from ..registry import Registry
 from ..tokens.byte_level import BYTE_TO_UNICODE
 from ..tokens.vocab import Pair, Token
 from .choice import Chooser
@@ -97,10 +97,7 @@ def tie_break_rule(name: str) -> TieBreakRule:
 
     It reads the registry when called, so everything that looks rules up sees the same entries.
     """
-    rule = TIE_BREAK_RULES.get(name)
-    if rule is None:
-        raise SettingsError(f"unknown tie-break rule {name!r}: use one of {', '.join(TIE_BREAK_RULES)}")
-    return rule
+    return TIE_BREAK_RULES.lookup(name)
 
 
 def contrasting_rule(name: str) -> str:
@@ -178,11 +175,8 @@ def _why_hf(context: TieContext, winner: Pair, loser: Pair) -> str:
     )
 
 
-# Module-level data is shared by every user of the app, so the registry is read-only; a new rule is
-# one more entry in this tuple.
-TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
-    rule.name: rule
-    for rule in (
+# A new rule is one more entry in this tuple.
+TIE_BREAK_RULES: Registry[TieBreakRule] = Registry("tie-break rule", error=SettingsError, entries=(
         TieBreakRule(
             "first-seen",
             "the pair whose first occurrence comes earliest in the current corpus",
@@ -238,8 +232,7 @@ TIE_BREAK_RULES: MappingProxyType[str, TieBreakRule] = MappingProxyType({
             min_frequency=0, contrast="lexicographic-max",
             reference=reference.TIE_BREAKS["sentencepiece"],
         ),
-    )
-})
+))
 """Every rule by name, in the order the app lists them."""
 
 
