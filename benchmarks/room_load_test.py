@@ -27,7 +27,7 @@ twice, p95 of an answer's round trip (click sent to the page redrawn with "Your 
 under 1 s, every student sees "Your answer is in", every phone shows every reveal within 2 s, and
 no error.
 
-Before the first question the class only polls for a few of the phones' timer periods; the
+Before the first question the class only polls for ten of the phones' timer periods; the
 server's CPU in that window, while answering and while revealing gives the CPU per answer and per
 reveal (``room_cpu.py``), printed with the load average at the start and the end (the machine is
 shared: run it alone, e.g. ``flock /work/coord/heavy.lock`` on the team's machine).
@@ -76,8 +76,13 @@ TARGET_P95_S = 1.0
 QUESTION_LIMIT_S = 60.0
 """Longest a question may take before the run gives up on it (a bound, never a target)."""
 
-POLLING_WINDOW_S = 3 * STUDENT_POLL_S
-"""How long the seated class only polls before the first question (three of the phones' periods)."""
+SETTLE_S = 2 * STUDENT_POLL_S
+"""How long the seated class polls before the polling window opens: the joins' own work (the last
+pages, the latecomer) ends in it."""
+POLLING_WINDOW_S = 10 * STUDENT_POLL_S
+"""How long the seated class only polls before the first question (ten of the phones' periods): each
+reveal's CPU is a small difference from the polling's in as long a time (with three periods, right
+after the joins, a class of 60 on one process once measured -31 ms a reveal)."""
 
 QUESTION_NO = re.compile(r"question \*\*(\d+)\*\*")
 ANSWERED = re.compile(r"<b>(\d+)</b> of (\d+) answered")
@@ -242,6 +247,7 @@ async def teacher_lesson(stack, url: str, students: list[Student], questions: in
         if "have answered" not in shown(late):
             raise AssertionError(f"the latecomer's join did not show the room: {plain(shown(late))[:160]}")
         lesson.late_join_s = time.monotonic() - opened
+        await asyncio.sleep(SETTLE_S)
         started = lesson.meter.reading()  # the seated class only polls: what that costs alone
         await asyncio.sleep(POLLING_WINDOW_S)
         lesson.meter.close("polling", started)
