@@ -47,7 +47,7 @@ from load_test import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from server_load_test import connect, page_cookies  # noqa: E402
 
 from bpe.formats.merge_recovery import split_tokens  # noqa: E402
-from bpe.formats.sentencepiece_model import _BPE, _NORMALIZER_DEFAULTS, CONTROL, NORMAL, UNKNOWN, _bytes_field, _int_field, _key  # noqa: E402
+from bpe.formats.sentencepiece_proto import _BPE, _NORMALIZER_DEFAULTS, CONTROL, NORMAL, UNKNOWN, _bytes_field, _int_field, _key  # noqa: E402
 from bpe.pretrained.registry import load_pretrained  # noqa: E402
 from tests.app_server import running_app  # noqa: E402
 from tests.test_bounded_import import doubling_model, doubling_rank_file  # noqa: E402

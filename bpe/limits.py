@@ -158,7 +158,7 @@ DEFAULT_ROOM_SEATS = 100
 
 SEAT_LAPSE_S = 2 * 60
 """A seat whose page has not looked at the room for this long is *away*: it keeps its answers, and a
-full room gives its place to a new student (its page polls every 2 s, so only a closed tab, a
+full room gives its place to a new student (its page polls every second, so only a closed tab, a
 phone asleep or a script that joined and left stops; coming back seats it again)."""
 
 MAX_TOKEN_GUESS = 9_999

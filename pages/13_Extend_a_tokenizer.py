@@ -14,7 +14,7 @@ from bpe.app import pages
 from bpe.encoding.tokenizer import Tokenizer
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
-from bpe.teaching.extension import NEW_TEXTS, OWN, trade_off
+from bpe.teaching.extension import NEW_TEXTS, OWN, growth, trade_off
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.views.charts import pair_chart
 from bpe.views.corpus_window import chunk_starts
@@ -117,10 +117,8 @@ def main() -> None:
     if built is not None:
         trace, extended = built
         key = (start.step, text_key(text), extension.ADD.get(), extension.LEAST.get())
-        st.caption(
-            f"{escape_markdown(start.name)}: {start.tokenizer.n_vocab:,} tokens; {len(trace.steps):,} new merges "
-            f"({escape_markdown(trace.stop_detail)}), ids {len(trace.base):,} on."
-        )
+        grown = growth(trace)
+        st.caption(f"{escape_markdown(start.name)}: {escape_markdown(grown.sentence())} ({escape_markdown(trace.stop_detail)})")
         lesson(trace, text, start.anchor, key)
     if presenting:
         with st.container(key="bpe-below"):
@@ -128,7 +126,7 @@ def main() -> None:
     if built is not None:
         costs(start, extended, text, key)
         if trace.steps:
-            st.info(trade_off(new_tokens=len(trace.steps), first_id=len(trace.base), name=escape_markdown(start.name)), icon=":material/memory:")
+            st.info(trade_off(new_tokens=grown.new_tokens, first_id=grown.first_id, name=escape_markdown(start.name)), icon=":material/memory:")
         st.header("Download the extended tokenizer")
         stem = f"{extension.FROM.get()}-extended-{len(trace.steps)}"
         download_cards(shared_view(start.anchor, "extension files", *key, build=lambda: export_offers(extended, stem=stem)), stem=stem, key="extended")

@@ -148,12 +148,16 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
             st.caption(f"The walk follows the first {encoded.walked_chars:,} of {len(text):,} characters.")
         return ids
     shown = ids[:MAX_SHOWN_TOKENS]  # drawing 50,000 chips would cost the server and the browser more than it shows
-    show_html(linked_html(pieces_for(shown, tokenizer.tokens, special_ids=specials, names=names), end_of_word=tokenizer.end_of_word))
+    pieces = pieces_for(shown, tokenizer.tokens, special_ids=specials, names=names)
+    show_html(linked_html(pieces, end_of_word=tokenizer.end_of_word))
     cut = f"Showing the first {len(shown):,} of {len(ids):,} tokens. " if len(shown) < len(ids) else ""
+    passed = sum(piece.passed for piece in pieces)
     st.caption(
         f"{cut}{hover_or_tap('Hover', 'Tap')} a token to mark its id, or an id to mark its token. A character split over "
-        f"several tokens is one chip with each of its ids; dashed grey tokens are special. The first {MAX_LINKED:,} tokens "
-        "are linked; the ids, to copy:", unsafe_allow_html=True,
+        f"several tokens is one chip with each of its ids; dashed grey tokens are special"
+        + (f"; the {passed:,} dotted ones passed through: characters the codes never mention, left as they are, as "
+           "subword-nmt's apply_bpe leaves them (each an id past the vocabulary)" if passed else "")
+        + f". The first {MAX_LINKED:,} tokens are linked; the ids, to copy:", unsafe_allow_html=True,
     )
     if not presenter():  # a class sees the ids beside their tokens; a box to copy them from would say them twice
         st.code(", ".join(map(str, shown)) or "(no tokens)", language=None, wrap_lines=True)

@@ -11,16 +11,21 @@ from streamlit.testing.v1 import AppTest
 
 from bpe.views.clicker import CLICKER_JS
 
+from .machine_speed import scaled
+
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")  # AppTest resolves relative paths against the test file: use absolute ones
 TRAIN = "pages/1_Train.py"
 ENCODE = "pages/2_Encode_and_decode.py"
 VOCAB = "pages/3_Vocabulary.py"
+APPTEST_TIMEOUT_S = scaled(60)
+"""An AppTest run's limit: a minute on a quiet machine (a page may train python-docs or read a large
+pretrained tokenizer while the other worker keeps both cores busy), scaled to this one."""
 
 
 def open_page(page=None, **query) -> AppTest:
     """A fresh session on ``page`` (home when ``None``), as if opened from a link with ``query``."""
-    at = AppTest.from_file(APP, default_timeout=60)
+    at = AppTest.from_file(APP, default_timeout=APPTEST_TIMEOUT_S)
     for key, value in query.items():
         at.query_params[key] = value
     if page:

@@ -18,8 +18,10 @@ import pytest
 from bpe.errors import FormatError
 from bpe.formats import import_tokenizer
 from bpe.formats.bounded_import import ImportBudget, ImportBudgetError, import_tokenizer_bounded
-from bpe.formats.sentencepiece_model import _BPE, _NORMALIZER_DEFAULTS, NORMAL, UNKNOWN, _bytes_field, _int_field, _key
+from bpe.formats.sentencepiece_proto import _BPE, _NORMALIZER_DEFAULTS, NORMAL, UNKNOWN, _bytes_field, _int_field, _key
 
+from .child_env import child_env
+from .machine_speed import scaled
 from .test_formats_cli import REPO_ROOT, run_bpe
 
 
@@ -86,8 +88,8 @@ def test_the_cli_refuses_with_one_line(tmp_path, command):
         "check": ["--merges", str(tmp_path / "d.tiktoken"), "--preset", "sennrich"],
     }[command]
     result = subprocess.run(
-        [sys.executable, "-m", "bpe", command, *arguments], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
-        env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin", "BPE_LAB_IMPORT_CPU_S": "1"},
+        [sys.executable, "-m", "bpe", command, *arguments], cwd=REPO_ROOT, capture_output=True, text=True, timeout=scaled(120),
+        env=child_env(BPE_LAB_IMPORT_CPU_S="1"),
     )
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert "needs more than 1 s of CPU" in result.stderr and not (tmp_path / "d.json").exists()

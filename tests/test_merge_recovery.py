@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe.formats.merge_recovery import split_tokens
-from bpe.formats.sentencepiece_model import NORMAL, _model
+from bpe.formats.sentencepiece_proto import NORMAL, _model
 
 from .examples import THOROUGH, examples
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import bpe
-from bpe.errors import BpeError, FormatError, PatternError, RegistryError, SettingsError
+from bpe.errors import BpeError, FormatError, PatternError, RegistryError, SettingsError, SpecialTokenError
 from bpe.registry import Registry
 
 REGISTRIES = {
@@ -36,6 +36,7 @@ REGISTRIES = {
     "bpe.pretrained.registry.PRETRAINED": ("pretrained tokenizer", BpeError),
     "bpe.teaching.why_tokenization.PHENOMENA": ("card", BpeError),
     "bpe.text.named_pretokenizers.PRETOKENIZERS": ("pre-tokenizer", PatternError),
+    "bpe.text.special_text.SPECIAL_TEXT_MODES": ("special-token mode", SpecialTokenError),
     "bpe.tokens.end_of_word.END_OF_WORD_MODES": ("end-of-word mode", SettingsError),
     "bpe.training.objectives.OBJECTIVES": ("objective", SettingsError),
     "bpe.training.presets.PRESETS": ("preset", BpeError),
@@ -173,3 +174,13 @@ def test_with_entries_makes_a_new_registry_and_leaves_this_one_as_it_was():
     assert more.kind == "rule" and more.error is SettingsError
     with pytest.raises(RegistryError):
         rules.with_entries(Entry("a"))
+
+
+def test_the_special_token_modes_are_declared_once_and_each_reader_takes_them_from_there():
+    from bpe.checking.encode_rules import MODES
+    from bpe.text.special_text import SPECIAL_DEFAULTS, SPECIAL_TEXT_MODES
+    from bpe.views.encoding import ENCODE_MODES
+
+    assert ENCODE_MODES == {name: mode.encode_args for name, mode in SPECIAL_TEXT_MODES.items()}
+    assert MODES == {name: ENCODE_MODES[name] for name in ("allowed", "plain")}  # a refused text has no ids to check
+    assert SPECIAL_DEFAULTS == {"special": ("all", "all"), "refuse": (frozenset(), "all"), "plain": (frozenset(), ())}

@@ -21,6 +21,7 @@ from bpe.training.tiebreak import TIE_BREAK_RULES
 
 from .examples import examples
 from .shared_tokenizers import shared_pretrained
+from .test_segmentation_cuts import cut, fewest_longest_first, greedy_longest
 
 LETTERS = "ab c"
 CORPUS = st.text(alphabet=LETTERS, min_size=2, max_size=40)
@@ -52,6 +53,8 @@ def test_fewest_tokens_is_the_brute_force_minimum_and_never_more_than_bpes(corpu
     (chunk,) = segment(tokenizer, text)
     vocabulary = frozenset(token.data for token in tokenizer.tokens.values())
     assert len(chunk.ids["fewest"]) == brute_force_fewest(text.encode(), vocabulary)
+    assert cut(tokenizer, text, "fewest") == fewest_longest_first(text.encode(), vocabulary)  # which cut, too
+    assert cut(tokenizer, text, "longest") == greedy_longest(text.encode(), vocabulary)
     assert len(chunk.ids["fewest"]) <= len(chunk.ids["bpe"]) and len(chunk.ids["fewest"]) <= len(chunk.ids["longest"])
     assert list(chunk.ids["bpe"]) == tokenizer.encode(text)
     for name in SEGMENTATIONS:

@@ -27,6 +27,8 @@ from bpe.text.pretokenize import PRETOKENIZERS as NAMED_PRETOKENIZERS
 from bpe.training.settings import TrainSettings
 from bpe.training.trainer import train
 
+from .child_env import child_env
+from .machine_speed import scaled
 from .shared_tokenizers import shared_pretrained
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -127,11 +129,32 @@ def test_a_byte_stream_that_is_not_utf8_names_the_byte():
         list(read_text_chunks(io.BytesIO("ok é".encode() + b"\xff\xfe more"), name="bad.txt", chunk_bytes=2))
 
 
+BAD_BYTES = {
+    "a stray byte after a character cut between chunks": "ok é".encode() + b"\xff\xfe more",
+    "a character cut short by a later byte": "aé".encode() + b"\xe2\x82x",
+    "a character cut short by the end": b"ab\xe2\x82",
+    "a stray byte after a byte-order mark": b"\xef\xbb\xbfab\xff",
+    "a stray byte far into the stream": "naïve ".encode() * 40 + b"\x80" + b"tail",
+}
+
+
+@pytest.mark.parametrize("chunk_bytes", [1, 2, 3, 5, 64])
+@pytest.mark.parametrize("case", list(BAD_BYTES))
+def test_a_bad_byte_is_named_where_it_is_whichever_chunk_it_falls_in(case, chunk_bytes):
+    data = BAD_BYTES[case]
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:  # the whole file's decode names the first bad byte
+        where = error.start
+    with pytest.raises(BpeError, match=rf"near byte {where}\)"):
+        list(read_text_chunks(io.BytesIO(data), name="bad.txt", chunk_bytes=chunk_bytes))
+
+
 # -- the command line -------------------------------------------------------------------------------
 def run_encode(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "bpe", "encode", "--pretrained", "gpt2", *args], cwd=REPO_ROOT, input=stdin,
-        capture_output=True, timeout=300, env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
+        capture_output=True, timeout=scaled(300), env=child_env(),
     )
 
 
@@ -163,7 +186,7 @@ def test_encode_file_streams_a_big_file_in_bounded_memory(tmp_path):
     )
     result = subprocess.run(
         [sys.executable, "-c", measure, "encode", "--pretrained", "gpt2", "--file", str(path)], cwd=REPO_ROOT,
-        capture_output=True, timeout=300, env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
+        capture_output=True, timeout=scaled(300), env=child_env(),
     )
     assert result.returncode == 0, result.stderr
     peak_mb = int(result.stderr.decode().rsplit("peak_kb=", 1)[1]) / 1024

@@ -53,7 +53,7 @@ def show_room(draw_corpus: DrawCorpus) -> bool:
     try:
         if membership.seat:
             classroom.send_pending(membership)
-        view = classroom.room_store().view(membership.code, seen=membership.seat)
+        view = classroom.read_room(membership.code, seen=membership.seat)
     except RoomStoreUnavailable:
         return _out_of_reach(membership, draw_corpus)
     if view is None or view.room.phase == CLOSED:

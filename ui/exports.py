@@ -8,13 +8,15 @@ from collections.abc import Sequence
 import streamlit as st
 
 from bpe.notation.markdown import escape_markdown
-from bpe.views.exports import ExportOffer, download_name, mime_type
+from bpe.views.exports import ExportOffer, download_name, holders_line, mime_type
 
 from .state import widget_key
 
 
 def download_cards(offers: Sequence[ExportOffer], *, stem: str, key: str = "download") -> None:
-    """Two cards a row: each format's files as download buttons, or why it cannot hold this tokenizer."""
+    """Which formats hold this tokenizer, in one line; then two cards a row: each format's files as
+    download buttons, or why it cannot hold this tokenizer."""
+    st.markdown(holders_line(offers))
     for row in range(0, len(offers), 2):
         for column, offer in zip(st.columns(2), offers[row:row + 2]):
             with column.container(border=True):

@@ -95,5 +95,5 @@ def extension(start: Start, text: str) -> tuple[Trace, Tokenizer] | None:
     except BpeError as error:
         st.error(f"**Cannot extend it with this text:** {escape_markdown(error)}", icon="🛑")
         return None
-    extended = shared_view(start.anchor, "extended", *key, build=lambda: Tokenizer.from_trace(trace, name=f"{start.name} + new text"))
+    extended = shared_view(start.anchor, "extended", *key, build=lambda: start.tokenizer.continued(trace, name=f"{start.name} + new text"))
     return trace, extended

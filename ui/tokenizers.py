@@ -29,6 +29,7 @@ from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import BpeError
 from bpe.formats import tokenizer_format
 from bpe.formats.bounded_import import import_json_bounded
+from bpe.formats.subword_nmt_tokenizer import SubwordNmtTokenizer
 from bpe.limits import IMPORTED_TOKENS_BUILT, IMPORTED_TOKENS_PER_SESSION
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.model_names import encoding_name_for_model
@@ -237,6 +238,12 @@ def resolve(choice: str, ours: Tokenizer) -> Tokenizer | None:
     return None if item is None else BUILT.get(item)
 
 
+PASSES_THROUGH = (
+    "Characters its codes never mention pass through as they are, as subword-nmt's apply_bpe passes them: each is a "
+    "token of its own, with an id past the vocabulary, drawn dotted. "
+)
+
+
 def add_import(*, format: str, files: Mapping[str, bytes], pretokenizer: str, name: str) -> None:
     """Read uploaded files into a tokenizer and keep it, or leave an error note saying why not."""
     title = tokenizer_format(format).title
@@ -262,7 +269,8 @@ def add_import(*, format: str, files: Mapping[str, bytes], pretokenizer: str, na
     IMPORT_NOTE.set((
         "success",
         f"Imported **{escape_markdown(final)}**: {tokenizer.n_vocab:,} tokens, {len(tokenizer.merges):,} merges. "
-        "Pick it on the Encode & decode and Compare pages."
+        + (PASSES_THROUGH if isinstance(tokenizer, SubwordNmtTokenizer) else "")
+        + "Pick it on the Encode & decode and Compare pages."
         + (f" To keep at most {MAX_IMPORTED} imports and {IMPORTED_TOKENS_PER_SESSION:,} tokens in this session, "
            f"{escape_markdown(', '.join(dropped))} {'was' if len(dropped) == 1 else 'were'} removed." if dropped else ""),
     ))

@@ -111,8 +111,14 @@ PARITY_LAB = Page(
     "choose each merge, step by step.",
 )
 
+SUBWORDS = Page(
+    "pages/19_Why_subwords.py", "Why subwords", ":material/segment:", "🧩",
+    "before the first merge: words leave [UNK]s, characters and bytes make long sequences, merges sit between; "
+    "and WordPiece's score, which picks merges another way.",
+)
+
 PAGES: tuple[Page, ...] = (
-    HOME, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
+    HOME, SUBWORDS, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
     IMPORT_EXPORT, CHECK, WHY, EXTEND, HEALTH, PARITY_LAB,
 )
 """Every page, in the sidebar's order (Streamlit's own list is hidden in config.toml: it would call Home "app")."""

@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import BpeError, SettingsError
 from ..registry import Registry
+from ..renamed import renamed
 from ..text.pretokenize import SpecialSet
 from .merge_loop import merge_long
 
@@ -252,7 +253,9 @@ class Dropout:
 
 
 # -- many samples, and the exact distribution ---------------------------------------------------
-class Segmentation(NamedTuple):
+class SampledSegmentation(NamedTuple):
+    """One way the samples cut the text (a ``Segmentation`` is a way to cut: :mod:`bpe.encoding.segmentation`)."""
+
     ids: tuple[int, ...]
     count: int
     """How many of the samples came out this way."""
@@ -271,7 +274,7 @@ class DropoutSample:
     samples: int
     plain: tuple[int, ...]
     """The text's ids without dropout."""
-    segmentations: tuple[Segmentation, ...]
+    segmentations: tuple[SampledSegmentation, ...]
     exact: bool
     """Every segmentation's probability is known (the distribution was small enough to enumerate)."""
 
@@ -350,6 +353,10 @@ def sample_segmentations(
     ordered = sorted(counts.items(), key=lambda item: (-item[1], -(exact or {}).get(item[0], 0.0), len(item[0])))
     return DropoutSample(
         text=text, p=dropout.p, rule=dropout.rule.name, seed=seed, samples=samples, plain=plain,
-        segmentations=tuple(Segmentation(ids, n, None if exact is None else exact[ids]) for ids, n in ordered),
+        segmentations=tuple(SampledSegmentation(ids, n, None if exact is None else exact[ids]) for ids, n in ordered),
         exact=exact is not None,
     )
+
+
+# Its name before the one of bpe.encoding.segmentation took it (issue 49: one name per concept).
+__getattr__ = renamed(__name__, Segmentation=SampledSegmentation)

@@ -104,9 +104,11 @@ def fewest_cut(pieces: TokenPieces, run: str) -> list[int]:
     step = [0] * (end + 1)  # step[i]: where the first piece of that best cut ends
     by_run = pieces.by_run
     for i in range(end - 1, -1, -1):
-        best, best_end = fewest[i + 1] + 1, i + 1  # one symbol is always a token
-        for j in range(min(end, i + pieces.longest), i + 1, -1):  # longest first: equals keep the longest
-            if fewest[j] + 1 < best and run[i:j] in by_run:
+        best, best_end = end + 1, i + 1
+        # longest first, down to one symbol (always a token): a later piece must be strictly better,
+        # so equals keep the longest (the single symbol first, as before, made "abc" a+bc, not ab+c)
+        for j in range(min(end, i + pieces.longest), i, -1):
+            if fewest[j] + 1 < best and (j == i + 1 or run[i:j] in by_run):
                 best, best_end = fewest[j] + 1, j
         fewest[i], step[i] = best, best_end
     ids, i = [], 0

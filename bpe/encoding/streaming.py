@@ -186,17 +186,20 @@ def read_text_chunks(
         if on_bom is not None:
             on_bom()
     for data in chain([head], iter(read, b"")):
+        # subtle: an error's start counts from the bytes of a character the last chunk left unfinished
+        pending = len(decoder.getstate()[0])
         try:
             text = decoder.decode(data)
         except UnicodeDecodeError as error:
-            raise _not_utf8(name, offset + error.start) from None
+            raise _not_utf8(name, offset - pending + error.start) from None
         if text:
             yield text
         offset += len(data)
+    pending = len(decoder.getstate()[0])
     try:
         decoder.decode(b"", final=True)
     except UnicodeDecodeError as error:
-        raise _not_utf8(name, offset + error.start) from None
+        raise _not_utf8(name, offset - pending + error.start) from None
 
 
 def _not_utf8(name: str, where: int) -> BpeError:

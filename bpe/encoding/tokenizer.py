@@ -67,6 +67,9 @@ class ChunkWalk:
 class Tokenizer:
     """A BPE tokenizer: base symbols, ranked merges and special tokens."""
 
+    user_defined: frozenset[str] = frozenset()
+    """Special tokens cut from every text whatever ``encode`` is told (a SentencePiece model's; none here)."""
+
     def __init__(
         self,
         *,
@@ -156,6 +159,11 @@ class Tokenizer:
         ``pretokenizer`` replaces the run's split, e.g. ``"none"`` to segment a word-table word whole.
         """
         return cls(**trace.tokenizer_fields(step=step, pretokenizer=pretokenizer, name=name))
+
+    def continued(self, trace: TrainedRun, *, name: str = "") -> "Tokenizer":
+        """What ``trace``, a run continuing this one (:func:`~bpe.training.extend.extend`), ends with: a plain
+        Tokenizer, as new merges may break what a subclass relies on (a pretrained one's whole-token lookup)."""
+        return Tokenizer.from_trace(trace, name=name)
 
     # -- vocabulary -----------------------------------------------------------------------------
     @property
@@ -375,8 +383,8 @@ class Tokenizer:
 
     @classmethod
     def from_json(cls, text: str) -> "Tokenizer":
-        """The tokenizer a BPE Lab JSON text holds; FormatError (naming the problem) if it holds none."""
-        return read_tokenizer_json(text, build=cls)
+        """The tokenizer a BPE Lab JSON text holds (of its ``kind``); FormatError (naming the problem) if it holds none."""
+        return read_tokenizer_json(text, build=cls, kinds=Tokenizer)
 
     def save(self, path: StrPath) -> None:
         """Write this tokenizer to ``path`` as BPE Lab JSON (Hugging Face's and minbpe's name).

@@ -10,7 +10,10 @@ those. It holds char-level tokenizers, an end-of-word marker and any ids::
 
 and, only when they are not the defaults: ``"specials_in_text"`` (``special`` or ``plain``),
 ``"unknown_token"``, ``"fallback_bytes"`` (``[[id, byte], ...]``) and ``"whole_only"``
-(``[[id, hex bytes], ...]``), so that files without them read as before.
+(``[[id, hex bytes], ...]``), so that files without them read as before. A tokenizer of a kind
+that keeps more (a SentencePiece model's user-defined pieces, a subword-nmt codes file's characters
+passed through) adds ``"kind": {"name": ..., options...}``: ``Tokenizer.from_json`` builds the
+subclass whose ``json_kind`` is that name, with those options.
 
     >>> from bpe.tokens.vocab import Token
     >>> text = tokenizer_json(name="", unit="byte", pretokenizer="none", end_of_word=None,
@@ -30,7 +33,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from typing import TypeVar
+from functools import partial
+from typing import Any, TypeVar
 
 from ..errors import FormatError
 from ..tokens.vocab import Token
@@ -40,6 +44,16 @@ TOKENIZER_FORMAT = "bpe-lab/tokenizer"
 TOKENIZER_VERSION = 1
 
 Built = TypeVar("Built")
+
+def with_kind(text: str, name: str, options: Mapping[str, object]) -> str:
+    """``text`` (BPE Lab JSON) with ``"kind": {"name": name, **options}`` added.
+
+    >>> with_kind('{"format":"bpe-lab/tokenizer"}', "toy", {"passes": True})
+    '{"format":"bpe-lab/tokenizer","kind":{"name":"toy","passes":true}}'
+    """
+    data = json.loads(text)
+    data["kind"] = {"name": name, **options}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def tokenizer_json(
@@ -73,10 +87,13 @@ def tokenizer_json(
     )
 
 
-def read_tokenizer_json(text: str, *, build: Callable[..., Built]) -> Built:
+def read_tokenizer_json(text: str, *, build: Callable[..., Built], kinds: type | None = None) -> Built:
     """``build(**fields)`` from a BPE Lab JSON text, with :class:`~bpe.encoding.tokenizer.Tokenizer`'s keyword
-    arguments; FormatError (naming the problem) if the text holds no tokenizer."""
+    arguments; FormatError (naming the problem) if the text holds no tokenizer. ``kinds``: a text with
+    a ``kind`` is built by the subclass of ``kinds`` of that ``json_kind`` instead, with its options too."""
     data = read_versioned_json(text, format=TOKENIZER_FORMAT, version=TOKENIZER_VERSION, what="tokenizer file")
+    if kinds is not None and "kind" in data:
+        build = _kind_builder(data["kind"], kinds)
     try:
         base = {}
         for token_id, hex_data, ends_word in data["base"]:
@@ -100,3 +117,17 @@ def read_tokenizer_json(text: str, *, build: Callable[..., Built]) -> Built:
         raise
     except (KeyError, TypeError, ValueError) as error:
         raise FormatError(f"the tokenizer file is malformed: {error!r}") from error
+
+
+def _kind_builder(kind: object, root: type) -> Callable[..., Any]:
+    options = dict(kind) if isinstance(kind, dict) else {}
+    name = options.pop("name", None)
+    classes, found = [root], {}
+    while classes:  # every subclass, however deep (they are imported with the formats)
+        cls = classes.pop()
+        classes += cls.__subclasses__()
+        found.setdefault(getattr(cls, "json_kind", None), cls)
+    if name is None or name not in found:
+        known = ", ".join(sorted(str(each) for each in found if each)) or "none"
+        raise FormatError(f"the tokenizer file's kind {kind!r} is unknown to this version (it knows {known})")
+    return partial(found[name], **options)

@@ -61,6 +61,8 @@ class TokenizerFormat:
     """How many of ``file_names`` the reader needs (minbpe's ``.vocab`` is for people only)."""
     byte_level_only: bool = True
     """It starts from the 256 bytes: no char-level tokenizers, no end-of-word marker."""
+    byte_level_why: str = "it starts from the 256 bytes"
+    """Why a ``byte_level_only`` format refuses a char-level tokenizer, in the words of its refusal."""
     stores_pattern: bool = True
     """False when the files lack the split pattern: importing asks for it (``pretokenizer``)."""
     stores_special_tokens: bool = True
@@ -76,7 +78,8 @@ class TokenizerFormat:
 
     def export_problem(self, tokenizer: Tokenizer) -> str | None:
         """Why this format cannot hold ``tokenizer`` (a sentence that says what to do instead); None if it can."""
-        return (byte_level_problem(tokenizer, title=self.title) if self.byte_level_only else None) or self.problem(tokenizer)
+        byte_level = byte_level_problem(tokenizer, title=self.title, why=self.byte_level_why) if self.byte_level_only else None
+        return byte_level or self.problem(tokenizer)
 
     def texts(self, tokenizer: Tokenizer) -> str | bytes | tuple[str, ...]:
         """What :attr:`write` gives, after the one check of :meth:`export_problem`: FormatError (saying
@@ -144,11 +147,11 @@ def build_tokenizer(*, source: str, factory: type[Tokenizer] = Tokenizer, **fiel
 
 
 # -- what an exporter checks -------------------------------------------------------------------
-def byte_level_problem(tokenizer: Tokenizer, *, title: str) -> str | None:
+def byte_level_problem(tokenizer: Tokenizer, *, title: str, why: str = "it starts from the 256 bytes") -> str | None:
     """Why the format ``title`` cannot hold ``tokenizer`` because of its unit or marker; None if it can."""
     if tokenizer.unit != "byte":
         return (
-            f"{title} cannot hold a char-level tokenizer: it starts from the 256 bytes. Save it as "
+            f"{title} cannot hold a char-level tokenizer: {why}. Save it as "
             "BPE Lab JSON (format 'ours'), or retrain with the byte unit to export it anywhere"
         )
     if tokenizer.end_of_word is not None:

@@ -29,6 +29,7 @@ from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
 from ..tokens.byte_level import BYTE_TO_UNICODE, to_byte_text
 from .common import TokenizerFormat, as_text, build_tokenizer, byte_base, check_vocab, duplicate_bytes_problem
+from .spelled_merges import read_spelled_merges
 
 VOCAB_BPE_HEADER = "#version: 0.2"
 
@@ -81,33 +82,16 @@ def parse_encoder_json(text: str, *, source: str = "encoder.json") -> dict[str, 
 
 
 def parse_vocab_bpe(text: str, *, source: str = "vocab.bpe") -> list[tuple[int, str, str]]:
-    """``(line number, left, right)`` per merge; the version line is checked when present."""
-    lines = text.split("\n")
-    merges: list[tuple[int, str, str]] = []
-    seen: dict[tuple[str, str], int] = {}
-    for index, line in enumerate(lines):
-        line_number = index + 1
-        line = line.rstrip("\r")
-        if index == 0 and line.startswith("#version"):
-            # Hugging Face writes "#version: 0.2 - Trained by `huggingface/tokenizers`": same layout.
-            if line.strip().split(" - ", 1)[0] != VOCAB_BPE_HEADER:
-                raise FormatError(
-                    f"{source} line 1: {line.strip()!r} is not supported; this reader knows {VOCAB_BPE_HEADER!r}"
-                )
-            continue
-        if not line:
-            continue
-        parts = line.split(" ")
-        if len(parts) != 2 or not all(parts):
-            raise FormatError(
-                f"{source} line {line_number}: expected two tokens separated by one space, got {line[:60]!r}"
-            )
-        pair = (parts[0], parts[1])
-        if pair in seen:
-            raise FormatError(f"{source} line {line_number}: repeats the merge {line!r} of line {seen[pair]}")
-        seen[pair] = line_number
-        merges.append((line_number, *pair))
-    return merges
+    """``(line number, left, right)`` per merge (a repeated one at its last line, where OpenAI's
+    ``encoder.py`` ranks it: :mod:`~bpe.formats.spelled_merges`); the version line is checked when present."""
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    if lines[0].startswith("#version"):
+        # Hugging Face writes "#version: 0.2 - Trained by `huggingface/tokenizers`": same layout.
+        if lines[0].strip().split(" - ", 1)[0] != VOCAB_BPE_HEADER:
+            raise FormatError(f"{source} line 1: {lines[0].strip()!r} is not supported; this reader knows {VOCAB_BPE_HEADER!r}")
+        lines[0] = ""
+    entries = [(number, line) for number, line in enumerate(lines, start=1) if line]
+    return read_spelled_merges(entries, keep="last", source=source)
 
 
 def _problem(tokenizer: Tokenizer) -> str | None:

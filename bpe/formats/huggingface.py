@@ -48,6 +48,7 @@ from .common import (
     SET_OPERATION, TokenizerFormat, as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem,
     foreign_syntax_problem, json_object, one_file, pretokenizer_name,
 )
+from .spelled_merges import read_spelled_merges
 
 _SIMPLE_POST = (None, "ByteLevel")  # post-processors that only adjust offsets
 # Oniguruma (HF's regex engine) reads "X{1,3}+" as "(X{1,3})+", any number of digits, not as a
@@ -118,21 +119,9 @@ def _from_data(data: object, *, name: str, source: str, cut_added_tokens: bool) 
     base = byte_base(vocab, source=source)
     known = {to_byte_text(token.data): token_id for token_id, token in base.items()}
     merges: list[tuple[int, int, int]] = []
-    seen: set[tuple[str, str]] = set()
-    for index, merge in enumerate(model.get("merges") or []):
-        where = f"{source}, merge {index + 1}"
-        if isinstance(merge, str):
-            parts = merge.split(" ")
-        elif isinstance(merge, list):
-            parts = merge
-        else:
-            parts = []
-        if len(parts) != 2 or not all(isinstance(part, str) and part for part in parts):
-            raise FormatError(f"{where}: expected \"left right\" or [\"left\", \"right\"], got {str(merge)[:60]}")
-        left, right = parts
-        if (left, right) in seen:
-            raise FormatError(f"{where}: repeats the merge {left!r} {right!r}")
-        seen.add((left, right))
+    listed = enumerate(model.get("merges") or [], start=1)
+    for number, left, right in read_spelled_merges(listed, keep="last", source=f"{source},", counted="merge"):  # as in HF
+        where = f"{source}, merge {number}"
         for part in (left, right):
             if part not in known:
                 raise FormatError(f"{where}: merges {part!r}, which neither a byte nor an earlier merge makes")
@@ -384,6 +373,8 @@ HF = TokenizerFormat(
     note="Hugging Face `tokenizers.Tokenizer.from_file()` or `PreTrainedTokenizerFast(tokenizer_file=...)`.",
     write=_write, read=one_file(from_hf), problem=_problem,
     recognizes=lambda contents: "model" in (json_object(contents) or {}),
+    byte_level_why="BPE Lab writes the byte-level layout only (Llama 2's and Mistral's own char-level files, "
+                   "with byte fallback, are a layout it does not write: use SentencePiece .model for those)",
 )
 
 

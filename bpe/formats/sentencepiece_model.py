@@ -34,14 +34,13 @@ SentencePiece merges whichever stands leftmost in the text. Llama 2's and Mistra
 pre-tokenizer, and user-defined pieces as special tokens that every text is cut around, as
 SentencePiece matches them (:mod:`bpe.formats.sentencepiece_tokenizer`, which also decodes as SentencePiece does).
 
-Writing needs a char-level tokenizer split by ``sentencepiece`` with an unknown token (every run
-trained with it has ``<unk>``, ``<s>``, ``</s>``).
+Writing (:mod:`bpe.formats.sentencepiece_writer`) needs a char-level tokenizer split by
+``sentencepiece`` or ``mistral`` with an unknown token (every run trained with them has ``<unk>``,
+``<s>``, ``</s>``); a model read from a ``.model``, extended or not, is written with its own ids.
 """
 
 from __future__ import annotations
 
-import struct
-from collections.abc import Iterator
 from types import MappingProxyType
 
 from ..encoding.tokenizer import Tokenizer
@@ -49,81 +48,11 @@ from ..errors import FormatError
 from ..tokens.vocab import Token
 from .common import TokenizerFormat, build_tokenizer, one_file
 from .merge_recovery import split_tokens
+from .sentencepiece_proto import (
+    _BPE, _NORMALIZER_DEFAULTS, _PRETOKENIZER_BY_OPTIONS, _SPLIT_OPTIONS, BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED, _model,
+)
 from .sentencepiece_tokenizer import SentencePieceModelTokenizer
-
-NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
-_BPE = 2
-# TrainerSpec fields that decide where pieces may split, with the value BPE Lab splits by
-# (sentencepiece_model.proto): split_by_unicode_script, split_by_whitespace, split_by_number,
-# treat_whitespace_as_suffix, split_digits, allow_whitespace_only_pieces.
-_SPLIT_OPTIONS = MappingProxyType({
-    21: ("split_by_unicode_script", 1), 22: ("split_by_whitespace", 1), 23: ("split_by_number", 1),
-    24: ("treat_whitespace_as_suffix", 0), 25: ("split_digits", 0), 26: ("allow_whitespace_only_pieces", 0),
-})
-_NORMALIZER_DEFAULTS = MappingProxyType({3: ("add_dummy_prefix", 1), 4: ("remove_extra_whitespaces", 1), 5: ("escape_whitespaces", 1)})
-# The options away from those defaults that a pre-tokenizer of ours replays, all of them together.
-_PRETOKENIZER_BY_OPTIONS = MappingProxyType({
-    frozenset(): "sentencepiece",
-    frozenset({"remove_extra_whitespaces", "split_digits", "allow_whitespace_only_pieces"}): "mistral",  # Llama 2's too
-})
-
-
-# -- the protobuf wire format ---------------------------------------------------------------------
-def _varint(data: bytes, at: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        if at >= len(data) or shift > 63:
-            raise FormatError("the file ends inside a number: is it a SentencePiece .model file?")
-        byte = data[at]
-        value |= (byte & 0x7F) << shift
-        at += 1
-        shift += 7
-        if byte < 0x80:
-            return value, at
-
-
-def _fields(data: bytes) -> Iterator[tuple[int, int | bytes]]:
-    """``(field number, value)`` of one message: ints for varints and 32-bit floats' bits, bytes otherwise."""
-    at = 0
-    while at < len(data):
-        key, at = _varint(data, at)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, at = _varint(data, at)
-        elif wire == 2:
-            size, at = _varint(data, at)
-            if at + size > len(data):
-                raise FormatError("a field runs past the end of the file: is it cut short?")
-            value, at = data[at:at + size], at + size
-        elif wire in (1, 5):
-            width = 8 if wire == 1 else 4
-            value, at = int.from_bytes(data[at:at + width], "little"), at + width
-        else:
-            raise FormatError(f"field {number} has wire type {wire}, which a SentencePiece model never uses")
-        yield number, value
-
-
-def _key(number: int, wire: int) -> bytes:
-    return _encode_varint(number << 3 | wire)
-
-
-def _encode_varint(value: int) -> bytes:
-    value &= (1 << 64) - 1  # negative int32 fields are written as ten bytes, as protobuf does
-    out = bytearray()
-    while True:
-        out.append(value & 0x7F | (0x80 if value > 0x7F else 0))
-        value >>= 7
-        if not value:
-            return bytes(out)
-
-
-def _bytes_field(number: int, value: bytes) -> bytes:
-    return _key(number, 2) + _encode_varint(len(value)) + value
-
-
-def _int_field(number: int, value: int) -> bytes:
-    return _key(number, 0) + _encode_varint(value)
-
+from .sentencepiece_writer import export_problem, model_bytes
 
 # -- reading --------------------------------------------------------------------------------------
 def from_sentencepiece(contents: str | bytes, *, name: str = "", source: str = "tokenizer.model") -> Tokenizer:
@@ -173,40 +102,6 @@ def from_sentencepiece(contents: str | bytes, *, name: str = "", source: str = "
         name=name, specials_in_text="plain", unknown_token=unknown, fallback_bytes=fallback,
         factory=SentencePieceModelTokenizer, user_defined=user_defined,
     )
-
-
-def _model(data: bytes) -> tuple[list[tuple[str, int, int]], dict[int, int | bytes], dict[int, int | bytes]]:
-    """``(pieces as (text, score order, type), trainer spec, normalizer spec)``."""
-    pieces, trainer, normalizer = [], {}, {}
-    for number, value in _fields(data):
-        if number == 1 and isinstance(value, bytes):
-            piece, score_order, kind = "", 0, NORMAL
-            for field, item in _fields(value):
-                if field == 1 and isinstance(item, bytes):
-                    piece = _text(item)
-                elif field == 2 and isinstance(item, int):
-                    score_order = _score_order(item)
-                elif field == 3 and isinstance(item, int):
-                    kind = item
-            pieces.append((piece, score_order, kind))
-        elif number in (2, 3) and isinstance(value, bytes):
-            (trainer if number == 2 else normalizer).update(_fields(value))
-    if not pieces:
-        raise FormatError("it holds no pieces: is it a SentencePiece .model file?")
-    return pieces, trainer, normalizer
-
-
-def _score_order(bits: int) -> int:
-    """A piece's 32-bit float score as SentencePiece's encoder orders it, greater first.
-
-    Its ``SymbolPairComparator`` compares the scores' bits as integers, not as floats, so ``-0.0``
-    ranks below ``0.0`` (a float comparison calls them equal and lets the ids decide); NaNs land at
-    either end by their sign bit. ``-0.0``, ``0.0``, ``-1.0``:
-
-    >>> [_score_order(bits) for bits in (0x80000000, 0x00000000, 0xBF800000)]
-    [-1, 0, -1065353217]
-    """
-    return -(bits & 0x7FFFFFFF) - 1 if bits & 0x80000000 else bits
 
 
 _MAX_PIECE_BYTES = 8000
@@ -262,13 +157,6 @@ def _check_pieces(pieces: list[tuple[str, int, int]], *, byte_fallback: bool, so
             )
 
 
-def _text(data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise FormatError("a piece is not UTF-8 text: is it a SentencePiece .model file?") from None
-
-
 def _check_options(trainer: dict, normalizer: dict, *, source: str) -> str:
     """The pre-tokenizer that replays the model's options, or a FormatError naming the first it cannot."""
     if trainer.get(3, 1) != _BPE:
@@ -293,52 +181,11 @@ def _check_options(trainer: dict, normalizer: dict, *, source: str) -> str:
     return pretokenizer
 
 
-# -- writing --------------------------------------------------------------------------------------
-def _problem(tokenizer: Tokenizer) -> str | None:
-    if tokenizer.unit != "char" or tokenizer.pretokenizer.name != "sentencepiece" or tokenizer.end_of_word:
-        return (
-            f"{SENTENCEPIECE.title} holds tokenizers of the char unit split by 'sentencepiece', without an "
-            "end-of-word marker (train with --unit char --pretokenizer sentencepiece); save this one as BPE Lab JSON"
-        )
-    if tokenizer.unknown_token is None:
-        return f"{SENTENCEPIECE.title} needs an unknown token such as <unk>; save this one as BPE Lab JSON"
-    if tokenizer.whole_only:
-        return f"{SENTENCEPIECE.title} has no tokens that no merge makes; save this one as BPE Lab JSON"
-    spelled: dict[bytes, int] = {}
-    for token_id in [new_id for _, _, new_id in tokenizer.merges]:
-        data = tokenizer.decode_single_token_bytes(token_id)
-        if data in spelled:
-            return (
-                f"{SENTENCEPIECE.title} keeps one piece per string, but merges make {data.decode('utf-8', 'replace')!r} "
-                f"twice (ids {spelled[data]} and {token_id}); save this one as BPE Lab JSON"
-            )
-        spelled[data] = token_id
-    return None
-
-
+# -- writing (bpe.formats.sentencepiece_writer) -----------------------------------------------------
 def to_sentencepiece(tokenizer: Tokenizer) -> bytes:
-    """The ``.model`` bytes: special tokens, byte pieces, merges in rank order, then characters;
-    FormatError (saying why) if the format cannot hold ``tokenizer``."""
+    """The ``.model`` bytes (a run of ours renumbered as SentencePiece's trainer numbers it; a model
+    read from a ``.model`` with its own ids); FormatError (saying why) if the format cannot hold ``tokenizer``."""
     return SENTENCEPIECE.texts(tokenizer)  # type: ignore[return-value]
-
-
-def _model_bytes(tokenizer: Tokenizer) -> bytes:
-    tokens, specials = tokenizer.tokens, sorted(tokenizer.special_tokens.items(), key=lambda item: item[1])
-    merged = [new_id for _, _, new_id in tokenizer.merges]
-    characters = list(tokenizer.base)  # the table's first tokens: neither merged, special nor byte pieces
-    pieces = [(text, 0.0, UNKNOWN if text == tokenizer.unknown_token else CONTROL) for text, _ in specials]
-    pieces += [(f"<0x{byte:02X}>", 0.0, BYTE) for byte in sorted(tokenizer.fallback_bytes.values())]
-    pieces += [(tokens[i].data.decode("utf-8"), -float(rank), NORMAL) for rank, i in enumerate(merged + characters)]
-    ids = {text: index for index, (text, _, _) in enumerate(pieces)}
-    trainer = b"".join([
-        _int_field(3, _BPE), _int_field(4, len(pieces)), _int_field(35, 1 if tokenizer.fallback_bytes else 0), _int_field(40, ids[tokenizer.unknown_token]),
-        *(_int_field(field, ids.get(text, -1)) for field, text in ((41, "<s>"), (42, "</s>"), (43, "<pad>"))),
-    ])
-    normalizer = _bytes_field(1, b"identity") + b"".join(_int_field(number, 1) for number in _NORMALIZER_DEFAULTS)
-    return b"".join(
-        _bytes_field(1, _bytes_field(1, text.encode("utf-8")) + _key(2, 5) + struct.pack("<f", score) + _int_field(3, kind))
-        for text, score, kind in pieces
-    ) + _bytes_field(2, trainer) + _bytes_field(3, normalizer)
 
 
 def _recognizes(contents: bytes) -> bool:
@@ -354,6 +201,6 @@ def _recognizes(contents: bytes) -> bool:
 SENTENCEPIECE = TokenizerFormat(
     name="sentencepiece", title="SentencePiece .model", file_names=("tokenizer.model",),
     note="`sentencepiece.SentencePieceProcessor(model_file=...)` (BPE, identity normalization).",
-    write=_model_bytes, read=one_file(from_sentencepiece), problem=_problem, byte_level_only=False,
+    write=model_bytes, read=one_file(from_sentencepiece), problem=export_problem, byte_level_only=False,
     recognizes=_recognizes,
 )

@@ -19,7 +19,8 @@ Why a class of its own: two things a ``.model`` does that a trained run does not
     >>> tok.encode("a[a]<s>"), tok.encode_ordinary("[a]"), tok.encode("<s>", allowed_special="all")
     ([0, 5, 1, 2, 3], [5], [4])
 
-Out of scope: writing them back (BPE Lab JSON keeps every one of them as a special token).
+Written back by :mod:`bpe.formats.sentencepiece_writer` (a ``.model``, ids and piece types kept) and as BPE
+Lab JSON (:meth:`SentencePieceModelTokenizer.to_json`).
 """
 
 from __future__ import annotations
@@ -28,11 +29,14 @@ import codecs
 from collections.abc import Iterable
 
 from ..encoding.tokenizer import Tokenizer
+from ..encoding.tokenizer_json import with_kind
 from ..errors import FormatError
 from ..text.pretokenize import SpecialSet
 from ..text.sentencepiece_split import SPACE_SYMBOL
 from ..text.special_text import split_special_text
 
+KIND = "sentencepiece-model"
+"""This class's ``kind`` in BPE Lab JSON (:mod:`bpe.encoding.tokenizer_json`)."""
 _EACH_BYTE = "bpe-lab-sentencepiece-bytes"
 # SentencePiece writes every byte of a broken sequence as U+FFFD (Python's "replace": one per maximal part)
 codecs.register_error(_EACH_BYTE, lambda error: ("\ufffd" * (error.end - error.start), error.end))
@@ -40,6 +44,8 @@ codecs.register_error(_EACH_BYTE, lambda error: ("\ufffd" * (error.end - error.s
 
 class SentencePieceModelTokenizer(Tokenizer):
     """A :class:`Tokenizer` (same constructor, plus ``user_defined``: special tokens always cut from text)."""
+
+    json_kind = KIND
 
     def __init__(self, *, user_defined: Iterable[str] = (), **kwargs) -> None:
         super().__init__(**kwargs)
@@ -51,6 +57,14 @@ class SentencePieceModelTokenizer(Tokenizer):
         # SentencePiece strips the dummy prefix from the first piece; a model that also drops repeated
         # spaces (remove_extra_whitespaces) strips it again from the next piece while they come out empty
         self._strips_until_text = self.pretokenizer.normalize(" x") == self.pretokenizer.normalize("x")
+
+    def continued(self, trace, *, name: str = "") -> Tokenizer:
+        """Extended, still a SentencePiece model: the same user-defined pieces, the same decoding."""
+        return SentencePieceModelTokenizer(user_defined=self.user_defined, **trace.tokenizer_fields(name=name))
+
+    def to_json(self) -> str:
+        """BPE Lab JSON of the kind ``sentencepiece-model``: ``Tokenizer.from_json`` reads it back as one."""
+        return with_kind(super().to_json(), KIND, {"user_defined": sorted(self.user_defined)})
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Special-token text as plain text, but for the user-defined pieces (SentencePiece has no other way)."""

@@ -21,12 +21,12 @@ Deliberately refused: two merges that make the same symbol (``a bc`` and ``ab c`
 treats them as one symbol, BPE Lab gives each merge its own token, so encodings could differ; and a
 merge whose token holds the text ``</w>`` (from a corpus whose words do): written to a codes file it
 reads as the marker.
-``apply_bpe`` passes characters it has never seen through unchanged; a tokenizer read here raises
-an error for them instead (it has no id to give them).
+``apply_bpe`` passes characters it has never seen through unchanged, and so does a tokenizer read
+here (:mod:`bpe.formats.subword_nmt_tokenizer`: each gets an id past the vocabulary, ``ß`` below).
 
     >>> tok = from_subword_nmt("#version: 0.2\\ns t</w>\\ne st</w>\\nl o\\n")
-    >>> [tok.token_text(i) for i in tok.encode("lost est")]
-    ['lo', 'st</w>', ' ', 'est</w>']
+    >>> [tok.token_text(i) for i in tok.encode("lost est ß")]
+    ['lo', 'st</w>', ' ', 'est</w>', ' ', 'ß</w>']
     >>> to_subword_nmt(tok) == "#version: 0.2\\ns t</w>\\ne st</w>\\nl o\\n"
     True
 """
@@ -40,6 +40,8 @@ from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
 from ..tokens.vocab import Token, token_text
 from .common import TokenizerFormat, as_text, build_tokenizer, one_file
+from .spelled_merges import read_spelled_merges
+from .subword_nmt_tokenizer import SubwordNmtTokenizer
 
 MARKER = "</w>"
 _VERSIONS = MappingProxyType({"0.1": "separate", "0.2": "attached"})
@@ -58,18 +60,9 @@ def from_subword_nmt(contents: str | bytes, *, name: str = "", source: str = "co
             )
         lines, first_line = lines[1:], 2
     mode = _VERSIONS[version]
-    pairs: list[tuple[str, str]] = []
-    seen: set[tuple[str, str]] = set()
-    for number, line in enumerate(lines, start=first_line):
-        parts = line.strip("\r\n ").split(" ")
-        if len(parts) != 2 or not all(parts):
-            raise FormatError(
-                f"{source} line {number}: expected two symbols separated by one space, got {line[:60]!r}"
-            )
-        pair = (parts[0], parts[1])
-        if pair not in seen:  # apply_bpe keeps the first of repeated lines
-            seen.add(pair)
-            pairs.append(pair)
+    entries = [(number, line.strip("\r\n ")) for number, line in enumerate(lines, start=first_line)]
+    # apply_bpe keeps the first of repeated lines (bpe/formats/spelled_merges.py)
+    pairs = [(left, right) for _, left, right in read_spelled_merges(entries, keep="first", source=source)]
 
     def plain(symbol: str) -> str:
         return symbol[: -len(MARKER)] if symbol.endswith(MARKER) else symbol
@@ -100,7 +93,7 @@ def from_subword_nmt(contents: str | bytes, *, name: str = "", source: str = "co
         merges.append((ids[left], ids[right], ids[joined]))
     return build_tokenizer(
         source=source, unit="char", pretokenizer="space", end_of_word=MARKER,
-        base=dict(enumerate(base)), merges=merges, name=name,
+        base=dict(enumerate(base)), merges=merges, name=name, factory=SubwordNmtTokenizer,
     )
 
 
@@ -153,6 +146,26 @@ SUBWORD_NMT = TokenizerFormat(
     write=_write, read=one_file(from_subword_nmt), problem=_problem, byte_level_only=False,  # the one character-level format
     recognizes=lambda contents: bool(re.match(rb"#version: 0\.[12]\r?\n", contents)) and MARKER.encode() in contents,
 )
+
+
+def apply_bpe_line(tokenizer: Tokenizer, line: str, *, separator: str = "@@") -> str:
+    """``line`` segmented as ``apply_bpe``'s ``BPE.process_line`` writes it: each space-separated
+    word's subwords joined by ``separator`` and a space, runs of spaces made one, the line's own
+    leading and trailing whitespace kept; a bare marker left unmerged at a word's end prints nothing.
+
+    >>> codes = from_subword_nmt("#version: 0.2\\nl o\\nlo w</w>\\ne r</w>\\n")
+    >>> apply_bpe_line(codes, "  low  lower ß\\n")
+    '  low lo@@ w@@ er ß\\n'
+    """
+    body = line.strip("\r\n ")
+    words = []
+    for word in body.split(" "):
+        if word:
+            parts = [text for text in (tokenizer.decode([token_id]) for token_id in tokenizer.encode_ordinary(word)) if text]
+            words.append(f"{separator} ".join(parts))
+    leading = line[:len(line) - len(line.lstrip("\r\n "))]
+    trailing = line[len(line.rstrip("\r\n ")):] if body else ""
+    return leading + " ".join(words) + trailing
 
 
 def to_subword_nmt(tokenizer: Tokenizer) -> str:

@@ -6,9 +6,10 @@ Scope: reading ``tekken_*.json`` as ``mistral-common``'s ``Tekkenizer.from_file`
 * ``vocab``: ``{"rank", "token_bytes" (base64), "token_str"}`` in rank order, cut to the first
   ``default_vocab_size - default_num_special_tokens`` (the files hold 150,000, the models use 130,072);
 * the special tokens take ids ``0`` to ``default_num_special_tokens - 1`` and a token of rank
-  ``r`` has id ``r + default_num_special_tokens``. A file's own ``special_tokens`` list names them;
-  the 2024 files have none, and ``mistral-common`` names them itself (``<unk>``, ``<s>``...,
-  then ``<SPECIAL_20>`` up to ``<SPECIAL_999>``): pass those as ``special_tokens``.
+  ``r`` has id ``r + default_num_special_tokens``. A file's own ``special_tokens`` list names them
+  (the ids after its last ``<SPECIAL_i>``, as ``mistral-common`` fills them); the 2024 files have
+  none, and ``mistral-common`` names them itself (``<unk>``, ``<s>``..., then ``<SPECIAL_20>`` up to
+  ``<SPECIAL_999>``): pass those as ``special_tokens``.
 
     >>> import json
     >>> tiny = {"config": {"pattern": r"\\S+|\\s+", "default_vocab_size": 259, "default_num_special_tokens": 2},
@@ -36,6 +37,10 @@ from .common import as_text, pretokenizer_name
 from .tiktoken_bpe import from_ranks
 
 
+SPECIAL_FILLER = "<SPECIAL_{id}>"
+"""``Tekkenizer.SPECIAL_TOKEN_TEMPLATE``: the name of a special id the file names none for."""
+
+
 def from_tekken(
     contents: str | bytes, *, special_tokens: Sequence[str] = (), name: str = "", source: str = "tekken.json",
 ) -> Tokenizer:
@@ -47,7 +52,14 @@ def from_tekken(
         inner = int(config["default_vocab_size"]) - specials
     except (ValueError, TypeError, KeyError) as error:
         raise FormatError(f"{source}: not a Tekken file (config.pattern, vocab and the sizes are needed; {error})") from None
-    named = [entry["token_str"] for entry in document.get("special_tokens") or ()] or list(special_tokens)
+    try:
+        listed = [str(entry["token_str"]) for entry in document.get("special_tokens") or ()]
+    except (TypeError, KeyError):
+        raise FormatError(f"{source}: each of its special_tokens needs a token_str") from None
+    if len(set(listed)) != len(listed) or len(listed) > specials:
+        raise FormatError(f"{source}: its special_tokens must be distinct and at most {specials} (default_num_special_tokens)")
+    # As mistral-common fills them: the ids a file names none for are <SPECIAL_i>
+    named = [*listed, *(SPECIAL_FILLER.format(id=i) for i in range(len(listed), specials))] if listed else list(special_tokens)
     if len(named) != specials:
         raise FormatError(f"{source}: {specials} special tokens, but {len(named)} names were given for them")
     if not 256 <= inner <= len(vocab):

@@ -13,10 +13,12 @@ which the loader has just checked) and the file's own sha256 matches: it covers 
 fields (counts, special tokens) as well as the tables, so no edit is used silently, and
 ``spelled_table`` still checks that the tables fit together. Anything else (an old version, a
 truncated or edited file, a read-only or missing folder) falls back to building from the source
-and, if possible, rewriting the cache. ``BPE_LAB_CACHE_DIR`` picks the folder (tests use a
-temporary one); by default it is the per-user cache folder of each system, as ``platformdirs``
-names it: ``$XDG_CACHE_HOME/bpe-lab`` or ``~/.cache/bpe-lab`` on Linux, ``~/Library/Caches/bpe-lab``
-on macOS, ``%LOCALAPPDATA%\\bpe-lab\\Cache`` on Windows.
+and, if possible, rewriting the cache. Processes sharing the folder build each file once: the
+first holds a lock beside it while it builds, the others wait and read it. ``BPE_LAB_CACHE_DIR``
+picks the folder (the tests give each run one of its own, so that a change to a file reader is
+always tested: a warm per-user cache would hide it); by default it is the per-user cache folder of
+each system, as ``platformdirs`` names it: ``$XDG_CACHE_HOME/bpe-lab`` or ``~/.cache/bpe-lab`` on
+Linux, ``~/Library/Caches/bpe-lab`` on macOS, ``%LOCALAPPDATA%\\bpe-lab\\Cache`` on Windows.
 
 File layout: one JSON header line (name, unit, the counts below, special tokens, the unknown token
 and the byte-fallback ids of a SentencePiece model, the source's sha256, the file's own sha256),
@@ -41,9 +43,15 @@ import os
 import struct
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: tables are built without a lock (see _building)
+    fcntl = None  # type: ignore[assignment]
 
 from platformdirs import user_cache_dir
 
@@ -104,15 +112,46 @@ def cached_tokenizer(
     path = cache_path(name, source_hash)
     options = {"name": name, "pretokenizer": pretokenizer, "special_tokens": special_tokens, "specials_in_text": specials_in_text}
     with collector_paused():  # a table is hundreds of thousands of objects
-        parts = _read(path, source_hash)
-        if parts is not None:
-            try:
-                return _make(factory, parts, **options)
-            except BpeError:
-                pass  # subtle: a well-formed file whose tables do not fit together; rebuild it from the source
-        parts = _parts(build())
-        _write(path, parts, source_hash, name)
+        cached = _cached(factory, path, source_hash, options)
+        if cached is not None:
+            return cached
+        with _building(path):  # one process builds, the others wait for its file instead of building too
+            cached = _cached(factory, path, source_hash, options)  # built by another process meanwhile?
+            if cached is not None:
+                return cached
+            parts = _parts(build())
+            _write(path, parts, source_hash, name)
         return _make(factory, parts, **options)
+
+
+def _cached(factory: type[Tokenizer], path: Path, source_hash: str, options: dict) -> Tokenizer | None:
+    parts = _read(path, source_hash)
+    if parts is None:
+        return None
+    try:
+        return _make(factory, parts, **options)
+    except BpeError:
+        return None  # subtle: a well-formed file whose tables do not fit together; rebuild it from the source
+
+
+@contextmanager
+def _building(path: Path) -> Iterator[None]:
+    """Hold ``<file>.lock`` beside the cache file while building it, so that processes sharing the
+    folder (a test run's workers and its app server, an app's replicas) build each table once. No
+    lock where none can be had (no ``fcntl``, as on Windows; a folder we cannot write): then two
+    processes may both build, which costs time, never correctness (each writes atomically)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(path.with_name(path.name + ".lock"), "w")
+    except OSError:
+        lock = None
+    try:
+        if lock is not None and fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        yield
+    finally:
+        if lock is not None:
+            lock.close()
 
 
 def _make(

@@ -51,13 +51,23 @@ def _check_registry() -> None:
 _check_registry()
 
 
-def model_key(model_name: str) -> str:
-    """The name as looked up: lower case, without an owner in front.
+_HUB_HOSTS = ("huggingface.co/", "www.huggingface.co/", "hf.co/")
+"""Where a model's page lives: its name is the second part of the path after these (``owner/model``)."""
 
-    >>> model_key("  mistralai/Mistral-7B-v0.1 ")
-    'mistral-7b-v0.1'
+
+def model_key(model_name: str) -> str:
+    """The name as looked up: lower case, without an owner in front, or the hub's address around it
+    (a link to the model's page, or Ollama's ``hf.co/owner/model:tag``).
+
+    >>> model_key("  mistralai/Mistral-7B-v0.1 "), model_key("https://huggingface.co/Qwen/Qwen2.5-7B/tree/main")
+    ('mistral-7b-v0.1', 'qwen2.5-7b')
     """
-    return model_name.strip().lower().rsplit("/", 1)[-1]
+    key = model_name.strip().lower().removeprefix("https://").removeprefix("http://")
+    host = next((host for host in _HUB_HOSTS if key.startswith(host)), None)
+    if host is not None:
+        parts = key[len(host):].split("/")
+        return parts[1] if len(parts) > 1 else parts[0]
+    return key.rstrip("/").rsplit("/", 1)[-1]
 
 
 def encoding_name_for_model(model_name: str) -> str:

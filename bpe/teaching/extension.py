@@ -54,6 +54,49 @@ def embedding_rows(*, new_tokens: int, width: int) -> int:
     return new_tokens * width
 
 
+class Growth(NamedTuple):
+    """How a run that continues a tokenizer grows its vocabulary: new characters, then new merges.
+
+    A merge joins two tokens, so a character the old vocabulary has no token for (a char-level
+    one's; a byte-level one has every byte) becomes a token first, with the next id, whether or
+    not a new merge then uses it: Mistral spelled such a character in byte-fallback pieces
+    (``ሰ`` is ``<0xE1><0x88><0xB0>``), and now it is one token. Training a tokenizer from scratch
+    does the same: every character of the corpus is a base symbol.
+    """
+
+    first_id: int
+    """The first new id: the old vocabulary's size (the rows of a model's embedding matrix)."""
+    characters: tuple[str, ...]
+    """New characters, in the order of their ids (from :attr:`first_id` on)."""
+    merges: int
+    spelled_before: str
+    """How the old tokenizer read those characters: ``byte pieces``, its unknown token, or ``nothing``."""
+
+    @property
+    def new_tokens(self) -> int:
+        return len(self.characters) + self.merges
+
+    def sentence(self) -> str:
+        """One line on the growth (plain text inside: the caller escapes it).
+
+        >>> Growth(32_768, ("ሰ", "ላ"), 150, "byte pieces").sentence()
+        '32,768 → 32,920 tokens: 2 new characters it had no token for (it read them as byte pieces), each a token before a merge can join it, then 150 new merges.'
+        """
+        characters = (
+            f"{len(self.characters):,} new character{'s' if len(self.characters) != 1 else ''} it had no token for (it read "
+            f"{'them' if len(self.characters) != 1 else 'it'} as {self.spelled_before}), each a token before a merge can join it, then "
+        ) if self.characters else ""
+        return f"{self.first_id:,} → {self.first_id + self.new_tokens:,} tokens: {characters}{self.merges:,} new merges."
+
+
+def growth(trace) -> Growth:
+    """The :class:`Growth` of a run that continues a tokenizer (``trace.start`` set)."""
+    start = trace.start
+    before = "byte pieces" if start.fallback_bytes else start.unknown_token or "nothing (it refused them)"
+    characters = tuple(token.data.decode("utf-8", "replace") for token in start.added)
+    return Growth(start.first_id, characters, len(trace.steps), before)
+
+
 def trade_off(*, new_tokens: int, first_id: int, name: str) -> str:
     """The trade-off in Markdown (plain text inside: the caller escapes ``name``)."""
     sizes = "; ".join(f"{model}: {embedding_rows(new_tokens=new_tokens, width=width):,} numbers" for model, width in MODEL_WIDTHS.items())

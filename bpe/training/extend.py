@@ -8,7 +8,7 @@ domain) is one call here::
     >>> trace = extend(gpt2, "नमस्ते दुनिया नमस्ते दुनिया नमस्ते", merges=20)
     >>> len(trace.steps), trace.steps[0].new_id, trace.token_text(50257)    # ids after GPT-2's 50,257 tokens
     (13, 50257, 'न')
-    >>> extended = Tokenizer.from_trace(trace, name="gpt2+hindi")
+    >>> extended = gpt2.continued(trace, name="gpt2+hindi")
     >>> len(gpt2.encode(" नमस्ते")), len(extended.encode(" नमस्ते")), extended.encode("hello") == gpt2.encode("hello")
     (12, 4, True)
 
@@ -48,8 +48,9 @@ def extension_settings(
 
 def extension_corpus(tokenizer: Tokenizer, text: str) -> Corpus:
     """``text`` split as ``tokenizer`` splits it, its special-token text cut out (never merged), unless
-    the tokenizer reads special-token text as plain text (SentencePiece's ``<s>``)."""
-    cut = () if tokenizer.specials_in_text == "plain" else tuple(tokenizer.special_tokens)
+    the tokenizer reads special-token text as plain text (SentencePiece's ``<s>``): then only the
+    tokens it cuts from every text (a SentencePiece model's user-defined pieces, ``[REFERENCE_DOC_0]``)."""
+    cut = tuple(tokenizer.user_defined) if tokenizer.specials_in_text == "plain" else tuple(tokenizer.special_tokens)
     return Corpus.from_text(text, pretokenizer=tokenizer.pretokenizer.name, special_tokens=cut)
 
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..encoding.tokenizer import Tokenizer
 from ..formats import TokenizerFormat, all_formats
+from ..notation.markdown import escape_markdown
 
 MIME_TYPES: Mapping[str, str] = MappingProxyType({".json": "application/json", ".zip": "application/zip"})
 """By file suffix; every other file a format writes is plain text (so a new format needs no entry here)."""
@@ -86,6 +87,20 @@ def export_offers(tokenizer: Tokenizer, *, stem: str) -> tuple[ExportOffer, ...]
             f"{stem}-{entry.name}.zip" if len(files) > 1 else None,
         ))
     return tuple(offers)
+
+
+def holders_line(offers: Sequence[ExportOffer]) -> str:
+    """Which formats hold the tokenizer and which cannot, in one line of Markdown (each card says why).
+
+    >>> from bpe.formats import FORMATS
+    >>> offers = [ExportOffer(name, FORMATS[name].title, "", {}, problem, None) for name, problem in (("ours", None), ("hf", "no"))]
+    >>> holders_line(offers)
+    '**Holds it:** BPE Lab JSON. **Cannot hold it:** Hugging Face tokenizer.json (its card says why).'
+    """
+    holds = ", ".join(escape_markdown(offer.title) for offer in offers if not offer.problem)
+    cannot = [escape_markdown(offer.title) for offer in offers if offer.problem]
+    why = f" **Cannot hold it:** {', '.join(cannot)} ({'its card says' if len(cannot) == 1 else 'each card says'} why)." if cannot else ""
+    return f"**Holds it:** {holds or 'none of these formats'}.{why}"
 
 
 def upload_hint(entry: TokenizerFormat) -> str:

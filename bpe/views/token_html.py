@@ -18,6 +18,7 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..formats.subword_nmt_tokenizer import PassedThrough
 from ..notation.spelling import visible_parts, visible_text
 from ..tokens.vocab import Token
 from .palette import SPECIAL_TINT, TINTS, assign_colors
@@ -31,6 +32,7 @@ TOKEN_CSS = """
   border-radius: 4px; padding: 0 .18em; margin: 0 2px 2px 0; color: #111; line-height: 1.5; vertical-align: top; }
 .bpe-tok.bpe-new { outline: 2.5px solid #111; outline-offset: 0; font-weight: 700; }
 .bpe-tok.bpe-special { border-style: dashed; font-style: italic; background: {special}; }
+.bpe-tok.bpe-passed { border: 2px dotted #111; }
 .bpe-ws { color: #595E63; }  /* 4.5:1 or more on every tint (WCAG AA) */
 .bpe-hex { color: #7a3b00; font-size: .85em; }
 .bpe-eow { color: #777; font-size: .8em; }
@@ -63,6 +65,9 @@ class Piece:
     """A stand-in name (Wikipedia's Z, Y, X) shown instead of the bytes."""
     joined: tuple[int, ...] = ()
     """The ids drawn as this one chip because each is only part of a character (``linked_tokens``)."""
+    passed: bool = False
+    """A character the vocabulary never mentions, passed through as itself (a subword-nmt codes file's:
+    :mod:`bpe.formats.subword_nmt_tokenizer`); drawn with a dotted border."""
 
 
 def _chip_body(piece: Piece, end_of_word: str | None) -> str:
@@ -81,6 +86,7 @@ def chip_title(piece: Piece, end_of_word: str | None = None) -> str:
     """The hover text: ``id 258 · bytes 6f 77 · "ow"`` (escaped later, with the whole attribute)."""
     spelled = visible_text(piece.data, end_of_word, piece.ends_word)
     kind = " · special token" if piece.special else (" · new at this step" if piece.new else "")
+    kind += " · passed through: a character the vocabulary never mentions, left as it is" if piece.passed else ""
     name = f"{piece.name} = " if piece.name else ""
     if piece.joined:
         return f"ids {', '.join(map(str, piece.joined))} · bytes {piece.data.hex(' ')} · {spelled} (whole characters from {len(piece.joined)} tokens)"
@@ -98,6 +104,7 @@ def chip_html(
     too, for scripts and tests (the Train page's corpus leaves it out: Streamlit sanitises every
     attribute of a view redrawn at each step, and the hover text already names the id)."""
     classes = "bpe-tok" + (" bpe-special" if piece.special else f" bpe-c{color}") + (" bpe-new" if piece.new else "")
+    classes += " bpe-passed" if piece.passed else ""
     hover = html.escape(chip_title(piece, end_of_word) + title, quote=True)
     token_id = f' data-id="{piece.token_id}"' if data_id else ""
     chip = f'<span class="{classes}" title="{hover}"{token_id}{attrs}>{_chip_body(piece, end_of_word)}</span>'
@@ -138,10 +145,11 @@ def pieces_for(
     """Ids -> :class:`Piece` records (``tokens`` is ``Tokenizer.tokens`` or ``trace.tokens``)."""
     special = set(special_ids)
     names = names or {}
+    passes = tokens.passes if isinstance(tokens, PassedThrough) else lambda token_id: False
     return [
         Piece(
             token_id, tokens[token_id].data, tokens[token_id].ends_word, token_id in special,
-            token_id == new_id, names.get(token_id),
+            token_id == new_id, names.get(token_id), passed=passes(token_id),
         )
         for token_id in ids
     ]
