@@ -15,12 +15,11 @@ import streamlit as st
 from bpe.app import pages
 from bpe.teaching.subwords import KINDS
 from bpe.teaching.wordpiece import COURSE_PRESET, course_run, course_splits, encoder_cuts, worked_steps
-from bpe.tokens.ids import is_digits
 from bpe.views.subwords import (
     FIELDS, SUBWORDS_CSS, TITLES, cost_chart, curve_frame, encoder_cuts_html, held_out_html, label, measures_table_html,
     wordpiece_steps_html,
 )
-from ui import subwords, url
+from ui import links, subwords, url
 from ui.clicker import ROW, Walk, walk_buttons
 from ui.render import page_setup, page_title, presenter, show_chart, show_html
 from ui.settings_sidebar import settings_sidebar
@@ -42,29 +41,13 @@ WORKED_MERGES = 3
 ENCODED = "pugs hugs bugs"
 
 
-def _whole(name: str, raw: str, value: SessionValue) -> None:
-    if is_digits(raw):
-        value.set(int(raw))
-    else:
-        url.warn_link(f"{name} must be a whole number, got {raw!r}")
-
-
 def read_url() -> None:
-    """A just-opened link's parameters; a bad one is said on the page and the value kept."""
-    examples = subwords.example_choices()
-    if (example := url.new_param("corpus")) is not None:
-        EXAMPLE.set(example) if example in examples else url.warn_link(
-            f"corpus must be one of {', '.join(examples)}, got {example!r}: measuring {EXAMPLE.get()}")
-    if (cut := url.new_param("cut")) is not None:
-        CUT.set(cut) if cut in KINDS else url.warn_link(f"cut must be one of {', '.join(KINDS)}, got {cut!r}: showing {CUT.get()}")
-    if (held := url.new_param("heldout")) is not None:
-        choices = subwords.held_out_choices(EXAMPLE.get())
-        HELD_OUT.set(held) if held in choices else url.warn_link(
-            f"heldout must be split, python-docs or udhr:<code> (udhr:fra...), got {held!r}: holding out {HELD_OUT.get()}")
-    if (n := url.new_param("n")) is not None:
-        _whole("n", n, WORDS)
-    if (k := url.new_param("k")) is not None:
-        _whole("k", k, MERGES)
+    """A just-opened link's parameters (declared in ``ui/links.py``); a bad one is said on the page and the value kept."""
+    url.read(links.SUBWORDS_EXAMPLE, EXAMPLE)
+    url.read(links.SUBWORDS_CUT, CUT)
+    url.read(links.SUBWORDS_HELD_OUT, HELD_OUT, example=EXAMPLE.get())
+    url.read(links.SUBWORDS_N, WORDS)
+    url.read(links.SUBWORDS_K, MERGES)
 
 
 def choose_cut() -> str:
@@ -160,9 +143,8 @@ def main() -> None:
         with st.container(key="bpe-below"):
             controls(choices, **inputs)
     wordpiece_section()
-    own = {"corpus": example, "cut": cut, "heldout": held}
-    own |= {name: str(value.get()) for name, value in (("n", WORDS), ("k", MERGES)) if value.get() is not None}
-    url.write_url(own, lab=example == subwords.SIDEBAR)
+    url.write_url({links.SUBWORDS_EXAMPLE: example, links.SUBWORDS_CUT: cut, links.SUBWORDS_HELD_OUT: held,
+                   links.SUBWORDS_N: WORDS.get(), links.SUBWORDS_K: MERGES.get()}, lab=example == subwords.SIDEBAR)
 
 
 main()

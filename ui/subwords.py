@@ -19,6 +19,9 @@ from bpe.app.lab_state import LabState
 from bpe.errors import BpeError
 from bpe.limits import MAX_TRAIN_SECONDS
 from bpe.notation.markdown import escape_markdown
+from bpe.teaching.subword_choices import (  # noqa: F401 (the page reads them here)
+    PYTHON_DOCS, SIDEBAR, SPLIT, UDHR_PREFIX, example_choices, held_out_choices,
+)
 from bpe.teaching.subwords import SubwordLab, split_off
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.text.corpus import Corpus
@@ -28,27 +31,8 @@ from bpe.training.trainer import train
 from .preamble import current_run
 from .training import Trained, get_trained, store
 
-SPLIT = "split"
-SIDEBAR = "sidebar"
-PYTHON_DOCS = "python-docs"
-UDHR_PREFIX = "udhr:"
 HELD_OUT_CHARS = 40_000
 """At most this much held-out text is measured (python-docs' last tenth is 46 KB)."""
-
-
-def example_choices() -> dict[str, str]:
-    """``choice -> label``: python-docs first, the other presets, then the sidebar's run."""
-    ordered = [PYTHON_DOCS, *(name for name in PRESETS if name != PYTHON_DOCS)]
-    return {name: PRESETS[name].title for name in ordered} | {SIDEBAR: "the sidebar's run (its example and settings)"}
-
-
-def held_out_choices(example: str) -> dict[str, str]:
-    """``choice -> label``: the split, each language of the Declaration, python-docs (not when it is the example)."""
-    choices = {SPLIT: "its last tenth (the run trains on the rest)"}
-    choices |= {UDHR_PREFIX + s.code: f"the Declaration's first article in {s.language}" for s in ARTICLE_1}
-    if example != PYTHON_DOCS:
-        choices[PYTHON_DOCS] = "an excerpt of Python's documentation"
-    return choices
 
 
 def _text_of(trained: Trained) -> str:
