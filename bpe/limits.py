@@ -41,6 +41,37 @@ IMPORTED_TOKENS_BUILT = 600_000
 recently used is dropped past it, and built again from the session's compressed copy when asked
 for (a second or so for the biggest)."""
 
+CHECK_BUDGET_S = 30.0
+"""How long one check of a learner's trainer (Check my BPE, ``check``) may search: single mistakes,
+then a setting with one code mistake, cheapest first. Past it, the verdict says what it tried and how
+many re-trainings it did not."""
+
+ENCODE_CHECK_BUDGET_S = 20.0
+"""How long one check of a learner's encoder (Check my encoder, ``check-encode``) may search, the same way."""
+
+MAX_MIX_MERGES = 30_000
+"""Most merges the data-mixture inference reads (the paper read 30,000 of each real tokenizer's): each
+is replayed over every sample, twice or more (``bpe.analysis.mixture``)."""
+
+ANALYSIS_CPU_S = 300.0
+"""CPU seconds one analysis may use in its worker (``bpe.analysis.bounded_job``): training a mix and
+inferring it, a pretrained tokenizer's mix, or the family tree of all fourteen."""
+
+ANALYSIS_MEMORY_MB = 1536
+"""Memory one analysis's worker may take on top of a bare Python's (the family tree reads all fourteen
+pretrained tokenizers, one at a time)."""
+
+ANALYSIS_WALL_S = 900.0
+"""An analysis not done after this long is stopped even within its CPU budget (its worker waits while
+learners' pages want the cores)."""
+
+ANALYSIS_WORKERS = 1
+"""Analyses one server process runs at once; a further one waits for the worker."""
+
+MAX_OWN_SAMPLE_CHARS = 200_000
+"""Most characters of a learner's own text taken as a category's sample (the built-in code and
+python-docs samples are 200,000 bytes)."""
+
 MAX_ENCODE_CHARS = 200_000
 """Most characters the app encodes or walks through at once."""
 

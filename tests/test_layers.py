@@ -36,6 +36,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("training", ("bpe/training/",)),  # the trainer, its rules and helpers, settings, the trace, presets
     ("formats", ("bpe/formats/",)),  # other libraries' tokenizer files
     ("pretrained", ("bpe/pretrained/",)),  # the pretrained registry, read through formats
+    ("analysis", ("bpe/analysis/",)),  # what merge lists reveal: lineage, the family tree, the training mix
     ("notation", ("bpe/notation/",)),  # how a learner reads tokens as text (plain, Markdown)
     ("checking", ("bpe/checking/",)),  # Check my BPE and Check my encoder
     ("command line", ("bpe/cli/",)),  # python -m bpe / bpe-lab
