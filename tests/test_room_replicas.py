@@ -37,7 +37,7 @@ from .redis_server import running_redis
 from .replica_set import ReplicaSet
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from room_load_test import LESSON, PAGE, browser_cookie, room_of, shown  # noqa: E402
+from room_client import LESSON, PAGE, browser_cookie, room_of, shown  # noqa: E402
 from server_load_test import ProtocolSession, connect, page_cookies  # noqa: E402
 
 pytestmark = pytest.mark.servers
