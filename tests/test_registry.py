@@ -23,6 +23,7 @@ from bpe.errors import BpeError, FormatError, PatternError, RegistryError, Setti
 from bpe.registry import Registry
 
 REGISTRIES = {
+    "bpe.analysis.samples.CATEGORIES": ("category", BpeError),
     "bpe.app.lessons.LESSONS": ("lesson", BpeError),
     "bpe.app.lessons.STOPS": ("stop", BpeError),
     "bpe.app.pages._BY_FILE": ("page", BpeError),
@@ -30,10 +31,12 @@ REGISTRIES = {
     "bpe.checking.encode_rules.ENCODER_MISTAKES": ("encoder mistake", BpeError),
     "bpe.checking.mistakes.MISTAKES": ("mistake", BpeError),
     "bpe.checking.normalization.NORMALIZATIONS": ("normalization", BpeError),
+    "bpe.checking.ties.TIE_EFFECTS": ("tie rule", BpeError),
     "bpe.encoding.dropout.DROPOUT_RULES": ("dropout rule", SettingsError),
     "bpe.encoding.segmentation.SEGMENTATIONS": ("segmentation", BpeError),
     "bpe.formats.files.FORMATS": ("format", FormatError),
     "bpe.pretrained.registry.PRETRAINED": ("pretrained tokenizer", BpeError),
+    "bpe.teaching.operations.OPERATIONS": ("operation", BpeError),
     "bpe.teaching.why_tokenization.PHENOMENA": ("card", BpeError),
     "bpe.text.named_pretokenizers.PRETOKENIZERS": ("pre-tokenizer", PatternError),
     "bpe.text.special_text.SPECIAL_TEXT_MODES": ("special-token mode", SpecialTokenError),
@@ -44,6 +47,7 @@ REGISTRIES = {
 }
 """``module.NAME -> (kind, error class)`` of every registry defined today."""
 NOT_REGISTRIES = {
+    "bpe.analysis.samples.CATEGORIES": ("category", BpeError),
     "bpe.app.lab_state._OWN_DEFAULTS": "the settings each source of text starts from, not entries of an extension point",
     "bpe.teaching.extension.NEW_TEXTS": "texts a link names (a language's sentence, some code), data rather than entries",
 }

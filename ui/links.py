@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from bpe.analysis.samples import CATEGORIES
 from bpe.app import pages
 from bpe.app.lessons import LESSON_PARAM, STOP_PARAM, is_lesson
 from bpe.app.links import LinkParam, choice, codec, flag, pattern, text, whole_number
-from bpe.encoding.dropout import DROPOUT_RULES
+from bpe.encoding.dropout import DEFAULT_P, DEFAULT_SAMPLES, DROPOUT_RULES
 from bpe.errors import SettingsError
 from bpe.limits import (
     MAX_BYTE_INSPECTOR_CHARS, MAX_COUNTING_LAB_CHARS, MAX_DROPOUT_SAMPLES, MAX_ENCODE_CHARS, MAX_MERGES,
@@ -30,6 +31,7 @@ from bpe.limits import (
 from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.extension import NEW_TEXTS, OWN
 from bpe.teaching.health import GROUPS
+from bpe.teaching.lineage import LINEAGE_PLACES
 from bpe.teaching.subword_choices import PYTHON_DOCS, example_choices, held_out_choices
 from bpe.teaching.subwords import KINDS
 from bpe.teaching.tour import TOUR, TOUR_PARAM
@@ -65,8 +67,8 @@ def _dropout_step(raw: str) -> float:
 
 
 DROPOUT = codec("dropout", _dropout_step, lambda p: f"{p:g}", f"one of {', '.join(f'{p:g}' for p in DROPOUT_STEPS)}",
-                default=0.1, about="BPE-dropout's probability")
-SAMPLES = whole_number("samples", 1, MAX_DROPOUT_SAMPLES, default=500, about="how many segmentations BPE-dropout draws")
+                default=DEFAULT_P, about="BPE-dropout's probability")
+SAMPLES = whole_number("samples", 1, MAX_DROPOUT_SAMPLES, default=DEFAULT_SAMPLES, about="how many segmentations BPE-dropout draws")
 SEED = whole_number("seed", 0, 2**31, default=0, about="BPE-dropout's random seed")
 DROP_RULE = choice("droprule", lambda: tuple(DROPOUT_RULES), default="hf", about="whose BPE-dropout: Hugging Face's or the paper's")
 
@@ -99,7 +101,7 @@ BYTES = text("bytes", MAX_HEX_CHARS, about="the token inspected, as hex bytes (c
 
 COMPARE_TEXT = text("text", MAX_ENCODE_CHARS, about="the text compared (a lesson's; the learner's own is never written)")
 
-CHECK_TAB = choice("check", ("trainer", "encoder"), about="the tab open: the trainer's check or the encoder's")
+CHECK_TAB = choice("check", ("trainer", "encoder"), about="the check once a tab of Check my BPE: encoder opens Check my encoder")
 
 CARD = choice("card", lambda: tuple(PHENOMENA), about="the card shown")
 
@@ -120,6 +122,33 @@ PART = whole_number("part", 0, len(GROUPS) - 1, about="which group of tokens the
 PARITY_UNIT = choice("unit", UNITS, default="byte", about="the costs counted in bytes or characters")
 PARITY_MERGE = whole_number("merge", 0, about="the merge shown (its last is the run's)")
 
+LINEAGE_A = choice("a", lambda: (*PRETRAINED, OURS), default="cl100k_base",
+                   about="the first tokenizer of the lineage (an imported one is not linked: it is the session's)")
+LINEAGE_B = choice("b", lambda: (*PRETRAINED, OURS), default="llama3", about="the second tokenizer of the lineage")
+LINEAGE_VIEW = choice("view", tuple(place.key for place in LINEAGE_PLACES), default=LINEAGE_PLACES[0].key,
+                      about="the part of the lineage lesson shown")
+
+MAX_KNOWN_MIX_MERGES = 3_000
+"""Merges a run with a known mix is trained to on the page (the CLI goes to MAX_MIX_MERGES)."""
+
+
+def _mix(raw: str) -> dict[str, int]:
+    shares: dict[str, int] = {}
+    for item in raw.split(","):
+        key, _, share = item.partition(":")
+        if key not in CATEGORIES or key in shares or not share.isdigit() or not 0 < int(share) <= 100:
+            raise ValueError(item)
+        shares[key] = int(share)
+    if len(shares) < 2:
+        raise ValueError(raw)
+    return shares
+
+
+MIX = codec("mix", _mix, lambda shares: ",".join(f"{key}:{share}" for key, share in shares.items()),
+            f"two or more of {', '.join(CATEGORIES)}, each with a whole percent, as eng:60,code:40",
+            about="the known mix trained on: each category and its share in percent (the learner's own text is not linked)")
+MIX_MERGES = whole_number("merges", 100, MAX_KNOWN_MIX_MERGES, default=3_000, about="the merges the known mix is trained to")
+MIX_OF = choice("tokenizer", lambda: tuple(PRETRAINED), default="gpt2", about="the pretrained tokenizer whose mix is inferred")
 SUBWORDS_EXAMPLE = choice("corpus", lambda: tuple(example_choices()), about="the example cut four ways (a preset, or sidebar: the sidebar's run)")
 SUBWORDS_CUT = choice("cut", KINDS, about="the tokenizer that draws the held-out text (the lesson's place)")
 
@@ -150,11 +179,14 @@ PAGE_LINKS: Mapping[str, tuple[LinkParam, ...]] = MappingProxyType({
     pages.COMPARE.file: (COMPARE_TEXT,),
     pages.IMPORT_EXPORT.file: (),
     pages.CHECK.file: (CHECK_TAB,),
+    pages.CHECK_ENCODER.file: (),
     pages.WHY.file: (CARD,),
     pages.EXTEND.file: (EXTEND_FROM, EXTEND_NEW, ADD, LEAST, EXTEND_AT),
     pages.HEALTH.file: (HEALTH_OF, HEALTH_SAMPLE, PART),
     pages.PARITY_LAB.file: (PARITY_UNIT, PARITY_MERGE),
     pages.SUBWORDS.file: (SUBWORDS_EXAMPLE, SUBWORDS_CUT, SUBWORDS_HELD_OUT, SUBWORDS_N, SUBWORDS_K),
+    pages.LINEAGE.file: (LINEAGE_A, LINEAGE_B, LINEAGE_VIEW),
+    pages.MIXTURE.file: (MIX, MIX_MERGES, MIX_OF),
 })
 """``page file -> its own parameters``, every page of :data:`bpe.app.pages.PAGES` (a new page is one entry)."""
 

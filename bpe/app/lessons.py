@@ -1,6 +1,6 @@
 """Lessons: playlists of places across pages, walked with a clicker, each declared once, as data.
 
-A :class:`Stop` is one page opened at its first place by a link (Train on Sennrich's corpus at
+A :class:`LessonStop` is one page opened at its first place by a link (Train on Sennrich's corpus at
 merge 0, the Why page at its first card); a :class:`Lesson` is stops in order. A teacher picks a
 built-in lesson on Home or orders stops of :data:`STOPS` into their own, and the link carries it
 (``lesson=first-class&stop=3``, or the stops' names joined by dots:
@@ -42,7 +42,7 @@ OWN = "own"
 
 
 @dataclass(frozen=True)
-class Stop:
+class LessonStop:
     """One page of a lesson, opened at its first place."""
 
     name: str
@@ -65,47 +65,47 @@ class Lesson:
     title: str
     about: str
     """What the lesson is, in a sentence (Home's plan)."""
-    stops: tuple[Stop, ...]
+    stops: tuple[LessonStop, ...]
 
     def __post_init__(self) -> None:
         if not self.stops:
             raise ValueError(f"lesson {self.name!r} has no stop: a lesson is at least one page")
 
 
-def _stops(*stops: Stop) -> Registry[Stop]:
+def _stops(*stops: LessonStop) -> Registry[LessonStop]:
     if any(JOIN in stop.name or not stop.name for stop in stops):
         raise RegistryError(f"a stop's name is non-empty and has no {JOIN!r}: {[stop.name for stop in stops]}")
     return Registry("stop", stops)
 
 
-STOPS: Registry[Stop] = _stops(
-    Stop("why", pages.WHY, {"card": "spelling"}, "Why tokenization matters",
+STOPS: Registry[LessonStop] = _stops(
+    LessonStop("why", pages.WHY, {"card": "spelling"}, "Why tokenization matters",
          "A model sees tokens, not letters: why it cannot count the r's in strawberry, and six more cases."),
-    Stop("bytes", pages.BYTE_INSPECTOR, {"text": "aaabdaaabac é € 🙂", "bytes": "20 74 68 65"}, "Text is bytes",
+    LessonStop("bytes", pages.BYTE_INSPECTOR, {"text": "aaabdaaabac é € 🙂", "bytes": "20 74 68 65"}, "Text is bytes",
          "A byte-level tokenizer starts from UTF-8's 256 byte values: 'a' is one, 'é' two, '€' three."),
-    Stop("counting", pages.COUNTING_LAB, {"text": "aaaa", "left": "a", "right": "a"}, "Count the pairs",
+    LessonStop("counting", pages.COUNTING_LAB, {"text": "aaaa", "left": "a", "right": "a"}, "Count the pairs",
          "Training counts every pair of neighbours, overlaps included; one merge replaces fewer."),
-    Stop("train-sennrich", pages.TRAIN, {"preset": "sennrich", "step": "0"}, "Train on Sennrich's corpus",
+    LessonStop("train-sennrich", pages.TRAIN, {"preset": "sennrich", "step": "0"}, "Train on Sennrich's corpus",
          "Merge the most frequent pair, again and again: low, lower, newest and widest become tokens."),
-    Stop("train-wikipedia", pages.TRAIN, {"preset": "wikipedia", "step": "0"}, "Train on Wikipedia's aaabdaaabac",
+    LessonStop("train-wikipedia", pages.TRAIN, {"preset": "wikipedia", "step": "0"}, "Train on Wikipedia's aaabdaaabac",
          "The walk-through's three merges, with the tie at merge 2."),
-    Stop("tie-lab", pages.TIE_LAB, {"preset": "wikipedia"}, "When pairs tie",
+    LessonStop("tie-lab", pages.TIE_LAB, {"preset": "wikipedia"}, "When pairs tie",
          "Each library breaks a tie its own way, and the merges part from there."),
-    Stop("quiz-room", pages.QUIZ, {"preset": "sennrich", "step": "0"}, "Predict the next merge, as a class",
+    LessonStop("quiz-room", pages.QUIZ, {"preset": "sennrich", "step": "0"}, "Predict the next merge, as a class",
          "Every phone guesses the next merge; then how many tokens a model makes of a phrase.", room=True),
-    Stop("quiz-wikipedia", pages.QUIZ, {"preset": "wikipedia", "step": "0"}, "Predict the next merge of aaabdaaabac",
+    LessonStop("quiz-wikipedia", pages.QUIZ, {"preset": "wikipedia", "step": "0"}, "Predict the next merge of aaabdaaabac",
          "Guess each of the three merges before it happens, with the counts hidden (merge 2 is a tie)."),
-    Stop("encode-walk", pages.ENCODE, {"preset": "sennrich", "step": "10"}, "Encode new text, merge by merge",
+    LessonStop("encode-walk", pages.ENCODE, {"preset": "sennrich", "step": "10"}, "Encode new text, merge by merge",
          "Encoding replays the learned merges in the order they were learned."),
-    Stop("encode-wikipedia", pages.ENCODE, {"preset": "wikipedia", "step": "3", "text": "aaabdaaabac"},
+    LessonStop("encode-wikipedia", pages.ENCODE, {"preset": "wikipedia", "step": "3", "text": "aaabdaaabac"},
          "Encode aaabdaaabac, merge by merge", "The three merges replayed on the text, in the order they were learned."),
-    Stop("compare", pages.COMPARE, {"preset": "sennrich"}, "Compare with real tokenizers",
+    LessonStop("compare", pages.COMPARE, {"preset": "sennrich"}, "Compare with real tokenizers",
          "The same text under ours, GPT-2's and GPT-4o's: how many tokens each needs and where it cuts."),
-    Stop("vocabulary", pages.VOCABULARY, {"preset": "sennrich", "step": "10", "token": "256"}, "The vocabulary and its merge trees",
+    LessonStop("vocabulary", pages.VOCABULARY, {"preset": "sennrich", "step": "10", "token": "256"}, "The vocabulary and its merge trees",
          "Every token the run learned, the step that made it, and the merges it is built of."),
-    Stop("pretokenization", pages.PRETOKENIZATION_LAB, {}, "Cut before counting",
+    LessonStop("pretokenization", pages.PRETOKENIZATION_LAB, {}, "Cut before counting",
          "Merges never cross the chunks a split pattern cuts; without one, tokens span words."),
-    Stop("parity", pages.PARITY_LAB, {"merge": "0"}, "Fair to every language",
+    LessonStop("parity", pages.PARITY_LAB, {"merge": "0"}, "Fair to every language",
          "Parity-aware BPE lets the worst-served language choose each merge."),
 )
 """Every stop a lesson can hold, in the chooser's order."""

@@ -88,7 +88,13 @@ IMPORT_EXPORT = Page(
 )
 CHECK = Page(
     "pages/11_Check_my_BPE.py", "Check my BPE", ":material/fact_check:", "🩺",
-    "the merges your own trainer learned against the reference: where they part, and the likeliest why.",
+    "the merges your own trainer learned against the reference: where they part, and the one mistake (or two) "
+    "that makes them.",
+)
+CHECK_ENCODER = Page(
+    "pages/16_Check_my_encoder.py", "Check my encoder", ":material/rule:", "🧪",
+    "the ids your own encoder gave some texts against the tokenizer's: where they part, and the mistake that "
+    "makes them, on probe texts that tell every classic mistake apart.",
 )
 
 WHY = Page(
@@ -111,6 +117,17 @@ PARITY_LAB = Page(
     "choose each merge, step by step.",
 )
 
+LINEAGE = Page(
+    "pages/17_Lineage.py", "Lineage", ":material/account_tree:", "🌳",
+    "two tokenizers' merge lists rank by rank: where one extends the other, what each adds, and the family tree "
+    "of the pretrained ones.",
+)
+MIXTURE = Page(
+    "pages/18_What_was_it_trained_on.py", "What was it trained on?", ":material/pie_chart:", "🥧",
+    "a tokenizer's training mix of languages and code, read back from its merges by a linear program: first on "
+    "runs with a known answer, then on real tokenizers.",
+)
+
 SUBWORDS = Page(
     "pages/19_Why_subwords.py", "Why subwords", ":material/segment:", "🧩",
     "before the first merge: words leave [UNK]s, characters and bytes make long sequences, merges sit between; "
@@ -119,7 +136,7 @@ SUBWORDS = Page(
 
 PAGES: tuple[Page, ...] = (
     HOME, SUBWORDS, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
-    IMPORT_EXPORT, CHECK, WHY, EXTEND, HEALTH, PARITY_LAB,
+    IMPORT_EXPORT, CHECK, CHECK_ENCODER, WHY, EXTEND, HEALTH, PARITY_LAB, LINEAGE, MIXTURE,
 )
 """Every page, in the sidebar's order (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 

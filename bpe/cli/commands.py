@@ -20,6 +20,7 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe import --format gpt2 --in encoder.json,vocab.bpe --out t.json
     python -m bpe check --merges merges.txt --preset cs336 --json
     python -m bpe check-encode --pretrained gpt2 --ids my_ids.json
+    python -m bpe lineage --a gpt-4 --b llama3      (bpe/cli/analysis_commands.py: also infer-mix)
 
 Export file layout (``--out``): ``ours``, ``hf`` and ``tiktoken`` write the one file named;
 ``minbpe`` writes ``PREFIX.model`` and ``PREFIX.vocab`` (``--out PREFIX`` or ``--out PREFIX.model``,
@@ -54,6 +55,7 @@ from ..training.start_state import StartState
 from ..training.trace import Trace
 from ..training.trainer import train
 from . import app_command as cli_app
+from .analysis_commands import add_analysis_commands
 from .arguments import (
     UsageError, add_tokenizer_choice, add_train_arguments, chosen_tokenizer, corpus_from_args, load_tokenizer, note_bom,
     settings_from_args,
@@ -336,6 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_check_command(commands)
     add_check_encode_command(commands)
     add_health_command(commands)
+    add_analysis_commands(commands)
     return parser
 
 

@@ -48,7 +48,7 @@ class Rates(NamedTuple):
         return self
 
 
-class CostRow(NamedTuple):
+class TokenCostRow(NamedTuple):
     """One tokenizer's cost for the text (``error``: why it cannot encode it; then no numbers)."""
 
     tokenizer: str
@@ -73,7 +73,7 @@ def english_of(text: str) -> str | None:
     return ENGLISH.text if any(sentence.text == text.strip() for sentence in ARTICLE_1) else None
 
 
-def token_costs(text: str, tokenizers: Mapping[str, Tokenizer], rates: Rates) -> list[CostRow]:
+def token_costs(text: str, tokenizers: Mapping[str, Tokenizer], rates: Rates) -> list[TokenCostRow]:
     """``text`` under each of ``tokenizers`` (by name), priced at ``rates``; special-token text is read as plain text."""
     rates.check()
     english = english_of(text)
@@ -82,7 +82,7 @@ def token_costs(text: str, tokenizers: Mapping[str, Tokenizer], rates: Rates) ->
         try:
             tokens = len(tokenizer.encode(text, disallowed_special=()))
         except BpeError as error:  # e.g. a char-level vocabulary that never saw this script
-            rows.append(CostRow(name, 0, 0.0, 0, 0.0, None, str(error)))
+            rows.append(TokenCostRow(name, 0, 0.0, 0, 0.0, None, str(error)))
             continue
         ratio = None
         if english is not None:
@@ -90,7 +90,7 @@ def token_costs(text: str, tokenizers: Mapping[str, Tokenizer], rates: Rates) ->
                 ratio = tokens / max(len(tokenizer.encode(english, disallowed_special=())), 1)
             except BpeError:
                 ratio = None
-        rows.append(CostRow(
+        rows.append(TokenCostRow(
             name, tokens, tokens / rates.window, math.ceil(tokens / rates.chunk), tokens * rates.price_per_million / 1e6, ratio,
         ))
     return rows

@@ -4,8 +4,8 @@ Pure HTML over :func:`bpe.teaching.token_cost.token_costs`' rows, tested without
 name and message is escaped here. A text that overflows the window says so in words, not only in
 a number, and the costliest tokenizer's row is marked the same way.
 
-    >>> from bpe.teaching.token_cost import CostRow, Rates
-    >>> out = cost_table_html([CostRow("<ours>", 9000, 1.1, 18, 0.0225, 2.0)], Rates())
+    >>> from bpe.teaching.token_cost import TokenCostRow, Rates
+    >>> out = cost_table_html([TokenCostRow("<ours>", 9000, 1.1, 18, 0.0225, 2.0)], Rates())
     >>> "&lt;ours&gt;" in out, "does not fit" in out, "$0.0225" in out, "2.00×" in out
     (True, True, True, True)
 """
@@ -16,7 +16,7 @@ import html
 import math
 from collections.abc import Sequence
 
-from ..teaching.token_cost import CostRow, Rates
+from ..teaching.token_cost import TokenCostRow, Rates
 from .plain_tables import scroll_box
 
 
@@ -34,7 +34,7 @@ def dollars(amount: float) -> str:
     return f"${amount:.{decimals}f}"
 
 
-def cost_table_html(rows: Sequence[CostRow], rates: Rates) -> str:
+def cost_table_html(rows: Sequence[TokenCostRow], rates: Rates) -> str:
     """Per tokenizer: tokens, the ratio to English, the share of the window, chunks and the price (the
     ratio beside the tokens: on a phone the columns past the screen's edge scroll, and the ratio is the lesson)."""
     head = (
