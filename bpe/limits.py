@@ -41,6 +41,14 @@ IMPORTED_TOKENS_BUILT = 600_000
 recently used is dropped past it, and built again from the session's compressed copy when asked
 for (a second or so for the biggest)."""
 
+CHECK_BUDGET_S = 30.0
+"""How long one check of a learner's trainer (Check my BPE, ``check``) may search: single mistakes,
+then a setting with one code mistake, cheapest first. Past it, the verdict says what it tried and how
+many re-trainings it did not."""
+
+ENCODE_CHECK_BUDGET_S = 20.0
+"""How long one check of a learner's encoder (Check my encoder, ``check-encode``) may search, the same way."""
+
 MAX_MIX_MERGES = 30_000
 """Most merges the data-mixture inference reads (the paper read 30,000 of each real tokenizer's): each
 is replayed over every sample, twice or more (``bpe.analysis.mixture``)."""
@@ -220,3 +228,27 @@ MAX_DROPOUT_WORK = 50_000
 """Most symbols the page's samples may hold in all (samples times the text's starting symbols): a
 sample costs about 12 µs per symbol in pure Python, so a page spends at most about 0.6 s; a longer
 text gets fewer samples, and the page says so."""
+
+
+# -- work run apart from the page's thread (bpe.jobs) ----------------------------------------------
+JOB_CPU_S = 60.0
+"""CPU seconds one job may use (a vocabulary's health, an extension and its files): the biggest seen
+here, Mistral v3's health against python-docs, takes about 20 (docs/measurements.md, "Issue 46")."""
+JOB_MEMORY_MB = 1024
+"""Memory one job's worker may take on top of a bare Python's (Llama 3 extended and written in every
+format peaks near 400 MB)."""
+JOB_WALL_S = 300.0
+"""A job not done after this long is stopped even within its CPU budget (its worker runs at the
+lowest priority, so a machine busy with learners' pages can keep it waiting)."""
+JOB_WORKERS = 2
+"""Jobs one server process runs at once (one a core here); a further one waits in line, and says so."""
+JOB_ABANDON_S = 15.0
+"""A job nobody has asked about for this long is stopped: every page waiting on one asks each
+second, so only a learner who left (or closed the tab) stops asking."""
+JOB_RESULTS_MB = 256
+"""Finished jobs' results one server keeps for the next learner who asks the same (the least recently
+asked go first): Llama 3 extended, with its files in every format, is about 40 MB."""
+PAGE_WORK_CPU_S = 2.0
+"""CPU seconds the work of one request may take in a page's own thread on this 2-core machine, for the
+page's default text (``benchmarks/tokenizer_matrix.py`` checks every operation on every tokenizer): work
+that can take more runs apart, as a job."""

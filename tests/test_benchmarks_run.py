@@ -48,6 +48,9 @@ ENGINE_BENCHMARKS = {
     "segmentation_benchmark.py": (["--runs", "1", "--tokenizers", "gpt2"], r"^  tokens: BPE's own [\d,]+ "),
     "regex_compile_cost.py": (["--cap-gb", "0.5"], r"^\(\?:a\{65535\}\)\{65535\}\t[\d,]+\trefused\t"),
     "app_step_latency.py": (["--steps", "1", "--preset", "sennrich"], r"^one step, 1 steps: median \d+ ms"),
+    "tokenizer_matrix.py": (["--rows", "pretrained:gpt2,ours:bytes", "--ops", "encode,cut:fewest,health", "--no-workers"],
+                            r"^cells over their bound: 0$"),
+    "job_slowdown.py": (["--rounds", "1", "--steps", "2", "--preset", "sennrich"], r"^slowdown ratio: [\d.]+ \(target"),
     "why_subwords_request.py": (["--runs", "1", "--preset", "sennrich"], r"^first request on sennrich: Why subwords [\d.]+ s CPU"),
 }
 """The engine's and one page's benchmarks at their smallest sizes, each with the line that says it

@@ -14,6 +14,7 @@ from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import FormatError
 from bpe.formats import from_gpt2, from_hf, from_minbpe, from_ours, from_tiktoken, to_gpt2, to_hf, to_minbpe, to_tiktoken
 from bpe.text.corpus import Corpus
+from bpe.tokens.vocab import Token
 from bpe.training.settings import TrainSettings
 from bpe.training.trainer import train
 
@@ -35,6 +36,16 @@ def good_files() -> dict[str, object]:
     encoder, merges = to_gpt2(tokenizer)
     return {"ours": tokenizer.to_json(), "minbpe": model, "hf": to_hf(tokenizer), "tiktoken": to_tiktoken(tokenizer),
             "encoder": encoder, "merges": merges}
+
+
+def whole_word_merged_otherwise() -> str:
+    """A ``tokenizer.json`` with ``ignore_merges`` whose token ``abc`` (a + bc) its own merges make ab + c:
+    Hugging Face looks the word up whole, BPE Lab would merge it."""
+    a, b, c = b"abc"
+    merges = [(a, b, 256), (b, c, 257), (a, 257, 258)]
+    document = json.loads(to_hf(Tokenizer(unit="byte", pretokenizer="gpt2", base={i: Token(bytes([i])) for i in range(256)}, merges=merges)))
+    document["model"]["ignore_merges"] = True
+    return json.dumps(document)
 
 
 def read_gpt2_merges(merges: str | bytes):
@@ -101,7 +112,8 @@ MALFORMED = {
     "hf-missing-bytes": (from_hf, lambda f: hf_with(vocab={"a": 0}, merges=[]), r"lacks 255 of the 256 single bytes"),
     "hf-prefix-space": (from_hf, lambda f: f["hf"].replace('"add_prefix_space": false', '"add_prefix_space": true', 1),
                         r"add_prefix_space=true"),
-    "hf-ignore-merges": (from_hf, lambda f: hf_with(ignore_merges=True), r"ignore_merges=True"),
+    "hf-ignore-merges-on-a-word-merged-otherwise": (from_hf, lambda f: whole_word_merged_otherwise(),
+                                                   r"ignore_merges is on, so Hugging Face encodes the word 'abc' as its token 258, while its merges make \[256, 99\]"),
     "tiktoken-not-base64": (from_tiktoken, lambda f: "!!!! 0\n", r"rank file line 1: '!!!!' is not base64"),
     "tiktoken-bad-rank": (from_tiktoken, lambda f: "YQ== first\n", r"line 1: the rank 'first' is not a whole number"),
     "tiktoken-duplicate-rank": (from_tiktoken, lambda f: f["tiktoken"] + "enp6 3\n", r"line 269: rank 3 was already given on line 4"),

@@ -28,6 +28,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("bpe/errors.py", "bpe/limits.py", "bpe/collector.py", "bpe/registry.py", "bpe/renamed.py")),  # errors, limits, the registry type: each contract once
+    ("jobs", ("bpe/jobs/",)),  # work run apart from the page's thread: worker processes within a budget, shared, cancelled
     ("tokens", ("bpe/tokens/",)),  # what a token is, ids, bytes as text, the end-of-word marker
     ("reference", ("bpe/reference.py",)),  # the readable BPE: it needs only the tokens' Pair
     ("text", ("bpe/text/",)),  # the corpus, normalization and pre-tokenization, special-token text

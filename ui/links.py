@@ -22,7 +22,7 @@ from bpe.analysis.samples import CATEGORIES
 from bpe.app import pages
 from bpe.app.lessons import LESSON_PARAM, STOP_PARAM, is_lesson
 from bpe.app.links import LinkParam, choice, codec, flag, pattern, text, whole_number
-from bpe.encoding.dropout import DROPOUT_RULES
+from bpe.encoding.dropout import DEFAULT_P, DEFAULT_SAMPLES, DROPOUT_RULES
 from bpe.errors import SettingsError
 from bpe.limits import (
     MAX_BYTE_INSPECTOR_CHARS, MAX_COUNTING_LAB_CHARS, MAX_DROPOUT_SAMPLES, MAX_ENCODE_CHARS, MAX_MERGES,
@@ -67,8 +67,8 @@ def _dropout_step(raw: str) -> float:
 
 
 DROPOUT = codec("dropout", _dropout_step, lambda p: f"{p:g}", f"one of {', '.join(f'{p:g}' for p in DROPOUT_STEPS)}",
-                default=0.1, about="BPE-dropout's probability")
-SAMPLES = whole_number("samples", 1, MAX_DROPOUT_SAMPLES, default=500, about="how many segmentations BPE-dropout draws")
+                default=DEFAULT_P, about="BPE-dropout's probability")
+SAMPLES = whole_number("samples", 1, MAX_DROPOUT_SAMPLES, default=DEFAULT_SAMPLES, about="how many segmentations BPE-dropout draws")
 SEED = whole_number("seed", 0, 2**31, default=0, about="BPE-dropout's random seed")
 DROP_RULE = choice("droprule", lambda: tuple(DROPOUT_RULES), default="hf", about="whose BPE-dropout: Hugging Face's or the paper's")
 
@@ -101,7 +101,7 @@ BYTES = text("bytes", MAX_HEX_CHARS, about="the token inspected, as hex bytes (c
 
 COMPARE_TEXT = text("text", MAX_ENCODE_CHARS, about="the text compared (a lesson's; the learner's own is never written)")
 
-CHECK_TAB = choice("check", ("trainer", "encoder"), about="the tab open: the trainer's check or the encoder's")
+CHECK_TAB = choice("check", ("trainer", "encoder"), about="the check once a tab of Check my BPE: encoder opens Check my encoder")
 
 CARD = choice("card", lambda: tuple(PHENOMENA), about="the card shown")
 
@@ -179,6 +179,7 @@ PAGE_LINKS: Mapping[str, tuple[LinkParam, ...]] = MappingProxyType({
     pages.COMPARE.file: (COMPARE_TEXT,),
     pages.IMPORT_EXPORT.file: (),
     pages.CHECK.file: (CHECK_TAB,),
+    pages.CHECK_ENCODER.file: (),
     pages.WHY.file: (CARD,),
     pages.EXTEND.file: (EXTEND_FROM, EXTEND_NEW, ADD, LEAST, EXTEND_AT),
     pages.HEALTH.file: (HEALTH_OF, HEALTH_SAMPLE, PART),

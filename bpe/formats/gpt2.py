@@ -99,6 +99,11 @@ def _problem(tokenizer: Tokenizer) -> str | None:
     problem = duplicate_bytes_problem(tokenizer, title=GPT2.title)
     if problem:
         return problem
+    if tokenizer.whole_only:  # vocab.bpe makes every token by a merge: a reader never gives these
+        count, example = len(tokenizer.whole_only), next(iter(tokenizer.whole_only.values())).decode("utf-8", "backslashreplace")
+        return (f"{count:,} of this tokenizer's tokens are made by no merge (a rank file's whole-chunk tokens, e.g. "
+                f"{example!r}), and GPT-2's files make every token by a merge; export it as a tiktoken rank file or "
+                "a Hugging Face tokenizer.json, which hold them")
     spellings = {to_byte_text(token.data) for token_id, token in tokenizer.tokens.items() if not tokenizer.is_special(token_id)}
     for text in tokenizer.special_tokens:
         if text in spellings:
@@ -111,13 +116,11 @@ def _problem(tokenizer: Tokenizer) -> str | None:
 
 def _write(tokenizer: Tokenizer) -> tuple[str, str]:
     """``(encoder.json text, vocab.bpe text)``."""
-    tokens = tokenizer.tokens
     special_text = {token_id: text for text, token_id in tokenizer.special_tokens.items()}
-    encoder = {
-        special_text.get(token_id) or to_byte_text(token.data): token_id for token_id, token in sorted(tokens.items())
-    }
+    spelled = {token_id: special_text.get(token_id) or to_byte_text(token.data) for token_id, token in sorted(tokenizer.tokens.items())}
+    encoder = {text: token_id for token_id, text in spelled.items()}
     lines = [VOCAB_BPE_HEADER]
-    lines += [f"{to_byte_text(tokens[left].data)} {to_byte_text(tokens[right].data)}" for left, right, _ in tokenizer.merges]
+    lines += [f"{spelled[left]} {spelled[right]}" for left, right, _ in tokenizer.merges]  # each token spelled once
     return json.dumps(encoder, ensure_ascii=False), "\n".join(lines) + "\n"
 
 
