@@ -12,7 +12,7 @@ weighing the mix's categories, two ways:
 
 For each it prints the mean absolute error of the shares (over the mix's categories) and the CPU seconds
 of the inference beside the training's (the peer measured in the same run: their ratio holds on a
-loaded machine), and the error after 300 and 1,000 merges of the held-out runs.
+loaded machine); with ``--curve``, the error after 300 and 1,000 merges of the held-out runs.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def cpu() -> float:
     return time.process_time()
 
 
-def run(truth: dict[str, float], *, merges: int, held_out: bool) -> dict:
+def run(truth: dict[str, float], *, merges: int, held_out: bool, curve: bool) -> dict:
     texts = {key: sample_text(key) for key in truth}
     trained, judged = ({key: halves(text)[0] for key, text in texts.items()},
                        {key: halves(text)[1] for key, text in texts.items()}) if held_out else (texts, texts)
@@ -57,7 +57,7 @@ def run(truth: dict[str, float], *, merges: int, held_out: bool) -> dict:
     start = cpu()
     estimate = infer_mix(tokenizer, judged, merges=merges)
     inferred_s = cpu() - start
-    earlier = {k: mix_error(infer_mix(tokenizer, judged, merges=k).proportions, truth) for k in EARLIER if held_out and k < merges}
+    earlier = {k: mix_error(infer_mix(tokenizer, judged, merges=k).proportions, truth) for k in EARLIER if curve and held_out and k < merges}
     return {"error": mix_error(estimate.proportions, truth), "train_s": trained_s, "infer_s": inferred_s, "earlier": earlier,
             "estimate": estimate}
 
@@ -67,14 +67,18 @@ def main() -> None:
     parser.add_argument("--mixes", type=int, default=20)
     parser.add_argument("--merges", type=int, default=3_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--curve", action="store_true", help="also infer the held-out runs from their first 300 and 1,000 merges")
+    parser.add_argument("--ways", default="same,held", help="same (samples are the training texts), held (held-out lines), or both")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     mixes = [random_mix(rng) for _ in range(args.mixes)]
     print(f"load average at start: {os.getloadavg()[0]:.2f}; {args.mixes} mixes of 3-6 categories, {args.merges:,} merges, seed {args.seed}")
-    results = {"same text": [], "held out": []}
+    ways = [(way, held_out) for key, way, held_out in (("same", "same text", False), ("held", "held out", True))
+            if key in args.ways.split(",")]
+    results = {way: [] for way, _ in ways}
     for number, truth in enumerate(mixes, 1):
-        for way, held_out in (("same text", False), ("held out", True)):
-            results[way].append(result := run(truth, merges=args.merges, held_out=held_out))
+        for way, held_out in ways:
+            results[way].append(result := run(truth, merges=args.merges, held_out=held_out, curve=args.curve))
             worst = max(truth, key=lambda key: abs(result["estimate"].proportions[key] - truth[key]))
             print(f"mix {number:2d} {way:9s} MAE {result['error']:.4f}  train {result['train_s']:5.1f} s  infer {result['infer_s']:5.1f} s"
                   f"  ({len(truth)} categories; worst {worst} {truth[worst]:.3f} -> {result['estimate'].proportions[worst]:.3f})")
@@ -87,7 +91,7 @@ def main() -> None:
               f"worst {max(errors):.4f}); inference {infer_s / len(found):.1f} CPU-s a mix, "
               f"{infer_s / train_s:.2f} x training's {train_s / len(found):.1f}")
     for k in EARLIER:
-        if k < args.merges:
+        if k < args.merges and args.curve and "held out" in results:
             print(f"held out after {k:,} merges: mean absolute error {statistics.mean(r['earlier'][k] for r in results['held out']):.4f}")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
 
