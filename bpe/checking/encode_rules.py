@@ -207,7 +207,7 @@ def _split_encoder(split: str | None) -> Callable[[Tokenizer, str, str], Ids]:
                 out.append(tokenizer.special_tokens[piece])
                 continue
             for chunk in [piece] if splitter is None else [chunk for chunk, _ in splitter.split(piece)]:
-                out += merge_ids(symbols(chunk), pieces.ranks, pieces.merges)
+                out += merge_ids(symbols(chunk), pieces.ranks, pieces.made)
         return out
     return encode
 
@@ -269,7 +269,7 @@ def _characters_first(tokenizer: Tokenizer) -> list[EncodeVariant]:
             whole = pieces.by_run.get("".join(map(chr, ids[i:i + width]))) if width > 1 else None
             symbols += [whole] if whole is not None else ids[i:i + width]
             i += width
-        return merge_ids(symbols, pieces.ranks, pieces.merges)
+        return merge_ids(symbols, pieces.ranks, pieces.made)
 
     return [EncodeVariant("unit", "characters as the starting symbols", _per_chunk(characters),
                           "start from the UTF-8 bytes: `list(text.encode('utf-8'))`, so merges can join a piece of a "
