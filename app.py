@@ -3,15 +3,20 @@
 import streamlit as st
 
 from bpe.app import pages
-from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, SOURCES
+from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, SOURCES, LabState
 from bpe.teaching.tour import TOUR
 from bpe.training.presets import PRESETS
+from ui import lesson_chooser, url
 from ui.classroom_views import join_box
 from ui.render import page_setup
 
 page_setup(pages.HOME)
 with st.container(key="bpe-home"):  # marks the home page: the page's CSS keeps its descriptions on a phone
     st.title("BPE Lab: byte-pair encoding, step by step")
+if lesson_chooser.plan_on_top():  # Home's second place: the lesson's plan is the first screen
+    lesson_chooser.home_walk()
+    with st.container(border=True, key="bpe-lesson-plan"):
+        lesson_chooser.plan(lesson_chooser.chooser())
 join_box()  # first, for a student whose phone opened the app to type the code on the projector
 st.markdown(
     "**Byte-pair encoding (BPE)** turns text into tokens the way GPT-2, GPT-4 and most language models do. "
@@ -32,6 +37,8 @@ st.page_link(
     pages.WHY.file, label=f"{pages.WHY.title}: {pages.WHY.blurb}", icon=pages.WHY.icon,
     help="Strawberry's r's, long numbers, Hindi, Python's spaces, glitch tokens: what a model gets wrong and which merge is why",
 )
+if not lesson_chooser.plan_on_top():
+    lesson_chooser.home_walk()  # a clicker's PageDown: the welcome, the lesson's plan, then its first page
 
 st.header("A guided tour in five steps")
 st.caption("Each step opens the page that shows it, already set up, with a link on to the next step.")
@@ -42,6 +49,15 @@ for number, (column, step) in enumerate(zip(st.columns(len(TOUR)), TOUR), start=
         target = pages.page_for(step.page)
         st.page_link(step.page, label="Open", icon=target.icon, help=f"Opens {target.title}", query_params=step.link_params(number))
         st.caption(f"on *{target.title}*")
+
+if not lesson_chooser.plan_on_top():
+    st.header("Teach a lesson with a clicker")
+    st.caption(
+        "A lesson is pages in order, each opened at its first place: PageDown walks a page, then opens the next "
+        "one; PageUp goes back. Choose one, or order your own; the address bar keeps it, for a bookmark."
+    )
+    with st.container(border=True, key="bpe-lesson-plan"):
+        lesson_chooser.plan(lesson_chooser.chooser())
 
 st.header("Examples")
 cards = [
@@ -62,7 +78,7 @@ for row in range(0, len(cards), 4):
             st.markdown(f"**{title}**")
             st.caption(description)
             st.caption(f"`{facts}`")
-            st.page_link(pages.TRAIN.file, label="Open step by step", icon=":material/play_circle:", query_params={"preset": name})
+            st.page_link(pages.TRAIN.file, label="Open step by step", icon=":material/play_circle:", query_params=LabState.for_source(name).to_query())
 
 st.divider()
 left, right = st.columns(2)
@@ -77,3 +93,4 @@ right.markdown(
     "The address bar always holds the example, the settings and the step (never your own text): copy it "
     "to show a class exactly this merge."
 )
+url.write_url(lab=False)  # the lesson chosen (and presenter mode) stay in Home's link

@@ -1,8 +1,8 @@
 """A live class room under load: one teacher and N students in one room, over two replicas and
 Redis, speaking Streamlit's own protocol (no browsers: on a real class each phone draws its own page).
 
-It starts ``scripts/serve.sh --replicas 2`` (HAProxy, two app replicas and Redis; or drives one
-running at ``--url``), then, as browsers would: the teacher opens Predict the next merge on the
+It starts ``scripts/serve.sh --replicas 2`` (HAProxy, two app replicas and Redis; ``--replicas 1``
+for the same class on one process; or drives one running at ``--url``), then, as browsers would: the teacher opens Predict the next merge on the
 Sennrich example and presses "Start a class room"; every student loads the page (HAProxy's cookie
 keeps each on the replica it was given), opens the join link and joins with a nickname; then for
 each of ``--questions`` questions:
@@ -21,10 +21,17 @@ histogram is compared with what the students sent.
 
 Targets (exit code 0 only if all are met): every student answers within 10 s of the question
 opening, the teacher's count reaches N within 2 s of the last answer, no answer lost or counted
-twice, and p95 of an answer's round trip (click sent to the page redrawn with "Your answer is in")
-under 1 s.
+twice, p95 of an answer's round trip (click sent to the page redrawn with "Your answer is in")
+under 1 s, every student sees "Your answer is in", every phone shows every reveal within 2 s, and
+no error.
+
+Before the first question the class only polls for a few of the phones' timer periods; the
+server's CPU in that window, while answering and while revealing gives the CPU per answer and per
+reveal (``room_cpu.py``), printed with the load average at the start and the end (the machine is
+shared: run it alone, e.g. ``flock /work/coord/heavy.lock`` on the team's machine).
 
     .venv/bin/python benchmarks/room_load_test.py --students 60 --questions 10
+    .venv/bin/python benchmarks/room_load_test.py --students 60 --questions 10 --replicas 1
     .venv/bin/python benchmarks/room_load_test.py --students 60 --questions 10 --kind guess
 
 The adversary's cases (a class behind one address with a flooding client; a client that leaves
@@ -35,11 +42,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import re
 import statistics
 import sys
 import tempfile
+import resource
 import time
 import urllib.parse
 from contextlib import AsyncExitStack
@@ -47,23 +56,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from load_common import cpu_seconds, percentile
+from room_cpu import Meter
 from server_load_test import ProtocolSession, connect, page_cookies
 
 from tests.apptest_support import plain  # noqa: E402  (load_common put the project root on sys.path)
 from tests.replica_set import ReplicaSet  # noqa: E402
+from ui.room_polling import STUDENT_POLL_S  # noqa: E402
 
 PAGE = "Predict_the_next_merge"
 LESSON = "preset=sennrich&step=0"
 """Sennrich's example trains 10 merges: 10 questions, about merges 1 to 10."""
 ANSWER_WITHIN_S = 10.0
 COUNT_WITHIN_S = 2.0
+REVEAL_WITHIN_S = 2.0
+"""Longest from the teacher's Reveal to its verdict on any phone."""
 TARGET_P95_S = 1.0
 QUESTION_LIMIT_S = 60.0
 """Longest a question may take before the run gives up on it (a bound, never a target)."""
 
+POLLING_WINDOW_S = 3 * STUDENT_POLL_S
+"""How long the seated class only polls before the first question (three of the phones' periods)."""
+
 QUESTION_NO = re.compile(r"question \*\*(\d+)\*\*")
 ANSWERED = re.compile(r"<b>(\d+)</b> of (\d+) answered")
 ANSWER_ROW = re.compile(r'<tr class="bpe-(\w+)"><th scope="row">(\d+)\.? .*?</th><td>.*?<b>(\d+)</b>')
+REVEALED = re.compile("◀ merged next|◀ the real count")
+"""What a phone shows once the answers are revealed (a merge's chart, a guess's histogram)."""
 GUESS_ROW = re.compile(r'<tr class="bpe-(\w+)"><th scope="row">(\d+)</th><td>.*?<b>(\d+)</b>')
 REPLICA = re.compile(r"BPE_REPLICA=(\w+)")
 BROWSER_COOKIE = re.compile(r"bpe_lab_browser=([\w-]{22})")
@@ -129,6 +147,7 @@ class Question:
     opened_at: float
     all_counted_at: float | None = None
     revealed_at: float | None = None
+    """When the teacher pressed Reveal (the click sent): a phone may show it before the click's own page is back."""
     tally: dict[int, int] = field(default_factory=dict)
     choices: int = 0
 
@@ -136,7 +155,8 @@ class Question:
 class Lesson:
     """What the teacher's page has announced, for the students to wait on."""
 
-    def __init__(self) -> None:
+    def __init__(self, meter: Meter) -> None:
+        self.meter = meter
         self.code = ""
         self.opened = asyncio.Event()
         self.questions: dict[int, Question] = {}
@@ -174,14 +194,16 @@ async def student_lesson(stack, url: str, code: str, student: Student, lesson: L
                     pick = rng.randint(1, choices)
                     tap = (f"w.room.answer.{pick}",)
                 student.picks[number] = pick
-                student.round_trips.append(await client.click(*tap))
+                student.round_trips.append(await client.tap(*tap))
                 student.answered_at[number] = time.monotonic()
                 if "Your answer is in" not in shown(client):
-                    student.errors.append(f"question {number}: no 'Your answer is in' after answering")
+                    page = plain(shown(client))
+                    student.errors.append(f"question {number}: no 'Your answer is in' after answering; the page: "
+                                          + page[page.find("Room **"):][:240].replace("\n", " | "))
                 if student.index % 5 == 0:  # a double tap: the second one must change nothing
-                    await client.click(*tap)
+                    await client.tap(*tap)
             question = lesson.questions.get(number)
-            if not revealed and question and question.revealed_at and "merged next" in plain(shown(client)):
+            if not revealed and question and question.revealed_at and REVEALED.search(plain(shown(client))):
                 student.reveal_seen_after.append(time.monotonic() - question.revealed_at)
                 revealed = True
             fragment, every = timer(client)
@@ -206,7 +228,11 @@ async def teacher_lesson(stack, url: str, students: list[Student], questions: in
             controls, _ = await open_page(stack, url, f"room={lesson.code}&controls=1", cookie=client.cookie)
             if "w.room.ask" not in controls.drawn:
                 raise AssertionError(f"the controls did not open: {plain(shown(controls))[:160]}")
+        started = lesson.meter.reading()  # the seated class only polls: what that costs alone
+        await asyncio.sleep(POLLING_WINDOW_S)
+        lesson.meter.close("polling", started)
         for number in range(1, questions + 1):
+            answering = lesson.meter.reading()
             if controls is not None:  # a new round: its number is the room's (the first round was a merge)
                 await controls.click("w.room.ask", ("w.room.phrase", "string_value", f"Question {number}: how many tokens?"))
                 number += 1
@@ -225,11 +251,14 @@ async def teacher_lesson(stack, url: str, students: list[Student], questions: in
                 await asyncio.sleep(every)
                 await client.tick(fragment)
             question.all_counted_at = time.monotonic()
-            await client.click("w.room.reveal")
+            lesson.meter.close("answering", answering)
+            revealing = lesson.meter.reading()
             question.revealed_at = time.monotonic()
+            await client.click("w.room.reveal")
             question.tally = tally_shown(client)
             await lesson.announce()
             await asyncio.sleep(3.0)  # the class looks at the chart (and every phone shows it)
+            lesson.meter.close("revealing", revealing)
             if number < questions and controls is None:
                 await client.click("w.room.next")
     except Exception as error:  # noqa: BLE001 (reported, and the class is dismissed)
@@ -241,10 +270,10 @@ async def teacher_lesson(stack, url: str, students: list[Student], questions: in
     return errors
 
 
-async def lesson_run(url: str, args) -> tuple[list[Student], dict[int, Question], list[str]]:
+async def lesson_run(url: str, args, meter: Meter) -> tuple[list[Student], dict[int, Question], list[str]]:
     rng = random.Random(args.seed)
     students = [Student(index) for index in range(args.students)]
-    lesson = Lesson()
+    lesson = Lesson(meter)
     async with AsyncExitStack() as stack:
         arrived = [asyncio.Event() for _ in students]
         teacher = asyncio.create_task(teacher_lesson(stack, url, students, args.questions, lesson, arrived, args.kind))
@@ -283,17 +312,46 @@ def report(students: list[Student], questions: dict[int, Question], errors: list
         print(f"answer round trip: p50 {statistics.median(trips) * 1000:.0f} ms, p95 {percentile(trips, 0.95) * 1000:.0f} ms, "
               f"max {max(trips) * 1000:.0f} ms (target p95 < {TARGET_P95_S * 1000:.0f} ms)")
     if seen:
-        print(f"reveal reached the phones: p50 {statistics.median(seen):.2f} s, p95 {percentile(seen, 0.95):.2f} s, max {max(seen):.2f} s")
+        print(f"reveal reached the phones: p50 {statistics.median(seen):.2f} s, p95 {percentile(seen, 0.95):.2f} s, "
+              f"max {max(seen):.2f} s (target: every phone within {REVEAL_WITHIN_S:g} s)")
+    unrevealed = sum(len(questions) - len(s.reveal_seen_after) for s in students)
+    if unrevealed:
+        problems.append(f"{unrevealed} reveals never reached a phone")
     print(f"slowest question: all answered within {slowest_answer:.1f} s (target {ANSWER_WITHIN_S:g} s); "
           f"teacher's count complete {slowest_count:.2f} s after the last answer (target {COUNT_WITHIN_S:g} s)")
     print(f"errors: {len(problems)}")
     for problem in problems[:10]:
         print(f"  {problem}")
     met = (met and not problems and lost == 0 and doubled == 0 and trips and percentile(trips, 0.95) < TARGET_P95_S
-           and slowest_answer <= ANSWER_WITHIN_S and slowest_count <= COUNT_WITHIN_S
+           and slowest_answer <= ANSWER_WITHIN_S and slowest_count <= COUNT_WITHIN_S and max(seen, default=0.0) <= REVEAL_WITHIN_S
            and all(len(s.picks) == len(questions) for s in students))
     print("targets met" if met else "targets NOT met")
     return bool(met)
+
+
+def load_average() -> str:
+    """What ``uptime`` says of the machine's load (1, 5 and 15 minutes)."""
+    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def measured(url: str, args, meter: Meter) -> bool:
+    """Run the lesson and report it, with the server's CPU (when its processes are known) and the load average."""
+    print(f"load average at the start: {load_average()}")
+    before, started = {name: cpu_seconds(pid) for name, pid in meter.pids.items()}, time.monotonic()
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    students, questions, errors = asyncio.run(lesson_run(url, args, meter))
+    met = report(students, questions, errors)
+    if meter.pids:
+        used = {name: cpu_seconds(pid) - before[name] for name, pid in meter.pids.items()}
+        print(f"server CPU over the lesson's {time.monotonic() - started:.0f} s: "
+              + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in used.items()))
+    for line in meter.lines(phones=len(students), answers=sum(len(s.picks) for s in students), reveals=len(questions)):
+        print(line)
+    end = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"this load generator (the {len(students) + 1} browsers' sessions in one process) used "
+          f"{end.ru_utime + end.ru_stime - own.ru_utime - own.ru_stime:.1f} s of CPU")
+    print(f"load average at the end: {load_average()}")
+    return met
 
 
 def main() -> int:
@@ -304,19 +362,22 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--kind", choices=("merge", "guess"), default="merge",
                         help="the questions: Predict the next merge, or Guess the tokens (asked from the teacher's controls)")
+    parser.add_argument("--replicas", type=int, default=2, help="app processes behind HAProxy (1: the class on one process)")
     parser.add_argument("--url", help="drive this running scripts/serve.sh instead of starting one")
     args = parser.parse_args()
-    if not (1 <= args.students <= 200 and 1 <= args.questions <= 10 and 1 <= args.think <= 8):
-        parser.error("use 1-200 students, 1-10 questions and a think time of 1-8 s")
+    if not (1 <= args.students <= 200 and 1 <= args.questions <= 10 and 1 <= args.think <= 8 and 1 <= args.replicas <= 8):
+        parser.error("use 1-200 students, 1-10 questions, a think time of 1-8 s and 1-8 replicas")
     if args.url:
-        return 0 if report(*asyncio.run(lesson_run(args.url.rstrip("/"), args))) else 2
-    with tempfile.TemporaryDirectory(prefix="bpe-room-load-") as redis_dir, ReplicaSet(redis_dir=Path(redis_dir)) as replicas:
+        return 0 if measured(args.url.rstrip("/"), args, Meter({})) else 2
+    with tempfile.TemporaryDirectory(prefix="bpe-room-load-") as redis_dir, \
+            ReplicaSet(replicas=args.replicas, redis_dir=Path(redis_dir)) as replicas:
         print("".join(replicas.output), end="")
-        before, started = {name: cpu_seconds(pid) for name, pid in replicas.pids.items()}, time.monotonic()
-        met = report(*asyncio.run(lesson_run(replicas.url, args)))
-        used = {name: cpu_seconds(pid) - before[name] for name, pid in replicas.pids.items()}
-        print(f"server CPU over the lesson's {time.monotonic() - started:.0f} s: "
-              + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in used.items()))
+        started = len(replicas.output)
+        met = measured(replicas.url, args, Meter(dict(replicas.pids)))
+        # HAProxy's word on the replicas meanwhile (a health check that timed out, a drain): where a class went
+        for line in replicas.output[started:]:
+            if "Server replicas/" in line:
+                print("haproxy:", line.strip()[:160])
         return 0 if met else 2
 
 

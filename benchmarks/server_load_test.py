@@ -61,6 +61,7 @@ class ProtocolSession:
         self.page = page
         """The page every rerun names, as a browser at ``/<page>`` sends it."""
         self.widget_ids: dict[str, str] = {}  # user key -> widget id
+        self.widget_fragments: dict[str, str] = {}  # user key -> the fragment it was drawn in ("" for none)
         self.fragment_id = ""
         self.page_script_hash = ""
         self.timers: dict[str, float] = {}
@@ -103,6 +104,12 @@ class ProtocolSession:
         """Click a button outside any fragment (a whole-page run), sending ``widgets`` with it (a form's fields)."""
         return await self.run(widgets=[*widgets, (user_key, "trigger_value", True)])
 
+    async def tap(self, user_key: str, *widgets: tuple[str, str, object]) -> float:
+        """Click a button as the browser sends it: a run of the fragment it was drawn in, if any,
+        else of the whole page (``widgets``: a form's fields)."""
+        return await self.run(widgets=[*widgets, (user_key, "trigger_value", True)],
+                              fragment_id=self.widget_fragments.get(user_key, ""))
+
     async def tick(self, fragment_id: str) -> float:
         """What a browser sends when a fragment's timer fires."""
         return await self.run(fragment_id=fragment_id)
@@ -140,6 +147,7 @@ class ProtocolSession:
         user_key = widget_id.rsplit("-", 1)[-1]
         if widget_id and user_key != "None":
             self.widget_ids[user_key] = body.id
+            self.widget_fragments[user_key] = delta.fragment_id
             self.drawn.add(user_key)
             if user_key == "w.next.main":
                 self.next_disabled = body.disabled

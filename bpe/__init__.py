@@ -17,6 +17,8 @@ old path such as ``bpe.vocab`` warns and gives its new module).
 import sys
 
 from . import moved
+from .analysis.lineage import Lineage, lineage
+from .analysis.mixture import MixEstimate, infer_mix
 from .checking import CheckCorpus, CheckResult, check_merges, check_report, read_learner_merges
 from .checking.encode_cases import EncodeCase, read_cases
 from .checking.encode_check import EncodeCheckResult, check_encoder, encode_report
@@ -64,6 +66,8 @@ __all__ = [
     # check a learner's trainer and encoder
     "CheckCorpus", "CheckResult", "EncodeCase", "EncodeCheckResult", "check_encoder", "check_merges", "check_report", "encode_report",
     "read_cases", "read_learner_merges",
+    # what a tokenizer's merges reveal: its lineage, and the mix of data it was trained on
+    "Lineage", "MixEstimate", "infer_mix", "lineage",
     # the registry type and the errors
     "BpeError", "FormatError", "PatternError", "Registry", "RegistryError", "SettingsError", "SpecialTokenError",
     "UnknownTokenError",

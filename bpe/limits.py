@@ -41,6 +41,29 @@ IMPORTED_TOKENS_BUILT = 600_000
 recently used is dropped past it, and built again from the session's compressed copy when asked
 for (a second or so for the biggest)."""
 
+MAX_MIX_MERGES = 30_000
+"""Most merges the data-mixture inference reads (the paper read 30,000 of each real tokenizer's): each
+is replayed over every sample, twice or more (``bpe.analysis.mixture``)."""
+
+ANALYSIS_CPU_S = 300.0
+"""CPU seconds one analysis may use in its worker (``bpe.analysis.bounded_job``): training a mix and
+inferring it, a pretrained tokenizer's mix, or the family tree of all fourteen."""
+
+ANALYSIS_MEMORY_MB = 1536
+"""Memory one analysis's worker may take on top of a bare Python's (the family tree reads all fourteen
+pretrained tokenizers, one at a time)."""
+
+ANALYSIS_WALL_S = 900.0
+"""An analysis not done after this long is stopped even within its CPU budget (its worker waits while
+learners' pages want the cores)."""
+
+ANALYSIS_WORKERS = 1
+"""Analyses one server process runs at once; a further one waits for the worker."""
+
+MAX_OWN_SAMPLE_CHARS = 200_000
+"""Most characters of a learner's own text taken as a category's sample (the built-in code and
+python-docs samples are 200,000 bytes)."""
+
 MAX_ENCODE_CHARS = 200_000
 """Most characters the app encodes or walks through at once."""
 
@@ -158,7 +181,7 @@ DEFAULT_ROOM_SEATS = 100
 
 SEAT_LAPSE_S = 2 * 60
 """A seat whose page has not looked at the room for this long is *away*: it keeps its answers, and a
-full room gives its place to a new student (its page polls every 2 s, so only a closed tab, a
+full room gives its place to a new student (its page polls every second, so only a closed tab, a
 phone asleep or a script that joined and left stops; coming back seats it again)."""
 
 MAX_TOKEN_GUESS = 9_999
@@ -197,3 +220,27 @@ MAX_DROPOUT_WORK = 50_000
 """Most symbols the page's samples may hold in all (samples times the text's starting symbols): a
 sample costs about 12 µs per symbol in pure Python, so a page spends at most about 0.6 s; a longer
 text gets fewer samples, and the page says so."""
+
+
+# -- work run apart from the page's thread (bpe.jobs) ----------------------------------------------
+JOB_CPU_S = 60.0
+"""CPU seconds one job may use (a vocabulary's health, an extension and its files): the biggest seen
+here, Mistral v3's health against python-docs, takes about 20 (docs/measurements.md, "Issue 46")."""
+JOB_MEMORY_MB = 1024
+"""Memory one job's worker may take on top of a bare Python's (Llama 3 extended and written in every
+format peaks near 400 MB)."""
+JOB_WALL_S = 300.0
+"""A job not done after this long is stopped even within its CPU budget (its worker runs at the
+lowest priority, so a machine busy with learners' pages can keep it waiting)."""
+JOB_WORKERS = 2
+"""Jobs one server process runs at once (one a core here); a further one waits in line, and says so."""
+JOB_ABANDON_S = 15.0
+"""A job nobody has asked about for this long is stopped: every page waiting on one asks each
+second, so only a learner who left (or closed the tab) stops asking."""
+JOB_RESULTS_MB = 256
+"""Finished jobs' results one server keeps for the next learner who asks the same (the least recently
+asked go first): Llama 3 extended, with its files in every format, is about 40 MB."""
+PAGE_WORK_CPU_S = 2.0
+"""CPU seconds the work of one request may take in a page's own thread on this 2-core machine, for the
+page's default text (``benchmarks/tokenizer_matrix.py`` checks every operation on every tokenizer): work
+that can take more runs apart, as a job."""

@@ -17,10 +17,11 @@ show the lines below that a step runs, and the encode walkthrough replaces pairs
     >>> encode("aaabdaaabac", ranks), decode([258, 100], ranks)
     ([258, 100, 258, 97, 99], 'aaabd')
 
-Three variants are a few lines each: parity-aware BPE (:func:`worst_language_stats`, the counts that
-choose), SuperBPE's second stage (``train``'s ``then_words`` and ``transition``) and Hugging Face's
-BPE-dropout (:func:`encode_chunk_dropout`); the fast engine makes their merges and draws too
-(``tests/test_variants.py``, ``tests/test_dropout.py``).
+Four variants are a few lines each: parity-aware BPE (:func:`worst_language_stats`, the counts that
+choose), WordPiece's score (:func:`wordpiece_scores`, what chooses instead of a count), SuperBPE's
+second stage (``train``'s ``then_words`` and ``transition``) and Hugging Face's BPE-dropout
+(:func:`encode_chunk_dropout`); the fast engine makes their merges and draws too
+(``tests/test_variants.py``, ``tests/test_wordpiece.py``, ``tests/test_dropout.py``).
 
 Left out: speed (``bpe.training.trainer``), special tokens and the split around them (``bpe.text.pretokenize``),
 the end-of-word marker glued to the last symbol (``attached``), the trace's bookkeeping, and
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from fractions import Fraction
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -165,11 +167,26 @@ def worst_language_stats(corpus: list[tuple[list[int], int]], language_of: list[
     return {}
 
 
+def wordpiece_scores(corpus: list[tuple[list[int], int]], stats: dict[Pair, int]) -> dict[Pair, Fraction]:
+    """WordPiece's score of each pair of ``stats``: its count over the product of its two tokens'
+    counts in ``corpus`` (every token counts, a word of one token too), as an exact fraction.
+
+    >>> corpus = [([1, 2, 3], 10), ([1, 2, 3, 4], 5)]          # h u g ×10, h u g s ×5
+    >>> wordpiece_scores(corpus, get_stats(corpus))[(3, 4)]     # g s: 5 / (15 × 5)
+    Fraction(1, 15)
+    """
+    tokens: dict[int, int] = {}
+    for ids, count in corpus:
+        for token in ids:
+            tokens[token] = tokens.get(token, 0) + count
+    return {pair: Fraction(n, tokens[pair[0]] * tokens[pair[1]]) for pair, n in stats.items()}
+
+
 def train(
     words: dict[str, int], num_merges: int, *, unit: str = "byte", alphabet: str = "",
     end_of_word: str | None = None, tie_break: str | SortRule = "first-seen", min_frequency: int = 1,
     by_language: dict[str, dict[str, int]] | None = None, then_words: dict[str, int] | None = None,
-    transition: int | None = None,
+    transition: int | None = None, wordpiece: bool = False,
 ) -> list[Merge]:
     """Learn up to ``num_merges`` merges from ``words`` (each distinct word or chunk with its count,
     in the order they first appear). ``unit``: start from bytes, or from the characters of
@@ -180,7 +197,9 @@ def train(
     ``by_language`` holds each language's words (``words`` is then unread), and the pairs that choose
     are those of the language whose words are the most tokens now. SuperBPE (Liu et al., 2025):
     ``then_words`` holds the same text split without cutting between words, and after ``transition``
-    merges training goes on over them, each encoded with the merges learned so far.
+    merges training goes on over them, each encoded with the merges learned so far. WordPiece (as the
+    Hugging Face course trains it): with ``wordpiece`` the pair with the best score of those at
+    ``min_frequency`` or more is merged, not the most frequent.
     """
     if isinstance(tie_break, str) and tie_break not in TIE_BREAKS:
         raise ValueError(f"unknown tie-break rule {tie_break!r}: use one of {', '.join(TIE_BREAKS)}")
@@ -210,9 +229,12 @@ def train(
         counted = stats if by_language is None else worst_language_stats(corpus, language_of, min_frequency)
         if not counted or max(counted.values()) < min_frequency:
             break  # nothing left to merge, or the best pair is too rare
-        count = max(counted.values())
-        tied = [pair for pair in counted if counted[pair] == count]
+        if wordpiece:  # the score chooses among the pairs frequent enough
+            counted = {pair: score for pair, score in wordpiece_scores(corpus, stats).items() if stats[pair] >= min_frequency}
+        best = max(counted.values())
+        tied = [pair for pair in counted if counted[pair] == best]
         pair = break_tie(tied, Tie(stats, vocab, hf), tie_break)
+        count = stats[pair] if by_language is None else counted[pair]  # parity-aware: its count in the language that chose
         corpus = [(merge(ids, pair, new_id), n) for ids, n in corpus]
         vocab[new_id] = vocab[pair[0]] + vocab[pair[1]]
         merges.append(Merge(pair, count, new_id))

@@ -19,6 +19,7 @@ from bpe.views.check import (
     CHECK_CSS, CheckForm, attempts_frame, diagnosis_html, difference_html, guess_notice, reference_caption,
     rest_frame, summary_text,
 )
+from ui import links, url
 from ui.check_encoder import encoder_tab
 from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue, bind, widget_key
@@ -182,12 +183,15 @@ def trainer_tab() -> None:
 
 TABS = {"trainer": "My trainer's merges", "encoder": "My encoder's ids"}
 """One place for "check my code": the tabs, and the name a link gives each (``?check=encoder``)."""
+LINKED_TAB = SessionValue("check_linked_tab", None)
+"""The tab a link opened the page on (kept: the tabs' default must stay the same from run to run)."""
 
 
 def main() -> None:
     page_setup(pages.CHECK)
     page_title(pages.CHECK)
-    linked = TABS.get(st.query_params.get("check", ""))
+    url.read(links.CHECK_TAB, LINKED_TAB)
+    linked = TABS.get(LINKED_TAB.get() or "")
     trainer, encoder = st.tabs(list(TABS.values()), key="bpe-check-tabs", on_change="rerun", default=linked)
     if encoder.open:  # only the open tab runs (each holds a form and a check)
         with encoder:

@@ -21,7 +21,7 @@ from bpe.views.pointer import hover_or_tap
 from bpe.views.why_cards import (
     WHY_CSS, WHY_PRESENTER_CSS, Loading, counts_line, language_chart, language_table_html, split_rows_html,
 )
-from ui import tokenizers, url
+from ui import links, token_cost, tokenizers, url
 from ui.clicker import ROW, Walk, walk_buttons
 from ui.preamble import current_run
 from ui.render import page_setup, page_title, presenter, show_chart, show_html, tokenizer_at
@@ -39,14 +39,6 @@ MAX_PILLS = 8
 """More sample texts than this are offered in a menu."""
 MAX_BESIDE = 3
 """This many sample texts (or a menu) sit beside the question; more go under it."""
-
-
-def read_url() -> None:
-    linked = url.new_param("card")
-    if linked in PHENOMENA:
-        CARD.set(linked)
-    elif linked is not None:
-        url.warn_link(f"unknown card {linked!r}: use one of {', '.join(PHENOMENA)}; showing {PHENOMENA[CARD.get()].title}")
 
 
 SHOWN = one_per_split()
@@ -100,8 +92,9 @@ def choose_sample(card: Phenomenon) -> str:
 
 
 @st.fragment
-def try_your_own(card: Phenomenon, chosen: dict) -> None:
-    """A text box whose counts follow the typing: only this fragment reruns after each pause."""
+def try_your_own(card: Phenomenon, chosen: dict, priced: dict) -> None:
+    """A text box whose counts follow the typing: only this fragment reruns after each pause
+    (the cost card's: priced under ``priced``, every tokenizer loaded)."""
     text = st.text_input(
         "Try your own text", max_chars=MAX_WHY_CHARS, live=LIVE_TYPING,
         help="The counts update when you pause typing; no Enter needed.", **TRIED[card.key].widget(),
@@ -109,6 +102,8 @@ def try_your_own(card: Phenomenon, chosen: dict) -> None:
     rows = tokenize_with(card, text, chosen)
     st.markdown(f"**{escape_markdown(counts_line(rows))}**")
     show_html(split_rows_html(rows))
+    if card.key == "cost":  # the learner's own text, priced at the same window, chunk and price
+        token_cost.cost_table(text, priced, token_cost.current_rates())
 
 
 def languages(chosen: dict) -> None:
@@ -125,12 +120,27 @@ def languages(chosen: dict) -> None:
     show_html(language_table_html(rows))
 
 
+def costs(text: str, chosen: dict, loading: list[str]) -> tuple[dict, list[str]]:
+    """The cost card's table: the sentence under ours and every pretrained tokenizer, at the learner's
+    window, chunk and price; returns those tokenizers by title, and every tokenizer still loading
+    (its rows arrive as each is ready)."""
+    everyone = list(PRETRAINED)
+    tokenizers.start_loading(everyone)
+    ready, waiting = tokenizers.pretrained_ready(everyone)
+    ours = {name: tokenizer for name, tokenizer in chosen.items() if name.startswith("Ours")}
+    priced = {PRETRAINED[name].title: tokenizer for name, tokenizer in ready.items()} | ours
+    st.subheader("What this sentence costs")
+    rates = token_cost.rates_inputs(key="why")
+    token_cost.cost_table(text, priced, rates)
+    return priced, sorted(set(loading) | set(waiting), key=everyone.index)
+
+
 def main() -> None:
     page_setup(pages.WHY)
     tokenizers.start_loading(SHOWN)  # while the page reads its link and trains its own run
     show_html(WHY_CSS)
     page_title(pages.WHY)
-    read_url()
+    url.read(links.CARD, CARD)
     card = choose_card()
     chosen, loading = all_tokenizers()
     # A few sample texts fit beside the question: one row less above the chips on a projector.
@@ -141,7 +151,10 @@ def main() -> None:
         text = choose_sample(card)
     if presenter():
         show_html(WHY_PRESENTER_CSS)
-    show_html(split_rows_html(with_loading(tokenize_with(card, text, chosen), loading)))
+    show_html(split_rows_html(with_loading(tokenize_with(card, text, chosen), loading)))  # every card: chips first
+    priced = {}
+    if card.key == "cost":  # every pretrained tokenizer, not one per split: the rest load meanwhile
+        priced, loading = costs(text, chosen, loading)
     if loading:
         tokenizers.arrivals(loading)
     if card.special and (refused := refusal(chosen, text)):
@@ -156,8 +169,8 @@ def main() -> None:
             st.page_link(link.page, label=link.label, icon=pages.page_for(link.page).icon, query_params=dict(link.params))
     if card.key == "languages":
         languages(chosen)
-    try_your_own(card, chosen)
-    url.write_url({"card": card.key})
+    try_your_own(card, chosen, priced)
+    url.write_url({links.CARD: card.key})
 
 
 main()

@@ -11,15 +11,13 @@ first and the choices after it.
 import streamlit as st
 
 from bpe.app import pages
-from bpe.encoding.tokenizer import Tokenizer
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.extension import NEW_TEXTS, OWN, growth, trade_off
-from bpe.teaching.udhr import ARTICLE_1
 from bpe.views.charts import pair_chart
 from bpe.views.corpus_window import chunk_starts
-from bpe.views.exports import export_offers
-from bpe.views.extension import cost_chart, cost_frame, cost_rows
+from bpe.views.exports import offers_of
+from bpe.views.extension import cost_chart, cost_frame
 from bpe.views.narration import narrate_step
 from bpe.views.stats import stats_html, step_stats
 from bpe.views.train_step import window_block
@@ -28,7 +26,7 @@ from ui.exports import download_cards
 from ui.lesson import lesson_stepper
 from ui.render import page_setup, page_title, presenter, show_chart, show_html
 from ui.settings_sidebar import settings_sidebar
-from ui.shared_views import shared_view, text_key
+from ui.shared_views import shared_view
 
 
 def choices() -> None:
@@ -54,9 +52,9 @@ def choices() -> None:
     )
 
 
-def lesson(trace, text: str, anchor, key: tuple) -> None:
+def lesson(trace, text: str, start, key: tuple) -> None:
     """The new merge at the lesson's moment: its narration, the pair counts before it, the new text around it."""
-    total = len(trace.steps)
+    total, anchor = len(trace.steps), start.anchor
     at = lesson_stepper(
         extension.AT, total, key="extend", name="New merge shown",
         label=lambda step: f"New merge {step:,} of {total:,}" if step else f"Before the new merges ({total:,} to come)",
@@ -66,18 +64,14 @@ def lesson(trace, text: str, anchor, key: tuple) -> None:
     show_html(narration.why_html())
     if total:
         show_chart(shared_view(anchor, "extension pairs", *key, at, build=lambda: pair_chart(trace, max(at, 1)).to_dict()), renderer="svg")
-    starts = shared_view(anchor, "extension starts", *key, build=lambda: chunk_starts(
-        text, Tokenizer.from_trace(trace, step=0).pretokenizer, ()))
+    # the old tokenizer's split is the run's (an extension keeps it)
+    starts = shared_view(anchor, "extension starts", *key, build=lambda: chunk_starts(text, start.tokenizer.pretokenizer, ()))
     block, _ = shared_view(anchor, "extension window", *key, at, build=lambda: window_block(trace, text, starts, step=at))
     show_html(block)
 
 
-def costs(start, extended: Tokenizer, text: str, key: tuple) -> None:
+def costs(start, rows, key: tuple) -> None:
     st.header("What text costs now")
-    label = "your text" if extension.NEW.get() == OWN else NEW_TEXTS[extension.NEW.get()].title.split(":")[0]
-    texts = {f"new: {label}": ("", text), "old text": ("", start.old_text)}
-    texts |= {f"{sentence.language}": (sentence.script, sentence.text) for sentence in ARTICLE_1}
-    rows = shared_view(start.anchor, "extension costs", *key, build=lambda: cost_rows(start.tokenizer, extended, texts))
     new, old = rows[0], rows[1]
     st.markdown(
         f"The new text: **{new.before:,} → {new.after:,} tokens** ({new.before / new.bytes:.3f} → {new.after / new.bytes:.3f} "
@@ -103,7 +97,7 @@ def main() -> None:
         "Continue training a tokenizer on new text, keeping every merge it has: the new merges are ranked after "
         "the old ones and get new ids after its last, so text they never touch encodes exactly as before."
     )
-    extension.read_url()
+    url.read_links(extension.LINKED)
     if extension.FROM.get() != tokenizers.OURS:  # ours: the run's own top says them (ui.preamble.current_run)
         url.show_url_warnings()
     presenting = presenter()
@@ -115,21 +109,27 @@ def main() -> None:
         st.info("Paste the text to extend the tokenizer with: a language, a domain, your own writing.", icon="ℹ️")
     built = None if start is None or not text.strip() else extension.extension(start, text)
     if built is not None:
-        trace, extended = built
-        key = (start.step, text_key(text), extension.ADD.get(), extension.LEAST.get())
+        trace = built.trace
         grown = growth(trace)
         st.caption(f"{escape_markdown(start.name)}: {escape_markdown(grown.sentence())} ({escape_markdown(trace.stop_detail)})")
-        lesson(trace, text, start.anchor, key)
+        lesson(trace, text, start, built.key)
     if presenting:
         with st.container(key="bpe-below"):
             choices()
     if built is not None:
-        costs(start, extended, text, key)
+        if built.costs is None:
+            extension.still_working(start, text, built, "What text costs now")
+        else:
+            costs(start, built.costs, built.key)
         if trace.steps:
             st.info(trade_off(new_tokens=grown.new_tokens, first_id=grown.first_id, name=escape_markdown(start.name)), icon=":material/memory:")
         st.header("Download the extended tokenizer")
-        stem = f"{extension.FROM.get()}-extended-{len(trace.steps)}"
-        download_cards(shared_view(start.anchor, "extension files", *key, build=lambda: export_offers(extended, stem=stem)), stem=stem, key="extended")
+        if built.files is None:
+            if built.costs is not None:
+                extension.still_working(start, text, built, "The files")
+        else:
+            stem = f"{extension.FROM.get()}-extended-{len(trace.steps)}"
+            download_cards(offers_of(built.files, stem=stem), stem=stem, key="extended")  # the job's files, shared as they are
     url.write_url(extension.link_params(), lab=extension.FROM.get() == tokenizers.OURS)
 
 

@@ -17,6 +17,7 @@ from bpe.views.pretrained_vocab import made_by
 from bpe.views.vocab_health import group_frame, groups
 from ui import health, tokenizers, url
 from ui.lesson import lesson_stepper
+from ui.preamble import open_trained
 from ui.render import page_setup, page_title, presenter
 from ui.settings_sidebar import settings_sidebar
 from ui.shared_views import shared_view
@@ -80,13 +81,14 @@ def group_view(checked) -> None:
 
 def main() -> None:
     page_setup(pages.HEALTH)
+    open_trained()  # opened bare: the example trained, not its step 0
     settings_sidebar()
     page_title(pages.HEALTH)
     st.caption(
         "What a vocabulary holds that its encoder never uses: tokens later merges used up, tokens no text "
         "can produce, tokens of part of a character, and special tokens."
     )
-    health.read_url()
+    url.read_links(health.LINKED)
     if health.OF.get() != tokenizers.OURS:  # ours: the run's own top says them (ui.preamble.current_run)
         url.show_url_warnings()
     presenting = presenter()

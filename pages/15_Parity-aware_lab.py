@@ -15,30 +15,15 @@ from bpe.app import pages
 from bpe.notation.markdown import escape_markdown
 from bpe.teaching.parity_lab import parity_lab
 from bpe.teaching.reference_code import parity_lines
-from bpe.tokens.vocab import UNITS
 from bpe.views.code_panel import CODE_PANEL_CSS, code_panel_html
 from bpe.views.parity import cost_chart, gini_chart
-from ui import clicker, url
+from ui import clicker, links, url
 from ui.render import page_setup, page_title, show_chart, show_html
 from ui.state import SessionValue, widget_key
 
 STEP = SessionValue("parity_step", 0)
 UNIT = SessionValue("parity_unit", "byte")
 UNIT_LABELS = {"byte": "bytes (as GPT-2 and GPT-4o start)", "char": "characters"}
-
-
-def read_url(steps: int) -> None:
-    """A just-opened link's ``unit`` and ``merge``; a bad one is said on the page."""
-    if (unit := url.new_param("unit")) is not None:
-        if unit in UNITS:
-            UNIT.set(unit)
-        else:
-            url.warn_link(f"unit must be byte or char, got {unit!r}: using {UNIT.get()}")
-    if (merge := url.new_param("merge")) is not None:
-        if merge.isascii() and merge.isdigit() and int(merge) <= steps:
-            STEP.set(int(merge))
-        else:
-            url.warn_link(f"merge must be a whole number from 0 to {steps}, got {merge!r}: showing merge {STEP.get()}")
 
 
 def stepper(steps: int) -> None:
@@ -55,6 +40,7 @@ def stepper(steps: int) -> None:
         clicker.keys(
             next_key=widget_key("parity", "next"), previous_key=widget_key("parity", "prev"), at=at, count=steps + 1,
             at_end=f"That was merge {steps}, the last: PageUp goes back.", at_start="No merge yet: PageDown learns the first.",
+            seek=STEP.set,
         )
 
 
@@ -67,9 +53,9 @@ def main() -> None:
         "lets the language that is the most tokens now choose the next merge, from its own pairs."
     )
     url.show_url_warnings()
+    url.read(links.PARITY_UNIT, UNIT)
     lab = parity_lab(unit=UNIT.get())
-    read_url(lab.steps)
-    lab = parity_lab(unit=UNIT.get())  # a link may have changed the unit
+    url.read(links.PARITY_MERGE, STEP, high=lab.steps)
     STEP.set(min(STEP.get(), lab.steps))
     stepper(lab.steps)
     step = STEP.get()
@@ -91,7 +77,7 @@ def main() -> None:
             )
         else:
             st.caption("No merge yet: press Next to see the lines that choose merge 1.")
-    url.write_url({"merge": str(step), **({"unit": UNIT.get()} if UNIT.get() != UNIT.default else {})}, lab=False)
+    url.write_url({links.PARITY_MERGE: step, links.PARITY_UNIT: UNIT.get()}, lab=False)
 
 
 main()

@@ -58,7 +58,9 @@ def main() -> None:
     page_title(pages.TRAIN)
     st.caption(
         "Byte-pair encoding counts every pair of adjacent tokens, merges the most frequent pair into a "
-        "new token, and repeats. Step through the merges and watch each one happen in the corpus.",
+        "new token, and repeats. Step through the merges and watch each one happen in the corpus."
+        + (" This run merges by WordPiece's score instead, count(ab) / (count(a) × count(b)): the Merge rule "
+           "in the sidebar." if state.lab().objective == "wordpiece" else ""),
     )
     url.show_url_warnings()
     presenting = presenter()
@@ -130,7 +132,7 @@ def step_view(trained: Trained) -> None:
     with left:
         if total:
             show_chart(pairs_spec, renderer="svg")
-            show_html(pair_legend_html(step))
+            show_html(pair_legend_html(step, scored=bool(trace.scores)))
         else:
             # the corpus itself gave nothing to merge (empty, one character...): a problem to fix
             (st.warning if trace.stop_reason in (STOP_NO_PAIRS, STOP_MIN_FREQUENCY) else st.info)(

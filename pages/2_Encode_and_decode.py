@@ -14,7 +14,7 @@ from bpe.app import pages
 from bpe.errors import BpeError
 from bpe.limits import MAX_CHUNK_CHARS, MAX_ENCODE_CHARS, MAX_SHOWN_TOKENS
 from bpe.notation.markdown import escape_markdown, inline_code
-from bpe.tokens.ids import is_digits
+from bpe.teaching.segment_lesson import MAX_WORDS
 from bpe.views.encoding import (
     ENCODE_MODE_LABELS, encode_for_page, merge_walk, sample_text, special_tokens_note, walk_line, walkthrough_html,
 )
@@ -22,14 +22,15 @@ from bpe.views.linked_tokens import MAX_LINKED, linked_html
 from bpe.views.pointer import hover_or_tap
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import chips_html, pieces_for
-from ui import decoding, dropout, encode_lessons, state, tokenizers, url
+from ui import decoding, dropout, encode_lessons, links, state, tokenizers, url
 from ui.clicker import Walk, walk_buttons
 from ui.code_panel import encode_code
 from ui.render import names_for, page_setup, page_title, presenter, show_html, tokenizer_at
 from ui.state import SessionValue, widget_key
 from ui.shared_views import shared_view, text_key
-from ui.preamble import current_run, run_summary
+from ui.preamble import current_run, open_trained, run_summary
 from ui.stepper import step_slider
+from ui.training import Trained
 from ui.settings_sidebar import settings_sidebar
 
 TEXT = SessionValue("encode_text", None)
@@ -59,8 +60,7 @@ def text_to_encode(trained) -> str:
         corpus = trained.text if trained.text is not None else " ".join(word for word, _ in trained.table[:8])
         TEXT.set(sample_text(lab.source, corpus, trained.trace.settings.special_tokens))
         TEXT_FOR.set(lab.source)
-    if (linked := url.new_param("text")) is not None:  # the guided tour links here with a text
-        TEXT.set(linked)
+    url.read(links.ENCODE_TEXT, TEXT)  # the guided tour links here with a text
     return TEXT.get()
 
 
@@ -162,7 +162,7 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
     if not presenter():  # a class sees the ids beside their tokens; a box to copy them from would say them twice
         st.code(", ".join(map(str, shown)) or "(no tokens)", language=None, wrap_lines=True)
     encode_lessons.token_starts(tokenizer, shown, anchor, (mode, text_key(text)))
-    encode_lessons.segmentations(tokenizer, text, mode, anchor)
+    encode_lessons.segmentations(tokenizer, text, mode, anchor, words=training_words(anchor[0]), use=TEXT.set)
     st.header("How each chunk was merged")
     left_to_right = encode_lessons.walk_rule()
     if encoded.walked_chars < len(text):
@@ -177,6 +177,14 @@ def lesson(tokenizer, text: str, names, *, anchor: tuple, owner: str) -> list[in
     with st.expander("The code: the lines of bpe/reference.py that apply one merge to one chunk"):
         encode_code(walks, tokenizer)
     return ids
+
+
+def training_words(source) -> list[str]:
+    """The words our run was trained on (a text's or a word table's), where the three cuts' lesson
+    splices a text; ``[]`` for another tokenizer (it splices the text's own words)."""
+    if not isinstance(source, Trained):
+        return []
+    return source.text[:4_000].split() if source.text is not None else [word for word, _ in source.table[:MAX_WORDS]]
 
 
 def merge_walk_buttons(owner: str, at: int | None, count: int) -> None:
@@ -194,6 +202,7 @@ def merge_walk_buttons(owner: str, at: int | None, count: int) -> None:
 
 def main() -> None:
     page_setup(pages.ENCODE)
+    open_trained()  # opened bare: the example trained, not its step 0
     settings_sidebar()
     page_title(pages.ENCODE)
     trained = current_run()
@@ -214,11 +223,7 @@ def main() -> None:
     # Ids change meaning with the tokenizer, the example, its settings and (for your own text) the text.
     owner_key = repr((choice, state.lab().source, trained.trace.settings, hash(trained.text), hash(trained.table)))
     walk_owner = repr((owner_key, step, text_key(text), SPECIAL_MODE.get()))
-    if (linked := url.new_param("walk")) is not None:  # a step of the walk, kept in the link
-        if is_digits(linked) and len(linked) <= 6:
-            _walk_to(walk_owner, int(linked))
-        else:
-            url.warn_link(f"walk must be a step of the merge walk (a whole number), got {linked[:40]!r}")
+    url.read(links.WALK, lambda step: _walk_to(walk_owner, step))  # a step of the walk, kept in the link
     encoded = lesson(tokenizer, text, names_for(trained) if tokenizer is ours else {}, anchor=anchor, owner=walk_owner)
     if presenting:
         with st.container(key="bpe-below"):
@@ -227,7 +232,7 @@ def main() -> None:
         dropout.dropout_section(tokenizer, text, anchor, mode=SPECIAL_MODE.get())
     decoding.decode_section(tokenizer, encoded, (owner_key, tokenizers.label(choice, step)))
     walking = _walk_at(walk_owner)  # the text is the learner's: a link never carries it (the tour's is read, not written)
-    url.write_url(({} if walking is None else {"walk": str(walking)}) | dropout.link_params())
+    url.write_url({links.WALK: walking, **dropout.link_params()})
 
 
 main()

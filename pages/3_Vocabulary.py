@@ -10,11 +10,10 @@ import streamlit as st
 
 from bpe.app import pages
 from bpe.pretrained.registry import PRETRAINED
-from bpe.tokens.ids import is_digits
 from bpe.views.charts import length_histogram
 from bpe.views.merge_tree import biggest_tree, merge_tree_dot, merge_tree_text, tree_font_pt
 from bpe.views.tables import search_vocab, shown_counts, vocab_at, vocab_frame
-from ui import pretrained_vocab, state, tokenizers, url
+from ui import links, pretrained_vocab, state, tokenizers, url
 from ui.render import names_for, page_setup, page_title, presenter, show_chart
 from ui.clicker import Walk, walk_buttons
 from ui.preamble import current_run, run_summary
@@ -30,25 +29,20 @@ TREE_TOKEN = SessionValue("tree_token", None)
 """The token whose merge tree is drawn."""
 
 
-def read_url() -> None:
+def open_linked_tree() -> None:
     """A link may open a pretrained vocabulary on one token: ``?vocab=gpt2&token=43453`` searches for
     the token's id and draws its merge tree (the "Why tokenization matters" cards link here)."""
-    name, token = url.new_param("vocab"), url.new_param("token")
-    if name is not None and name not in PRETRAINED:
-        url.warn_link(f"unknown vocabulary {name!r}: use one of {', '.join(PRETRAINED)}")
-    elif name is not None:
-        VOCAB_OF.set(name)
+    name = url.read(links.VOCAB, VOCAB_OF)
+    token = url.read(links.TOKEN)
     if token is None:
         return
-    if not (is_digits(token) and len(token) <= 7):
-        url.warn_link(f"token must be a token id (a whole number), got {token[:40]!r}")
-    elif name in PRETRAINED:
-        VOCAB_QUERY.set(token)
-        pretrained_vocab.TREE_TOKEN.set(int(token))
+    if name is not None:
+        VOCAB_QUERY.set(str(token))
+        pretrained_vocab.TREE_TOKEN.set(token)
         pretrained_vocab.TREE_FIRST.set(True)
     else:  # ours: the page shows the token if the run has learned it by then (tree_token)
         VOCAB_OF.set(tokenizers.OURS)
-        TREE_TOKEN.set(int(token))
+        TREE_TOKEN.set(token)
 
 
 def tree_token(trace, step: int) -> int | None:
@@ -133,7 +127,7 @@ def main() -> None:
     page_setup(pages.VOCABULARY)
     settings_sidebar()
     page_title(pages.VOCABULARY)
-    read_url()
+    open_linked_tree()
     presenting = presenter()
     if not presenting:
         choose_vocabulary()
@@ -143,7 +137,7 @@ def main() -> None:
             with st.container(key="bpe-below-choice"):
                 choose_vocabulary()
         token = pretrained_vocab.TREE_TOKEN.get()
-        url.write_url({"vocab": chosen} | ({"token": str(token)} if token is not None else {}))
+        url.write_url({links.VOCAB: chosen, links.TOKEN: token})
         return
     trained = current_run()
     if trained is None:
@@ -183,7 +177,7 @@ def main() -> None:
             else:
                 tree(trace, token_select(merged, shown, labels, names), names)
         lengths(present)
-    url.write_url({"token": str(TREE_TOKEN.get())} if TREE_TOKEN.get() in merged else {})
+    url.write_url({links.TOKEN: TREE_TOKEN.get()} if TREE_TOKEN.get() in merged else {})
 
 
 main()

@@ -5,7 +5,7 @@ wrong and why (ties and the tie-break rule included), keeps score, and moves on 
 It quizzes the same run as the Train page: the example, the settings and the step are shared.
 
 A clicker drives it: PageDown reveals the answer, then moves to the next question; PageUp goes
-back one. The order of the answers is this learner's (their seat, kept in the link: a reload keeps
+back one place (an answer shown to its question, a question to the answer before it). The order of the answers is this learner's (their seat, kept in the link: a reload keeps
 it, another learner gets another), so the right answer's place tells nothing.
 """
 
@@ -24,7 +24,7 @@ from bpe.views.occurrences import chunks_of
 from bpe.views.pointer import keys_only
 from bpe.views.stats import Stat, stats_html
 from bpe.views.token_html import pieces_for, word_table_html
-from ui import state, url
+from ui import links, room_walk, state, url
 from ui.classroom_views import show_room, start_button
 from ui.clicker import keys
 from ui.render import page_setup, page_title, presenter, show_html, tokenizer_at
@@ -39,12 +39,13 @@ SCORE = SessionValue("quiz_score", factory=Score)
 """The running :class:`~bpe.teaching.quiz.Score` (immutable, replaced after each answer)."""
 RESULT = SessionValue("quiz_result", None)
 """``(question key, Result)`` of the last answer or reveal, so it stays up until the next question."""
+SHOW_ANSWER = SessionValue("quiz_show_answer", False)
+"""Draw the question with its answer shown (PageUp from the next question comes back to it so)."""
 SEAT = SessionValue("quiz_seat", None)
 """This learner's seed for the order of the answers (``seat=`` in the link, so a reload keeps the
 order; a new learner gets a new one)."""
 ANSWER_KEYS = "1234"
 BIG_TOKENS = 120  # a short corpus is drawn in large type: it is the whole question
-SEAT_CHARS = 12
 
 
 def corpus_view(trained: Trained, step: int) -> None:
@@ -83,14 +84,7 @@ def _corpus_html(trained: Trained, step: int) -> tuple[str, str | None]:
 
 def seat() -> str:
     """This learner's seat: from the link if it brings one, else one made for this session."""
-    linked = url.new_param("seat")
-    if linked is not None and 0 < len(linked) <= SEAT_CHARS and linked.isascii() and linked.isalnum():
-        SEAT.set(linked)
-    elif linked is not None:
-        url.warn_link(
-            f"a seat is 1 to {SEAT_CHARS} letters or digits, not {linked[:60]}; you have a new seat "
-            "(the answers are in your own order)"
-        )
+    url.read(links.SEAT, SEAT)
     if SEAT.get() is None:
         SEAT.set(secrets.token_hex(4))
     return SEAT.get()
@@ -112,6 +106,15 @@ def _go(step: int) -> None:
     RESULT.set(None)
 
 
+def _back(step: int, revealed: bool) -> None:
+    """PageUp: an answer shown goes back to its question; a question, to the answer before it."""
+    if revealed:
+        RESULT.set(None)
+    elif step > 0:
+        _go(step - 1)
+        SHOW_ANSWER.set(True)
+
+
 def score_panel(score: Score) -> None:
     """The running score, after the question (on a phone it would push the question off the screen)."""
     row = st.container(horizontal=True, vertical_alignment="center")
@@ -125,13 +128,19 @@ def score_panel(score: Score) -> None:
     row.button("Reset the score", key=widget_key("quiz", "reset"), on_click=SCORE.set, args=(Score(),), disabled=not score.answered)
 
 
-def question_panel(question: Question, result, key: tuple, *, step: int, total: int, rule: str, verdict_beside: bool) -> None:
+def question_panel(
+    question: Question, result, key: tuple, *, step: int, total: int, rule: str, verdict_beside: bool, start_room=None,
+) -> None:
     """The question, one button per answer (keys 1-4), then the verdict (unless ``verdict_beside``:
-    drawn over the corpus) and the counts; PageDown reveals, then moves on."""
+    drawn over the corpus) and the counts; PageDown reveals, then moves on. ``start_room``: draws
+    "Start a class room" beside the moves (on a projector, where below the corpus it sat past the screen)."""
     if question.finished:
         st.header("No next merge")
         st.info(escape_markdown(question.prompt), icon="🏁")
         st.button("Start again from step 0", key=widget_key("quiz", "restart"), on_click=_go, args=(0,), type="primary")
+        st.button("Previous question", key=widget_key("quiz", "back"), on_click=_back, args=(step, False), type="tertiary",
+                  icon=":material/arrow_back:", disabled=step == 0)
+        quiz_keys(at=2 * step, count=2 * total + 1, revealed=True)  # the lesson's last place: PageDown goes on from here
         return
     st.header(question.prompt)
     st.caption(
@@ -164,25 +173,34 @@ def question_panel(question: Question, result, key: tuple, *, step: int, total: 
             icon=":material/arrow_forward:", shortcut="PageDown",
         )
     moves.button(
-        "Previous question", key=widget_key("quiz", "back"), on_click=_go, args=(max(step - 1, 0),), type="tertiary",
-        icon=":material/arrow_back:", shortcut="PageUp", disabled=step == 0,
+        "Back to the question" if result is not None else "Previous question", key=widget_key("quiz", "back"), on_click=_back,
+        args=(step, result is not None), type="tertiary", icon=":material/arrow_back:", shortcut="PageUp",
+        disabled=step == 0 and result is None,
     )
-    with moves:  # the clicker's lesson: each question, then its answer
-        keys(
-            next_key=widget_key("quiz", "reveal" if result is None else "next"), previous_key=widget_key("quiz", "back"),
-            at=2 * step + (result is not None), count=2 * total + 1,
-            at_end="That was the last merge: training stopped here. PageUp goes back.",
-            at_start="This is the first question: PageDown shows its answer.",
-        )
+    with moves:  # the clicker's lesson: each question, then its answer (on a lesson's room stop: the room)
+        if start_room is not None:
+            start_room()
+        quiz_keys(at=2 * step + (result is not None), count=2 * total + 1, revealed=result is not None)
     if result is not None:
         if not verdict_beside:
             verdict(result)
         show_html(candidates_html(result))
 
 
+def quiz_keys(*, at: int, count: int, revealed: bool) -> None:
+    """The clicker's lesson: each question, then its answer (on a lesson's room stop: the class room)."""
+    if not room_walk.before_the_room(previous_key=widget_key("quiz", "back")):
+        keys(
+            next_key=widget_key("quiz", "next" if revealed else "reveal"), previous_key=widget_key("quiz", "back"),
+            at=at, count=count, at_end="That was the last merge: training stopped here. PageUp goes back.",
+            at_start="This is the first question: PageDown shows its answer.", seek=lambda place: _go(place // 2),
+        )
+
+
 def main() -> None:
     page_setup(pages.QUIZ)
     if show_room(corpus_view):  # a class room, run by its teacher: the room decides the question
+        room_walk.on_the_projector()
         return
     settings_sidebar()
     page_title(pages.QUIZ)
@@ -201,10 +219,10 @@ def main() -> None:
     learner = seat()
     question = make_question(trace, step, seed=learner)
     key = (state.lab().source, state.lab().settings_key(), step, trace.steps[step] if step < total else None)
-    if (revealed := url.new_param("reveal")) == "1" and not question.finished:  # a link to the answer shown
+    linked = url.read(links.REVEAL)  # a link to the answer shown
+    if (linked or SHOW_ANSWER.get()) and not question.finished:
         _reveal(question, key)
-    elif revealed is not None and revealed != "1":
-        url.warn_link(f"reveal=1 shows the answer, and nothing else is read there; got {revealed[:40]!r}")
+    SHOW_ANSWER.set(False)
     answered = RESULT.get()
     result = answered[1] if answered and answered[0] == key else None
     # On a projector the answer's reason goes over the corpus, in the left half (its lower part was
@@ -219,11 +237,13 @@ def main() -> None:
             verdict(result)
         corpus_view(trained, step)
     with right:
-        question_panel(question, result, key, step=step, total=total, rule=trace.settings.tie_break, verdict_beside=verdict_beside)
+        question_panel(question, result, key, step=step, total=total, rule=trace.settings.tie_break, verdict_beside=verdict_beside,
+                       start_room=(lambda: start_button(trained, step)) if presenter() else None)
     with st.container(key="bpe-below"):
         score_panel(SCORE.get())
-        start_button(trained, step)
-    url.write_url({"seat": learner} | ({"reveal": "1"} if result is not None else {}))
+        if not presenter():
+            start_button(trained, step)
+    url.write_url({links.SEAT: learner, links.REVEAL: result is not None})
 
 
 main()

@@ -20,7 +20,7 @@ from bpe.training.presets import PRESETS
 from bpe.training.tiebreak import TIE_BREAK_RULES
 from bpe.views.labs import tie_table_html
 from bpe.views.token_html import chips_html, pieces_for
-from ui import url
+from ui import links, url
 from ui.clicker import Walk, walk_buttons
 from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue
@@ -42,16 +42,6 @@ def tie_lab(name: str) -> TieLab:
 def short_user(rule: str) -> str:
     """The first user of a rule: ``minbpe``, ``Wikipedia's walk-through``."""
     return TIE_BREAK_RULES[rule].used_by.split(",")[0].split(" (")[0]
-
-
-def read_url() -> None:
-    linked = url.new_param("preset")
-    if linked is None:
-        return
-    if linked in PRESETS:
-        EXAMPLE.set(linked)
-    else:
-        url.warn_link(f"unknown example {linked}; showing {PRESETS[EXAMPLE.get()].title}")
 
 
 def learned_lines(lab: TieLab) -> str:
@@ -87,8 +77,8 @@ def main() -> None:
         "When two pairs share the top count, the tie-break rule decides which one is merged; each library "
         "has its own. Here one corpus is trained under every rule, side by side."
     )
-    read_url()
-    names = list(PRESETS)
+    url.read(links.TIE_EXAMPLE, EXAMPLE)
+    names = [EXAMPLE.default, *(name for name in PRESETS if name != EXAMPLE.default)]  # the lab opens at its first place
     st.selectbox("Example", names, format_func=lambda name: PRESETS[name].title, **EXAMPLE.widget())
     walk_buttons(Walk("example", tuple(names), EXAMPLE.get, EXAMPLE.set, title=lambda name: PRESETS[name].title))
     name = EXAMPLE.get()
@@ -124,7 +114,7 @@ def main() -> None:
     if len(preset.corpus_text) > len(lab.text):
         st.caption(f"The first {len(lab.text):,} characters of the corpus.")
     segmentations(lab)
-    url.write_url({"preset": name}, lab=False)
+    url.write_url({links.TIE_EXAMPLE: name}, lab=False)
 
 
 main()

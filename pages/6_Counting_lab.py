@@ -5,6 +5,8 @@ replaces left to right without overlap ("aaaa" -> "aa aa": two replacements). Bo
 the text, occurrence by occurrence.
 """
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from bpe.app import pages
@@ -14,7 +16,7 @@ from bpe.notation.spelling import quote
 from bpe.teaching.counting import count_pair, pairs_present, symbols_of
 from bpe.views.labs import counting_html, merged_html, pair_counts_html
 from bpe.views.stats import Stat, stats_html
-from ui import url
+from ui import links, url
 from ui.clicker import Walk, walk_buttons
 from ui.render import page_setup, page_title, presenter, show_html
 from ui.state import SessionValue, widget_key
@@ -37,15 +39,9 @@ def _load(example: str) -> None:
     PAIR.set((spelled[top.left], spelled[top.right]))
 
 
-def read_url() -> None:
-    if (text := url.new_param("text")) is not None:
-        if len(text) > MAX_COUNTING_LAB_CHARS:
-            url.warn_link(f"the text has {len(text):,} characters; the lab keeps the first {MAX_COUNTING_LAB_CHARS:,}")
-        TEXT.set(text[:MAX_COUNTING_LAB_CHARS])
-    left, right = url.new_param("left"), url.new_param("right")
-    if left is not None or right is not None:
-        old_left, old_right = PAIR.get()
-        PAIR.set((left if left is not None else old_left, right if right is not None else old_right))
+def _pair_half(index: int) -> Callable[[str], None]:
+    """A link's ``left`` (0) or ``right`` (1) symbol into the pair counted, the other half kept."""
+    return lambda symbol: PAIR.set(tuple(symbol if place == index else kept for place, kept in enumerate(PAIR.get())))
 
 
 def inputs() -> None:
@@ -85,7 +81,9 @@ def main() -> None:
         "Training counts every occurrence of a pair, overlaps included; merging replaces occurrences left to "
         "right and cannot reuse a symbol. So a count can promise more merges than a merge delivers."
     )
-    read_url()
+    url.read(links.COUNT_TEXT, TEXT)
+    url.read(links.LEFT, _pair_half(0))
+    url.read(links.RIGHT, _pair_half(1))
     walk_buttons(Walk("example", tuple(EXAMPLES), TEXT.get, _load))
     presenting = presenter()
     if not presenting:  # a projector's first screen is the lesson: the inputs follow it
@@ -93,7 +91,6 @@ def main() -> None:
     text = TEXT.get()
     unit = UNIT.get()
     left, right = PAIR.get()
-    page_params = {"text": text, "left": left, "right": right} if len(text) <= 200 else {}
     symbols = symbols_of(text, unit=unit)
     top = pairs_present(symbols)
     spelled = {symbol.id: symbol.text for symbol in symbols}
@@ -105,7 +102,7 @@ def main() -> None:
         if presenting:
             inputs()
         pair_buttons(top, spelled)
-    url.write_url(page_params, lab=False)
+    url.write_url({links.COUNT_TEXT: text, links.LEFT: left, links.RIGHT: right}, lab=False)
 
 
 def lesson(text: str, unit: str, pair: tuple[str, str], top: list, spelled: dict[int, str]) -> None:

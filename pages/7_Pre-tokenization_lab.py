@@ -12,18 +12,17 @@ from bpe.app import pages
 from bpe.limits import MAX_PRETOKENIZATION_LAB_CHARS
 from bpe.notation.markdown import escape_markdown, inline_code
 from bpe.teaching.pretokenization_lab import EXAMPLES, compare_splits, without_pretokenization
-from bpe.tokens.ids import is_digits
 from bpe.views.labs import learned_html, splits_html
-from ui import url
+from ui import links, url
 from ui.clicker import Walk, walk_buttons
 from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue, widget_key
 
-LEARN_MERGES = 10
-TEXT = SessionValue("pretok_text", "I'm here. I'M HERE.")
+TEXT = SessionValue("pretok_text", EXAMPLES[0].text)
 REGEX = SessionValue("pretok_regex", r"\w+|[^\w\s]+")
-LESSON = SessionValue("pretok_lesson", None)
-"""The title of the example last loaded with its button (its lesson is shown), or ``None``."""
+LESSON = SessionValue("pretok_lesson", EXAMPLES[0].title)
+"""The title of the example last loaded with its button (its lesson is shown), or ``None``. The
+lab opens on the first example: the clicker's lesson at its first place."""
 NEWEST_TEXT = SessionValue("newest_text", "newest newest newest widest")
 TEXTS = {example.title: example.text for example in EXAMPLES}
 TRANSITION = SessionValue("pretok_transition", 4)
@@ -32,7 +31,7 @@ TRANSITION = SessionValue("pretok_transition", 4)
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def learned(text: str, transition: int):
-    return without_pretokenization(text, merges=LEARN_MERGES, transition=transition)
+    return without_pretokenization(text, merges=links.LEARN_MERGES, transition=transition)
 
 
 def _load(title: str | None, text: str) -> None:
@@ -50,14 +49,9 @@ def _example_shown() -> str | None:
     return title if title in TEXTS and TEXTS[title] == TEXT.get() else None
 
 
-def read_url() -> None:
-    if (text := url.new_param("text")) is not None:  # an example's text opens with its lesson
-        _load(next((title for title, example in TEXTS.items() if example == text), None), text[:MAX_PRETOKENIZATION_LAB_CHARS])
-    if (transition := url.new_param("transition")) is not None:
-        if is_digits(transition) and int(transition) <= LEARN_MERGES:
-            TRANSITION.set(int(transition))
-        else:
-            url.warn_link(f"transition must be a whole number from 0 to {LEARN_MERGES}, got {transition!r}: using {TRANSITION.get()}")
+def _load_text(text: str) -> None:
+    """A text, with its lesson if it is an example's (a link opens an example so)."""
+    _load(next((title for title, example in TEXTS.items() if example == text), None), text)
 
 
 def main() -> None:
@@ -68,7 +62,8 @@ def main() -> None:
         "chunk. Compare the patterns on one text: solid boxes are words (trained on), dashed boxes gaps "
         "(kept when encoding, never trained on). · is a space, ↵ a newline."
     )
-    read_url()
+    url.read(links.PRETOK_TEXT, _load_text)
+    url.read(links.TRANSITION, TRANSITION)
     walk_buttons(Walk("example", tuple(TEXTS), _example_shown, _load_example))
     st.markdown("**Telling examples** (one click each):")
     columns = st.columns(3)
@@ -104,7 +99,7 @@ def main() -> None:
     text_box, transition_box = st.columns([2, 1])
     text_box.text_input("Training text", max_chars=MAX_PRETOKENIZATION_LAB_CHARS, **NEWEST_TEXT.widget())
     transition_box.slider(
-        "SuperBPE: lift GPT-2's split after merge", 0, LEARN_MERGES, **TRANSITION.widget(),
+        "SuperBPE: lift GPT-2's split after merge", 0, links.LEARN_MERGES, **TRANSITION.widget(),
         help="SuperBPE (Liu et al., 2025) learns subwords under GPT-2's split first, then goes on with a split that "
         "keeps phrases whole, so merges cross spaces on purpose.",
     )
@@ -122,8 +117,7 @@ def main() -> None:
                 st.caption(f"{spanning}. They waste vocabulary on phrases of this corpus.")
             else:
                 st.caption("No token spans a word boundary: a leading space only attaches to its word.")
-    transition = {"transition": str(TRANSITION.get())} if TRANSITION.get() != TRANSITION.default else {}
-    url.write_url({**({"text": text} if len(text) <= 200 else {}), **transition}, lab=False)
+    url.write_url({links.PRETOK_TEXT: text, links.TRANSITION: TRANSITION.get()}, lab=False)
 
 
 main()

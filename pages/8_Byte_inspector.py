@@ -20,7 +20,7 @@ from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.byte_inspector import byte_role, inspect_text, inspect_token
 from bpe.views.labs import bytes_html, token_bytes_html
 from bpe.views.pointer import hover_or_tap
-from ui import tokenizers, url
+from ui import links, tokenizers, url
 from ui.clicker import Walk, walk_buttons
 from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue, widget_key
@@ -33,9 +33,8 @@ TOKEN_EXAMPLES = (
     ("a byte UTF-8 never uses", "ff"),
 )
 TEXT = SessionValue("byte_text", "aaabdaaabac é € 🙂")
-TOKEN = SessionValue("byte_token", "e2 82")
-"""The token inspected, as hex (``e2 82``; ``bytes=`` in the link)."""
-MAX_HEX_CHARS = 200
+TOKEN = SessionValue("byte_token", TOKEN_EXAMPLES[0][1])
+"""The token inspected, as hex (``e2 82``; ``bytes=`` in the link): the page opens at its first example."""
 TOKEN_FROM = SessionValue("byte_from", "o200k_base")
 TOKEN_ID = SessionValue("byte_id", 4103)  # GPT-4o's f0 9f: the first half of most emoji
 """The pretrained tokenizer and token id a real token's bytes are taken from."""
@@ -130,7 +129,7 @@ def token_section() -> None:
     for column, (label, value) in zip(columns, TOKEN_EXAMPLES):
         column.button(label, key=widget_key("byte_example", value), on_click=TOKEN.set, args=(value,), width="stretch")
     pretrained_token()
-    st.text_input("The token's bytes, in hex", max_chars=MAX_HEX_CHARS, **TOKEN.widget())
+    st.text_input("The token's bytes, in hex", max_chars=links.MAX_HEX_CHARS, **TOKEN.widget())
     try:
         data = parse_hex(TOKEN.get())
     except ValueError as error:
@@ -152,15 +151,13 @@ def main() -> None:
         "A byte-level tokenizer never sees letters: it sees UTF-8 bytes, 256 possible values. 'a' is one "
         "byte, 'é' two, '€' three and most emoji four."
     )
-    if (linked := url.new_param("text")) is not None:
-        TEXT.set(linked[:MAX_BYTE_INSPECTOR_CHARS])
-    if (linked := url.new_param("bytes")) is not None:  # the token inspected, in hex
-        TOKEN.set(linked[:MAX_HEX_CHARS])
+    url.read(links.BYTES_TEXT, TEXT)
+    url.read(links.BYTES, TOKEN)
     text_section()
     why_g_with_dot()
     token_section()
     text = TEXT.get()
-    url.write_url(({"text": text} if len(text) <= 200 else {}) | {"bytes": TOKEN.get()}, lab=False)
+    url.write_url({links.BYTES_TEXT: text, links.BYTES: TOKEN.get()}, lab=False)
 
 
 main()

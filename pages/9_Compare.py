@@ -24,7 +24,7 @@ from bpe.views.compare import COMPARE_CSS, lesson_texts
 from bpe.views.encoding import encode_for_page, sample_text
 from bpe.views.pointer import hover_or_tap
 from bpe.views.token_html import chips_html, pieces_for
-from ui import compare_lessons, run_diff, state, superbpe, tokenizers, url
+from ui import compare_lessons, links, run_diff, state, superbpe, token_cost, tokenizers, url
 from ui.clicker import Walk, walk_buttons
 from ui.preamble import current_run, run_summary
 from ui.render import page_setup, page_title, presenter, show_html, tokenizer_at
@@ -35,8 +35,7 @@ from ui.stepper import step_slider
 from ui.training import get_trained
 from ui.vocab_overlap import vocabulary_overlap_section
 
-VARIANT = "variant"
-LAST = "ours-last"
+VARIANT, LAST = "variant", "ours-last"
 TEXT = SessionValue("compare_text", None)
 TEXT_FOR = SessionValue("compare_text_source", None)
 """The example the text was chosen for (a new example gets its own sample)."""
@@ -130,11 +129,11 @@ def compare_inputs(options: list[str], labels: dict[str, str], total: int) -> No
         variant_settings()
 
 
-def linked_text() -> dict[str, str]:
+def linked_text() -> dict:
     """``text=`` when the text is a lesson's, not the learner's (typed, or their own corpus's first line)."""
     text, lab = TEXT.get(), state.lab()
     own = lab.source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)
-    return {"text": text} if text in list(lesson_texts(""))[1:] or (not own and text == sample_text(lab.source)) else {}
+    return {links.COMPARE_TEXT: text} if text in list(lesson_texts(""))[1:] or (not own and text == sample_text(lab.source)) else {}
 
 
 def _pick(name: str) -> None:
@@ -150,8 +149,7 @@ def compare_section(trained, step: int) -> None:
     if TEXT_FOR.get() != lab.source or TEXT.get() is None:
         TEXT.set(sample)
         TEXT_FOR.set(lab.source)
-    if (linked := url.new_param("text")) is not None:
-        TEXT.set(linked)
+    url.read(links.COMPARE_TEXT, TEXT)
     total = len(trained.trace.steps)
     options = [tokenizers.OURS, LAST, *[superbpe.CLASSIC] * superbpe.offered(lab), VARIANT, *tokenizers.choices()[1:]]
     labels = {choice: tokenizers.label(choice, step) for choice in options} | {
@@ -221,6 +219,7 @@ def compare_chips(trained, step: int, chosen: list[str], labels: dict[str, str])
     ids_by_label = {name: ids for name, _, ids in results}
     superbpe.tokens_note({choice: ids_by_label[labels[choice]] for choice in chosen if labels[choice] in ids_by_label}, LAST)
     compare_lessons.counts_table(text, results, projected=presenter())
+    token_cost.cost_section(text, results, key="compare")
     if len(results) > 1:
         compare_lessons.disagreement_section(text, results)
         compare_lessons.numbers_section(results)

@@ -33,7 +33,7 @@ if $with_tests; then
     .venv/bin/python -m pip download -q --disable-pip-version-check --no-deps --no-binary :all: \
       "sentencepiece==$sentencepiece_version" -d .venv/sources
 else
-  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt -r requirements-data.txt
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-runtime.txt -r requirements-data.txt
 fi
 # Llama's and Mistral's tokenizer files: their packages' own dependencies are not needed to read them
 # (requirements-data-nodeps.txt says what they would pull in, and the time it saves).

@@ -28,8 +28,13 @@ import time
 import urllib.request
 from pathlib import Path
 
-WINDOW_S = 3.0
-"""How far back the agent looks."""
+WINDOW_S = 10.0
+"""How far back the agent looks (and it judges a replica once it has seen half of it). Long enough
+that a burst of a few seconds never drains a replica: its first page (about a second of imports on
+one core) or a class of 60 joining at once. Sessions stay on the replica they were first sent to,
+so a drain during a class's join sent the rest of the class to the other replica for the whole
+lesson (with 3 s: 50 of 60 students on one replica, 54 of 60, 8 of 8; benchmarks/room_load_test.py);
+a long import or a big training run still drains it within about five seconds."""
 BUSY_SHARE = 0.9
 """The share of one core a replica's processes must want over :data:`WINDOW_S` to count as busy."""
 

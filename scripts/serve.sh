@@ -188,7 +188,7 @@ PY
 healthy "${replica_urls[@]}" || { tail -n 20 "$run_dir"/replica-*.log >&2; exit 1; }
 
 # HAProxy's agent (scripts/replica_agent.py): asked about each replica every second, it answers
-# "drain" while that replica's processes have wanted a whole core for the last 3 s (a long import,
+# "drain" while that replica's processes have wanted a whole core for the last 10 s (a long import,
 # a big training run) and another replica has not: no new learners go there meanwhile, while its own
 # learners' cookies still reach it. Supervised like the replicas; HAProxy ignores an agent that is away.
 agent_port=$(free_port)

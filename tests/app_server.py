@@ -22,6 +22,8 @@ from functools import partial
 from pathlib import Path
 from typing import IO
 
+from .machine_speed import scaled
+
 ROOT = Path(__file__).resolve().parent.parent
 STREAMLIT_RUN = (sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"))
 
@@ -54,7 +56,7 @@ def running_app(
     finally:
         server.terminate()
         try:
-            server.wait(timeout=10)
+            server.wait(timeout=scaled(10))
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
@@ -81,7 +83,7 @@ def _start(
 
 def _wait_until_healthy(server: subprocess.Popen, url: str, log: IO[str], *, startup_s: float) -> None:
     """Return once ``/_stcore/health`` answers ``ok``."""
-    deadline = time.monotonic() + startup_s
+    deadline = time.monotonic() + scaled(startup_s)
     while True:
         if server.poll() is not None:
             raise RuntimeError(f"streamlit exited with {server.returncode}; see {log.name}")
@@ -92,7 +94,7 @@ def _wait_until_healthy(server: subprocess.Popen, url: str, log: IO[str], *, sta
         except OSError:
             pass
         if time.monotonic() > deadline:
-            raise RuntimeError(f"streamlit did not answer /_stcore/health within {startup_s:g} s; see {log.name}")
+            raise RuntimeError(f"streamlit did not answer /_stcore/health within {startup_s:g} s (scaled); see {log.name}")
         time.sleep(0.2)
 
 

@@ -4,28 +4,52 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from pathlib import Path
 
 import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
 from bpe.views.clicker import CLICKER_JS
+from ui import background
+
+from .machine_speed import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")  # AppTest resolves relative paths against the test file: use absolute ones
 TRAIN = "pages/1_Train.py"
 ENCODE = "pages/2_Encode_and_decode.py"
 VOCAB = "pages/3_Vocabulary.py"
+APPTEST_TIMEOUT_S = scaled(60)
+"""An AppTest run's limit: a minute on a quiet machine (a page may train python-docs or read a large
+pretrained tokenizer while the other worker keeps both cores busy), scaled to this one."""
 
 
 def open_page(page=None, **query) -> AppTest:
-    """A fresh session on ``page`` (home when ``None``), as if opened from a link with ``query``."""
-    at = AppTest.from_file(APP, default_timeout=60)
+    """A fresh session on ``page`` (home when ``None``), as if opened from a link with ``query``, run until
+    the work it asked for apart is drawn (:func:`settled`)."""
+    at = AppTest.from_file(APP, default_timeout=APPTEST_TIMEOUT_S)
     for key, value in query.items():
         at.query_params[key] = value
     if page:
         at.switch_page(page)
-    return at.run()
+    return settled(at.run())
+
+
+JOB_WAIT_S = 180.0
+"""How long a page test waits for the work a page runs apart (a worker at the lowest priority on a loaded machine)."""
+
+
+def settled(at: AppTest) -> AppTest:
+    """``at`` run again until no job it asked for is still worked out (``ui.background``'s progress bar gone):
+    a browser's page reruns itself each second while one works; an AppTest runs only when told."""
+    deadline = time.monotonic() + JOB_WAIT_S
+    while at.get("progress"):
+        while background.BOARD.busy():
+            assert time.monotonic() < deadline, f"the page's jobs did not finish within {JOB_WAIT_S:.0f} s"
+            time.sleep(0.05)
+        at.run()
+    return at
 
 
 def unescape_markdown(text: str) -> str:

@@ -1,5 +1,6 @@
 """Shared fixtures: fresh Streamlit caches per test, a live app for browsers, pictures on request,
-and clocks and budgets that make time limits independent of the machine's speed.
+and clocks and budgets that make time limits independent of the machine's speed (the wall-clock
+limits that remain are scaled by the run's measured slowdown: ``tests/machine_speed.py``).
 
 The ``app_url`` fixture starts ``streamlit run app.py`` once per run (shared by the pytest-xdist workers)
 on a free loopback port (stdin closed, so it can never block on a prompt), waits for
@@ -22,6 +23,8 @@ from types import SimpleNamespace
 import pytest
 
 from .app_server import locked, shared_app
+from .machine_speed import ENV as SLOWDOWN_ENV
+from .machine_speed import scaled, scaled_ms, slowdown
 
 # A run starts about a hundred Python processes (pytest-xdist workers, CLI runs, app servers). With
 # PYTHONDONTWRITEBYTECODE set, as on this machine, each compiled the project's modules (and pytest
@@ -47,9 +50,46 @@ def pytest_addoption(parser):
     )
 
 
+SLOW_FILES: dict[str, str] = {
+    "test_pretrained_parity.py": "every pretrained tokenizer against its owner on 16,674 hostile texts",
+    "test_offsets.py": "every pretrained tokenizer's offsets against tiktoken's",
+    "test_merge_recovery.py": "every shipped rank file's merges recovered (Qwen3.6: 248,077 tokens)",
+    "test_pretrained_loading.py": "every pretrained tokenizer read from its files, cold and cached",
+    "test_extend_owners.py": "extended tokenizers exported and encoded by each owner library",
+    "test_subword_nmt_parity.py": "learn_bpe and apply_bpe against the trainer, on python-docs",
+    "test_sentencepiece_parity.py": "SentencePiece training and encoding against the trainer",
+    "test_bounded_import.py": "imports in worker processes run to their CPU and memory budgets",
+    "test_packaging.py": "a fresh venv with the project installed",
+    "test_app_extend.py": "the Extend page extending GPT-2 and Qwen on new text, a page run each",
+    "test_replica_agent.py": "a process spinning on a core while the agent's socket answers",
+}
+"""Test files left out of the developer tier (:data:`DEVELOPER_TIER`), each with why it takes long:
+together about a third of the time of the tests without a browser. The full suite (the README's test
+command, CI's) runs them all."""
+DEVELOPER_TIER = '-m "not browser and not servers and not slow"'
+"""The developer tier's selection (docs/testing.md): no browser, no servers of their own, no slow file."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_itemcollected(item):
+    """Mark :data:`SLOW_FILES`' tests ``slow`` as they are collected, before ``-m`` deselects any."""
+    if item.path.name in SLOW_FILES:
+        item.add_marker(pytest.mark.slow)
+
+
+def pytest_report_header(config):
+    return f"time limits x{slowdown():.2f}: the machine's measured slowdown ({SLOWDOWN_ENV}; tests/machine_speed.py)"
+
+
 def pytest_collection_modifyitems(config, items):
     """Tests that only make pictures are deselected (not skipped: nothing to report) without
-    --screenshots; the files are put in the order the workers take them (:func:`file_order`)."""
+    --screenshots; the files are put in the order the workers take them (:func:`file_order`); each
+    test's hang guard (pytest-timeout's ``timeout`` in pytest.ini) is scaled as every other limit."""
+    if config.pluginmanager.hasplugin("timeout") and config.getini("timeout"):
+        guard = pytest.mark.timeout(scaled(float(config.getini("timeout"))))
+        for item in items:
+            if item.get_closest_marker("timeout") is None:
+                item.add_marker(guard)
     if not config.getoption("--screenshots"):
         pictures = [item for item in items if item.get_closest_marker("screenshots")]
         if pictures:
@@ -237,7 +277,7 @@ def browser():
 
     # expect() has its own 5 s default, which a loaded 2-core CI machine can miss on a first page
     # load with charts; content waits stay the only waits, just with more patience.
-    expect.set_options(timeout=20_000)
+    expect.set_options(timeout=scaled_ms(20_000))
     with sync_playwright() as playwright:
         instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
@@ -246,10 +286,10 @@ def browser():
             instance.close()
 
 
-FIRST_LOAD_MS = 60_000
+FIRST_LOAD_MS = scaled_ms(60_000)
 """Patience for a page's first load in a browser test: it may train its example (python-docs: 2,000
 merges) or read a pretrained tokenizer (Qwen3.6: 248,077 tokens) while the other worker keeps both
-cores busy."""
+cores busy (a minute on a quiet machine, scaled)."""
 
 LAPTOP = {"width": 1366, "height": 768}
 """The tabs' size: a common laptop screen, what most learners see (a panel that scrolls there is
@@ -279,7 +319,7 @@ def open_tab(context, width: int = LAPTOP["width"], height: int = LAPTOP["height
     tab = context.new_page()
     if (width, height) != (LAPTOP["width"], LAPTOP["height"]):
         tab.set_viewport_size({"width": width, "height": height})
-    tab.set_default_timeout(30_000)
+    tab.set_default_timeout(scaled_ms(30_000))
     return tab
 
 

@@ -24,6 +24,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from .machine_speed import scaled
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "examples" / "bpe_in_a_notebook.ipynb"
 VOLATILE = (
@@ -39,7 +41,7 @@ def execute(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
         previous = os.environ.get("PYTHONPATH")
         os.environ["PYTHONPATH"] = str(ROOT)
         try:
-            NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": folder}}).execute()
+            NotebookClient(notebook, timeout=round(scaled(120)), kernel_name="python3", resources={"metadata": {"path": folder}}).execute()
         finally:
             if previous is None:
                 os.environ.pop("PYTHONPATH")

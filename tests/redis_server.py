@@ -19,9 +19,10 @@ import pytest
 import redis
 
 from .app_server import ROOT, free_port
+from .machine_speed import scaled
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
-START_S = 20.0
+START_S = scaled(20.0)
 
 
 def require_redis() -> None:
@@ -72,7 +73,7 @@ class RedisServer:
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(sig)
             try:
-                self.process.wait(timeout=15)
+                self.process.wait(timeout=scaled(15))
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .app_server import ROOT, free_port
+from .machine_speed import scaled
 
 
 class ReplicaSet:
@@ -56,7 +57,7 @@ class ReplicaSet:
     def stop(self) -> int:
         """SIGTERM, as Ctrl+C would; serve.sh's exit code."""
         self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=30)
+        return self.process.wait(timeout=scaled(30))
 
     def __enter__(self) -> "ReplicaSet":
         return self

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe.limits import MAX_CORPUS_CHARS, MAX_ENCODE_CHARS, MAX_MERGES, MAX_UPLOAD_MB
 
-from .apptest_support import ENCODE, ROOT, TRAIN, narration, open_page, unescape_markdown
+from .apptest_support import APPTEST_TIMEOUT_S, ENCODE, ROOT, TRAIN, narration, open_page, unescape_markdown
 from .conftest import TINY_REGEX_BUDGET_S
 
 OWN_TEXT = "my own words, my own words"
@@ -256,7 +256,7 @@ def test_blank_html_draws_nothing_where_st_html_would_raise():
         show_html(" \n ")
         show_html("<p>drawn</p>")
 
-    at = AppTest.from_function(script, default_timeout=30).run()
+    at = AppTest.from_function(script, default_timeout=APPTEST_TIMEOUT_S).run()
     assert not at.exception
     assert [element.value for element in at.html] == ["<p>drawn</p>"]
 

@@ -56,3 +56,31 @@ def test_ids_that_split_no_character_offer_an_emoji_to_stream():
     at = at.button(key="w.decode_stream_sample").click().run()
     frame = next(df.value for df in at.dataframe if "held back" in df.value.columns)
     assert "—" != frame["held back"][0] and "\ufffd" in list(frame["decoded alone"])
+
+
+def test_where_the_three_cuts_agree_the_page_says_why_and_cuts_a_text_where_they_part():
+    at = open_page(ENCODE, preset="sennrich", step="10")
+    at.session_state["bpe-segments"] = True
+    at.run()
+    (said,) = [info.value for info in at.info if "the three cuts agree" in info.value]
+    assert "trained on" in said and "They part on “nest”" in said
+    parted = [markup for markup in (element.value for element in at.html) if 'class="bpe-segments"' in markup]
+    assert len(parted) == 2 and 'class="bpe-differs"' in parted[1] and 'class="bpe-differs"' not in parted[0]
+    at.button(key="w.segments.use").click().run()
+    assert at.text_area(key="w.encode_text").value == "nest"
+    assert not [info.value for info in at.info if "the three cuts agree" in info.value]  # now they part on the text itself
+
+
+def test_encode_and_vocabulary_health_opened_bare_show_the_example_trained_and_keep_a_chosen_step():
+    from streamlit.testing.v1 import AppTest
+
+    from .apptest_support import APP
+
+    for page in (ENCODE, "pages/14_Vocabulary_health.py"):
+        at = AppTest.from_file(APP, default_timeout=60).run()  # a fresh session, then the sidebar's link
+        at.switch_page(page).run()
+        assert not at.exception and at.session_state["bpe.lab"].step == 10, page  # Sennrich's ten merges
+    seen = open_page("pages/1_Train.py", preset="sennrich", step="0")  # a run the learner has seen, at step 0: kept
+    seen.query_params.clear()  # the sidebar's link clears the query
+    seen.switch_page(ENCODE).run()
+    assert seen.session_state["bpe.lab"].step == 0

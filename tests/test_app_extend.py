@@ -16,7 +16,7 @@ from bpe.encoding.vocab_health import vocabulary_health
 from bpe.teaching.extension import NEW_TEXTS, old_text
 from bpe.training.extend import extend
 
-from .apptest_support import errors, narration, open_page, plain, stat, unescape_markdown
+from .apptest_support import errors, narration, open_page, plain, settled, stat, unescape_markdown
 from .peers import tiktoken_encoding
 from .shared_tokenizers import shared_pretrained
 
@@ -86,7 +86,7 @@ def test_our_own_run_extended_numbers_its_new_merges_after_the_runs_vocabulary()
 def test_own_text_with_markup_is_trained_on_and_shown_as_text():
     at = open_page(EXTEND, **{"from": "gpt2", "new": "own", "least": "1"})
     hostile = "<img src=x onerror=alert(1)> <img src=x onerror=alert(1)>"
-    at.text_area(key="w.extend_own_text").set_value(hostile).run()
+    settled(at.text_area(key="w.extend_own_text").set_value(hostile).run())  # the new text is extended on apart
     assert not at.exception and not errors(at)
     corpus = [element.value for element in at.html if element.value.startswith("<div class=\"bpe-merge-view\"")]
     assert len(corpus) == 1 and "<img" not in corpus[0]

@@ -13,7 +13,7 @@ import time
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui.bounded_store import BoundedStore
+from bpe.jobs.store import BoundedStore
 from ui.training import MAX_ENTRIES
 
 from .apptest_support import ENCODE, ROOT, TRAIN, open_page

@@ -13,7 +13,8 @@ import ui.stepper
 from bpe.app.pages import page_for
 
 from .apptest_support import (
-    APP, ENCODE, ROOT, TRAIN, VOCAB, after_merge, chart_rows, errors, html_with, narration, open_page, plain,
+    APP, APPTEST_TIMEOUT_S, ENCODE, ROOT, TRAIN, VOCAB, after_merge, chart_rows, errors, html_with, narration, open_page,
+    plain,
 )
 from .test_app_trust import jargon
 
@@ -255,7 +256,7 @@ def test_an_uploaded_text_file_becomes_the_corpus():
 
 
 def test_an_invalid_word_table_is_an_error_not_a_crash():
-    at = AppTest.from_file(APP, default_timeout=60)
+    at = AppTest.from_file(APP, default_timeout=APPTEST_TIMEOUT_S)
     at.session_state["bpe.own_table"] = [("low", 5), ("", 3)]
     at.query_params["preset"] = "own-table"
     at.switch_page(TRAIN).run()

@@ -150,12 +150,14 @@ def test_every_phone_numbers_the_answers_as_the_projector_does_whatever_order_th
     assert len(orders) > 1
 
 
-def test_a_students_reload_comes_back_to_the_same_question_with_its_answer():
+def test_a_students_reload_comes_back_to_the_same_question_with_its_answer(monkeypatch):
     teacher, code = teacher_opens_room()
+    monkeypatch.setattr(ui.browser, "cookie_id", lambda: "A" * 22)  # Ana's browser, from here on
     ana = student_joins(code, "Ana")
     labelled(ana, r"'a' \+ 'b'").click().run()
     seat = ana.query_params["student"]
-    again = open_page(QUIZ, room=code, student=seat)  # a new session: the replica died, or the phone reloaded
+    # A new session of her browser (its cookie): the replica died, or the phone reloaded
+    again = open_page(QUIZ, room=code, student=seat)
     assert "Your answer is in" in everything(again) and "Ana" in everything(again)
     assert answer_keys(again) == [] and "'a' + 'b' ◀ your answer" in everything(again)
 

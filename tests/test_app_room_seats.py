@@ -44,7 +44,7 @@ def cookies(monkeypatch):
     return Cookies(monkeypatch)
 
 
-TEACHER, ANA = "T" * 22, "A" * 22
+TEACHER, ANA, BO = "T" * 22, "A" * 22, "B" * 22
 
 
 def opened_as(cookies: Cookies, browser: str = TEACHER):
@@ -72,6 +72,35 @@ def test_leave_join_reloads_and_a_second_tab_are_one_seat_and_one_answer(cookies
     assert (view.joined, view.answered) == (1, 1)
     cookies.run(teacher, TEACHER)
     assert "1 of 1 answered" in everything(teacher)
+
+
+def test_a_seat_link_opened_in_another_browser_never_answers_for_that_seat(cookies):
+    """Ana's link (``student=`` her seat, what her address bar shows) shared in the class chat: Bo's
+    browser sees the join form and joins as a seat of his own, his tap is his; Ana's phone still asks
+    her, her own reload keeps her seat; her opening Bo's link finds her own seat again."""
+    teacher, code = opened_as(cookies)
+    ana = cookies.open(ANA, room=code)
+    cookies.run(ana, ANA, ana.button(key="w.room.join"))
+    ana_link = dict(ana.query_params)
+    ana_seat = ana_link["student"]
+    bo = cookies.open(BO, **ana_link)
+    assert "This link is another student's seat" in everything(bo) and "Join class room" in everything(bo)
+    assert answer_keys(bo) == [] and "student" not in dict(bo.query_params)
+    cookies.run(bo, BO, bo.button(key="w.room.join"))
+    bo_seat = bo.session_state[MEMBERSHIP.key].seat
+    assert bo_seat not in (None, ana_seat)
+    labelled(bo, r"'a' \+ 'b'").click().run()
+    assert "Your answer is in" in everything(bo)
+    view = room_store().view(code)
+    assert (view.joined, view.answered, view.answer_of(ana_seat)) == (2, 1, None) and view.answer_of(bo_seat) is not None
+    cookies.run(ana, ANA)
+    assert "Your answer is in" not in everything(ana) and answer_keys(ana)
+    again = cookies.open(ANA, **ana_link)  # Ana's own reload: her seat, no warning
+    assert again.session_state[MEMBERSHIP.key].seat == ana_seat and "another student's seat" not in everything(again)
+    bo_link = dict(bo.query_params)
+    mixed = cookies.open(ANA, **bo_link)  # Bo's link on Ana's phone: her own seat, Bo's answer stays his
+    assert mixed.session_state[MEMBERSHIP.key].seat == ana_seat and "You are back in your own seat" in everything(mixed)
+    assert answer_keys(mixed) and dict(mixed.query_params)["student"] == ana_seat
 
 
 def test_the_projector_reloads_as_the_projector_and_its_controls_open_in_its_browser_only(cookies):

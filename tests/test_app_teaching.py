@@ -137,7 +137,8 @@ def test_tie_lab_reads_the_example_from_the_link_and_warns_on_an_unknown_one():
     at = open_page(TIE_LAB, preset="sennrich")
     assert at.selectbox(key="w.tie_preset").value == "sennrich" and metric(at, "Final segmentation") == "differs"
     at = open_page(TIE_LAB, preset="gpt5")
-    assert not at.exception and any("unknown example gpt5" in unescape_markdown(w.value) for w in at.warning)
+    assert not at.exception and any("preset must be one of sennrich" in unescape_markdown(w.value)
+                                    and "got 'gpt5': using wikipedia" in unescape_markdown(w.value) for w in at.warning)
 
 
 # -- counting lab ---------------------------------------------------------------------------------

@@ -154,8 +154,9 @@ def test_the_gallerys_own_text_card_is_not_taken_for_a_shared_link():
 def test_a_link_to_own_text_in_a_session_that_has_its_own_text_says_nothing():
     at = open_page("pages/1_Train.py", preset="own-text")
     at.session_state["bpe.own_text"] = "my own words, my own words"
-    at.query_params["step"] = "1"
-    at.run()
+    at.query_params["step"] = "1"  # the link, opened in this session from another page (a rerun is not a link)
+    at.switch_page("pages/2_Encode_and_decode.py").run()
+    assert at.session_state["bpe.lab"].step == 1  # it was read
     assert not [w.value for w in at.warning if "not in the link" in w.value]
 
 

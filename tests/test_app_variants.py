@@ -138,7 +138,9 @@ def test_the_parity_lab_draws_each_runs_costs_and_who_chose_at_the_linked_merge(
 
 def test_the_parity_lab_counts_in_characters_from_its_link_and_refuses_a_merge_past_its_end():
     at = open_page(PARITY, unit="char", merge="9999")
-    assert any("merge must be a whole number from 0 to 300" in warning.value for warning in at.warning)
+    # the bound is the run the link asks for, in characters (it was the byte run's 300 once)
+    last = parity_lab(unit="char").steps
+    assert any(f"merge must be a whole number from 0 to {last}, got '9999'" in warning.value for warning in at.warning)
     (classic_chart, *_) = at.get("vega_lite_chart")
     assert [row["tokens"] for row in chart_rows(classic_chart)] == list(parity_lab(unit="char").costs("classic", 0))
     assert at.query_params["unit"] == "char"

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from .app_server import ROOT
+from .machine_speed import scaled
 
 pytestmark = pytest.mark.servers  # waits on the shared app server: sent out beside a browser file
 
@@ -19,7 +20,7 @@ def test_the_server_load_test_runs_a_small_class_with_no_error_and_no_cross_talk
     done = subprocess.run(
         [sys.executable, "benchmarks/server_load_test.py", "--url", app_url, "--sessions", "2", "--seconds", "2",
          "--interval", "1", "--ramp", "0.5"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, capture_output=True, text=True, timeout=scaled(120),
     )
     report = done.stdout + done.stderr
     steps = re.search(r"^steps measured: (\d+) \(per session: min (\d+)", report, re.MULTILINE)
@@ -30,7 +31,7 @@ def test_the_server_load_test_runs_a_small_class_with_no_error_and_no_cross_talk
 def test_the_pretrained_load_benchmark_times_ours_beside_the_owners_library():
     done = subprocess.run(
         [sys.executable, "benchmarks/pretrained_load.py", "--runs", "1", "--tokenizers", "gpt2"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, capture_output=True, text=True, timeout=scaled(120),
     )
     report = done.stdout + done.stderr
     assert done.returncode == 0, report
@@ -47,6 +48,10 @@ ENGINE_BENCHMARKS = {
     "segmentation_benchmark.py": (["--runs", "1", "--tokenizers", "gpt2"], r"^  tokens: BPE's own [\d,]+ "),
     "regex_compile_cost.py": (["--cap-gb", "0.5"], r"^\(\?:a\{65535\}\)\{65535\}\t[\d,]+\trefused\t"),
     "app_step_latency.py": (["--steps", "1", "--preset", "sennrich"], r"^one step, 1 steps: median \d+ ms"),
+    "tokenizer_matrix.py": (["--rows", "pretrained:gpt2,ours:bytes", "--ops", "encode,cut:fewest,health", "--no-workers"],
+                            r"^cells over their bound: 0$"),
+    "job_slowdown.py": (["--rounds", "1", "--steps", "2", "--preset", "sennrich"], r"^slowdown ratio: [\d.]+ \(target"),
+    "why_subwords_request.py": (["--runs", "1", "--preset", "sennrich"], r"^first request on sennrich: Why subwords [\d.]+ s CPU"),
 }
 """The engine's and one page's benchmarks at their smallest sizes, each with the line that says it
 measured (a script that only prints its header, or measured nothing, fails here): a few seconds in
@@ -56,7 +61,7 @@ all. The browser and class-room benchmarks start Chromium or servers of their ow
 @pytest.mark.parametrize("script", ENGINE_BENCHMARKS)
 def test_each_engine_benchmark_runs_small_and_prints_what_it_measured(script):
     options, measured = ENGINE_BENCHMARKS[script]
-    done = subprocess.run([sys.executable, f"benchmarks/{script}", *options], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, f"benchmarks/{script}", *options], cwd=ROOT, capture_output=True, text=True, timeout=scaled(120))
     report = done.stdout + done.stderr
     assert done.returncode == 0, report
     assert re.search(measured, report, re.MULTILINE), report

@@ -21,6 +21,7 @@ from bpe.formats.bounded_import import ImportBudget, ImportBudgetError, import_t
 from bpe.formats.sentencepiece_proto import _BPE, _NORMALIZER_DEFAULTS, NORMAL, UNKNOWN, _bytes_field, _int_field, _key
 
 from .child_env import child_env
+from .machine_speed import scaled
 from .test_formats_cli import REPO_ROOT, run_bpe
 
 
@@ -87,7 +88,7 @@ def test_the_cli_refuses_with_one_line(tmp_path, command):
         "check": ["--merges", str(tmp_path / "d.tiktoken"), "--preset", "sennrich"],
     }[command]
     result = subprocess.run(
-        [sys.executable, "-m", "bpe", command, *arguments], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "bpe", command, *arguments], cwd=REPO_ROOT, capture_output=True, text=True, timeout=scaled(120),
         env=child_env(BPE_LAB_IMPORT_CPU_S="1"),
     )
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr

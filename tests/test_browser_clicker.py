@@ -23,6 +23,7 @@ import pytest
 from playwright.sync_api import TimeoutError, expect
 
 from bpe.app import pages
+from bpe.teaching.why_tokenization import PHENOMENA
 
 pytestmark = pytest.mark.browser
 
@@ -48,7 +49,11 @@ PROBE = """() => {
   const heard = new WeakSet();
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
-    if (fields(new Uint8Array(data.buffer || data)).has(11)) probe.pending = true;  // BackMsg.rerun_script
+    // subtle: the bytes of this message only: protobufjs encodes small messages into slices of one shared
+    // 8 KB pool, so the slice's whole buffer holds earlier messages too (read whole, it found or missed
+    // a rerun at random)
+    const sent = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (fields(sent).has(11)) probe.pending = true;  // BackMsg.rerun_script
     if (!heard.has(this)) {
       heard.add(this);
       this.addEventListener('message', (event) => {
@@ -198,7 +203,7 @@ def card_names_beside_the_walk_on_a_phone(page, picture) -> None:
     names = page.locator('[class*="st-key-bpe-walk-row"] [data-testid="stButtonGroup"] button p')
     expect(names.first).to_be_visible()
     drawn = names.evaluate_all("ps => ps.map((p) => [p.innerText, p.getBoundingClientRect().width, p.getBoundingClientRect().right])")
-    assert len(drawn) == 7 and all(width > 20 for _, width, _ in drawn), drawn  # every name drawn
+    assert len(drawn) == len(PHENOMENA) and all(width > 20 for _, width, _ in drawn), drawn  # every name drawn
     assert all(right <= page.viewport_size["width"] for _, _, right in drawn), drawn  # inside the phone's width
 
 

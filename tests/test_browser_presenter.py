@@ -156,6 +156,9 @@ def vocabulary_on_one_screen(page, picture) -> None:
     choose(page, "Vocabulary of", "GPT-4 (100,261 tokens)")
     expect(page.get_by_role("heading", name="How GPT-4 began")).to_be_visible(timeout=FIRST_LOAD_MS)
     search = page.get_by_label("Search by text, hex bytes or id")
+    # the heading is drawn before the rerun ends: until it does, the box of the run before (Sennrich's,
+    # its placeholder "e.g. est, 65 73, 258") is still on the page beside GPT-4's, and fill() finds two
+    expect(search).to_have_count(1)
     search.fill(" strawberry")
     search.press("Enter")
     expect(tree.locator("text", has_text="berry").first).to_be_visible()

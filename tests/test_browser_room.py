@@ -63,11 +63,21 @@ def over_replicas(tmp_path_factory):
         yield Setup("replicas", replicas.url, ("r1", "r2", "r1", "r2"), redis_server)
 
 
-@pytest.fixture(params=["two replicas and Redis", pytest.param("one process", marks=pytest.mark.screenshots)])
-def setup(request):
+def setup_for(request) -> Setup:
     if request.param == "one process":
         return Setup("one-process", request.getfixturevalue("app_url"), ())
     return request.getfixturevalue("over_replicas")
+
+
+@pytest.fixture(params=["two replicas and Redis", pytest.param("one process", marks=pytest.mark.screenshots)])
+def setup(request):
+    return setup_for(request)
+
+
+@pytest.fixture(params=["two replicas and Redis", "one process"])
+def either_setup(request):
+    """Both set-ups in the regular run (``setup`` makes pictures of one process only with --screenshots)."""
+    return setup_for(request)
 
 
 class Browsers:
@@ -98,13 +108,22 @@ class Browsers:
             context.close()
 
 
-@pytest.fixture
-def browsers(browser, setup):
+def people_of(browser, setup: Setup):
     people = Browsers(browser, setup)
     try:
         yield people
     finally:
         people.close()
+
+
+@pytest.fixture
+def browsers(browser, setup):
+    yield from people_of(browser, setup)
+
+
+@pytest.fixture
+def people(browser, either_setup):
+    yield from people_of(browser, either_setup)
 
 
 def audit(page, name: str) -> None:
@@ -227,6 +246,45 @@ def test_a_class_answers_on_phones_and_the_projector_shows_the_room(setup, brows
         expect(student.get_by_role("button", name=re.compile(r"^1\. "))).to_be_enabled()
     guess_the_tokens(setup, browsers, teacher, students, code, picture)
     assert browsers.dialogs == []
+
+
+def test_a_seat_link_opened_in_another_browser_joins_as_a_seat_of_its_own(either_setup, people):
+    """Ana's address bar (her seat) shared in the class chat and opened in Bo's browser (a context of
+    its own: its own cookies; on the other replica when there are two): the page says the seat is
+    hers and offers Bo the join form; his tap is his own seat's; her reload still asks her."""
+    setup = either_setup
+    teacher = people.open(PROJECTOR, 0)
+    teacher.goto(f"{setup.url}/Predict_the_next_merge?preset=wikipedia&step=1&present=1")
+    teacher.get_by_role("button", name="Start a class room").click(timeout=FIRST_LOAD_MS)
+    expect(teacher).to_have_url(re.compile(r"room=\w{6}"))
+    code = re.search(r"room=(\w{6})", teacher.url).group(1)
+    ana = people.open(PHONE, 1)
+    ana.goto(f"{setup.url}/Predict_the_next_merge?room={code}")
+    ana.get_by_label("Nickname (optional)").fill("Ana")
+    ana.get_by_role("button", name="Join").click()
+    expect(ana.get_by_text("have answered")).to_be_visible(timeout=FIRST_LOAD_MS)
+    expect(ana).to_have_url(re.compile(r"student=[\w-]{16}"))
+    shared = ana.url
+
+    bo = people.open(PHONE, 2)
+    bo.goto(shared)
+    expect(bo.get_by_text("This link is another student's seat")).to_be_visible(timeout=FIRST_LOAD_MS)
+    expect(bo.get_by_role("button", name=re.compile(r"^\d\. "))).to_have_count(0)
+    bo.get_by_label("Nickname (optional)").fill("Bo")
+    bo.get_by_role("button", name="Join").click()
+    answer_button(bo, "'a' + 'b'").click()
+    expect(bo.get_by_text("Your answer is in")).to_be_visible()
+    expect(counts(teacher)).to_contain_text("1 of 2 answered")
+    seats = {re.search(r"student=([\w-]{16})", page.url).group(1) for page in (ana, bo)}
+    cookies = {c["value"] for page in (ana, bo) for c in page.context.cookies() if c["name"] == "bpe_lab_browser"}
+    assert len(seats) == 2 and len(cookies) == 2
+
+    ana.reload()  # her own browser: her seat, still unanswered
+    expect(answer_button(ana, "'a' + 'b'")).to_be_visible()
+    expect(ana.locator("main")).to_contain_text("· Ana")
+    expect(ana.get_by_text("Your answer is in")).to_have_count(0)
+    expect(ana.get_by_text("another student's seat")).to_have_count(0)
+    assert people.dialogs == []
 
 
 def guess_the_tokens(setup: Setup, browsers: Browsers, teacher, students: list, code: str, picture) -> None:

@@ -24,7 +24,7 @@ from .test_browser_a11y import audit, switch_to_presenter_mode, url_path
 
 pytestmark = pytest.mark.browser
 
-LONG_TEXTS = {"languages", "code", "special-tokens"}
+LONG_TEXTS = {"languages", "cost", "code", "special-tokens"}
 """Cards whose texts are long (a sentence, a function): the first screen holds GPT-2's chips; on
 every other card, all of GPT-2's, GPT-4's and GPT-4o's."""
 

@@ -14,10 +14,11 @@ import pytest
 from bpe.limits import MAX_FILE_MB
 
 from .app_server import ROOT
+from .machine_speed import scaled
 
 
 def run_bpe(*args: str | bytes) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bpe", *args], cwd=ROOT, capture_output=True, timeout=60)
+    return subprocess.run([sys.executable, "-m", "bpe", *args], cwd=ROOT, capture_output=True, timeout=scaled(60))
 
 
 def assert_refused(done: subprocess.CompletedProcess, message: str) -> None:
@@ -135,7 +136,7 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_2(tokenizer, tmp_pat
     source = [how, text if how == "--text" else str(tmp_path / "long.txt")]
     with open("/dev/full", "wb") as full:
         done = subprocess.run([sys.executable, "-m", "bpe", "encode", "--tokenizer", tokenizer, *source],
-                              cwd=ROOT, stdout=full, stderr=subprocess.PIPE, timeout=60)
+                              cwd=ROOT, stdout=full, stderr=subprocess.PIPE, timeout=scaled(60))
     stderr = done.stderr.decode()
     assert done.returncode == 2 and stderr.count("\n") == 1, stderr
     assert stderr.startswith("error: cannot write the output: No space left on device"), stderr

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from .machine_speed import scaled
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MERGE_KEYS = {
     "step", "id", "left", "right", "token", "left_hex", "right_hex", "token_hex",
@@ -24,7 +26,7 @@ ROUND_TRIP_TEXT = "aaabdaaabac, and then some plain text: café 東京 😀"
 
 def run_bpe(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "bpe", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "bpe", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=scaled(60)
     )
 
 
@@ -149,8 +151,8 @@ BAD_INPUT_SAYS = {
     "unknown-pretokenizer": "unknown pre-tokenizer 'gpt9'",
     "vocab-size-below-base": "vocabulary size 100 is below the base vocabulary",
     "negative-merges": "merges must be from 0 to",
-    "two-sources": "give exactly one of --preset, --text, --file or --words",
-    "no-source": "give exactly one of --preset, --text, --file or --words",
+    "two-sources": "give exactly one of --preset, --text, --file, --words or --language",
+    "no-source": "give exactly one of --preset, --text, --file, --words or --language",
     "bad-word-table": "cannot read 'low:five' as word:count",
     "unknown-command": "invalid choice: 'tokenize'",
     "tokenizer-not-json": "the tokenizer file is not valid JSON",

@@ -20,6 +20,7 @@ from bpe.formats import FORMATS
 
 from .child_env import child_env
 from .format_samples import run_held_by
+from .machine_speed import scaled
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TEXT = "the cat sat on the mat; the end.\n  Then: 12345 cafés 😀"
@@ -38,7 +39,7 @@ IMPORT_INPUTS = {  # --in per format (gpt2's two files in the "wrong" order on p
 
 def run_bpe(*args: str, cwd: Path = REPO_ROOT) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "bpe", *args], cwd=cwd, capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "bpe", *args], cwd=cwd, capture_output=True, text=True, timeout=scaled(120),
         env=child_env(),
     )
 

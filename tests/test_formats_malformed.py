@@ -14,6 +14,7 @@ from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import FormatError
 from bpe.formats import from_gpt2, from_hf, from_minbpe, from_ours, from_tiktoken, to_gpt2, to_hf, to_minbpe, to_tiktoken
 from bpe.text.corpus import Corpus
+from bpe.tokens.vocab import Token
 from bpe.training.settings import TrainSettings
 from bpe.training.trainer import train
 
@@ -35,6 +36,16 @@ def good_files() -> dict[str, object]:
     encoder, merges = to_gpt2(tokenizer)
     return {"ours": tokenizer.to_json(), "minbpe": model, "hf": to_hf(tokenizer), "tiktoken": to_tiktoken(tokenizer),
             "encoder": encoder, "merges": merges}
+
+
+def whole_word_merged_otherwise() -> str:
+    """A ``tokenizer.json`` with ``ignore_merges`` whose token ``abc`` (a + bc) its own merges make ab + c:
+    Hugging Face looks the word up whole, BPE Lab would merge it."""
+    a, b, c = b"abc"
+    merges = [(a, b, 256), (b, c, 257), (a, 257, 258)]
+    document = json.loads(to_hf(Tokenizer(unit="byte", pretokenizer="gpt2", base={i: Token(bytes([i])) for i in range(256)}, merges=merges)))
+    document["model"]["ignore_merges"] = True
+    return json.dumps(document)
 
 
 def read_gpt2_merges(merges: str | bytes):
@@ -93,14 +104,16 @@ MALFORMED = {
     "hf-no-model": (from_hf, lambda f: "{}", r"no \"model\" object"),
     "hf-wordpiece": (from_hf, lambda f: hf_with(type="WordPiece"), r"the model is 'WordPiece'; only BPE"),
     "hf-unknown-merge-token": (from_hf, lambda f: hf_with(merges=[["th", "e"]]), r"merge 1: merges 'th'"),
-    "hf-duplicate-merge": (from_hf, lambda f: hf_with(merges=[["t", "h"], "t h"]), r"merge 2: repeats the merge 't' 'h'"),
+    "hf-repeat-used-before": (from_hf, lambda f: hf_with(merges=[*json.loads(f["hf"])["model"]["merges"], "t h"]),
+                              r"merge 13: repeats the merge t h of merge 1; .* but merge 2 already joins 'th'"),
     "hf-merge-result-missing": (from_hf, lambda f: hf_with(merges=[["q", "z"]]), r"makes 'qz', which the vocab has no id"),
     "hf-negative-id": (from_hf, lambda f: hf_with(vocab={**json.loads(f["hf"])["model"]["vocab"], "zz": -3}),
                        r"'zz': id -3 is not a whole number"),
     "hf-missing-bytes": (from_hf, lambda f: hf_with(vocab={"a": 0}, merges=[]), r"lacks 255 of the 256 single bytes"),
     "hf-prefix-space": (from_hf, lambda f: f["hf"].replace('"add_prefix_space": false', '"add_prefix_space": true', 1),
                         r"add_prefix_space=true"),
-    "hf-ignore-merges": (from_hf, lambda f: hf_with(ignore_merges=True), r"ignore_merges=True"),
+    "hf-ignore-merges-on-a-word-merged-otherwise": (from_hf, lambda f: whole_word_merged_otherwise(),
+                                                   r"ignore_merges is on, so Hugging Face encodes the word 'abc' as its token 258, while its merges make \[256, 99\]"),
     "tiktoken-not-base64": (from_tiktoken, lambda f: "!!!! 0\n", r"rank file line 1: '!!!!' is not base64"),
     "tiktoken-bad-rank": (from_tiktoken, lambda f: "YQ== first\n", r"line 1: the rank 'first' is not a whole number"),
     "tiktoken-duplicate-rank": (from_tiktoken, lambda f: f["tiktoken"] + "enp6 3\n", r"line 269: rank 3 was already given on line 4"),
@@ -112,8 +125,8 @@ MALFORMED = {
                            r"vocab.bpe line 1: '#version: 0.3' is not supported"),
     "gpt2-unknown-token": (read_gpt2_merges, lambda f: f["merges"] + "Ġzz q\n",
                            r"vocab.bpe line 14: merges 'Ġzz', which neither a byte nor an earlier line makes"),
-    "gpt2-duplicate-merge": (read_gpt2_merges, lambda f: f["merges"] + f["merges"].split("\n")[1] + "\n",
-                             r"vocab.bpe line 14: repeats the merge .* of line 2"),
+    "gpt2-repeat-used-before": (read_gpt2_merges, lambda f: f["merges"] + f["merges"].split("\n")[1] + "\n",
+                                r"vocab.bpe line 14: repeats the merge t h of line 2; .* but line 3 already joins 'th'"),
     "gpt2-truncated-line": (read_gpt2_merges, lambda f: f["merges"] + "Ġth", r"line 14: expected two tokens"),
     "gpt2-result-not-in-encoder": (read_gpt2_merges, lambda f: f["merges"] + "q z\n",
                                    r"line 14: q z makes 'qz', which encoder.json has no id for"),

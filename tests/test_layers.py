@@ -27,7 +27,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("bpe/errors.py", "bpe/limits.py", "bpe/collector.py", "bpe/registry.py")),  # errors, limits, the registry type: each contract once
+    ("foundation", ("bpe/errors.py", "bpe/limits.py", "bpe/collector.py", "bpe/registry.py", "bpe/renamed.py")),  # errors, limits, the registry type: each contract once
+    ("jobs", ("bpe/jobs/",)),  # work run apart from the page's thread: worker processes within a budget, shared, cancelled
     ("tokens", ("bpe/tokens/",)),  # what a token is, ids, bytes as text, the end-of-word marker
     ("reference", ("bpe/reference.py",)),  # the readable BPE: it needs only the tokens' Pair
     ("text", ("bpe/text/",)),  # the corpus, normalization and pre-tokenization, special-token text
@@ -35,6 +36,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("training", ("bpe/training/",)),  # the trainer, its rules and helpers, settings, the trace, presets
     ("formats", ("bpe/formats/",)),  # other libraries' tokenizer files
     ("pretrained", ("bpe/pretrained/",)),  # the pretrained registry, read through formats
+    ("analysis", ("bpe/analysis/",)),  # what merge lists reveal: lineage, the family tree, the training mix
     ("notation", ("bpe/notation/",)),  # how a learner reads tokens as text (plain, Markdown)
     ("checking", ("bpe/checking/",)),  # Check my BPE and Check my encoder
     ("command line", ("bpe/cli/",)),  # python -m bpe / bpe-lab

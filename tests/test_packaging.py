@@ -25,6 +25,7 @@ from bpe.cli.app_command import app_script
 from bpe.errors import BpeError
 
 from .app_server import running_app
+from .machine_speed import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -69,7 +70,7 @@ def test_regex_is_bounded_above_because_the_guard_reads_its_grammar():
     (requirement,) = [r for r in PYPROJECT["project"]["dependencies"] if r.startswith("regex")]
     upper = re.fullmatch(r"regex>=[\w.]+,<([\w.]+)", requirement)
     assert upper, requirement
-    assert _version(_pins("requirements.txt")["regex"]) < _version(upper.group(1))
+    assert _version(_pins("requirements-runtime.txt")["regex"]) < _version(upper.group(1))
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -80,7 +81,7 @@ def _version(text: str) -> tuple[int, ...]:
 def test_every_locked_runtime_and_data_package_is_declared_at_or_below_its_pin():
     project = PYPROJECT["project"]
     declared = {
-        "requirements.txt": _floors(project["dependencies"]) | _floors(project["optional-dependencies"]["app"]),
+        "requirements-runtime.txt": _floors(project["dependencies"]) | _floors(project["optional-dependencies"]["app"]),
         "requirements-data.txt": _floors(project["optional-dependencies"]["data"]),
         "requirements-data-nodeps.txt": _floors(project["optional-dependencies"]["data"]),
     }
@@ -119,12 +120,12 @@ def fresh_install(tmp_path_factory) -> Path:
     ))
     # No pip inside: this environment's pip installs into it (pip --python), which saves the ~20 s
     # of bootstrapping pip into every new venv on a loaded machine.
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where / "venv")], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where / "venv")], check=True, timeout=scaled(120))
     bin_dir = where / "venv" / "bin"
     install = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "--disable-pip-version-check",
          "-q", str(source)],
-        capture_output=True, text=True, timeout=480, env=_clean_env(),
+        capture_output=True, text=True, timeout=scaled(480), env=_clean_env(),
     )
     assert install.returncode == 0, install.stdout + install.stderr
     return bin_dir
@@ -137,7 +138,7 @@ def _clean_env() -> dict[str, str]:
 
 def _run(bin_dir: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [str(bin_dir / args[0]), *args[1:]], capture_output=True, text=True, timeout=120,
+        [str(bin_dir / args[0]), *args[1:]], capture_output=True, text=True, timeout=scaled(120),
         cwd=bin_dir.parent.parent, env=_clean_env(),
     )
 

@@ -27,11 +27,12 @@ from bpe.text.pattern_guard import program_size
 from bpe.text.pretokenize import GPT2_PATTERN, GPT4_PATTERN, Pretokenizer
 
 from .app_server import ROOT
+from .machine_speed import scaled
 
 BOMB = "(?:a{65535}){65535}"
 PLACEHOLDER = r"\w+|[^\w\s]+"  # a file is written with this pattern, then the bomb is put in its place
 CAP_BYTES = 1 << 30
-ANSWER_WITHIN_S = 5.0
+ANSWER_WITHIN_S = scaled(5.0)
 
 
 def _cap_address_space() -> None:
@@ -42,7 +43,7 @@ def run_capped(args: list[str]) -> tuple[subprocess.CompletedProcess, float]:
     """Run ``python ARGS`` from the project root with a 1 GB address-space cap; also its wall time."""
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=20, preexec_fn=_cap_address_space
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=scaled(20), preexec_fn=_cap_address_space
     )
     return done, time.perf_counter() - started
 

@@ -196,7 +196,7 @@ def test_the_best_pair_of_all_wins_even_one_that_was_not_among_the_most_frequent
     choice = SentencePieceChoice(counts, spelling=lambda pair: bytes(pair), key=lambda pair: pair, **LIMITS)
     assert choice.choose()[:3] == (5, 1, ((0, 1),))
     counts.apply({(0, 1): -5, (1, 2): -4, (2, 3): 3}, new_keys={})  # (2, 3) is now the most frequent
-    choice.merged((0, 1), {(0, 1): -5, (1, 2): -4, (2, 3): 3})
+    choice.merged((0, 1), {(0, 1): -5, (1, 2): -4, (2, 3): 3}, new_id=4, replaced=5)
     assert choice.choose()[:3] == (6, 1, ((2, 3),))
 
 
@@ -205,7 +205,7 @@ def test_a_pair_spelling_a_piece_made_already_is_dropped_not_merged():
     choice = SentencePieceChoice(counts, spelling=lambda pair: b"x" if pair == (4, 5) else b"same", key=lambda pair: pair, **LIMITS)
     assert choice.choose().tied == ((0, 1),)
     counts.apply({(0, 1): -5}, new_keys={})
-    choice.merged((0, 1), {(0, 1): -5})
+    choice.merged((0, 1), {(0, 1): -5}, new_id=6, replaced=5)
     assert choice.choose()[:3] == (1, 1, ((4, 5),))  # (2, 3) spells "same" too: SentencePiece erases it
     assert choice.dropped == {(2, 3)}
 
@@ -214,7 +214,7 @@ def test_pairs_that_no_longer_occur_stay_candidates_after_every_live_one():
     counts = PairCounts({(0, 1): 2, (1, 0): 1}, keys={(0, 1): 0, (1, 0): 1})
     choice = SentencePieceChoice(counts, spelling=lambda pair: bytes(pair), key=lambda pair: pair, **LIMITS)
     counts.apply({(0, 1): -2, (1, 0): -1}, new_keys={})  # "abab" -> "cc": (b, a) is gone
-    choice.merged((0, 1), {(0, 1): -2, (1, 0): -1})
+    choice.merged((0, 1), {(0, 1): -2, (1, 0): -1}, new_id=2, replaced=2)
     assert choice.choose()[:3] == (0, 1, ((1, 0),)) and choice.dead == {(1, 0)}
 
 

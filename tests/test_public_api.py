@@ -17,6 +17,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import os
+import pkgutil
 import re
 import subprocess
 import sys
@@ -221,3 +222,32 @@ def test_an_old_module_path_never_replaces_a_name_of_bpe_itself():
     result = _python("import bpe.extend\nimport bpe\nfrom bpe.extend import extension_settings\n"
                      "print(bpe.extend.__module__, extension_settings.__module__)\n")
     assert result.stdout.split() == ["bpe.training.extend", "bpe.training.extend"]  # the function, and the module's names
+
+
+def test_no_two_public_classes_of_the_engine_share_a_name():
+    defined = defaultdict(set)
+    for module in (importlib.import_module(name) for name in sorted(_engine_module_names())):
+        for name, value in vars(module).items():
+            if isinstance(value, type) and value.__module__ == module.__name__ and not name.startswith("_"):
+                defined[name].add(module.__name__)
+    assert {name: sorted(where) for name, where in defined.items() if len(where) > 1} == {}
+
+
+def _engine_module_names() -> list[str]:
+    return [name for _, name, _ in pkgutil.walk_packages(bpe.__path__, "bpe.") if "__main__" not in name]
+
+
+RENAMED = {
+    ("bpe.encoding.dropout", "Segmentation"): "SampledSegmentation",
+    ("bpe.checking.normalization", "Normalization"): "LearnerNormalization",
+}
+"""Classes renamed so that no two share a name (issue 49), each old name still answering."""
+
+
+@pytest.mark.parametrize(("module_name", "old"), sorted(RENAMED))
+def test_a_renamed_class_still_answers_to_its_old_name_with_a_warning(module_name, old):
+    module = importlib.import_module(module_name)
+    with pytest.warns(DeprecationWarning, match=f"^{module_name}.{old} is now {RENAMED[module_name, old]}$"):
+        assert getattr(module, old) is getattr(module, RENAMED[module_name, old])
+    with pytest.raises(AttributeError):
+        module.NoSuchName  # noqa: B018  (any other missing name is still an AttributeError)

@@ -19,10 +19,13 @@ from pathlib import Path
 import pytest
 
 import bpe
-from bpe.errors import BpeError, FormatError, PatternError, RegistryError, SettingsError
+from bpe.errors import BpeError, FormatError, PatternError, RegistryError, SettingsError, SpecialTokenError
 from bpe.registry import Registry
 
 REGISTRIES = {
+    "bpe.analysis.samples.CATEGORIES": ("category", BpeError),
+    "bpe.app.lessons.LESSONS": ("lesson", BpeError),
+    "bpe.app.lessons.STOPS": ("stop", BpeError),
     "bpe.app.pages._BY_FILE": ("page", BpeError),
     "bpe.app.setting_specs.SETTING_BY_NAME": ("setting", SettingsError),
     "bpe.checking.encode_rules.ENCODER_MISTAKES": ("encoder mistake", BpeError),
@@ -32,8 +35,10 @@ REGISTRIES = {
     "bpe.encoding.segmentation.SEGMENTATIONS": ("segmentation", BpeError),
     "bpe.formats.files.FORMATS": ("format", FormatError),
     "bpe.pretrained.registry.PRETRAINED": ("pretrained tokenizer", BpeError),
+    "bpe.teaching.operations.OPERATIONS": ("operation", BpeError),
     "bpe.teaching.why_tokenization.PHENOMENA": ("card", BpeError),
     "bpe.text.named_pretokenizers.PRETOKENIZERS": ("pre-tokenizer", PatternError),
+    "bpe.text.special_text.SPECIAL_TEXT_MODES": ("special-token mode", SpecialTokenError),
     "bpe.tokens.end_of_word.END_OF_WORD_MODES": ("end-of-word mode", SettingsError),
     "bpe.training.objectives.OBJECTIVES": ("objective", SettingsError),
     "bpe.training.presets.PRESETS": ("preset", BpeError),
@@ -41,6 +46,7 @@ REGISTRIES = {
 }
 """``module.NAME -> (kind, error class)`` of every registry defined today."""
 NOT_REGISTRIES = {
+    "bpe.analysis.samples.CATEGORIES": ("category", BpeError),
     "bpe.app.lab_state._OWN_DEFAULTS": "the settings each source of text starts from, not entries of an extension point",
     "bpe.teaching.extension.NEW_TEXTS": "texts a link names (a language's sentence, some code), data rather than entries",
 }
@@ -171,3 +177,13 @@ def test_with_entries_makes_a_new_registry_and_leaves_this_one_as_it_was():
     assert more.kind == "rule" and more.error is SettingsError
     with pytest.raises(RegistryError):
         rules.with_entries(Entry("a"))
+
+
+def test_the_special_token_modes_are_declared_once_and_each_reader_takes_them_from_there():
+    from bpe.checking.encode_rules import MODES
+    from bpe.text.special_text import SPECIAL_DEFAULTS, SPECIAL_TEXT_MODES
+    from bpe.views.encoding import ENCODE_MODES
+
+    assert ENCODE_MODES == {name: mode.encode_args for name, mode in SPECIAL_TEXT_MODES.items()}
+    assert MODES == {name: ENCODE_MODES[name] for name in ("allowed", "plain")}  # a refused text has no ids to check
+    assert SPECIAL_DEFAULTS == {"special": ("all", "all"), "refuse": (frozenset(), "all"), "plain": (frozenset(), ())}

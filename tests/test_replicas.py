@@ -34,6 +34,7 @@ import pytest
 from .app_server import ROOT
 from .apptest_support import plain
 from .conftest import LAPTOP
+from .machine_speed import scaled
 from .replica_set import ReplicaSet, alive
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -153,13 +154,13 @@ def test_a_dead_replicas_learners_come_back_and_serve_sh_starts_it_again(replica
     # In a thread of its own: after a browser test, Playwright's sync API keeps an event loop running
     # in this thread, and asyncio.run refuses to start a second one here.
     with ThreadPoolExecutor(1) as pool:
-        dead_name = pool.submit(asyncio.run, asyncio.wait_for(failover(replicas), timeout=120)).result()
+        dead_name = pool.submit(asyncio.run, asyncio.wait_for(failover(replicas), timeout=scaled(120))).result()
         # The supervisor in serve.sh starts the dead replica again on its port, and it answers its learners.
         wait_for(lambda: any(line.startswith(f"replica {dead_name} exited") for line in replicas.output)
                  and alive(replicas.pids[dead_name]), seconds=30, what=f"serve.sh did not start {dead_name} again")
         wait_for(lambda: answers(f"http://127.0.0.1:{replicas.ports[dead_name]}"), seconds=60,
                  what=f"the new {dead_name} did not answer")
-        seen = pool.submit(asyncio.run, asyncio.wait_for(learner_back_on(replicas.url, dead_name), timeout=120)).result()
+        seen = pool.submit(asyncio.run, asyncio.wait_for(learner_back_on(replicas.url, dead_name), timeout=scaled(120))).result()
         assert "Merge 1 of" in seen, seen
 
 

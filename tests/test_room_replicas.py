@@ -3,6 +3,7 @@ with a password and persistence on; stopped after), driven by sessions speaking 
 protocol as browsers do (tests/test_browser_room.py has the real browsers):
 
 * a student who forges the teacher's Reveal click, or a teacher link with a guessed key, changes nothing;
+* a student's seat link opened in another browser on the other replica joins as a seat of its own;
 * a nickname of 10,000 characters sent straight down the WebSocket is stored as 24;
 * join attempts from one client past the limit get a clear message, and another client is not held up;
 * a replica killed mid-question: its students reconnect through HAProxy to the live one and are
@@ -26,15 +27,17 @@ import websockets
 
 from bpe.limits import JOIN_ATTEMPTS_PER_MINUTE, MAX_NICKNAME_CHARS
 from bpe.teaching.room import ASKING
+from ui.browser import COOKIE
 from ui.redis_room_store import RedisRoomStore
 
-from .apptest_support import plain
 from .app_server import ROOT
+from .apptest_support import plain
+from .machine_speed import scaled
 from .redis_server import running_redis
 from .replica_set import ReplicaSet
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from room_load_test import LESSON, PAGE, room_of, shown  # noqa: E402
+from room_load_test import LESSON, PAGE, browser_cookie, room_of, shown  # noqa: E402
 from server_load_test import ProtocolSession, connect, page_cookies  # noqa: E402
 
 pytestmark = pytest.mark.servers
@@ -52,24 +55,34 @@ def classroom(tmp_path_factory):
 def in_thread(coroutine) -> None:
     """Run a test's coroutine on a loop of its own (Playwright's sync API may hold this thread's)."""
     with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, asyncio.wait_for(coroutine, timeout=180)).result()
+        pool.submit(asyncio.run, asyncio.wait_for(coroutine, timeout=scaled(180))).result()
 
 
-async def on_replica(stack: AsyncExitStack, url: str, replica: str, query: str) -> ProtocolSession:
-    """A browser whose stickiness cookie names ``replica``, opening the quiz page with ``query``."""
-    client = await connect(stack, url, f"BPE_REPLICA={replica}", page=PAGE)
+async def on_replica(stack: AsyncExitStack, url: str, replica: str, query: str, cookie: str = "") -> ProtocolSession:
+    """A browser whose stickiness cookie names ``replica`` (and that holds ``cookie`` besides: its
+    own id), opening the quiz page with ``query``. Its ``cookie`` is then what it holds, as a browser
+    keeps the id the page's script set."""
+    cookie = "; ".join(part for part in (f"BPE_REPLICA={replica}", cookie) if part)
+    client = await connect(stack, url, cookie, page=PAGE)
     await client.run(query_string=query)
+    client.cookie = browser_cookie(client, cookie)
     return client
 
 
-async def back_from(stack: AsyncExitStack, url: str, link: str, dead: str = "r2") -> ProtocolSession:
-    """A browser of the dead replica coming back: its page reloaded with its old cookie, its link.
-    Like Streamlit's page, it tries again while HAProxy answers 502 (until its health check has
-    marked the dead replica down, within two seconds); HAProxy then sends it to a live replica."""
+def own_id(client: ProtocolSession) -> str:
+    """The browser's own id, as its cookie carries it (``bpe_lab_browser=...``)."""
+    return next(part for part in client.cookie.split("; ") if part.startswith(COOKIE + "="))
+
+
+async def back_from(stack: AsyncExitStack, url: str, link: str, cookie: str) -> ProtocolSession:
+    """A browser of a dead replica coming back: its page reloaded with its old ``cookie`` (its
+    stickiness cookie and its own id), its link. Like Streamlit's page, it tries again while HAProxy
+    answers 502 (until its health check has marked the dead replica down, within two seconds);
+    HAProxy then sends it to a live replica."""
     deadline = time.monotonic() + 30
     while True:
         try:
-            cookie = await asyncio.to_thread(page_cookies, url, cookie=f"BPE_REPLICA={dead}")
+            cookie = await asyncio.to_thread(page_cookies, url, cookie=cookie)
             break
         except urllib.error.HTTPError as error:
             assert error.code == 502 and time.monotonic() < deadline, error
@@ -170,6 +183,38 @@ def test_join_attempts_past_the_limit_from_one_client_are_refused_with_a_clear_m
         limits.delete(*limits.keys("bpe-lab:limit:*") or ["none"])  # the next tests join from this address
 
 
+def test_a_seat_link_opened_in_another_browser_on_the_other_replica_never_answers_for_that_seat(classroom):
+    """Ana's link shared in the class chat, opened by Bo's browser (a cookie of its own) on the other
+    replica: the join form, and a seat of his own whose tap is his; Ana's phone still asks her, and her
+    own browser (her cookie) opens the link at her seat on either replica."""
+    replicas, redis_server = classroom
+
+    async def lesson():
+        async with AsyncExitStack() as stack:
+            _, code = await teacher_and_room(stack, replicas.url)
+            ana = await joined(stack, replicas.url, "r1", code, "Ana")
+            ana_link = ana.query_string
+            assert "student=" in ana_link
+            bo = await on_replica(stack, replicas.url, "r2", ana_link)
+            text = plain(shown(bo))
+            assert "This link is another student's seat" in text and "w.room.join" in bo.drawn, text[:300]
+            assert not [key for key in bo.drawn if key.startswith("w.room.answer.")] and "student" not in room_of(bo)
+            await bo.click("w.room.join", ("w.room.nickname", "string_value", "Bo"))
+            await bo.click("w.room.answer.1")
+            assert "Your answer is in" in plain(shown(bo)) and room_of(bo)["student"] != room_of(ana)["student"]
+            view = RedisRoomStore(redis_server.url).view(code)
+            assert (view.joined, view.answered) == (2, 1) and view.answer_of(room_of(ana)["student"]) is None
+            await ana.tick(next(iter(ana.timers)))
+            assert "1 of 2 have answered" in plain(shown(ana)) and "Your answer is in" not in plain(shown(ana))
+            for replica in ("r1", "r2"):  # Ana's own reload, wherever HAProxy sends it
+                again = await on_replica(stack, replicas.url, replica, ana_link, cookie=own_id(ana))
+                text = plain(shown(again))
+                assert f"Room **{code}** · question **1** · Ana" in text and "another student's seat" not in text, text[:300]
+                assert "w.room.answer.1" in again.drawn
+
+    in_thread(lesson())
+
+
 def test_a_killed_replicas_students_come_back_at_the_same_question_with_their_answer(classroom):
     """Last in this file: it kills replica r2 of the module's set."""
     replicas, redis_server = classroom
@@ -188,11 +233,11 @@ def test_a_killed_replicas_students_come_back_at_the_same_question_with_their_an
             # As the student's browser does: load the page again with its cookie (HAProxy finds r2 down,
             # sends it to r1 and names r1 in a new cookie), then open its socket and run the page from
             # the address bar.
-            ana_back = await back_from(stack, replicas.url, ana_link)
+            ana_back = await back_from(stack, replicas.url, ana_link, ana.cookie)
             text = plain(shown(ana_back))
             assert f"Room **{code}** · question **1** · Ana" in text and "Your answer is in" in text, text[:400]
             assert "◀ your answer" in text and not [key for key in ana_back.drawn if key.startswith("w.room.answer.")]
-            bo_back = await back_from(stack, replicas.url, bo_link)
+            bo_back = await back_from(stack, replicas.url, bo_link, bo.cookie)
             assert "w.room.answer.1" in bo_back.drawn
             await bo_back.click("w.room.answer.1")
             await teacher.tick(next(iter(teacher.timers)))
@@ -220,7 +265,7 @@ def test_serve_sh_starts_its_redis_again_when_it_dies_and_the_room_is_still_ther
                 deadline = time.monotonic() + 60
                 while True:  # Ana's phone reloads until the room answers again
                     async with AsyncExitStack() as once:
-                        back = await on_replica(once, replicas.url, "r1", ana.query_string)
+                        back = await on_replica(once, replicas.url, "r1", ana.query_string, cookie=own_id(ana))
                         text = plain(shown(back))
                     if "Your answer is in" in text:
                         break

@@ -22,6 +22,7 @@ from bpe.teaching.room_questions import MergeAsk
 from ui.redis_room_store import RedisRoomStore
 from ui.room_store import MemoryRoomStore, RoomStoreUnavailable
 
+from .machine_speed import scaled
 from .redis_server import RedisServer, running_redis
 
 pytestmark = pytest.mark.servers
@@ -206,10 +207,10 @@ def test_an_answer_checked_just_before_the_reveal_but_written_after_it_is_refuse
 
     student = threading.Thread(target=answer)
     student.start()
-    assert checked.wait(timeout=10)
+    assert checked.wait(timeout=scaled(10))
     store.change("K7QX3M", lambda room: room.revealed_by(TOKEN))
     revealed.set()
-    student.join(timeout=10)
+    student.join(timeout=scaled(10))
     assert outcome in ([("landed", False)], [("refused", "the answers are revealed: this question takes no more answers")])
     assert store.view("K7QX3M").answered == (outcome[0][0] == "landed")
 

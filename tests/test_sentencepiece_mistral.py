@@ -19,6 +19,8 @@ import sentencepiece as spm
 from bpe import Corpus, Tokenizer, TrainSettings, train
 from bpe.text.pretokenize import Pretokenizer
 
+from .owners import owner_of
+from .shared_tokenizers import shared_pretrained
 from .test_sentencepiece_parity import CORPORA, corpus_file, folder  # noqa: F401  (folder: the fixture)
 
 MISTRAL_OPTIONS = {"remove_extra_whitespaces": False, "split_digits": True, "allow_whitespace_only_pieces": True}
@@ -57,3 +59,13 @@ def test_every_space_is_kept_and_decoding_drops_only_the_one_in_front():
     assert mistral.normalize("  a  b ") == "▁▁▁a▁▁b▁"
     assert mistral.split(mistral.normalize("  a  b 12")) == [("▁▁▁a", True), ("▁▁b", True), ("▁12", True)]
     assert mistral.denormalize("▁▁▁a▁▁b▁") == "  a  b "
+
+
+def test_encode_ordinary_cuts_the_user_defined_pieces_out_as_sentencepiece_does():
+    """Special-token text stays text, but for user-defined pieces, which SentencePiece always cuts out (its cut
+    is prepared once: Vocabulary health encodes 600,000 short texts this way)."""
+    mistral, owner = shared_pretrained("mistral-v3"), owner_of("mistral-v3")
+    for piece in sorted(mistral.user_defined)[:3]:
+        text = f"hello {piece} world{piece}<s>[INST]"
+        assert mistral.encode_ordinary(text) == owner.default(text)
+        assert mistral.encode_ordinary(text).count(mistral.special_tokens[piece]) == 2

@@ -88,7 +88,7 @@ def test_every_declared_setting_round_trips_through_the_link():
     base = LabState.for_source("own-text")
     changed = base.replace(
         unit="char", pretokenizer="whitespace", end_of_word="</w>", end_of_word_mode="attached", tie_break="hf",
-        min_frequency=3, special_tokens=("<s>", "</s>"), specials_as_text=True, transition=100,
+        min_frequency=3, special_tokens=("<s>", "</s>"), specials_as_text=True, transition=100, objective="wordpiece",
     )
     assert set(changed.to_query()) == {"preset", *(spec.param for spec in SETTINGS)}
     assert LabState.from_query(changed.to_query()) == (changed, [])

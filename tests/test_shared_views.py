@@ -17,7 +17,7 @@ import weakref
 
 import bpe.views.train_step
 import ui.shared_views
-from ui.bounded_store import BoundedStore
+from bpe.jobs.store import BoundedStore
 from ui.shared_views import _view
 from ui.training import Trained
 
@@ -116,7 +116,7 @@ def test_a_view_never_keeps_its_run_alive():
 DEAD_RUNS_PLACE = """
 import gc
 import subprocess
-from ui.bounded_store import BoundedStore
+from bpe.jobs.store import BoundedStore
 from ui.shared_views import _view
 from ui.training import Trained
 

@@ -22,6 +22,7 @@ from bpe.training.settings import TrainSettings
 from bpe.training.trainer import train
 
 from .child_env import child_env
+from .machine_speed import scaled
 from .peers import hf_merges, rustbpe_tokens
 
 EOT = "<|endoftext|>"
@@ -77,7 +78,7 @@ def test_the_command_line_flag_counts_special_text():
     result = subprocess.run(
         [sys.executable, "-m", "bpe", "train", "--text", f"ab{EOT}ab{EOT}", "--special", EOT, "--specials-as-text",
          "--merges", "3", "--min-frequency", "2", "--json"],
-        cwd=root, capture_output=True, text=True, timeout=120, env=child_env(),
+        cwd=root, capture_output=True, text=True, timeout=scaled(120), env=child_env(),
     )
     data = json.loads(result.stdout)
     assert data["settings"]["specials_as_text"] is True

@@ -28,6 +28,7 @@ from bpe.training.settings import TrainSettings
 from bpe.training.trainer import train
 
 from .child_env import child_env
+from .machine_speed import scaled
 from .shared_tokenizers import shared_pretrained
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -153,7 +154,7 @@ def test_a_bad_byte_is_named_where_it_is_whichever_chunk_it_falls_in(case, chunk
 def run_encode(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "bpe", "encode", "--pretrained", "gpt2", *args], cwd=REPO_ROOT, input=stdin,
-        capture_output=True, timeout=300, env=child_env(),
+        capture_output=True, timeout=scaled(300), env=child_env(),
     )
 
 
@@ -185,7 +186,7 @@ def test_encode_file_streams_a_big_file_in_bounded_memory(tmp_path):
     )
     result = subprocess.run(
         [sys.executable, "-c", measure, "encode", "--pretrained", "gpt2", "--file", str(path)], cwd=REPO_ROOT,
-        capture_output=True, timeout=300, env=child_env(),
+        capture_output=True, timeout=scaled(300), env=child_env(),
     )
     assert result.returncode == 0, result.stderr
     peak_mb = int(result.stderr.decode().rsplit("peak_kb=", 1)[1]) / 1024

@@ -151,7 +151,7 @@ def test_a_codes_file_reads_back_to_the_same_text():
 
 @pytest.mark.parametrize("codes, message", [
     ("#version: 0.3\na b\n", "version '0.3'"),
-    ("#version: 0.2\na b c\n", "line 2: expected two symbols"),
+    ("#version: 0.2\na b c\n", "line 2: expected two tokens"),
     ("#version: 0.2\nab c\n", "'ab', which no earlier line makes"),
     ("#version: 0.2\nb c\na bc\na b\nab c\n", "already makes"),
 ])

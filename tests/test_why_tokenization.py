@@ -141,7 +141,7 @@ def test_every_card_links_to_a_registered_page_and_has_an_explanation_and_a_try_
         assert card.links and {link.page for link in card.links} <= files
         assert card.samples and card.try_text and len(card.explanation) > 200
         assert re.fullmatch(r"[a-z-]+", card.key)
-    assert list(PHENOMENA) == ["spelling", "numbers", "languages", "code", "trailing-space", "glitch-tokens", "special-tokens"]
+    assert list(PHENOMENA) == ["spelling", "numbers", "languages", "cost", "code", "trailing-space", "glitch-tokens", "special-tokens"]
 
 
 def test_the_chart_spec_is_plain_json(ours):

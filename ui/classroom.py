@@ -13,7 +13,8 @@ A session is in at most one room (a :class:`Membership`), in one of three roles:
   the projector as ``room=K7QX3M&controls=1`` (it holds no key: the browser is the teacher's), or on
   another device from the teacher link ``room=K7QX3M&teacher=<key>``.
 * a **student**: a seat, which is the browser's (one per browser and room, whatever Leave, Join,
-  reloads and tabs do); ``room=K7QX3M&student=<seat>`` in the address bar.
+  reloads and tabs do); ``room=K7QX3M&student=<seat>`` in the address bar. That link answers only
+  in the browser whose seat it is (:func:`checked`): in any other it is the room's join link.
 
 What a link claims is checked against the store on every run (a forged key is no key). Each action
 is an ``on_click`` callback that changes the store and leaves a note for the run that follows; a
@@ -37,11 +38,13 @@ from bpe.notation.markdown import escape_markdown
 from bpe.teaching.quiz import Question, make_question
 from bpe.teaching.room import Room, RoomRefused, RoomView, clean_nickname, new_code, new_teacher_token, parse_code
 from bpe.teaching.room_questions import Answer, Asked, MergeAsk
-from bpe.teaching.room_seats import client_key, is_seat, join_budgets, seat_for
+from bpe.teaching.room_seats import client_key, is_seat, join_budgets, owns_seat, seat_for
 
-from . import browser, state, url
+from . import browser, links, state, url
 from .redis_room_store import RedisRoomStore
+from .room_reads import SHARED_READ_S, SharedReads
 from .room_store import REDIS_URL_SETTING, MemoryRoomStore, RoomStore, RoomStoreUnavailable
+from .shared_views import shared_view
 from .state import SessionValue, widget_key
 from .training import Trained
 
@@ -73,12 +76,12 @@ class Membership:
         """What proves this session is the teacher: its key, else its browser (one of the room's screens)."""
         return self.token or browser.browser_id()
 
-    def link_params(self) -> dict[str, str]:
+    def link_params(self) -> dict:
         """What the address bar holds for this member: the key only on the teacher's controls
         opened from the teacher link (on the teacher's own device), never on the projector."""
         if self.controls:
-            return {"room": self.code, **({"teacher": self.token} if self.token else {"controls": "1"})}
-        return {"room": self.code, **({"student": self.seat} if self.seat else {})}
+            return {links.ROOM: self.code, **({links.TEACHER: self.token} if self.token else {links.CONTROLS: True})}
+        return {links.ROOM: self.code, links.STUDENT: self.seat}
 
 
 MEMBERSHIP: SessionValue[Membership | None] = SessionValue("room", None)
@@ -92,6 +95,26 @@ def room_store() -> RoomStore:
     """The one store of this process: Redis when ``BPE_LAB_REDIS_URL`` names one, else this process."""
     redis_url = os.environ.get(REDIS_URL_SETTING, "")
     return RedisRoomStore(redis_url) if redis_url else MemoryRoomStore()
+
+
+@st.cache_resource(show_spinner=False)
+def shared_reads() -> SharedReads:
+    """This process's last read of each room, for its phones (:mod:`ui.room_reads`)."""
+    return SharedReads()
+
+
+WROTE: SessionValue[bool] = SessionValue("room_wrote", False)
+"""This session's tap has changed its room since its last read: the poll that redraws the tap reads the store."""
+
+
+def read_room(code: str, *, seen: str | None = None, poll: bool = False) -> RoomView | None:
+    """Room ``code`` (``seen``: the seat whose page looks): a whole page reads the store (a closed
+    room says so at once), and so does the poll after this session's own tap (it comes back with
+    its answer); other polls are given this process's read of the moment (:mod:`ui.room_reads`).
+    Raises :class:`RoomStoreUnavailable`."""
+    shared = poll and not WROTE.get()
+    WROTE.set(False)
+    return shared_reads().view(room_store(), code, seen=seen, max_age=SHARED_READ_S if shared else 0)
 
 
 def member() -> Membership | None:
@@ -156,7 +179,7 @@ def apply_link() -> None:
     """A just-opened link with ``room=`` makes this session a member of that room (what it claims
     is checked when the room is drawn), unless it is in that room already and the link names no
     seat, key or controls. Every such link is a join attempt, counted against the budgets."""
-    code_text = url.new_param("room")
+    code_text = url.read(links.ROOM)
     if code_text is None:
         return
     try:
@@ -172,7 +195,7 @@ def apply_link() -> None:
         found = None
     if not admitted(code if found else None, found.room.size if found else 0):
         return
-    seat, token, controls = url.new_param("student"), url.new_param("teacher") or None, url.new_param("controls") == "1"
+    seat, token, controls = url.read(links.STUDENT), url.read(links.TEACHER) or None, bool(url.read(links.CONTROLS))
     held = MEMBERSHIP.get()
     if held is not None and held.code == code and not (seat or token or controls):
         # Already in this room: its bare link keeps the place. A phone that presses Join before its
@@ -187,8 +210,16 @@ def apply_link() -> None:
 def checked(membership: Membership, view: RoomView) -> Membership:
     """``membership`` as the room recognises it: a key or a browser that is not the teacher's is
     a student's join form; a browser that is one of the room's screens, on the room's bare link, is
-    its projector again (a reload); a seat that is not in the room is none."""
+    its projector again (a reload); a seat that is another browser's is this browser's own seat if
+    it has one here, else none (a classmate's link, shared in the class chat, never answers for
+    them); a seat that is not in the room is none."""
     room = view.room
+    if membership.seat and not owns_seat(room.code, browser.browser_id(), membership.seat):
+        own = seat_for(room.code, browser.browser_id())
+        seated = view.has_seat(own)
+        note("warning", f"**This link is another student's seat in room {room.code}**: it stays theirs. "
+                        + ("You are back in your own seat." if seated else "Join to take a seat of your own."))
+        membership = dataclasses.replace(membership, seat=own if seated else None)
     if membership.controls and not room.is_teacher(membership.credential()):
         note("error", f"**This link does not open room {room.code}'s teacher's controls** (they open in the browser "
                       "that started the room, or from the teacher link): you are in it as a student.")
@@ -214,6 +245,12 @@ def merge_question(trained: Trained, step: int, code: str) -> MergeAsk:
     seeds it, as a learner's seat seeds the quiz alone): the projector's "2." is every phone's "2.",
     so the teacher can talk about the answers by number. Answers are stored and counted by pair."""
     return MergeAsk(tuple(candidate.pair for candidate in make_question(trained.trace, step, seed=code).candidates))
+
+
+def room_question(trained: Trained, step: int) -> Question:
+    """The room's question about merge ``step + 1`` as the phones and the projector draw it, built once
+    per run and step for the whole server (a reveal redraws it on every phone of a class at once)."""
+    return shared_view(trained, "room question", step, build=lambda: make_question(trained.trace, step))
 
 
 def offered(question: Question, room: Room) -> list:
@@ -285,6 +322,7 @@ def join(code: str, size: int) -> None:
 
 def answer(code: str, seat: str, round: int, given: Answer) -> None:
     store = room_store()
+    WROTE.set(True)
     try:
         store.answer(code, seat, round=round, answer=given)
     except RoomStoreUnavailable:

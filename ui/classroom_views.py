@@ -20,7 +20,7 @@ from bpe.teaching.room import CLOSED, CODE_LENGTH, RoomView
 from bpe.training.presets import PRESETS
 from bpe.views.room import ROOM_CSS
 
-from . import browser, classroom, url
+from . import browser, classroom, links, url
 from .page_css import ROOM_SCREEN_CSS
 from .preamble import current_run
 from .render import show_html
@@ -53,7 +53,7 @@ def show_room(draw_corpus: DrawCorpus) -> bool:
     try:
         if membership.seat:
             classroom.send_pending(membership)
-        view = classroom.room_store().view(membership.code, seen=membership.seat)
+        view = classroom.read_room(membership.code, seen=membership.seat)
     except RoomStoreUnavailable:
         return _out_of_reach(membership, draw_corpus)
     if view is None or view.room.phase == CLOSED:
@@ -147,4 +147,4 @@ def join_box() -> None:
         joined = button_column.form_submit_button("Join", icon=":material/login:")
     if joined:
         typed = st.session_state.get(JOIN_CODE_KEY) or ""
-        st.switch_page(pages.QUIZ.file, query_params={"room": typed.strip()[: CODE_LENGTH * 4]})
+        st.switch_page(pages.QUIZ.file, query_params={links.ROOM.name: typed.strip()[: CODE_LENGTH * 4]})

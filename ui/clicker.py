@@ -25,14 +25,17 @@ import streamlit as st
 
 from bpe.views.clicker import CLICKER_JS, clicker_html
 
-from . import url
-from .state import widget_key
+from . import lesson_bar, url
+from .state import SessionValue, widget_key
 
 T = TypeVar("T")
 
 NEXT = widget_key("clicker", "next")
 PREVIOUS = widget_key("clicker", "previous")
 """The keys of :func:`walk_buttons`' buttons (a page with its own buttons names theirs to :func:`keys`)."""
+RUN = SessionValue("clicker_run", 0)
+"""Counts the session's runs that drew a marker: each marker names its run (the router waits for a
+press's run to be drawn before it acts on the next press)."""
 ROW = "bpe-walk-row"
 """The key of :func:`walk_buttons`' own row (``ui.page_css`` styles it: compact on a projector, wrapping on a phone)."""
 
@@ -90,17 +93,25 @@ def walk_buttons(
             next_key=NEXT, previous_key=PREVIOUS, at=-1 if at is None else at, count=count, label=label,
             at_end=f"That was the last {walk.noun}: PageUp goes back.",
             at_start=at_start or f"This is the first {walk.noun}: PageDown goes on.",
+            seek=lambda place: walk.go(walk.places[place]),
         )
     return row
 
 
-def keys(*, next_key: str, previous_key: str, at: int, count: int, at_end: str, at_start: str, label: str = "") -> None:
+def keys(
+    *, next_key: str, previous_key: str, at: int, count: int, at_end: str, at_start: str, label: str = "",
+    seek: Callable[[int], None] | None = None,
+) -> None:
     """The page's lesson for the clicker: PageDown clicks the button keyed ``next_key``, PageUp the one
-    keyed ``previous_key``, whatever holds the focus; at the ends the key shows ``at_end`` or
-    ``at_start``. ``at`` of ``count``: where the lesson is (a test reads it)."""
+    keyed ``previous_key``, whatever holds the focus; at the ends the key goes on to the lesson's
+    next page or back to its previous one (``ui.lesson_bar``), or shows ``at_end`` or ``at_start``.
+    ``at`` of ``count``: where the lesson is (a test reads it); ``seek(place)`` shows a place (a page
+    opened backwards by the lesson opens at its last)."""
+    lesson_bar.enter(at, count, seek)
+    onward, backward = lesson_bar.ways(at, count)
+    RUN.set(RUN.get() + 1)
     marker = clicker_html(
         next_key=next_key, previous_key=previous_key, at=at, count=count, at_end=at_end, at_start=at_start,
-        presenting=url.PRESENT.get(), label=label,
+        presenting=url.PRESENT.get(), label=label, run=RUN.get(), onward_key=onward, backward_key=backward,
     )
     st.html(CLICKER_JS + marker, unsafe_allow_javascript=True, width="content")
-

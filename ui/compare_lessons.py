@@ -13,6 +13,7 @@ import streamlit as st
 from bpe.errors import BpeError
 from bpe.notation.markdown import escape_markdown
 from bpe.teaching.cuts import digit_groups, disagreements, number_costs, right_to_left_groups, text_pieces, token_ends
+from bpe.teaching.operations import NORMALIZED
 from bpe.views.compare import compare_frame
 from bpe.views.compare_lessons import (
     CUTS_CSS, disagreement_frame, disagreement_html, number_cost_frame, number_heatmap,
@@ -55,7 +56,7 @@ def disagreement_section(text: str, results: list[tuple]) -> None:
             left_out.append(name)
         else:
             cuts[name] = token_ends(pieces)
-    note = f" Left out: {', '.join(left_out)}, whose tokens spell a normalized text (NFC, SentencePiece's spaces)." if left_out else ""
+    note = f" Left out: {', '.join(left_out)}: {NORMALIZED}." if left_out else ""
     if len(cuts) < 2:
         st.caption(f"Two tokenizers that spell this text as written are needed.{escape_markdown(note)}")
         return

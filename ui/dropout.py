@@ -24,17 +24,17 @@ from bpe.views.dropout import DROPOUT_CSS, default_word, dropout_stats, histogra
 from bpe.views.encoding import ENCODE_MODES
 from bpe.views.stats import stats_html
 
-from . import url
+from . import links, url
 from .render import show_html
 from .shared_views import shared_view, text_key
 from .state import SessionValue, widget_key
 
-STEPS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
+STEPS = links.DROPOUT_STEPS
 """The values of p a lesson walks (a slider's stops: arrow keys, or a clicker's, step through them)."""
-P = SessionValue("dropout_p", 0.1)
-SAMPLES = SessionValue("dropout_samples", 500)
-SEED = SessionValue("dropout_seed", 0)
-RULE = SessionValue("dropout_rule", "hf")
+P = SessionValue("dropout_p", links.DROPOUT.default)
+SAMPLES = SessionValue("dropout_samples", links.SAMPLES.default)
+SEED = SessionValue("dropout_seed", links.SEED.default)
+RULE = SessionValue("dropout_rule", links.DROP_RULE.default)
 WORD = SessionValue("dropout_word", None)
 """The text sampled; ``None``: the longest word of the text being encoded (``WORD_FOR`` remembers which)."""
 WORD_FOR = SessionValue("dropout_word_for", None)
@@ -42,56 +42,18 @@ WHOLE_TEXT_SAMPLES = 3
 WHOLE_TEXT_CHARS = 300
 
 
-def _parse_step(raw: str) -> float:
-    value = float(raw)
-    if value not in STEPS:
-        raise ValueError
-    return value
-
-
-LINKED = MappingProxyType({  # link parameter -> (value, how its text is read, what it must be)
-    "dropout": (P, _parse_step, f"one of {', '.join(f'{step:g}' for step in STEPS)}"),
-    "samples": (SAMPLES, int, f"a whole number from 1 to {MAX_DROPOUT_SAMPLES:,}"),
-    "seed": (SEED, int, "a whole number from 0"),
-    "droprule": (RULE, lambda raw: DROPOUT_RULES[raw].name, f"one of {', '.join(DROPOUT_RULES)}"),
-})
-
-
-def _linked() -> dict[str, str | None]:
-    """A just-opened link's dropout parameters (each named in its call: tests/hostile_links.py reads them)."""
-    return {
-        "dropout": url.new_param("dropout"), "samples": url.new_param("samples"), "seed": url.new_param("seed"),
-        "droprule": url.new_param("droprule"),
-    }
-
-
-def read_link() -> None:
-    """A just-opened link's dropout parameters; a bad one is said on the page and left as it was."""
-    for param, raw in _linked().items():
-        value, parse, expected = LINKED[param]
-        if raw is None:
-            continue
-        try:
-            parsed = parse(raw.strip())
-            if param in ("samples", "seed") and not (0 <= parsed <= (MAX_DROPOUT_SAMPLES if param == "samples" else 2**31)):
-                raise ValueError
-            if param == "samples" and parsed < 1:
-                raise ValueError
-        except (ValueError, KeyError):
-            url.warn_link(f"{param} must be {expected}, got {raw!r}: using {value.get()}")
-            continue
-        value.set(parsed)
+LINKED = MappingProxyType({links.DROPOUT: P, links.SAMPLES: SAMPLES, links.SEED: SEED, links.DROP_RULE: RULE})
+"""Each of the section's link parameters (declared in ``ui/links.py``) and the value it sets."""
 
 
 def opened() -> bool:
     """Whether the section opens unfolded: a link or the learner set one of its values."""
-    return bool(link_params()) or any(raw is not None for raw in _linked().values())
+    return bool(link_params()) or any(url.linked(param) for param in LINKED)
 
 
-def link_params() -> dict[str, str]:
-    """The section's state for the address bar (only what differs from its defaults)."""
-    return {param: f"{value.get():g}" if param == "dropout" else str(value.get())
-            for param, (value, _, _) in LINKED.items() if value.get() != value.default}
+def link_params() -> dict:
+    """The section's state for the address bar (each written only when it differs from its default)."""
+    return {param: value.get() for param, value in LINKED.items()}
 
 
 def _new_seed() -> None:
@@ -121,7 +83,7 @@ def dropout_section(tokenizer: Tokenizer, text: str, anchor: tuple, *, mode: str
     ``anchor``: what the tokenizer comes from, to share the samples on; ``mode``: how the page reads
     special-token text (a key of :data:`bpe.views.encoding.ENCODE_MODES`)."""
     specials = ENCODE_MODES[mode]
-    read_link()
+    url.read_links(LINKED)
     if WORD.get() is None or WORD_FOR.get() != text_key(text):
         WORD.set(default_word(tokenizer, text))
         WORD_FOR.set(text_key(text))

@@ -11,18 +11,19 @@ Every view is built once per (tokenizer, text, options) and shared (``ui.shared_
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 
 import streamlit as st
 
 from bpe.encoding.segmentation import segment
 from bpe.limits import MAX_SEGMENT_CHARS
+from bpe.teaching.segment_lesson import AGREE, MAX_WORDS, parting_text
 from bpe.views.encoding import ENCODE_MODES
 from bpe.views.segmentations import WALK_RULE, WHY_BPE, offsets_frame, segmentations_html
 
 from .render import show_html
 from .shared_views import shared_view, text_key
-from .state import SessionValue
+from .state import SessionValue, widget_key
 
 LEFT_TO_RIGHT = SessionValue("walk_left_to_right", False)
 """Whether the walkthrough also shows what merging left to right would make of each chunk."""
@@ -49,8 +50,11 @@ def token_starts(tokenizer, ids: list[int], anchor: tuple, key: Hashable) -> Non
                      hide_index=True, width="stretch")
 
 
-def segmentations(tokenizer, text: str, mode: str, anchor: tuple) -> None:
-    """The text cut three ways over the same vocabulary, with the token counts and where they differ."""
+def segmentations(tokenizer, text: str, mode: str, anchor: tuple, *, words: Sequence[str] = (),
+                  use: Callable[[str], None] | None = None) -> None:
+    """The text cut three ways over the same vocabulary, with the token counts and where they differ.
+    Where the three agree on the text, it says so and why, and cuts a text spliced from ``words``
+    (the run's training words) where they part, with a button that encodes it (``use``)."""
     cut = text[:MAX_SEGMENT_CHARS]
     box = st.expander("Three ways to cut this text: BPE's own, the fewest tokens, the longest match", key="bpe-segments",
                       on_change="rerun")
@@ -59,6 +63,17 @@ def segmentations(tokenizer, text: str, mode: str, anchor: tuple) -> None:
             return
         if len(cut) < len(text):
             st.caption(f"The first {len(cut):,} of {len(text):,} characters.")
-        show_html(shared_view(*anchor, "segmentations", mode, text_key(cut),
-                              build=lambda: segmentations_html(tokenizer, segment(tokenizer, cut, **ENCODE_MODES[mode]))))
+        cuts = shared_view(*anchor, "cuts", mode, text_key(cut), build=lambda: segment(tokenizer, cut, **ENCODE_MODES[mode]))
+        show_html(shared_view(*anchor, "segmentations", mode, text_key(cut), build=lambda: segmentations_html(tokenizer, cuts)))
+        if not any(chunk.differs for chunk in cuts):
+            parting = shared_view(*anchor, "parting text", tuple(words[:MAX_WORDS]) or tuple(cut.split()[:MAX_WORDS]),
+                                  build=lambda: parting_text(tokenizer, list(words) or cut.split()))
+            st.info(AGREE + (f" They part on “{parting}”:" if parting else " No word spliced from the run's own parts them."),
+                    icon=":material/balance:")
+            if parting:
+                show_html(shared_view(*anchor, "segmentations", mode, text_key(parting),
+                                      build=lambda: segmentations_html(tokenizer, segment(tokenizer, parting))))
+                if use is not None:
+                    st.button(f"Encode “{parting}”", key=widget_key("segments", "use"), on_click=use, args=(parting,),
+                              icon=":material/content_cut:")
         st.caption("A dashed outline: a token BPE does not make at that place. " + WHY_BPE)

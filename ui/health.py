@@ -2,8 +2,8 @@
 
 Ours at the sidebar's step is measured against its own training words; a pretrained or imported
 tokenizer against a sample text (python-docs, the Declaration in 16 languages, or the learner's
-own). A report is built once per tokenizer, step and text for the whole server (``ui.shared_views``;
-GPT-4o's takes a few seconds). The link carries ``of``, ``sample`` and ``part``, the lesson's moment
+own). A report is worked out once per tokenizer, step and text for the whole server, apart from the
+page (``ui.background``: GPT-4o's takes seconds of CPU, Mistral v3's about twenty). The link carries ``of``, ``sample`` and ``part``, the lesson's moment
 (which group of tokens is shown).
 """
 
@@ -14,18 +14,19 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bpe.encoding.tokenizer import Tokenizer
-from bpe.encoding.vocab_health import VocabularyHealth, vocabulary_health
+from bpe.encoding.vocab_health import VocabularyHealth
+from bpe.jobs.board import DONE, FAILED
 from bpe.limits import MAX_ENCODE_CHARS
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
-from bpe.teaching.health import GROUPS
+from bpe.teaching.jobs import TokenizerSource, health_request
 from bpe.teaching.udhr import ARTICLE_1
 from bpe.training.presets import python_docs_text
 
-from . import tokenizers, url
+from . import background, links, tokenizers
 from .preamble import current_run
 from .render import tokenizer_at
-from .shared_views import shared_view, text_key
+from .shared_views import text_key
 from .state import SessionValue, lab
 
 OF = SessionValue("health_of", tokenizers.OURS)
@@ -34,23 +35,22 @@ SAMPLE = SessionValue("health_sample", "python-docs")
 OWN_SAMPLE = SessionValue("health_own_text", "")
 PART = SessionValue("health_part", 0)
 """The lesson's moment: which of :data:`~bpe.teaching.health.GROUPS` is shown."""
-SAMPLES = {
-    "python-docs": "python-docs (CPython's documentation, 465 KB of English and code)",
-    "udhr": "the Declaration's first article in 16 languages",
-    "own": "your own text",
-}
+MAX_HEALTH_SAMPLE_CHARS = MAX_ENCODE_CHARS * 3
+"""Longest sample a report encodes (python-docs is about 465,000 characters)."""
+SAMPLES = dict(zip(links.HEALTH_SAMPLES, (  # the link's choices (ui/links.py), each as the page names it
+    "python-docs (CPython's documentation, 465 KB of English and code)",
+    "the Declaration's first article in 16 languages",
+    "your own text",
+), strict=True))
 
 
-def read_url() -> None:
-    """A link's own parameters: ``of``, ``sample``, ``part`` (bad ones are said, and left)."""
-    url.read_choice("of", OF, [tokenizers.OURS, *PRETRAINED])
-    url.read_choice("sample", SAMPLE, list(SAMPLES))
-    url.read_whole_number("part", PART, 0, len(GROUPS) - 1)
+LINKED = {links.HEALTH_OF: OF, links.HEALTH_SAMPLE: SAMPLE, links.PART: PART}
+"""Each of the page's link parameters (declared in ``ui/links.py``) and the value it sets."""
 
 
-def link_params() -> dict[str, str]:
-    params = {"of": OF.get(), "part": str(PART.get())}
-    return params if OF.get() == tokenizers.OURS else {**params, "sample": SAMPLE.get()}
+def link_params() -> dict:
+    params = {links.HEALTH_OF: OF.get(), links.PART: PART.get()}
+    return params if OF.get() == tokenizers.OURS else {**params, links.HEALTH_SAMPLE: SAMPLE.get()}
 
 
 def sample_text() -> str:
@@ -74,7 +74,8 @@ class Checked:
 
 
 def checked() -> Checked | None:
-    """The chosen tokenizer's health; ``None`` after a message saying why there is none."""
+    """The chosen tokenizer's health; ``None`` after a message saying why there is none (or while the
+    report is worked out apart: a progress bar says how far it is)."""
     choice = OF.get()
     if choice == tokenizers.OURS:
         trained = current_run()
@@ -83,17 +84,28 @@ def checked() -> Checked | None:
         step = lab().step
         tokenizer = tokenizer_at(trained, step)
         words = [word for word, _ in trained.trace.corpus.words]
-        health = shared_view(trained, "health", step, build=lambda: vocabulary_health(tokenizer, words=words))
-        return Checked(tokenizer, health, f"its own training text, at step {step:,}", trained, (step,))
+        health = _report(trained, (step,), lambda: health_request(TokenizerSource.written(tokenizer), words=words),
+                         what=f"Checking your run's {tokenizer.n_vocab:,} tokens")
+        return None if health is None else Checked(tokenizer, health, f"its own training text, at step {step:,}", trained, (step,))
     tokenizer = tokenizers.resolve(choice, None)
     if tokenizer is None:
         if choice not in PRETRAINED:
             st.info("That import is gone: choose another vocabulary.", icon="ℹ️")
         return None
     text = sample_text()
-    if len(text) > MAX_ENCODE_CHARS * 3:
-        st.error(f"**The sample is too long:** {len(text):,} characters, over {MAX_ENCODE_CHARS * 3:,}; paste an excerpt.", icon="🛑")
+    if len(text) > MAX_HEALTH_SAMPLE_CHARS:
+        st.error(f"**The sample is too long:** {len(text):,} characters, over {MAX_HEALTH_SAMPLE_CHARS:,}; paste an excerpt.", icon="🛑")
         return None
-    with st.spinner(f"Checking {escape_markdown(tokenizers.label(choice, 0))}'s {tokenizer.n_vocab:,} tokens…"):
-        health = shared_view(tokenizer, "health", text_key(text), build=lambda: vocabulary_health(tokenizer, text=text))
-    return Checked(tokenizer, health, SAMPLES[SAMPLE.get()], tokenizer, (text_key(text),))
+    source = (lambda: TokenizerSource(choice)) if choice in PRETRAINED else (lambda: TokenizerSource.written(tokenizer))
+    health = _report(tokenizer, (text_key(text),), lambda: health_request(source(), text=text),
+                     what=f"Checking the vocabulary of {escape_markdown(tokenizers.label(choice, 0))}")
+    return None if health is None else Checked(tokenizer, health, SAMPLES[SAMPLE.get()], tokenizer, (text_key(text),))
+
+
+def _report(anchor: object, key: tuple, request, *, what: str) -> VocabularyHealth | None:
+    """The report of the job for ``anchor`` and ``key``: drawn apart (``ui.background``), ``None`` until done."""
+    view = background.job(anchor, "health", *key, request=request)
+    background.progress(anchor, "health", *key, request=request, what=what)
+    if view.state == FAILED:
+        st.error(f"**Cannot check this vocabulary:** {escape_markdown(view.error)}", icon="🛑")
+    return view.parts.get("health") if view.state == DONE else None

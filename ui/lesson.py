@@ -41,6 +41,6 @@ def lesson_stepper(value: SessionValue[int], last: int, *, key: str, name: str, 
         clicker.keys(
             next_key=widget_key(key, "next"), previous_key=widget_key(key, "previous"), at=at, count=last + 1,
             at_end=f"That was the end of the lesson ({label(last)}): PageUp goes back.",
-            at_start=f"This is the start of the lesson ({label(0)}): PageDown goes on.",
+            at_start=f"This is the start of the lesson ({label(0)}): PageDown goes on.", seek=value.set,
         )
     return at

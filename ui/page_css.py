@@ -27,6 +27,8 @@ HOME = keyed("bpe-home")
 """The home page's content (its descriptions are the page: a phone keeps them)."""
 ROOM = keyed("bpe-room")
 """A class room's screen (``ui.classroom_views.show_room``: a keyed container)."""
+LESSON_BAR = keyed("bpe-lesson-bar")
+"""Where a lesson across pages is (``ui.lesson_bar.bar``: a keyed horizontal container)."""
 
 STALE_CSS = f"""
 <style>
@@ -120,6 +122,12 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
    that 1 rem under the heading, or the next element covers the heading's last line. */
 {MAIN} h2 {{ font-size: 1.3rem; padding: .2rem 0 1.15rem 0; }}
 {keyed("w-leave_present")} {{ position: fixed; top: .3rem; right: 3rem; z-index: 999991; width: auto !important; }}
+/* Where the lesson is, in the projector's bottom right corner: on every page of it, taking none of the lesson's room. */
+{LESSON_BAR} {{ position: fixed; right: .5rem; bottom: .35rem; z-index: 999989; width: auto !important; max-width: 70vw;
+  padding: .05rem .5rem; border: 1px solid #C9CDD2; border-radius: .4rem; background: #FFF; box-shadow: 0 1px 4px rgba(0, 0, 0, .15); }}
+{LESSON_BAR} p {{ font-size: .75rem; margin: 0 !important; line-height: 1.4; }}
+{LESSON_BAR} {BUTTON} button {{ min-height: 0; padding: 0 .2rem; }}
+{LESSON_BAR} {BUTTON} p {{ {_HIDDEN} }}  /* icons: the pages' names are the buttons' help, and a reader's */
 {keyed("w-leave_present")} button {{ min-height: 0; padding: .05rem .3rem; }}
 {keyed("w-leave_present")} p {{ font-size: .75rem; }}
 {MAIN} {VERTICAL_BLOCK} {{ gap: .5rem; }}
@@ -144,7 +152,11 @@ ROOM_SCREEN_CSS = f"""
 {ROOM} h1 {{ font-size: 1.7rem; }}
 {ROOM} h2 {{ font-size: 1.35rem; padding-top: .2rem; }}
 /* Presenter mode: the room's heading wraps before "Leave presenter mode" (fixed at the top right). */
-{MAIN}:has({keyed("w-leave_present")}) {ROOM} h1 {{ padding-right: 14rem; }}
+{MAIN}:has({keyed("w-leave_present")}) {ROOM} h1 {{ padding-right: 14rem; font-size: 1.25rem; }}
+/* Presenter mode: the question, its corpus, the answers and "Reveal the answers" on one 1280x720 screen
+   (on hf-course's five words the reveal sat at y 772-827, and the controls link's click scrolled the
+   question's top off the screen to reach it). */
+{MAIN}:has({keyed("w-leave_present")}) {ROOM} table.bpe-words :is(td, th) {{ padding-top: .1rem; padding-bottom: .1rem; }}
 /* A phone scrolls the page, never a box inside it that hides part of the lesson. */
 {ROOM} .bpe-layers {{ max-height: none; overflow: visible; }}
 </style>

@@ -9,7 +9,7 @@ from bpe.app.lab_state import SOURCES
 from bpe.notation.markdown import escape_markdown
 
 from . import url
-from .state import lab
+from .state import LAB, lab, update_lab
 from .stepper import step_slider
 from .training import Trained, clamp_step, get_trained
 
@@ -25,6 +25,18 @@ def run_summary(trained_trace, *, step: bool = True) -> None:
         + (f" · SuperBPE: split lifted after merge {settings.transition:,}" if settings.transition is not None else "")
         + f"{at} (change them in the sidebar or on the Train page)."
     )
+
+
+def open_trained() -> None:
+    """A page opened bare in a session that has not had a run yet (no page drew or set one: the
+    session's first look at the example) shows the example trained, at its last step: at step 0 a
+    run is every byte as itself, and encoding or a vocabulary's health has nothing to show. Call
+    it before the sidebar draws the step. A link, or a run the learner has seen, is kept."""
+    if not url.opened_bare() or LAB.key in st.session_state:
+        return
+    trained = get_trained(lab())
+    if trained is not None:
+        update_lab(step=len(trained.trace.steps))
 
 
 def current_run() -> Trained | None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
@@ -40,7 +40,7 @@ from bpe.teaching.room import Room, RoomView
 from bpe.teaching.room_seats import Seat, seats_to_free
 from bpe.teaching.room_questions import Answer
 
-from .room_store import RoomStoreUnavailable, already_answered, expiry_s, no_such_room, not_seated, view_of
+from .room_store import RoomStoreUnavailable, already_answered, expiry_s, no_such_room, not_seated, seats_seen, view_of
 
 TIMEOUT_S = 1.0
 """Longest wait for Redis on one command (it answers in well under a millisecond on loopback)."""
@@ -132,15 +132,17 @@ class RedisRoomStore:
         fields = json.loads(data)
         return Seat(seat, fields["n"], fields["c"], seen)
 
-    def view(self, code: str, *, seen: str | None = None) -> RoomView | None:
+    def view(self, code: str, *, seen: str | Iterable[str] | None = None) -> RoomView | None:
+        seats_here = seats_seen(seen)
         with self._reachable():
             raw = self._redis.get(self._room_key(code))
             if raw is None:
                 return None
             room = Room.from_json(raw)
             with self._redis.pipeline(transaction=False) as pipe:
-                if seen is not None:  # only a seated seat (XX): a removed one does not come back
-                    pipe.zadd(self._seen_key(code), {seen: time.time()}, xx=True)
+                if seats_here:  # only seated seats (XX): a removed one does not come back
+                    now = time.time()
+                    pipe.zadd(self._seen_key(code), dict.fromkeys(seats_here, now), xx=True)
                 pipe.hgetall(self._seats_key(code))
                 pipe.zrange(self._seen_key(code), 0, -1, withscores=True)
                 pipe.hgetall(self._answers_key(code, room.round))

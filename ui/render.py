@@ -23,7 +23,7 @@ from bpe.views.stats import STATS_CSS
 from bpe.views.tables import TABLES_CSS
 from bpe.views.token_html import TOKEN_CSS
 
-from . import state, url
+from . import lesson_bar, state, url
 from .page_css import A11Y_CSS, LAYOUT_CSS, PRESENTER_CSS, RECONNECT_CSS, STALE_CSS
 from .state import widget_key
 from .tour import tour_bar
@@ -41,7 +41,7 @@ _ROOT = Path(__file__).resolve().parent.parent
 def page_setup(page: Page) -> None:
     """The first lines of every page (``page``: its entry in :data:`bpe.app.pages.PAGES`): any new
     link's state, then config."""
-    url.apply_url()  # first: a link may turn presenter mode on, which changes the config
+    url.apply_url(page)  # first: a link may turn presenter mode on, which changes the config
     presenting = presenter()
     st.set_page_config(
         page_title=f"{page.title} · BPE Lab", page_icon=page.tab_icon, layout="wide",
@@ -63,6 +63,7 @@ def page_setup(page: Page) -> None:
             pass  # a page run on its own (`streamlit run pages/1_Train.py`) has no other pages
         st.divider()
     tour_bar(page)
+    lesson_bar.bar(page)
     if presenting:
         st.button(
             "Leave presenter mode", key=widget_key("leave_present"), icon=":material/close_fullscreen:", type="tertiary",

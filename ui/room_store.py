@@ -67,9 +67,9 @@ class RoomStore(Protocol):
     def create(self, room: Room) -> bool:
         """Store a new room; ``False`` if its code is taken (draw another)."""
 
-    def view(self, code: str, *, seen: str | None = None) -> RoomView | None:
+    def view(self, code: str, *, seen: str | Iterable[str] | None = None) -> RoomView | None:
         """The room with its seats and this round's answers of seated seats; ``None`` if there is
-        none (or it expired). ``seen``: the seat whose page is looking (it is here, not away)."""
+        none (or it expired). ``seen``: the seat (or seats) whose page is looking (here, not away)."""
 
     def join(self, code: str, seat: str, nickname: str, client: str) -> None:
         """Seat a student (again: the nickname is replaced), from the address hashed as ``client``.
@@ -97,6 +97,15 @@ class _Held:
     touched: float
     seats: dict[str, Seat] = field(default_factory=dict)
     answers: dict[int, dict[str, Answer]] = field(default_factory=dict)
+
+
+def seats_seen(seen: str | Iterable[str] | None) -> tuple[str, ...]:
+    """What a read's ``seen`` names: one seat, several, or none.
+
+    >>> seats_seen("a" * 16), seats_seen(None), seats_seen({"b" * 16})
+    (('aaaaaaaaaaaaaaaa',), (), ('bbbbbbbbbbbbbbbb',))
+    """
+    return (seen,) if isinstance(seen, str) else tuple(seen or ())
 
 
 def view_of(room: Room, seats: Iterable[Seat], answers: dict) -> RoomView:
@@ -144,13 +153,14 @@ class MemoryRoomStore:
             self._rooms[room.code] = _Held(room, self._clock())
             return True
 
-    def view(self, code: str, *, seen: str | None = None) -> RoomView | None:
+    def view(self, code: str, *, seen: str | Iterable[str] | None = None) -> RoomView | None:
         with self._lock:
             held = self._live(code)
             if held is None:
                 return None
-            if seen in held.seats:
-                held.seats[seen] = dataclasses.replace(held.seats[seen], seen=self._clock())
+            for seat in seats_seen(seen):
+                if seat in held.seats:
+                    held.seats[seat] = dataclasses.replace(held.seats[seat], seen=self._clock())
             return view_of(held.room, held.seats.values(), held.answers.get(held.room.round, {}))
 
     def join(self, code: str, seat: str, nickname: str, client: str) -> None:

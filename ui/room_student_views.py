@@ -1,4 +1,5 @@
-"""A student's phone in a class room: a verdict screen.
+"""A student's phone in a class room: a verdict screen, kept up by its own poll (the question, the
+answer and the reveal are one fragment, redrawn at every poll; a new question redraws the page).
 
 The answer first (the buttons, or the guess box), then what the question is about (the corpus, the
 phrase): on a 390 x 844 phone the first button sits high on the screen, whatever the corpus' length.
@@ -14,8 +15,8 @@ import streamlit as st
 from bpe.limits import MAX_TOKEN_GUESS
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
-from bpe.teaching.quiz import grade, make_question, reveal
-from bpe.teaching.room import ASKING, REVEALED, RoomView
+from bpe.teaching.quiz import grade, reveal
+from bpe.teaching.room import ASKING, CLOSED, REVEALED, RoomView
 from bpe.teaching.room_questions import CountAsk, grade_guess
 from bpe.views.room import choices_html, guesses_html, phrase_html
 
@@ -23,7 +24,7 @@ from . import classroom
 from .classroom import Membership
 from .quiz_views import verdict
 from .render import show_html
-from .room_polling import STUDENT_POLL_S, room_changed
+from .room_polling import STUDENT_POLL_S, room_now
 from .room_teacher_views import answers, chips
 from .state import widget_key
 from .training import Trained
@@ -34,30 +35,55 @@ GUESS_KEY = widget_key("room", "guess")
 def student_view(view: RoomView, membership: Membership, trained: Trained, draw_corpus, *, reachable: bool = True) -> None:
     """``reachable=False``: drawn from the last read while the store is out of reach (a tap is kept)."""
     room = view.room
-    mine = view.answer_of(membership.seat)
-    pending = classroom.PENDING.get()
-    kept = mine is None and pending is not None and pending[:3] == (room.code, membership.seat, room.round)
-    if kept:
-        mine = pending[3]
     name = view.nickname(membership.seat)
     st.markdown(f"Room **{room.code}** · question **{room.round}**" + (f" · {escape_markdown(name)}" if name else ""))
-    if isinstance(room.question, CountAsk):
-        _guess(view, membership, mine)
+    if reachable:
+        _live_question(room.code, membership.seat, room.round, trained)
     else:
-        _merge(view, membership, trained, draw_corpus, mine)
+        _question(view, membership.seat, trained)
+    if not isinstance(room.question, CountAsk):
+        st.subheader("The corpus")
+        draw_corpus(trained, room.step)
+    st.button("Leave the room", key=widget_key("room", "leave"), type="tertiary", icon=":material/logout:", on_click=classroom.leave)
+
+
+@st.fragment(run_every=STUDENT_POLL_S)
+def _live_question(code: str, seat: str, round: int, trained: Trained) -> None:
+    """The question, this student's answer and the reveal, drawn again from the room at every poll.
+
+    Why a fragment holds them: a tap and the reveal then redraw this alone, not the whole page (its
+    sidebar, styles and corpus were over half of a phone's redraw, and a reveal is sixty redraws at
+    once). A new question or a closed room changes the rest of the page: that runs the whole page."""
+    view = room_now(code, seen=seat)
+    if view is None or view.room.round != round or view.room.phase == CLOSED:
+        st.rerun()
+    classroom.show_notes()  # a tap's refusal (the tap ran this fragment only)
+    _question(view, seat, trained)
+    if view.room.phase == ASKING:
+        st.markdown(f"{view.answered} of {view.joined} have answered.")
+
+
+def _question(view: RoomView, seat: str, trained: Trained) -> None:
+    room = view.room
+    mine = view.answer_of(seat)
+    pending = classroom.PENDING.get()
+    kept = mine is None and pending is not None and pending[:3] == (room.code, seat, room.round)
+    if kept:
+        mine = pending[3]
+    if isinstance(room.question, CountAsk):
+        _guess(view, seat, mine)
+    else:
+        _merge(view, seat, trained, mine)
     if room.phase == ASKING and mine is not None:
         if kept:
             st.warning("Your answer is kept on this phone: it is sent as soon as the room is back.", icon="📡")
         else:
             st.success("Your answer is in. The teacher reveals everyone's answers soon.", icon="📨")
-    if reachable:
-        _student_status(room.code, (room.round, room.phase), membership.seat)
-    st.button("Leave the room", key=widget_key("room", "leave"), type="tertiary", icon=":material/logout:", on_click=classroom.leave)
 
 
-def _merge(view: RoomView, membership: Membership, trained: Trained, draw_corpus, mine) -> None:
+def _merge(view: RoomView, seat: str, trained: Trained, mine) -> None:
     room = view.room
-    question = make_question(trained.trace, room.step)
+    question = classroom.room_question(trained, room.step)
     st.header(question.prompt)
     choices = classroom.offered(question, room)
     graded = grade(question, mine) if mine is not None and room.phase == REVEALED else None
@@ -65,7 +91,7 @@ def _merge(view: RoomView, membership: Membership, trained: Trained, draw_corpus
         st.markdown("Tap the pair you think the trainer joins next:")
         for number, candidate in enumerate(choices, start=1):
             st.button(f"{number}. {escape_markdown(candidate.label)}", key=widget_key("room", "answer", number), width="stretch",
-                      on_click=classroom.answer, args=(room.code, membership.seat, room.round, candidate.pair))
+                      on_click=classroom.answer, args=(room.code, seat, room.round, candidate.pair))
     else:  # answered, or too late: the choices as text, nothing left to press
         pairs = [candidate.pair for candidate in choices]
         show_html(choices_html(
@@ -78,11 +104,9 @@ def _merge(view: RoomView, membership: Membership, trained: Trained, draw_corpus
             st.markdown("You did not answer this one.")
         verdict(graded or reveal(question))
         answers(view, question)
-    st.subheader("The corpus")
-    draw_corpus(trained, room.step)
 
 
-def _guess(view: RoomView, membership: Membership, mine) -> None:
+def _guess(view: RoomView, seat: str, mine) -> None:
     room, question = view.room, view.room.question
     title = PRETRAINED[question.tokenizer].title
     st.header(f"How many tokens does {title} make of this phrase?")
@@ -91,7 +115,7 @@ def _guess(view: RoomView, membership: Membership, mine) -> None:
             st.number_input("Your guess (tokens)", min_value=1, max_value=MAX_TOKEN_GUESS, step=1, value=None, key=GUESS_KEY,
                             placeholder="tap to type a number")
             st.form_submit_button("Send my guess", key=widget_key("room", "send_guess"), type="primary", width="stretch",
-                                  icon=":material/send:", on_click=send_guess, args=(room.code, membership.seat, room.round))
+                                  icon=":material/send:", on_click=send_guess, args=(room.code, seat, room.round))
     elif mine is not None:
         st.markdown(f"Your guess: **{mine:,}** token{'s' * (mine != 1)}.")
     show_html(phrase_html(question.text, tokenizer=title))
@@ -109,10 +133,3 @@ def send_guess(code: str, seat: str, round: int) -> None:
         classroom.note("error", "Type a number of tokens first, then send it.")
         return
     classroom.answer(code, seat, round, int(guess))
-
-
-@st.fragment(run_every=STUDENT_POLL_S)
-def _student_status(code: str, drawn: tuple[int, str], seat: str | None) -> None:
-    view = room_changed(code, drawn, seen=seat)
-    if view is not None and view.room.phase == ASKING:
-        st.markdown(f"{view.answered} of {view.joined} have answered.")

@@ -22,7 +22,7 @@ import streamlit as st
 from bpe.limits import MAX_GUESS_PHRASE_CHARS, MAX_ROOM_SEATS
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
-from bpe.teaching.quiz import make_question, reveal
+from bpe.teaching.quiz import reveal
 from bpe.teaching.room import ASKING, REVEALED, RoomView
 from bpe.teaching.room_questions import CountAsk, RoomRefused, ask_count, grade_guess, guess_cases, split_of
 from bpe.views.room import answer_rows, answers_html, choices_html, guesses_html, join_panel_html, phrase_html
@@ -48,7 +48,7 @@ def question_title(view: RoomView, trained: Trained) -> str:
     room = view.room
     if isinstance(room.question, CountAsk):
         return f"Question {room.round}: how many tokens does {PRETRAINED[room.question.tokenizer].title} make of this?"
-    return f"Question {room.round}: {make_question(trained.trace, room.step).prompt}"
+    return f"Question {room.round}: {classroom.room_question(trained, room.step).prompt}"
 
 
 # -- the projector -----------------------------------------------------------------------------------
@@ -64,7 +64,7 @@ def projector_view(view: RoomView, membership: Membership, trained: Trained, dra
                 verdict(grade_guess(room.question, None))
                 chips(room.question)
         else:
-            question = make_question(trained.trace, room.step)
+            question = classroom.room_question(trained, room.step)
             draw_corpus(trained, room.step)
             if room.phase == ASKING:
                 show_html(choices_html([c.label for c in classroom.offered(question, room)], columns=2))
@@ -81,7 +81,7 @@ def projector_view(view: RoomView, membership: Membership, trained: Trained, dra
                                       note=room_links.public_base()[1]))
         else:
             st.header("The class's answers")
-            answers(view, None if isinstance(room.question, CountAsk) else make_question(trained.trace, room.step))
+            answers(view, None if isinstance(room.question, CountAsk) else classroom.room_question(trained, room.step))
             teacher_counts(room.code, (room.round, room.phase))
             last = room.step + 1 >= len(trained.trace.steps)
             st.button("Next question" if not last else "That was the last merge", key=widget_key("room", "next"), type="primary",

@@ -10,7 +10,7 @@ The same holds for a run's whole-run tables, an encode of a 200,000-character te
 walkthrough, and a run's export files. What stays per session is only what is truly per session:
 reading its state, its widgets, and sending the elements.
 
-How: one :class:`~ui.bounded_store.BoundedStore` in ``st.cache_resource``, bounded in entries and in
+How: one :class:`~bpe.jobs.store.BoundedStore` in ``st.cache_resource``, bounded in entries and in
 weight (a corpus view is up to a quarter of a megabyte of HTML), and one helper, :func:`shared_view`.
 A key is ``(anchor, *key)``: the anchor is what the view is drawn from, a run
 (:class:`ui.training.Trained`, itself shared per corpus content and settings) or a tokenizer, and
@@ -48,7 +48,8 @@ from typing import Any, TypeVar
 import pandas as pd
 import streamlit as st
 
-from .bounded_store import BoundedStore
+from bpe.jobs.store import BoundedStore
+
 from .training import Trained
 
 T = TypeVar("T")

@@ -27,8 +27,9 @@ How a page declares a key, a widget bound to it, and a link parameter
    :class:`~bpe.app.lab_state.LabState` (:data:`LAB`, :func:`lab`, :func:`update_lab`); its link form
    is derived from it, and its sidebar widgets from :data:`bpe.app.setting_specs.SETTINGS` (a new
    training setting is one entry there: widget and link parameter follow). A page's own parameter
-   is read once when a link opens (``url.new_param("text")``, then ``.set`` it) and written back
-   with ``url.write_url({"text": ...}, lab=False)``.
+   is declared once in ``ui/links.py`` (its name, range, default and written form), read when a
+   link opens the page (``url.read(links.CARD, CARD)``) and written back with
+   ``url.write_url({links.CARD: CARD.get()})``.
 
 Why session keys and widget keys both: Streamlit drops a widget's key when the learner switches page,
 so the value lives under its own ``bpe.*`` key and the ``w.*`` widget key is only its current view.

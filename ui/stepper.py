@@ -142,7 +142,7 @@ def stepper(total: int, *, key: str = "main") -> int:
         clicker.keys(
             next_key=widget_key("next", key), previous_key=widget_key("prev", key), at=step, count=total + 1,
             at_end="That was the last merge: training stopped here. PageUp goes back.",
-            at_start="This is step 0, before any merge: PageDown goes on.",
+            at_start="This is step 0, before any merge: PageDown goes on.", seek=_go,
         )
     return step
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe.app.pages import HOME, WHY, Page
-from bpe.teaching.tour import TOUR, TOUR_PARAM
-from bpe.tokens.ids import is_digits
+from bpe.teaching.tour import TOUR
 
-from . import url
+from . import links, url
 from .state import SessionValue
 
 TOUR_AT = SessionValue("tour_at", None)
@@ -23,11 +22,10 @@ TOUR_AT = SessionValue("tour_at", None)
 
 def tour_bar(page: Page) -> None:
     """Draw the bar on ``page`` if the tour opened it (call after the page config)."""
-    linked = url.new_param(TOUR_PARAM)
-    if linked is not None:
-        number = int(linked) if is_digits(linked) and 1 <= int(linked) <= len(TOUR) else None
+    if url.linked(links.TOUR_STEP):
+        number = url.read(links.TOUR_STEP)  # a bad one is said, and leaves the tour
         TOUR_AT.set((number, page.file) if number else None)
-    elif url.new_params():  # any other link leaves the tour
+    elif url.opened_by_link():  # any other link leaves the tour
         TOUR_AT.set(None)
     at = TOUR_AT.get()
     if at is None or at[1] != page.file:

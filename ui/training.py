@@ -3,7 +3,7 @@
 Why not ``@st.cache_resource`` on the training function itself: Streamlit records every element
 drawn inside a cached function and replays it on each cache hit, so a progress bar drawn from
 the trainer's callback would reappear, frozen at 100 %, on every step. Instead one bounded LRU
-store (:class:`~ui.bounded_store.BoundedStore`) lives in ``st.cache_resource`` (shared, locked)
+store (:class:`~bpe.jobs.store.BoundedStore`) lives in ``st.cache_resource`` (shared, locked)
 and training runs outside it. A trace is an immutable frozen dataclass, so sharing it between
 sessions is safe.
 
@@ -20,6 +20,7 @@ import streamlit as st
 
 from bpe.app.lab_state import OWN_TABLE_SOURCE, OWN_TEXT_SOURCE, LabState
 from bpe.errors import BpeError
+from bpe.jobs.store import BoundedStore
 from bpe.limits import MAX_TRAIN_SECONDS, check_corpus_size
 from bpe.notation.markdown import escape_markdown
 from bpe.text.corpus import Corpus
@@ -29,7 +30,6 @@ from bpe.training.trace import STOP_TIME_LIMIT, Trace
 from bpe.training.trainer import base_vocabulary, train
 
 from . import state, url
-from .bounded_store import BoundedStore
 from .own_corpus import OWN_TABLE, OWN_TEXT, own_table_counts
 
 MAX_ENTRIES = 24

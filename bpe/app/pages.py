@@ -111,9 +111,26 @@ PARITY_LAB = Page(
     "choose each merge, step by step.",
 )
 
+LINEAGE = Page(
+    "pages/17_Lineage.py", "Lineage", ":material/account_tree:", "🌳",
+    "two tokenizers' merge lists rank by rank: where one extends the other, what each adds, and the family tree "
+    "of the pretrained ones.",
+)
+MIXTURE = Page(
+    "pages/18_What_was_it_trained_on.py", "What was it trained on?", ":material/pie_chart:", "🥧",
+    "a tokenizer's training mix of languages and code, read back from its merges by a linear program: first on "
+    "runs with a known answer, then on real tokenizers.",
+)
+
+SUBWORDS = Page(
+    "pages/19_Why_subwords.py", "Why subwords", ":material/segment:", "🧩",
+    "before the first merge: words leave [UNK]s, characters and bytes make long sequences, merges sit between; "
+    "and WordPiece's score, which picks merges another way.",
+)
+
 PAGES: tuple[Page, ...] = (
-    HOME, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
-    IMPORT_EXPORT, CHECK, WHY, EXTEND, HEALTH, PARITY_LAB,
+    HOME, SUBWORDS, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
+    IMPORT_EXPORT, CHECK, WHY, EXTEND, HEALTH, PARITY_LAB, LINEAGE, MIXTURE,
 )
 """Every page, in the sidebar's order (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 

@@ -41,6 +41,7 @@ from ..text.pretokenize import Pretokenizer
 from ..tokens.end_of_word import END_OF_WORD_MODES
 from ..tokens.ids import is_digits
 from ..tokens.vocab import UNITS
+from ..training.objectives import OBJECTIVES
 from ..training.settings import TrainSettings
 from ..training.tiebreak import TIE_BREAK_RULES
 
@@ -147,6 +148,16 @@ def _all_tie_rules() -> str:
     return "\n\n".join(f"**{rule.name}**: {rule.summary}. *Used by {rule.used_by}.*" for rule in TIE_BREAK_RULES.values())
 
 
+ONE_TEXT_OBJECTIVES = tuple(name for name, entry in OBJECTIVES.items() if not entry.by_language)
+"""The objectives a run on one text can choose by (parity-aware BPE needs the same text in several
+languages: the Parity-aware lab has it)."""
+
+
+def _objective_caption(name: str) -> str:
+    entry = OBJECTIVES[name]
+    return f"Merges {escape_markdown(entry.summary)}. *{escape_markdown(entry.used_by)}.*"
+
+
 def _mode_caption(_mode: str) -> str:
     return "  \n".join(
         f"**{mode.name}**: {escape_markdown(mode.summary)}. *Used by {escape_markdown(mode.used_by)}.*"
@@ -180,6 +191,13 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "tie_break", "tie", one_of("tie-break rule", TIE_BREAK_RULES), str, "Tie-break rule",
         widget="select", choices=TIE_BREAK_RULES, caption=_tie_caption, details=("All tie-break rules", _all_tie_rules),
         help="Which pair wins when several share the top count.",
+    ),
+    SettingSpec(
+        "objective", "objective", one_of("merge rule", ONE_TEXT_OBJECTIVES), str, "Merge rule", widget="radio",
+        choices=ONE_TEXT_OBJECTIVES, caption=_objective_caption,
+        help="classic: BPE merges the most frequent pair. wordpiece: WordPiece merges the pair with the best score, "
+        "count(ab) / (count(a) × count(b)), so a pair of tokens that seldom occur apart wins over a frequent pair "
+        "of frequent tokens.",
     ),
     SettingSpec(
         "min_frequency", "minfreq", whole("minfreq", 1), str, "Minimum pair frequency", widget="number", low=1,

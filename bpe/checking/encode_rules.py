@@ -44,11 +44,10 @@ from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
 from ..registry import Registry
 from ..text.pretokenize import NAMED_PATTERNS, Pretokenizer
-from ..text.special_text import split_special_text
+from ..text.special_text import SPECIAL_TEXT_MODES, split_special_text
 from .rules import Ids
 MODES: MappingProxyType[str, dict] = MappingProxyType({
-    "allowed": {"allowed_special": "all", "disallowed_special": "all"},
-    "plain": {"allowed_special": frozenset(), "disallowed_special": ()},
+    name: SPECIAL_TEXT_MODES[name].encode_args for name in ("allowed", "plain")  # refused text has no ids to check
 })
 """How special-token text is read: as special tokens, or as plain text (``encode``'s arguments)."""
 

@@ -23,10 +23,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..registry import Registry
+from ..renamed import renamed
 
 
 @dataclass(frozen=True)
-class Normalization:
+class LearnerNormalization:
+    """A way a learner's trainer changed the text before counting (a tokenizer's own step is
+    :class:`bpe.text.named_pretokenizers.Normalization`)."""
+
     name: str
     label: str
     """What the learner's trainer did, in a few words: "text lowercased first"."""
@@ -45,17 +49,21 @@ def _strip_lines(text: str) -> str:
     return "\n".join(line.strip() for line in text.split("\n"))
 
 
-NORMALIZATIONS: Registry[Normalization] = Registry("normalization", entries=(
-        Normalization("lowercase", "text lowercased first", str.lower, "text.lower()",
-                      lambda token: token == token.lower()),
-        Normalization("nfc", "text NFC-normalized first", lambda text: unicodedata.normalize("NFC", text),
-                      'unicodedata.normalize("NFC", text)', lambda token: unicodedata.is_normalized("NFC", token)),
-        Normalization("nfkc", "text NFKC-normalized first", lambda text: unicodedata.normalize("NFKC", text),
-                      'unicodedata.normalize("NFKC", text)', lambda token: unicodedata.is_normalized("NFKC", token)),
-        Normalization("strip", "each line stripped of its outer spaces", _strip_lines,
-                      "line.strip()", lambda token: " \n" not in token and "\n " not in token),
-        Normalization("collapse", "whitespace collapsed to single spaces", lambda text: " ".join(text.split()),
-                      '" ".join(text.split())', lambda token: not any(c.isspace() and c != " " for c in token)
-                      and "  " not in token),
+NORMALIZATIONS: Registry[LearnerNormalization] = Registry("normalization", entries=(
+        LearnerNormalization("lowercase", "text lowercased first", str.lower, "text.lower()",
+                             lambda token: token == token.lower()),
+        LearnerNormalization("nfc", "text NFC-normalized first", lambda text: unicodedata.normalize("NFC", text),
+                             'unicodedata.normalize("NFC", text)', lambda token: unicodedata.is_normalized("NFC", token)),
+        LearnerNormalization("nfkc", "text NFKC-normalized first", lambda text: unicodedata.normalize("NFKC", text),
+                             'unicodedata.normalize("NFKC", text)', lambda token: unicodedata.is_normalized("NFKC", token)),
+        LearnerNormalization("strip", "each line stripped of its outer spaces", _strip_lines,
+                             "line.strip()", lambda token: " \n" not in token and "\n " not in token),
+        LearnerNormalization("collapse", "whitespace collapsed to single spaces", lambda text: " ".join(text.split()),
+                             '" ".join(text.split())', lambda token: not any(c.isspace() and c != " " for c in token)
+                             and "  " not in token),
 ))
 """Every normalization the checker tries, by name."""
+
+
+# Its name before it told itself apart from a tokenizer's own Normalization (issue 49: one name per concept).
+__getattr__ = renamed(__name__, Normalization=LearnerNormalization)

@@ -1,9 +1,10 @@
-"""The options ``train`` and ``check`` share, and how they are read back: the corpus and every
-training setting, so the two commands cannot drift apart.
+"""The options commands share, and how they are read back: the corpus and every training setting
+(``train`` and ``check``), and the tokenizer to use (``encode``, ``decode``, ``export``, ``health``),
+so the commands cannot drift apart.
 
 Scope: :func:`add_train_arguments` and the functions that read its options back
-(:func:`settings_from_args`, :func:`corpus_from_args`), reading a text file named on the command
-line, and :class:`UsageError`. ``bpe/cli/commands.py`` and ``bpe/cli/check_command.py`` both import this
+(:func:`settings_from_args`, :func:`corpus_from_args`), :func:`add_tokenizer_choice` and
+:func:`chosen_tokenizer`, reading a text file named on the command line, and :class:`UsageError`. ``bpe/cli/commands.py`` and ``bpe/cli/check_command.py`` both import this
 module and neither imports the other. Out of scope: the commands themselves.
 """
 
@@ -13,6 +14,9 @@ import argparse
 import sys
 from collections.abc import Mapping
 
+from ..encoding.tokenizer import Tokenizer
+from ..pretrained.model_names import encoding_for_model
+from ..pretrained.registry import PRETRAINED_NAMES, load_pretrained
 from ..text.corpus import BOM, decode_text_file, parse_word_counts
 from ..text.local_files import read_file
 from ..text.pretokenize import PRETOKENIZERS
@@ -40,11 +44,39 @@ def note_bom(where: str) -> None:
           file=sys.stderr)
 
 
+def add_tokenizer_choice(command: argparse.ArgumentParser) -> argparse._MutuallyExclusiveGroup:
+    """``--tokenizer PATH``, ``--pretrained NAME`` or ``--model NAME``, exactly one (:func:`chosen_tokenizer` reads
+    it); the group is returned, for a command that offers one more choice."""
+    choice = command.add_mutually_exclusive_group(required=True)
+    choice.add_argument("--tokenizer", metavar="PATH", help="a BPE Lab tokenizer file")
+    choice.add_argument("--pretrained", choices=PRETRAINED_NAMES, help="a tokenizer shipped with an installed package")
+    choice.add_argument(
+        "--model", metavar="NAME", help="the tokenizer a model uses, by the model's name (gpt-4o-mini, llama-3.1-8b, mistral-7b)",
+    )
+    return choice
+
+
+def load_tokenizer(path: str) -> Tokenizer:
+    """A BPE Lab tokenizer file (``train --save``'s)."""
+    return Tokenizer.from_json(read_text_file(path))
+
+
+def chosen_tokenizer(args: argparse.Namespace) -> Tokenizer:
+    """The tokenizer of :func:`add_tokenizer_choice` (argparse makes sure exactly one is given)."""
+    if args.pretrained is not None:
+        return load_pretrained(args.pretrained)
+    if args.model is not None:
+        return encoding_for_model(args.model)
+    return load_tokenizer(args.tokenizer)
+
+
 def settings_from_args(args: argparse.Namespace) -> TrainSettings:
     """The settings of :func:`add_train_arguments`: the preset's (or the defaults), then each option given."""
-    sources = [args.preset, args.text, args.file, args.words]
-    if sum(source is not None for source in sources) != 1:
-        raise UsageError("give exactly one of --preset, --text, --file or --words")
+    sources = {"--preset": args.preset, "--text": args.text, "--file": args.file, "--words": args.words}
+    if hasattr(args, "language"):  # train's parallel corpus (add_language_arguments)
+        sources["--language"] = args.language or None
+    if sum(source is not None for source in sources.values()) != 1:
+        raise UsageError(f"give exactly one of {', '.join(list(sources)[:-1])} or {list(sources)[-1]}")
     preset = get_preset(args.preset) if args.preset else None
     base = preset.settings if preset else TrainSettings()
     overrides = {
@@ -52,7 +84,7 @@ def settings_from_args(args: argparse.Namespace) -> TrainSettings:
         for name, value in (
             ("unit", args.unit), ("pretokenizer", args.pretokenizer), ("end_of_word", args.end_of_word),
             ("end_of_word_mode", args.end_of_word_mode),
-            ("tie_break", args.tie_break),
+            ("tie_break", args.tie_break), ("objective", getattr(args, "objective", None)),
             # not given: the minimum frequency of the trainer the rule reproduces (SentencePiece's is 0), if it says
             ("min_frequency", args.min_frequency if args.min_frequency is not None else tie_break_rule(args.tie_break or base.tie_break).min_frequency),
         )

@@ -12,12 +12,15 @@ the contract for automated checks, so every bad input ends with one line on stde
     python -m bpe encode --pretrained gpt2 --text "hello world"
     python -m bpe encode --pretrained gpt2 --text " tokenization" --dropout 0.1 --seed 0 --samples 1000
     python -m bpe train --preset python-docs --transition 1500 --merges 2000      (SuperBPE)
+    python -m bpe train --language en=en.txt --language hi=hi.txt --objective parity-aware --merges 300
+    python -m bpe health --pretrained gpt2      (vocabulary health, against python-docs; --text/--file: your own)
     python -m bpe encode --pretrained gpt2 --file big.txt      (streamed; --file - reads standard input)
     python -m bpe encode --pretrained o200k_base --text "hello world"     # or gpt-4o; cl100k_base or gpt-4
     python -m bpe export --tokenizer t.json --format hf --out tokenizer.json
     python -m bpe import --format gpt2 --in encoder.json,vocab.bpe --out t.json
     python -m bpe check --merges merges.txt --preset cs336 --json
     python -m bpe check-encode --pretrained gpt2 --ids my_ids.json
+    python -m bpe lineage --a gpt-4 --b llama3      (bpe/cli/analysis_commands.py: also infer-mix)
 
 Export file layout (``--out``): ``ours``, ``hf`` and ``tiktoken`` write the one file named;
 ``minbpe`` writes ``PREFIX.model`` and ``PREFIX.vocab`` (``--out PREFIX`` or ``--out PREFIX.model``,
@@ -42,7 +45,6 @@ from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
 from ..formats import all_formats, tokenizer_format
 from ..formats.bounded_import import import_tokenizer_limited
-from ..pretrained.model_names import encoding_for_model
 from ..pretrained.registry import PRETRAINED_NAMES, load_pretrained
 from ..text.corpus import BOM, Corpus
 from ..text.local_files import open_binary, read_file, write_text
@@ -53,10 +55,16 @@ from ..training.start_state import StartState
 from ..training.trace import Trace
 from ..training.trainer import train
 from . import app_command as cli_app
-from .arguments import UsageError, add_train_arguments, corpus_from_args, note_bom, read_text_file, settings_from_args
+from .analysis_commands import add_analysis_commands
+from .arguments import (
+    UsageError, add_tokenizer_choice, add_train_arguments, chosen_tokenizer, corpus_from_args, load_tokenizer, note_bom,
+    settings_from_args,
+)
 from .check_command import add_check_command
 from .check_encoder_command import add_check_encode_command
 from .dropout_command import add_dropout_arguments, check_dropout_arguments, encode_with_dropout
+from .health_command import add_health_command
+from .languages import add_language_arguments, language_line, language_record, language_texts
 
 
 class _Parser(argparse.ArgumentParser):
@@ -81,19 +89,6 @@ def _check_arguments_are_utf8(args: argparse.Namespace) -> None:
                 byte = ord(item[where]) - 0xDC00
                 shown = f"byte 0x{byte:02x}" if 0x80 <= byte <= 0xFF else f"U+{ord(item[where]):04X}"
                 raise UsageError(f"{name} is not UTF-8 text ({shown} at character {where}): pass UTF-8 text")
-
-
-def _load_tokenizer(path: str) -> Tokenizer:
-    return Tokenizer.from_json(read_text_file(path))
-
-
-def _chosen_tokenizer(args: argparse.Namespace) -> Tokenizer:
-    """``--tokenizer PATH``, ``--pretrained NAME`` or ``--model NAME`` (argparse makes sure exactly one is given)."""
-    if args.pretrained is not None:
-        return load_pretrained(args.pretrained)
-    if args.model is not None:
-        return encoding_for_model(args.model)
-    return _load_tokenizer(args.tokenizer)
 
 
 def merge_records(trace: Trace) -> list[dict]:
@@ -124,8 +119,13 @@ def _train(args: argparse.Namespace) -> None:
     settings = settings_from_args(args) if start is None else _extension_settings(args, start)
     if args.transition is not None:
         settings = replace(settings, transition=args.transition)
-    text, words = corpus_from_args(args)
-    if words is not None:
+    text, words = (None, None) if args.language else corpus_from_args(args)
+    if args.language:
+        if start is not None:
+            raise UsageError("--from continues one tokenizer on one text: leave out --language")
+        corpus = Corpus.from_languages(language_texts(args), pretokenizer=settings.pretokenizer,
+                                       special_tokens=settings.cut_from_corpus)
+    elif words is not None:
         corpus = Corpus.from_word_counts(words)
     elif start is not None:
         corpus = extension_corpus(start, text)
@@ -151,6 +151,7 @@ def _train(args: argparse.Namespace) -> None:
                     "vocab_size": trace.vocab_size(),
                     "elapsed_s": elapsed,
                     "settings": settings.to_dict(),
+                    **language_record(trace),
                 },
                 ensure_ascii=False,
             )
@@ -163,11 +164,13 @@ def _train(args: argparse.Namespace) -> None:
             f"  id {record['id']}  count {record['count']}{tie}"
         )
     print(f"stopped: {trace.stop_detail}; vocabulary size {trace.vocab_size()}; {elapsed:.3f} s")
+    if trace.languages:
+        print(language_line(trace))
 
 
 def _start_tokenizer(args: argparse.Namespace) -> Tokenizer:
     """``--from``: a pretrained tokenizer's name, else a BPE Lab tokenizer file (``train --save``'s)."""
-    return load_pretrained(args.start) if args.start in PRETRAINED_NAMES else _load_tokenizer(args.start)
+    return load_pretrained(args.start) if args.start in PRETRAINED_NAMES else load_tokenizer(args.start)
 
 
 def _extension_settings(args: argparse.Namespace, start: Tokenizer) -> TrainSettings:
@@ -187,7 +190,7 @@ def _encode(args: argparse.Namespace) -> None:
     if (args.text is None) == (args.file is None):
         raise UsageError("give exactly one of --text or --file")
     check_dropout_arguments(args)
-    tokenizer = _chosen_tokenizer(args)
+    tokenizer = chosen_tokenizer(args)
     # not given: the tokenizer's own default (tiktoken's refusal; Qwen, DeepSeek encode special tokens)
     named = {"all": "all", "none": set()}
     allowed = args.allowed_special and named.get(args.allowed_special, set(args.allowed_special.split(",")))
@@ -222,13 +225,13 @@ def _print_ids(ids: Iterator[int], *, as_json: bool, started: float) -> None:
 
 
 def _decode(args: argparse.Namespace) -> None:
-    tokenizer = _chosen_tokenizer(args)
+    tokenizer = chosen_tokenizer(args)
     ids = [read_id(item) for item in args.ids]  # ASCII digits only: int() would take '٣', '1_0', ' 7 '
     sys.stdout.write(tokenizer.decode(ids, errors=args.errors) + "\n")
 
 
 def _export(args: argparse.Namespace) -> None:
-    tokenizer = _chosen_tokenizer(args)
+    tokenizer = chosen_tokenizer(args)
     entry = tokenizer_format(args.format)
     files = entry.export(tokenizer)
     for path, text in zip(_export_paths(entry.file_names, args.out), files.values()):
@@ -281,15 +284,6 @@ def _import(args: argparse.Namespace) -> None:
     )
 
 
-def _add_tokenizer_choice(command: argparse.ArgumentParser) -> None:
-    choice = command.add_mutually_exclusive_group(required=True)
-    choice.add_argument("--tokenizer", metavar="PATH", help="a BPE Lab tokenizer file")
-    choice.add_argument("--pretrained", choices=PRETRAINED_NAMES, help="a tokenizer shipped with an installed package")
-    choice.add_argument(
-        "--model", metavar="NAME", help="the tokenizer a model uses, by the model's name (gpt-4o-mini, llama-3.1-8b, mistral-7b)",
-    )
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m bpe", description="BPE Lab: a step-traceable BPE trainer and tokenizer.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -304,11 +298,12 @@ def build_parser() -> argparse.ArgumentParser:
     train_cmd.add_argument("--transition", type=int, metavar="T",
                            help="SuperBPE: after T merges, go on with the split lifted between words (superbpe), so merges "
                                 "cross spaces (' of the')")
+    add_language_arguments(train_cmd)
     train_cmd.add_argument("--json", action="store_true")
     train_cmd.set_defaults(run=_train)
 
     encode_cmd = commands.add_parser("encode", help="text -> ids")
-    _add_tokenizer_choice(encode_cmd)
+    add_tokenizer_choice(encode_cmd)
     encode_cmd.add_argument("--text")
     encode_cmd.add_argument("--file", metavar="PATH", help="a UTF-8 text file, read and encoded a piece at a time; - for standard input")
     encode_cmd.add_argument("--allowed-special", metavar="all|none|TOKEN,...", help="left out: the tokenizer's own default (special-token text refused as tiktoken does; Qwen and DeepSeek encode it as special tokens)")
@@ -317,13 +312,13 @@ def build_parser() -> argparse.ArgumentParser:
     encode_cmd.set_defaults(run=_encode)
 
     decode_cmd = commands.add_parser("decode", help="ids -> text")
-    _add_tokenizer_choice(decode_cmd)
+    add_tokenizer_choice(decode_cmd)
     decode_cmd.add_argument("--errors", choices=["replace", "strict"], default="replace")
     decode_cmd.add_argument("ids", nargs="*", metavar="ID")
     decode_cmd.set_defaults(run=_decode)
 
     export_cmd = commands.add_parser("export", help="write a tokenizer in another library's format")
-    _add_tokenizer_choice(export_cmd)
+    add_tokenizer_choice(export_cmd)
     export_cmd.add_argument("--format", required=True, choices=(format_names := [f.name for f in all_formats()]))
     export_cmd.add_argument("--out", required=True, metavar="PATH", help="a file; PREFIX for minbpe, DIR for gpt2")
     export_cmd.set_defaults(run=_export)
@@ -342,6 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_app.register(commands)
     add_check_command(commands)
     add_check_encode_command(commands)
+    add_health_command(commands)
+    add_analysis_commands(commands)
     return parser
 
 

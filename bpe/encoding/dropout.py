@@ -60,8 +60,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import BpeError, SettingsError
 from ..registry import Registry
+from ..renamed import renamed
 from ..text.pretokenize import SpecialSet
-from .merge_loop import merge_long
+from .merge_loop import merge_long, one_unknown_per_run
 
 if TYPE_CHECKING:
     from .tokenizer import Tokenizer
@@ -169,6 +170,9 @@ def _not_a_sentencepiece_model(tokenizer: "Tokenizer") -> str | None:
     return None
 
 
+DEFAULT_P, DEFAULT_SAMPLES = 0.1, 500
+"""What a lesson samples unless told: the probability of skipping a merge, and how many encodings."""
+
 DROPOUT_RULES: Registry[DropoutRule] = Registry("dropout rule", error=SettingsError, entries=(
     DropoutRule(
         "hf", "Hugging Face", "a skipped merge is set aside and comes back after the next merge",
@@ -239,11 +243,7 @@ class Dropout:
         """One sample of ``chunks`` (from :meth:`chunks`), with this encoder's draws unless ``skip`` is given."""
         skip = skip or coin(self.p, self.rng)
         ids = [token_id for chunk in chunks for token_id in (self._loop(chunk, skip) if len(chunk) > 1 else chunk)]
-        unknown = self._unknown
-        if unknown is None or ids.count(unknown) < 2:
-            return ids
-        # as the encoder: neighbouring unknown characters are one unknown token (SentencePiece's rule)
-        return [token_id for i, token_id in enumerate(ids) if token_id != unknown or not i or ids[i - 1] != unknown]
+        return one_unknown_per_run(ids, self._unknown)  # as the encoder does
 
     def encode(
         self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None,
@@ -253,7 +253,9 @@ class Dropout:
 
 
 # -- many samples, and the exact distribution ---------------------------------------------------
-class Segmentation(NamedTuple):
+class SampledSegmentation(NamedTuple):
+    """One way the samples cut the text (a ``Segmentation`` is a way to cut: :mod:`bpe.encoding.segmentation`)."""
+
     ids: tuple[int, ...]
     count: int
     """How many of the samples came out this way."""
@@ -272,7 +274,7 @@ class DropoutSample:
     samples: int
     plain: tuple[int, ...]
     """The text's ids without dropout."""
-    segmentations: tuple[Segmentation, ...]
+    segmentations: tuple[SampledSegmentation, ...]
     exact: bool
     """Every segmentation's probability is known (the distribution was small enough to enumerate)."""
 
@@ -332,7 +334,13 @@ def exact_distribution(dropout: Dropout, chunks: Sequence[Sequence[int]], *, wor
         if ways is None or len(ways) * len(total) > MAX_EXACT_WORK:  # too many to list
             return None
         total = {done + more: p_done * p_more for done, p_done in total.items() for more, p_more in ways.items()}
-    return total
+    # subtle: an unknown character ending one chunk and one starting the next are one unknown token, as a
+    # sample of the whole text has them; chunk by chunk they were two
+    merged: dict[tuple[int, ...], float] = {}
+    for ids, chance in total.items():
+        key = tuple(one_unknown_per_run(list(ids), dropout._unknown))
+        merged[key] = merged.get(key, 0.0) + chance
+    return merged
 
 
 def sample_segmentations(
@@ -351,6 +359,10 @@ def sample_segmentations(
     ordered = sorted(counts.items(), key=lambda item: (-item[1], -(exact or {}).get(item[0], 0.0), len(item[0])))
     return DropoutSample(
         text=text, p=dropout.p, rule=dropout.rule.name, seed=seed, samples=samples, plain=plain,
-        segmentations=tuple(Segmentation(ids, n, None if exact is None else exact[ids]) for ids, n in ordered),
+        segmentations=tuple(SampledSegmentation(ids, n, None if exact is None else exact[ids]) for ids, n in ordered),
         exact=exact is not None,
     )
+
+
+# Its name before the one of bpe.encoding.segmentation took it (issue 49: one name per concept).
+__getattr__ = renamed(__name__, Segmentation=SampledSegmentation)

@@ -3,8 +3,9 @@
 Scope: three ways to run the same loop over ``ranks`` (``(left, right) -> rank``): :func:`merge_ids`
 for encoding (a list for short chunks, a heap for long ones), which needs only ``made`` (the id
 each rank's merge makes), and :func:`walk_merges`, which records every merge for the step-by-step
-walkthrough from ``merges`` (``(left, right, new_id)`` by rank). Out of scope: splitting text into
-chunks and the chunk cache (``tokenizer``).
+walkthrough from ``merges`` (``(left, right, new_id)`` by rank); and the rule every encoder applies
+last where a vocabulary has an unknown token (:func:`one_unknown_per_run`). Out of scope: splitting
+text into chunks and the chunk cache (``tokenizer``).
 
 The loop applies the lowest-ranked merge present, everywhere in the chunk left to right, until
 none applies; this replays training exactly, because a merged pair can never re-form later.
@@ -146,3 +147,16 @@ def walk_merges(ids: list[int], ranks: Ranks, merges: Merges) -> tuple[AppliedMe
         ids = merge(ids, (left, right), new_id)
         applied.append(AppliedMerge(rank, left, right, new_id, positions, tuple(ids)))
     return tuple(applied)
+
+
+def one_unknown_per_run(ids: list[int], unknown: int | None) -> list[int]:
+    """SentencePiece's rule: neighbouring unknown characters are one unknown token (``unknown``'s id;
+    ``None``: a tokenizer without one). Every way of encoding applies it last: ``encode``, its dropout,
+    the three cuts.
+
+    >>> one_unknown_per_run([5, 0, 0, 7, 0, 0, 0], 0)
+    [5, 0, 7, 0]
+    """
+    if unknown is None or ids.count(unknown) < 2:
+        return ids
+    return [token_id for index, token_id in enumerate(ids) if token_id != unknown or ids[index - 1] != unknown or not index]

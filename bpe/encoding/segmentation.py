@@ -35,7 +35,7 @@ from types import MappingProxyType
 
 from ..registry import Registry
 from ..text.pretokenize import SpecialSet
-from .merge_loop import merge_ids
+from .merge_loop import merge_ids, one_unknown_per_run
 from .tokenizer import Tokenizer
 
 
@@ -52,13 +52,11 @@ class TokenPieces:
 
     def __init__(self, tokenizer: Tokenizer) -> None:
         runs = {token_id: chr(token_id) for token_id in tokenizer.base}
-        self.merges = tokenizer.merges
-        for left, right, new_id in self.merges:
-            runs[new_id] = runs[left] + runs[right]
         if tokenizer.unit == "byte":
             for token_id, data in tokenizer.whole_only.items():  # tokens no merge makes (a rank file's)
                 runs[token_id] = "".join(map(chr, tokenizer.byte_ids(data)))
-        self.runs = runs
+        self.merges = tokenizer.merges
+        self.runs = _spelled(runs, self.merges)
         """Per token id: the run of starting symbols it spells."""
         self.by_run: dict[str, int] = {}
         for token_id, run in runs.items():
@@ -80,6 +78,35 @@ class TokenPieces:
     def piece(self, run: str) -> int | None:
         """The token spelling ``run``; one symbol is always a token (itself, if no token spells it)."""
         return self.by_run.get(run, ord(run) if len(run) == 1 else None)
+
+
+def _spelled(runs: dict[int, str], merges: Sequence[tuple[int, int, int]]) -> dict[int, str]:
+    """``runs`` (the starting symbols' own) and every merged token's run, whatever the merges' order.
+
+    subtle: a merge's parts may rank *after* it. A rank file's merges are recovered shortest token first
+    (``bpe.formats.merge_recovery``), and ranks need not follow lengths: Llama 3 ranks ``".:.:"`` (id
+    100,421) before its part ``".:."`` (105,051), Qwen3.6 ``"人力资源"`` before ``"资源"``. So a token is
+    spelled after its parts, depth first, not in rank order.
+
+    >>> _spelled({0: "a", 1: "b"}, [(0, 3, 2), (1, 1, 3)])   # 2 = a + bb, ranked before bb = 3
+    {0: 'a', 1: 'b', 3: 'bb', 2: 'abb'}
+    """
+    parts = {new_id: (left, right) for left, right, new_id in merges}
+    for new_id in parts:
+        waiting = [new_id]
+        while waiting:
+            token_id = waiting[-1]
+            if token_id in runs:
+                waiting.pop()
+                continue
+            unspelled = [part for part in parts[token_id] if part not in runs]
+            if unspelled:
+                waiting += unspelled
+            else:
+                left, right = parts[token_id]
+                runs[token_id] = runs[left] + runs[right]
+                waiting.pop()
+    return runs
 
 
 def bpe_cut(pieces: TokenPieces, run: str) -> list[int]:
@@ -158,14 +185,22 @@ def segment(tokenizer: Tokenizer, text: str, *, allowed_special: SpecialSet | No
     ``encode`` reads them)."""
     pieces = TokenPieces.of(tokenizer)
     chosen = {name: SEGMENTATIONS.lookup(name) for name in ways}
+    unknown = None if tokenizer.unknown_token is None else tokenizer.special_tokens[tokenizer.unknown_token]
     cache: dict[tuple[int, ...], Mapping[str, tuple[int, ...]]] = {}  # a chunk repeated is cut once
-    chunks = []
+    chunks: list[ChunkCut] = []
+    last: dict[str, int] = {}  # each way's last id so far
     for walk in tokenizer.encode_walkthrough(text, allowed_special=allowed_special, disallowed_special=disallowed_special,
                                              walk=False):
         cut = cache.get(walk.initial)
         if cut is None:
             run = "".join(map(chr, walk.initial))
-            cut = cache[walk.initial] = MappingProxyType({name: tuple(entry.cut(pieces, run)) for name, entry in chosen.items()})
+            cut = cache[walk.initial] = MappingProxyType({  # unknown characters side by side: one unknown token, as encode has them
+                name: tuple(one_unknown_per_run(entry.cut(pieces, run), unknown)) for name, entry in chosen.items()
+            })
+        if unknown is not None:  # subtle: and across chunks (SentencePiece's split cuts "a,!" as ▁a | , | !)
+            cut = MappingProxyType({name: ids[1:] if ids[:1] == (unknown,) and last.get(name) == unknown else ids
+                                    for name, ids in cut.items()})
+            last |= {name: ids[-1] for name, ids in cut.items() if ids}
         chunks.append(ChunkCut(walk.text, walk.kind, cut))
     return chunks
 

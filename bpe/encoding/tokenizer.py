@@ -36,7 +36,7 @@ from ..text.surrogates import replace_lone_surrogates
 from ..tokens.end_of_word import mark_word
 from ..tokens.vocab import UNITS, Token, token_text
 from .chunk_cache import ChunkCache
-from .merge_loop import AppliedMerge, merge_ids, walk_merges
+from .merge_loop import AppliedMerge, merge_ids, one_unknown_per_run, walk_merges
 from .offsets import decode_with_offsets
 from .streaming import encode_iterable
 from .token_table import TokenTable, build_table
@@ -130,7 +130,8 @@ class Tokenizer:
         self.specials_in_text, self.unknown_token = specials_in_text, unknown_token
         self._unknown_id = None if unknown_token is None else table.special_tokens[unknown_token]
         order = table.tokens.order  # base, merged, whole-only, special, byte fallback: the table's order
-        self._whole_only_ids = tuple(order[table.base_count + len(table.merges):len(order) - len(table.special_tokens) - len(table.fallback_ids)])
+        specials = len(set(table.special_tokens.values()))  # subtle: two names may share an id (gpt-oss's 200018)
+        self._whole_only_ids = tuple(order[table.base_count + len(table.merges):len(order) - specials - len(table.fallback_ids)])
         self.end_of_word = end_of_word
         self.end_of_word_mode = table.end_of_word_mode
         self.special_tokens: dict[str, int] = table.special_tokens
@@ -258,11 +259,7 @@ class Tokenizer:
         return ids
 
     def _one_unknown_per_run(self, ids: list[int]) -> list[int]:
-        """SentencePiece's rule: neighbouring unknown characters are one unknown token."""
-        unknown = self._unknown_id
-        if unknown is None or ids.count(unknown) < 2:
-            return ids
-        return [token_id for index, token_id in enumerate(ids) if token_id != unknown or ids[index - 1] != unknown or not index]
+        return one_unknown_per_run(ids, self._unknown_id)
 
     def encode_walkthrough(
         self, text: str, *, allowed_special: SpecialSet | None = None, disallowed_special: SpecialSet | None = None, walk: bool = True

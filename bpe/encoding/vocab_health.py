@@ -37,7 +37,7 @@ alone decides.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain, product
 from types import MappingProxyType
@@ -93,19 +93,36 @@ class VocabularyHealth:
     ordinary: int
     """Tokens that are not special."""
 
+    def __reduce__(self):  # a report crosses from a job's worker (bpe.jobs), and a MappingProxyType does not pickle
+        return (_health, (self.emitted, dict(self.never_emitted), self.unused_base, dict(self.unreachable),
+                          dict(self.partial), self.special, self.ordinary))
+
     @property
     def no_witness(self) -> tuple[int, ...]:
         """Unreachable and part-of-a-character tokens no text was found to reach."""
         return tuple(token_id for group in (self.unreachable, self.partial) for token_id, reach in group.items() if reach.witness is None)
 
 
+def _health(emitted, never_emitted, unused_base, unreachable, partial, special, ordinary) -> VocabularyHealth:
+    return VocabularyHealth(emitted, MappingProxyType(never_emitted), unused_base, MappingProxyType(unreachable),
+                            MappingProxyType(partial), special, ordinary)
+
+
+PROGRESS_EVERY = 2_000
+"""Tokens between two reports to ``progress``."""
+
+
 def vocabulary_health(
     tokenizer: Tokenizer, *, text: str | None = None, words: Iterable[str] | None = None, max_tries: int = MAX_TRIES,
+    progress: Callable[[float, str], None] | None = None,
 ) -> VocabularyHealth:
     """The health of ``tokenizer``'s vocabulary against ``text`` (encoded as a user's text is, special
-    tokens as plain text) or ``words`` (a corpus's words, each encoded as training left it)."""
+    tokens as plain text) or ``words`` (a corpus's words, each encoded as training left it);
+    ``progress(fraction, doing)`` is told how far it is (a job's worker passes it on to the page)."""
     if (text is None) == (words is None):
         raise BpeError("give the text to encode or the corpus words, one of them")
+    if progress is not None:
+        progress(0.0, "encoding the sample text")
     emitted = set(tokenizer.encode_ordinary(text)) if text is not None else {
         token_id for word in words for token_id in tokenizer.encode_chunk(word)  # type: ignore[union-attr]
     }
@@ -117,7 +134,9 @@ def vocabulary_health(
     tokens, base = tokenizer.tokens, tokenizer.base
     made = [*(new_id for _, _, new_id in tokenizer.merges), *tokenizer.whole_only]
     unreachable, partial = {}, {}
-    for token_id, token in tokens.items():
+    for done, (token_id, token) in enumerate(tokens.items()):
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress(0.1 + 0.9 * done / len(tokens), f"trying token {done:,} of {len(tokens):,}")
         if tokenizer.is_special(token_id) or not token.data or token_id in base:
             continue
         try:

@@ -35,18 +35,17 @@ from __future__ import annotations
 import json
 import os
 import pickle
-import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 from ..collector import collector_paused
 from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
+from ..jobs.budget import killed_for_cpu, lowest_priority, worker_environment
+from ..jobs.budget import limited as limits_of
 from ..limits import IMPORT_CPU_S, IMPORT_MEMORY_MB, IMPORT_WALL_S, IMPORT_WORKERS
 from .files import import_tokenizer
 
@@ -76,8 +75,6 @@ class ImportBudgetError(FormatError):
 
 
 _WORKERS = threading.BoundedSemaphore(IMPORT_WORKERS)
-_KILLED_FOR_CPU = frozenset(-getattr(signal, name) for name in ("SIGXCPU", "SIGKILL") if hasattr(signal, name))  # POSIX only
-_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding bpe/, for the worker's import
 
 
 def import_tokenizer_bounded(
@@ -118,10 +115,9 @@ def import_json_bounded(
 
 
 def _run_worker(request: bytes, budget: ImportBudget) -> bytes:
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))}
     worker = subprocess.Popen(
         [sys.executable, "-m", "bpe.formats.bounded_import"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, env=environment,
+        stderr=subprocess.PIPE, env=worker_environment(),
     )
     try:
         output, errors = worker.communicate(request, timeout=budget.wall_s)
@@ -132,7 +128,7 @@ def _run_worker(request: bytes, budget: ImportBudget) -> bytes:
             f"the import did not finish within {budget.wall_s:.0f} s (the server is busy, or the file needs more work "
             "than an import may take): try again later, or import a smaller file"
         ) from None
-    if worker.returncode in _KILLED_FOR_CPU:  # past the hard limit: the kernel's kill
+    if killed_for_cpu(worker.returncode):  # past the hard limit: the kernel's kill
         raise _over_cpu(budget)
     if worker.returncode:
         last = errors.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
@@ -157,51 +153,10 @@ def _over_memory(budget: ImportBudget) -> ImportBudgetError:
 
 
 # -- the limits, in a worker or in the command line's own process ---------------------------------
-class _OutOfCpu(BaseException):
-    """Raised by the SIGXCPU handler (a BaseException, so no reader's ``except Exception`` swallows it)."""
-
-
-@contextmanager
-def limited(budget: ImportBudget, *, for_good: bool = False) -> Iterator[None]:
+def limited(budget: ImportBudget, *, for_good: bool = False):
     """This process stopped at ``budget``'s CPU seconds and memory from now on, as an
-    :class:`ImportBudgetError`. ``for_good`` (a worker, which exits after): hard limits as well,
-    the kernel's kill if the error cannot be raised in time; else (the command line, which goes on
-    to other work) soft ones, restored after the block."""
-    try:
-        import resource
-    except ImportError:  # not a POSIX system
-        yield
-        return
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    seconds = int(usage.ru_utime + usage.ru_stime) + max(1, round(budget.cpu_s))
-    limits = {resource.RLIMIT_CPU: (seconds, seconds + 1)}
-    status = Path("/proc/self/status")
-    if status.exists():  # Linux: the address space so far, plus the budget
-        size_kb = next(int(line.split()[1]) for line in status.read_text().splitlines() if line.startswith("VmSize:"))
-        memory = size_kb * 1024 + budget.memory_mb * 1024 * 1024
-        limits[resource.RLIMIT_AS] = (memory, memory)
-    before = {kind: resource.getrlimit(kind) for kind in limits}
-    for kind, (soft, hard) in limits.items():
-        ceiling = before[kind][1]  # a limit set from outside (a test's cap, ulimit) stays the ceiling
-        if ceiling != resource.RLIM_INFINITY:
-            soft, hard = min(soft, ceiling), min(hard, ceiling)
-        resource.setrlimit(kind, (soft, hard if for_good else ceiling))
-
-    def out_of_cpu(signum, frame):
-        raise _OutOfCpu
-
-    handler = signal.signal(signal.SIGXCPU, out_of_cpu)
-    try:
-        yield
-    except _OutOfCpu:
-        raise _over_cpu(budget) from None
-    except MemoryError:
-        raise _over_memory(budget) from None
-    finally:
-        if not for_good:
-            for kind, limit in before.items():
-                resource.setrlimit(kind, limit)
-            signal.signal(signal.SIGXCPU, handler)
+    :class:`ImportBudgetError` (:func:`bpe.jobs.budget.limited`, in an import's words)."""
+    return limits_of(budget, over_cpu=lambda: _over_cpu(budget), over_memory=lambda: _over_memory(budget), for_good=for_good)
 
 
 def import_tokenizer_limited(**arguments) -> Tokenizer:
@@ -214,8 +169,7 @@ def import_tokenizer_limited(**arguments) -> Tokenizer:
 def _work() -> None:
     request = pickle.load(sys.stdin.buffer)  # from our own parent, never from a user
     budget = ImportBudget(**request.pop("budget"))
-    if hasattr(os, "nice"):  # POSIX
-        os.nice(19)  # learners' pages first: this waits while they want the cores
+    lowest_priority()  # learners' pages first: this waits while they want the cores
     out = sys.stdout.buffer
     with collector_paused():  # a worker lives for one import: nothing to collect, and it halves the time
         try:

@@ -20,7 +20,7 @@ Out of scope: reading and writing paths (the CLI does that), and the layouts (on
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
@@ -57,6 +57,26 @@ def export_problem(tokenizer: Tokenizer, *, format: str) -> str | None:
 def export_tokenizer(tokenizer: Tokenizer, *, format: str) -> dict[str, str | bytes]:
     """``file name -> text`` (bytes for a binary format) for ``format``; FormatError if it cannot hold ``tokenizer``."""
     return tokenizer_format(format).export(tokenizer)
+
+
+def export_all(tokenizer: Tokenizer, *, progress: Callable[[float, str], None] | None = None) -> dict[str, dict[str, bytes] | str]:
+    """Every format's files (``file name -> bytes``), or the sentence saying why it cannot hold ``tokenizer``,
+    in :data:`FORMATS` order; ``progress(fraction, doing)`` is told before each format.
+
+    >>> from bpe import PRESETS, Tokenizer, train
+    >>> exported = export_all(Tokenizer.from_trace(train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)))
+    >>> sorted(exported["gpt2"]), exported["subword-nmt"][:40]
+    (['encoder.json', 'vocab.bpe'], 'subword-nmt codes are merges of characte')
+    """
+    exported: dict[str, dict[str, bytes] | str] = {}
+    for done, entry in enumerate(FORMATS.values()):
+        if progress is not None:
+            progress(done / len(FORMATS), f"writing {entry.title}")
+        problem = entry.export_problem(tokenizer)
+        exported[entry.name] = problem or {
+            name: text.encode("utf-8") if isinstance(text, str) else text for name, text in entry.export(tokenizer).items()
+        }
+    return exported
 
 
 def import_tokenizer(

@@ -29,6 +29,7 @@ from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
 from ..tokens.byte_level import BYTE_TO_UNICODE, to_byte_text
 from .common import TokenizerFormat, as_text, build_tokenizer, byte_base, check_vocab, duplicate_bytes_problem
+from .spelled_merges import read_spelled_merges
 
 VOCAB_BPE_HEADER = "#version: 0.2"
 
@@ -81,33 +82,16 @@ def parse_encoder_json(text: str, *, source: str = "encoder.json") -> dict[str, 
 
 
 def parse_vocab_bpe(text: str, *, source: str = "vocab.bpe") -> list[tuple[int, str, str]]:
-    """``(line number, left, right)`` per merge; the version line is checked when present."""
-    lines = text.split("\n")
-    merges: list[tuple[int, str, str]] = []
-    seen: dict[tuple[str, str], int] = {}
-    for index, line in enumerate(lines):
-        line_number = index + 1
-        line = line.rstrip("\r")
-        if index == 0 and line.startswith("#version"):
-            # Hugging Face writes "#version: 0.2 - Trained by `huggingface/tokenizers`": same layout.
-            if line.strip().split(" - ", 1)[0] != VOCAB_BPE_HEADER:
-                raise FormatError(
-                    f"{source} line 1: {line.strip()!r} is not supported; this reader knows {VOCAB_BPE_HEADER!r}"
-                )
-            continue
-        if not line:
-            continue
-        parts = line.split(" ")
-        if len(parts) != 2 or not all(parts):
-            raise FormatError(
-                f"{source} line {line_number}: expected two tokens separated by one space, got {line[:60]!r}"
-            )
-        pair = (parts[0], parts[1])
-        if pair in seen:
-            raise FormatError(f"{source} line {line_number}: repeats the merge {line!r} of line {seen[pair]}")
-        seen[pair] = line_number
-        merges.append((line_number, *pair))
-    return merges
+    """``(line number, left, right)`` per merge (a repeated one at its last line, where OpenAI's
+    ``encoder.py`` ranks it: :mod:`~bpe.formats.spelled_merges`); the version line is checked when present."""
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    if lines[0].startswith("#version"):
+        # Hugging Face writes "#version: 0.2 - Trained by `huggingface/tokenizers`": same layout.
+        if lines[0].strip().split(" - ", 1)[0] != VOCAB_BPE_HEADER:
+            raise FormatError(f"{source} line 1: {lines[0].strip()!r} is not supported; this reader knows {VOCAB_BPE_HEADER!r}")
+        lines[0] = ""
+    entries = [(number, line) for number, line in enumerate(lines, start=1) if line]
+    return read_spelled_merges(entries, keep="last", source=source)
 
 
 def _problem(tokenizer: Tokenizer) -> str | None:
@@ -115,6 +99,11 @@ def _problem(tokenizer: Tokenizer) -> str | None:
     problem = duplicate_bytes_problem(tokenizer, title=GPT2.title)
     if problem:
         return problem
+    if tokenizer.whole_only:  # vocab.bpe makes every token by a merge: a reader never gives these
+        count, example = len(tokenizer.whole_only), next(iter(tokenizer.whole_only.values())).decode("utf-8", "backslashreplace")
+        return (f"{count:,} of this tokenizer's tokens are made by no merge (a rank file's whole-chunk tokens, e.g. "
+                f"{example!r}), and GPT-2's files make every token by a merge; export it as a tiktoken rank file or "
+                "a Hugging Face tokenizer.json, which hold them")
     spellings = {to_byte_text(token.data) for token_id, token in tokenizer.tokens.items() if not tokenizer.is_special(token_id)}
     for text in tokenizer.special_tokens:
         if text in spellings:
@@ -127,13 +116,11 @@ def _problem(tokenizer: Tokenizer) -> str | None:
 
 def _write(tokenizer: Tokenizer) -> tuple[str, str]:
     """``(encoder.json text, vocab.bpe text)``."""
-    tokens = tokenizer.tokens
     special_text = {token_id: text for text, token_id in tokenizer.special_tokens.items()}
-    encoder = {
-        special_text.get(token_id) or to_byte_text(token.data): token_id for token_id, token in sorted(tokens.items())
-    }
+    spelled = {token_id: special_text.get(token_id) or to_byte_text(token.data) for token_id, token in sorted(tokenizer.tokens.items())}
+    encoder = {text: token_id for token_id, text in spelled.items()}
     lines = [VOCAB_BPE_HEADER]
-    lines += [f"{to_byte_text(tokens[left].data)} {to_byte_text(tokens[right].data)}" for left, right, _ in tokenizer.merges]
+    lines += [f"{spelled[left]} {spelled[right]}" for left, right, _ in tokenizer.merges]  # each token spelled once
     return json.dumps(encoder, ensure_ascii=False), "\n".join(lines) + "\n"
 
 

@@ -21,7 +21,7 @@ Oniguruma reads them as line anchors, Python's ``regex`` as text anchors.
 
 Deliberately left out, and refused with a FormatError when read: normalizers other than NFC for a
 pre-tokenizer that has it (an empty ``Sequence`` is none), other models
-(WordPiece, Unigram), dropout, ``ignore_merges``, subword prefixes/suffixes, byte fallback, and
+(WordPiece, Unigram), dropout, subword prefixes/suffixes, byte fallback, and
 post-processors that add tokens (``TemplateProcessing``), and added tokens BPE Lab would match
 differently: non-special ones (HF cuts them out of any text) and ones with ``lstrip``, ``rstrip``
 or ``single_word`` (``normalized`` is harmless without a normalizer). Special tokens are written
@@ -48,6 +48,7 @@ from .common import (
     SET_OPERATION, TokenizerFormat, as_text, build_tokenizer, byte_base, check_id, check_vocab, duplicate_bytes_problem,
     foreign_syntax_problem, json_object, one_file, pretokenizer_name,
 )
+from .huggingface_merges import read_merges, whole_words_problem
 
 _SIMPLE_POST = (None, "ByteLevel")  # post-processors that only adjust offsets
 # Oniguruma (HF's regex engine) reads "X{1,3}+" as "(X{1,3})+", any number of digits, not as a
@@ -88,7 +89,7 @@ def _from_data(data: object, *, name: str, source: str, cut_added_tokens: bool) 
         raise FormatError(f"{source}: the model is {model.get('type')!r}; only BPE models can be read")
     for field, allowed in (
         ("dropout", (None, 0, 0.0)), ("continuing_subword_prefix", (None, "")), ("end_of_word_suffix", (None, "")),
-        ("byte_fallback", (None, False)), ("ignore_merges", (None, False)),
+        ("byte_fallback", (None, False)), ("ignore_merges", (None, False, True)),
     ):
         if model.get(field) not in allowed:
             raise FormatError(f"{source}: the BPE model sets {field}={model.get(field)!r}, which BPE Lab cannot replay")
@@ -116,52 +117,16 @@ def _from_data(data: object, *, name: str, source: str, cut_added_tokens: bool) 
         special_tokens[content] = token_id
 
     base = byte_base(vocab, source=source)
-    known = {to_byte_text(token.data): token_id for token_id, token in base.items()}
-    merges: list[tuple[int, int, int]] = []
-    seen: set[tuple[str, str]] = set()
-    for index, merge in enumerate(model.get("merges") or []):
-        where = f"{source}, merge {index + 1}"
-        if isinstance(merge, str):
-            parts = merge.split(" ")
-        elif isinstance(merge, list):
-            parts = merge
-        else:
-            parts = []
-        if len(parts) != 2 or not all(isinstance(part, str) and part for part in parts):
-            raise FormatError(f"{where}: expected \"left right\" or [\"left\", \"right\"], got {str(merge)[:60]}")
-        left, right = parts
-        if (left, right) in seen:
-            raise FormatError(f"{where}: repeats the merge {left!r} {right!r}")
-        seen.add((left, right))
-        for part in (left, right):
-            if part not in known:
-                raise FormatError(f"{where}: merges {part!r}, which neither a byte nor an earlier merge makes")
-        merged = left + right
-        if merged not in vocab:
-            raise FormatError(f"{where}: {left!r} + {right!r} makes {merged!r}, which the vocab has no id for")
-        if merged in known:
-            raise FormatError(f"{where}: {merged!r} is made twice; each token comes from one merge")
-        known[merged] = vocab[merged]
-        merges.append((known[left], known[right], known[merged]))
-
-    for content, token_id in special_tokens.items():
-        if content in known:
-            what = "a byte" if known[content] in base else "what a merge makes"
-            raise FormatError(
-                f"{source}: the added token {content!r} (id {token_id}) is also {what} in the vocab (id "
-                f"{known[content]}); BPE Lab keeps special tokens apart from the tokens merges build on, so "
-                "it cannot hold both"
-            )
-    unreachable = [text for text in vocab if text not in known and text not in special_tokens]
-    if unreachable:
-        raise FormatError(
-            f"{source}: {len(unreachable)} vocab entries are neither bytes, merge results nor added tokens "
-            f"(e.g. {unreachable[0]!r}); BPE Lab can only hold tokens that merges make"
-        )
-    return build_tokenizer(
-        source=source, unit="byte", pretokenizer=pretokenizer, base=base, merges=merges,
+    ignore_merges = bool(model.get("ignore_merges"))
+    merges, whole_only = read_merges(model.get("merges") or [], vocab, {i: to_byte_text(t.data) for i, t in base.items()},
+                                     source=source, specials=special_tokens, ignore_merges=ignore_merges)
+    tokenizer = build_tokenizer(
+        source=source, unit="byte", pretokenizer=pretokenizer, base=base, merges=merges, whole_only=whole_only,
         special_tokens=special_tokens, name=name, specials_in_text="special" if cut_added_tokens else "refuse",
     )
+    if ignore_merges and (problem := whole_words_problem(tokenizer)):
+        raise FormatError(f"{source}: {problem}")
+    return tokenizer
 
 
 def _check_added(added: dict, content: str, *, source: str, cut_added_tokens: bool = False) -> None:
@@ -313,27 +278,37 @@ def _problem(tokenizer: Tokenizer) -> str | None:
     )
     if problem:
         return problem
+    named = {}
     for text, token_id in tokenizer.special_tokens.items():
-        if text in _vocab(tokenizer):
+        if token_id in named:  # Hugging Face cuts only the last added token of an id out of text
+            return (f"the special tokens {named[token_id]!r} and {text!r} share the id {token_id}, and Hugging Face keeps "
+                    "one added token per id (the other would be read as plain text): save it as BPE Lab JSON or a "
+                    "tiktoken rank file, which hold both")
+        named[token_id] = text
+    vocab = _vocab(tokenizer)  # once: spelling 200,000 tokens per special token took minutes (gpt-oss has 1,091)
+    for text, token_id in tokenizer.special_tokens.items():
+        if text in vocab:
             return (
                 f"the special token {text!r} is spelled like the vocabulary entry {text!r} (id "
-                f"{_vocab(tokenizer)[text]}), so Hugging Face would give it that entry's id; choose "
+                f"{vocab[text]}), so Hugging Face would give it that entry's id; choose "
                 "special tokens that no byte or merged token spells, e.g. <|x|>"
             )
     return duplicate_bytes_problem(tokenizer, title=HF.title)
 
 
+def _spelled(tokenizer: Tokenizer) -> dict[int, str]:
+    """Each token but the special ones, by id, spelled in GPT-2's byte alphabet (once per export: 200,000 of them)."""
+    return {token_id: to_byte_text(token.data) for token_id, token in sorted(tokenizer.tokens.items()) if not tokenizer.is_special(token_id)}
+
+
 def _vocab(tokenizer: Tokenizer) -> dict[str, int]:
-    """``model.vocab`` without the special tokens: each token spelled in GPT-2's byte alphabet."""
-    return {
-        to_byte_text(token.data): token_id for token_id, token in sorted(tokenizer.tokens.items())
-        if not tokenizer.is_special(token_id)
-    }
+    """``model.vocab`` without the special tokens."""
+    return {text: token_id for token_id, text in _spelled(tokenizer).items()}
 
 
 def _write(tokenizer: Tokenizer) -> str:
     """The ``tokenizer.json`` text, loadable with ``tokenizers.Tokenizer.from_str``."""
-    tokens = tokenizer.tokens
+    spelled = _spelled(tokenizer)
     name = tokenizer.pretokenizer.name
     byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": name == "gpt2"}
     if name in ("gpt2", "none"):
@@ -369,11 +344,12 @@ def _write(tokenizer: Tokenizer) -> str:
         "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
         "model": {
             "type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
-            "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+            # a rank file's whole-chunk tokens: Hugging Face looks a word up whole first, as tiktoken does
+            "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": bool(tokenizer.whole_only),
             # Special tokens are in the vocab too: Hugging Face honours an added token's id only
             # when the vocab agrees (at an early step ours are far above the merged ids).
-            "vocab": {**_vocab(tokenizer), **tokenizer.special_tokens},
-            "merges": [[to_byte_text(tokens[left].data), to_byte_text(tokens[right].data)] for left, right, _ in tokenizer.merges],
+            "vocab": {**{text: token_id for token_id, text in spelled.items()}, **tokenizer.special_tokens},
+            "merges": [[spelled[left], spelled[right]] for left, right, _ in tokenizer.merges],
         },
     }
     return json.dumps(document, ensure_ascii=False)

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from ..encoding.tokenizer import Tokenizer
 from ..encoding.tokenizer_json import with_kind
 from ..errors import FormatError
-from ..text.pretokenize import SpecialSet
+from ..text.pretokenize import SpecialSet, special_token_pattern, split_special
 from ..text.sentencepiece_split import SPACE_SYMBOL
 from ..text.special_text import split_special_text
 
@@ -64,6 +64,7 @@ class SentencePieceModelTokenizer(Tokenizer):
             raise FormatError(f"user-defined pieces must be special tokens: {sorted(self.user_defined - self.special_tokens.keys())}")
         self._control_ids = frozenset(token_id for text, token_id in self.special_tokens.items() if text not in self.user_defined)
         self._fallback = self.fallback_bytes
+        self._user_defined_cut = special_token_pattern(tuple(self.special_tokens)) if self.user_defined else None
         # SentencePiece strips the dummy prefix from the first piece; a model that also drops repeated
         # spaces (remove_extra_whitespaces) strips it again from the next piece while they come out empty
         self._strips_until_text = self.pretokenizer.normalize(" x") == self.pretokenizer.normalize("x")
@@ -77,8 +78,14 @@ class SentencePieceModelTokenizer(Tokenizer):
         return with_kind(super().to_json(), KIND, {"user_defined": sorted(self.user_defined)})
 
     def encode_ordinary(self, text: str) -> list[int]:
-        """Special-token text as plain text, but for the user-defined pieces (SentencePiece has no other way)."""
-        return self.encode(text, allowed_special=frozenset(), disallowed_special=())
+        """Special-token text as plain text, but for the user-defined pieces (SentencePiece has no other way):
+        ``encode(text, allowed_special=frozenset(), disallowed_special=())``, with the cut at user-defined pieces
+        prepared once (Mistral names 1,000 control tokens: preparing it per call was half the time of
+        Vocabulary health's 600,000 short encodes)."""
+        ids: list[int] = []
+        for piece, is_user_defined in split_special(self._read(text), self._user_defined_cut, self.user_defined):
+            ids.extend((self.special_tokens[piece],) if is_user_defined else self._encode_unicode(piece))
+        return self._one_unknown_per_run(ids)
 
     def _split_special(
         self, text: str, allowed_special: SpecialSet | None, disallowed_special: SpecialSet | None

@@ -40,6 +40,7 @@ from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
 from ..tokens.vocab import Token, token_text
 from .common import TokenizerFormat, as_text, build_tokenizer, one_file
+from .spelled_merges import read_spelled_merges
 from .subword_nmt_tokenizer import SubwordNmtTokenizer
 
 MARKER = "</w>"
@@ -59,18 +60,9 @@ def from_subword_nmt(contents: str | bytes, *, name: str = "", source: str = "co
             )
         lines, first_line = lines[1:], 2
     mode = _VERSIONS[version]
-    pairs: list[tuple[str, str]] = []
-    seen: set[tuple[str, str]] = set()
-    for number, line in enumerate(lines, start=first_line):
-        parts = line.strip("\r\n ").split(" ")
-        if len(parts) != 2 or not all(parts):
-            raise FormatError(
-                f"{source} line {number}: expected two symbols separated by one space, got {line[:60]!r}"
-            )
-        pair = (parts[0], parts[1])
-        if pair not in seen:  # apply_bpe keeps the first of repeated lines
-            seen.add(pair)
-            pairs.append(pair)
+    entries = [(number, line.strip("\r\n ")) for number, line in enumerate(lines, start=first_line)]
+    # apply_bpe keeps the first of repeated lines (bpe/formats/spelled_merges.py)
+    pairs = [(left, right) for _, left, right in read_spelled_merges(entries, keep="first", source=source)]
 
     def plain(symbol: str) -> str:
         return symbol[: -len(MARKER)] if symbol.endswith(MARKER) else symbol

@@ -32,7 +32,7 @@ import re
 
 from ..encoding.tokenizer import Tokenizer
 from ..errors import FormatError
-from ..text.pretokenize import NAMED_PATTERNS, Pretokenizer
+from ..text.pretokenize import Pretokenizer
 from ..tokens.vocab import Token
 from .common import (
     FOREIGN_SYNTAX, TokenizerFormat, as_text, build_tokenizer, duplicate_bytes_problem,
@@ -131,7 +131,8 @@ def _problem(tokenizer: Tokenizer) -> str | None:
     """Why a rank file cannot hold a byte-level ``tokenizer``; None if it can."""
     title = TIKTOKEN.title
     return (
-        foreign_syntax_problem(tokenizer, title=title, engine="tiktoken's regex engine (fancy-regex)", cannot=FOREIGN_SYNTAX)
+        one_regex_problem(tokenizer.pretokenizer)
+        or foreign_syntax_problem(tokenizer, title=title, engine="tiktoken's regex engine (fancy-regex)", cannot=FOREIGN_SYNTAX)
         or duplicate_bytes_problem(tokenizer, title=title) or rank_order_problem(tokenizer, title=title)
     )
 
@@ -147,22 +148,42 @@ def _write(tokenizer: Tokenizer) -> str:
 
 
 def tiktoken_pattern(tokenizer: Tokenizer) -> str:
-    """A ``pat_str`` under which tiktoken cuts text exactly as our pre-tokenizer does.
+    """A ``pat_str`` under which tiktoken cuts text exactly as our pre-tokenizer does; FormatError (saying
+    why) for a split that no one regex makes (DeepSeek's three rules in turn, SentencePiece's).
 
     tiktoken encodes only the pattern's matches and drops the rest, while we keep the text between
     matches as gaps. So patterns that can leave gaps (``whitespace``, custom ones) get a second
     branch matching a run of characters where the pattern does not match: ``P|(?:(?!P)[\\s\\S])+``.
-    ``none`` (the whole text is one chunk) becomes ``[\\s\\S]+``.
+    ``none`` (the whole text is one chunk) becomes ``[\\s\\S]+``. A normalization (Qwen's NFC) is the
+    caller's to run first, as Qwen's own tokenizer does before tiktoken.
+
+    >>> from bpe.pretrained.registry import load_pretrained
+    >>> tiktoken_pattern(load_pretrained("qwen2.5"))[:20]
+    "(?i:'s|'t|'re|'ve|'m"
     """
+    problem = one_regex_problem(tokenizer.pretokenizer)
+    if problem:
+        raise FormatError(problem)
     return pattern_with_gaps(tokenizer.pretokenizer)
 
 
+def one_regex_problem(pretokenizer: Pretokenizer) -> str | None:
+    """Why no one tiktoken pattern splits as ``pretokenizer`` does; None if one does."""
+    entry = pretokenizer.entry
+    if entry is None or not (entry.rules or entry.splitter):
+        return None
+    how = f"{len(entry.rules)} split rules applied in turn" if entry.rules else "its own code, not a regex"
+    return (f"tiktoken cuts text with one regex, and {entry.title} splits with {how}, which no one regex reproduces: "
+            "export it as a Hugging Face tokenizer.json, which holds the rules")
+
+
 def pattern_with_gaps(pretokenizer: Pretokenizer) -> str:
-    if pretokenizer.name in ("gpt2", "gpt4", "gpt4o"):
-        return NAMED_PATTERNS[pretokenizer.name]  # type: ignore[return-value]  # these cover every character
+    entry = pretokenizer.entry
     if pretokenizer.name == "none":
         return r"[\s\S]+"
-    pattern = NAMED_PATTERNS.get(pretokenizer.name) or pretokenizer.name[len("regex:"):]
+    pattern = entry.pattern if entry is not None else pretokenizer.name[len("regex:"):]
+    if entry is not None and entry.gapless:
+        return pattern  # type: ignore[return-value]  # it covers every character
     return f"(?:{pattern})|(?:(?!(?:{pattern}))[\\s\\S])+"
 
 

@@ -1,3 +1,3 @@
 """How a learner reads tokens and text: as plain text (:mod:`.spelling`) and inside Streamlit's
-Markdown (:mod:`.markdown`). No HTML here: that is ``bpe.views``.
+Markdown (:mod:`.markdown`), and WordPiece's scores (:mod:`.scores`). No HTML here: that is ``bpe.views``.
 """

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from ..encoding.tokenizer import Tokenizer
 from ..training.presets import python_docs_text
 from .udhr import ARTICLE_1
 
@@ -36,6 +37,13 @@ NEW_TEXTS: Mapping[str, NewText] = MappingProxyType({
 })
 """The texts to extend with, by the key a link carries (``new=hin``); the learner's own is :data:`OWN`."""
 DEFAULT_TEXT = "hin"
+DEFAULT_MERGES, DEFAULT_LEAST = 200, 2
+"""The page's defaults: new merges at most, and the minimum count of a new merge's pair."""
+
+
+def default_new_text() -> str:
+    """What the page extends with unless told: :data:`DEFAULT_TEXT`'s text."""
+    return NEW_TEXTS[DEFAULT_TEXT].text
 OLD_TEXT_CHARS = 20_000
 
 
@@ -108,3 +116,28 @@ def trade_off(*, new_tokens: int, first_id: int, name: str) -> str:
         "learned by training on text that uses it; until then the model has never seen these ids. The old ids keep "
         "their rows, so text the new merges never touch costs what it did."
     )
+
+
+class CostRow(NamedTuple):
+    """One text's tokens under the old tokenizer and the extended one."""
+
+    text: str
+    script: str
+    bytes: int
+    before: int
+    after: int
+
+
+def cost_rows(before: Tokenizer, after: Tokenizer, texts: Mapping[str, tuple[str, str]]) -> list[CostRow]:
+    """``texts``: label -> (script, text); each encoded by both (special-token text as plain text)."""
+    return [
+        CostRow(label, script, len(text.encode("utf-8")), len(before.encode_ordinary(text)), len(after.encode_ordinary(text)))
+        for label, (script, text) in texts.items()
+    ]
+
+
+def cost_texts(new_label: str, new_text: str) -> dict[str, tuple[str, str]]:
+    """What the page prices before and after: the new text, the old text, then the Declaration's article in
+    each language (``label -> (script, text)``)."""
+    texts = {f"new: {new_label}": ("", new_text), "old text": ("", old_text())}
+    return texts | {sentence.language: (sentence.script, sentence.text) for sentence in ARTICLE_1}

@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ..errors import RegistryError
+from ..notation.health_rows import GROUP_NAMES
+
 GROUPS: Mapping[str, str] = MappingProxyType({
     "never emitted": "made by a merge, but missing from the text's ids: later merges used each one up "
     "(for a run, the text is its own training text: these are its intermediate tokens)",
@@ -21,6 +24,8 @@ GROUPS: Mapping[str, str] = MappingProxyType({
     "special": "reached only when the caller allows special tokens, never from plain text",
 })
 """The four groups, in the order of the page's lesson (``part=`` in its link), each in a line."""
+if tuple(GROUPS) != GROUP_NAMES:  # a mistake in this file: fail at import
+    raise RegistryError(f"the health groups explained are {tuple(GROUPS)}, but the report has {GROUP_NAMES}")
 
 GLITCH_LESSON = (
     "**Why it matters: glitch tokens.** A language model learns one embedding row per token id, from the "

@@ -10,7 +10,7 @@ why the two can be shown side by side.
     >>> trace = train(PRESETS["wikipedia"].corpus(), PRESETS["wikipedia"].settings)
     >>> for line in train_step_lines(trace, 3)[-4:]:
     ...     print(line.number > 0, line.code.strip(), "#", line.value)
-    True pair = break_tie(tied, Tie(stats, vocab, hf), tie_break) # pair = (256, 257): 'aa' + 'ab' (lexicographic-min)
+    True count = stats[pair] if by_language is None else counted[pair]  # parity-aware: its count in the language that chose # count = 2
     True corpus = [(merge(ids, pair, new_id), n) for ids, n in corpus] # 2 replacements in 1 word
     True vocab[new_id] = vocab[pair[0]] + vocab[pair[1]] # vocab[258] = 'aaab'
     True merges.append(Merge(pair, count, new_id)) # Merge(pair=(256, 257), count=2, new_id=258)
@@ -30,6 +30,7 @@ from .. import reference
 from ..encoding.dropout import Dropout, coin
 from ..encoding.merge_loop import AppliedMerge
 from ..encoding.tokenizer import ChunkWalk
+from ..notation.scores import score_text, worked_score
 from ..training.trace import Trace
 
 
@@ -56,9 +57,13 @@ def _find(function: Callable | ModuleType, starts: tuple[str, ...]) -> Mapping[s
 
 
 TRAIN_LINES = _find(reference.train, (
-    "for new_id in", "stats = get_stats", "counted = ", "count = max", "tied = ", "pair = break_tie", "corpus = [(merge",
-    "vocab[new_id] =", "merges.append",
+    "for new_id in", "stats = get_stats", "counted = ", "if wordpiece:", "counted = {pair: score", "best = max", "tied = ",
+    "pair = break_tie", "count = ", "corpus = [(merge", "vocab[new_id] =", "merges.append",
 ))
+WORDPIECE_START = ("if wordpiece:", "counted = {pair: score")
+"""The lines of the loop only a WordPiece run shows (the score replaces the counts)."""
+SCORE_LINES = _find(reference.wordpiece_scores, ("tokens[token] = ", "return {pair: Fraction"))
+"""WordPiece's score: each token's count, then each pair's count over the product of its tokens'."""
 PARITY_LINES = _find(reference.worst_language_stats, (
     "tokens[language] = ", "for language in sorted", "stats = get_stats", "return stats",
 ))
@@ -86,27 +91,59 @@ def train_step_lines(trace: Trace, step: int) -> list[CodeLine]:
     pair = (merge.left, merge.right)
     tied = ", ".join(_pair_text(trace, tied) for tied in merge.tied[:3]) + (", …" if merge.tie_count > 3 else "")
     words = f"{merge.words_changed:,} word{'s' * (merge.words_changed != 1)}"
+    scored = trace.scores[step - 1] if trace.scores else None
+    best = f"{merge.count:,}" if scored is None else f"score {score_text(scored.chosen.score)}"
     values = {
         "for new_id in": f"new_id = {merge.new_id}",
         "stats = get_stats": "every pair of the corpus, counted" if trace.chosen_by else
-        "the best: " + ", ".join(f"{_pair_text(trace, (p.left, p.right))} {p.count:,}" for p in merge.top_pairs[:3]),
+        "the most frequent: " + ", ".join(f"{_pair_text(trace, (p.left, p.right))} {p.count:,}" for p in _by_count(trace, step)[:3]),
         "counted = ": _counted(trace, step),
-        "count = max": f"count = {merge.count:,}",
-        "tied = ": f"{merge.tie_count:,} pair{'s' * (merge.tie_count != 1)} at {merge.count:,}: {tied}",
+        "best = max": f"best = {best}",
+        "tied = ": f"{merge.tie_count:,} pair{'s' * (merge.tie_count != 1)} at {best}: {tied}",
         "pair = break_tie": f"pair = {pair}: {_pair_text(trace, pair)} ({trace.settings.tie_break})",
+        "count = ": f"count = {merge.count:,}",
         "corpus = [(merge": f"{merge.replacements:,} replacement{'s' * (merge.replacements != 1)} in {words}",
         "vocab[new_id] =": f"vocab[{merge.new_id}] = {trace.token_text(merge.new_id)!r}",
         "merges.append": f"Merge(pair={pair}, count={merge.count}, new_id={merge.new_id})",
     }
+    if scored is not None:
+        values |= _score_values(trace, step)
     rule = RULE_LINES.get(trace.settings.tie_break)  # None: a rule whose plain key is in its registry entry
     rule_line = [] if rule is None else [CodeLine(*rule, "this run's tie-break rule")]
-    return rule_line + [
-        CodeLine(number, code, values[start]) for start, (number, code) in TRAIN_LINES.items()
-    ] + _stage_lines(trace, step)
+    shown = [(start, line) for start, line in TRAIN_LINES.items() if scored is not None or start not in WORDPIECE_START]
+    return rule_line + [CodeLine(number, code, values[start]) for start, (number, code) in shown] + (
+        [] if scored is None else [CodeLine(number, code, values[start]) for start, (number, code) in SCORE_LINES.items()]
+    ) + _stage_lines(trace, step)
+
+
+def _by_count(trace: Trace, step: int) -> list:
+    """The step's most frequent pairs: its top pairs in order of count (a WordPiece step ranks them by score)."""
+    return sorted(trace.steps[step - 1].top_pairs, key=lambda pair: -pair.count) if trace.scores else list(trace.steps[step - 1].top_pairs)
+
+
+def _score_values(trace: Trace, step: int) -> dict[str, str]:
+    """The values beside WordPiece's lines: the winner's score worked out, and the pair the count alone would merge."""
+    scored = trace.scores[step - 1]
+    chosen, frequent = scored.chosen, scored.by_count_score
+    merge = trace.steps[step - 1]
+    return {
+        "if wordpiece:": "a WordPiece run: the score chooses, not the count",
+        "counted = {pair: score": (
+            f"the most frequent pair, {_pair_text(trace, scored.by_count)} ({frequent.count:,}), scores {worked_score(*frequent)}"
+        ),
+        "tokens[token] = ": (
+            f"{trace.token_text(merge.left)!r} occurs {chosen.left_count:,} times, {trace.token_text(merge.right)!r} {chosen.right_count:,}"
+        ),
+        "return {pair: Fraction": (
+            f"{_pair_text(trace, (merge.left, merge.right))}: {worked_score(*chosen)}"
+        ),
+    }
 
 
 def _counted(trace: Trace, step: int) -> str:
     """The value beside ``counted = ...``: every pair, or (parity-aware) the choosing language's."""
+    if trace.scores:
+        return "counted = stats: every pair counted, then scored (below)"
     if not trace.chosen_by:
         return "counted = stats: classic BPE counts every pair"
     language, count = trace.chosen_by[step - 1]

@@ -3,8 +3,9 @@ student, and the budgets every join attempt is counted against.
 
 A seat is a browser, not a click: its id is derived from the room's code and the browser's random
 id (kept in a cookie the page sets), so Leave and Join, a reload and a second tab all find the same
-seat. A seat that has not looked at the room for :data:`~bpe.limits.SEAT_LAPSE_S` is *away*; it keeps
-its answers and gives its place only when the room is full.
+seat, and a seat link opened in another browser is not that browser's (:func:`owns_seat`). A seat
+that has not looked at the room for :data:`~bpe.limits.SEAT_LAPSE_S` is *away*; it keeps its
+answers and gives its place only when the room is full.
 
 Scope: seat ids, browser ids, the full-room rule and the join budgets. Out of scope: counting
 attempts (a store's sliding window) and the room itself (:mod:`bpe.teaching.room`).
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import re
 import secrets
 from collections.abc import Iterable
@@ -78,6 +80,18 @@ def seat_for(code: str, browser: str) -> str:
     """
     digest = hashlib.sha256(f"seat:{code}:{browser}".encode()).digest()
     return base64.urlsafe_b64encode(digest).decode()[:SEAT_LENGTH]
+
+
+def owns_seat(code: str, browser: str, seat: str) -> bool:
+    """Whether ``seat`` is ``browser``'s own seat in room ``code``: what a seat link (its id in the
+    address bar) must pass before it answers for anyone. The link carries the seat, never the
+    browser's id (a cookie, kept by the browser alone), and the seat is a one-way hash of it: a link
+    shared in a class chat names a seat that no other browser owns.
+
+    >>> owns_seat("K7QX3M", "b" * 22, seat_for("K7QX3M", "b" * 22)), owns_seat("K7QX3M", "c" * 22, seat_for("K7QX3M", "b" * 22))
+    (True, False)
+    """
+    return hmac.compare_digest(seat, seat_for(code, browser))  # subtle: constant time, so timing tells no prefix
 
 
 def client_key(address: str) -> str:

@@ -163,6 +163,20 @@ PHENOMENA: Registry[Phenomenon] = Registry("card", key=attrgetter("key"), entrie
         _bytes_note, "Good morning! Type a sentence in your language.",
     ),
     Phenomenon(
+        "cost", "What tokens cost", "What does a tokenizer cost you in context, chunks and money?",
+        tuple((sentence.language, sentence.text) for sentence in ARTICLE_1),
+        "A model reads tokens, so a text's cost is its tokens: the share of the **context window** it fills, "
+        "the **chunks** of N tokens it is cut into (what a retrieval system indexes, or a model of that window "
+        "reads at once), and the **price** at a rate per million tokens. A tokenizer whose merges served English "
+        "cuts other scripts close to their bytes: the same article can cost GPT-2 twenty times English's tokens "
+        "(Tamil) and GPT-4o six times (Amharic), which is that much less text in the window, that many more "
+        "chunks and that much more money. Set your own window, chunk and price below; the table prices the "
+        "sentence under ours and every pretrained tokenizer.",
+        (Link(pages.COMPARE.file, "Compare: these costs for any text and tokenizers", {"text": ARTICLE_1[0].text}),
+         Link(pages.PARITY_LAB.file, "Parity-aware lab: merges that even out the costs", {"merge": "40"})),
+        lambda tokens, ids: f"{len(ids):,} tokens", "Paste a page of your own text to price it.",
+    ),
+    Phenomenon(
         "code", "Code", "Why did GPT-2 handle Python badly?",
         (("4-space indent", CODE.format(i="    ")), ("8-space indent", CODE.format(i="        "))),
         "GPT-2's split gives a run of spaces its own chunk (the last space goes with the next word), and its "

@@ -9,7 +9,9 @@ choosing, each beside what it reads:
 * ``LanguageChoice`` (:mod:`~bpe.training.language_counts`): the most frequent pair of the
   language the objective asks first (parity-aware BPE);
 * ``SentencePieceChoice`` (:mod:`~bpe.training.sentencepiece_choice`): SentencePiece's candidates,
-  named by the ``sentencepiece`` tie rule's entry.
+  named by the ``sentencepiece`` tie rule's entry;
+* ``ScoreChoice`` (:mod:`~bpe.training.score_choice`): the pair with WordPiece's best score, named
+  by the ``wordpiece`` objective's entry.
 
 The answer is a :class:`Choice` (its fields are :class:`~bpe.training.trace.MergeStep`'s of the
 same names) or a :class:`Stop` (the trace's ``stop_reason`` and ``stop_detail``). The stop reasons
@@ -18,13 +20,14 @@ live here, below the trace and the choosers, so both read them without importing
     >>> from bpe.training.pair_queue import PairCounts
     >>> counts = PairCounts({(1, 2): 2, (2, 3): 1, (3, 1): 1}, keys={(1, 2): 0, (2, 3): 2, (3, 1): 1})
     >>> CountsChoice(counts, min_frequency=1, max_ties=1, top_k=2, has_words=True).choose()
-    Choice(count=2, tie_count=1, tied=((1, 2),), top=((1, 2), (3, 1)), top_counts=(2, 1), language=None)
+    Choice(count=2, tie_count=1, tied=((1, 2),), top=((1, 2), (3, 1)), top_counts=(2, 1), language=None, scores=None)
     >>> CountsChoice(counts, min_frequency=3, max_ties=1, top_k=2, has_words=True).choose().reason
     'min_frequency'
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import NamedTuple, Protocol
 
 from ..tokens.vocab import Pair
@@ -35,6 +38,34 @@ STOP_VOCAB_SIZE = "vocab_size"
 STOP_MIN_FREQUENCY = "min_frequency"
 STOP_NO_PAIRS = "no_pairs"
 STOP_TIME_LIMIT = "time_limit"
+
+
+class PairScore(NamedTuple):
+    """A pair's WordPiece score as one step saw it: its count over the product of its two tokens' counts.
+
+    >>> PairScore(count=5, left_count=20, right_count=5).score
+    Fraction(1, 20)
+    """
+
+    count: int
+    left_count: int
+    """How often the pair's left token occurs in the corpus then (in every position, alone in a word too)."""
+    right_count: int
+
+    @property
+    def score(self) -> Fraction:
+        return Fraction(self.count, self.left_count * self.right_count)
+
+
+class StepScores(NamedTuple):
+    """What a step chosen by score records: the scores of its top pairs and of the winner, and the
+    pair the count alone would have merged (BPE's pick, under the same tie rule)."""
+
+    top: tuple[PairScore, ...]
+    """One per pair of the step's ``top``, in its order."""
+    chosen: PairScore
+    by_count: Pair
+    by_count_score: PairScore
 
 
 class Choice(NamedTuple):
@@ -51,6 +82,8 @@ class Choice(NamedTuple):
     top_counts: tuple[int, ...]
     language: int | None = None
     """The language that chose (parity-aware), else ``None``."""
+    scores: StepScores | None = None
+    """The scores that chose (WordPiece), else ``None``."""
 
 
 class Stop(NamedTuple):
@@ -64,8 +97,9 @@ class Chooser(Protocol):
     def choose(self) -> Choice | Stop:
         """The next merge's :class:`Choice`, read before the merge, or why training stops."""
 
-    def merged(self, pair: Pair, deltas: dict[Pair, int]) -> None:
-        """Book a merge of ``pair``; ``deltas``: its changes of count (the run's counts have them already)."""
+    def merged(self, pair: Pair, deltas: dict[Pair, int], *, new_id: int, replaced: int) -> None:
+        """Book a merge of ``pair`` into token ``new_id``, made ``replaced`` times; ``deltas``: its
+        changes of count (the run's counts have them already)."""
 
 
 def ranking(counts: PairCounts, *, max_ties: int, top_k: int) -> Choice:
@@ -118,5 +152,5 @@ class CountsChoice:
             ))
         return None
 
-    def merged(self, pair: Pair, deltas: dict[Pair, int]) -> None:
+    def merged(self, pair: Pair, deltas: dict[Pair, int], *, new_id: int, replaced: int) -> None:
         """Nothing to book: the run's counts are all this chooser reads."""

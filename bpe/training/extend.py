@@ -25,11 +25,13 @@ it; the others (how many merges, the tie rule, the minimum frequency) are argume
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..encoding.tokenizer import Tokenizer
+from ..errors import BpeError
 from ..text.corpus import Corpus
 from .settings import TrainSettings
-from .start_state import StartState
+from .start_state import UNUSED, StartState
 from .trace import Trace
 from .trainer import train
 
@@ -78,3 +80,32 @@ def extend(
     return train(
         corpus, settings, start=StartState.of(tokenizer, name=name), progress=progress, time_limit_s=time_limit_s,
     )
+
+
+def portable(trace: Trace) -> Trace:
+    """``trace`` (an extension's) without the old vocabulary it continues, which :func:`reattached` puts back.
+
+    Why: a job's worker sends the run to the page (:mod:`bpe.teaching.jobs`), and the old vocabulary is
+    most of it: Llama 3's 128,256 tokens made a pickle of 8 MB that took seconds to write and half a second
+    to read in the page's thread. The page holds that tokenizer already.
+    """
+    start = trace.start
+    if start is None:
+        raise BpeError("only a run that continues a tokenizer has an old vocabulary to leave out")
+    return replace(trace, base=trace.base[len(trace.base) - len(start.added):],
+                   start=replace(start, base={}, merges=(), special_tokens={}, fallback_bytes={}, whole_only={}))
+
+
+def reattached(trace: Trace, tokenizer: Tokenizer) -> Trace:
+    """The whole run of :func:`portable`'s ``trace``, given the ``tokenizer`` it continued.
+
+    >>> from bpe.pretrained.registry import load_pretrained
+    >>> gpt2 = load_pretrained("gpt2")
+    >>> trace = extend(gpt2, "नमस्ते दुनिया नमस्ते दुनिया नमस्ते", merges=20)
+    >>> reattached(portable(trace), gpt2) == trace
+    True
+    """
+    start = StartState.of(tokenizer, name=trace.start.name, added=trace.start.added)
+    tokens = tokenizer.tokens
+    old = tuple(tokens.get(token_id, UNUSED) for token_id in range(max(tokens, default=-1) + 1))  # StartState.tokens_by_id
+    return replace(trace, base=(*old, *trace.base), start=start)

@@ -7,6 +7,11 @@ compressed) chooses, and the most frequent pair *in that language* is merged eve
 same meaning in every language, the per-language token counts flatten (the paper reports the Gini
 coefficient of those costs falling by up to 89 %).
 
+WordPiece (Schuster and Nakajima, 2012), as the Hugging Face course trains it, merges the pair with
+the best *score*, its count over the product of its two tokens' counts, rather than the most
+frequent one: its chooser is :class:`~bpe.training.score_choice.ScoreChoice`, whose docstring says
+why the ``##`` prefix is notation here, not a setting.
+
 An objective is one :class:`Objective` in :data:`OBJECTIVES`: the trainer reads its fields, never
 its name. With a corpus of one language, or of none, every objective makes the classic merges
 (``tests/test_variants.py`` checks it merge for merge).
@@ -19,17 +24,19 @@ training text itself (the trainer's fallback when no separate development set is
 
     >>> objective("parity-aware").order([410, 230, 410])     # languages 0 and 2 tie: the first chooses
     [0, 2, 1]
-    >>> objective("classic").by_language
-    False
+    >>> objective("classic").by_language, objective("wordpiece").chooser.__name__
+    (False, 'ScoreChoice')
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import SettingsError
 from ..registry import Registry
+from .choice import Chooser
+from .score_choice import ScoreChoice
 
 
 @dataclass(frozen=True)
@@ -37,10 +44,14 @@ class Objective:
     name: str
     title: str
     summary: str
-    """One line: which counts choose."""
+    """One line: what chooses."""
     used_by: str
     by_language: bool
     """The counts of one language choose (in :meth:`order`), not those of the whole corpus."""
+    chooser: Callable[..., Chooser] | None = None
+    """An objective that chooses by something other than a count: its chooser
+    (:mod:`bpe.training.choice`), built as ``chooser(counts, words, freqs, min_frequency=, max_ties=,
+    top_k=, has_words=)``; ``None``: the pair counts choose."""
 
     def order(self, costs: Sequence[int]) -> list[int]:
         """The languages in the order they are asked to choose: the most tokens first, the first
@@ -57,6 +68,12 @@ OBJECTIVES: Registry[Objective] = Registry("objective", error=SettingsError, ent
         "parity-aware", "Parity-aware",
         "the most frequent pair in the language whose text is the most tokens now",
         "Foroutan et al. (2025); Hugging Face tokenizers' ParityBpeTrainer", by_language=True,
+    ),
+    Objective(
+        "wordpiece", "WordPiece",
+        "the pair with the best score: its count over the product of its two tokens' counts",
+        "WordPiece (Schuster and Nakajima, 2012; BERT) as the Hugging Face course trains it (Hugging Face "
+        "tokenizers' WordPieceTrainer counts as BPE does)", by_language=False, chooser=ScoreChoice,
     ),
 ))
 """Every objective by name, in the order the app lists them."""

@@ -25,7 +25,7 @@ which merged pieces a pre-tokenizer allows (:class:`PieceRule`), is here too.
     ... )
     >>> choice.choose()[:3]
     (5, 1, ((0, 1),))
-    >>> counts.apply({(0, 1): -5}, new_keys={}); choice.merged((0, 1), {(0, 1): -5})
+    >>> counts.apply({(0, 1): -5}, new_keys={}); choice.merged((0, 1), {(0, 1): -5}, new_id=4, replaced=5)
     >>> choice.choose().reason  # (2, 3) spells the piece (0, 1) made: dropped
     'no_pairs'
 """
@@ -89,7 +89,7 @@ class SentencePieceChoice:
             self.dropped.add(winner)  # its piece exists already: SentencePiece erases it and looks again
             self.dead.discard(winner)
 
-    def merged(self, pair: Pair, deltas: dict[Pair, int]) -> None:
+    def merged(self, pair: Pair, deltas: dict[Pair, int], *, new_id: int, replaced: int) -> None:
         """Book a merge of ``pair``: ``deltas`` are its changes of count, zero entries included (a
         pair made and unmade in one word, as "abab" -> "cc" makes (c, a), is dead at once)."""
         self.made.add(self.spelling(pair))

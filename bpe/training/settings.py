@@ -55,8 +55,9 @@ class TrainSettings:
     by :data:`SECOND_STAGE_SPLIT`, which keeps phrases whole, so merges cross the spaces between words
     (``None``: one stage). The corpus needs running text (``Corpus.from_text(..., second_split=...)``)."""
     objective: str = "classic"
-    """Whose pair counts choose each merge (:data:`bpe.training.objectives.OBJECTIVES`): ``parity-aware`` lets
-    the language that is the most tokens now choose, on a corpus of several languages."""
+    """What chooses each merge (:data:`bpe.training.objectives.OBJECTIVES`): ``parity-aware`` lets the language
+    that is the most tokens now choose, on a corpus of several languages; ``wordpiece`` merges the pair with
+    the best score, its count over the product of its tokens' counts."""
 
     def __post_init__(self) -> None:
         if self.unit not in UNITS:
@@ -95,6 +96,11 @@ class TrainSettings:
         """The two-stage run and the objective: each combination that is not defined is refused, saying why."""
         chosen = objective(self.objective)  # an unknown objective is a SettingsError here
         rule = tie_break_rule(self.tie_break)
+        if rule.candidates is not None and chosen.chooser is not None:
+            raise SettingsError(
+                f"the {self.tie_break} rule chooses among SentencePiece's own candidates, and the {chosen.name} objective "
+                "by a score of its own: one chooser per run, so use another tie-break rule or the classic objective"
+            )
         if rule.candidates is not None and (self.transition is not None or chosen.by_language):
             raise SettingsError(
                 f"the {self.tie_break} rule chooses among SentencePiece's own candidates (a respelled piece dropped, "
@@ -104,8 +110,8 @@ class TrainSettings:
         if self.transition is None:
             return
         _check_int("transition", self.transition, 0, MAX_MERGES)
-        if chosen.by_language:
-            raise SettingsError("SuperBPE's second stage and parity-aware training are not combined: use one of them")
+        if chosen.by_language or chosen.chooser is not None:
+            raise SettingsError(f"SuperBPE's second stage and {chosen.name} training are not combined: use one of them")
         if self.end_of_word is not None:
             raise SettingsError(
                 "SuperBPE's second stage merges across word ends, so there is no word end to mark: "

@@ -75,15 +75,20 @@ class StartState:
     """Base symbols the new text needs that the old vocabulary lacks, ids from :attr:`first_id` on."""
 
     @classmethod
-    def of(cls, tokenizer: Any, *, name: str = "") -> "StartState":
-        """The start state that continues ``tokenizer`` (a :class:`~bpe.encoding.tokenizer.Tokenizer`)."""
-        return cls(
+    def of(cls, tokenizer: Any, *, name: str = "", added: tuple[Token, ...] = ()) -> "StartState":
+        """The start state that continues ``tokenizer`` (a :class:`~bpe.encoding.tokenizer.Tokenizer`), with
+        ``added`` base symbols (those a run's text needed: :meth:`for_corpus`)."""
+        state = cls(
             name=name or tokenizer.name, unit=tokenizer.unit, pretokenizer=tokenizer.pretokenizer.name,
             end_of_word=tokenizer.end_of_word, end_of_word_mode=tokenizer.end_of_word_mode, base=tokenizer.base,
             merges=tuple(tokenizer.merges), special_tokens=dict(tokenizer.special_tokens),
             specials_in_text=tokenizer.specials_in_text, unknown_token=tokenizer.unknown_token,
-            fallback_bytes=tokenizer.fallback_bytes, whole_only=tokenizer.whole_only,
+            fallback_bytes=tokenizer.fallback_bytes, whole_only=tokenizer.whole_only, added=added,
         )
+        # The old vocabulary's table is the tokenizer's own, built from these very fields and never changed
+        # once built: reusing it saves building it again (0.4 s for Llama 3, 1 s for Qwen3.6).
+        state.__dict__["_table"] = tokenizer._table
+        return state
 
     # -- the old vocabulary -----------------------------------------------------------------------
     @cached_property

@@ -30,6 +30,7 @@ from ..text.local_files import StrPath, read_text, write_text
 from ..tokens.ids import is_whole_number
 from ..tokens.vocab import Token, token_text
 from .choice import STOP_MERGES, STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_TIME_LIMIT, STOP_VOCAB_SIZE  # noqa: F401  (a trace's stop_reason is one of them)
+from .choice import PairScore, StepScores
 from .settings import TrainSettings
 from .start_state import StartState
 
@@ -134,6 +135,8 @@ class Trace:
     pair's count in it)`` (empty otherwise)."""
     stage_change: StageChange | None = field(default=None, repr=False)
     """Where a two-stage run changed its split (``None``: one stage, or the change not reached)."""
+    scores: tuple[StepScores, ...] = field(default=(), repr=False)
+    """Per merge of an objective that chooses by score (WordPiece): the scores that chose it (empty otherwise)."""
 
     # -- vocabulary -----------------------------------------------------------------------------
     @cached_property
@@ -231,6 +234,11 @@ class Trace:
             data["chosen_by"] = [list(pick) for pick in self.chosen_by]
         if self.stage_change is not None:
             data["stage_change"] = list(self.stage_change)
+        if self.scores:
+            data["scores"] = [
+                [[list(score) for score in scored.top], list(scored.chosen), list(scored.by_count), list(scored.by_count_score)]
+                for scored in self.scores
+            ]
         return data
 
     def to_json(self) -> str:
@@ -300,6 +308,10 @@ class Trace:
                 language_tokens=tuple(tuple(costs) for costs in data.get("language_tokens", ())),
                 chosen_by=tuple((language, count) for language, count in data.get("chosen_by", ())),
                 stage_change=None if change is None else StageChange(*change),
+                scores=tuple(
+                    StepScores(tuple(PairScore(*score) for score in top), PairScore(*chosen), tuple(by_count), PairScore(*by_count_score))
+                    for top, chosen, by_count, by_count_score in data.get("scores", ())
+                ),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(f"the trace file is malformed: {error!r}") from error
@@ -337,6 +349,17 @@ def _check_variant(trace: Trace) -> None:
     )
     if wrong:
         raise FormatError("the trace file is malformed: its languages' costs or its stage change have the wrong shape")
+    if (trace.scores and len(trace.scores) != len(trace.steps)) or not all(map(_scores_fit, trace.scores, trace.steps)):
+        raise FormatError("the trace file is malformed: its scores are not whole counts, one per top pair of each merge")
+
+
+def _scores_fit(scored: StepScores, step: MergeStep) -> bool:
+    """A step's scores are whole counts, one per top pair, every token counted at least once."""
+    every = (*scored.top, scored.chosen, scored.by_count_score)
+    return (
+        len(scored.top) == len(step.top) and len(scored.by_count) == 2 and all(map(_is_whole, scored.by_count))
+        and all(_is_whole(n) for score in every for n in score) and all(score.left_count and score.right_count for score in every)
+    )
 
 
 def _is_whole(value: object) -> bool:

@@ -13,8 +13,8 @@ How it stays fast without ever recounting the corpus:
   pair tied at it, and the top-k pairs come without a scan.
 * The loop in :func:`train` reads like :func:`bpe.reference.train`'s: ask which pair next, or why
   stop; merge it everywhere; record the step. The question goes to one chooser that the run picks
-  once (:mod:`~bpe.training.choice`: the whole corpus's counts, a language's, or the tie rule's own
-  candidates, SentencePiece's); the bookkeeping lives in :class:`_Run` and the helpers under it.
+  once (:mod:`~bpe.training.choice`: the whole corpus's counts, a language's, WordPiece's scores, or
+  the tie rule's own candidates, SentencePiece's); the bookkeeping lives in :class:`_Run` and the helpers under it.
   What a step records is read from the buckets, only as much as the trace keeps.
 
 Counting is with overlap ("aaa" has (a, a) twice: that is what every trainer compares), while
@@ -32,6 +32,7 @@ from collections.abc import Callable
 from ..collector import collector_paused
 from ..encoding.merge_loop import merge_ids
 from ..encoding.tokenizer import Tokenizer
+from ..errors import SettingsError
 from ..text.corpus import Corpus
 from ..tokens.end_of_word import mark_word, marker_ids
 from ..tokens.vocab import Pair, Token, base_tokens, token_sort_bytes
@@ -86,6 +87,11 @@ def train(
     after its last one.
     """
     settings.check_stages(later=corpus.later, continuing=start is not None)
+    if objective(settings.objective).by_language and not corpus.languages:
+        raise SettingsError(
+            f"the objective {settings.objective!r} chooses each merge by the language that is the most tokens now, so it "
+            "needs a corpus of texts by language (Corpus.from_languages; --language on the command line)"
+        )
     if start is not None:
         start = start.for_corpus(corpus, settings)
         base = start.tokens_by_id()
@@ -103,6 +109,7 @@ def train(
     deadline = None if time_limit_s is None else time.perf_counter() + time_limit_s
     steps: list[MergeStep] = []
     chosen_by: list[tuple[int, int]] = []  # parity-aware: per merge, the language that chose it and its count there
+    scores = []  # WordPiece: per merge, the scores that chose it
     language_tokens = [] if run.languages is None else [tuple(run.languages.tokens)]
     stage_change = None
     stop = _reached(settings, wanted)
@@ -116,7 +123,7 @@ def train(
         if isinstance(choice, Stop):
             stop = choice
             break
-        count, tie_count, tied, top, top_counts, language = choice
+        count, tie_count, tied, top, top_counts, language, scored = choice
         before = run.tokens_now
         new_id, words_changed = run.merge(tied[0])
         if verify_counts:
@@ -130,6 +137,8 @@ def train(
         )
         if language is not None:  # the step's counts are that language's: what chose
             chosen_by.append((language, count))
+        if scored is not None:
+            scores.append(scored)
         if run.languages is not None:
             language_tokens.append(tuple(run.languages.tokens))
         if progress is not None and len(steps) % 100 == 0:
@@ -140,7 +149,7 @@ def train(
         stop_detail=stop.detail, initial_tokens=initial_tokens, corpus_bytes=corpus_bytes,
         word_count=len(words), corpus=corpus, start=start,
         languages=corpus.languages, language_tokens=tuple(language_tokens), chosen_by=tuple(chosen_by),
-        stage_change=stage_change,
+        stage_change=stage_change, scores=tuple(scores),
     )
 
 
@@ -258,6 +267,8 @@ class _Run:
             self.chooser = rule.candidates(self.counts, spelling=self._spelling, key=self.rule_key, **limits)
         elif self.objective.by_language:  # one language's counts choose (parity-aware: the most tokens first)
             self.chooser = LanguageChoice(self.counts, self.languages, self.objective, **limits, has_words=bool(words))
+        elif self.objective.chooser is not None:  # something else than a count chooses (WordPiece's score)
+            self.chooser = self.objective.chooser(self.counts, words, freqs, **limits, has_words=bool(words))
         else:
             self.chooser = CountsChoice(self.counts, **limits, has_words=bool(words))
 
@@ -284,7 +295,7 @@ class _Run:
             still_counted = lambda p: counted.get(p, 0) + deltas.get(p, 0) > 0  # noqa: E731
             new_keys = self.first_seen.rekey(rewritten, created, still_counted)
         self.counts.apply(deltas, new_keys)
-        self.chooser.merged(pair, deltas)
+        self.chooser.merged(pair, deltas, new_id=new_id, replaced=replaced)
         return new_id, len(rewritten)
 
     def _add_token(self, pair: Pair) -> int:

@@ -20,6 +20,7 @@ from types import MappingProxyType
 import altair as alt
 import pandas as pd
 
+from ..notation.scores import score_text, worked_score
 from ..notation.spelling import spelled
 from ..training.trace import Trace
 from .chart_text import TABLE_COLUMNS
@@ -36,17 +37,24 @@ def pair_rows(trace: Trace, step: int, names: Mapping[int, str] | None = None) -
     ``label`` is drawn beside each bar: its count, and for the chosen pair whether it is merged
     at this step or (at step 0) next. ``key`` names the bar's SVG mark (its ``aria-label``), which
     the corpus's hover rules look for (see :mod:`bpe.views.merge_html`).
+
+    A run chosen by WordPiece's score also has ``score_value`` (the bar's length) and ``score`` (it
+    worked out, for the tooltip); its label is the score, and "tied" means the same score.
     """
     names = names or {}
     if not trace.steps:
         return pd.DataFrame(columns=["rank", "pair", "left", "right", "count", "status", "label", "key"])
     merge = trace.steps[max(step, 1) - 1]
+    scored = trace.scores[max(step, 1) - 1] if trace.scores else None
     arrow = " ◀ merged" if step else " ◀ next"
     rows = []
     for rank, pair in enumerate(merge.top_pairs, start=1):
         key = (pair.left, pair.right)
-        status = CHOSEN if key == (merge.left, merge.right) else TIED if pair.count == merge.count else OTHER
+        score = None if scored is None else scored.top[rank - 1]
+        level = pair.count == merge.count if score is None else score.score == scored.chosen.score
+        status = CHOSEN if key == (merge.left, merge.right) else TIED if level else OTHER
         left, right = spelled(trace, pair.left, names), spelled(trace, pair.right, names)
+        value = f"{pair.count:,}" if score is None else score_text(score.score)
         rows.append({
             "rank": rank,
             # Subtle: two pairs can spell the same (ab+c, a+bc); the rank keeps each label unique.
@@ -54,8 +62,9 @@ def pair_rows(trace: Trace, step: int, names: Mapping[int, str] | None = None) -
             "left": left,
             "right": right,
             "count": pair.count,
+            **({} if score is None else {"score_value": float(score.score), "score": worked_score(*score)}),
             "status": status,
-            "label": f"{pair.count:,}" + (arrow if status == CHOSEN else ""),
+            "label": value + (arrow if status == CHOSEN else ""),
             "key": f"bpe-pair-{rank}",
         })
     return pd.DataFrame(rows)
@@ -68,7 +77,7 @@ STATUS_MEANINGS: Mapping[str, str] = MappingProxyType({
 })
 
 
-def pair_legend_html(step: int) -> str:
+def pair_legend_html(step: int, *, scored: bool = False) -> str:
     """The chart's legend, drawn under it as HTML: the same names and colours as the bars.
 
     >>> "chosen</b>: the pair merged next" in pair_legend_html(0)
@@ -79,34 +88,41 @@ def pair_legend_html(step: int) -> str:
         meaning = STATUS_MEANINGS[status]
         if status == CHOSEN and step == 0:
             meaning = "the pair merged next"
+        if status == TIED and scored:
+            meaning = meaning.replace("count", "score")
         items.append(
             f'<span class="bpe-swatch" style="background:{color}"></span> <b>{status}</b>: {html.escape(meaning)}'
         )
     return (
         '<p class="bpe-legend bpe-pair-legend">' + " · ".join(items)
-        + f". The number on a bar is its count. {hover_or_tap('Hover', 'Tap')} a bar to mark its places in the corpus.</p>"
+        + (". The number on a bar is its WordPiece score, its count over the product of its two tokens' counts"
+           if scored else ". The number on a bar is its count")
+        + f". {hover_or_tap('Hover', 'Tap')} a bar to mark its places in the corpus.</p>"
     )
 
 
 def pair_chart(
     trace: Trace, step: int, names: Mapping[int, str] | None = None, *, bar_step: int = 21
 ) -> alt.LayerChart:
-    """Horizontal bars of the top pair counts before merge ``step``, each labelled with its count.
+    """Horizontal bars of the top pair counts before merge ``step``, each labelled with its count
+    (WordPiece's run: its scores).
 
     The legend is :func:`pair_legend_html`, not Vega-Lite's: the caption and the legend are then
     one thing, and the chart is shorter."""
     data = pair_rows(trace, step, names)
+    value = "score_value" if trace.scores else "count"  # WordPiece's bars are its scores
     base = alt.Chart(data).encode(
         # Sorted by a field, not a list, so the spec is the same at every step but for its rows.
         y=alt.Y("pair:N", sort=alt.EncodingSortField("rank", op="min", order="ascending"), title=None,
                 axis=alt.Axis(labelFontSize=14, labelLimit=200, ticks=False, domain=False)),
         # No x axis: every bar carries its count (an audience cannot hover a tooltip).
-        x=alt.X("count:Q", axis=None, scale=alt.Scale(zero=True), stack=None),
+        x=alt.X(f"{value}:Q", axis=None, scale=alt.Scale(zero=True), stack=None),
         description=alt.Description("key:N"),
         tooltip=[
             alt.Tooltip("left:N", title="left"),
             alt.Tooltip("right:N", title="right"),
             alt.Tooltip("count:Q", title="count", format=","),
+            *([alt.Tooltip("score:N", title="score")] if trace.scores else []),
             alt.Tooltip("status:N", title="status"),
         ],
     )
@@ -124,7 +140,7 @@ def pair_chart(
     return alt.layer(bars, labels).properties(
         height=alt.Step(bar_step), autosize=alt.AutoSizeParams(type="fit-x", contains="padding"),
         padding={"left": 5, "top": 2, "bottom": 2, "right": 95},
-        usermeta={TABLE_COLUMNS: ["pair", "count", "status"]},  # what a reader needs; not the bars' keys
+        usermeta={TABLE_COLUMNS: ["pair", "count", *(["score"] if trace.scores else []), "status"]},  # not the bars' keys
     )
 
 

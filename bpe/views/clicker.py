@@ -52,34 +52,81 @@ CLICKER_JS = """<script>
   const KEEP_KEYS = /^(checkbox|radio|range|button|submit|reset|file|color)$/;
   const typing = (el) => !!el && (el.isContentEditable || el.tagName === "TEXTAREA"
     || (el.tagName === "INPUT" && !KEEP_KEYS.test(el.type) && el.getAttribute("role") !== "combobox"));
+  const marker = () => document.querySelector(".bpe-clicker");
   let quiet = null;
-  const say = (marker, text) => {
-    const hint = marker.querySelector(".bpe-clicker-hint");
+  const say = (where, text, stay) => {
+    const hint = where.querySelector(".bpe-clicker-hint");
     hint.textContent = text;
     clearTimeout(quiet);
-    quiet = setTimeout(() => { hint.textContent = ""; }, 4000);
+    if (!stay) quiet = setTimeout(() => { hint.textContent = ""; }, 4000);
   };
+  // A press acts on the page as drawn by the run before it: while the run a press asked for is not
+  // drawn yet (a busy machine, a slow step), the next presses wait, in order, and the hint says so.
+  let sent = null;  // {run, at}: the marker's run when the last press was acted on
+  const waiting = [];
+  const STALLED_MS = 20000;  // a press whose run never came (the page went elsewhere) holds none back
+  const act = (forward) => {
+    const here = marker();
+    if (!here) { waiting.length = 0; return; }
+    const lesson = document.querySelector(`.${forward ? here.dataset.next : here.dataset.previous} button`);
+    const onward = here.dataset[forward ? "onward" : "backward"];
+    const button = lesson && !lesson.disabled ? lesson : (onward && document.querySelector(`.${onward} button`)) || lesson;
+    if (!button || button.disabled) { waiting.length = 0; say(here, forward ? here.dataset.end : here.dataset.start); return; }
+    const box = button.getBoundingClientRect();
+    if (box.bottom < 0 || box.top > innerHeight) button.scrollIntoView({block: "start"});  // the lesson's part of a long page
+    sent = {run: here.dataset.run, at: performance.now()};
+    button.click();
+  };
+  const running = () => /^(running|rerunRequested)$/.test(document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState);
+  let settling = false;
+  const drawn = () => {  // the run a press asked for is drawn and done: act on the next press waiting
+    const here = marker();
+    if (!sent || settling) return;
+    const stalled = performance.now() - sent.at > STALLED_MS;
+    if (!stalled && ((here && here.dataset.run === sent.run) || running())) return;
+    // subtle: a frame and a task more, so that the page's controls hold the values the run gave them
+    // (React hands a widget its new value after the DOM shows it; a click before then sent the old one,
+    // and a bound control's old value undid the press)
+    settling = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      settling = false;
+      if (!stalled && running()) return;  // another run began meanwhile: wait for it too
+      sent = null;
+      const now = marker();
+      if (waiting.length) act(waiting.shift());
+      else if (now) say(now, "");
+    }, 0));
+  };
+  new MutationObserver(drawn).observe(document.body, {subtree: true, childList: true, attributes: true,
+    attributeFilter: ["data-run", "data-test-script-state"]});
   addEventListener("keydown", (event) => {
     if ((event.key !== "PageDown" && event.key !== "PageUp") || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
-    const marker = document.querySelector(".bpe-clicker");
-    if (!marker) return;  // a page without a lesson keeps its keys
+    const here = marker();
+    if (!here) return;  // a page without a lesson keeps its keys
     const focused = document.activeElement;
-    if (typing(focused) && marker.dataset.present !== "1") return;
+    if (typing(focused) && here.dataset.present !== "1") return;
     // First, before any control: a slider would step backwards, a select or a switch swallow the key.
     event.preventDefault();
     event.stopImmediatePropagation();
-    const forward = event.key === "PageDown";
-    const button = document.querySelector(`.${forward ? marker.dataset.next : marker.dataset.previous} button`);
     if (focused && focused !== document.body && focused.blur) focused.blur();
-    if (!button || button.disabled) { say(marker, forward ? marker.dataset.end : marker.dataset.start); return; }
-    const box = button.getBoundingClientRect();
-    if (box.bottom < 0 || box.top > innerHeight) button.scrollIntoView({block: "start"});  // the lesson's part of a long page
-    button.click();
+    drawn();
+    if (sent) {
+      waiting.push(event.key === "PageDown");
+      say(here, `Working on it: ${waiting.length} more press${waiting.length > 1 ? "es" : ""} to come`, true);
+      return;
+    }
+    act(event.key === "PageDown");
   }, true);
 })();
 </script>"""
 """The router (see the module's docstring). ``stopImmediatePropagation`` in the capture phase on
-the window: no control, and not Streamlit's own shortcut handler, sees the key after it."""
+the window: no control, and not Streamlit's own shortcut handler, sees the key after it. A press is
+acted on only once the run the one before asked for has drawn the marker (``data-run`` is new on
+every run) and finished, a frame later: two presses inside one busy run were one click then
+(Streamlit folds the clicks of one button that wait for the same run into one), and a press on the
+page before its controls took the run's values sent their old ones (a card's pills, Train's step
+slider), which undid the press as if the learner had moved them back (``benchmarks/clicker_presses.py``
+traced both); now presses wait, in order, and the hint says how many."""
 
 
 def css_class(key: str) -> str:
@@ -93,17 +140,21 @@ def css_class(key: str) -> str:
 
 def clicker_html(
     *, next_key: str, previous_key: str, at: int, count: int, at_end: str, at_start: str, presenting: bool = False,
-    label: str = "",
+    label: str = "", run: int = 0, onward_key: str | None = None, backward_key: str | None = None,
 ) -> str:
     """The marker: the keys of the page's Next and Previous buttons, the lesson's place ``at`` of
     ``count`` (read by tests), the hints for the last and the first place, an optional visible
-    ``label`` ("Card 3 of 7: Numbers"), and the hint's live region. Every text is escaped."""
+    ``label`` ("Card 3 of 7: Numbers"), the run that drew it (``run``: a new number every run, so
+    the router knows a press's run is drawn), the keys of the buttons that go on to the lesson's
+    next page and back to its previous one when the page's own lesson is at its end (``onward_key``,
+    ``backward_key``), and the hint's live region. Every text is escaped."""
     attributes = {
         "class": "bpe-clicker", "data-next": css_class(next_key), "data-previous": css_class(previous_key),
         "data-at": str(at), "data-count": str(count), "data-end": at_end, "data-start": at_start,
-        "data-present": "1" if presenting else "0",
+        "data-present": "1" if presenting else "0", "data-run": str(run),
+        **({"data-onward": css_class(onward_key)} if onward_key else {}),
+        **({"data-backward": css_class(backward_key)} if backward_key else {}),
     }
     opening = " ".join(f'{name}="{html.escape(value)}"' for name, value in attributes.items())
     shown = f'<span class="bpe-clicker-at">{html.escape(label)}</span>' if label else ""
     return f'<div {opening}>{shown}<div class="bpe-clicker-hint" role="status" aria-live="polite"></div></div>'
-

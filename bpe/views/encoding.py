@@ -23,6 +23,7 @@ from ..limits import MAX_CHUNK_CHARS, MAX_WALK_CHARS, MAX_WALK_ROWS
 from ..notation.markdown import inline_code
 from ..notation.spelling import visible_text
 from ..text.pretokenize import special_token_pattern, split_special
+from ..text.special_text import SPECIAL_TEXT_MODES
 from ..tokens.ids import parse_ids  # noqa: F401  (the decode box reads ids with the engine's one rule)
 from ..tokens.vocab import Token
 from .excerpt import excerpt
@@ -57,11 +58,7 @@ def sample_text(source: str, corpus_text: str = "", special_tokens: Sequence[str
     return text
 
 
-ENCODE_MODES: Mapping[str, dict] = MappingProxyType({
-    "allowed": {"allowed_special": "all", "disallowed_special": "all"},
-    "disallowed": {"allowed_special": frozenset(), "disallowed_special": "all"},
-    "plain": {"allowed_special": frozenset(), "disallowed_special": ()},
-})
+ENCODE_MODES: Mapping[str, dict] = MappingProxyType({name: mode.encode_args for name, mode in SPECIAL_TEXT_MODES.items()})
 """How the Encode page treats special-token text: keyword arguments of ``encode``, both given, so
 that the page's choice holds whatever the tokenizer's own default (``specials_in_text``)."""
 ENCODE_MODE_LABELS: Mapping[str, str] = MappingProxyType({

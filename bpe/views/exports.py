@@ -25,6 +25,7 @@ from types import MappingProxyType
 
 from ..encoding.tokenizer import Tokenizer
 from ..formats import TokenizerFormat, all_formats
+from ..formats.files import export_all
 from ..notation.markdown import escape_markdown
 
 MIME_TYPES: Mapping[str, str] = MappingProxyType({".json": "application/json", ".zip": "application/zip"})
@@ -77,15 +78,18 @@ def zip_files(files: Mapping[str, bytes]) -> bytes:
 
 def export_offers(tokenizer: Tokenizer, *, stem: str) -> tuple[ExportOffer, ...]:
     """Every format in :data:`bpe.formats.FORMATS` order; ``stem`` names the zips (``stem-gpt2.zip``)."""
+    return offers_of(export_all(tokenizer), stem=stem)
+
+
+def offers_of(exported: Mapping[str, Mapping[str, bytes] | str], *, stem: str) -> tuple[ExportOffer, ...]:
+    """The offers of :func:`~bpe.formats.files.export_all`'s files and refusals (a job's, written apart)."""
     offers = []
     for entry in all_formats():
-        problem = entry.export_problem(tokenizer)
-        exported = {} if problem else entry.export(tokenizer)
-        files = {name: text.encode("utf-8") if isinstance(text, str) else text for name, text in exported.items()}
-        offers.append(ExportOffer(
-            entry.name, entry.title, entry.note, MappingProxyType(files), problem,
-            f"{stem}-{entry.name}.zip" if len(files) > 1 else None,
-        ))
+        files = exported[entry.name]
+        problem = files if isinstance(files, str) else None
+        files = MappingProxyType({} if problem else dict(files))
+        offers.append(ExportOffer(entry.name, entry.title, entry.note, files, problem,
+                                  f"{stem}-{entry.name}.zip" if len(files) > 1 else None))
     return tuple(offers)
 
 

@@ -20,26 +20,8 @@ from typing import NamedTuple
 import altair as alt
 import pandas as pd
 
-from ..encoding.tokenizer import Tokenizer
+from ..teaching.extension import CostRow, cost_rows  # noqa: F401 (the page's numbers, worked out in a job: bpe.teaching.jobs)
 from .why_cards import TOKENIZER_COLORS
-
-
-class CostRow(NamedTuple):
-    """One text's tokens under the old tokenizer and the extended one."""
-
-    text: str
-    script: str
-    bytes: int
-    before: int
-    after: int
-
-
-def cost_rows(before: Tokenizer, after: Tokenizer, texts: Mapping[str, tuple[str, str]]) -> list[CostRow]:
-    """``texts``: label -> (script, text); each encoded by both (special-token text as plain text)."""
-    return [
-        CostRow(label, script, len(text.encode("utf-8")), len(before.encode_ordinary(text)), len(after.encode_ordinary(text)))
-        for label, (script, text) in texts.items()
-    ]
 
 
 def cost_frame(rows: list[CostRow]) -> pd.DataFrame:

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..notation.scores import score_text, worked_score
 from ..notation.spelling import spelled
 from ..teaching.pretokenization_lab import is_superword
 from ..text.pretokenize import PRETOKENIZERS
@@ -169,9 +170,12 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
         if trace.steps:
             first = trace.steps[0]
             left, right = TokenRef(first.left), TokenRef(first.right)
-            sentences.append((
-                "Merge 1 will join ", left, " + ", right, f", the most frequent pair ({_plural(first.count, 'time')}).",
-            ))
+            if trace.scores:
+                sentences += _score_lines(trace, 1, left, right, will=True)
+            else:
+                sentences.append((
+                    "Merge 1 will join ", left, " + ", right, f", the most frequent pair ({_plural(first.count, 'time')}).",
+                ))
             sentences += _tie_lines(trace, first, left, right)
             sentences.append(("Its places are numbered in the corpus. Press Next.",))
         else:
@@ -188,7 +192,10 @@ def narrate_step(trace: Trace, step: int, *, names: Mapping[int, str] | None = N
     sentences = _stage_lines(trace, step)
     chooser = _chooser(trace, step)
     count_line: tuple[Part, ...] = ("The pair ", left, " + ", right, f" occurs {_plural(s.count, 'time')}{chooser}")
-    if s.tie_count == 1:
+    if trace.scores:
+        sentences += _score_lines(trace, step, left, right)
+        sentences += _tie_lines(trace, s, left, right)
+    elif s.tie_count == 1:
         sentences += [(*count_line, ", more than any other pair" + (" there." if chooser else "."))]
     else:
         sentences += [(*count_line, f"; {s.tie_count:,} pairs share that count.")]
@@ -258,13 +265,42 @@ def _chooser(trace: Trace, step: int) -> str:
     return f" in {trace.languages[language]}, the language whose text is the most tokens now ({cost:,})"
 
 
+def _score_lines(trace: Trace, step: int, left: TokenRef, right: TokenRef, *, will: bool = False) -> list[tuple[Part, ...]]:
+    """WordPiece's choice of merge ``step``: the winner's score worked out, and the pair BPE's count would merge."""
+    scored, s = trace.scores[step - 1], trace.steps[step - 1]
+    chosen, frequent = scored.chosen, scored.by_count_score
+    shared = f"; {s.tie_count:,} pairs share that score" if s.tie_count > 1 else ", the best"
+    lines: list[tuple[Part, ...]] = [(
+        "Merge 1 will join " if will else "The pair ", left, " + ", right,
+        f"{', which' if will else ''} occurs {_plural(chosen.count, 'time')}; ", left,
+        f" occurs {_plural(chosen.left_count, 'time')} and ", right, f" {chosen.right_count:,}, so its WordPiece score is "
+        f"{worked_score(*chosen)}{shared}.",
+    )]
+    if scored.by_count == (s.left, s.right):
+        lines.append(("It is also the most frequent pair: here BPE's count and WordPiece's score agree.",))
+    else:
+        a, b = TokenRef(scored.by_count[0]), TokenRef(scored.by_count[1])
+        why = (
+            f"it scores as much, {worked_score(*frequent)}, and the tie-break rule passed it over"
+            if frequent.score == chosen.score else f"its tokens are frequent on their own: it scores {worked_score(*frequent)}"
+        )
+        lines.append(("BPE's count would merge ", a, " + ", b, f" ({_plural(frequent.count, 'time')}), but {why}.",))
+    if will:
+        lines.append((
+            "WordPiece writes a token that continues a word with ## (h ##u ##g); the chips here show each character once, "
+            "wherever it stands in a word.",
+        ))
+    return lines
+
+
 def _tie_lines(trace: Trace, s: MergeStep, left: TokenRef, right: TokenRef) -> list[tuple[Part, ...]]:
     """Who tied with the chosen pair and why the rule picked it (nothing when there was no tie)."""
     if s.tie_count == 1:
         return []
     rule = TIE_BREAK_RULES[trace.settings.tie_break]
     ranks = {(pair.left, pair.right): rank for rank, pair in enumerate(s.top_pairs, start=1)}
-    tied: list[Part] = [f"Tied at {s.count:,}: "]
+    level = f"score {score_text(trace.scores[s.step - 1].chosen.score)}" if trace.scores else f"{s.count:,}"
+    tied: list[Part] = [f"Tied at {level}: "]
     for index, (a, b) in enumerate(s.tied[:MAX_TIES_SHOWN]):
         tied += [", "] if index else []
         tied.append(PairRef(a, b, ranks[a, b]) if (a, b) in ranks else f"{trace.token_text(a)} + {trace.token_text(b)}")

@@ -3,7 +3,8 @@
 Streamlit runs each session's script in its own thread, and what the server shares between
 sessions (``st.cache_resource``) is reached from all of them at once: so every read and write
 holds one lock, and the bounds hold however many sessions write together. The app keeps two:
-trained runs (:mod:`ui.training`) and the views built from them (:mod:`ui.shared_views`).
+trained runs (:mod:`ui.training`) and the views built from them (:mod:`ui.shared_views`); the job board
+keeps finished jobs in one (:mod:`bpe.jobs.board`).
 
     >>> views = BoundedStore(2, max_weight=10, weigh=len)
     >>> views.put("a", "aaaa"); views.put("b", "bbbb"); views.get("a")   # "a" is now the most recent
