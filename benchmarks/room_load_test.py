@@ -4,7 +4,9 @@ Redis, speaking Streamlit's own protocol (no browsers: on a real class each phon
 It starts ``scripts/serve.sh --replicas 2`` (HAProxy, two app replicas and Redis; ``--replicas 1``
 for the same class on one process; or drives one running at ``--url``), then, as browsers would: the teacher opens Predict the next merge on the
 Sennrich example and presses "Start a class room"; every student loads the page (HAProxy's cookie
-keeps each on the replica it was given), opens the join link and joins with a nickname; then for
+keeps each on the replica it was given), opens the join link and joins with a nickname (all at once,
+as a class told "join now" does; the time from the link to the room is printed); one more phone then
+joins the seated class, as a latecomer would (its time printed; it stays silent after); then for
 each of ``--questions`` questions:
 
 * each student's page notices the new question through its fragment's timer (the interval the
@@ -25,7 +27,7 @@ twice, p95 of an answer's round trip (click sent to the page redrawn with "Your 
 under 1 s, every student sees "Your answer is in", every phone shows every reveal within 2 s, and
 no error.
 
-Before the first question the class only polls for a few of the phones' timer periods; the
+Before the first question the class only polls for ten of the phones' timer periods; the
 server's CPU in that window, while answering and while revealing gives the CPU per answer and per
 reveal (``room_cpu.py``), printed with the load average at the start and the end (the machine is
 shared: run it alone, e.g. ``flock /work/coord/heavy.lock`` on the team's machine).
@@ -74,8 +76,13 @@ TARGET_P95_S = 1.0
 QUESTION_LIMIT_S = 60.0
 """Longest a question may take before the run gives up on it (a bound, never a target)."""
 
-POLLING_WINDOW_S = 3 * STUDENT_POLL_S
-"""How long the seated class only polls before the first question (three of the phones' periods)."""
+SETTLE_S = 2 * STUDENT_POLL_S
+"""How long the seated class polls before the polling window opens: the joins' own work (the last
+pages, the latecomer) ends in it."""
+POLLING_WINDOW_S = 10 * STUDENT_POLL_S
+"""How long the seated class only polls before the first question (ten of the phones' periods): each
+reveal's CPU is a small difference from the polling's in as long a time (with three periods, right
+after the joins, a class of 60 on one process once measured -31 ms a reveal)."""
 
 QUESTION_NO = re.compile(r"question \*\*(\d+)\*\*")
 ANSWERED = re.compile(r"<b>(\d+)</b> of (\d+) answered")
@@ -133,6 +140,8 @@ async def open_page(stack: AsyncExitStack, url: str, query: str, cookie: str = "
 class Student:
     index: int
     replica: str = ""
+    joined_after: float | None = None
+    """Seconds from opening the join link (a new browser) to the room drawn on the phone after Join."""
     picks: dict[int, int] = field(default_factory=dict)
     """question number -> the choice (1-based) this student's first tap sent."""
     answered_at: dict[int, float] = field(default_factory=dict)
@@ -158,6 +167,8 @@ class Lesson:
     def __init__(self, meter: Meter) -> None:
         self.meter = meter
         self.code = ""
+        self.late_join_s: float | None = None
+        """Seconds a phone took from opening the join link to the room drawn, the class seated and polling."""
         self.opened = asyncio.Event()
         self.questions: dict[int, Question] = {}
         self.changed = asyncio.Condition()
@@ -173,10 +184,12 @@ class Lesson:
 async def student_lesson(stack, url: str, code: str, student: Student, lesson: Lesson, seated: asyncio.Event,
                          think_s: float, rng: random.Random) -> None:
     try:
+        opened = time.monotonic()
         client, student.replica = await open_page(stack, url, f"room={code}")
         await client.click("w.room.join", ("w.room.nickname", "string_value", f"student {student.index}"))
         if "have answered" not in shown(client):
             raise AssertionError(f"joining did not show the room: {plain(shown(client))[:160]}")
+        student.joined_after = time.monotonic() - opened
         seated.set()
         number, revealed = int(QUESTION_NO.search(shown(client)).group(1)), False
         while not lesson.over:
@@ -228,6 +241,13 @@ async def teacher_lesson(stack, url: str, students: list[Student], questions: in
             controls, _ = await open_page(stack, url, f"room={lesson.code}&controls=1", cookie=client.cookie)
             if "w.room.ask" not in controls.drawn:
                 raise AssertionError(f"the controls did not open: {plain(shown(controls))[:160]}")
+        opened = time.monotonic()  # one more phone joins the seated class, as a latecomer does
+        late, _ = await open_page(stack, url, f"room={lesson.code}")
+        await late.click("w.room.join", ("w.room.nickname", "string_value", "latecomer"))
+        if "have answered" not in shown(late):
+            raise AssertionError(f"the latecomer's join did not show the room: {plain(shown(late))[:160]}")
+        lesson.late_join_s = time.monotonic() - opened
+        await asyncio.sleep(SETTLE_S)
         started = lesson.meter.reading()  # the seated class only polls: what that costs alone
         await asyncio.sleep(POLLING_WINDOW_S)
         lesson.meter.close("polling", started)
@@ -283,12 +303,17 @@ async def lesson_run(url: str, args, meter: Meter) -> tuple[list[Student], dict[
             for student, event in zip(students, arrived)
         ] if lesson.code else []
         *_, teacher_errors = await asyncio.gather(*classes, teacher)
+    if lesson.late_join_s is not None:
+        print(f"a phone joining the seated class (a latecomer; silent after): {lesson.late_join_s:.2f} s")
     return students, lesson.questions, teacher_errors
 
 
 def report(students: list[Student], questions: dict[int, Question], errors: list[str]) -> bool:
     spread = {replica: sum(s.replica == replica for s in students) for replica in sorted({s.replica for s in students})}
     print(f"students {len(students)} on {spread}; questions {len(questions)}")
+    if joins := [s.joined_after for s in students if s.joined_after is not None]:
+        print(f"a phone joining (the link opened to the room drawn after Join, the whole class at once): "
+              f"p50 {statistics.median(joins):.2f} s, p95 {percentile(joins, 0.95):.2f} s, max {max(joins):.2f} s")
     met = not errors
     lost = doubled = 0
     slowest_answer = slowest_count = 0.0

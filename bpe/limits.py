@@ -41,6 +41,14 @@ IMPORTED_TOKENS_BUILT = 600_000
 recently used is dropped past it, and built again from the session's compressed copy when asked
 for (a second or so for the biggest)."""
 
+CHECK_BUDGET_S = 30.0
+"""How long one check of a learner's trainer (Check my BPE, ``check``) may search: single mistakes,
+then a setting with one code mistake, cheapest first. Past it, the verdict says what it tried and how
+many re-trainings it did not."""
+
+ENCODE_CHECK_BUDGET_S = 20.0
+"""How long one check of a learner's encoder (Check my encoder, ``check-encode``) may search, the same way."""
+
 MAX_MIX_MERGES = 30_000
 """Most merges the data-mixture inference reads (the paper read 30,000 of each real tokenizer's): each
 is replayed over every sample, twice or more (``bpe.analysis.mixture``)."""

@@ -1,6 +1,8 @@
 """Check my BPE: upload the merges your own trainer learned and see where they part from the
-reference, and the likeliest reason (a classic mistake or another setting), with its fix; or, on
-the second tab (``ui.check_encoder``), the ids your own encoder gave some texts."""
+reference, and the one verdict: a classic mistake (or two at once) that reproduces every merge, with
+its fix and the line it goes on, or "not one of the mistakes I know" and what to print. Checking an
+encoder's ids is a page of its own (``pages/16_Check_my_encoder.py``); the old link to its tab,
+``?check=encoder``, opens that page."""
 
 import time
 
@@ -16,14 +18,15 @@ from bpe.tokens.vocab import UNITS
 from bpe.training.presets import PRESETS
 from bpe.training.tiebreak import TIE_BREAK_RULES
 from bpe.views.check import (
-    CHECK_CSS, CheckForm, attempts_frame, diagnosis_html, difference_html, guess_notice, reference_caption,
-    rest_frame, summary_text,
+    CHECK_CSS, CheckForm, attempts_frame, diagnosis_html, difference_html, guess_notice, merges_caption,
+    reference_caption, rest_frame, summary_text, verdict_markdown,
 )
 from ui import links, url
-from ui.check_encoder import encoder_tab
 from ui.render import page_setup, page_title, show_html
 from ui.state import SessionValue, bind, widget_key
 
+VERDICT_ICONS = {"correct": ":material/check_circle:", "explained": ":material/bug_report:",
+                 "unknown": ":material/help:"}
 CORPUS_KINDS = {"preset": "A built-in example", "text": "Paste the text", "upload": "Upload a text file"}
 EXAMPLE = "s t\ne st\no w\nl ow\n"
 FORM = SessionValue("check_form", factory=lambda: CheckForm().with_preset("cs336"))
@@ -77,8 +80,7 @@ def merges_section() -> None:
                    "recognize it from its contents", help="Choose the shape when the file is recognized as another one.",
                    **_field("shape", show=lambda shape: shape if shape in shapes else ""))
     if form.merges:
-        lines = form.merges.count(b"\n") + (not form.merges.endswith(b"\n"))
-        st.caption(f"Checking **{escape_markdown(form.merges_name)}** ({lines:,} lines).")
+        st.caption(merges_caption(form))
 
 
 def corpus_section() -> None:
@@ -147,16 +149,17 @@ def result_section() -> None:
         level, text = notice
         (st.warning if level == "warning" else st.info)(text, icon=":material/travel_explore:")
     st.metric("Leading merges that match", f"{result.matching:,} / {result.total:,}")
-    st.markdown(escape_markdown(summary_text(result)))
-    if verdict := result.code_verdict():
-        st.warning(escape_markdown(verdict), icon=":material/bug_report:")
+    if result.matching < result.total:  # all match: the verdict says so, once
+        st.markdown(escape_markdown(summary_text(result)))
+    level, verdict = verdict_markdown(result)
+    (st.success if level == "success" else st.warning)(verdict, icon=VERDICT_ICONS[result.verdict.kind])
     if result.count_note():
         st.info(escape_markdown(result.count_note()), icon=":material/tag:")
     if result.divergence is not None:
         show_html(difference_html(result))
-    if result.diagnosis:
-        st.subheader("Diagnosis")
-        show_html(diagnosis_html(result))
+    if causes := diagnosis_html(result):
+        st.subheader("Why, and the fix")
+        show_html(causes)
     if result.rest:
         st.subheader("The rest of your list")
         st.dataframe(rest_frame(result), hide_index=True, width="stretch")
@@ -165,12 +168,17 @@ def result_section() -> None:
             st.dataframe(attempts_frame(result), hide_index=True, width="stretch")
 
 
-def trainer_tab() -> None:
+def main() -> None:
+    page_setup(pages.CHECK)
+    if url.read(links.CHECK_TAB) == "encoder":  # the link to the tab this page once had
+        st.switch_page(pages.CHECK_ENCODER.file)
+    page_title(pages.CHECK)
     show_html(CHECK_CSS)
     st.caption(
         "Wrote your own BPE trainer? Upload its merges and the corpus it learned from: this page trains the "
         "reference on the same corpus, shows the first merge where yours differ, and re-trains under the "
-        "classic mistakes and the other settings to tell you the likeliest cause and its fix."
+        "classic mistakes (one, then two at once) and the other settings until one reproduces every merge of "
+        "yours, then says what to change and where."
     )
     merges_section()
     corpus_section()
@@ -179,26 +187,7 @@ def trainer_tab() -> None:
         with st.spinner("Training the reference and re-training under each classic mistake…"):
             run_check()
     result_section()
-
-
-TABS = {"trainer": "My trainer's merges", "encoder": "My encoder's ids"}
-"""One place for "check my code": the tabs, and the name a link gives each (``?check=encoder``)."""
-LINKED_TAB = SessionValue("check_linked_tab", None)
-"""The tab a link opened the page on (kept: the tabs' default must stay the same from run to run)."""
-
-
-def main() -> None:
-    page_setup(pages.CHECK)
-    page_title(pages.CHECK)
-    url.read(links.CHECK_TAB, LINKED_TAB)
-    linked = TABS.get(LINKED_TAB.get() or "")
-    trainer, encoder = st.tabs(list(TABS.values()), key="bpe-check-tabs", on_change="rerun", default=linked)
-    if encoder.open:  # only the open tab runs (each holds a form and a check)
-        with encoder:
-            encoder_tab()
-    else:
-        with trainer:
-            trainer_tab()
+    st.page_link(pages.CHECK_ENCODER.file, label="Wrote an encoder too? Check its ids", icon=pages.CHECK_ENCODER.icon)
 
 
 main()

@@ -58,6 +58,25 @@ def first_known_pair(ids, merges, vocab):  # mistake (left-to-right): the first 
             return ids
 
 
+def first_known_pair_everywhere(ids, merges, vocab):  # mistake (left-to-right): minbpe's merge() on the first known pair
+    merges = {(a, b): new_id for a, b, new_id in merges}
+    while True:
+        known = [pair for pair in zip(ids, ids[1:]) if pair in merges]
+        if not known:
+            return ids
+        ids = replace_pair(ids, known[0], merges[known[0]])
+
+
+def unknown_ranked_first(ids, merges, vocab):  # mistake (unknown-first): ranks.get(p, 0) makes an unknown pair win
+    ranks = {(a, b): rank for rank, (a, b, _) in enumerate(merges)}
+    while len(ids) >= 2:
+        pair = min(zip(ids, ids[1:]), key=lambda p: ranks.get(p, 0))
+        if pair not in ranks:
+            break
+        ids = replace_pair(ids, pair, merges[ranks[pair]][2])
+    return ids
+
+
 def last_known_pair(ids, merges, vocab):  # mistake (rightmost-first)
     merges = {(a, b): new_id for a, b, new_id in merges}
     while True:
@@ -136,6 +155,8 @@ def encode(text, merges, special_tokens=None, *, split=gpt2_split, start=byte_id
 LEARNER_ENCODERS = {
     None: encode,
     "left-to-right": partial(encode, loop=first_known_pair),
+    "left-to-right-everywhere": partial(encode, loop=first_known_pair_everywhere),
+    "unknown-first": partial(encode, loop=unknown_ranked_first),
     "all-at-once": partial(encode, loop=every_known_pair),
     "rightmost-first": partial(encode, loop=last_known_pair),
     "longest-match": partial(encode, loop=longest_match),
@@ -145,7 +166,8 @@ LEARNER_ENCODERS = {
     "unit": partial(encode, start=char_ids),
     "off-by-one": partial(encode, number=lambda token_id: token_id + 1),
 }
-"""Mistake code (None: no mistake) -> an encoder that makes it: ``encoder(text, merges, special_tokens)``."""
+"""Mistake code (None: no mistake; ``code-variant`` for a second way to make one) -> an encoder that makes
+it: ``encoder(text, merges, special_tokens)``."""
 
 
 @functools.cache

@@ -54,7 +54,8 @@ def test_matching_merges_get_no_diagnosis():
     at = checked(b"s t\ne st\no w\n")
     assert at.metric[0].value == "3 / 3"
     assert not [element for element in at.html if "bpe-cause" in element.value and "<style>" not in element.value]
-    assert "All 3 of your merges match the reference." in [m.value for m in at.markdown]
+    (verdict,) = [unescape_markdown(element.value) for element in at.success]
+    assert verdict.startswith("All 3 of your merges match the reference.")
 
 
 def test_i_dont_know_my_settings_guesses_them():
@@ -191,4 +192,20 @@ def test_a_difference_no_retraining_reproduces_says_what_to_print_instead_of_unk
     table = plain(html_with(at, "bpe-check\""))
     assert "Count in your trainingnot re-derived: none of the re-trainings reproduces your merge 4" in table
     assert "unknown" not in table
-    assert "compare it with the reference's in the table above" in plain(html_with(at, "<div class=\"bpe-cause"))
+    (verdict,) = [unescape_markdown(element.value) for element in at.warning]
+    assert verdict.startswith("Not one of the mistakes I know") and "print your trainer's count of both" in verdict
+    assert not [element for element in at.html if 'class="bpe-cause' in element.value]  # the verdict says it, once
+
+
+def test_the_caption_counts_the_merges_of_a_json_file_not_its_lines():
+    at = checked(b'[["e", "s"], ["es", "t"], ["l", "o"]]', name="d_merges.json")
+    assert "Checking d_merges.json: 3 merges." in [unescape_markdown(caption.value) for caption in at.caption]
+
+
+def test_where_a_pair_occurs_in_a_text_nothing_splits_is_the_place_in_it_not_the_whole_text():
+    text = "qqqq wxyz " * 8 + "the newest of the widest lowest ones is the newest one here " * 20
+    at = _pasted_check(text, [(b"x", b"y")], pretokenizer="none")  # the reference's first merge is another
+    rows = {plain(row.split("</th>")[0]): [plain(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            for row in html_with(at, "bpe-check\"").split("<tr>")[2:]}
+    _, reference = rows["Where it occurs most in the reference's training"]
+    assert reference.startswith("in …") and "·the·newest" in reference  # the place of the pair, not the text's start

@@ -174,7 +174,7 @@ def test_guess_the_tokens_from_the_controls_to_every_phone_and_the_reveal(cookie
         cookies.run(phone, browser)
         verdicts.append(next(kind for kind in ("success", "warning", "error") for alert in getattr(phone, kind)
                              if "it costs 1 token" in alert.value.lower()))
-    assert verdicts == ["success", "warning", "error"]  # exact, close, not this time
+    assert verdicts == ["success", "error", "error"]  # exact; 2 and 5 for 1 are not within a fifth of it
     cookies.run(teacher, TEACHER, teacher.button(key="w.room.next"))  # back to merges: the next one
     assert "After 2 merges, which pair does merge 3 join?" in everything(teacher)
 

@@ -25,7 +25,7 @@ def test_a_byte_level_difference_is_drawn_with_marks_both_counts_and_the_diagnos
     page.goto(f"{app_url}/Check_my_BPE")
     expect(page.get_by_role("heading", name="Check my BPE")).to_be_visible()
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(path))
-    expect(page.get_by_text("Checking merges.txt (10 lines).")).to_be_visible()
+    expect(page.get_by_text("Checking merges.txt: 10 merges.")).to_be_visible()
     choose(page, "Example", "Sennrich's low / lower / newest / widest")
     page.get_by_role("button", name="Check my merges").click()
 
@@ -37,7 +37,7 @@ def test_a_byte_level_difference_is_drawn_with_marks_both_counts_and_the_diagnos
     for chip in table.locator(".pair span span").all():  # never a blank chip
         assert chip.inner_text().strip()
     cause = page.locator(".bpe-cause")
-    expect(cause).to_contain_text("chunk-boundary · merges across chunks, or another split")
+    expect(cause).to_contain_text("chunk-boundary · merges across chunks, or another split, in the split")
     table.scroll_into_view_if_needed()
     picture(page, "check-my-bpe-difference-1366x768")
     picture(page, "check-my-bpe", full_page=True)

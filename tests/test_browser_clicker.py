@@ -27,9 +27,9 @@ from bpe.teaching.why_tokenization import PHENOMENA
 
 pytestmark = pytest.mark.browser
 
-TOOL_PAGES = (pages.IMPORT_EXPORT, pages.CHECK)
+TOOL_PAGES = (pages.IMPORT_EXPORT, pages.CHECK, pages.CHECK_ENCODER)
 TOOLS = tuple(page.url_name for page in TOOL_PAGES)
-"""The two tools keep every key: a text box there may page through a long text."""
+"""The tools keep every key: a text box there may page through a long text."""
 LESSON_PAGES = tuple(page.url_name for page in pages.PAGES if page not in (pages.HOME, *TOOL_PAGES))
 """Every other page but Home is a lesson the clicker drives (a new page joins this test by its entry in ``PAGES``)."""
 

@@ -1,7 +1,7 @@
 """Check my encoder and the Encode page's three segmentations in Chromium: on a phone held upright,
 at 1366x768 and on a 1280x720 projector in presenter mode, each fitting its screen.
 
-Check my encoder's checks ride in tests/test_browser_a11y.py's load of the Check my BPE page
+Check my encoder's checks ride in tests/test_browser_a11y.py's load of the Check my encoder page
 (:data:`ON_A_PHONE`, :data:`ON_A_PROJECTOR`), which then audits the diagnosis with axe-core, whole
 and in presenter mode: no page load of their own. The segmentations need a tokenizer and a text of
 their own, so they have one load here, a phone first, then the same session widened and projected.
@@ -40,9 +40,8 @@ def learner_files() -> tuple[str, str]:
 
 
 def check_encoder_on_a_phone(page, picture) -> None:
-    """A learner on a phone: the encoder tab, the suite's tokenizer and their ids uploaded, the check run."""
+    """A learner on a phone: the suite's tokenizer and their ids uploaded, the check run."""
     tokenizer_file, ids_file = learner_files()
-    page.get_by_role("tab", name="My encoder's ids").click()
     choose(page, "Tokenizer", "Upload a tokenizer or merges file")
     uploads = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
     uploads.first.set_input_files(tokenizer_file)
@@ -55,8 +54,8 @@ def check_encoder_on_a_phone(page, picture) -> None:
     expect(page.get_by_text("ids.json")).to_be_visible()
     page.get_by_role("button", name="Check my ids").click()
     cause = page.locator(".bpe-cause")
-    expect(cause).to_contain_text("left-to-right · merged left to right, not by rank")
-    expect(cause).to_contain_text("Fix: merge the pair with the lowest rank first")
+    expect(cause).to_contain_text("left-to-right · merged left to right, not by rank, in the pick")
+    expect(cause).to_contain_text("Fix (the pick): merge the pair with the lowest rank first")
     difference = page.locator("table.bpe-encode-difference")
     expect(difference).to_contain_text("Your tokens from there")
     expect(difference.locator(".bpe-differs").first).to_be_visible()  # the learner's tokens BPE does not make
@@ -77,8 +76,8 @@ def check_encoder_on_a_projector(page, picture) -> None:
     picture(page, "check-my-encoder-presenter")
 
 
-ON_A_PHONE = {"Check_my_BPE": check_encoder_on_a_phone}
-ON_A_PROJECTOR = {"Check_my_BPE": check_encoder_on_a_projector}
+ON_A_PHONE = {"Check_my_encoder": check_encoder_on_a_phone}
+ON_A_PROJECTOR = {"Check_my_encoder": check_encoder_on_a_projector}
 
 
 def test_the_three_segmentations_side_by_side_on_a_phone_a_laptop_and_a_projector(page, app_url, picture):

@@ -170,7 +170,7 @@ def test_a_correct_learner_with_a_glued_marker_is_never_told_to_make_it_a_symbol
     text = python_docs_text()[:50_000]
     read = read_learner_merges(_learn_bpe_codes(text, 100).split("\n", 1)[1], name="codes.txt")
     result = check_merges(read.pairs, CheckCorpus(text=text), TrainSettings(min_frequency=1), guess=True)
-    assert result.diagnosis == () and "a symbol of its own" not in str(result)
+    assert result.diagnosis == () and "a symbol of its own" not in str(result.verdict)
 
 
 def test_the_guess_stops_at_its_share_of_the_time_limit_and_still_answers(monkeypatch):

@@ -31,6 +31,7 @@ REGISTRIES = {
     "bpe.checking.encode_rules.ENCODER_MISTAKES": ("encoder mistake", BpeError),
     "bpe.checking.mistakes.MISTAKES": ("mistake", BpeError),
     "bpe.checking.normalization.NORMALIZATIONS": ("normalization", BpeError),
+    "bpe.checking.ties.TIE_EFFECTS": ("tie rule", BpeError),
     "bpe.encoding.dropout.DROPOUT_RULES": ("dropout rule", SettingsError),
     "bpe.encoding.segmentation.SEGMENTATIONS": ("segmentation", BpeError),
     "bpe.formats.files.FORMATS": ("format", FormatError),

@@ -1,5 +1,5 @@
-"""Check my encoder, the second tab of Check my BPE: a tokenizer, the texts with the ids the learner's
-encoder gave them, and where and why they part from the tokenizer's own.
+"""Check my encoder, the page (``pages/16_Check_my_encoder.py``): a tokenizer, the texts with the ids
+the learner's encoder gave them, and where and why they part from the tokenizer's own.
 
 The form lives in the session (:data:`FORM`, an :class:`~bpe.views.encode_check.EncoderForm`
 replaced on every change); the check runs on the button, and its result (:data:`RESULT`) stays
@@ -9,8 +9,6 @@ trainer wrote, numbered as minbpe numbers them).
 """
 
 from __future__ import annotations
-
-import json
 
 import streamlit as st
 
@@ -23,7 +21,8 @@ from bpe.pretrained.registry import PRETRAINED
 from bpe.text.pretokenize import NAMED_PATTERNS
 from bpe.views.check import CHECK_CSS
 from bpe.views.encode_check import (
-    ENCODER_CSS, MODE_LABELS, EncoderForm, diagnosis_html, difference_html, summary, texts_frame, tried_frame,
+    ENCODER_CSS, MODE_LABELS, VERDICT_ICONS, EncoderForm, diagnosis_html, difference_html, probe_json, summary,
+    texts_frame, tried_frame, verdict_markdown,
 )
 
 from . import state, tokenizers
@@ -92,7 +91,7 @@ def _fill_probe_texts() -> None:
     except BpeError as error:
         RESULT.set(("error", str(error)))
         return
-    FORM.set(_form().with_probe_texts(tokenizer))
+    FORM.set(_form().with_probe_texts(tokenizer, _form().mode))
 
 
 def cases_section() -> None:
@@ -106,7 +105,9 @@ def cases_section() -> None:
                          **bind(widget_key("encoder_cases_file"), _read("cases")))
     else:
         left, right = st.columns(2, gap="large")
-        left.text_area("Texts, one a line (Ctrl+Enter to apply)", height=180, **_field("texts"))
+        left.text_area("Texts, one a line (Ctrl+Enter to apply)", height=180, **_field("texts"),
+                       help='A line in double quotes is read as a JSON string, so "one\\n\\ntwo" is one text '
+                            "with a blank line in it (the probe texts are written so).")
         right.text_area("Your encoder's ids, one line per text", height=180, placeholder="e.g. [220, 795, 1671]",
                         **_field("ids"))
         left.button("Fill in the probe texts", key=widget_key("encoder_probes"), on_click=_fill_probe_texts,
@@ -134,32 +135,36 @@ def result_section() -> None:
     st.header("Where your ids part from the tokenizer's")
     st.caption(escape_markdown(f"Tokenizer: {title}; special-token text read {MODE_LABELS[result.mode]}."))
     st.metric("Texts encoded as the tokenizer does", f"{result.matching:,} / {result.total:,}")
-    st.markdown(escape_markdown(summary(result)))
+    if result.matching < result.total:  # all right: the verdict says so, once
+        st.markdown(escape_markdown(summary(result)))
+    level, verdict = verdict_markdown(result)
+    (st.success if level == "success" else st.warning)(verdict, icon=VERDICT_ICONS[result.verdict_kind])
     if result.difference is not None:
         show_html(difference_html(result))
-    if result.diagnosis:
-        st.subheader("Diagnosis")
-        show_html(diagnosis_html(result))
+    if causes := diagnosis_html(result):
+        st.subheader("Why, and the fix")
+        show_html(causes)
     st.dataframe(texts_frame(result), hide_index=True, width="stretch")
     if result.tried:
         with st.expander("Every mistaken encoder tried"):
             st.dataframe(tried_frame(result), hide_index=True, width="stretch")
 
 
-def encoder_tab() -> None:
+def encoder_page() -> None:
+    """The page's body, under its title."""
     show_html(CHECK_CSS + ENCODER_CSS)
-    st.caption("Wrote your own BPE encoder? Give the tokenizer and the ids your encoder made for some texts: this tab "
+    st.caption("Wrote your own BPE encoder? Give the tokenizer and the ids your encoder made for some texts: this page "
                "finds the first id that differs and re-encodes with each classic mistake (left to right instead of by "
-               "rank, longest match, no pre-tokenization split, characters for bytes, ids off by one...) until one "
-               "reproduces every id of yours, then says what to change.")
+               "rank, longest match, no pre-tokenization split, special tokens, characters for bytes, ids off by "
+               "one...), then two at once, until one reproduces every id of yours, then says what to change and where.")
     tokenizer_section()
     cases_section()
     if _form().cases == "paste" and _form().texts:
-        texts = [line for line in _form().texts.split("\n") if line]
-        st.download_button("Download these texts as JSON, to run your encoder on", json.dumps(texts, ensure_ascii=False),
-                           file_name="texts.json", mime="application/json", key=widget_key("encoder_texts_json"))
+        st.download_button("Download these texts as JSON, to run your encoder on", probe_json(_form()),
+                           file_name="texts.json", mime="application/json", key=widget_key("encoder_texts_json"),
+                           help="A JSON list of the texts (line breaks kept). Write your ids back as a list of "
+                                '{"text": ..., "ids": [...]} and upload it above.')
     if st.button("Check my ids", key=widget_key("encoder_run"), type="primary", icon=":material/fact_check:"):
         with st.spinner("Encoding your texts and re-encoding them under each classic mistake…"):
             run_check()
     result_section()
-

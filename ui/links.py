@@ -101,7 +101,7 @@ BYTES = text("bytes", MAX_HEX_CHARS, about="the token inspected, as hex bytes (c
 
 COMPARE_TEXT = text("text", MAX_ENCODE_CHARS, about="the text compared (a lesson's; the learner's own is never written)")
 
-CHECK_TAB = choice("check", ("trainer", "encoder"), about="the tab open: the trainer's check or the encoder's")
+CHECK_TAB = choice("check", ("trainer", "encoder"), about="the check once a tab of Check my BPE: encoder opens Check my encoder")
 
 CARD = choice("card", lambda: tuple(PHENOMENA), about="the card shown")
 
@@ -179,6 +179,7 @@ PAGE_LINKS: Mapping[str, tuple[LinkParam, ...]] = MappingProxyType({
     pages.COMPARE.file: (COMPARE_TEXT,),
     pages.IMPORT_EXPORT.file: (),
     pages.CHECK.file: (CHECK_TAB,),
+    pages.CHECK_ENCODER.file: (),
     pages.WHY.file: (CARD,),
     pages.EXTEND.file: (EXTEND_FROM, EXTEND_NEW, ADD, LEAST, EXTEND_AT),
     pages.HEALTH.file: (HEALTH_OF, HEALTH_SAMPLE, PART),

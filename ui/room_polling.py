@@ -1,10 +1,13 @@
 """How a class room's screens keep up without a click: a fragment re-reads the room every
-:data:`TEACHER_POLL_S` / :data:`STUDENT_POLL_S` seconds, redraws its counts, and reruns the whole
-page when the room moved on (revealed, next question, closed).
+:data:`TEACHER_POLL_S` / :data:`STUDENT_POLL_S` seconds and redraws what it holds (the projector's
+counts; a phone's question, answer and reveal, :mod:`ui.room_student_views`), and reruns the whole
+page when the room moved on further than that (the projector: revealed, next question, closed; a
+phone: next question, closed).
 
 Polling, not pub/sub: Streamlit redraws a page only from its own script run, so a pushed message
-would still have to wake a run; a fragment's timer is that run, costs one store read, and works the
-same on one process and on many.
+would still have to wake a run; a fragment's timer is that run, and works the same on one process
+and on many. What a poll costs is mostly Streamlit's own run (a new script thread, the session's
+messages): the store read is shared by a room's phones on a process (:mod:`ui.room_reads`).
 """
 
 from __future__ import annotations

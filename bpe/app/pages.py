@@ -88,7 +88,13 @@ IMPORT_EXPORT = Page(
 )
 CHECK = Page(
     "pages/11_Check_my_BPE.py", "Check my BPE", ":material/fact_check:", "🩺",
-    "the merges your own trainer learned against the reference: where they part, and the likeliest why.",
+    "the merges your own trainer learned against the reference: where they part, and the one mistake (or two) "
+    "that makes them.",
+)
+CHECK_ENCODER = Page(
+    "pages/16_Check_my_encoder.py", "Check my encoder", ":material/rule:", "🧪",
+    "the ids your own encoder gave some texts against the tokenizer's: where they part, and the mistake that "
+    "makes them, on probe texts that tell every classic mistake apart.",
 )
 
 WHY = Page(
@@ -130,7 +136,7 @@ SUBWORDS = Page(
 
 PAGES: tuple[Page, ...] = (
     HOME, SUBWORDS, TRAIN, ENCODE, VOCABULARY, QUIZ, TIE_LAB, COUNTING_LAB, PRETOKENIZATION_LAB, BYTE_INSPECTOR, COMPARE,
-    IMPORT_EXPORT, CHECK, WHY, EXTEND, HEALTH, PARITY_LAB, LINEAGE, MIXTURE,
+    IMPORT_EXPORT, CHECK, CHECK_ENCODER, WHY, EXTEND, HEALTH, PARITY_LAB, LINEAGE, MIXTURE,
 )
 """Every page, in the sidebar's order (Streamlit's own list is hidden in config.toml: it would call Home "app")."""
 

@@ -33,24 +33,20 @@ import itertools
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-
-from ..notation.spelling import visible_text
 from ..text.corpus import Corpus
 from ..tokens.vocab import Pair, Token, base_tokens, token_sort_bytes
 from ..training.pair_merge import merge_pair
 from ..training.settings import TrainSettings
-from ..training.tiebreak import TieContext, hf_ranks, tie_break_rule
+from ..training.tiebreak import TieContext, hf_ranks
 from .handwritten import Spelled
+from .records import Divergence, PairStat, Replay, shown_pair  # noqa: F401  (shown_pair: re-exported)
 from .rules import COUNTING, REPLACING, SPELLED_REPLACING, WEIGHTING, Ids, Rules
-
-
-def shown_pair(pair: Spelled) -> str:
-    """``(b" t", b"he") -> "·t + he"``: a pair in the app's notation."""
-    return f"{visible_text(pair[0])} + {visible_text(pair[1])}"
+from .ties import TIE_EFFECTS
 
 
 _LONG_WORD = 256
+_SHOWN_WORD = 36
+"""A word longer than this is shown as the place where the pair occurs in it, not whole."""
 
 
 def marker_mode(settings: TrainSettings, rules: Rules) -> str:
@@ -58,51 +54,19 @@ def marker_mode(settings: TrainSettings, rules: Rules) -> str:
     return rules.marker or settings.end_of_word_mode
 
 
-@dataclass(frozen=True)
-class PairStat:
-    """A pair at one step: its spelling, count, and the words it occurs in most (``(word, weight, times)``)."""
-
-    spelled: Spelled
-    count: int | None
-    """None when unknown (the replay ran out of time before this step)."""
-    words: tuple[tuple[str, int, int], ...]
-
-
-@dataclass(frozen=True)
-class Divergence:
-    step: int
-    """1-based: the first merge this run makes differently from the learner."""
-    ours: PairStat | None
-    """What this run merges there (None when no pair is left)."""
-    theirs: PairStat
-    tie_count: int
-    tied: tuple[Spelled, ...]
-    """Pairs sharing the top count, the rule's choice first (at most 20)."""
-
-
-@dataclass(frozen=True)
-class Replay:
-    matching: int
-    divergence: Divergence | None
-    timed_out: bool = False
-    by_rule: dict = field(default_factory=dict)
-    """Tie-break rule -> leading merges matched, for the rule of the settings and every one in ``also``."""
-    probed: tuple[PairStat, ...] = ()
-    """The ``probe`` pairs' counts (empty when the run stopped before that step)."""
-
-
 class _State:
     """Words as ids, pair counts under the rules, and which words hold which pair."""
 
-    def __init__(self, corpus: Corpus, settings: TrainSettings, rules: Rules) -> None:
+    def __init__(self, corpus: Corpus, settings: TrainSettings, rules: Rules, *, births: bool = False) -> None:
         marker = settings.end_of_word
         attached = bool(marker) and marker_mode(settings, rules) == "attached"
         base = list(base_tokens(unit=settings.unit, alphabet=corpus.alphabet, end_of_word=None if attached else marker))
         unit_id = {token.data: i for i, token in enumerate(base) if not token.ends_word}
         self.words: list[Ids] = []
+        char_id = {data.decode("utf-8"): i for data, i in unit_id.items() if settings.unit == "char"}
         for text, _ in corpus.words:
             encoded = text.encode("utf-8")
-            ids = list(encoded) if settings.unit == "byte" else [unit_id[char.encode()] for char in text]
+            ids = list(encoded) if settings.unit == "byte" else [char_id[char] for char in text]
             if attached:
                 last = encoded[-1:] if settings.unit == "byte" else text[-1].encode()
                 ids[-1] = self._attached_id(base, unit_id, last)
@@ -125,16 +89,30 @@ class _State:
         self.hf_rank = hf_ranks(base, unit=settings.unit)
         counts: dict[Pair, int] = defaultdict(int)
         self.holders: dict[Pair, set[int]] = defaultdict(set)
+        holders, weights, every_pair = self.holders, self.weights, rules.counting == "overlap"
         for index, ids in enumerate(self.words):
-            self._tally(ids, self.weights[index], counts)
-            pairs = zip(ids, ids[1:])
-            for pair in set(pairs) if len(ids) > _LONG_WORD else pairs:
-                self.holders[pair].add(index)
+            if every_pair and len(ids) <= _LONG_WORD:  # the usual word: one loop counts and lists its pairs
+                weight = weights[index]
+                for pair in zip(ids, ids[1:]):
+                    counts[pair] += weight
+                    holders[pair].add(index)
+                continue
+            self._tally(ids, weights[index], counts)
+            for pair in set(zip(ids, ids[1:])):
+                holders[pair].add(index)
         self.counts: dict[Pair, int] = {}
         self.by_count: dict[int, set[Pair]] = defaultdict(set)
         """``count -> pairs``: the top count's pairs without a scan of every pair (as in the reference)."""
         self._apply(counts)
         self.context = TieContext(self.spelling, self.hf_rank, settings.unit, self._first_occurrence)
+        self.step = 0
+        self.births: dict[Pair, tuple[int, int, int]] | None = None
+        """When each pair entered a running count: ``(step, word, position)`` (kept only when a rule reads it)."""
+        if births:
+            self.births = {}
+            for index, ids in enumerate(self.words):
+                for position, pair in enumerate(self.count_word(ids)):
+                    self.births.setdefault(pair, (0, index, position))
         # a string replacement reaches any word whose text holds the pair's two parts: one text of all
         # the words, searched from C, finds them (``_spelling_holders``)
         spelled = [b"".join(map(self.spelling.__getitem__, ids)) for ids in self.words] if self.join else []
@@ -180,7 +158,8 @@ class _State:
         while holders:
             index = min(holders)
             ids = self.words[index]
-            for position, found in enumerate(zip(ids, ids[1:])):
+            # subtle: the occurrences the rules count (a loop one short never meets a word's last pair)
+            for position, found in enumerate(self.count_word(ids)):
                 if found == pair:
                     return index, position
             holders.discard(index)
@@ -191,10 +170,23 @@ class _State:
     def ties(self) -> list[Pair]:
         return list(self.by_count[max(self.by_count)])
 
+    def birth(self, pair: Pair) -> tuple[int, int, int]:
+        """When ``pair`` entered a running count: at the start in text order, then each merge's new pairs at its end."""
+        return self.births[pair]  # type: ignore[index]
+
+    def _record_births(self, new: int, deltas: dict[Pair, int]) -> None:
+        """The new token's pairs join the running count after every pair it held, in text order."""
+        self.step += 1
+        if self.births is None:
+            return
+        born = [pair for pair, delta in deltas.items() if delta > 0 and pair in self.counts and pair not in self.births]
+        for pair in sorted(born, key=self._first_occurrence):
+            self.births[pair] = (self.step, *self._first_occurrence(pair))
+
     def choose(self, rule: str, tied: list[Pair], n: int = 1) -> list[Pair]:
-        """The ``n`` pairs ``rule`` prefers among ``tied``, best first."""
-        chosen = tie_break_rule(rule)
-        key, reverse = chosen.key(self.context), chosen.greatest_wins
+        """The ``n`` pairs ``rule`` (a :data:`~bpe.checking.ties.TIE_EFFECTS` name) prefers among ``tied``, best first."""
+        chosen = TIE_EFFECTS[rule]
+        key, reverse = chosen.key(self), chosen.greatest_wins
         if n == 1:
             return [(max if reverse else min)(tied, key=key)]
         return sorted(tied, key=key, reverse=reverse)[:n]
@@ -240,7 +232,9 @@ class _State:
         # trainer keyed by bytes would have it
         holders = self.holders
         if self.local:  # no mistake in counting or replacing: the reference's local update
-            self._apply(merge_pair(self.words, self.weights, holders.pop(pair, ()), pair, new, holders).deltas)
+            deltas = merge_pair(self.words, self.weights, holders.pop(pair, ()), pair, new, holders).deltas
+            self._apply(deltas)
+            self._record_births(new, deltas)
             return
         deltas: dict[Pair, int] = defaultdict(int)
         indices = holders.pop(pair, ())
@@ -266,6 +260,20 @@ class _State:
             deltas = {p: delta for p, delta in deltas.items() if delta > 0}
             deltas[pair] = -self.counts.get(pair, 0)
         self._apply(deltas)
+        self._record_births(new, deltas)
+
+    def _place(self, index: int, position: int) -> str:
+        """Word ``index`` where a pair occurs, or for a long word (a whole text when nothing splits it)
+        the words around its ``position``-th symbol: ``…the newest ones…``."""
+        text = self.texts[index]
+        if len(text) <= _SHOWN_WORD:
+            return text
+        ids = self.words[index]
+        start = sum(len(self.spelling[i]) for i in ids[:position])
+        data = text.encode("utf-8")
+        before, after = data[max(0, start - _SHOWN_WORD // 2):start], data[start:start + _SHOWN_WORD // 2]
+        shown = (before.decode("utf-8", errors="ignore") + after.decode("utf-8", errors="ignore"))
+        return ("…" if start > len(before) else "") + shown + ("…" if start + len(after) < len(data) else "")
 
     def pair_of(self, spelled: Spelled) -> Pair | None:
         """The ids of a pair of spellings; None when a part is no token of this run."""
@@ -277,11 +285,17 @@ class _State:
             return PairStat(spelled, 0, ())
         found = []
         for index in sorted(self.holders.get(pair, ())):
-            times = sum(1 for p in zip(self.words[index], self.words[index][1:]) if p == pair)
-            if times:
-                found.append((self.texts[index], self.weights[index], times))
+            ids = self.words[index]
+            at = [i for i, p in enumerate(zip(ids, ids[1:])) if p == pair]
+            if at:
+                found.append((self._place(index, at[0]), self.weights[index], len(at)))
         found.sort(key=lambda word: -word[1] * word[2])
         return PairStat(spelled, self.counts.get(pair, 0), tuple(found[:3]))
+
+
+def tie_rule_of(settings: TrainSettings, rules: Rules) -> str:
+    """The tie rule a run follows: the rules' own (a learner's, :data:`~bpe.checking.ties.TIE_EFFECTS`), else the settings'."""
+    return rules.tie or settings.tie_break
 
 
 def replay(
@@ -297,15 +311,16 @@ def replay(
     """Train under ``settings`` and ``rules`` while the merges equal ``learner``'s; stop at the first
     that differs (or at ``deadline``, a ``time.perf_counter()`` value).
 
-    ``also``: other tie-break rules followed in the same pass (their counts in ``Replay.by_rule``).
-    Subtle: the pass applies the *learner's* merge, which every rule still alive chose, so each
-    rule's count is what a run of its own would give.
+    ``also``: other tie rules (:data:`~bpe.checking.ties.TIE_EFFECTS` names) followed in the same
+    pass (their counts in ``Replay.by_rule``). Subtle: the pass applies the *learner's* merge, which
+    every rule still alive chose, so each rule's count is what a run of its own would give.
 
     ``probe``: ``(step, pairs)``, the counts of ``pairs`` in this run just before its merge ``step``
     (in ``Replay.probed``): the learner's own counts, when this run reproduces them.
     """
-    state = _State(corpus, settings, rules)
-    alive = list(dict.fromkeys([settings.tie_break, *also]))
+    main = tie_rule_of(settings, rules)
+    alive = list(dict.fromkeys([main, *also]))
+    state = _State(corpus, settings, rules, births=any(TIE_EFFECTS[rule].needs_births for rule in alive))
     by_rule: dict[str, int] = {}
     divergence, probed = None, ()
     for step, theirs in enumerate(learner, start=1):
@@ -313,7 +328,7 @@ def replay(
             probed = tuple(state.stat(state.pair_of(spelled), spelled) for spelled in probe[1])
         if deadline is not None and time.perf_counter() > deadline:
             by_rule.update(dict.fromkeys(alive, step - 1))
-            return Replay(by_rule[settings.tie_break], divergence, True, by_rule, probed)
+            return Replay(by_rule[main], divergence, True, by_rule, probed)
         their_pair = state.pair_of(theirs)
         tied = state.ties() if state.counts else []
         follow = None
@@ -324,7 +339,7 @@ def replay(
                 continue
             alive.remove(rule)
             by_rule[rule] = step - 1
-            if rule == settings.tie_break:
+            if rule == main:
                 ranked = [(state.spelling[a], state.spelling[b]) for a, b in state.choose(rule, tied, 20)] if tied else []
                 divergence = Divergence(step, state.stat(ours, ranked[0]) if tied else None,
                                         state.stat(their_pair, theirs), len(tied), tuple(ranked))
@@ -332,4 +347,25 @@ def replay(
             break
         state.merge(follow)
     by_rule.update(dict.fromkeys(alive, len(learner)))
-    return Replay(by_rule[settings.tie_break], divergence, False, by_rule, probed)
+    return Replay(by_rule[main], divergence, False, by_rule, probed)
+
+
+def train_merges(corpus: Corpus, settings: TrainSettings, merges: int, *, rules: Rules = Rules(),
+                 deadline: float | None = None) -> list[Spelled]:
+    """Up to ``merges`` merges of a run under ``settings`` and ``rules``, spelled (fewer when no pair
+    is left or at ``deadline``): what a learner's trainer with these rules would write.
+
+    >>> from bpe import Corpus, TrainSettings
+    >>> corpus = Corpus.from_text("ab ab cd cd", pretokenizer="whitespace")
+    >>> first = TrainSettings(pretokenizer="whitespace", tie_break="first-seen")
+    >>> train_merges(corpus, first, 1), train_merges(corpus, first, 1, rules=Rules(tie="last-seen"))
+    ([(b'a', b'b')], [(b'c', b'd')])
+    """
+    rule = tie_rule_of(settings, rules)
+    state = _State(corpus, settings, rules, births=TIE_EFFECTS[rule].needs_births)
+    made: list[Spelled] = []
+    while len(made) < merges and state.counts and (deadline is None or time.perf_counter() <= deadline):
+        pair = state.choose(rule, state.ties())[0]
+        made.append((state.spelling[pair[0]], state.spelling[pair[1]]))
+        state.merge(pair)
+    return made

@@ -3,7 +3,7 @@ a tokenizer built from a learner's own merges file.
 
 Scope: reading cases (a JSON list of ``{"text", "ids"}`` objects, ``[text, ids]`` pairs or a
 ``{text: ids}`` object; JSON Lines of the same; or texts and id lists pasted line by line), the
-probe texts that make each classic mistake show (:func:`probe_texts`), and the tokenizer a file
+probe texts that make each classic mistake show (:func:`probe_texts`, derived from the mistakes), and the tokenizer a file
 holds (:func:`tokenizer_from_file`: any one-file format, or a learner's merges numbered as minbpe
 numbers them, :func:`tokenizer_from_merges`: 256 bytes, then merge k makes id 256 + k).
 Out of scope: the check itself (:mod:`bpe.checking.encode_check`). Every refusal is one line that
@@ -28,14 +28,12 @@ from ..limits import MAX_ENCODE_CHECK_CHARS, MAX_MERGES
 from ..tokens.ids import is_whole_number, parse_ids
 from ..tokens.vocab import base_tokens
 from .learner import read_learner_merges
+from .probes import POOL, probes_for
 
 MAX_CASES = 200
 EXAMPLE = '[{"text": " embraced", "ids": [1, 2, 3]}, {"text": "Hello, world!", "ids": [4, 5]}]'
-PROBE_TEXTS = (
-    " embraced", "Hello, world!", " lowest newest widest", "aaaa aaab abab", "naïve café, 你好 😀",
-    " Все люди и права, ίσοι στην", "  return f(x)\n\tif x:", "don't 12345678", "IIIIIII ========",
-)
-"""Texts that make each classic encoder mistake show on GPT-2-like tokenizers (each is one case)."""
+PROBE_TEXTS = POOL
+"""The texts the probes are chosen from (:data:`bpe.checking.probes.POOL`), under the name earlier releases gave them."""
 
 
 @dataclass(frozen=True)
@@ -46,12 +44,10 @@ class EncodeCase:
     ids: tuple[int, ...]
 
 
-def probe_texts(tokenizer: Tokenizer) -> list[str]:
-    """:data:`PROBE_TEXTS`, and one with the tokenizer's first special token between two words."""
-    texts = list(PROBE_TEXTS)
-    if tokenizer.special_tokens:
-        texts.append(f"hello{next(iter(tokenizer.special_tokens))} world")
-    return texts
+def probe_texts(tokenizer: Tokenizer, mode: str = "allowed") -> list[str]:
+    """The texts that make every registered mistake show on ``tokenizer`` and tell every two apart
+    (:func:`bpe.checking.probes.probes_for`)."""
+    return list(probes_for(tokenizer, mode).texts)
 
 
 def _refused(problem: str) -> FormatError:
@@ -105,14 +101,53 @@ def read_cases(contents: str | bytes, *, name: str = "ids.json") -> list[EncodeC
     return checked_cases([_case(item, f"{name} item {number}") for number, item in enumerate(value, start=1)], name)
 
 
+def _quoted(line: str) -> str:
+    r"""A line written as a JSON string (``"one\n\ntwo"``) read as that string; any other line as it is."""
+    if len(line) >= 2 and line.startswith('"') and line.endswith('"'):
+        try:
+            value = json.loads(line)
+        except ValueError:
+            return line
+        if isinstance(value, str):
+            return value
+    return line
+
+
+def text_lines(texts: str) -> list[str]:
+    r"""Texts one a line; a line in double quotes is a JSON string, so it can hold line breaks; a JSON list
+    of strings is read whole.
+
+    >>> text_lines('hi\n"one\\n\\ntwo"\n'), text_lines('["x", "y\\nz"]')
+    (['hi', 'one\n\ntwo'], ['x', 'y\nz'])
+    """
+    if texts.lstrip().startswith("["):
+        try:
+            value = json.loads(texts)
+        except ValueError:
+            value = None
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return value
+    lines = texts.split("\n")
+    lines = lines[:len(lines) - (lines[-1] == "")] if lines else []
+    return [_quoted(line) for line in lines]
+
+
+def quoted_line(text: str) -> str:
+    """How a text goes on one line of the texts box: as it is, or as a JSON string when it holds a line
+    break or looks like one (the inverse of :func:`text_lines`)."""
+    needs = "\n" in text or "\r" in text or (text.startswith('"') and text.endswith('"') and len(text) >= 2)
+    return json.dumps(text, ensure_ascii=False) if needs else text
+
+
 def pasted_cases(texts: str, ids: str) -> list[EncodeCase]:
-    """Texts one a line, and on the same line of ``ids`` the ids the learner's encoder gave that text."""
-    text_lines, id_lines = texts.split("\n"), [line for line in ids.strip("\n").split("\n")]
-    text_lines = text_lines[:len(text_lines) - (text_lines[-1] == "")] if text_lines else []
-    if len(text_lines) != len(id_lines):
-        raise BpeError(f"{len(text_lines)} text line{'s' * (len(text_lines) != 1)} but {len(id_lines)} line"
+    """Texts one a line (see :func:`text_lines`), and on the same line of ``ids`` the ids the learner's
+    encoder gave that text."""
+    text_lines_, id_lines = text_lines(texts), [line for line in ids.strip("\n").split("\n")]
+    if len(text_lines_) != len(id_lines):
+        raise BpeError(f"{len(text_lines_)} text line{'s' * (len(text_lines_) != 1)} but {len(id_lines)} line"
                        f"{'s' * (len(id_lines) != 1)} of ids: give one line of ids per text, in the same order")
-    return checked_cases([EncodeCase(text, tuple(parse_ids(line))) for text, line in zip(text_lines, id_lines)], "the pasted texts")
+    return checked_cases([EncodeCase(text, tuple(parse_ids(line))) for text, line in zip(text_lines_, id_lines)],
+                         "the pasted texts")
 
 
 def tokenizer_from_merges(pairs: Sequence[tuple[bytes, bytes]], *, pretokenizer: str = "gpt2",

@@ -1,25 +1,13 @@
 """The classic mistakes of a hand-written BPE encoder: one registry, each with a stable code.
 
-Scope: what each mistake is, its fix, and how to reproduce it: each :class:`EncodeVariant` encodes
-a text as a learner's encoder with that one mistake would (right everywhere else). Out of scope:
-comparing ids and choosing the likeliest mistake (:mod:`bpe.checking.encode_check`). This mirrors
-:mod:`bpe.checking.mistakes`, the registry of a *trainer's* mistakes: adding a mistake is one entry.
-
-The right rule, which the tokenizer's own ``encode`` follows: inside each chunk the pre-tokenizer
-cut, merge the pair with the lowest rank (the merge learned earliest), every place it occurs, left
-to right; repeat until no pair has a merge. The wrong ones (each a classic):
-
-* ``left-to-right``: merge the first pair met that has any merge, then start again (a well-known
-  course's notebook: ``·embraced`` -> ``·e m b ra ce d`` where rank order gives ``·e m b r ac ed``);
-* ``all-at-once``: one sweep merges every pair that has a merge, whatever its rank, sweep again;
-* ``rightmost-first``: the last pair that has a merge first;
-* ``longest-match``: the longest token that starts here, then on (a textbook's ``segment_BPE``);
-* ``merged-token-rank``: a pair's priority is the id of the token its parts spell together (any
-  pair that spells a token is merged), not the rank of the pair's own merge;
-* ``pretokenization``: no split before merging, or another split than the tokenizer's;
-* ``special-tokens``: special-token text read as text when it should be one token, or the reverse;
-* ``unit``: characters as the starting symbols of a byte-level tokenizer, or bytes of a char-level one;
-* ``off-by-one``: every id (or every merged token's id) one more or one less.
+Scope: what each mistake is, the line of the learner's encoder it changes (the special-token cut,
+the split, the starting symbols, the merge loop's pick, the numbering), its fix, what reproducing
+it costs, the texts that make it show (its *witnesses*, from which the probe texts are derived:
+:mod:`bpe.checking.probes`), and how to reproduce it: each :class:`EncodeVariant` is an
+:class:`~bpe.checking.encode_stages.EncoderShape`, the tokenizer's own encoder with one stage
+changed, so two mistakes on two lines compose. Out of scope: comparing ids and the verdict
+(:mod:`bpe.checking.encode_check`). This mirrors :mod:`bpe.checking.mistakes`, the registry of a
+*trainer's* mistakes: adding a mistake is one entry.
 
     >>> from bpe import Corpus, TrainSettings, train
     >>> from bpe.encoding.tokenizer import Tokenizer
@@ -27,7 +15,7 @@ to right; repeat until no pair has a merge. The wrong ones (each a classic):
     ...                                  TrainSettings(pretokenizer="whitespace", merges=2)))
     >>> [tok.token_text(i) for i in tok.encode("abc")]                   # b + c first: rank 1
     ['a', 'bc']
-    >>> [tok.token_text(i) for i in ENCODER_MISTAKES["left-to-right"].variants(tok)[0].encode(tok, "abc", "allowed")]
+    >>> [tok.token_text(i) for i in ENCODER_MISTAKES["left-to-right"].variants(tok, "allowed")[0].encode(tok, "abc", "allowed")]
     ['ab', 'c']
 """
 
@@ -36,31 +24,48 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
-from types import MappingProxyType
 
-from ..encoding.merge_loop import merge_ids
-from ..encoding.segmentation import TokenPieces, longest_cut
 from ..encoding.tokenizer import Tokenizer
-from ..errors import BpeError
 from ..registry import Registry
-from ..text.pretokenize import NAMED_PATTERNS, Pretokenizer
-from ..text.special_text import SPECIAL_TEXT_MODES, split_special_text
-from .rules import Ids
-MODES: MappingProxyType[str, dict] = MappingProxyType({
-    name: SPECIAL_TEXT_MODES[name].encode_args for name in ("allowed", "plain")  # refused text has no ids to check
-})
-"""How special-token text is read: as special tokens, or as plain text (``encode``'s arguments)."""
+from ..text.pretokenize import NAMED_PATTERNS
+from .encode_stages import LEARNER_SPLITS, LONGEST_CHUNK, LOOPS, MODES, EncoderShape, encode_as  # noqa: F401
+from .mistakes import RECOUNT, SETTING, SHARED
+from .rules import Ids  # noqa: F401  (re-exported: earlier releases imported it here)
+
+merge_left_to_right = LOOPS["left-to-right"]
+"""The course notebook's loop: the first pair met that has a merge, then again from the left (the
+Encode page's walkthrough shows it beside BPE's own on request)."""
+RANK_FIX = ("merge the pair with the lowest rank first (the merge learned earliest), every place it occurs, then "
+            "look again: `pair = min(pairs, key=lambda p: ranks.get(p, float('inf')))`, stopping when no pair has a rank")
 
 
 @dataclass(frozen=True)
 class EncodeVariant:
-    """One way a mistaken encoder encodes: ``encode(tokenizer, text, mode) -> ids``."""
+    """One way a mistaken encoder encodes: the tokenizer's own encoder in another ``shape``."""
 
     code: str
     label: str
     """What it does, in a few words: "the first known pair from the left, then again"."""
-    encode: Callable[[Tokenizer, str, str], Ids]
+    shape: EncoderShape
     fix: str
+    cost: int = SETTING
+    parts: tuple["EncodeVariant", ...] = ()
+    """For two mistakes at once, each of them (see ``single``)."""
+
+    def encode(self, tokenizer: Tokenizer, text: str, mode: str) -> Ids:
+        return encode_as(tokenizer, text, self.shape, mode=mode)
+
+    @property
+    def single(self) -> tuple["EncodeVariant", ...]:
+        return self.parts or (self,)
+
+    def with_(self, other: "EncodeVariant") -> "EncodeVariant | None":
+        """Both mistakes at once; None when they change the same line."""
+        shape = self.shape.changed(other.shape)
+        if shape is None:
+            return None
+        return EncodeVariant(f"{self.code}+{other.code}", f"{self.label} and {other.label}", shape,
+                             f"{self.fix}; and {other.fix}", self.cost + other.cost, self.single + other.single)
 
 
 @dataclass(frozen=True)
@@ -68,271 +73,162 @@ class EncoderMistake:
     code: str
     title: str
     explanation: str
-    variants: Callable[[Tokenizer], list[EncodeVariant]]
-    """The ways to make it with this tokenizer (none where it cannot show)."""
+    variants: Callable[[Tokenizer, str], list[EncodeVariant]]
+    """The ways to make it with this tokenizer, special-token text read as the check's mode (``allowed``
+    when not given; none where it cannot show)."""
+    line: str = ""
+    """The line of the learner's encoder it changes (where the fix goes)."""
+    witnesses: tuple[str, ...] = ()
+    """Texts on which it usually differs from the right encoder (the probes start from them)."""
     about_order: bool = False
     """A mistake in the order of merging: the ranks at the first difference show it."""
 
 
-# -- the merge loops a learner writes ------------------------------------------------------------
-LONGEST_CHUNK = 1_000
-"""A chunk of more symbols is not re-encoded by the loops that start again after each merge: they
-cost the square of its length (a text the ``none`` split leaves whole). The check then says no such
-mistake reproduces that text."""
+def _loop(code: str, label: str, loop: str, fix: str = RANK_FIX) -> Callable[[Tokenizer, str], list[EncodeVariant]]:
+    return lambda tokenizer, mode="allowed": [EncodeVariant(code, label, EncoderShape(loop=loop), fix, RECOUNT)]
 
 
-def _bounded(merge: Callable[[TokenPieces, Ids], Ids]) -> Callable[[TokenPieces, Ids], Ids]:
-    def bounded(pieces: TokenPieces, ids: Ids) -> Ids:
-        if len(ids) > LONGEST_CHUNK:
-            raise BpeError(f"a chunk of {len(ids):,} symbols is over the {LONGEST_CHUNK:,} this loop is re-run on")
-        return merge(pieces, ids)
-    return bounded
+def _left_to_right(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
+    return [
+        EncodeVariant("left-to-right", "the first known pair from the left, then again",
+                      EncoderShape(loop="left-to-right"), RANK_FIX, RECOUNT),
+        EncodeVariant("left-to-right", "the first known pair from the left, merged everywhere, then again",
+                      EncoderShape(loop="left-to-right-everywhere"),
+                      RANK_FIX + " (minbpe's `merge()` is right; the pair it is given must be the lowest-ranked one)",
+                      RECOUNT),
+    ]
 
 
-def _restart(pick: Callable[[list[int]], int | None]) -> Callable[[TokenPieces, Ids], Ids]:
-    """A loop that merges the pair at ``pick(pair positions)`` and starts again until none is picked."""
-    @_bounded
-    def merge(pieces: TokenPieces, ids: Ids) -> Ids:
-        ranks, merges = pieces.ranks, pieces.merges
-        while True:
-            known = [i for i, pair in enumerate(zip(ids, ids[1:])) if pair in ranks]
-            at = pick(known)
-            if at is None:
-                return ids
-            ids = ids[:at] + [merges[ranks[ids[at], ids[at + 1]]][2]] + ids[at + 2:]
-    return merge
-
-
-merge_left_to_right = _restart(lambda known: known[0] if known else None)
-"""The course notebook's loop: the first pair met that has a merge, then again from the left (the
-Encode page's walkthrough shows it beside BPE's own on request)."""
-
-
-@_bounded
-def _sweeps(pieces: TokenPieces, ids: Ids) -> Ids:
-    """Sweep left to right merging every pair that has a merge; sweep again until nothing changes."""
-    ranks, merges = pieces.ranks, pieces.merges
-    while True:
-        out, i, changed = [], 0, False
-        while i < len(ids):
-            if i + 1 < len(ids) and (ids[i], ids[i + 1]) in ranks:
-                out.append(merges[ranks[ids[i], ids[i + 1]]][2])
-                i, changed = i + 2, True
-            else:
-                out.append(ids[i])
-                i += 1
-        if not changed:
-            return out
-        ids = out
-
-
-def _by_merged_token(any_spelling: bool) -> Callable[[TokenPieces, Ids], Ids]:
-    """Merge the pair whose merged token has the smallest id, every place it occurs; ``any_spelling``:
-    any pair whose parts spell a token counts (tiktoken's rule), not only the pairs that are merges."""
-    @_bounded
-    def merge(pieces: TokenPieces, ids: Ids) -> Ids:
-        by_run, runs, ranks, merges = pieces.by_run, pieces.runs, pieces.ranks, pieces.merges
-        while len(ids) > 1:
-            if any_spelling:
-                made = {pair: by_run.get(runs.get(pair[0], chr(pair[0])) + runs.get(pair[1], chr(pair[1])))
-                        for pair in zip(ids, ids[1:])}
-            else:
-                made = {pair: merges[ranks[pair]][2] if pair in ranks else None for pair in zip(ids, ids[1:])}
-            made = {pair: token for pair, token in made.items() if token is not None}
-            if not made:
-                break
-            pair = min(made, key=made.__getitem__)
-            out, i = [], 0
-            while i < len(ids):
-                if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
-                    out.append(made[pair])
-                    i += 2
-                else:
-                    out.append(ids[i])
-                    i += 1
-            ids = out
-        return ids
-    return merge
-
-
-def _per_chunk(merge: Callable[[TokenPieces, Ids], Ids]) -> Callable[[Tokenizer, str, str], Ids]:
-    """An encoder right in everything but its merge loop: the tokenizer's chunks, ``merge`` in each."""
-    def encode(tokenizer: Tokenizer, text: str, mode: str) -> Ids:
-        pieces = TokenPieces.of(tokenizer)
-        return [token for walk in tokenizer.encode_walkthrough(text, walk=False, **MODES[mode])
-                for token in (walk.initial if walk.kind == "special" else merge(pieces, list(walk.initial)))]
-    return encode
-
-
-# -- the variants of each mistake ----------------------------------------------------------------
-RANK_FIX = ("merge the pair with the lowest rank first (the merge learned earliest), every place it occurs, then "
-            "look again: `pair = min(pairs, key=lambda p: ranks.get(p, inf))`, stopping when no pair has a rank")
-
-
-def _loop_variants(code: str, label: str, merge) -> Callable[[Tokenizer], list[EncodeVariant]]:
-    return lambda tokenizer: [EncodeVariant(code, label, _per_chunk(merge), RANK_FIX)]
-
-
-def _longest(tokenizer: Tokenizer) -> list[EncodeVariant]:
-    def longest(pieces: TokenPieces, ids: Ids) -> Ids:
-        return longest_cut(pieces, "".join(map(chr, ids)))
-    return [EncodeVariant("longest-match", "the longest token first, then on from its end", _per_chunk(longest),
-                          "BPE is not longest match: apply the learned merges in the order learned. " + RANK_FIX)]
-
-
-def _merged_token(tokenizer: Tokenizer) -> list[EncodeVariant]:
+def _merged_token(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
     fix = ("rank a pair by its own merge (`ranks[(left, right)]`, its line in the merges list), not by the id of the "
            "token it makes: ids need not follow the order the merges were learned in")
     return [
         EncodeVariant("merged-token-rank", "merges ordered by the id of the token each makes",
-                      _per_chunk(_by_merged_token(False)), fix),
+                      EncoderShape(loop="merged-token-rank"), fix, RECOUNT),
         EncodeVariant("merged-token-rank", "any pair that spells a token, the smallest id first",
-                      _per_chunk(_by_merged_token(True)), fix + "; and merge only pairs that are merges"),
+                      EncoderShape(loop="any-spelling"), fix + "; and merge only pairs that are merges", RECOUNT),
     ]
 
 
-def _split_encoder(split: str | None) -> Callable[[Tokenizer, str, str], Ids]:
-    """The tokenizer's merges, by rank, in chunks cut by ``split`` (None: the whole text between special tokens)."""
-    splitter = None if split is None else Pretokenizer.parse(split)
-
-    def encode(tokenizer: Tokenizer, text: str, mode: str) -> Ids:
-        pieces = TokenPieces.of(tokenizer)
-        symbols = _symbols(tokenizer)
-        text = tokenizer.pretokenizer.normalize(text)
-        out: Ids = []
-        for piece, special in split_special_text(text, tokenizer.special_tokens, *tokenizer.special_defaults(
-                MODES[mode]["allowed_special"], MODES[mode]["disallowed_special"])):
-            if special:
-                out.append(tokenizer.special_tokens[piece])
-                continue
-            for chunk in [piece] if splitter is None else [chunk for chunk, _ in splitter.split(piece)]:
-                out += merge_ids(symbols(chunk), pieces.ranks, pieces.made)
-        return out
-    return encode
-
-
-def _symbols(tokenizer: Tokenizer) -> Callable[[str], Ids]:
-    if tokenizer.unit == "byte":
-        return lambda chunk: tokenizer.byte_ids(chunk.encode("utf-8"))
-    by_char = {token.data.decode("utf-8", errors="replace"): token_id for token_id, token in tokenizer.base.items()}
-
-    def symbols(chunk: str) -> Ids:
-        try:
-            return [by_char[char] for char in chunk]
-        except KeyError as error:
-            raise BpeError(f"{error.args[0]!r} is not in this char-level vocabulary") from None
-    return symbols
-
-
-def _pretokenization(tokenizer: Tokenizer) -> list[EncodeVariant]:
+def _pretokenization(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
     if tokenizer.end_of_word is not None:
         return []  # a marker run's words are its split: no other split applies
     own = tokenizer.pretokenizer.name
     fix = (f"cut the text with the tokenizer's own pre-tokenizer ({own}) first and merge inside each chunk only: "
            "a merge never crosses a chunk")
     variants = [EncodeVariant("pretokenization", "no pre-tokenization split (the whole text one chunk)",
-                              _split_encoder(None), fix)] if own != "none" else []
-    return variants + [EncodeVariant("pretokenization", f"split with {name} instead of {own}", _split_encoder(name), fix)
-                       for name in NAMED_PATTERNS if name not in (own, "none")]
+                              EncoderShape(split="none"), fix)] if own != "none" else []
+    # subtle: llama3's pattern cuts as gpt4's does (only its possessive quantifiers differ), so one of them is offered
+    variants += [EncodeVariant("pretokenization", f"split with {name} instead of {own}", EncoderShape(split=name), fix)
+                 for name in NAMED_PATTERNS if name not in (own, "none") and not (name == "llama3" and own != "gpt4")]
+    if own == "gpt2":  # the patterns learners type for GPT-2's
+        variants += [
+            EncodeVariant("pretokenization", "GPT-2's pattern with its whitespace as one `\\s+`",
+                          EncoderShape(split="gpt2-greedy-spaces"),
+                          fix + r": keep `\s+(?!\S)|\s+` at the end of the pattern, so a run of spaces leaves its last "
+                                "space to the next word"),
+            EncodeVariant("pretokenization", "GPT-2's pattern with `\\w` and `\\d` for `\\p{L}` and `\\p{N}`",
+                          EncoderShape(split="gpt2-word-class"),
+                          fix + r": use the `regex` module and GPT-2's `\p{L}+`, `\p{N}+` (`\w` joins letters, digits "
+                                "and _)"),
+        ]
+    return variants
 
 
-def _mode_encoder(mode: str) -> Callable[[Tokenizer, str, str], Ids]:
-    return lambda tokenizer, text, _: tokenizer.encode(text, **MODES[mode])
-
-
-def _special_tokens(tokenizer: Tokenizer) -> list[EncodeVariant]:
+def _special_tokens(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
     if not tokenizer.special_tokens:
         return []
-    return [
-        EncodeVariant("special-tokens", "special-token text encoded as plain text", _mode_encoder("plain"),
-                      "cut special tokens out of the text first (`re.split` on the escaped special tokens) and give each "
-                      "its one id; encode only the text between them"),
-        EncodeVariant("special-tokens", "special-token text read as special tokens", _mode_encoder("allowed"),
-                      "this check reads special-token text as plain text: encode it like any other text (tiktoken's "
-                      "`encode_ordinary`), or choose to read it as special tokens"),
-    ]
+    if mode == "allowed":
+        return [EncodeVariant("special-tokens", "special-token text encoded as plain text", EncoderShape(cut="plain"),
+                              "cut special tokens out of the text first (`re.split` on the escaped special tokens, in a "
+                              "group so they are kept) and give each its one id; encode only the text between them",
+                              SHARED)]
+    return [EncodeVariant("special-tokens", "special-token text read as special tokens", EncoderShape(cut="allowed"),
+                          "this check reads special-token text as plain text: encode it like any other text (tiktoken's "
+                          "`encode_ordinary`), or choose to read it as special tokens", SHARED)]
 
 
-def _characters_first(tokenizer: Tokenizer) -> list[EncodeVariant]:
-    """A byte-level tokenizer's encoder that starts from whole characters: each character one symbol
-    when a token spells it, else its bytes (a learner's ``list(text)`` looked up in the vocabulary)."""
+def _characters_first(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
     if tokenizer.unit != "byte" or tokenizer.end_of_word is not None:
         return []
-    byte_of = {token_id: byte for byte, token_id in enumerate(tokenizer.byte_ids(bytes(range(256))))}
-
-    def characters(pieces: TokenPieces, ids: Ids) -> Ids:
-        symbols, i = [], 0
-        while i < len(ids):
-            lead = byte_of.get(ids[i], 0)
-            width = 1 if lead < 0xC0 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
-            whole = pieces.by_run.get("".join(map(chr, ids[i:i + width]))) if width > 1 else None
-            symbols += [whole] if whole is not None else ids[i:i + width]
-            i += width
-        return merge_ids(symbols, pieces.ranks, pieces.made)
-
-    return [EncodeVariant("unit", "characters as the starting symbols", _per_chunk(characters),
+    return [EncodeVariant("unit", "characters as the starting symbols", EncoderShape(start="characters"),
                           "start from the UTF-8 bytes: `list(text.encode('utf-8'))`, so merges can join a piece of a "
                           "character to its neighbours, as training did")]
 
 
-def _off_by_one(tokenizer: Tokenizer) -> list[EncodeVariant]:
-    first_merged = len(tokenizer.base)
-
-    def shifted(by: int, merged_only: bool) -> Callable[[Tokenizer, str, str], Ids]:
-        return lambda tok, text, mode: [token + by if token >= first_merged or not merged_only else token
-                                        for token in tok.encode(text, **MODES[mode])]
-    fix = ("number tokens as the tokenizer does: ids 0-{last} are the base symbols and merge k (from 0) makes id "
-           "{first} + k").format(last=first_merged - 1, first=first_merged)
+def _off_by_one(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
+    first = len(tokenizer.base)
+    fix = f"number tokens as the tokenizer does: ids 0-{first - 1} are the base symbols and merge k (from 0) makes id {first} + k"
     return [
-        EncodeVariant("off-by-one", "every id one more", shifted(1, False), fix + "; no 1-based counting"),
-        EncodeVariant("off-by-one", "every id one less", shifted(-1, False), fix),
-        EncodeVariant("off-by-one", f"merged tokens numbered from {first_merged + 1}", shifted(1, True),
-                      fix + f": `new_id = {first_merged} + i` for the i-th merge counted from 0"),
-        EncodeVariant("off-by-one", f"merged tokens numbered from {first_merged - 1}", shifted(-1, True), fix),
+        EncodeVariant("off-by-one", "every id one more", EncoderShape(number="every+1"), fix + "; no 1-based counting",
+                      SHARED),
+        EncodeVariant("off-by-one", "every id one less", EncoderShape(number="every-1"), fix, SHARED),
+        EncodeVariant("off-by-one", f"merged tokens numbered from {first + 1}", EncoderShape(number="merged+1"),
+                      fix + f": `new_id = {first} + i` for the i-th merge counted from 0", SHARED),
+        EncodeVariant("off-by-one", f"merged tokens numbered from {first - 1}", EncoderShape(number="merged-1"), fix,
+                      SHARED),
     ]
 
 
+_ORDER = (" embraced", " lowest newest widest", "Hello, world!", "aaaa aaab abab")
 ENCODER_MISTAKES: Registry[EncoderMistake] = Registry("encoder mistake", key=attrgetter("code"), entries=(
         EncoderMistake("left-to-right", "merged left to right, not by rank",
                        "Your encoder merges the first pair it meets that has any merge, then starts again. BPE merges "
                        "by rank: the pair learned earliest goes first, wherever it stands in the chunk.",
-                       _loop_variants("left-to-right", "the first known pair from the left, then again",
-                                      merge_left_to_right), about_order=True),
+                       _left_to_right, line="the pick", witnesses=_ORDER, about_order=True),
         EncoderMistake("all-at-once", "every known pair merged at once",
                        "Each pass of your encoder merges every pair that has a merge, whatever its rank, then passes "
                        "again. BPE takes one merge at a time: the lowest rank first.",
-                       _loop_variants("all-at-once", "every known pair in one sweep, sweep after sweep", _sweeps), about_order=True),
+                       _loop("all-at-once", "every known pair in one sweep, sweep after sweep", "all-at-once"),
+                       line="the pick", witnesses=("aaaa aaab abab", *_ORDER), about_order=True),
         EncoderMistake("rightmost-first", "merged right to left, not by rank",
                        "Your encoder merges the last pair that has any merge first. BPE merges by rank, not by place.",
-                       _loop_variants("rightmost-first", "the last known pair first, then again",
-                                      _restart(lambda known: known[-1] if known else None)), about_order=True),
+                       _loop("rightmost-first", "the last known pair first, then again", "rightmost-first"),
+                       line="the pick", witnesses=_ORDER, about_order=True),
         EncoderMistake("longest-match", "longest match instead of merges",
                        "Your encoder takes the longest token that fits, then goes on from its end. That is another "
-                       "segmentation over the same vocabulary, not the one BPE's merges make.", _longest,
+                       "segmentation over the same vocabulary, not the one BPE's merges make.",
+                       _loop("longest-match", "the longest token first, then on from its end", "longest-match",
+                             "BPE is not longest match: apply the learned merges in the order learned. " + RANK_FIX),
+                       line="the merge loop", witnesses=(" lowest newest widest", " embraced", "don't 12345678"),
                        about_order=True),
         EncoderMistake("merged-token-rank", "the merged token's rank instead of the pair's",
                        "Your encoder orders pairs by the id of the token they make instead of by the rank of their "
                        "merge (or merges any pair that spells a token). Where a vocabulary's ids are not in the order "
                        "its merges were learned (ids sorted by the token, a converted file), the order of merging "
                        "changes. (tiktoken's files number tokens by rank, so for them the two agree.)",
-                       _merged_token, about_order=True),
+                       _merged_token, line="the pick", witnesses=_ORDER, about_order=True),
+        EncoderMistake("unknown-first", "a pair with no merge ranked first",
+                       "Your encoder ranks a pair that has no merge 0 (`ranks.get(pair, 0)`), so whenever such a pair "
+                       "is in the chunk it is the lowest, and the loop stops there (`if pair not in ranks: break`) with "
+                       "known pairs left unmerged.",
+                       _loop("unknown-first", "a pair with no merge ranked 0, then the loop stops", "unknown-first",
+                             "rank a pair with no merge last, not first: `ranks.get(pair, float('inf'))`, so the loop "
+                             "stops only when no pair has a merge"),
+                       line="the pick", witnesses=("Hello, world!", " embraced", "xyz")),
         EncoderMistake("pretokenization", "no pre-tokenization split, or another one",
                        "Your encoder merges across the chunks the tokenizer's pre-tokenizer cuts (or cuts other chunks), "
-                       "so tokens can span a space or a punctuation mark that training never spanned.", _pretokenization),
+                       "so tokens can span a space, a line break or a punctuation mark that training never spanned.",
+                       _pretokenization, line="the split",
+                       witnesses=("one\n\ntwo", "x  = 1", "  return f(x)\n\tif x:", "don't 12345678", "abc123 x_y",
+                                  "Hello, world!")),
         EncoderMistake("special-tokens", "special tokens split or not",
                        "Special-token text such as <|endoftext|> is read the other way than the reference reads it: as "
-                       "plain text where it is one special token, or as a special token where it is text.", _special_tokens),
+                       "plain text where it is one special token, or as a special token where it is text.",
+                       _special_tokens, line="the special-token cut"),  # witnesses: bpe.checking.probes
         EncoderMistake("unit", "characters versus bytes",
                        "Your encoder starts from other symbols than the tokenizer: whole characters where it starts "
-                       "from bytes. They differ where a merge joins part of a character to its neighbour.", _characters_first),
+                       "from bytes. They differ where a merge joins part of a character to its neighbour.",
+                       _characters_first, line="the start symbols",
+                       witnesses=("naïve café, 你好 😀", " Все люди и права, ίσοι στην", "é")),
         EncoderMistake("off-by-one", "ids off by one",
                        "Your ids are the right tokens, numbered one off: counted from 1, or merged tokens numbered from "
-                       "the wrong first id.", _off_by_one),
+                       "the wrong first id.", _off_by_one, line="the numbering",
+                       witnesses=("Hello, world!", " embraced", "a")),
 ))
 """Every mistake a learner's encoder is checked for, in the order they are tried."""
 
-
-def encoder_variants(tokenizer: Tokenizer) -> list[EncodeVariant]:
-    """Every mistake's variants for this tokenizer, in :data:`ENCODER_MISTAKES`' order."""
-    return [variant for mistake in ENCODER_MISTAKES.values() for variant in mistake.variants(tokenizer)]
-
+def encoder_variants(tokenizer: Tokenizer, mode: str = "allowed") -> list[EncodeVariant]:
+    """Every mistake's variants for this tokenizer, in :data:`ENCODER_MISTAKES`' order, cheapest first."""
+    found = [variant for mistake in ENCODER_MISTAKES.values() for variant in mistake.variants(tokenizer, mode)]
+    return sorted(found, key=lambda variant: variant.cost)

@@ -15,7 +15,8 @@ Each setting is narrowed down before anything is trained, from evidence a person
   many of the learner's tokens it would cut (``none`` only when every other split cuts some);
 * **special tokens**: strings in the corpus that look like them (``<|endoftext|>``, ``<s>``,
   ``[CLS]``), tried cut out first, or trained as text first when the merges hold pieces of them;
-* every **tie rule** at once, in one pass per candidate.
+* every **tie rule** at once (:data:`~bpe.checking.ties.TIE_EFFECTS`, learners' own among them), in
+  one pass per candidate.
 
 The candidates, likeliest first, are followed along the merges until one reproduces them all; if
 none does, each setting is changed in turn from the best one (twice round). The minimum frequency
@@ -40,10 +41,10 @@ import regex
 from ..text.pretokenize import NAMED_PATTERNS, Pretokenizer
 from ..tokens.vocab import UNITS
 from ..training.settings import TrainSettings
-from ..training.tiebreak import TIE_BREAK_RULES
+from .ties import TIE_EFFECTS
 from .compact import Spelled
 from .handwritten import MARKER_END
-from .mistakes import Variant
+from .mistakes import Variant, tie_variant
 from .search import Attempt, CheckCorpus, search
 
 SPECIAL_LOOKING = regex.compile(r"<\|[^<>|\s]{1,40}\|>|</?[A-Za-z][A-Za-z0-9_.:-]{0,20}>|\[[A-Z][A-Z_]{1,15}\]")
@@ -231,15 +232,13 @@ def guess_settings(source: CheckCorpus, learner: Sequence[Spelled], start: Train
         if name in options and value in options[name]:
             options[name].remove(value)
             options[name].insert(0, value)
-    rules = list(dict.fromkeys([start.tie_break, *TIE_BREAK_RULES]))
-
     def candidates(choices: Sequence[dict]) -> list[Variant]:
         made = []
         for choice in choices:
             marker, mode = choice["marking"]
             settings = replace(start, unit=choice["unit"], pretokenizer=choice["pretokenizer"], end_of_word=marker,
                                end_of_word_mode=mode, special_tokens=choice["special_tokens"])
-            made += [Variant("", "", replace(settings, tie_break=rule)) for rule in rules]
+            made += [Variant("", "", settings), *(tie_variant(settings, rule) for rule in TIE_EFFECTS if rule != settings.tie_break)]
         return made
 
     names = list(options)

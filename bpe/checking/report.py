@@ -71,7 +71,9 @@ def check_report(result: CheckResult, *, shape: str = "", elapsed_s: float | Non
                  cpu_s: float | None = None) -> dict:
     """Every key of the CLI contract (``matching``, ``total``, ``first_difference``, ``diagnosis``,
     ``best_match``; ``guess_quality`` when the settings were guessed) and the evidence behind them;
-    ``verdict`` says "your settings match; your trainer goes wrong at merge N" when that is the case.
+    ``verdict`` is the one verdict in words and ``verdict_kind`` its kind (``correct``, ``explained`` or
+    ``unknown``); ``cannot_tell_apart`` lists the re-trainings that make the same merges on this corpus,
+    each with a line that would tell them apart.
 
     ``first_difference.yours_count`` is the learner's pair's count in their own training (the
     re-training that reproduces them; None when none does) and ``reference_count`` the reference's
@@ -82,13 +84,19 @@ def check_report(result: CheckResult, *, shape: str = "", elapsed_s: float | Non
         "matching": result.matching,
         "total": result.total,
         "first_difference": _first_difference(result),
-        "diagnosis": [{"code": cause.code, "message": cause.message} for cause in result.diagnosis],
+        "diagnosis": [{"code": cause.code, "message": cause.message, "line": cause.line} for cause in result.diagnosis],
         "best_match": {
             "settings": best.variant.settings.to_dict(), "mistake": best.variant.code or None,
             "variant": best.label, "matching": best.matching,
         },
         "note": result.count_note(),
-        "verdict": result.code_verdict(),
+        "verdict": result.verdict.headline,
+        "verdict_kind": result.verdict.kind,
+        "tie": result.verdict.is_tie,
+        "cannot_tell_apart": [
+            {"variant": a.label, "code": a.code, "sentence": a.sentence(best.label),
+             "line": a.separation.line if a.separation else None} for a in result.verdict.alternatives
+        ],
         "settings": result.settings.to_dict(),
         "guessed_settings": result.guessed,
         "shape": shape,

@@ -3,7 +3,9 @@
 Scope: the plug-ins of the compact trainer (:mod:`bpe.checking.compact`), one registry per
 choice, and :class:`Rules`, which names one entry of each. Out of scope: running them.
 
-* counting ``overlap`` (right: ``aaa`` has (a, a) twice) or ``no-overlap`` (once);
+* counting ``overlap`` (right: ``aaa`` has (a, a) twice), ``no-overlap`` (once), or
+  ``skip-last``: a pair loop one short (``for i in range(len(symbols) - 2)``), which never counts
+  a word's last pair;
 * replacing ``left-to-right`` (right: ``aaa`` -> ``aa a``), ``right-to-left`` (``a aa``),
   ``overlap`` (``aa aa``: every counted occurrence becomes a token) or ``first-place`` (only the
   first occurrence in each word: ``abab`` -> ``X ab``); or, reading the symbols' spellings,
@@ -14,6 +16,8 @@ choice, and :class:`Rules`, which names one entry of each. Out of scope: running
 * weighting by ``frequency`` (right) or ``once`` per distinct word;
 * an end-of-word marker kept ``separate`` (a token of its own) or ``attached`` to the word's last
   symbol (``t</w>``, as subword-nmt does);
+* a tie rule of the learner's own (``tie``, a :data:`~bpe.checking.ties.TIE_EFFECTS` name: last
+  seen, a running count's insertion order), followed by the compact trainer only;
 * updating the counts after a merge ``exactly`` (right), or ``never-decremented``: the pair counts
   patched after each merge with the new token's pairs, the merged pair deleted, but the pairs the
   merge broke never decremented (a minbpe-style speed-up written without the subtraction), so stale
@@ -24,8 +28,8 @@ learner's trainer merge the same pair again at a later step: a repeated merge is
 
     >>> replace_left_to_right([1, 2, 1, 2], 1, 2, 9), replace_first_place([1, 2, 1, 2], 1, 2, 9)
     ([9, 9], [9, 1, 2])
-    >>> list(count_without_overlap([1, 1, 1]))
-    [(1, 1)]
+    >>> list(count_without_overlap([1, 1, 1])), list(count_all_but_the_last([1, 2, 3]))
+    ([(1, 1)], [(1, 2)])
     >>> join_across_symbols([b"n", b"e", b"w", b"es", b"t"], b"s", b"t")   # str.replace("s t", "st")
     [False, False, False, True]
 """
@@ -37,6 +41,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..tokens.vocab import Pair
+from .ties import TIE_EFFECTS
 
 Ids = list[int]
 
@@ -58,6 +63,11 @@ def count_without_overlap(ids: Ids) -> Iterable[Pair]:
             last[pair] = i
             counted.append(pair)
     return counted
+
+
+def count_all_but_the_last(ids: Ids) -> Iterable[Pair]:
+    """``[1, 2, 3] -> (1, 2)``: ``for i in range(len(ids) - 2)``, a loop bound one short."""
+    return list(zip(ids, ids[1:]))[:-1]
 
 
 def replace_left_to_right(ids: Ids, left: int, right: int, new: int, *, limit: int = -1) -> Ids:
@@ -119,7 +129,7 @@ def join_across_symbols(spelled: list[bytes], left: bytes, right: bytes) -> list
 
 
 COUNTING: MappingProxyType[str, Callable[[Ids], Iterable[Pair]]] = MappingProxyType(
-    {"overlap": count_with_overlap, "no-overlap": count_without_overlap}
+    {"overlap": count_with_overlap, "no-overlap": count_without_overlap, "skip-last": count_all_but_the_last}
 )
 REPLACING: MappingProxyType[str, Callable[[Ids, int, int, int], Ids]] = MappingProxyType({
     "left-to-right": replace_left_to_right, "right-to-left": replace_right_to_left,
@@ -150,8 +160,12 @@ class Rules:
     marker: str | None = None
     """``separate`` or ``attached``; None: as the settings place it (``end_of_word_mode``)."""
     updating: str = "exact"
+    tie: str | None = None
+    """A tie rule of the learner's own (:data:`~bpe.checking.ties.TIE_EFFECTS`); None: the settings' rule."""
 
     def __post_init__(self) -> None:
+        if self.tie is not None and self.tie not in TIE_EFFECTS:
+            raise ValueError(f"unknown tie rule {self.tie!r}: use one of {', '.join(TIE_EFFECTS)}")
         for name, registry in (("counting", COUNTING), ("replacing", {**REPLACING, **SPELLED_REPLACING}),
                                ("reach", REACH), ("weighting", WEIGHTING), ("marker", MARKING), ("updating", UPDATING)):
             if getattr(self, name) not in registry and not (name == "marker" and self.marker is None):

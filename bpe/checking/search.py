@@ -27,7 +27,7 @@ from ..tokens.vocab import token_sort_bytes
 from ..training.settings import TrainSettings
 from ..training.trace import STOP_TIME_LIMIT, Trace
 from ..training.trainer import train
-from .compact import Replay, Spelled, replay
+from .compact import Replay, Spelled, replay, tie_rule_of
 from .mistakes import Variant
 from .normalization import NORMALIZATIONS
 from .rules import Rules
@@ -73,6 +73,19 @@ class CheckCorpus:
             if changed := NORMALIZATIONS[normalization].apply(word):
                 table[changed] += count
         return table
+
+    def with_line(self, line: str, *, at_start: bool = False) -> "CheckCorpus":
+        """This corpus with ``line`` added at its end or its start (a word table: its words, once each)."""
+        if self.words is not None:
+            added: dict[str, int] = {}
+            for word in line.split():
+                added[word] = added.get(word, 0) + 1
+            words = {**added, **{w: added.get(w, 0) + c for w, c in self.words.items()}} if at_start else dict(self.words)
+            if not at_start:
+                for word, times in added.items():
+                    words[word] = words.get(word, 0) + times
+            return CheckCorpus(words=words)
+        return CheckCorpus(text=f"{line}\n{self.text}" if at_start else f"{self.text}\n{line}")
 
     def changed_by(self, normalization: str) -> bool:
         """Whether ``normalization`` changes this corpus at all (if not, it cannot explain anything)."""
@@ -124,12 +137,23 @@ def follow(source: CheckCorpus, variant: Variant, learner: Sequence[Spelled], *,
                   also=also, deadline=deadline, probe=probe)
 
 
+def tie_of(variant: Variant) -> str:
+    """The tie rule ``variant`` follows (a :data:`~bpe.checking.ties.TIE_EFFECTS` name)."""
+    return tie_rule_of(variant.settings, variant.rules or Rules())
+
+
 def _run(source: CheckCorpus, group: list[Variant], learner: Sequence[Spelled], deadline: float):
     """How far each variant of ``group`` (the same corpus and rules, any tie rule) follows the
     learner, in one pass of the compact trainer. It stops at the first merge that differs, so a
     wrong variant costs a few merges (the reference trainer cannot stop early)."""
-    run = follow(source, group[0], learner, deadline=deadline, also=[v.settings.tie_break for v in group[1:]])
-    return [Attempt(v, run.by_rule[v.settings.tie_break], run.timed_out) for v in group], run
+    run = follow(source, group[0], learner, deadline=deadline, also=[tie_of(v) for v in group[1:]])
+    return [Attempt(v, run.by_rule[tie_of(v)], run.timed_out) for v in group], run
+
+
+def pass_key(variant: Variant) -> tuple:
+    """What one pass of the compact trainer shares: all but the tie rule (every tie rule rides along)."""
+    rest = {k: v for k, v in variant.settings.to_dict().items() if k != "tie_break"}
+    return repr(rest), replace(variant.rules or Rules(), tie=None), variant.joined, variant.normalization
 
 
 def search(source: CheckCorpus, candidates: list[Variant], learner, deadline, *, until_all: bool = False):
@@ -138,8 +162,7 @@ def search(source: CheckCorpus, candidates: list[Variant], learner, deadline, *,
     every merge."""
     groups: dict[tuple, list[Variant]] = {}
     for variant in candidates:
-        rest = {k: v for k, v in variant.settings.to_dict().items() if k != "tie_break"}
-        groups.setdefault((repr(rest), variant.rules or Rules(), variant.joined, variant.normalization), []).append(variant)
+        groups.setdefault(pass_key(variant), []).append(variant)
     attempts, first_run = [], None
     for group in groups.values():
         if time.perf_counter() > deadline:
@@ -188,4 +211,4 @@ def combined(a: Variant, b: Variant, base: TrainSettings) -> Variant | None:
                 rules[f.name] = value
     return Variant(f"{a.code}+{b.code}", f"{a.label} and {b.label}", replace(base, **changes),
                    Rules(**rules) if rules else None, a.joined or b.joined, normalization=a.normalization or b.normalization,
-                   parts=a.single + b.single)
+                   parts=a.single + b.single, cost=a.cost + b.cost)

@@ -17,7 +17,7 @@ every question the same way and a third kind is one more entry:
     Traceback (most recent call last):
     ...
     bpe.teaching.room_questions.RoomRefused: a guess is a whole number of tokens from 1 to 9,999
-    >>> grade_guess(ask, 9).verdict, grade_guess(ask, 11).verdict, grade_guess(ask, 20).verdict
+    >>> grade_guess(ask, 9).verdict, grade_guess(ask, 10).verdict, grade_guess(ask, 11).verdict   # 11 is 2 off: over a fifth
     ('correct', 'right_count', 'wrong')
     >>> guess_histogram([8, 9, 9, 30], real=9)
     ((8, 1), (9, 2), (30, 1))
@@ -144,8 +144,13 @@ class GuessResult:
 
 
 def close_margin(count: int) -> int:
-    """How far a guess may be from ``count`` and still be *close*: a fifth of it, at least 1 token."""
-    return max(1, round(count / 5))
+    """How far a guess may be from ``count`` and still be *close*: within a fifth of it, so the whole
+    tokens up to ``count / 5``. A count under 5 has no close guess (2 or 4 for 3 is a third off).
+
+    >>> close_margin(3), close_margin(5), close_margin(12), close_margin(100)
+    (0, 1, 2, 20)
+    """
+    return count // 5
 
 
 def grade_guess(question: CountAsk, guess: int | None) -> GuessResult:

@@ -17,9 +17,11 @@ them) goes through :func:`html.escape`: a merges file is untrusted input.
 
 from __future__ import annotations
 
+import hashlib
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 import pandas as pd
 
@@ -47,7 +49,8 @@ CHECK_CSS = """
 .bpe-check .yours .pair span { background: #FFF1E6; border-color: #E5A36F; }
 .bpe-cause { border-left: 4px solid #D55E00; background: #FFF6EE; padding: .6em .9em; border-radius: 4px; margin: .4em 0; }
 .bpe-cause.unexplained { border-color: #5b6470; background: #F3F5F8; }
-.bpe-cause b.code { font-family: ui-monospace, monospace; }
+.bpe-cause b.code, .bpe-cause code { font-family: ui-monospace, monospace; }
+.bpe-cause code { background: #F3F5F8; border-radius: 3px; padding: 0 .2em; overflow-wrap: anywhere; }
 </style>
 """
 
@@ -147,17 +150,88 @@ def reference_caption(result: CheckResult, shape: str, seconds: float) -> str:
 
 
 def guess_notice(result: CheckResult) -> tuple[str, str] | None:
-    """``(level, Markdown)`` saying how good the guessed settings are (``warning`` when poor: they are
-    probably not the learner's, and the page must not present them as the reference silently);
-    None when the settings were given."""
+    """``(level, Markdown)`` saying how good the guessed settings are; None when the settings were given,
+    or when the guess is poor: the verdict itself says so then (one place, never a contradiction)."""
     guess = result.guess
-    if guess is None:
+    if guess is None or guess.quality == "poor":
         return None
     text = guess.sentence()
     if result.convention is not None:
         text += (f" For settings like these ({result.convention.shape}), {result.convention.name} breaks ties by "
                  f"{result.settings.tie_break}: the reference does too.")
     return ("warning" if guess.quality == "poor" else "info"), escape_markdown(text)
+
+
+VERDICT_LEVELS = MappingProxyType({"correct": "success", "explained": "warning", "unknown": "warning"})
+"""How the page draws each kind of verdict (Streamlit's alert that carries it)."""
+
+
+def markdown_with_code(text: str) -> str:
+    """``text`` as Markdown that shows it as written, but each span in backticks drawn as code, and its
+    paragraphs (blank lines) kept. Everything outside a span is escaped (it quotes the learner's
+    tokens); a span is literal in Markdown already. An odd backtick leaves the paragraph all text.
+
+    >>> print(markdown_with_code("take `max(stats, key=stats.get)` *here*"))
+    take `max(stats, key=stats.get)` \*here\*
+    """
+    paragraphs = []
+    for paragraph in text.split("\n\n"):
+        parts = paragraph.split("`")
+        if len(parts) % 2 == 0:
+            paragraphs.append(escape_markdown(paragraph))
+        else:
+            paragraphs.append("".join(escape_markdown(part) if i % 2 == 0 else f"`{part}`" for i, part in enumerate(parts)))
+    return "\n\n".join(paragraphs)
+
+
+def html_with_code(text: str) -> str:
+    """``text`` escaped as HTML, each span in backticks as ``<code>`` (see :func:`markdown_with_code`).
+
+    >>> html_with_code("use `a < b` <b>")
+    'use <code>a &lt; b</code> &lt;b&gt;'
+    """
+    parts = text.split("`")
+    if len(parts) % 2 == 0:
+        return html.escape(text)
+    return "".join(html.escape(part) if i % 2 == 0 else f"<code>{html.escape(part)}</code>" for i, part in enumerate(parts))
+
+
+def verdict_markdown(result: CheckResult) -> tuple[str, str]:
+    """``(level, Markdown)``: the one verdict, then the re-trainings this corpus cannot tell apart from it
+    (escaped: it quotes the learner's tokens; code in backticks drawn as code)."""
+    verdict = result.verdict
+    text = verdict.headline
+    if also := verdict.alternatives_sentence(result.best.label if verdict.kind == "explained" else "your trainer"):
+        text += "\n\n" + also
+    return VERDICT_LEVELS[verdict.kind], markdown_with_code(text)
+
+
+def merges_caption(form: "CheckForm") -> str:
+    """Markdown (escaped): the file being checked and how many merges it holds (not its lines: a JSON file
+    is one line), or why it cannot be read."""
+    digest = hashlib.sha256(form.merges).hexdigest()
+    return escape_markdown(f"Checking {form.merges_name}: {_merges_read(form.merges_name, form.shape, digest, form.merges)}")
+
+
+def _merges_read(name: str, shape: str, digest: str, data: bytes) -> str:
+    """How the file reads, kept for the last files seen (the caption is drawn on every rerun; reading a
+    tokenizer file starts a worker)."""
+    key = (name, shape, digest)
+    if key not in _READ:
+        try:
+            count = len(read_learner_merges(data, name=name or "your merges", shape=shape or None,
+                                            read_tokenizer=import_tokenizer_bounded).pairs)
+            _READ[key] = f"{count:,} merge{'s' * (count != 1)}."
+        except BpeError as error:
+            _READ[key] = f"it cannot be read ({error})"
+        while len(_READ) > 32:
+            _READ.pop(next(iter(_READ)))
+    return _READ[key]
+
+
+_READ: dict[tuple[str, str, str], str] = {}
+"""``(name, shape, sha256) -> what the caption says``: shared by the server's sessions, which is safe as
+it depends only on the file's bytes."""
 
 
 def summary_text(result: CheckResult) -> str:
@@ -206,9 +280,10 @@ def difference_html(result: CheckResult) -> str:
 
 
 def diagnosis_html(result: CheckResult) -> str:
-    """Each likely cause with its code, its explanation and fix (all escaped)."""
-    return causes_html([(cause.code, "no single cause found" if cause.code == UNEXPLAINED else MISTAKES[cause.code].title,
-                         cause.message) for cause in result.diagnosis])
+    """Each cause of the verdict with its code, the line of the trainer it is in, its explanation and fix
+    (all escaped); none for "not one of the mistakes I know", whose words are the verdict's."""
+    return causes_html([(cause.code, f"{MISTAKES[cause.code].title}, in {cause.line or MISTAKES[cause.code].line}",
+                         cause.message) for cause in result.diagnosis if cause.code != UNEXPLAINED])
 
 
 def causes_html(causes: Sequence[tuple[str, str, str]]) -> str:
@@ -216,7 +291,7 @@ def causes_html(causes: Sequence[tuple[str, str, str]]) -> str:
     Check my BPE and Check my encoder both draw their diagnoses with it."""
     return "".join(
         f'<div class="bpe-cause{" unexplained" if code == UNEXPLAINED else ""}"><p><b class="code">{html.escape(code)}'
-        f"</b> · {html.escape(title)}</p><p>{html.escape(message)}</p></div>"
+        f"</b> · {html.escape(title)}</p><p>{html_with_code(message)}</p></div>"
         for code, title, message in causes
     )
 

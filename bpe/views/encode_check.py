@@ -17,19 +17,21 @@ composes these). Every string from the learner (texts, file names, tokens) is es
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 import pandas as pd
 
-from ..checking.encode_cases import EncodeCase, pasted_cases, probe_texts, read_cases
-from ..checking.encode_check import EncodeCheckResult
+from ..checking.encode_cases import EncodeCase, pasted_cases, probe_texts, quoted_line, read_cases, text_lines
+from ..checking.encode_check import UNEXPLAINED, EncodeCheckResult
 from ..checking.encode_rules import ENCODER_MISTAKES
 from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
+from ..notation.markdown import escape_markdown
 from ..notation.spelling import visible_text
-from .check import causes_html
+from .check import causes_html, markdown_with_code
 
 ENCODER_CSS = """
 <style>
@@ -47,7 +49,7 @@ MODE_LABELS = MappingProxyType({"allowed": "as special tokens (one id each)", "p
 
 @dataclass(frozen=True)
 class EncoderForm:
-    """What the learner entered on the Check my encoder tab; replaced, never mutated."""
+    """What the learner entered on the Check my encoder page; replaced, never mutated."""
 
     tokenizer: str = "run"
     """``run`` (the Train page's example with all its merges), a pretrained name, or ``upload``."""
@@ -64,9 +66,10 @@ class EncoderForm:
     cases_file: bytes = b""
     mode: str = "allowed"
 
-    def with_probe_texts(self, tokenizer: Tokenizer) -> "EncoderForm":
-        """This form with the probe texts that fit on a line in the texts box (ids to fill in)."""
-        return replace(self, cases="paste", texts="\n".join(text for text in probe_texts(tokenizer) if "\n" not in text))
+    def with_probe_texts(self, tokenizer: Tokenizer, mode: str = "allowed") -> "EncoderForm":
+        """This form with the probe texts in the texts box, one a line (a text with a line break as a JSON
+        string: :func:`~bpe.checking.encode_cases.quoted_line`), ids to fill in."""
+        return replace(self, cases="paste", texts="\n".join(quoted_line(text) for text in probe_texts(tokenizer, mode)))
 
     def read_cases(self) -> list[EncodeCase]:
         """The learner's texts and ids; a :class:`BpeError` says what to fix."""
@@ -102,9 +105,30 @@ def difference_html(result: EncodeCheckResult) -> str:
             f"</thead><tbody>{body}</tbody></table>")
 
 
+VERDICT_ICONS = MappingProxyType({"correct": ":material/check_circle:", "explained": ":material/bug_report:",
+                                  "unknown": ":material/help:"})
+
+
+def verdict_markdown(result: EncodeCheckResult) -> tuple[str, str]:
+    """``(level, Markdown)``: the one verdict (escaped: it quotes the learner's texts and tokens), and the
+    mistakes the learner's texts cannot tell apart from it."""
+    text = result.headline
+    if result.alternatives and result.verdict_kind == "explained":
+        against = result.best.label if result.best else "it"
+        text += "\n\nCannot be told apart by your texts: " + "; ".join(a.sentence(against) for a in result.alternatives) + "."
+    return ("success" if result.verdict_kind == "correct" else "warning"), markdown_with_code(text)
+
+
+def probe_json(form: EncoderForm) -> str:
+    """The texts of the box as a JSON list (line breaks kept), for the learner's encoder to read."""
+    return json.dumps(text_lines(form.texts), ensure_ascii=False)
+
+
 def diagnosis_html(result: EncodeCheckResult) -> str:
-    """Each cause as a card: its code, title, explanation and fix (escaped)."""
-    return causes_html([(cause.code, cause.title, cause.message) for cause in result.diagnosis])
+    """Each cause of the verdict as a card: its code, title, line, explanation and fix (escaped); none for
+    "not one of the mistakes I know", whose words are the verdict's."""
+    return causes_html([(cause.code, f"{cause.title}, in {cause.line}", cause.message)
+                        for cause in result.diagnosis if cause.code != UNEXPLAINED])
 
 
 def summary(result: EncodeCheckResult) -> str:
@@ -126,7 +150,8 @@ def texts_frame(result: EncodeCheckResult) -> pd.DataFrame:
 
 def tried_frame(result: EncodeCheckResult) -> pd.DataFrame:
     """Every mistaken encoder tried and how many of the texts it reproduces, best first."""
-    rows = [{"re-encoded with": entry.variant.label, "mistake": ENCODER_MISTAKES[entry.variant.code].title,
+    rows = [{"re-encoded with": entry.variant.label,
+             "mistake": " and ".join(ENCODER_MISTAKES[part.code].title for part in entry.variant.single),
              "texts reproduced": f"{entry.reproduced} of {result.total}"}
             for entry in sorted(result.tried, key=lambda entry: -entry.reproduced)]
     return pd.DataFrame(rows, columns=["re-encoded with", "mistake", "texts reproduced"])
