@@ -18,6 +18,8 @@ server can share it between the sessions that ask the same. Each task reports it
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -115,9 +117,9 @@ def estimate_record(estimate: MixEstimate) -> dict:
     }
 
 
-TASKS: Mapping[str, Callable[[Mapping[str, Any], Progress], dict]] = {
+TASKS: Mapping[str, Callable[[Mapping[str, Any], Progress], dict]] = MappingProxyType({
     "known-mix": known_mix, "pretrained-mix": pretrained_mix, "family": family,
-}
+})
 
 
 def run_task(task: str, request: Mapping[str, Any], *, progress: Progress) -> dict:
