@@ -37,14 +37,35 @@ import threading
 from array import array
 from collections.abc import Iterable, Mapping
 from functools import cached_property
-from itertools import accumulate, islice, repeat
+from itertools import accumulate, repeat
 
 from ..encoding.packed_tokens import PackedMerges, PackedTokens
 from ..encoding.token_table import TokenTable
 from ..errors import FormatError
 
-_POOL: list[int] = []
-_POOL_LOCK = threading.Lock()
+class _IntPool:
+    """Each whole number as one int object for the whole process, grown under a lock. It holds only
+    the numbers themselves, never a user's data: sharing it between sessions shares nothing of theirs."""
+
+    __slots__ = ("_ints", "_lock")
+
+    def __init__(self) -> None:
+        self._ints: list[int] = []
+        self._lock = threading.Lock()  # two threads growing it at once would append some numbers twice
+
+    def of(self, values: Iterable[int]) -> list[int]:
+        values = values if isinstance(values, (list, array, range)) else list(values)
+        top = max(values, default=-1)
+        if top >= len(self._ints):
+            with self._lock:
+                self._ints.extend(range(len(self._ints), top + 1))
+        try:
+            return list(map(self._ints.__getitem__, values))
+        except (IndexError, TypeError):
+            raise FormatError("a table names a negative or non-integer id") from None
+
+
+_POOL = _IntPool()
 
 
 def pooled(values: Iterable[int]) -> list[int]:
@@ -54,15 +75,7 @@ def pooled(values: Iterable[int]) -> list[int]:
     >>> a == b == [70_000], a[0] is b[0]
     (True, True)
     """
-    values = values if isinstance(values, (list, array)) else list(values)
-    top = max(values, default=-1)
-    if top >= len(_POOL):
-        with _POOL_LOCK:  # two threads growing it at once would append some numbers twice
-            _POOL.extend(range(len(_POOL), top + 1))
-    try:
-        return list(map(_POOL.__getitem__, values))
-    except (IndexError, TypeError):
-        raise FormatError("a table names a negative or non-integer id") from None
+    return _POOL.of(values)
 
 
 class TableCore:
@@ -93,7 +106,7 @@ class TableCore:
         self.made = (parent.made if parent is not None else []) + pooled(ids[base_count + shared:base_count + merges])
         """``made[k]``: the id merge ``k`` makes."""
         ranks = dict(parent.ranks) if parent is not None else {}
-        ranks.update(zip(zip(pooled(lefts[shared:]), pooled(rights[shared:])), islice(_POOL, shared, None)))
+        ranks.update(zip(zip(pooled(lefts[shared:]), pooled(rights[shared:])), pooled(range(shared, merges))))
         self.ranks = ranks
         """``(left, right) -> rank``, in rank order."""
 
