@@ -17,6 +17,16 @@ root = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
 NAMES = set("add at bytes card check controls dropout droprule from least left merge new of part present preset reveal right room sample samples seat seed student teacher text token tour transition unit vocab walk why lesson stop".split())
 READERS = {"new_param", "read_choice", "read_whole_number"}
 LINK_FUNCS = {"read_url", "read_link", "_linked", "link_params", "linked_text", "seat", "apply_link", "tour_bar"}
+
+
+def reads_the_query(function: ast.FunctionDef) -> bool:
+    """A hand-written reader parses or checks a link itself; a page's read_url whose every statement
+    is a call of url.read (or url.read_links) with declared parameters is the one mechanism's."""
+    body = [n for n in function.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+    return not all(isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
+                   and getattr(n.value.func, "attr", "") in ("read", "read_links") for n in body)
+
+
 files = [*sorted((root / "pages").glob("*.py")), *sorted((root / "ui").glob("*.py")), root / "app.py"]
 spots, readers = {}, []
 for path in files:
@@ -24,7 +34,7 @@ for path in files:
     rel = str(path.relative_to(root))
     marked = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name in ("read_url", "read_link"):
+        if isinstance(node, ast.FunctionDef) and node.name in ("read_url", "read_link") and reads_the_query(node):
             readers.append(f"{rel}:{node.name}")
         if isinstance(node, ast.FunctionDef) and node.name in LINK_FUNCS:
             marked.update(id(n) for n in ast.walk(node) if isinstance(n, ast.Constant))
@@ -44,7 +54,7 @@ for path in files:
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in NAMES and id(node) in marked:
             spots.setdefault(node.value, []).append(f"{rel}:{node.lineno}")
-print("hand-written link readers (read_url/read_link functions):", len(readers), readers)
+print("hand-written link readers (read_url/read_link functions that parse or check a link themselves):", len(readers), readers)
 total = sum(len(v) for v in spots.values())
 print("parameters spelled:", len(spots), "places:", total, "spelled more than once:", sorted(n for n, v in spots.items() if len(v) > 1))
 for name in sorted(spots):

@@ -29,7 +29,7 @@ import time
 from contextlib import AsyncExitStack
 from pathlib import Path
 
-from room_load_test import ANSWERED, LESSON, open_page, room_of, shown, tally_shown, timer
+from room_client import ANSWERED, LESSON, open_page, room_of, shown, tally_shown, timer
 
 from tests.apptest_support import plain  # noqa: E402  (load_common put the project root on sys.path)
 from tests.replica_set import ReplicaSet  # noqa: E402

@@ -25,7 +25,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 
 from load_common import percentile
-from room_load_test import open_page
+from room_client import open_page
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, PROJECTOR  # noqa: E402  (load_common put the root on sys.path)
 from tests.replica_set import ReplicaSet  # noqa: E402

@@ -46,28 +46,23 @@ import argparse
 import asyncio
 import os
 import random
-import re
 import statistics
 import sys
 import tempfile
 import resource
 import time
-import urllib.parse
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from load_common import cpu_seconds, percentile
 from room_cpu import Meter
-from server_load_test import ProtocolSession, connect, page_cookies
+from room_client import ANSWERED, LESSON, QUESTION_NO, REVEALED, open_page, room_of, shown, tally_shown, timer
 
 from tests.apptest_support import plain  # noqa: E402  (load_common put the project root on sys.path)
 from tests.replica_set import ReplicaSet  # noqa: E402
 from ui.room_polling import STUDENT_POLL_S  # noqa: E402
 
-PAGE = "Predict_the_next_merge"
-LESSON = "preset=sennrich&step=0"
-"""Sennrich's example trains 10 merges: 10 questions, about merges 1 to 10."""
 ANSWER_WITHIN_S = 10.0
 COUNT_WITHIN_S = 2.0
 REVEAL_WITHIN_S = 2.0
@@ -84,56 +79,7 @@ POLLING_WINDOW_S = 10 * STUDENT_POLL_S
 reveal's CPU is a small difference from the polling's in as long a time (with three periods, right
 after the joins, a class of 60 on one process once measured -31 ms a reveal)."""
 
-QUESTION_NO = re.compile(r"question \*\*(\d+)\*\*")
-ANSWERED = re.compile(r"<b>(\d+)</b> of (\d+) answered")
-ANSWER_ROW = re.compile(r'<tr class="bpe-(\w+)"><th scope="row">(\d+)\.? .*?</th><td>.*?<b>(\d+)</b>')
-REVEALED = re.compile("◀ merged next|◀ the real count")
-"""What a phone shows once the answers are revealed (a merge's chart, a guess's histogram)."""
-GUESS_ROW = re.compile(r'<tr class="bpe-(\w+)"><th scope="row">(\d+)</th><td>.*?<b>(\d+)</b>')
-REPLICA = re.compile(r"BPE_REPLICA=(\w+)")
-BROWSER_COOKIE = re.compile(r"bpe_lab_browser=([\w-]{22})")
-"""The id the page's one script writes into the browser's cookie (ui/browser.py): a client that
-keeps its cookies, as a browser does, sends it with its next page."""
 MAX_GUESS = 10
-
-
-def shown(client: ProtocolSession) -> str:
-    return "\n".join(client.texts)
-
-
-def timer(client: ProtocolSession) -> tuple[str, float]:
-    """The page's one fragment timer: ``(fragment id, seconds)`` (it moves when the page is redrawn)."""
-    (fragment, every), = client.timers.items()
-    return fragment, every
-
-
-def room_of(client: ProtocolSession) -> dict[str, str]:
-    """The parameters the page wrote into its address bar (``room``, ``teacher`` or ``seat``)."""
-    return dict(urllib.parse.parse_qsl(client.query_string))
-
-
-def tally_shown(client: ProtocolSession) -> dict[int, int]:
-    """``{choice number (or count guessed): answers}`` from the revealed bar chart, zeros left out."""
-    page = shown(client)
-    rows = GUESS_ROW.findall(page) or ANSWER_ROW.findall(page)
-    return {int(number): int(count) for _, number, count in rows if int(count)}
-
-
-def browser_cookie(client: ProtocolSession, cookie: str) -> str:
-    """``cookie`` with the browser id the page set, as a browser keeps it."""
-    found = BROWSER_COOKIE.search(shown(client))
-    return f"{cookie}; bpe_lab_browser={found.group(1)}" if found else cookie
-
-
-async def open_page(stack: AsyncExitStack, url: str, query: str, cookie: str = "") -> tuple[ProtocolSession, str]:
-    """A browser at ``url`` (a new one, or one holding ``cookie``) opening the page with ``query``:
-    its session, and its replica."""
-    cookie = await asyncio.to_thread(page_cookies, url, cookie=cookie)
-    client = await connect(stack, url, cookie, page=PAGE)
-    await client.run(query_string=query)
-    client.cookie = browser_cookie(client, cookie)
-    found = REPLICA.search(cookie)
-    return client, found.group(1) if found else "one process"
 
 
 @dataclass

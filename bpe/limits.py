@@ -54,7 +54,7 @@ MAX_MIX_MERGES = 30_000
 is replayed over every sample, twice or more (``bpe.analysis.mixture``)."""
 
 ANALYSIS_CPU_S = 300.0
-"""CPU seconds one analysis may use in its worker (``bpe.analysis.bounded_job``): training a mix and
+"""CPU seconds one analysis may use in its worker (on the job board, ``bpe.analysis.tasks.BUDGET``): training a mix and
 inferring it, a pretrained tokenizer's mix, or the family tree of all fourteen."""
 
 ANALYSIS_MEMORY_MB = 1536
@@ -64,9 +64,6 @@ pretrained tokenizers, one at a time)."""
 ANALYSIS_WALL_S = 900.0
 """An analysis not done after this long is stopped even within its CPU budget (its worker waits while
 learners' pages want the cores)."""
-
-ANALYSIS_WORKERS = 1
-"""Analyses one server process runs at once; a further one waits for the worker."""
 
 MAX_OWN_SAMPLE_CHARS = 200_000
 """Most characters of a learner's own text taken as a category's sample (the built-in code and

@@ -91,13 +91,14 @@ def order_chart(pair: lineage.Pair) -> None:
 
 
 def family() -> None:
-    job = analysis_jobs.jobs().start("family", {})
-    if job.running:
-        analysis_jobs.watch(job)
-    elif job.error:
-        st.error(escape_markdown(job.error), icon="🛑")
+    view = analysis_jobs.job("family", {})
+    result = analysis_jobs.result(view)
+    if view.error:
+        st.error(escape_markdown(view.error), icon="🛑")
+    elif result is None:
+        analysis_jobs.progress("family", {}, what="Reading the fourteen tokenizers' files (once per server, for everyone)")
     else:
-        show_html(family_tree_html(job.result["members"], {name: entry.title for name, entry in PRETRAINED.items()}))
+        show_html(family_tree_html(result["members"], {name: entry.title for name, entry in PRETRAINED.items()}))
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ First on runs whose answer we know: the learner sets a mix of categories (the De
 code, python-docs, their own text) and the number of merges; BPE Lab trains on it, infers the mix from
 the merges alone, and shows the inferred shares beside the true ones and the error after 100, 300,
 1,000... merges. Then on the pretrained tokenizers, with what stands in for their unknown data and how
-far to trust it. Both run in a worker outside the page (``ui.analysis_jobs``), shared by everyone who
+far to trust it. Both run on the server's job board (``ui.analysis_jobs``), outside the page, shared by everyone who
 asks the same; the engine is :mod:`bpe.analysis.mixture`, the words :mod:`bpe.teaching.lineage`.
 """
 
@@ -33,6 +33,8 @@ MERGES = SessionValue("mix_merges", 3_000)
 HELD_OUT = SessionValue("mix_held_out", False)
 PRETRAINED_NAME = SessionValue("mix_pretrained", "gpt2")
 PRETRAINED_MERGES = SessionValue("mix_pretrained_merges", 1_000)
+ASKED = SessionValue("mix_asked", factory=dict)
+"""Task -> the request this session last asked the board for (the page shows that job while its request stands)."""
 MAX_PRETRAINED_MERGES = 3_000
 TITLES = {key: category.title for key, category in CATEGORIES.items()} | {OWN: "Your text"}
 
@@ -118,22 +120,25 @@ def known_mix() -> None:
     request = known_request(shares)
     if request is None:
         return
-    store = analysis_jobs.jobs()
-    job = store.get("known-mix", request)
     if row.button("Train and infer", type="primary", icon=":material/play_arrow:", key=widget_key("mix", "run")):
-        job = store.start("known-mix", request)
-    show_job(job, show_known, waiting="Press **Train and infer**: training and the inference take a few seconds to a minute.")
+        ASKED.set({**ASKED.get(), "known-mix": request})
+    show_job("known-mix", request, show_known, waiting="Press **Train and infer**: training and the inference take a few "
+             "seconds to a minute.", what="Training on the mix, then reading it back from the merges")
 
 
-def show_job(job, show, *, waiting: str) -> None:
-    if job is None:
+def show_job(task: str, request: dict, show, *, waiting: str, what: str) -> None:
+    """The job's result once this session asked for it (the board shares it: a classmate's same mix is done)."""
+    if ASKED.get().get(task) != request:
         st.caption(waiting)
-    elif job.running:
-        analysis_jobs.watch(job)
-    elif job.error:
-        st.error(escape_markdown(job.error), icon="🛑")
+        return
+    view = analysis_jobs.job(task, request)
+    result = analysis_jobs.result(view)
+    if view.error:
+        st.error(escape_markdown(view.error), icon="🛑")
+    elif result is None:
+        analysis_jobs.progress(task, request, what=what)
     else:
-        show(job.result)
+        show(result)
 
 
 def show_pretrained(result: dict) -> None:
@@ -151,12 +156,11 @@ def pretrained_mix() -> None:
     row.selectbox("Tokenizer", names, format_func=lambda name: PRETRAINED[name].title, **PRETRAINED_NAME.widget(options=names))
     row.number_input("Merges", 100, MAX_PRETRAINED_MERGES, step=100, **PRETRAINED_MERGES.widget())
     request = {"name": PRETRAINED_NAME.get(), "categories": list(CATEGORIES), "own": {}, "merges": PRETRAINED_MERGES.get()}
-    store = analysis_jobs.jobs()
-    job = store.get("pretrained-mix", request)
     if row.button("Infer", type="primary", icon=":material/play_arrow:", key=widget_key("mix", "infer")):
-        job = store.start("pretrained-mix", request)
+        ASKED.set({**ASKED.get(), "pretrained-mix": request})
     st.markdown(STAND_INS)
-    show_job(job, show_pretrained, waiting="Press **Infer**: reading the tokenizer and solving takes from seconds to minutes.")
+    show_job("pretrained-mix", request, show_pretrained, what="Reading the tokenizer's merges over the samples, then solving",
+             waiting="Press **Infer**: reading the tokenizer and solving takes from seconds to minutes.")
     st.markdown(HOW_FAR)
 
 

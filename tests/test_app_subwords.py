@@ -82,6 +82,13 @@ def test_a_bad_link_parameter_is_said_and_the_page_still_draws():
     assert "words (top" in " ".join(table_rows(at))
 
 
+def test_python_docs_is_held_out_from_another_example_but_not_from_itself():
+    at = open_page(PAGE, corpus="sennrich", heldout="python-docs")
+    assert not at.warning and at.query_params["heldout"] == "python-docs"
+    itself = open_page(PAGE, corpus="python-docs", heldout="python-docs")
+    assert "heldout must be" in " ".join(w.value for w in itself.warning) and itself.query_params["heldout"] == "split"
+
+
 def test_wordpieces_section_works_the_courses_merges_and_cuts_and_links_train_and_encode():
     at = open_page(PAGE, corpus="sennrich")
     steps = plain(html_with(at, "bpe-wordpiece"))

@@ -22,7 +22,7 @@ from bpe.analysis.lp_solver import INSTALL_HINT, solve_highs
 from bpe.analysis.merge_replay import MergeHistory, StepCounts
 from bpe.analysis.mix_program import MixProgram
 from bpe.analysis.mixture import mix_error
-from bpe.analysis.samples import CATEGORIES, category_texts, halves
+from bpe.analysis.samples import CATEGORIES, category_texts, halves, sample_text
 from bpe.analysis.tasks import run_task
 
 P, Q, R = (1, 2), (3, 4), (5, 6)
@@ -129,3 +129,27 @@ def test_importing_bpe_imports_no_scipy():
 
     code = "import sys, bpe; print('scipy' in sys.modules, 'numpy' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split() == ["False", "False"]
+
+
+def test_the_generation_stops_once_its_last_answers_agree_on_every_share():
+    """Held-out samples never fit exactly: asked for no gap at all, the rounds would go on closing slack that
+    moves no share; they stop once STABLE_SOLVES answers in a row agree within STABLE_SHARE."""
+    from bpe.analysis.merge_replay import replay, sample_words
+    from bpe.analysis.mix_program import STABLE_SHARE, STABLE_SOLVES, _settled
+
+    assert _settled([(0.5, 0.5)] * STABLE_SOLVES) and not _settled([(0.5, 0.5)] * (STABLE_SOLVES - 1))
+    assert not _settled([(0.5, 0.5)] * (STABLE_SOLVES - 1) + [(0.5 + 2 * STABLE_SHARE, 0.5 - 2 * STABLE_SHARE)])
+    truth = {"eng": 0.5, "rus": 0.3, "hin": 0.2}
+    texts = {key: halves(sample_text(key)) for key in truth}
+    tokenizer = Tokenizer.from_trace(train_on_mix({key: halves_[0] for key, halves_ in texts.items()}, truth, merges=400))
+    words = {key: sample_words(tokenizer, halves_[1]) for key, halves_ in texts.items()}
+    answers = []
+
+    def solve(program):
+        x = solve_highs(program)
+        answers.append(x[:3])
+        return x
+
+    solution = MixProgram(replay(tokenizer, words, merges=400), sizes=tuple(w.size for w in words.values())).solve(solve, gap=0.0)
+    assert solution.solves == len(answers) < 400 and solution.gap > 0
+    assert mix_error(dict(zip(truth, solution.proportions)), truth) <= 0.02

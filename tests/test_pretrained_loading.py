@@ -11,13 +11,14 @@ import gzip
 import importlib.util
 import json
 import shutil
+import weakref
 from pathlib import Path
 
 import pytest
 
 from bpe.encoding.tokenizer import Tokenizer
 from bpe.errors import BpeError
-from bpe.pretrained import merge_cache
+from bpe.pretrained import core_files, merge_cache
 from bpe.pretrained import registry as pretrained
 from bpe.pretrained.registry import PRETRAINED, PRETRAINED_NAMES, load_pretrained, pretrained_entry
 from bpe.text.named_pretokenizers import PRETOKENIZERS
@@ -30,27 +31,37 @@ ALIASES = {"gpt-4": "cl100k_base", "gpt-4o": "o200k_base", "gpt-2": "gpt2"}
 
 @pytest.fixture
 def cache_folder(tmp_path, monkeypatch):
+    """A cache folder of the test's own, and no table core in memory yet (a core this process holds
+    is used whatever its file says: it was checked when read)."""
     monkeypatch.setenv("BPE_LAB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(core_files, "_CORES", weakref.WeakValueDictionary())
     return tmp_path / "cache"
 
 
 @pytest.fixture(scope="module")
 def built_gpt2_cache(tmp_path_factory) -> Path:
-    """GPT-2's cache file as a first load writes it, built once for the tests that start from it."""
+    """GPT-2's cache files as a first load writes them, built once for the tests that start from them."""
     folder = tmp_path_factory.mktemp("built-cache")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BPE_LAB_CACHE_DIR", str(folder))
         load_pretrained("gpt2")
-    (written,) = folder.glob("*.merges")  # beside its .lock
-    return written
+    return folder
 
 
 @pytest.fixture
 def gpt2_in_cache(cache_folder, built_gpt2_cache) -> Path:
-    """A fresh cache folder that already holds GPT-2's file (test_second_load_... shows a first load
-    writes it); the file's path."""
+    """A fresh cache folder that already holds GPT-2's files (test_second_load_... shows a first load
+    writes them); the path of its own file (its core's is :func:`core_file`)."""
     cache_folder.mkdir(parents=True)
-    return Path(shutil.copy(built_gpt2_cache, cache_folder))
+    for written in [*built_gpt2_cache.glob("*.merges"), *built_gpt2_cache.glob("core-*.table")]:
+        shutil.copy(written, cache_folder)
+    (own,) = cache_folder.glob("*.merges")
+    return own
+
+
+def core_file(folder: Path) -> Path:
+    (core,) = folder.glob("core-*.table")
+    return core
 
 
 @pytest.mark.parametrize("alias", list(ALIASES))
@@ -109,6 +120,7 @@ def _forbid_building(monkeypatch):
 def test_second_load_reads_the_cache_and_encodes_alike(monkeypatch, cache_folder):
     first = load_pretrained("gpt2")
     (written,) = cache_folder.glob("*.merges")
+    monkeypatch.setattr(core_files, "_CORES", weakref.WeakValueDictionary())  # read from the file, not memory
     _forbid_building(monkeypatch)
     second = load_pretrained("gpt2")
     assert second.merges == first.merges and second.tokens == first.tokens
@@ -118,25 +130,29 @@ def test_second_load_reads_the_cache_and_encodes_alike(monkeypatch, cache_folder
 
 
 def _swap_two_merges(data: bytes) -> bytes:
-    """The cache file with two merges traded, ids, spellings and all: a table that still fits
-    together (``spelled_table`` finds nothing wrong), so only the file's own sha256 tells."""
+    """The core file with two merges traded, ids, spellings and all: a table that still fits
+    together (the core finds nothing wrong), so only the file's own sha256 tells."""
     header_line, payload = data.split(b"\n", 1)
     header = json.loads(header_line)
-    merges, tokens, base = header["merges"], header["tokens"], header["base_count"]
-    numbers = array.array("i", payload[:4 * (2 * merges + tokens)])
-    layout = payload[4 * len(numbers):4 * len(numbers) + header["layout"]]
-    lengths = [int(size) for size in layout.decode("ascii").split("s")[:-1]]
+    base, merges = header["base_count"], header["merges"]
+    numbers = array.array("i", payload[:4 * sum(header["sizes"])])
+    ids, lefts, rights, _, starts, ends = (  # core_files._ARRAYS, in order
+        (sum(header["sizes"][:k]), size) for k, size in enumerate(header["sizes"]))
+    length = lambda token_id: numbers[ends[0] + token_id] - numbers[starts[0] + token_id]  # noqa: E731
+    made = lambda k: numbers[ids[0] + base + k]  # noqa: E731  merge k makes the token at ids[base + k]
     i = merges - 1  # the last merge, and the one before it whose token is as long (so the bytes trade places)
-    j = next(k for k in range(i - 1, 0, -1) if lengths[base + k] == lengths[base + i])
-    parts = {numbers[i], numbers[j], numbers[merges + i], numbers[merges + j]}
-    made = 2 * merges + base  # merge k makes the token at ids[base + k]
-    assert numbers[made + i] not in parts and numbers[made + j] not in parts  # neither merge uses the other
-    for column in (0, merges, made):  # lefts, rights, the tokens' ids
+    j = next(k for k in range(i - 1, 0, -1) if length(made(k)) == length(made(i)))
+    parts = {numbers[lefts[0] + i], numbers[lefts[0] + j], numbers[rights[0] + i], numbers[rights[0] + j]}
+    assert made(i) not in parts and made(j) not in parts  # neither merge uses the other
+    blob = bytearray(payload[4 * len(numbers):])
+    first, second = numbers[starts[0] + made(i)], numbers[starts[0] + made(j)]
+    size = length(made(i))
+    blob[first:first + size], blob[second:second + size] = blob[second:second + size], blob[first:first + size]
+    for column in (starts[0], ends[0]):  # each id's bytes where they now stand
+        numbers[column + made(i)], numbers[column + made(j)] = numbers[column + made(j)], numbers[column + made(i)]
+    for column in (lefts[0], rights[0], ids[0] + base):  # the merges, and the tokens' ids in the table's order
         numbers[column + i], numbers[column + j] = numbers[column + j], numbers[column + i]
-    blob = bytearray(payload[4 * len(numbers) + len(layout):])
-    starts, size = [sum(lengths[:base + k]) for k in (i, j)], lengths[base + i]
-    blob[starts[0]:starts[0] + size], blob[starts[1]:starts[1] + size] = blob[starts[1]:starts[1] + size], blob[starts[0]:starts[0] + size]
-    return header_line + b"\n" + numbers.tobytes() + layout + bytes(blob)
+    return header_line + b"\n" + numbers.tobytes() + bytes(blob)
 
 
 @pytest.mark.parametrize("damage", ["flipped-byte", "two-merges-traded"])
@@ -144,7 +160,8 @@ def test_a_damaged_cache_file_is_rebuilt_from_the_source(monkeypatch, gpt2_in_ca
     gpt2 = load_pretrained("gpt2")
     last_left, last_right, last_id = gpt2.merges[-1]
     text = gpt2.decode([last_id])
-    written = gpt2_in_cache
+    monkeypatch.setattr(core_files, "_CORES", weakref.WeakValueDictionary())  # the next load reads the file
+    written = core_file(gpt2_in_cache.parent)
     original = written.read_bytes()
     if damage == "flipped-byte":
         written.write_bytes(original[:-5] + bytes([original[-5] ^ 0xFF]) + original[-4:])
@@ -158,9 +175,9 @@ def test_a_damaged_cache_file_is_rebuilt_from_the_source(monkeypatch, gpt2_in_ca
 
 @pytest.mark.parametrize("edit", ["merge-count", "special-tokens"])
 def test_an_edited_header_is_rebuilt_not_used(monkeypatch, gpt2_in_cache, edit):
-    """The header's counts and special tokens are covered by the file's hash, like the tables."""
+    """The headers' counts and special tokens are covered by their file's hash, like the tables."""
     expected = load_pretrained("gpt2").encode("abc<|endoftext|>", allowed_special="all")
-    written = gpt2_in_cache
+    written = core_file(gpt2_in_cache.parent) if edit == "merge-count" else gpt2_in_cache
     header_line, payload = written.read_bytes().split(b"\n", 1)
     header = json.loads(header_line)
     if edit == "merge-count":  # the last merge read as a token no merge makes
@@ -168,6 +185,7 @@ def test_an_edited_header_is_rebuilt_not_used(monkeypatch, gpt2_in_cache, edit):
     else:
         header["special_tokens"] = {"<|end|>": 50256}  # its text edited: <|endoftext|> would be plain text
     written.write_bytes(json.dumps(header).encode() + b"\n" + payload)
+    monkeypatch.setattr(core_files, "_CORES", weakref.WeakValueDictionary())
     assert load_pretrained("gpt2").encode("abc<|endoftext|>", allowed_special="all") == expected
     _forbid_building(monkeypatch)  # the rebuild rewrote a good file
     assert load_pretrained("gpt2").encode("abc<|endoftext|>", allowed_special="all") == expected
@@ -226,13 +244,14 @@ def test_special_token_text_is_never_taken_for_a_whole_token_chunk():
     assert tokenizer.encode_ordinary("<|") == [256]  # a whole-token chunk, looked up
 
 
-def test_a_sentencepiece_model_with_byte_fallback_goes_through_the_cache_unchanged(cache_folder):
+def test_a_sentencepiece_model_with_byte_fallback_goes_through_the_cache_unchanged(monkeypatch, cache_folder):
     """Mistral's .models are char-level, with byte fallback and <unk>: the cache keeps all of it."""
     import io
 
     import sentencepiece as spm
 
     from bpe.formats.sentencepiece_model import from_sentencepiece
+    from bpe.formats.sentencepiece_tokenizer import SentencePieceModelTokenizer
     from bpe.training.presets import python_docs_text
 
     text = io.BytesIO()
@@ -242,15 +261,13 @@ def test_a_sentencepiece_model_with_byte_fallback_goes_through_the_cache_unchang
         num_threads=1,
     )
     built = from_sentencepiece(text.getvalue(), name="sp")
-    first = merge_cache.cached_tokenizer(name="sp", source_hash="1" * 64, pretokenizer="sentencepiece", special_tokens={},
-                                         build=lambda: built, specials_in_text="plain")
-    again = merge_cache.cached_tokenizer(name="sp", source_hash="1" * 64, pretokenizer="sentencepiece", special_tokens={},
-                                         build=lambda: pytest.fail("built again although the cache holds it"),
-                                         specials_in_text="plain")
+    options = {"name": "sp", "source_hash": "1" * 64, "pretokenizer": "sentencepiece", "special_tokens": {},
+               "specials_in_text": "plain", "factory": SentencePieceModelTokenizer}
+    first = merge_cache.cached_tokenizer(build=lambda: built, **options)
+    monkeypatch.setattr(core_files, "_CORES", weakref.WeakValueDictionary())  # read from the file, not memory
+    again = merge_cache.cached_tokenizer(build=lambda: pytest.fail("built again although the cache holds it"), **options)
     sample = "naïve café 東京 \U0001F600 def f(x): return x"
-    # the cache holds the table; the .model's own kind (its user-defined pieces) is not a table's
-    # field (the registry reads .model files uncached), so the table's JSON is compared
-    assert Tokenizer.to_json(built) == first.to_json() == again.to_json()
+    assert built.to_json() == first.to_json() == again.to_json()  # the .model's own kind, user-defined pieces and all
     assert again.encode(sample) == built.encode(sample) and again.unknown_token == "<unk>" and len(again.fallback_bytes) == 256
 
 

@@ -27,6 +27,8 @@ HOME = keyed("bpe-home")
 """The home page's content (its descriptions are the page: a phone keeps them)."""
 ROOM = keyed("bpe-room")
 """A class room's screen (``ui.classroom_views.show_room``: a keyed container)."""
+ROOM_LINKS = keyed("bpe-room-screen")
+"""The projector's way to the teacher's controls and to end the class (``ui.room_teacher_views``)."""
 LESSON_BAR = keyed("bpe-lesson-bar")
 """Where a lesson across pages is (``ui.lesson_bar.bar``: a keyed horizontal container)."""
 
@@ -157,6 +159,13 @@ ROOM_SCREEN_CSS = f"""
    (on hf-course's five words the reveal sat at y 772-827, and the controls link's click scrolled the
    question's top off the screen to reach it). */
 {MAIN}:has({keyed("w-leave_present")}) {ROOM} table.bpe-words :is(td, th) {{ padding-top: .1rem; padding-bottom: .1rem; }}
+/* Presenter mode: the teacher's controls link and "End the class" in the projector's bottom right corner, above the
+   lesson bar, taking none of the question's room (on hf-course they sat at y 735-765 of 720, below "Reveal the
+   answers", and the link's click scrolled the question's top off the screen to reach it). */
+{MAIN}:has({keyed("w-leave_present")}) {ROOM_LINKS} {{ position: fixed; right: .5rem; bottom: 2.2rem; z-index: 999988;
+  width: auto !important; max-width: 45vw; flex-wrap: wrap; justify-content: flex-end; gap: .2rem .6rem; background: #FFF; }}
+{MAIN}:has({keyed("w-leave_present")}) {ROOM_LINKS} :is(button, a) {{ min-height: 0; padding: .05rem .3rem; }}
+{MAIN}:has({keyed("w-leave_present")}) {ROOM_LINKS} p {{ font-size: .8rem; }}
 /* A phone scrolls the page, never a box inside it that hides part of the lesson. */
 {ROOM} .bpe-layers {{ max-height: none; overflow: visible; }}
 </style>

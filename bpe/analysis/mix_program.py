@@ -65,6 +65,13 @@ this share of the total: its slack is then within 5 % of the least any mix needs
 is a lower bound, the answer with that slack added an upper one). When the samples are the training
 texts nothing is left over (0); held-out samples and real tokenizers need slack, and the last few
 percent cost more rounds than all the rest (measured: ``benchmarks/mixture_inference.py``)."""
+STABLE_SOLVES = 8
+STABLE_SHARE = 0.005
+"""The generation also stops once the last :data:`STABLE_SOLVES` answers of a stage agree on every share
+within this: the later rounds close the slack gap but no longer move the mix. Measured on a held-out
+run of 1,000 merges of six languages: 115 solves (60 CPU-s) to a 5 % gap, every share within 0.005 of
+that answer from the 10th solve (0.3 s) on, and its error against the truth flat (0.003-0.004) after it;
+at 3,000 merges the gap took over nine minutes."""
 STAGE_GAP = 0.2
 """The same for a stage before the last: a stage only warms up the next."""
 GROWTH = 4
@@ -217,7 +224,8 @@ class MixProgram:
         solves = 0
         objective = 0.0
         for end in _stages(len(self.steps)):
-            while True:
+            recent: list[tuple[float, ...]] = []
+            while not _settled(recent):
                 more, missing = self.broken(proportions, merge_slack, pair_slack, active, end=end)
                 if not more or missing <= (gap if end == len(self.steps) else STAGE_GAP) * (objective + missing):
                     break
@@ -231,6 +239,7 @@ class MixProgram:
                 solves += 1
                 objective = sum(cost * value for cost, value in zip(program.cost, x))
                 proportions = _normalised(x[: self.n])
+                recent = [*recent[1 - STABLE_SOLVES:], proportions]
                 merge_slack = {step: x[column] for step, column in merge_columns.items() if x[column] > 0}
                 pair_slack = {pair: x[column] for pair, column in pair_columns.items() if x[column] > 0}
                 # Only the constraints the answer meets with no room to spare are kept (a later round adds
@@ -241,6 +250,8 @@ class MixProgram:
                          if constraint not in dropped and -sum(value * x[column] for column, value in row) > BINDING}
                 dropped |= loose
                 active -= loose
+            if _settled(recent):  # the gap left is what the last answer would still need
+                _, missing = self.broken(proportions, merge_slack, pair_slack, active, end=end)
         gap = missing / (objective + missing) if missing else 0.0
         return MixSolution(proportions, merge_slack, pair_slack, len(active), solves, gap, frozenset(active))
 
@@ -264,6 +275,11 @@ class _LowestBar:
         level = (last - first + 1).bit_length() - 1
         row = self.levels[level]
         return min(row[first], row[last - (1 << level) + 1])
+
+
+def _settled(recent: Sequence[tuple[float, ...]]) -> bool:
+    """Whether the last :data:`STABLE_SOLVES` answers agree on every share within :data:`STABLE_SHARE`."""
+    return len(recent) == STABLE_SOLVES and all(max(shares) - min(shares) <= STABLE_SHARE for shares in zip(*recent))
 
 
 def _stages(steps: int) -> list[int]:

@@ -1,7 +1,7 @@
 """The analyses the app runs in a worker, each a function from a plain request to a plain result.
 
 A request and a result are JSON-like data (names, numbers, texts), so a worker process can take
-one and send the other back (:mod:`bpe.analysis.bounded_job`), the command line can print it, and a
+one and send the other back (the job board's, :mod:`bpe.jobs`: :func:`on_board`), the command line can print it, and a
 server can share it between the sessions that ask the same. Each task reports its progress through
 ``progress(what, fraction)``.
 
@@ -18,11 +18,16 @@ server can share it between the sessions that ask the same. Each task reports it
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError
+from ..jobs.board import JobRequest
+from ..jobs.budget import JobBudget
+from ..limits import ANALYSIS_CPU_S, ANALYSIS_MEMORY_MB, ANALYSIS_WALL_S
 from ..pretrained.registry import PRETRAINED, load_pretrained
 from .family import family_facts
 from .known_mix import train_on_mix
@@ -30,6 +35,9 @@ from .lineage import RankedVocabulary
 from .merge_replay import sample_words
 from .mixture import MixEstimate, Progress, estimate_from_words, mix_error
 from .samples import category_texts, halves
+
+BUDGET = JobBudget(cpu_s=ANALYSIS_CPU_S, memory_mb=ANALYSIS_MEMORY_MB, wall_s=ANALYSIS_WALL_S)
+"""What one analysis may use, on the job board's worker or in the command line's own process."""
 
 CHECKPOINTS = (100, 300, 1_000, 3_000, 10_000, 30_000)
 """After how many merges the known mix is inferred (those up to the run's length, and the run's length)."""
@@ -115,9 +123,9 @@ def estimate_record(estimate: MixEstimate) -> dict:
     }
 
 
-TASKS: Mapping[str, Callable[[Mapping[str, Any], Progress], dict]] = {
+TASKS: Mapping[str, Callable[[Mapping[str, Any], Progress], dict]] = MappingProxyType({
     "known-mix": known_mix, "pretrained-mix": pretrained_mix, "family": family,
-}
+})
 
 
 def run_task(task: str, request: Mapping[str, Any], *, progress: Progress) -> dict:
@@ -125,3 +133,14 @@ def run_task(task: str, request: Mapping[str, Any], *, progress: Progress) -> di
     if task not in TASKS:
         raise BpeError(f"unknown analysis {task!r}: use one of {', '.join(TASKS)}")
     return TASKS[task](request, progress)
+
+
+def on_board(report, *, task: str, request: Mapping[str, Any]) -> None:
+    """:func:`run_task` in a job board's worker (:mod:`bpe.jobs.worker`): its progress reported as it
+    goes, its result sent as the job's one part, ``result``."""
+    report.part("result", run_task(task, request, progress=lambda what, done: report.progress(done, what)))
+
+
+def job_request(task: str, request: Mapping[str, Any]) -> JobRequest:
+    """The job board's request for ``task`` on ``request``, within :data:`BUDGET`."""
+    return JobRequest("bpe.analysis.tasks:on_board", {"task": task, "request": dict(request)}, BUDGET)

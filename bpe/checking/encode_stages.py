@@ -146,7 +146,7 @@ def _unknown_first(pieces: TokenPieces, ids: Ids) -> Ids:
 
 
 def _by_rank(pieces: TokenPieces, ids: Ids) -> Ids:
-    return merge_ids(list(ids), pieces.ranks, pieces.merges)
+    return merge_ids(list(ids), pieces.ranks, pieces.made)
 
 
 LOOPS: MappingProxyType[str, Callable[[TokenPieces, Ids], Ids]] = MappingProxyType({

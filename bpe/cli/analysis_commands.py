@@ -1,7 +1,7 @@
 """``bpe-lab lineage`` and ``bpe-lab infer-mix``: what merge lists reveal, from the command line.
 
 Scope: the two commands' options, checks and printing (``bpe.analysis`` does the work), within an
-analysis's CPU and memory budget in this process, as ``import`` reads within an import's.
+analysis's CPU and memory budget in this process (the job board's worker's: ``bpe.analysis.tasks.BUDGET``).
 
     bpe-lab lineage --a gpt-4 --b llama3                  (two pretrained names, or BPE Lab tokenizer files)
     bpe-lab lineage --family --json                       (the fourteen pretrained, as a tree)
@@ -16,14 +16,14 @@ import argparse
 import json
 from typing import Any
 
-from ..analysis.bounded_job import BUDGET
 from ..analysis.lineage import RankedVocabulary, lineage
 from ..analysis.mixture import infer_mix
 from ..analysis.samples import CATEGORIES, category_texts
-from ..analysis.tasks import estimate_record, run_task
+from ..analysis.tasks import BUDGET, estimate_record, run_task
 from ..analysis.token_kinds import kinds_of
 from ..encoding.tokenizer import Tokenizer
-from ..formats.bounded_import import limited
+from ..errors import BpeError
+from ..jobs.budget import limited as limited_by
 from ..limits import MAX_MIX_MERGES
 from ..pretrained.registry import ALIASES, PRETRAINED_NAMES, load_pretrained
 from .arguments import UsageError, read_text_file
@@ -51,6 +51,13 @@ def add_analysis_commands(commands) -> None:
     mix_cmd.set_defaults(run=_infer_mix)
 
 
+def _limited():
+    """This process within an analysis's budget (the job board's worker's, :data:`~bpe.analysis.tasks.BUDGET`)."""
+    return limited_by(
+        BUDGET, over_cpu=lambda: BpeError(f"the analysis needs more than {BUDGET.cpu_s:.0f} s of CPU, its budget: read fewer merges"),
+        over_memory=lambda: BpeError(f"the analysis needs more than {BUDGET.memory_mb:,} MB of memory, its budget: read fewer merges"))
+
+
 def _tokenizer(choice: str) -> Tokenizer:
     return load_pretrained(choice) if choice in PRETRAINED_NAMES or choice in ALIASES else Tokenizer.from_file(choice)
 
@@ -59,7 +66,7 @@ def _lineage(args: argparse.Namespace) -> None:
     if args.family:
         if args.a or args.b:
             raise UsageError("--family compares every pretrained tokenizer: leave out --a and --b")
-        with limited(BUDGET):
+        with _limited():
             result = run_task("family", {}, progress=lambda what, done: None)
         if args.json:
             print(json.dumps(result, ensure_ascii=False))
@@ -105,7 +112,7 @@ def _infer_mix(args: argparse.Namespace) -> None:
         own[name] = read_text_file(path)
     if args.held_out and not args.known:
         raise UsageError("--held-out goes with --known (a mix trained here first)")
-    with limited(BUDGET):
+    with _limited():
         if args.known:
             result = run_task("known-mix", _known_request(args.known, keys, own, args), progress=lambda what, done: None)
             estimate, truth = result["estimates"][-1], result["truth"]

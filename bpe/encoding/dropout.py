@@ -145,7 +145,8 @@ class DropoutRule:
 def _hugging_face_loop(tokenizer: "Tokenizer") -> Callable[[Sequence[int], Skip], list[int]]:
     merges = tokenizer.merges
     ranks = {(left, right): rank for rank, (left, right, _) in enumerate(merges)}
-    return lambda ids, skip: merge_long(list(ids), ranks, merges, skip)
+    made = [new_id for _, _, new_id in merges]
+    return lambda ids, skip: merge_long(list(ids), ranks, made, skip)
 
 
 def _sentencepiece_loop(tokenizer: "Tokenizer") -> Callable[[Sequence[int], Skip], list[int]]:

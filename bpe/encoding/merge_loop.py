@@ -1,16 +1,17 @@
 """The encoder's merge loop: apply learned merges to one chunk's ids, lowest rank first.
 
-Scope: three ways to run the same loop over ``ranks`` (``(left, right) -> rank``) and ``merges``
-(``(left, right, new_id)`` by rank): :func:`merge_ids` for encoding (a list for short chunks, a
-heap for long ones) and :func:`walk_merges`, which records every merge for the step-by-step
-walkthrough; and the rule every encoder applies last where a vocabulary has an unknown token
-(:func:`one_unknown_per_run`). Out of scope: splitting text into chunks and the chunk cache (``tokenizer``).
+Scope: three ways to run the same loop over ``ranks`` (``(left, right) -> rank``): :func:`merge_ids`
+for encoding (a list for short chunks, a heap for long ones), which needs only ``made`` (the id
+each rank's merge makes), and :func:`walk_merges`, which records every merge for the step-by-step
+walkthrough from ``merges`` (``(left, right, new_id)`` by rank); and the rule every encoder applies
+last where a vocabulary has an unknown token (:func:`one_unknown_per_run`). Out of scope: splitting
+text into chunks and the chunk cache (``tokenizer``).
 
 The loop applies the lowest-ranked merge present, everywhere in the chunk left to right, until
 none applies; this replays training exactly, because a merged pair can never re-form later.
 
     >>> ranks, merges = {(1, 2): 0, (4, 3): 1}, [(1, 2, 4), (4, 3, 5)]
-    >>> merge_ids([1, 2, 3, 1, 2], ranks, merges)
+    >>> merge_ids([1, 2, 3, 1, 2], ranks, [4, 5])
     [5, 4]
     >>> [(step.new_id, step.positions) for step in walk_merges([1, 2, 3, 1, 2], ranks, merges)]
     [(4, (0, 3)), (5, (0,))]
@@ -19,7 +20,7 @@ none applies; this replays training exactly, because a merged pair can never re-
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -32,7 +33,10 @@ LONG_CHUNK = 48
 _NO_RANK = 1 << 62  # "no merge": an int, so ``min`` never compares int with float
 
 Ranks = dict[Pair, int]
-Merges = list[tuple[int, int, int]]
+Merges = Sequence[tuple[int, int, int]]
+Made = Sequence[int]
+"""``made[rank]``: the id the merge of that rank makes (a table keeps it apart from the merges: see
+:mod:`bpe.encoding.packed_tokens`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +52,12 @@ class AppliedMerge:
     ids_after: tuple[int, ...]
 
 
-def merge_ids(ids: list[int], ranks: Ranks, merges: Merges) -> list[int]:
+def merge_ids(ids: list[int], ranks: Ranks, made: Made) -> list[int]:
     """``ids`` after every merge that applies (``ids`` itself may be changed)."""
-    return merge_long(ids, ranks, merges) if len(ids) >= LONG_CHUNK else merge_short(ids, ranks, merges)
+    return merge_long(ids, ranks, made) if len(ids) >= LONG_CHUNK else merge_short(ids, ranks, made)
 
 
-def merge_short(ids: list[int], ranks: Ranks, merges: Merges) -> list[int]:
+def merge_short(ids: list[int], ranks: Ranks, made: Made) -> list[int]:
     """Merge the leftmost lowest-ranked pair, one at a time, updating only its neighbours.
 
     This is :func:`walk_merges`'s "every occurrence, left to right" one occurrence at a time: a
@@ -69,7 +73,7 @@ def merge_short(ids: list[int], ranks: Ranks, merges: Merges) -> list[int]:
         if rank == _NO_RANK:
             break
         i = pair_ranks.index(rank)
-        new_id = ids[i] = merges[rank][2]
+        new_id = ids[i] = made[rank]
         del ids[i + 1], pair_ranks[i]
         if i:
             pair_ranks[i - 1] = rank_of((ids[i - 1], new_id), _NO_RANK)
@@ -79,7 +83,7 @@ def merge_short(ids: list[int], ranks: Ranks, merges: Merges) -> list[int]:
     return ids
 
 
-def merge_long(ids: list[int], ranks: Ranks, merges: Merges, skip: Callable[[], bool] | None = None) -> list[int]:
+def merge_long(ids: list[int], ranks: Ranks, made: Made, skip: Callable[[], bool] | None = None) -> list[int]:
     """The same merges as :func:`merge_short` in O(n log n): a heap of (rank, position).
 
     Popping the lowest (rank, position) merges a pair's occurrences left to right; entries
@@ -115,7 +119,7 @@ def merge_long(ids: list[int], ranks: Ranks, merges: Merges, skip: Callable[[], 
         j = following[i]
         if j >= size or rank_of((symbols[i], symbols[j])) != entry >> shift:
             continue  # stale: one side was merged away since this entry was pushed
-        new_id = symbols[i] = merges[entry >> shift][2]
+        new_id = symbols[i] = made[entry >> shift]
         after = following[i] = following[j]
         following[j] = gone
         if after < size:

@@ -65,6 +65,8 @@ class TokenPieces:
         """Per token id: how many starting symbols it spells."""
         self.longest = max(self.length.values(), default=1)
         self.ranks = {(left, right): rank for rank, (left, right, _) in enumerate(self.merges)}
+        self.made = [new_id for _, _, new_id in self.merges]
+        """Per rank: the id its merge makes (what the merge loop reads)."""
 
     @classmethod
     def of(cls, tokenizer: Tokenizer) -> "TokenPieces":
@@ -109,7 +111,7 @@ def _spelled(runs: dict[int, str], merges: Sequence[tuple[int, int, int]]) -> di
 
 def bpe_cut(pieces: TokenPieces, run: str) -> list[int]:
     """BPE's own: the learned merges, lowest rank first (the encoder's merge loop)."""
-    return merge_ids(list(map(ord, run)), pieces.ranks, pieces.merges)
+    return merge_ids(list(map(ord, run)), pieces.ranks, pieces.made)
 
 
 def longest_cut(pieces: TokenPieces, run: str) -> list[int]:

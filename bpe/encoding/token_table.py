@@ -28,24 +28,27 @@ and decoding (``tokenizer``) and any file layout (``formats``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..errors import FormatError
 from ..text.pretokenize import validate_special_tokens
 from ..tokens.ids import is_whole_number
 from ..tokens.vocab import Token
+from .packed_tokens import PackedTokens
 
 
 @dataclass(frozen=True, slots=True)
 class TokenTable:
     """Every lookup the encoder and decoder need, built once and checked by :func:`build_table`."""
 
-    tokens: dict[int, Token]
+    tokens: PackedTokens
     """Base, merged, whole-only, special, then byte-fallback tokens, in that order (our JSON relies on it)."""
     base_count: int
-    merges: list[tuple[int, int, int]]
+    merges: Sequence[tuple[int, int, int]]
     """``(left, right, new_id)`` in rank order."""
+    made: Sequence[int]
+    """``made[rank]``: the id merge ``rank`` makes (the merge loop's only use of the merges)."""
     ranks: dict[tuple[int, int], int]
     """``(left, right) -> rank``: the merge loop's lookup."""
     special_tokens: dict[str, int]
@@ -62,6 +65,12 @@ class TokenTable:
     """Char-level byte fallback: ``fallback_ids[b]`` is the id of byte ``b`` (empty without it)."""
     whole_only: dict[str, int]
     """Tokens no merge makes, by their text: a chunk spelled like one is that token (see :func:`build_table`)."""
+    by_text: Mapping[str, int] | None = None
+    """Every token but the special ones whose bytes are text, by that text (a pretrained tokenizer's
+    whole-chunk lookup), where the table's builder made it once to share; else None."""
+    shared: object = None
+    """What this table shares its lookups with (a pretrained table's core, :mod:`bpe.pretrained.table_core`),
+    kept alive as long as the table is; None for a table of its own."""
 
 
 def build_table(
@@ -126,7 +135,8 @@ def build_table(
     fallback_ids = _fallback_ids(tokens, fallback_bytes or {}, unit=unit)
     plain = [(token_id, token) for token_id, token in base.items() if not token.ends_word]
     return TokenTable(
-        tokens=tokens, base_count=len(base), merges=merge_list, ranks=ranks, special_tokens=dict(special_tokens),
+        tokens=PackedTokens.of(tokens), base_count=len(base), merges=merge_list, made=[new_id for _, _, new_id in merge_list],
+        ranks=ranks, special_tokens=dict(special_tokens),
         byte_ids=_byte_ids(plain) if unit == "byte" else [],
         char_ids={} if unit == "byte" else {token.data.decode("utf-8"): token_id for token_id, token in plain},
         marker_id=marker_id, attached=attached, end_of_word_mode=mode, fallback_ids=fallback_ids,

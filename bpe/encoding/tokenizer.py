@@ -21,7 +21,7 @@ whose misses run the merge loop (:func:`~bpe.encoding.merge_loop.merge_ids`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain, islice
@@ -108,7 +108,7 @@ class Tokenizer:
         cls, table: TokenTable, *, unit: str, pretokenizer: str, name: str = "", specials_in_text: str = "refuse",
         unknown_token: str | None = None,
     ) -> "Tokenizer":
-        """A tokenizer without an end-of-word marker on a ``table`` checked before (e.g. :func:`~bpe.pretrained.spelled_table.spelled_table`'s)."""
+        """A tokenizer without an end-of-word marker on a ``table`` checked before (e.g. a pretrained core's, :mod:`bpe.pretrained.table_core`)."""
         tokenizer = cls.__new__(cls)
         tokenizer._adopt(table, unit=unit, pretokenizer=pretokenizer, end_of_word=None, name=name, specials_in_text=specials_in_text,
                          unknown_token=unknown_token)
@@ -129,14 +129,14 @@ class Tokenizer:
         self.pretokenizer = Pretokenizer.parse(pretokenizer)
         self.specials_in_text, self.unknown_token = specials_in_text, unknown_token
         self._unknown_id = None if unknown_token is None else table.special_tokens[unknown_token]
-        order = list(table.tokens)  # base, merged, whole-only, special, byte fallback: the table's order
+        order = table.tokens.order  # base, merged, whole-only, special, byte fallback: the table's order
         specials = len(set(table.special_tokens.values()))  # subtle: two names may share an id (gpt-oss's 200018)
         self._whole_only_ids = tuple(order[table.base_count + len(table.merges):len(order) - specials - len(table.fallback_ids)])
         self.end_of_word = end_of_word
         self.end_of_word_mode = table.end_of_word_mode
         self.special_tokens: dict[str, int] = table.special_tokens
         self._table = table
-        self._tokens, self._merges, self._ranks = table.tokens, table.merges, table.ranks
+        self._tokens, self._merges, self._ranks, self._made = table.tokens, table.merges, table.ranks, table.made
         self._special_ids = {token_id: text for text, token_id in self.special_tokens.items()}
         self._word_cache = ChunkCache(self._merge_chunk)
         # Without a marker a word and a gap with the same text encode alike: share one cache.
@@ -178,9 +178,9 @@ class Tokenizer:
         return list(self._merges)
 
     @property
-    def tokens(self) -> dict[int, Token]:
-        """``id -> Token`` (a copy)."""
-        return dict(self._tokens)
+    def tokens(self) -> Mapping[int, Token]:
+        """``id -> Token``, read-only: the table's own, packed (each Token is made when asked for; ``dict(...)`` copies)."""
+        return self._tokens
 
     @property
     def whole_only(self) -> dict[int, bytes]:
@@ -195,7 +195,7 @@ class Tokenizer:
     @property
     def base(self) -> dict[int, Token]:
         """``id -> Token`` of the symbols before any merge, in the order given (a copy)."""
-        return dict(islice(self._tokens.items(), self._table.base_count))  # the table lists them first
+        return {token_id: self._tokens[token_id] for token_id in islice(self._tokens, self._table.base_count)}  # listed first
 
     def token_text(self, token_id: int) -> str:
         """How token ``token_id`` is spelled (invalid UTF-8 as ``\\x..`` escapes)."""
@@ -329,7 +329,7 @@ class Tokenizer:
         whole = self._table.whole_only.get(chunk)
         if whole is not None:
             return (whole,)
-        return tuple(merge_ids(self._initial_ids(chunk, is_word), self._ranks, self._merges))
+        return tuple(merge_ids(self._initial_ids(chunk, is_word), self._ranks, self._made))
 
     # -- decoding -------------------------------------------------------------------------------
     def decode_single_token_bytes(self, token_id: int) -> bytes:
@@ -339,7 +339,7 @@ class Tokenizer:
         """Each id's bytes separately (for showing tokens; may split a character)."""
         ids = list(ids)
         self._check_ids(ids)
-        return [self._tokens[token_id].data for token_id in ids]
+        return self._tokens.datas(ids)
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         return b"".join(self.decode_tokens_bytes(ids))
@@ -360,7 +360,7 @@ class Tokenizer:
             raise BpeError(f"unknown errors mode {errors!r}: use 'replace' or 'strict'") from None
 
     def _check_ids(self, ids: list[int]) -> None:
-        unknown = [token_id for token_id in ids if token_id not in self._tokens]
+        unknown = self._tokens.unknown(ids)
         if unknown:
             shown = ", ".join(map(repr, list(dict.fromkeys(unknown))[:10]))
             raise UnknownTokenError(

@@ -60,14 +60,13 @@ def split_tokens(ranks: Mapping[Spelled, int]) -> dict[Spelled, tuple[Spelled, S
     }
     names = by_rank + spelled  # id -> token, for the ids past the tokens their symbol
     pair_ranks: dict[tuple[int, int], int] = {}
-    merges: list[tuple[int, int, int] | None] = [None] * len(by_rank)  # merges[rank][2] is the id made: rank itself
+    made = range(len(by_rank))  # the id a rank's merge makes is the rank itself
     splits: dict[Spelled, tuple[Spelled, Spelled]] = {}
     for token in sorted((token for token in by_rank if len(token) > 1), key=len):
-        parts = merge_ids(list(map(unit_ids.__getitem__, token)), pair_ranks, merges)  # type: ignore[arg-type]
+        parts = merge_ids(list(map(unit_ids.__getitem__, token)), pair_ranks, made)
         if len(parts) == 2:
             rank = position[token]
             pair_ranks[parts[0], parts[1]] = rank
-            merges[rank] = (parts[0], parts[1], rank)
             splits[token] = (names[parts[0]], names[parts[1]])
     return splits
 

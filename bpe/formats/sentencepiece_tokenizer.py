@@ -49,6 +49,16 @@ class SentencePieceModelTokenizer(Tokenizer):
 
     def __init__(self, *, user_defined: Iterable[str] = (), **kwargs) -> None:
         super().__init__(**kwargs)
+        self._take_user_defined(user_defined)
+
+    @classmethod
+    def from_table(cls, table, *, user_defined: Iterable[str] = (), **settings) -> "SentencePieceModelTokenizer":
+        """On a ``table`` checked before (the pretrained cache's), with its user-defined pieces."""
+        tokenizer = super().from_table(table, **settings)
+        tokenizer._take_user_defined(user_defined)
+        return tokenizer  # type: ignore[return-value]
+
+    def _take_user_defined(self, user_defined: Iterable[str]) -> None:
         self.user_defined = frozenset(user_defined)
         if not self.user_defined <= self.special_tokens.keys():
             raise FormatError(f"user-defined pieces must be special tokens: {sorted(self.user_defined - self.special_tokens.keys())}")

@@ -33,6 +33,7 @@ from __future__ import annotations
 from itertools import repeat
 
 from ..encoding.tokenizer import Tokenizer
+from .table_core import TableCore
 
 _NOT_WHOLE = -1  # a small int: ``list.index`` finds it by identity, no id can equal it
 
@@ -42,11 +43,16 @@ class PretrainedTokenizer(Tokenizer):
 
     def _adopt(self, table, **settings) -> None:
         super()._adopt(table, **settings)
-        whole: dict[str, int] = {}  # ids, not 1-tuples (a tuple per token is megabytes for GPT-4o); a miss makes the tuple
+        # ids, not 1-tuples (a tuple per token is megabytes for GPT-4o); a miss makes the tuple. Special
+        # tokens are left out: special-token text in a chunk is plain text, and must be merged as such.
+        if isinstance(table.shared, TableCore):  # the look-up every tokenizer of these tokens shares
+            self._whole_tokens = table.shared.by_text
+            return
+        whole: dict[str, int] = {}
         special = self._special_ids
         for token_id, token in table.tokens.items():
             if token_id in special:
-                continue  # special-token text in a chunk is plain text: it must be merged as such
+                continue
             try:
                 whole[token.data.decode()] = token_id
             except UnicodeDecodeError:

@@ -43,6 +43,7 @@ from ..formats.common import as_text
 from ..formats.gpt2 import from_gpt2
 from ..formats.huggingface import from_hf
 from ..formats.sentencepiece_model import from_sentencepiece
+from ..formats.sentencepiece_tokenizer import SentencePieceModelTokenizer
 from ..formats.tekken import from_tekken
 from ..formats.tiktoken_bpe import from_tiktoken
 from ..registry import Registry
@@ -265,7 +266,7 @@ def _read_tiktoken(entry: PretrainedEntry, contents: list[bytes], paths: list[Pa
     )
 
 
-READERS: Mapping[str, tuple[Callable[[PretrainedEntry, list[bytes], list[Path]], Tokenizer], type[Tokenizer] | None]] = (
+READERS: Mapping[str, tuple[Callable[[PretrainedEntry, list[bytes], list[Path]], Tokenizer], type[Tokenizer]]] = (
     MappingProxyType({
         # Every token of these encodes to itself (see pretrained_tokenizer), so a whole chunk is looked up.
         "gpt2": (_read_gpt2, PretrainedTokenizer),
@@ -274,12 +275,11 @@ READERS: Mapping[str, tuple[Callable[[PretrainedEntry, list[bytes], list[Path]],
         # (the parity test checks every token), so the lookup is safe for them too.
         "hf": (_read_hf, PretrainedTokenizer),
         "tekken": (_read_tekken, PretrainedTokenizer),
-        # Char-level pieces, which the merge cache does not hold: read in about a second, as they are.
-        "sentencepiece": (_read_sentencepiece, None),
+        # A .model's pieces by score: its own tokenizer, which cuts user-defined pieces and decodes as SentencePiece.
+        "sentencepiece": (_read_sentencepiece, SentencePieceModelTokenizer),
     })
 )
-"""Per file format: the function reading an entry's files, and the tokenizer class the merge cache
-builds (``None``: the reader's tokenizer, uncached)."""
+"""Per file format: the function reading an entry's files, and the tokenizer class the merge cache builds."""
 if not {entry.format for entry in PRETRAINED.values()} <= READERS.keys():  # a mistake in this file: fail at import
     raise RegistryError(f"pretrained formats without a reader: {sorted({e.format for e in PRETRAINED.values()} - READERS.keys())}")
 
@@ -340,14 +340,16 @@ def _source_hash(entry: PretrainedEntry) -> str:
 
 
 def load_pretrained(name: str) -> Tokenizer:
-    """A pretrained tokenizer by name or alias (a new instance each call; see :data:`PRETRAINED`)."""
+    """A pretrained tokenizer by name or alias (a new instance each call, sharing its table with every
+    other of the same contents; see :data:`PRETRAINED`).
+
+    The files must be installed; their contents are read and checked against the pins only when the
+    cache does not hold their table yet (it holds what the pinned files give, keyed by the pins)."""
     entry = pretrained_entry(name)
-    contents, paths = read_checked(entry.name)
+    pretrained_file_paths(entry.name)  # installed? (else a BpeError saying how to install it)
     read, factory = READERS[entry.format]
-    if factory is None:
-        return read(entry, contents, paths)
     return cached_tokenizer(
         name=entry.name, source_hash=_source_hash(entry), pretokenizer=entry.pretokenizer,
-        special_tokens=dict(entry.special_tokens), build=lambda: read(entry, contents, paths), factory=factory,
+        special_tokens=dict(entry.special_tokens), build=lambda: read(entry, *read_checked(entry.name)), factory=factory,
         specials_in_text=entry.specials_in_text,
     )

@@ -41,16 +41,13 @@ UNICODE_TO_BYTE: MappingProxyType[str, int] = MappingProxyType(
 """The inverse table: GPT-2's printable character back to its byte."""
 
 
-_SPELL = {byte: char for byte, char in enumerate(BYTE_TO_UNICODE)}  # str.translate's table: code point -> character
-
-
 def to_byte_text(data: bytes) -> str:
     """``b" the" -> "Ġthe"``: token bytes as GPT-2's ``encoder.json`` and Hugging Face spell them.
 
     Each byte read as the code point of its value (Latin-1), then translated in C: spelling GPT-4o's 200,000
     tokens a character at a time took most of a tokenizer.json export's second.
     """
-    return data.decode("latin-1").translate(_SPELL)
+    return data.decode("latin-1").translate(BYTE_TO_UNICODE)  # the tuple is the table: code point -> character
 
 
 def gpt2_text_to_bytes(text: str) -> bytes:

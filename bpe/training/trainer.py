@@ -174,7 +174,8 @@ def _second_stage(
     so far applied in their order (as the authors' trainer inherits them), then a fresh run over those chunks."""
     merges = [(step.left, step.right, step.new_id) for step in steps]
     ranks = {(left, right): rank for rank, (left, right, _) in enumerate(merges)}
-    words = [merge_ids(list(initial_ids(text)), ranks, merges) for text, _ in later.words]
+    made_ids = [new_id for _, _, new_id in merges]
+    words = [merge_ids(list(initial_ids(text)), ranks, made_ids) for text, _ in later.words]
     freqs = [freq for _, freq in later.words]
     made = [(step.left, step.right) for step in steps]
     after = _Run(words, freqs, run.base, settings, made=made)

@@ -17,10 +17,11 @@ them) goes through :func:`html.escape`: a merges file is untrusted input.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 import pandas as pd
@@ -209,29 +210,28 @@ def verdict_markdown(result: CheckResult) -> tuple[str, str]:
 def merges_caption(form: "CheckForm") -> str:
     """Markdown (escaped): the file being checked and how many merges it holds (not its lines: a JSON file
     is one line), or why it cannot be read."""
-    digest = hashlib.sha256(form.merges).hexdigest()
-    return escape_markdown(f"Checking {form.merges_name}: {_merges_read(form.merges_name, form.shape, digest, form.merges)}")
+    file = _File(hashlib.sha256(form.merges).hexdigest(), form.merges)
+    return escape_markdown(f"Checking {form.merges_name}: {_merges_read(form.merges_name, form.shape, file)}")
 
 
-def _merges_read(name: str, shape: str, digest: str, data: bytes) -> str:
+@dataclass(frozen=True)
+class _File:
+    """A file's bytes, known to the cache below by their digest (hashing megabytes at every rerun is waste)."""
+
+    digest: str
+    data: bytes = field(compare=False, hash=False)
+
+
+@functools.lru_cache(maxsize=32)
+def _merges_read(name: str, shape: str, file: _File) -> str:
     """How the file reads, kept for the last files seen (the caption is drawn on every rerun; reading a
-    tokenizer file starts a worker)."""
-    key = (name, shape, digest)
-    if key not in _READ:
-        try:
-            count = len(read_learner_merges(data, name=name or "your merges", shape=shape or None,
-                                            read_tokenizer=import_tokenizer_bounded).pairs)
-            _READ[key] = f"{count:,} merge{'s' * (count != 1)}."
-        except BpeError as error:
-            _READ[key] = f"it cannot be read ({error})"
-        while len(_READ) > 32:
-            _READ.pop(next(iter(_READ)))
-    return _READ[key]
-
-
-_READ: dict[tuple[str, str, str], str] = {}
-"""``(name, shape, sha256) -> what the caption says``: shared by the server's sessions, which is safe as
-it depends only on the file's bytes."""
+    tokenizer file starts a worker). Shared by the server's sessions: safe, as it depends only on the bytes."""
+    try:
+        count = len(read_learner_merges(file.data, name=name or "your merges", shape=shape or None,
+                                        read_tokenizer=import_tokenizer_bounded).pairs)
+        return f"{count:,} merge{'s' * (count != 1)}."
+    except BpeError as error:
+        return f"it cannot be read ({error})"
 
 
 def summary_text(result: CheckResult) -> str:

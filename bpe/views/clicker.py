@@ -77,7 +77,8 @@ CLICKER_JS = """<script>
     sent = {run: here.dataset.run, at: performance.now()};
     button.click();
   };
-  const running = () => /^(running|rerunRequested)$/.test(document.querySelector('[data-testid="stApp"]')?.dataset.testScriptState);
+  // Streamlit's app element says whether a script runs (its data-test-script-state); no test id is named here
+  const running = () => /^(running|rerunRequested)$/.test(document.querySelector("[data-test-script-state]")?.dataset.testScriptState);
   let settling = false;
   const drawn = () => {  // the run a press asked for is drawn and done: act on the next press waiting
     const here = marker();

@@ -18,6 +18,8 @@ character it stands for): text and border carry it, not a tint. Every text is es
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import html
 from collections.abc import Sequence
 
@@ -31,11 +33,11 @@ from .plain_tables import scroll_box
 from .token_html import Piece, chip_html
 from .palette import assign_colors
 
-TITLES = {"words": "words", "characters": "characters", "bytes": "bytes", "bpe": "BPE"}
-COLORS = {"words": "#D55E00", "characters": "#009E73", "bytes": "#CC79A7", "bpe": "#0072B2"}
+TITLES = MappingProxyType({"words": "words", "characters": "characters", "bytes": "bytes", "bpe": "BPE"})
+COLORS = MappingProxyType({"words": "#D55E00", "characters": "#009E73", "bytes": "#CC79A7", "bpe": "#0072B2"})
 """Okabe-Ito, one per tokenizer (the shapes below tell them apart too)."""
-SHAPES = {"words": "square", "characters": "triangle-up", "bytes": "cross", "bpe": "circle"}
-FIELDS = {"tokens_per_word": "tokens per word", "unknown_percent": "[UNK] rate (%)"}
+SHAPES = MappingProxyType({"words": "square", "characters": "triangle-up", "bytes": "cross", "bpe": "circle"})
+FIELDS = MappingProxyType({"tokens_per_word": "tokens per word", "unknown_percent": "[UNK] rate (%)"})
 """The curves' y fields and their axis titles."""
 
 
@@ -69,7 +71,7 @@ def curve_frame(lab: SubwordLab, *, n: int, k: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-LABEL_OFFSETS = {"words": (-12, -14), "bpe": (-12, 16), "characters": (-12, 0), "bytes": (-10, -16)}
+LABEL_OFFSETS = MappingProxyType({"words": (-12, -14), "bpe": (-12, 16), "characters": (-12, 0), "bytes": (-10, -16)})
 """``(dx, dy)`` of each tokenizer's name, right-aligned to the left of its point (inside the plot, so
 a phone's narrow chart keeps its width for the curves): apart where two points meet (characters and
 bytes at one height, BPE's start on the bytes; words and BPE at one vocabulary size)."""
