@@ -82,7 +82,7 @@ def test_the_printed_handout_keeps_its_tasks_whole_and_its_key_on_sheets_of_its_
     assert key > 0
     before, after = "\n".join(sheets[:key]), "\n".join(sheets[key:])
     for number, text in enumerate(sheets, start=1):
-        assert f"sheet {number} of {len(sheets)}" in text
+        assert flat(f"sheet {number} of {len(sheets)}") in flat(text)
     for task in lesson_tasks(lesson_named(lesson_link)):
         holding = [flat(text) for text in sheets[:key] if flat(task.heading) in flat(text)]
         assert len(holding) == 1, f"{task.heading!r} is on {len(holding)} sheets before the key"
