@@ -70,7 +70,11 @@ def test_a_second_asker_gets_the_same_job_not_a_second_run(board):
     second = until(board, "shared", count(5))  # another request under the same key: never run
     assert second.parts["count"] == 30 and second.parts["worker"] == first.parts["worker"]
     assert board.ask("shared", count(5)) is second  # finished: kept, and handed to whoever asks
-    assert board.started == 1  # one worker for both
+    deadline = time.monotonic() + WAIT_S
+    while board.alive:  # a second job under the key would start once the first's worker exits
+        assert time.monotonic() < deadline, "a worker outlived its job"
+        time.sleep(0.05)
+    assert board.started == 1 and not board.busy()  # one worker for both, and nothing else in line
 
 
 def test_a_job_nobody_asks_about_any_more_is_stopped_and_its_worker_killed(board):
@@ -133,3 +137,43 @@ def test_our_own_tokenizer_goes_to_a_worker_as_json(board):
     text = "abc abd"
     report = until(board, "ours", health_request(TokenizerSource.written(ours), text=text)).parts["health"]
     assert report == vocabulary_health(ours, text=text)
+
+
+def test_however_jobs_are_asked_and_left_no_more_workers_are_alive_than_the_board_has(monkeypatch):
+    """Forty learners each ask a job once and leave, while building each request is slow (as under load), then
+    two ask and keep asking: at no moment are more worker processes alive than ``workers``, a job left while its
+    request was built starts none, and the kept ones finish. (A board that counted its RUNNING jobs, not its
+    live processes, started one per abandoned job; one that replaced a job at each ask started hundreds.)"""
+    import subprocess
+
+    import bpe.jobs.board as board_module
+
+    spawned: list[subprocess.Popen] = []
+    most, popen = 0, subprocess.Popen
+
+    def counted_popen(*args, **kwargs):
+        nonlocal most
+        process = popen(*args, **kwargs)
+        spawned.append(process)
+        most = max(most, sum(other.poll() is None for other in spawned))
+        return process
+
+    monkeypatch.setattr(board_module.subprocess, "Popen", counted_popen)
+    board = JobBoard(workers=2, abandon_s=0.2)
+    try:
+        def slow_request():
+            time.sleep(0.5)
+            return count(10_000, job={"pause_s": 0.05})
+
+        for index in range(40):  # each asked once, then nobody asks: abandoned while its request is built
+            board.ask(("left", index), slow_request)
+            time.sleep(0.02)
+        kept = [until(board, ("kept", index), count(5)) for index in range(2)]
+        assert [view.parts.get("count") for view in kept] == [5, 5], kept
+        assert most <= 2 and len(spawned) <= 2 + 2, f"{len(spawned)} workers started, {most} alive at once"
+    finally:
+        board.stop_all()
+    deadline = time.monotonic() + WAIT_S
+    while board.alive or any(process.poll() is None for process in spawned):
+        assert time.monotonic() < deadline, "workers outlived stop_all"
+        time.sleep(0.05)

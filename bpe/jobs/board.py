@@ -123,6 +123,9 @@ class JobBoard:
                  results_mb: float = JOB_RESULTS_MB, clock: Callable[[], float] = time.monotonic) -> None:
         self.workers, self.abandon_s, self._clock = workers, abandon_s, clock
         self._jobs: dict[Hashable, _Job] = {}  # waiting and running, in the order asked
+        self._alive: set[_Job] = set()
+        """The jobs holding a worker slot: from their start until their worker process has exited (a stopped
+        job's too, until then), so there are never more than ``workers`` worker processes, however jobs end."""
         self._finished = BoundedStore(10_000, max_weight=results_mb * 1024 * 1024, weigh=lambda job: job.weight)
         self._news = threading.Condition()  # its lock guards every job; notified at each news
         self._watching = False
@@ -178,7 +181,7 @@ class JobBoard:
     # -- inside ------------------------------------------------------------------------------------
     def _start_in_line(self) -> None:
         """Start waiting jobs while a worker is free; tell the others how many are ahead (lock held)."""
-        running = sum(job.view.state == RUNNING for job in self._jobs.values())
+        running = len(self._alive)  # subtle: not the RUNNING jobs: a stopped one may still have its process
         ahead = 0
         for job in self._jobs.values():
             if job.view.state != WAITING:
@@ -186,6 +189,7 @@ class JobBoard:
             if running < self.workers:
                 running += 1
                 self.started += 1
+                self._alive.add(job)
                 job.started = self._clock()
                 job.update(state=RUNNING, doing="starting")
                 threading.Thread(target=self._run, args=(job,), name="job-board worker", daemon=True).start()
@@ -218,18 +222,41 @@ class JobBoard:
         job.stopped = True
         if job.process is not None:
             job.process.kill()
-        del self._jobs[job.key]
+        self._forget(job)
         if failed:
             job.update(state=FAILED, error=failed)
             self._finished.put(job.key, job)
         self._start_in_line()
         self._news.notify_all()
 
+    @property
+    def alive(self) -> int:
+        """How many worker slots are taken (at most ``workers``)."""
+        with self._news:
+            return len(self._alive)
+
+    def _forget(self, job: _Job) -> None:
+        """``job`` is no longer the one asked under its key (lock held)."""
+        if self._jobs.get(job.key) is job:
+            del self._jobs[job.key]
+
     def _run(self, job: _Job) -> None:
         """A job's thread: start its worker, read its news until it ends, then make room for the next."""
         try:
+            self._run_worker(job)
+        finally:
+            with self._news:  # its process has exited (or never started): the slot is free
+                self._alive.discard(job)
+                self._start_in_line()
+                self._news.notify_all()
+
+    def _run_worker(self, job: _Job) -> None:
+        try:
             request = job.request() if callable(job.request) else job.request
             job.request = request
+            with self._news:
+                if job.stopped:  # abandoned while its request was built (slow under load): no worker at all
+                    return
             with tempfile.TemporaryFile() as errors:
                 process = subprocess.Popen([sys.executable, "-m", "bpe.jobs.worker"], stdin=subprocess.PIPE,
                                            stdout=subprocess.PIPE, stderr=errors, env=worker_environment())
@@ -277,7 +304,7 @@ class JobBoard:
                 return
             job.update(state=FAILED if error else DONE, error=error, fraction=1.0 if not error else job.view.fraction,
                        doing="", cpu_s=usage[0], peak_mb=usage[1])
-            self._jobs.pop(job.key, None)
+            self._forget(job)
             self._finished.put(job.key, job)
             self._start_in_line()
             self._news.notify_all()

@@ -243,12 +243,27 @@ def _mistake(mistake: EncoderMistake) -> Callable[[Tokenizer, str], object]:
         if all(case in right for case in cases):
             return "the probe texts do not show it"
         causes = [cause.code for cause in check_encoder(tokenizer, cases).diagnosis]
-        return "named" if mistake.code in causes else f"named as {', '.join(causes)}"
+        if mistake.code in causes:
+            return "named"
+        if causes and all(_same_ids(ENCODER_MISTAKES[code], tokenizer, cases) for code in causes if code in ENCODER_MISTAKES):
+            return "named as a mistake that gives the same ids on every probe"  # no check can tell the two apart
+        return f"named as {', '.join(causes)}"
     return run
 
 
+def _same_ids(mistake: EncoderMistake, tokenizer: Tokenizer, cases: list[EncodeCase]) -> bool:
+    """Whether one of ``mistake``'s variants gives ``cases``' ids on each of their texts."""
+    def gives(variant) -> bool:
+        try:
+            return all(tuple(variant.encode(tokenizer, case.text, "allowed")) == tuple(case.ids) for case in cases)
+        except BpeError:
+            return False
+    return any(gives(variant) for variant in mistake.variants(tokenizer))
+
+
 def _named(tokenizer: Tokenizer, text: str, said: str) -> str | None:
-    return None if said in ("named", "the probe texts do not show it") else f"the check missed it: {said}"
+    return None if said in ("named", "the probe texts do not show it", "named as a mistake that gives the same ids on every probe") \
+        else f"the check missed it: {said}"
 
 
 # -- Compare and Why -------------------------------------------------------------------------------
