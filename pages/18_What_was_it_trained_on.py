@@ -17,9 +17,10 @@ from bpe.app import pages
 from bpe.limits import MAX_OWN_SAMPLE_CHARS
 from bpe.notation.markdown import escape_markdown
 from bpe.pretrained.registry import PRETRAINED
-from bpe.teaching.lineage import HOW_FAR, STAND_INS
+from bpe.teaching.lineage import HOW_FAR, MIXTURE_PLACES, STAND_INS
 from bpe.views.mixture import error_chart, error_frame, mix_chart, mix_frame
 from ui import analysis_jobs, links, url
+from ui.clicker import ROW, Walk, walk_buttons
 from ui.render import page_setup, page_title, show_chart
 from ui.state import SessionValue, widget_key
 
@@ -37,9 +38,13 @@ ASKED = SessionValue("mix_asked", factory=dict)
 """Task -> the request this session last asked the board for (the page shows that job while its request stands)."""
 MAX_PRETRAINED_MERGES = 3_000
 TITLES = {key: category.title for key, category in CATEGORIES.items()} | {OWN: "Your text"}
+PLACES = {place.key: place for place in MIXTURE_PLACES}
+VIEW = SessionValue("mix_view", MIXTURE_PLACES[0].key)
+"""The part of the lesson shown (``view=``; PageDown / PageUp walk the two)."""
 
 
 def read_url() -> None:
+    url.read(links.MIX_VIEW, VIEW)
     url.read(links.MIX, MIX)
     url.read(links.MIX_MERGES, MERGES)
     url.read(links.MIX_OF, PRETRAINED_NAME)
@@ -108,8 +113,7 @@ def show_known(result: dict) -> None:
 
 
 def known_mix() -> None:
-    st.header("A run with a known answer")
-    st.caption("Set a mix, train on it here, then let the linear program read the mix back from the merges alone.")
+    st.header(PLACES["known"].title)
     shares = choose_mix()
     row = st.container(horizontal=True, vertical_alignment="center")
     row.number_input("Merges", 100, links.MAX_KNOWN_MIX_MERGES, step=100, **MERGES.widget())
@@ -150,7 +154,7 @@ def show_pretrained(result: dict) -> None:
 
 
 def pretrained_mix() -> None:
-    st.header("A real tokenizer")
+    st.header(PLACES["real"].title)
     row = st.container(horizontal=True, vertical_alignment="center")
     names = list(PRETRAINED)
     row.selectbox("Tokenizer", names, format_func=lambda name: PRETRAINED[name].title, **PRETRAINED_NAME.widget(options=names))
@@ -164,6 +168,14 @@ def pretrained_mix() -> None:
     st.markdown(HOW_FAR)
 
 
+def walk() -> str:
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small", key=ROW)
+    row.pills("Part of the lesson", list(PLACES), format_func=lambda key: PLACES[key].title, label_visibility="collapsed",
+              **VIEW.widget(convert=lambda key: key or VIEW.get()))
+    walk_buttons(Walk("part", tuple(PLACES), VIEW.get, VIEW.set, title=None), row=row)
+    return VIEW.get()
+
+
 def main() -> None:
     page_setup(pages.MIXTURE)
     page_title(pages.MIXTURE)
@@ -171,11 +183,15 @@ def main() -> None:
                "is a set of inequalities over the unknown shares of the training mix (Hayase et al., NeurIPS 2024).")
     read_url()
     url.show_url_warnings()
-    known_mix()
-    pretrained_mix()
+    view = walk()
+    st.caption(PLACES[view].explanation)
+    if view == "known":
+        known_mix()
+    else:
+        pretrained_mix()
     linked = {key: share for key, share in MIX.get().items() if key != OWN}  # the learner's text stays out of the link
     url.write_url({links.MIX: linked if len(linked) >= 2 else None, links.MIX_MERGES: MERGES.get(),
-                   links.MIX_OF: PRETRAINED_NAME.get()}, lab=False)
+                   links.MIX_OF: PRETRAINED_NAME.get(), links.MIX_VIEW: VIEW.get()}, lab=False)
 
 
 main()

@@ -95,3 +95,13 @@ def test_a_bad_mix_in_the_link_is_one_warning_and_the_default_mix_stays():
     assert not at.exception
     assert any("mix must be two or more of" in unescape_markdown(warning.value) for warning in at.warning)
     assert at.query_params["mix"] == "eng:40,fra:20,hin:10,code:30"
+
+
+def test_the_mixture_lesson_walks_from_a_known_answer_to_a_real_tokenizer_and_the_link_keeps_the_part():
+    at = open_page(MIXTURE)
+    assert not at.exception and [header.value for header in at.header] == ["A run with a known answer"]
+    next(button for button in at.button if button.label == "Next part").click().run()
+    assert not at.exception and [header.value for header in at.header] == ["A real tokenizer"]
+    assert at.query_params["view"] == "real"
+    opened = open_page(MIXTURE, view="real")
+    assert [header.value for header in opened.header] == ["A real tokenizer"]

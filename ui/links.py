@@ -31,7 +31,7 @@ from bpe.limits import (
 from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.extension import NEW_TEXTS, OWN
 from bpe.teaching.health import GROUPS
-from bpe.teaching.lineage import LINEAGE_PLACES
+from bpe.teaching.lineage import LINEAGE_PLACES, MIXTURE_PLACES
 from bpe.teaching.subword_choices import PYTHON_DOCS, example_choices, held_out_choices
 from bpe.teaching.subwords import KINDS
 from bpe.teaching.tour import TOUR, TOUR_PARAM
@@ -148,6 +148,8 @@ MIX = codec("mix", _mix, lambda shares: ",".join(f"{key}:{share}" for key, share
             f"two or more of {', '.join(CATEGORIES)}, each with a whole percent, as eng:60,code:40",
             about="the known mix trained on: each category and its share in percent (the learner's own text is not linked)")
 MIX_MERGES = whole_number("merges", 100, MAX_KNOWN_MIX_MERGES, default=3_000, about="the merges the known mix is trained to")
+MIX_VIEW = choice("view", tuple(place.key for place in MIXTURE_PLACES), default=MIXTURE_PLACES[0].key,
+                  about="the part of What was it trained on? shown: a run with a known answer, or a real tokenizer")
 MIX_OF = choice("tokenizer", lambda: tuple(PRETRAINED), default="gpt2", about="the pretrained tokenizer whose mix is inferred")
 SUBWORDS_EXAMPLE = choice("corpus", lambda: tuple(example_choices()), about="the example cut four ways (a preset, or sidebar: the sidebar's run)")
 SUBWORDS_CUT = choice("cut", KINDS, about="the tokenizer that draws the held-out text (the lesson's place)")
@@ -186,7 +188,7 @@ PAGE_LINKS: Mapping[str, tuple[LinkParam, ...]] = MappingProxyType({
     pages.PARITY_LAB.file: (PARITY_UNIT, PARITY_MERGE),
     pages.SUBWORDS.file: (SUBWORDS_EXAMPLE, SUBWORDS_CUT, SUBWORDS_HELD_OUT, SUBWORDS_N, SUBWORDS_K),
     pages.LINEAGE.file: (LINEAGE_A, LINEAGE_B, LINEAGE_VIEW),
-    pages.MIXTURE.file: (MIX, MIX_MERGES, MIX_OF),
+    pages.MIXTURE.file: (MIX, MIX_MERGES, MIX_OF, MIX_VIEW),
 })
 """``page file -> its own parameters``, every page of :data:`bpe.app.pages.PAGES` (a new page is one entry)."""
 

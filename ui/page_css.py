@@ -144,7 +144,8 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 {MAIN} ul.bpe-why {{ font-size: 1rem; line-height: 1.3; columns: 3 15rem; column-gap: 1.4em; }}
 {MAIN} .bpe-layers {{ --bpe-corpus-height: max(8rem, calc(100vh - 19.5rem)); }}
 /* The quiz's answer: its count table under the answers, every row on the projector's one screen. */
-{QUIZ} .bpe-lab-table :is(th, td) {{ padding-top: .12em; padding-bottom: .12em; }}
+{QUIZ} .bpe-lab-table :is(th, td) {{ padding-top: .12em; padding-bottom: .12em; line-height: 1.25; }}
+{QUIZ} .bpe-lab-table {{ font-size: .85rem; }}  /* under "Start a class room" beside the question's moves, its 4th row sat at y 708-750 */
 </style>
 """
 """Presenter mode's large type: the root font size, token chips, and room for the lesson."""

@@ -47,6 +47,14 @@ LINEAGE_PLACES: tuple[Place, ...] = (
 )
 """The lesson, in order (PageDown walks it)."""
 
+MIXTURE_PLACES: tuple[Place, ...] = (
+    Place("known", "A run with a known answer",
+          "Set a mix, train on it here, then let the linear program read the mix back from the merges alone."),
+    Place("real", "A real tokenizer",
+          "The same question of a tokenizer whose training data nobody here knows: what its first merges say."),
+)
+"""What was it trained on?, in order: first where the answer is known, then where it is not."""
+
 STAND_INS = (
     "**What stands in for the unknown training data.** The inference weighs categories by sample texts: "
     "the Universal Declaration of Human Rights for each of 16 languages (legal prose, 1,800 English words), "
