@@ -26,6 +26,7 @@ Lab JSON (:meth:`SentencePieceModelTokenizer.to_json`).
 from __future__ import annotations
 
 import codecs
+from functools import cached_property
 from collections.abc import Iterable
 
 from ..encoding.tokenizer import Tokenizer
@@ -64,10 +65,15 @@ class SentencePieceModelTokenizer(Tokenizer):
             raise FormatError(f"user-defined pieces must be special tokens: {sorted(self.user_defined - self.special_tokens.keys())}")
         self._control_ids = frozenset(token_id for text, token_id in self.special_tokens.items() if text not in self.user_defined)
         self._fallback = self.fallback_bytes
-        self._user_defined_cut = special_token_pattern(tuple(self.special_tokens)) if self.user_defined else None
         # SentencePiece strips the dummy prefix from the first piece; a model that also drops repeated
         # spaces (remove_extra_whitespaces) strips it again from the next piece while they come out empty
         self._strips_until_text = self.pretokenizer.normalize(" x") == self.pretokenizer.normalize("x")
+
+    @cached_property
+    def _user_defined_cut(self):
+        """The cut at user-defined pieces, compiled at the first encode, not when built: an import's worker
+        only writes the model out, and the pattern of Mistral's 1,000 control pieces is slow to compile."""
+        return special_token_pattern(tuple(self.special_tokens)) if self.user_defined else None
 
     def continued(self, trace, *, name: str = "") -> Tokenizer:
         """Extended, still a SentencePiece model: the same user-defined pieces, the same decoding."""
