@@ -90,7 +90,7 @@ def known_request(shares: dict[str, int]) -> dict | None:
 def show_known(result: dict) -> None:
     last = result["estimates"][-1]
     st.markdown(f"**After all {last['merges']:,} merges, the inferred shares are off by {last['error']:.2%} on average** "
-                f"(mean absolute error over every category, {len(CATEGORIES) + bool(OWN_TEXT.get().strip())} weighed).")
+                f"(mean absolute error over every category, {len(last['proportions'])} weighed).")
     left, right = st.columns([3, 2], gap="large")
     frame = mix_frame(result["truth"], last["proportions"], TITLES)
     with left:

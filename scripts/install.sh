@@ -12,8 +12,9 @@ with_tests=false
 # Debian's HAProxy fronts the replicas of scripts/serve.sh in tests/test_replicas.py, and its
 # redis-server holds their class rooms (the room tests start their own); the Noto fonts
 # let the screenshots show what a learner sees instead of empty boxes: CJK, colour emoji, and core
-# for the other scripts (Devanagari, Bengali, Tamil, Thai, Arabic, Hebrew, Ethiopic...).
-test_packages=(chromium haproxy redis-server fonts-noto-cjk fonts-noto-color-emoji fonts-noto-core)
+# for the other scripts (Devanagari, Bengali, Tamil, Thai, Arabic, Hebrew, Ethiopic...); poppler-utils'
+# pdftoppm turns the printed handout's pages into pictures (tests/test_browser_handout.py).
+test_packages=(chromium haproxy redis-server fonts-noto-cjk fonts-noto-color-emoji fonts-noto-core poppler-utils)
 if $with_tests && ! dpkg -s "${test_packages[@]}" >/dev/null 2>&1; then
   as_root=""
   [ "$(id -u)" -ne 0 ] && as_root="sudo"

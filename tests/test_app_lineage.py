@@ -87,7 +87,7 @@ def test_a_known_mix_is_trained_inferred_and_shown_beside_its_truth():
     inferred = dict(zip(frame["category"], frame["inferred share"]))
     assert truth["English"] == pytest.approx(0.5) and truth["Code"] == pytest.approx(0.2)
     assert mix_error(inferred, truth) <= 0.02
-    assert "off by" in plain(markdown(at))
+    assert "off by" in plain(markdown(at)) and "3 weighed" in plain(markdown(at))
 
 
 def test_a_bad_mix_in_the_link_is_one_warning_and_the_default_mix_stays():

@@ -44,6 +44,8 @@ REGISTRIES = {
     "bpe.training.objectives.OBJECTIVES": ("objective", SettingsError),
     "bpe.training.presets.PRESETS": ("preset", BpeError),
     "bpe.training.tiebreak.TIE_BREAK_RULES": ("tie-break rule", SettingsError),
+    "bpe.views.handout.PAPERS": ("paper size", BpeError),
+    "bpe.views.handout_tasks.TASKS": ("handout task", BpeError),
 }
 """``module.NAME -> (kind, error class)`` of every registry defined today."""
 NOT_REGISTRIES = {

@@ -12,7 +12,7 @@ import streamlit as st
 from bpe.app.lessons import DEFAULT_LESSON, JOIN, LESSONS, OWN, STOPS, Lesson
 from bpe.notation.markdown import escape_markdown
 
-from . import lesson_bar, url
+from . import handout, lesson_bar, url
 from .clicker import Walk, walk_buttons
 from .state import SessionValue, bind, widget_key
 
@@ -47,6 +47,7 @@ def plan(lesson: Lesson) -> None:
     if st.button(f"Start the lesson: page 1 of {len(lesson.stops)}", key=lesson_bar.START, type="primary",
                  icon=":material/co_present:", help="PageDown at Home's last place starts it too, as a clicker does"):
         lesson_bar.start(lesson)
+    handout.handout_row(lesson, key="home")
 
 
 def chooser() -> Lesson:

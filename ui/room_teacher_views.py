@@ -28,7 +28,8 @@ from bpe.teaching.room_questions import CountAsk, RoomRefused, ask_count, grade_
 from bpe.views.room import answer_rows, answers_html, choices_html, guesses_html, join_panel_html, phrase_html
 from bpe.views.why_cards import WHY_CSS, split_rows_html
 
-from . import classroom, room_links
+from . import classroom, lesson_bar, room_links
+from .handout import handout_row
 from .classroom import Membership
 from .quiz_views import verdict
 from .render import show_html
@@ -126,6 +127,8 @@ def controls_view(view: RoomView, membership: Membership, trained: Trained) -> N
                   disabled=room.step + 1 >= len(trained.trace.steps),
                   on_click=classroom.next_merge, args=(membership, room.round, trained, room.step))
     _guess_form(membership, room.round, room.step)
+    st.header("The lesson on paper")
+    handout_row(lesson_bar.chosen(), key="controls")
     _seats(view, membership)
     st.header("Your phone as the teacher's controls")
     phone = PHONE_KEY.get()
