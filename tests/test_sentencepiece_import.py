@@ -18,12 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe.errors import FormatError
-from bpe.formats.files import import_tokenizer
+from bpe.formats.bounded_import import import_json_bounded
+from bpe.formats.files import import_json, import_tokenizer
 from bpe.formats.sentencepiece_proto import _piece
 from bpe.pretrained.registry import PRETRAINED, pretrained_file_paths
 
 from .multilingual import MULTILINGUAL
 from .owners import SentencePieceOwner
+from .test_sentencepiece_model_reader import BYTES, CHARACTERS, CONTROL, NORMAL, SPECIALS, model
 
 MODELS = [name for name, entry in PRETRAINED.items() if entry.format == "sentencepiece"]
 BEFORE = {  # sha256 of the imported tokenizer's to_json(), from main at 99e430b (before the fast reading)
@@ -45,6 +47,43 @@ def test_a_model_file_imports_to_the_same_tokenizer_as_before_and_encodes_as_sen
     assert hashlib.sha256(imported.to_json().encode("utf-8")).hexdigest() == BEFORE[name]
     owner = SentencePieceOwner(path)
     assert [imported.encode_ordinary(text) for text in TEXTS] == [owner.default(text) for text in TEXTS]
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_the_apps_import_sends_the_same_json_written_without_building_the_tokenizer(name):
+    (path,) = pretrained_file_paths(name)
+    text = import_json_bounded(format="sentencepiece", files={path.name: path.read_bytes()})
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == BEFORE[name]
+
+
+def outcome(read, data: bytes) -> str:
+    try:
+        return read(data)
+    except FormatError as error:
+        return f"refused: {error}"
+
+
+@st.composite
+def merged_pieces(draw) -> list[tuple[str, float, int]]:
+    """Pieces as a trainer makes them, each two earlier ones joined, best first, now and then of another type."""
+    texts = ["▁", "a", "b", "c"]
+    for left, right in draw(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=12)):
+        joined = texts[left % len(texts)] + texts[right % len(texts)]
+        if joined not in texts:
+            texts.append(joined)
+    kinds = draw(st.lists(st.sampled_from([NORMAL] * 8 + [CONTROL, 4]), min_size=len(texts), max_size=len(texts)))  # 4: user-defined
+    return [(text, -1.0 - rank, kind) for rank, (text, kind) in enumerate(zip(texts[4:], kinds))]
+
+
+@settings(max_examples=150, deadline=None)
+@given(merged_pieces(), st.booleans(), st.booleans())
+def test_any_model_writes_the_json_its_built_tokenizer_writes_or_is_refused_alike(pieces, byte_fallback, characters):
+    # mostly models a trainer could write (each character a piece of its own), some that are refused
+    data = model([*SPECIALS, *(BYTES if byte_fallback else []), *pieces, *(CHARACTERS if characters else [])],
+                 byte_fallback=byte_fallback)
+    files = lambda data: {"tokenizer.model": data}  # noqa: E731
+    built = outcome(lambda data: import_tokenizer(format="sentencepiece", files=files(data)).to_json(), data)
+    assert outcome(lambda data: import_json(format="sentencepiece", files=files(data)), data) == built
 
 
 # -- any piece message: a reference reader of the protobuf wire format, sharing no code ------------

@@ -30,7 +30,7 @@ from functools import cached_property
 from collections.abc import Iterable
 
 from ..encoding.tokenizer import Tokenizer
-from ..encoding.tokenizer_json import with_kind
+from ..encoding.tokenizer_json import tokenizer_json, with_kind
 from ..errors import FormatError
 from ..text.pretokenize import SpecialSet, special_token_pattern, split_special
 from ..text.sentencepiece_split import SPACE_SYMBOL
@@ -81,7 +81,13 @@ class SentencePieceModelTokenizer(Tokenizer):
 
     def to_json(self) -> str:
         """BPE Lab JSON of the kind ``sentencepiece-model``: ``Tokenizer.from_json`` reads it back as one."""
-        return with_kind(super().to_json(), KIND, {"user_defined": sorted(self.user_defined)})
+        return _with_user_defined(super().to_json(), self.user_defined)
+
+    @staticmethod
+    def fields_json(*, user_defined: Iterable[str] = (), **fields) -> str:
+        """The JSON :meth:`to_json` writes for the tokenizer these constructor ``fields`` build, written
+        without building it (an import's worker sends only the text; the server builds it)."""
+        return _with_user_defined(tokenizer_json(end_of_word=None, **fields), user_defined)
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Special-token text as plain text, but for the user-defined pieces (SentencePiece has no other way):
@@ -137,3 +143,7 @@ class SentencePieceModelTokenizer(Tokenizer):
                 first = first and self._strips_until_text and not text
             parts.append(text)
         return "".join(parts) + pending.decode("utf-8", errors=_EACH_BYTE)
+
+
+def _with_user_defined(text: str, user_defined: Iterable[str]) -> str:
+    return with_kind(text, KIND, {"user_defined": sorted(user_defined)})
