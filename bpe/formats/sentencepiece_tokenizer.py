@@ -26,8 +26,8 @@ Lab JSON (:meth:`SentencePieceModelTokenizer.to_json`).
 from __future__ import annotations
 
 import codecs
-from functools import cached_property
 from collections.abc import Iterable
+from functools import cached_property
 
 from ..encoding.tokenizer import Tokenizer
 from ..encoding.tokenizer_json import tokenizer_json, with_kind
@@ -71,8 +71,9 @@ class SentencePieceModelTokenizer(Tokenizer):
 
     @cached_property
     def _user_defined_cut(self):
-        """The cut at user-defined pieces, compiled at the first encode, not when built: an import's worker
-        only writes the model out, and the pattern of Mistral's 1,000 control pieces is slow to compile."""
+        """The cut at user-defined pieces, compiled at the first encode, not when built: a tokenizer just
+        imported or loaded is listed before it encodes anything, and the pattern of Mistral's 1,000
+        control pieces is slow to compile."""
         return special_token_pattern(tuple(self.special_tokens)) if self.user_defined else None
 
     def continued(self, trace, *, name: str = "") -> Tokenizer:
