@@ -82,13 +82,13 @@ class SentencePieceModelTokenizer(Tokenizer):
 
     def to_json(self) -> str:
         """BPE Lab JSON of the kind ``sentencepiece-model``: ``Tokenizer.from_json`` reads it back as one."""
-        return _with_user_defined(super().to_json(), self.user_defined)
+        return with_kind(super().to_json(), KIND, _kind_options(self.user_defined))
 
     @staticmethod
     def fields_json(*, user_defined: Iterable[str] = (), **fields) -> str:
         """The JSON :meth:`to_json` writes for the tokenizer these constructor ``fields`` build, written
         without building it (an import's worker sends only the text; the server builds it)."""
-        return _with_user_defined(tokenizer_json(end_of_word=None, **fields), user_defined)
+        return tokenizer_json(end_of_word=None, kind={"name": KIND, **_kind_options(user_defined)}, **fields)
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Special-token text as plain text, but for the user-defined pieces (SentencePiece has no other way):
@@ -146,5 +146,6 @@ class SentencePieceModelTokenizer(Tokenizer):
         return "".join(parts) + pending.decode("utf-8", errors=_EACH_BYTE)
 
 
-def _with_user_defined(text: str, user_defined: Iterable[str]) -> str:
-    return with_kind(text, KIND, {"user_defined": sorted(user_defined)})
+def _kind_options(user_defined: Iterable[str]) -> dict[str, object]:
+    """What the JSON's ``kind`` keeps beside its name: the user-defined pieces."""
+    return {"user_defined": sorted(user_defined)}
