@@ -60,14 +60,16 @@ def tokenizer_json(
     *, name: str, unit: str, pretokenizer: str, end_of_word: str | None, base: Mapping[int, Token],
     merges: Iterable[tuple[int, int, int]], special_tokens: Mapping[str, int], specials_in_text: str = "refuse",
     unknown_token: str | None = None, fallback_bytes: Mapping[int, int] | None = None,
-    whole_only: Mapping[int, bytes] | None = None,
+    whole_only: Mapping[int, bytes] | None = None, kind: Mapping[str, object] | None = None,
 ) -> str:
-    """A tokenizer's fields as BPE Lab JSON (compact, non-ASCII kept as it is)."""
+    """A tokenizer's fields as BPE Lab JSON (compact, non-ASCII kept as it is); ``kind`` (``{"name": ...,
+    options...}``), when given, last, as :func:`with_kind` adds it to a text already written."""
     extras = {
         "specials_in_text": None if specials_in_text == "refuse" else specials_in_text,
         "unknown_token": unknown_token,
         "fallback_bytes": [list(item) for item in (fallback_bytes or {}).items()] or None,
         "whole_only": [[token_id, data.hex()] for token_id, data in (whole_only or {}).items()] or None,
+        "kind": dict(kind) if kind is not None else None,
     }
     return json.dumps(
         {

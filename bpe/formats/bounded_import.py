@@ -47,7 +47,7 @@ from ..errors import FormatError
 from ..jobs.budget import killed_for_cpu, lowest_priority, worker_environment
 from ..jobs.budget import limited as limits_of
 from ..limits import IMPORT_CPU_S, IMPORT_MEMORY_MB, IMPORT_WALL_S, IMPORT_WORKERS
-from .files import import_tokenizer
+from .files import import_json, import_tokenizer
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def _work() -> None:
     with collector_paused():  # a worker lives for one import: nothing to collect, and it halves the time
         try:
             with limited(budget, for_good=True):
-                text = import_tokenizer(**request).to_json()
+                text = import_json(**request)  # the tokenizer is built once, by the server
         except FormatError as error:  # the reader's own message, or a budget's
             kind = "budget" if isinstance(error, ImportBudgetError) else "error"
             out.write(json.dumps({kind: str(error)}).encode("utf-8") + b"\n")

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TypeVar
 
 from ..encoding.tokenizer import Tokenizer
 from ..errors import BpeError, FormatError, RegistryError
@@ -29,6 +30,9 @@ from ..text.pretokenize import NAMED_PATTERNS
 from ..tokens.byte_level import BYTE_TO_UNICODE
 from ..tokens.ids import is_digits, is_whole_number
 from ..tokens.vocab import Token
+
+Read = TypeVar("Read", Tokenizer, str)
+"""What a format's reader gives: the tokenizer (``read``) or its BPE Lab JSON (``read_json``)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,10 @@ class TokenizerFormat:
     """Whether a one-file format's contents look like its files (a header, a JSON key, the shape of
     its lines), for readers that are not told the format (Check my BPE); None: chosen by name only,
     which ``tests/test_checking_shapes.py`` refuses for a registered one-file format, naming it."""
+    read_json: Callable[..., str] | None = None
+    """``read``'s tokenizer as BPE Lab JSON (``read(...).to_json()``, the same text), written from the
+    files without building the tokenizer: an import's worker sends only that text, which the server
+    builds anyway (:func:`~bpe.formats.files.import_json`); None: ``read(...).to_json()``."""
 
     def __post_init__(self) -> None:  # a mistake in a format's entry fails at import, not on first use
         if not 1 <= self.reads <= len(self.file_names) or len(set(self.file_names)) != len(self.file_names):
@@ -93,10 +101,10 @@ class TokenizerFormat:
         return dict(zip(self.file_names, (texts,) if isinstance(texts, (str, bytes)) else texts, strict=True))
 
 
-def one_file(parse: Callable[..., Tokenizer]) -> Callable[..., Tokenizer]:
-    """The ``read`` of a one-file format whose ``parse(contents, *, source, name, ...)`` takes the options."""
+def one_file(parse: Callable[..., Read]) -> Callable[..., Read]:
+    """The ``read`` (or ``read_json``) of a one-file format whose ``parse(contents, *, source, name, ...)`` takes the options."""
 
-    def read(files: Sequence[tuple[str, str | bytes]], **options: object) -> Tokenizer:
+    def read(files: Sequence[tuple[str, str | bytes]], **options: object) -> Read:
         (source, contents), = files
         return parse(contents, source=source, **options)
 

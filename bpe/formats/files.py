@@ -93,6 +93,29 @@ def import_tokenizer(
     and ``special_tokens`` only by those that do not store special tokens (tiktoken; GPT-2's live
     in ``encoder.json``). Files a format writes for people only (minbpe's ``.vocab``) are ignored.
     """
+    entry, read, options = _reading(format, files, pretokenizer=pretokenizer, special_tokens=special_tokens, name=name)
+    return entry.read(read, **options)
+
+
+def import_json(
+    *,
+    format: str,
+    files: Mapping[str, str | bytes],
+    pretokenizer: str = "gpt2",
+    special_tokens: Mapping[str, int] | None = None,
+    name: str = "",
+) -> str:
+    """:func:`import_tokenizer`'s tokenizer as BPE Lab JSON, the same text as its ``to_json()``, written
+    without building the tokenizer where the format can (``TokenizerFormat.read_json``): an import's
+    worker sends only this text (:mod:`bpe.formats.bounded_import`)."""
+    entry, read, options = _reading(format, files, pretokenizer=pretokenizer, special_tokens=special_tokens, name=name)
+    return entry.read_json(read, **options) if entry.read_json else entry.read(read, **options).to_json()
+
+
+def _reading(
+    format: str, files: Mapping[str, str | bytes], *, pretokenizer: str, special_tokens: Mapping[str, int] | None, name: str,
+) -> tuple[TokenizerFormat, list[tuple[str, str | bytes]], dict[str, object]]:
+    """The format, the files it reads and the options it takes, or a FormatError saying what does not fit."""
     entry = tokenizer_format(format)
     for_people = tuple(file_name[file_name.rfind("."):] for file_name in entry.file_names[entry.reads:])
     files = {file: text for file, text in files.items() if not for_people or not str(file).endswith(for_people)}
@@ -114,4 +137,4 @@ def import_tokenizer(
         options["pretokenizer"] = pretokenizer
     if not entry.stores_special_tokens:
         options["special_tokens"] = dict(special_tokens or {})
-    return entry.read(list(files.items()), **options)
+    return entry, list(files.items()), options

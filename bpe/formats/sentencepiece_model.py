@@ -57,6 +57,20 @@ from .sentencepiece_writer import export_problem, model_bytes
 # -- reading --------------------------------------------------------------------------------------
 def from_sentencepiece(contents: str | bytes, *, name: str = "", source: str = "tokenizer.model") -> Tokenizer:
     """Read a SentencePiece BPE ``.model``; ``source`` names it in error messages."""
+    fields = _model_fields(contents, name=name, source=source)
+    return build_tokenizer(source=source, factory=SentencePieceModelTokenizer, **fields)
+
+
+def sentencepiece_json(contents: str | bytes, *, name: str = "", source: str = "tokenizer.model") -> str:
+    """``from_sentencepiece(...).to_json()``, the same text, without building the tokenizer (an import's
+    worker sends only this; the server builds it). subtle: building would check the tokenizer's table
+    again, but the checks here leave nothing for that to refuse (pieces distinct and non-empty, each
+    merge's parts pieces, the 256 byte pieces), and the server's build checks it all the same."""
+    return SentencePieceModelTokenizer.fields_json(**_model_fields(contents, name=name, source=source))
+
+
+def _model_fields(contents: str | bytes, *, name: str, source: str) -> dict[str, object]:
+    """The constructor's fields of the tokenizer a ``.model`` holds, after every check of the reader."""
     if isinstance(contents, str):
         raise FormatError(f"{source}: a .model file is binary; read it as bytes")
     try:
@@ -97,10 +111,9 @@ def from_sentencepiece(contents: str | bytes, *, name: str = "", source: str = "
         if parts is None:
             raise FormatError(f"{source}: the piece {piece!r} (id {token_id}) is not two other pieces merged")
         merges.append((ids[parts[0]], ids[parts[1]], token_id))
-    return build_tokenizer(
-        source=source, unit="char", pretokenizer=pretokenizer, base=base, merges=merges, special_tokens=special,
-        name=name, specials_in_text="plain", unknown_token=unknown, fallback_bytes=fallback,
-        factory=SentencePieceModelTokenizer, user_defined=user_defined,
+    return dict(
+        unit="char", pretokenizer=pretokenizer, base=base, merges=merges, special_tokens=special, name=name,
+        specials_in_text="plain", unknown_token=unknown, fallback_bytes=fallback, user_defined=user_defined,
     )
 
 
@@ -148,8 +161,8 @@ def _check_pieces(pieces: list[tuple[str, int, int]], *, byte_fallback: bool, so
         )
     characters = {piece for piece, _, kind in pieces if kind == NORMAL and len(piece) == 1}
     for token_id, (piece, _, kind) in enumerate(pieces):
-        lone = next((char for char in piece if char not in characters), None) if kind == NORMAL else None
-        if lone is not None:
+        if kind == NORMAL and not characters.issuperset(piece):  # from C: nearly every piece passes
+            lone = next(char for char in piece if char not in characters)
             raise FormatError(
                 f"{source}: the piece {piece!r} (id {token_id}) holds {lone!r}, which has no piece of its own; "
                 "SentencePiece's trainer gives every character a piece, and BPE Lab builds merged pieces from "
@@ -201,6 +214,7 @@ def _recognizes(contents: bytes) -> bool:
 SENTENCEPIECE = TokenizerFormat(
     name="sentencepiece", title="SentencePiece .model", file_names=("tokenizer.model",),
     note="`sentencepiece.SentencePieceProcessor(model_file=...)` (BPE, identity normalization).",
-    write=model_bytes, read=one_file(from_sentencepiece), problem=export_problem, byte_level_only=False,
+    write=model_bytes, read=one_file(from_sentencepiece), read_json=one_file(sentencepiece_json), problem=export_problem,
+    byte_level_only=False,
     recognizes=_recognizes,
 )

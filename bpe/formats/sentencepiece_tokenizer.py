@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterable
+from functools import cached_property
 
 from ..encoding.tokenizer import Tokenizer
-from ..encoding.tokenizer_json import with_kind
+from ..encoding.tokenizer_json import tokenizer_json, with_kind
 from ..errors import FormatError
 from ..text.pretokenize import SpecialSet, special_token_pattern, split_special
 from ..text.sentencepiece_split import SPACE_SYMBOL
@@ -64,10 +65,16 @@ class SentencePieceModelTokenizer(Tokenizer):
             raise FormatError(f"user-defined pieces must be special tokens: {sorted(self.user_defined - self.special_tokens.keys())}")
         self._control_ids = frozenset(token_id for text, token_id in self.special_tokens.items() if text not in self.user_defined)
         self._fallback = self.fallback_bytes
-        self._user_defined_cut = special_token_pattern(tuple(self.special_tokens)) if self.user_defined else None
         # SentencePiece strips the dummy prefix from the first piece; a model that also drops repeated
         # spaces (remove_extra_whitespaces) strips it again from the next piece while they come out empty
         self._strips_until_text = self.pretokenizer.normalize(" x") == self.pretokenizer.normalize("x")
+
+    @cached_property
+    def _user_defined_cut(self):
+        """The cut at user-defined pieces, compiled at the first encode, not when built: a tokenizer just
+        imported or loaded is listed before it encodes anything, and the pattern of Mistral's 1,000
+        control pieces is slow to compile."""
+        return special_token_pattern(tuple(self.special_tokens)) if self.user_defined else None
 
     def continued(self, trace, *, name: str = "") -> Tokenizer:
         """Extended, still a SentencePiece model: the same user-defined pieces, the same decoding."""
@@ -75,7 +82,13 @@ class SentencePieceModelTokenizer(Tokenizer):
 
     def to_json(self) -> str:
         """BPE Lab JSON of the kind ``sentencepiece-model``: ``Tokenizer.from_json`` reads it back as one."""
-        return with_kind(super().to_json(), KIND, {"user_defined": sorted(self.user_defined)})
+        return with_kind(super().to_json(), KIND, _kind_options(self.user_defined))
+
+    @staticmethod
+    def fields_json(*, user_defined: Iterable[str] = (), **fields) -> str:
+        """The JSON :meth:`to_json` writes for the tokenizer these constructor ``fields`` build, written
+        without building it (an import's worker sends only the text; the server builds it)."""
+        return tokenizer_json(end_of_word=None, kind={"name": KIND, **_kind_options(user_defined)}, **fields)
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Special-token text as plain text, but for the user-defined pieces (SentencePiece has no other way):
@@ -131,3 +144,8 @@ class SentencePieceModelTokenizer(Tokenizer):
                 first = first and self._strips_until_text and not text
             parts.append(text)
         return "".join(parts) + pending.decode("utf-8", errors=_EACH_BYTE)
+
+
+def _kind_options(user_defined: Iterable[str]) -> dict[str, object]:
+    """What the JSON's ``kind`` keeps beside its name: the user-defined pieces."""
+    return {"user_defined": sorted(user_defined)}
