@@ -13,6 +13,7 @@ PageDown / PageUp walk the four tokenizers (``cut=`` in the link); ``heldout=`` 
 import streamlit as st
 
 from bpe.app import pages
+from bpe.app.lab_state import LabState
 from bpe.teaching.subwords import KINDS
 from bpe.teaching.wordpiece import COURSE_PRESET, course_run, course_splits, encoder_cuts, worked_steps
 from bpe.views.subwords import (
@@ -90,11 +91,12 @@ def wordpiece_section() -> None:
     )
     show_html(encoder_cuts_html(encoder_cuts(run, ENCODED)))
     left, right = st.columns(2)
+    course = LabState.for_source(COURSE_PRESET).replace(objective="wordpiece")  # the lab's link, spelled by the lab
     left.page_link(pages.TRAIN.file, label="Step WordPiece's merges on Train", icon=pages.TRAIN.icon,
-                   query_params={"preset": COURSE_PRESET, "objective": "wordpiece", "step": "1"})
+                   query_params=course.replace(step=1).to_query())
     right.page_link(pages.ENCODE.file, label="Encode & decode: the three cuts (BPE's, fewest, longest match)",
-                    icon=pages.ENCODE.icon, query_params={"preset": COURSE_PRESET, "objective": "wordpiece",
-                                                          "step": str(len(run.steps)), "text": ENCODED})
+                    icon=pages.ENCODE.icon, query_params=course.replace(step=len(run.steps)).to_query()
+                    | {links.ENCODE_TEXT.name: ENCODED})
 
 
 def main() -> None:
