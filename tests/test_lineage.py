@@ -9,6 +9,7 @@ checked against groups and prefixes computed the same independent way.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import pytest
@@ -18,6 +19,7 @@ from bpe.analysis.family import family_tree
 from bpe.analysis.lineage import RankedVocabulary, compare_sequences
 from bpe.analysis.token_kinds import kinds_of, token_kind
 from bpe.pretrained.registry import PRETRAINED, load_pretrained, pretrained_file_paths
+from bpe.views.lineage import rank_bars_html
 from bpe.training.extend import extend
 
 from .owners import owner_of
@@ -173,3 +175,14 @@ def test_the_family_tree_groups_and_extensions_match_the_owners_files():
         else:
             assert member.relation != "extends"
     assert {"llama3", "cl100k_base"} <= {name for member in family if member.relation == "extends" for name in (member.names[0], member.parent)}
+
+
+def test_the_rank_bars_name_each_part_beside_its_swatch_whatever_its_width():
+    start = Tokenizer.from_trace(train(Corpus.from_text("low lower newest widest " * 5), TrainSettings(merges=10)))
+    grown = Tokenizer.from_trace(extend(start, "नमस्ते दुनिया " * 10, merges=3))
+    drawn = rank_bars_html(lineage(start, grown), "<start>", "grown")
+    named = re.findall(r'<div class="bpe-rank-parts">(.*?)</div>', drawn)
+    # each bar's parts are named under it, in words a phone can read (a part inside a narrow bar cut its label)
+    assert [re.sub(r"<[^>]+>", "", parts) for parts in named] == [
+        "ranks 0–265: the same in both", "ranks 0–265: the same in bothranks 266–268: its own order"]
+    assert "&lt;start&gt;" in drawn and "<start>" not in drawn

@@ -30,9 +30,14 @@ LINEAGE_CSS = """
 .bpe-ranks { margin: .4em 0 1em; font-size: .95rem; }
 .bpe-ranks .bpe-rank-row { display: flex; align-items: center; gap: .6em; margin: .3em 0; }
 .bpe-ranks .bpe-rank-name { width: 8.5em; flex: none; font-weight: 600; overflow-wrap: anywhere; }
-.bpe-ranks .bpe-rank-bar { display: flex; flex: 1; height: 1.9em; border: 1px solid #555; border-radius: 4px; overflow: hidden; }
-.bpe-ranks .bpe-rank-bar > span { display: flex; align-items: center; padding: 0 .4em; white-space: nowrap;
-  overflow: hidden; color: #111; font-size: .85rem; min-width: 0; }
+.bpe-ranks .bpe-rank-bar { display: flex; flex: 1; height: 1.4em; border: 1px solid #555; border-radius: 4px; overflow: hidden; }
+.bpe-ranks .bpe-rank-bar > span { min-width: 0; }
+/* The parts are named under the bar, not inside it: a part of a fifth of a phone's bar cut its label to "its o" */
+.bpe-ranks .bpe-rank-parts { margin: .1em 0 .5em calc(9.1 * .95rem); font-size: .85rem; color: #222; }
+.bpe-ranks .bpe-rank-parts > span { display: inline-block; margin-right: 1em; }
+.bpe-ranks .bpe-rank-parts i { display: inline-block; width: .9em; height: .9em; margin-right: .3em; vertical-align: -.1em;
+  border: 1px solid #555; }
+@media (max-width: 640px) { .bpe-ranks .bpe-rank-parts { margin-left: 0; } }
 .bpe-shared { background: #ADE0D2; }
 .bpe-own { background: #F7E0AD; background-image: repeating-linear-gradient(45deg, transparent 0 6px, rgba(0,0,0,.08) 6px 8px); }
 .bpe-kind { margin: .2em 0 .8em; }
@@ -60,12 +65,12 @@ def rank_bars_html(facts: Lineage, title_a: str, title_b: str) -> str:
             parts.append(("bpe-shared", prefix, f"ranks 0–{prefix - 1:,}: the same in both"))
         if rest:
             parts.append(("bpe-own", rest, f"ranks {prefix:,}–{size - 1:,}: its own order"))
-        spans = "".join(
-            f'<span class="{css}" style="width:{100 * count / longest:.2f}%" title="{html.escape(text)}">{html.escape(text)}</span>'
-            for css, count, text in parts
-        )
+        spans = "".join(f'<span class="{css}" style="width:{100 * count / longest:.2f}%" title="{html.escape(text)}"></span>'
+                        for css, count, text in parts)
+        named = "".join(f'<span><i class="{css}"></i>{html.escape(text)}</span>' for css, _, text in parts)
         rows.append(f'<div class="bpe-rank-row"><span class="bpe-rank-name">{html.escape(title)}</span>'
-                    f'<div class="bpe-rank-bar" style="max-width:{100 * size / longest:.2f}%">{spans}</div></div>')
+                    f'<div class="bpe-rank-bar" style="max-width:{100 * size / longest:.2f}%">{spans}</div></div>'
+                    f'<div class="bpe-rank-parts">{named}</div>')
     return f'<div class="bpe-ranks" role="img" aria-label="{html.escape(facts.sentence(title_a, title_b))}">{"".join(rows)}</div>'
 
 
