@@ -22,7 +22,7 @@ from bpe.views.why_cards import (
     WHY_CSS, WHY_PRESENTER_CSS, Loading, counts_line, language_chart, language_table_html, split_rows_html,
 )
 from ui import links, token_cost, tokenizers, url
-from ui.clicker import ROW, Walk, walk_buttons
+from ui.clicker import pills_walk
 from ui.preamble import current_run
 from ui.render import page_setup, page_title, presenter, show_chart, show_html, tokenizer_at
 from ui.state import SessionValue, lab
@@ -69,13 +69,7 @@ def with_loading(rows: list, loading: list[str]) -> list:
 
 def choose_card() -> Phenomenon:
     titles = {key: card.title for key, card in PHENOMENA.items()}
-    row = st.container(horizontal=True, vertical_alignment="center", gap="small", key=ROW)
-    row.pills(
-        "Phenomenon", list(PHENOMENA), format_func=titles.get, label_visibility="collapsed", width="content", wrap=True,
-        **CARD.widget(convert=lambda key: key or CARD.get()),  # clicking the chosen pill again keeps it
-    )
-    walk_buttons(Walk("card", tuple(PHENOMENA), CARD.get, CARD.set, title=None), row=row)  # the pills say which
-    return PHENOMENA[CARD.get()]
+    return PHENOMENA[pills_walk("Phenomenon", "card", tuple(PHENOMENA), CARD, titles.get, width="content", wrap=True)]
 
 
 def choose_sample(card: Phenomenon) -> str:

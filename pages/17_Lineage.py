@@ -20,7 +20,7 @@ from bpe.teaching.lineage import LINEAGE_PLACES
 from bpe.views.lineage import LINEAGE_CSS, family_tree_html, kind_chart, kind_chips_html, rank_bars_html
 from bpe.views.merge_tree import tokenizer_merge_tree_dot, tree_font_pt
 from ui import analysis_jobs, lineage, links, tokenizers, url
-from ui.clicker import ROW, Walk, walk_buttons
+from ui.clicker import pills_walk
 from ui.render import page_setup, page_title, presenter, show_chart, show_html
 from ui.state import SessionValue
 
@@ -45,11 +45,7 @@ def choose() -> None:
 
 
 def walk() -> str:
-    row = st.container(horizontal=True, vertical_alignment="center", gap="small", key=ROW)
-    row.pills("Part of the lesson", list(PLACES), format_func=lambda key: PLACES[key].title, label_visibility="collapsed",
-              **VIEW.widget(convert=lambda key: key or VIEW.get()))
-    walk_buttons(Walk("part", tuple(PLACES), VIEW.get, VIEW.set, title=None), row=row)
-    return VIEW.get()
+    return pills_walk("Part of the lesson", "part", tuple(PLACES), VIEW, lambda key: PLACES[key].title)
 
 
 def tokens_of(pair: lineage.Pair, side: str, ranks: list[int], what: str) -> None:

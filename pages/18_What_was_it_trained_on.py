@@ -20,7 +20,7 @@ from bpe.pretrained.registry import PRETRAINED
 from bpe.teaching.lineage import HOW_FAR, MIXTURE_PLACES, STAND_INS
 from bpe.views.mixture import error_chart, error_frame, mix_chart, mix_frame
 from ui import analysis_jobs, links, url
-from ui.clicker import ROW, Walk, walk_buttons
+from ui.clicker import pills_walk
 from ui.render import page_setup, page_title, show_chart
 from ui.state import SessionValue, widget_key
 
@@ -169,11 +169,7 @@ def pretrained_mix() -> None:
 
 
 def walk() -> str:
-    row = st.container(horizontal=True, vertical_alignment="center", gap="small", key=ROW)
-    row.pills("Part of the lesson", list(PLACES), format_func=lambda key: PLACES[key].title, label_visibility="collapsed",
-              **VIEW.widget(convert=lambda key: key or VIEW.get()))
-    walk_buttons(Walk("part", tuple(PLACES), VIEW.get, VIEW.set, title=None), row=row)
-    return VIEW.get()
+    return pills_walk("Part of the lesson", "part", tuple(PLACES), VIEW, lambda key: PLACES[key].title)
 
 
 def main() -> None:

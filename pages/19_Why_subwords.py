@@ -21,7 +21,7 @@ from bpe.views.subwords import (
     wordpiece_steps_html,
 )
 from ui import links, subwords, url
-from ui.clicker import ROW, Walk, walk_buttons
+from ui.clicker import pills_walk
 from ui.render import page_setup, page_title, presenter, show_chart, show_html
 from ui.settings_sidebar import settings_sidebar
 from ui.shared_views import shared_view
@@ -52,11 +52,7 @@ def read_url() -> None:
 
 
 def choose_cut() -> str:
-    row = st.container(horizontal=True, vertical_alignment="center", gap="small", key=ROW)
-    row.pills("Cut by", list(KINDS), format_func=TITLES.get, label_visibility="collapsed", width="content",
-              **CUT.widget(convert=lambda kind: kind or CUT.get()))
-    walk_buttons(Walk("tokenizer", KINDS, CUT.get, CUT.set, title=None), row=row)
-    return CUT.get()
+    return pills_walk("Cut by", "tokenizer", tuple(KINDS), CUT, TITLES.get, width="content")
 
 
 def controls(choices: dict[str, str], *, n: int, most: int, k: int, steps: int) -> None:

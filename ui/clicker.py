@@ -98,6 +98,18 @@ def walk_buttons(
     return row
 
 
+def pills_walk(label: str, noun: str, places: tuple[str, ...], place: SessionValue[str], title: Callable[[str], str],
+               **pills) -> str:
+    """One row: a pill per place (``place`` holds the one shown) and Previous / Next beside them (PageUp /
+    PageDown); returns the place shown. The pills name the places, so the walk's label says none. ``pills``:
+    the pills' own options (``width``, ``wrap``)."""
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small", key=ROW)
+    row.pills(label, list(places), format_func=title, label_visibility="collapsed", **pills,
+              **place.widget(convert=lambda key: key or place.get()))  # clicking the chosen pill again keeps it
+    walk_buttons(Walk(noun, places, place.get, place.set, title=None), row=row)
+    return place.get()
+
+
 def keys(
     *, next_key: str, previous_key: str, at: int, count: int, at_end: str, at_start: str, label: str = "",
     seek: Callable[[int], None] | None = None,
