@@ -52,6 +52,8 @@ ENGINE_BENCHMARKS = {
                             r"^cells over their bound: 0$"),
     "job_slowdown.py": (["--rounds", "1", "--steps", "2", "--preset", "sennrich"], r"^slowdown ratio: [\d.]+ \(target"),
     "why_subwords_request.py": (["--runs", "1", "--preset", "sennrich"], r"^first request on sennrich: Why subwords [\d.]+ s CPU"),
+    "mixture_inference.py": (["--mixes", "1", "--merges", "100"], r"^held out : mean absolute error [\d.]+"),
+    "sentencepiece_import.py": (["--runs", "1", "--tokenizers", "mistral-v1"], r"^mistral-v1 +ours +[\d.]+s"),
 }
 """The engine's and one page's benchmarks at their smallest sizes, each with the line that says it
 measured (a script that only prints its header, or measured nothing, fails here): a few seconds in
