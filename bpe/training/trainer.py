@@ -264,16 +264,17 @@ class _Run:
         limits = {"min_frequency": settings.min_frequency, "max_ties": settings.max_ties, "top_k": settings.top_k}
         self.chooser: Chooser
         if rule.candidates is not None:  # the rule's own candidates (SentencePiece's)
-            self.chooser = rule.candidates(self.counts, spelling=self._spelling, key=self.rule_key, **limits)
+            # subtle: a function of the spellings, not a method of the run: a chooser holding the run would make a
+            # cycle, which kept the whole run in memory until the collector's next pass walked it all
+            sort_bytes = self.sort_bytes
+            spelling = lambda pair: sort_bytes[pair[0]] + sort_bytes[pair[1]]  # noqa: E731
+            self.chooser = rule.candidates(self.counts, spelling=spelling, key=self.rule_key, **limits)
         elif self.objective.by_language:  # one language's counts choose (parity-aware: the most tokens first)
             self.chooser = LanguageChoice(self.counts, self.languages, self.objective, **limits, has_words=bool(words))
         elif self.objective.chooser is not None:  # something else than a count chooses (WordPiece's score)
             self.chooser = self.objective.chooser(self.counts, words, freqs, **limits, has_words=bool(words))
         else:
             self.chooser = CountsChoice(self.counts, **limits, has_words=bool(words))
-
-    def _spelling(self, pair: Pair) -> bytes:
-        return self.sort_bytes[pair[0]] + self.sort_bytes[pair[1]]
 
     def merge(self, pair: Pair) -> tuple[int, int]:
         """Make the token ``pair`` stands for, merge it in every word that holds it and update
