@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe.text.pretokenize import Pretokenizer
-from bpe.text.sentencepiece_split import sentence_words, split_sentence, training_sentences
+from bpe.text.sentencepiece_split import (
+    MAX_PIECE_CHARS, _is_valid_by_script, is_valid_piece, sentence_words, split_sentence, training_sentences,
+)
 
 from .examples import examples
 from .strategies import SENTENCEPIECE_CORPUS
@@ -39,3 +41,18 @@ def test_training_reads_the_same_words_from_any_corpus_as_a_split_per_line(text)
 def test_a_line_of_another_script_between_ascii_lines_keeps_every_word_in_its_place():
     sentences = ["▁a1▁b", "▁東京で", "▁x\x1fy", "▁q"]
     assert sentence_words(sentences) == ["▁a", "1", "▁b", "▁東京で", "▁x", "y", "▁q"] == words_line_by_line(sentences)
+
+
+ASCII_PIECE = st.text(alphabet=st.characters(max_codepoint=127), max_size=MAX_PIECE_CHARS)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.sampled_from(["", "▁"]), ASCII_PIECE | st.text(alphabet=st.sampled_from("aZ1.\t ▁\x00\x1fé\u0301"), max_size=6))
+def test_the_piece_rule_on_ascii_pieces_agrees_with_the_rule_read_character_by_character(prefix, rest):
+    piece = prefix + rest
+    assert is_valid_piece(piece) == (bool(piece) and _is_valid_by_script(piece))
+
+
+def test_the_piece_rule_on_ascii_pieces_keeps_letters_apart_from_the_rest():
+    assert [is_valid_piece(piece) for piece in ("▁abc", "abc", "a1", "1.", "▁", "▁▁", "a▁", "\tx", "\t(", "a\x00")] == [
+        True, True, False, True, True, False, False, False, True, False]

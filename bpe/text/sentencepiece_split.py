@@ -182,6 +182,18 @@ def is_valid_piece(piece: str) -> bool:
     """SentencePiece's ``IsValidSentencePiece`` with its default options (see the module docstring)."""
     if not piece or len(piece) > MAX_PIECE_CHARS:
         return False
+    if piece.isascii() or (piece[0] == SPACE_SYMBOL and piece[1:].isascii()):
+        # most pieces asked: letters are Latin, the rest Common, so one pattern says it (the trainer asks every pair)
+        return _VALID_ASCII_PIECE.fullmatch(piece) is not None
+    return _is_valid_by_script(piece)
+
+
+_VALID_ASCII_PIECE = re.compile("\u2581?(?:[A-Za-z]*|[^A-Za-z\x1f\x00 ]*)")
+"""An ASCII piece, after its one leading ``▁``: all Latin letters or all Common characters, none that no piece holds."""
+
+
+def _is_valid_by_script(piece: str) -> bool:
+    """:func:`is_valid_piece` on a piece of at most :data:`MAX_PIECE_CHARS`, character by character."""
     previous = None  # SentencePiece's "any script"
     for position, char in enumerate(piece):
         if char in NEVER_IN_A_PIECE:
