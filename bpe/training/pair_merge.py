@@ -55,7 +55,7 @@ def merge_pair(
 
     >>> words, holders = [[1, 2, 3, 1, 2]], defaultdict(set)
     >>> done = merge_pair(words, [1], [0], (1, 2), 4, holders)
-    >>> words, done.deltas, done.replaced, dict(holders)
+    >>> words, dict(done.deltas), done.replaced, dict(holders)
     ([[4, 3, 4]], {(2, 3): -1, (4, 3): 1, (3, 1): -1, (3, 4): 1, (1, 2): -2}, 2, {(4, 3): {0}, (3, 4): {0}})
 
     Only local changes: at a spot with neighbours x and y, (x, a), (a, b), (b, y) go and (x, c),
@@ -108,4 +108,4 @@ def merge_pair(
             rewritten.append(index)
             replaced += (len(ids) - len(out)) * freq
     deltas[pair] -= merged  # once, not per spot (overlaps such as (a, a) in "aaa" went as neighbours)
-    return PairMerge(dict(deltas), rewritten, replaced)
+    return PairMerge(deltas, rewritten, replaced)  # not copied into a plain dict: every reader only looks up and loops

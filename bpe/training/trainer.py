@@ -113,6 +113,7 @@ def train(
     language_tokens = [] if run.languages is None else [tuple(run.languages.tokens)]
     stage_change = None
     stop = _reached(settings, wanted)
+    max_ties = settings.max_ties
     while len(steps) < wanted:
         if len(steps) == settings.transition:  # SuperBPE: the split is lifted and training goes on over the new chunks
             run, stage_change = _second_stage(run, corpus.later, settings, steps, initial_ids)
@@ -125,16 +126,15 @@ def train(
             break
         count, tie_count, tied, top, top_counts, language, scored = choice
         before = run.tokens_now
-        new_id, words_changed = run.merge(tied[0])
+        pair = tied[0]
+        new_id, words_changed = run.merge(pair)
         if verify_counts:
             run.verify(len(steps) + 1)
-        steps.append(
-            MergeStep(
-                step=len(steps) + 1, new_id=new_id, left=tied[0][0], right=tied[0][1], count=count,
-                replacements=before - run.tokens_now, tie_count=tie_count, tied=tied[: settings.max_ties],
-                top=top, top_counts=top_counts, tokens_after=run.tokens_now, words_changed=words_changed,
-            )
-        )
+        # positional, in MergeStep's order: keywords cost twice as much, at every merge
+        steps.append(MergeStep(
+            len(steps) + 1, new_id, pair[0], pair[1], count, before - run.tokens_now, tie_count,
+            tied[:max_ties], top, top_counts, run.tokens_now, words_changed,
+        ))
         if language is not None:  # the step's counts are that language's: what chose
             chosen_by.append((language, count))
         if scored is not None:
