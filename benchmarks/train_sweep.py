@@ -12,7 +12,9 @@ path order, cut at each size (MB of UTF-8). At each size, measured in this run, 
 
 Printed: the best CPU seconds of each (``--repeats``; both run on one thread, so CPU time is a fair
 clock on a busy machine, and wall seconds beside it), the ratio, and whether the merges are the
-same pairs in the same order. Target (issue 52): ours at most 1.0x Hugging Face's at every size.
+same pairs in the same order. Beside them, each side with no merge asked (the corpus and the set-up
+alone) and what one merge costs, the rest shared out over the merges made: where the time goes, read
+apart. Target (issue 52): ours at most 1.0x Hugging Face's at every size.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import os
 import sys
 import sysconfig
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,6 +72,17 @@ def ours_merges(trace: Trace) -> list[tuple[str, str]]:
     return [(to_byte_text(tokens[step.left].data), to_byte_text(tokens[step.right].data)) for step in trace.steps]
 
 
+def best_of(repeats: int, runs: dict[str, Callable[[], object]]) -> tuple[dict[str, tuple[float, float]], dict[str, object]]:
+    """Each run's best ``(cpu, wall)`` over ``repeats`` rounds, taken in turn, and its last result."""
+    best: dict[str, tuple[float, float]] = {}
+    results: dict[str, object] = {}
+    for _ in range(repeats):
+        for who, run in runs.items():
+            cpu, wall, results[who] = timed(run)
+            best[who] = min(best.get(who, (cpu, wall)), (cpu, wall))
+    return best, results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--merges", type=int, default=5000)
@@ -77,24 +91,25 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{args.merges:,} merges, hf rule; CPU seconds, best of {args.repeats} (wall beside); load average "
           f"{os.getloadavg()[0]:.1f} at the start")
-    print(f"{'MB':>5} {'words':>8} {'merges':>7} {'ours cpu':>9} {'wall':>6} {'HF cpu':>7} {'wall':>6} {'ours/HF':>8} "
-          f"{'µs/merge ours':>14} {'HF':>5}  same merges")
+    print(f"{'MB':>5} {'words':>8} {'merges':>7} {'ours cpu':>9} {'wall':>6} {'HF cpu':>7} {'wall':>6} {'ours/HF':>8}  "
+          f"{'no merge: ours':>14} {'HF':>6}  {'µs a merge: ours':>16} {'HF':>5}  same merges")
     worst = 0.0
     for megabytes in map(float, args.sizes.split(",")):
         text = cpython_source(megabytes)
-        best: dict[str, tuple[float, float]] = {}
-        results: dict[str, object] = {}
-        for _ in range(args.repeats):
-            for who, run in (("ours", lambda: ours(text, args.merges)), ("hf", lambda: hf_byte_level_tokenizer(text, args.merges))):
-                cpu, wall, results[who] = timed(run)
-                best[who] = min(best.get(who, (cpu, wall)), (cpu, wall))
+        best, results = best_of(args.repeats, {
+            "ours": lambda: ours(text, args.merges), "hf": lambda: hf_byte_level_tokenizer(text, args.merges),
+            # the corpus and the set-up alone: what a merge costs is the rest, shared out
+            "ours 0": lambda: ours(text, 0), "hf 0": lambda: hf_byte_level_tokenizer(text, 0),
+        })
         same = ours_merges(results["ours"]) == hf_merges(results["hf"])
-        ratio = best["ours"][0] / best["hf"][0]
+        (cpu, wall), (hf_cpu, hf_wall) = best["ours"], best["hf"]
+        ratio = cpu / hf_cpu
         worst = max(worst, ratio)
         made = len(results["ours"].steps)
-        print(f"{megabytes:5.2f} {results['ours'].word_count:8,} {made:7,} {best['ours'][0]:9.3f} {best['ours'][1]:6.2f} "
-              f"{best['hf'][0]:7.3f} {best['hf'][1]:6.2f} {ratio:7.2f}x {best['ours'][0] / made * 1e6:14.1f} "
-              f"{best['hf'][0] / made * 1e6:5.1f}  {same}", flush=True)
+        per_merge = [(best[who][0] - best[f"{who} 0"][0]) / max(made, 1) * 1e6 for who in ("ours", "hf")]
+        print(f"{megabytes:5.2f} {results['ours'].word_count:8,} {made:7,} {cpu:9.3f} {wall:6.2f} {hf_cpu:7.3f} {hf_wall:6.2f} "
+              f"{ratio:7.2f}x  {best['ours 0'][0]:14.3f} {best['hf 0'][0]:6.3f}  {per_merge[0]:16.1f} {per_merge[1]:5.1f}  "
+              f"{same}", flush=True)
     print(f"worst ours/HF {worst:.2f}x (target <= 1.0x at every size); load average {os.getloadavg()[0]:.1f} at the end")
 
 
