@@ -54,7 +54,8 @@ ProgressCallback = Callable[[int, int], None]
 
 def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...]:
     """The base tokens a run on ``corpus`` under ``settings`` starts from (ids in order)."""
-    finals = "".join({text[-1] for text, _ in corpus.words})  # for the attached mode
+    # the characters that end a word: read by the attached mode only
+    finals = "".join({text[-1] for text, _ in corpus.words}) if settings.end_of_word_mode == "attached" else ""
     entry = settings.pretokenizer_entry
     char_counts = None
     if entry is not None and entry.base_by_frequency:
@@ -95,12 +96,13 @@ def train(
     if start is not None:
         start = start.for_corpus(corpus, settings)
         base = start.tokens_by_id()
-        initial_ids = Tokenizer(**start.tokenizer_fields()).encode_chunk
+        encode = Tokenizer(**start.tokenizer_fields()).encode_chunk
+        initial_ids = lambda text: list(encode(text))  # noqa: E731  (a list of its own: merges rewrite it)
     else:
         base = base_vocabulary(corpus, settings)
         initial_ids = _initial_ids(base, settings)
     wanted = settings.target_merges(len(base))
-    words = [list(initial_ids(text)) for text, _ in corpus.words]
+    words = [initial_ids(text) for text, _ in corpus.words]
     freqs = [freq for _, freq in corpus.words]
     corpus_bytes = sum(len(text.encode("utf-8")) * freq for text, freq in corpus.words)
 
@@ -154,8 +156,10 @@ def train(
 
 
 def _initial_ids(base: tuple[Token, ...], settings: TrainSettings) -> Callable[[str], list[int]]:
-    """A word's ids before any merge: its bytes or characters, then the end-of-word marker."""
+    """A word's ids before any merge (a new list): its bytes or characters, then the end-of-word marker."""
     marker_id, attached = marker_ids(base)
+    if settings.unit == "byte" and marker_id is None and settings.end_of_word_mode == "separate":
+        return lambda text: list(text.encode("utf-8"))  # no marker to place (most runs): the bytes alone
     char_id = {} if settings.unit == "byte" else {
         token.data.decode("utf-8"): i for i, token in enumerate(base) if not token.ends_word
     }
