@@ -94,10 +94,10 @@ class SentencePieceChoice:
         pair made and unmade in one word, as "abab" -> "cc" makes (c, a), is dead at once)."""
         self.made.add(self.spelling(pair))
         self.dead.discard(pair)
-        live = self.counts.count
+        live, dropped, dead = self.counts.count, self.dropped, self.dead
         for changed in deltas:
-            if changed != pair and changed not in live and changed not in self.dropped:
-                self.dead.add(changed)
+            if changed != pair and changed not in live and changed not in dropped:
+                dead.add(changed)
                 self._dead_order = None
 
     def _best(self, max_ties: int) -> tuple[int, int, tuple[Pair, ...]] | None:

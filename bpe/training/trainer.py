@@ -290,8 +290,9 @@ class _Run:
             self.words, self.freqs, self.pair_words.pop(pair, ()), pair, new_id, self.pair_words
         )
         self.tokens_now -= replaced
-        if self.allowed is not None:
-            deltas = {changed: delta for changed, delta in deltas.items() if self.allowed[changed]}
+        allowed = self.allowed
+        if allowed is not None:
+            deltas = {changed: delta for changed, delta in deltas.items() if allowed[changed]}
         new_keys = {}
         if self.first_seen is not None:
             # A created pair can vanish again in the same word ("abab" -> "cc" makes and unmakes (c, a)).
