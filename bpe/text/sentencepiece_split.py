@@ -115,6 +115,8 @@ _ASCII_PIECES = re.compile("\u2581?(?:[A-Za-z]+|[^A-Za-z\x1f\x00 \u2581\x80-\U00
 """The same cuts on ASCII text, where letters are Latin and everything else Common: one pattern, no
 script looked up per character. The standard ``re`` searches it in about half ``regex``'s time, with the same
 matches (plain classes of ASCII ranges: no property, no Unicode case rule)."""
+_ASCII_WORDS = re.compile(_ASCII_PIECES.pattern.removesuffix("|[\x1f\x00 ]"))
+"""The same without its gaps: a search skips what it cannot match, so it finds the words alone."""
 _RUN_JOINER = "\x00"
 """Between two ASCII sentences searched at once: a gap of its own, so no word crosses it."""
 
@@ -142,7 +144,7 @@ def sentence_words(sentences: list[str]) -> list[str]:
 
     Why not a split per sentence: on English text nearly every line is ASCII, and one pattern search over
     a run of such lines, joined by NUL, costs a fraction of a search and a list per line. Safe because NUL
-    is a gap of its own that no word of :data:`_ASCII_PIECES` crosses, so each line gives the same words
+    is a gap of its own that no word of :data:`_ASCII_WORDS` crosses, so each line gives the same words
     as alone (``tests/test_sentencepiece_split.py`` checks it on any text).
 
     >>> sentence_words(["▁a1▁b", "▁東京で", "▁x\x1fy"])
@@ -164,7 +166,7 @@ def sentence_words(sentences: list[str]) -> list[str]:
 
 
 def _ascii_words(sentences: list[str]) -> list[str]:
-    return [piece for piece in _ASCII_PIECES.findall(_RUN_JOINER.join(sentences)) if piece not in NEVER_IN_A_PIECE]
+    return _ASCII_WORDS.findall(_RUN_JOINER.join(sentences))
 
 
 def _cut_between(left: str, right: str) -> bool:
