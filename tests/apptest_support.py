@@ -52,6 +52,24 @@ def settled(at: AppTest) -> AppTest:
     return at
 
 
+def step_slider(at: AppTest, stepper: str = "main"):
+    """The stepper's slider (``ui.stepper``): its key is ``w.step.<stepper>``, with a turn number after
+    each move of the step other than by the slider itself."""
+    (slider,) = [slider for slider in at.slider if re.fullmatch(rf"w\.step\.{stepper}(\.\d+)?", slider.key or "")]
+    return slider
+
+
+def run_with_a_late_report(at: AppTest, report) -> AppTest:
+    """Run the page as a browser that is slow to draw asks it to: with ``report`` (a widget's state as
+    an earlier run drew it, ``widget._widget_state``) in place of what the page shows now. AppTest
+    has no public way to send what a page no longer shows, as such a browser does."""
+    states = at._tree.get_widget_states()
+    kept = [state for state in states.widgets if state.id != report.id]
+    del states.widgets[:]
+    states.widgets.extend([*kept, report])
+    return at._run(states)
+
+
 def unescape_markdown(text: str) -> str:
     """Undo :func:`bpe.notation.markdown.escape_markdown` (``unescape_markdown(escape_markdown(text)) == text``
     on one line), to read what a page shows."""

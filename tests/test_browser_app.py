@@ -83,3 +83,25 @@ def test_play_advances_to_the_last_merge_and_stops(page, app_url):
     page.get_by_role("button", name="Play").click()
     expect(why(page)).to_contain_text("Training stopped here", timeout=15_000)
     expect(page.get_by_role("button", name="Play")).to_be_visible()  # back from "Pause" at the end
+
+
+def test_play_on_a_browser_slow_to_draw_reaches_the_last_merge_and_keeps_it(page, app_url):
+    # A loaded laptop's Chromium (here its CPU slowed 6x) reports the step slider as it was drawn before
+    # each tick: before ui.stepper named a new slider for each step the server moves, play stopped after
+    # one tick in 10 of 10 presses, or the last merge was taken back.
+    throttle = page.context.new_cdp_session(page)
+    throttle.send("Emulation.setCPUThrottlingRate", {"rate": 6})
+    try:
+        page.goto(f"{app_url}/Train?preset=sennrich&step=8")
+        expect(narration(page)).to_contain_text("Merge 8 of 10")
+        page.get_by_role("button", name="Play").click()
+        expect(why(page)).to_contain_text("Training stopped here")
+        expect(page.get_by_role("button", name="Play")).to_be_visible()
+        # One more round trip (key B, the corpus before the merge): a late report sent before it is
+        # handled before it, so once it is drawn the step is what the server kept.
+        page.keyboard.press("b")
+        expect(page.locator("#bpe-moment-before")).to_be_checked()
+        expect(page.locator(".bpe-headline")).to_contain_text("Merge 10 of 10")
+    finally:
+        throttle.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+        throttle.detach()

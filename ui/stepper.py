@@ -13,7 +13,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from . import clicker, url
-from .state import LAB, PLAYING, SessionValue, bind, lab, update_lab, widget_key
+from .state import LAB, PLAYING, SessionValue, lab, update_lab, widget_key
 from .training import Trained
 
 SPEEDS = {"1 step/s": 1.0, "2 steps/s": 2.0, "5 steps/s": 5.0}  # short: the select is one button wide, even on a phone
@@ -22,6 +22,8 @@ LAST_TICK = SessionValue("last_tick", 0.0)
 """When the step last moved on its own (a tick) or the page was drawn whole: a full run is never a tick."""
 HOLD_BEFORE = SessionValue("hold_before", False)
 """The Train page shows the corpus *before* each merge until "Before / after" (key B) is pressed again."""
+SLIDER_TURNS: SessionValue[dict[str, int]] = SessionValue("step_slider_turns", factory=dict)
+"""Per stepper (its ``key``): how many times the step moved other than by its slider; see :func:`_slider_key`."""
 
 
 def _go(step: int) -> None:
@@ -86,6 +88,36 @@ def _tick(total: int) -> None:
         st.rerun(scope="app")  # the last step: a full run draws it and stops the timer
 
 
+def _slider_name(key: str) -> str:
+    """The key of the step slider the page shows now (``w.step.main``, then ``w.step.main.1``...)."""
+    turn = SLIDER_TURNS.get().get(key, 0)
+    return widget_key("step", key, *([turn] if turn else []))
+
+
+def _slider_key(key: str, step: int) -> str:
+    """The step slider's widget key: a new one each time the step moved other than by this slider (a
+    button, a tick of play, a clicker, a link), so the server never moves a slider the browser holds.
+
+    Why: a browser slow to draw (Chromium with its CPU slowed 6x; a loaded projector laptop) reports
+    the slider's value as it was drawn before, up to a second after the server moved the step. Taken
+    as the learner's hand, it stopped play after one tick in 10 of 10 presses, or took the last merge
+    back. Such a report names a slider no longer shown, and :func:`_slid` leaves it. The learner's own
+    moves keep the key, so a slider moved with the arrow keys keeps the focus.
+    """
+    name = _slider_name(key)
+    if name in st.session_state and st.session_state[name] != step:
+        turns = SLIDER_TURNS.get()
+        turns[key] = turns.get(key, 0) + 1
+        name = _slider_name(key)
+    return name
+
+
+def _slid(key: str, name: str) -> None:
+    """The learner moved the slider ``name``: go there, unless it is a slider the page no longer shows."""
+    if name == _slider_name(key):
+        _go(st.session_state[name])
+
+
 def _flip(value: SessionValue[bool]) -> None:
     value.set(not value.get())
 
@@ -132,13 +164,10 @@ def stepper(total: int, *, key: str = "main") -> int:
         "Speed", list(SPEEDS), label_visibility="collapsed", width=140, **SPEED.widget(suffix=key, then=_speed_changed),
     )
     if total > 0:
-        # Held still while playing (Pause, or any button, takes over): the timer moves it, and a browser
-        # that was still drawing the page when Play was pressed can report the slider's value from
-        # before a tick, which taken as the learner's hand stopped play at once. Streamlit drops what
-        # a disabled widget reports.
+        slider = _slider_key(key, step)
         row.slider(
-            "Step (merges applied so far)", 0, total, label_visibility="collapsed", width="stretch", disabled=playing,
-            **bind(widget_key("step", key), _go, shown=step),
+            "Step (merges applied so far)", 0, total, value=step, key=slider, on_change=_slid, args=(key, slider),
+            label_visibility="collapsed", width="stretch",
         )
     else:
         row.caption("No merge was learned, so there is only step 0.")
