@@ -13,7 +13,8 @@ page's file (its syntax tree, never run), so a new page is warmed with no edit h
     True
 
 ``streamlit run app.py`` finds the server in ``app.py`` (``app = st.App(..., lifespan=lifespan)``),
-and the server answers ``/_stcore/health`` once :func:`lifespan` has imported them.
+and the server answers ``/_stcore/health`` once :func:`lifespan` has imported them (its log says
+"warm start: ... modules of ... pages imported in ... s").
 
 subtle: a module that fails to import is logged and skipped: the page that needs it shows the error
 when it runs, and the other pages still serve.
@@ -24,16 +25,18 @@ from __future__ import annotations
 import ast
 import asyncio
 import importlib
-import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+
+from streamlit.logger import get_logger
 
 from bpe.app import pages
 from bpe.app.pages import Page
 
 ROOT = Path(__file__).resolve().parent.parent
-_LOG = logging.getLogger(__name__)
+_LOG = get_logger(__name__)  # Streamlit's: its level, and the server's log
 
 
 def page_imports(page: Page) -> list[str]:
@@ -90,5 +93,7 @@ def warm() -> int:
 async def lifespan(_app: object) -> AsyncIterator[None]:
     """The server's start: every page's imports, in a thread (the event loop stays free), before
     the server answers its health check."""
-    await asyncio.to_thread(warm)
+    started = time.perf_counter()
+    imported = await asyncio.to_thread(warm)
+    _LOG.info("warm start: %d modules of %d pages imported in %.2f s", imported, len(pages.PAGES), time.perf_counter() - started)
     yield None
