@@ -62,6 +62,13 @@ SLOW_FILES: dict[str, str] = {
     "test_packaging.py": "a fresh venv with the project installed",
     "test_app_extend.py": "the Extend page extending GPT-2 and Qwen on new text, a page run each",
     "test_replica_agent.py": "a process spinning on a core while the agent's socket answers",
+    "test_tokenizer_matrix.py": "every tokenizer through every operation, each cell against its owner library",
+    "test_tokenizer_matrix_apart.py": "the matrix's cells that each load or train a tokenizer of their own",
+    "test_hosting.py": "a fork deployed as a host installs it: a fresh environment and a server",
+    "test_job_board.py": "jobs run in worker processes to their budgets, shared and stopped",
+    "test_app_jobs.py": "the pages' background jobs run to the end in worker processes",
+    "test_checking_causes.py": "Check my BPE's search for a cause run on each planted bug, within the checker's budget",
+    "test_probes.py": "witness texts built and checked for every tokenizer and every pair of encoder mistakes",
 }
 """Test files left out of the developer tier (:data:`DEVELOPER_TIER`), each with why it takes long:
 together about a third of the time of the tests without a browser. The full suite (the README's test

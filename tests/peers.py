@@ -29,6 +29,11 @@ def hf_merges(tokenizer: HfTokenizer) -> list[tuple[str, str]]:
 
 def hf_byte_level_merges(text: str, merges: int) -> list[tuple[str, str]]:
     """HF BpeTrainer, byte-level with GPT-2's split, all 256 bytes in the alphabet."""
+    return hf_merges(hf_byte_level_tokenizer(text, merges))
+
+
+def hf_byte_level_tokenizer(text: str, merges: int) -> HfTokenizer:
+    """The tokenizer :func:`hf_byte_level_merges` reads (trained, not yet read back: what a benchmark times)."""
     tokenizer = HfTokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     trainer = trainers.BpeTrainer(
@@ -36,7 +41,7 @@ def hf_byte_level_merges(text: str, merges: int) -> list[tuple[str, str]]:
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
     )
     tokenizer.train_from_iterator([text], trainer)
-    return hf_merges(tokenizer)
+    return tokenizer
 
 
 def hf_char_merges(text: str, merges: int) -> list[tuple[str, str]]:

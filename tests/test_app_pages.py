@@ -129,6 +129,23 @@ def test_a_step_by_hand_while_playing_takes_over(monkeypatch):
     assert at.session_state["bpe.lab"].step == 4
 
 
+def test_a_slider_value_from_before_a_tick_does_not_stop_play(monkeypatch):
+    # A browser that was still drawing the page when Play was pressed can report the slider as it was
+    # before the last tick (seen in Chromium: play stopped at once, about one press in four when the
+    # first draw was slow). Only a hand on a button takes over; the slider is held still while playing.
+    clock = itertools.count(0, 60)  # every run is a timer tick, as above
+    monkeypatch.setattr(ui.stepper, "time", SimpleNamespace(monotonic=lambda: next(clock)))
+    at = open_page(TRAIN, preset="sennrich", step="2")
+    at.button(key="w.play.main").click().run()
+    assert at.session_state["bpe.playing"] and at.session_state["bpe.lab"].step == 3
+    stale = at.slider(key="w.step.main")
+    stale._value = 2  # the value shown before the tick, as the browser's message carries it (AppTest's set_value
+    at.run()          # refuses a disabled widget, as a hand on it would be: this is not a hand but a late report)
+    assert at.session_state["bpe.playing"] and at.session_state["bpe.lab"].step == 4
+    at.button(key="w.play.main").click().run()  # Pause: the slider is the learner's again
+    assert not at.session_state["bpe.playing"] and not at.slider(key="w.step.main").disabled
+
+
 def test_word_table_example_shows_each_word_with_its_segmentation():
     at = open_page(TRAIN, preset="cs336", step="3")
     table = after_merge(html_with(at, "bpe-words"))

@@ -44,6 +44,7 @@ ENGINE_BENCHMARKS = {
                            r"^rustbpe .* merges identical to ours \(smallest-ids rule\): True$"),
     "encode_benchmark.py": (["--runs", "1", "--tokenizers", "gpt2"], r"^summary: gpt2: load [\d.]+ s"),
     "check_benchmark.py": (["--merges", "1"], r"^slowest check: [\d.]+ s wall"),
+    "train_sweep.py": (["--sizes", "0.01", "--merges", "50", "--repeats", "1"], r"^ 0\.01 +[\d,]+ +50 .* True$"),
     "sentencepiece_train_benchmark.py": (["--sizes", "300", "--runs", "1"], r"^300 pieces: .* pieces identical$"),
     "segmentation_benchmark.py": (["--runs", "1", "--tokenizers", "gpt2"], r"^  tokens: BPE's own [\d,]+ "),
     "regex_compile_cost.py": (["--cap-gb", "0.5"], r"^\(\?:a\{65535\}\)\{65535\}\t[\d,]+\trefused\t"),

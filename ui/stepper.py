@@ -132,8 +132,12 @@ def stepper(total: int, *, key: str = "main") -> int:
         "Speed", list(SPEEDS), label_visibility="collapsed", width=140, **SPEED.widget(suffix=key, then=_speed_changed),
     )
     if total > 0:
+        # Held still while playing (Pause, or any button, takes over): the timer moves it, and a browser
+        # that was still drawing the page when Play was pressed can report the slider's value from
+        # before a tick, which taken as the learner's hand stopped play at once. Streamlit drops what
+        # a disabled widget reports.
         row.slider(
-            "Step (merges applied so far)", 0, total, label_visibility="collapsed", width="stretch",
+            "Step (merges applied so far)", 0, total, label_visibility="collapsed", width="stretch", disabled=playing,
             **bind(widget_key("step", key), _go, shown=step),
         )
     else:

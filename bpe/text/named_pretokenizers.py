@@ -133,6 +133,8 @@ class NamedPretokenizer:
     """Hugging Face ``Split`` rules applied in turn (every piece kept is a word)."""
     splitter: Callable[[str], list[tuple[str, bool]]] | None = None
     """A split of its own, ``(piece, is_word)`` (SentencePiece's)."""
+    sentence_words: Callable[[list[str]], list[str]] | None = None
+    """The words of many normalized sentences at once, the same as ``splitter``'s one by one (faster; what training reads)."""
     normalization: Normalization | None = None
     gapless: bool = False
     """Every character lands in a word (no gaps), so the words alone rebuild the text."""
@@ -204,7 +206,8 @@ PRETOKENIZERS: Registry[NamedPretokenizer] = Registry(
         "sentencepiece", "SentencePiece",
         "SentencePiece's: spaces become ▁ starting each word, pieces never mix scripts or letters with digits, "
         "16 characters at most (char unit only)",
-        splitter=sentencepiece_split.split_sentence, normalization=SENTENCEPIECE_SPACES,
+        splitter=sentencepiece_split.split_sentence, sentence_words=sentencepiece_split.sentence_words,
+        normalization=SENTENCEPIECE_SPACES,
         piece_rule=sentencepiece_split.is_valid_piece, reserved_tokens=sentencepiece_split.SPECIAL_PIECES,
         unknown_token="<unk>", char_unit_only=True, base_by_frequency=True,
     ),

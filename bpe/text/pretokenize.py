@@ -96,10 +96,13 @@ class Pretokenizer:
     def training_words(self, text: str, *, split: Callable[[str], list[str]] | None = None) -> list[str]:
         """The chunks a training text yields: its normalized sentences' words (``split`` gives the
         same words as :meth:`words`, faster: ``fast_split``)."""
-        split = split or self.words
         if self.normalization is None:
-            return split(text)
-        return [word for sentence in self.normalization.sentences(text) for word in split(sentence)]
+            return (split or self.words)(text)
+        sentences = self.normalization.sentences(text)
+        if split is None and self.entry.sentence_words is not None:
+            return self.entry.sentence_words(sentences)
+        split = split or self.words
+        return [word for sentence in sentences for word in split(sentence)]
 
     def words(self, text: str) -> list[str]:
         """The chunks training counts: the pattern's matches (the whole text for ``none``)."""

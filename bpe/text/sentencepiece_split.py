@@ -39,6 +39,7 @@ piece length other than 16, and turning off the script or number split.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -72,8 +73,10 @@ def normalize_sentence(text: str) -> str:
     text = text.lstrip(" ")
     if not text:
         return ""
+    if "  " in text:  # else there is no run to make one (the search costs more than this test)
+        text = _SPACES.sub(" ", text)
     # subtle: SentencePiece strips every trailing U+2581, a literal one typed in the text included
-    return (SPACE_SYMBOL + _SPACES.sub(" ", text).replace(" ", SPACE_SYMBOL)).rstrip(SPACE_SYMBOL)
+    return (SPACE_SYMBOL + text.replace(" ", SPACE_SYMBOL)).rstrip(SPACE_SYMBOL)
 
 
 def denormalize(text: str) -> str:
@@ -86,11 +89,17 @@ def training_sentences(text: str, normalize: Callable[[str], str] = normalize_se
     """The normalized sentences SentencePiece's trainer reads from ``text``, one per line
     (``normalize``: another whitespace handling, :mod:`bpe.text.sentencepiece_mistral`'s)."""
     sentences = []
+    # Each test below is skipped when the whole text rules it out (most lines are short, few texts hold these).
+    unknown, special = UNKNOWN_CHAR in text, "<" in text
     for line in text.split("\n"):
-        if not line or len(line.encode("utf-8", "surrogatepass")) > MAX_SENTENCE_BYTES or UNKNOWN_CHAR in line:
+        if not line or (unknown and UNKNOWN_CHAR in line):
             continue
-        # subtle: SentencePiece replaces them after normalizing, leftmost first (its PrefixMatcher)
-        normalized = _SPECIAL_NAMES.sub(BOUNDARY, normalize(line))
+        # a character is at most 4 bytes in UTF-8 (a lone surrogate 3), so a short line needs no encoding
+        if len(line) * 4 > MAX_SENTENCE_BYTES and len(line.encode("utf-8", "surrogatepass")) > MAX_SENTENCE_BYTES:
+            continue
+        normalized = normalize(line)
+        if special:  # subtle: SentencePiece replaces them after normalizing, leftmost first (its PrefixMatcher)
+            normalized = _SPECIAL_NAMES.sub(BOUNDARY, normalized)
         if normalized:
             sentences.append(normalized)
     return sentences
@@ -102,9 +111,14 @@ def _script(char: str) -> str:
     return "Han" if script in _KANA_AS_HAN or char == _CHOONPU else script
 
 
-_ASCII_PIECES = regex.compile("\u2581?(?:[A-Za-z]+|[^A-Za-z\x1f\x00 \u2581\x80-\U0010ffff]+)|\u2581|[\x1f\x00 ]")
+_ASCII_PIECES = re.compile("\u2581?(?:[A-Za-z]+|[^A-Za-z\x1f\x00 \u2581\x80-\U0010ffff]+)|\u2581|[\x1f\x00 ]")
 """The same cuts on ASCII text, where letters are Latin and everything else Common: one pattern, no
-script looked up per character."""
+script looked up per character. The standard ``re`` searches it in about half ``regex``'s time, with the same
+matches (plain classes of ASCII ranges: no property, no Unicode case rule)."""
+_ASCII_WORDS = re.compile(_ASCII_PIECES.pattern.removesuffix("|[\x1f\x00 ]"))
+"""The same without its gaps: a search skips what it cannot match, so it finds the words alone."""
+_RUN_JOINER = "\x00"
+"""Between two ASCII sentences searched at once: a gap of its own, so no word crosses it."""
 
 
 def split_sentence(normalized: str) -> list[tuple[str, bool]]:
@@ -125,6 +139,36 @@ def split_sentence(normalized: str) -> list[tuple[str, bool]]:
     return pieces
 
 
+def sentence_words(sentences: list[str]) -> list[str]:
+    """The words of normalized ``sentences`` in order: :func:`split_sentence`'s, its gaps left out.
+
+    Why not a split per sentence: on English text nearly every line is ASCII, and one pattern search over
+    a run of such lines, joined by NUL, costs a fraction of a search and a list per line. Safe because NUL
+    is a gap of its own that no word of :data:`_ASCII_WORDS` crosses, so each line gives the same words
+    as alone (``tests/test_sentencepiece_split.py`` checks it on any text).
+
+    >>> sentence_words(["▁a1▁b", "▁東京で", "▁x\x1fy"])
+    ['▁a', '1', '▁b', '▁東京で', '▁x', 'y']
+    """
+    words: list[str] = []
+    run: list[str] = []  # consecutive ASCII sentences not yet split
+    for sentence in sentences:
+        if sentence.replace(SPACE_SYMBOL, "").isascii():
+            run.append(sentence)
+            continue
+        if run:
+            words += _ascii_words(run)
+            run = []
+        words += [piece for piece, is_word in split_sentence(sentence) if is_word]
+    if run:
+        words += _ascii_words(run)
+    return words
+
+
+def _ascii_words(sentences: list[str]) -> list[str]:
+    return _ASCII_WORDS.findall(_RUN_JOINER.join(sentences))
+
+
 def _cut_between(left: str, right: str) -> bool:
     if right == SPACE_SYMBOL or left in NEVER_IN_A_PIECE or right in NEVER_IN_A_PIECE:
         return True
@@ -140,6 +184,18 @@ def is_valid_piece(piece: str) -> bool:
     """SentencePiece's ``IsValidSentencePiece`` with its default options (see the module docstring)."""
     if not piece or len(piece) > MAX_PIECE_CHARS:
         return False
+    if piece.isascii() or (piece[0] == SPACE_SYMBOL and piece[1:].isascii()):
+        # most pieces asked: letters are Latin, the rest Common, so one pattern says it (the trainer asks every pair)
+        return _VALID_ASCII_PIECE.fullmatch(piece) is not None
+    return _is_valid_by_script(piece)
+
+
+_VALID_ASCII_PIECE = re.compile("\u2581?(?:[A-Za-z]*|[^A-Za-z\x1f\x00 ]*)")
+"""An ASCII piece, after its one leading ``▁``: all Latin letters or all Common characters, none that no piece holds."""
+
+
+def _is_valid_by_script(piece: str) -> bool:
+    """:func:`is_valid_piece` on a piece of at most :data:`MAX_PIECE_CHARS`, character by character."""
     previous = None  # SentencePiece's "any script"
     for position, char in enumerate(piece):
         if char in NEVER_IN_A_PIECE:

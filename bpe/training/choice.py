@@ -108,9 +108,8 @@ def ranking(counts: PairCounts, *, max_ties: int, top_k: int) -> Choice:
     Mostly (on real text most merges are ties) the top pairs are a slice of the tied pairs and one
     repeated count, so recording them allocates nearly nothing.
     """
-    count = counts.best_count()
-    tie_count = len(counts.pairs_with(count))
-    tied = tuple(counts.ranked(count, max(max_ties, top_k, 1)))
+    count, tie_count, tied = counts.best(max(max_ties, top_k, 1))
+    tied = tuple(tied)
     top = tied[:top_k]
     if len(top) == top_k:
         return Choice(count, tie_count, tied, top, (count,) * len(top))
@@ -135,7 +134,11 @@ class CountsChoice:
         """The corpus has a word (so an empty ``counts`` means every word is one token)."""
 
     def choose(self) -> Choice | Stop:
-        return self.stop() or ranking(self.counts, max_ties=self.max_ties, top_k=self.top_k)
+        counts = self.counts
+        # subtle: the common case tested first, inline (asked at every merge); stop() says why not
+        if counts.count and counts.best_count() >= self.min_frequency:
+            return ranking(counts, max_ties=self.max_ties, top_k=self.top_k)
+        return self.stop()
 
     def stop(self) -> Stop | None:
         """Why the whole corpus's counts allow no merge, else ``None``."""

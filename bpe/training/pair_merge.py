@@ -55,7 +55,7 @@ def merge_pair(
 
     >>> words, holders = [[1, 2, 3, 1, 2]], defaultdict(set)
     >>> done = merge_pair(words, [1], [0], (1, 2), 4, holders)
-    >>> words, done.deltas, done.replaced, dict(holders)
+    >>> words, dict(done.deltas), done.replaced, dict(holders)
     ([[4, 3, 4]], {(2, 3): -1, (4, 3): 1, (3, 1): -1, (3, 4): 1, (1, 2): -2}, 2, {(4, 3): {0}, (3, 4): {0}})
 
     Only local changes: at a spot with neighbours x and y, (x, a), (a, b), (b, y) go and (x, c),
@@ -81,31 +81,36 @@ def merge_pair(
         out: list[int] = []
         last = len(ids) - 1
         copied = 0  # ids[:copied] are already in out
-        i = -1
-        for _ in range(ids.count(left)):  # counted first: a failing ``index`` would cost an exception
-            i = ids.index(left, i + 1)  # jump to the next candidate instead of looping in Python
-            if i >= last or ids[i + 1] != right or i < copied:
-                continue
-            out += ids[copied:i]
-            merged += freq
-            if out:
-                before = out[-1]
-                deltas[before, left] -= freq
-                made = before, new_id  # one tuple for both dicts
-                deltas[made] += freq
-                holders[made].add(index)
-            if i + 1 < last:
-                after = ids[i + 2]
-                deltas[right, after] -= freq
-                made = new_id, after
-                deltas[made] += freq
-                holders[made].add(index)
-            out.append(new_id)
-            copied = i + 2
+        # Each occurrence of ``left`` in turn, found by ``index`` in C: counted first, as a failing ``index``
+        # would cost an exception; a while loop, as most words hold it once and a range for one costs more.
+        remaining = ids.count(left)
+        i = ids.index(left)
+        while True:
+            if i < last and ids[i + 1] == right and i >= copied:
+                out += ids[copied:i]
+                merged += freq
+                if out:
+                    before = out[-1]
+                    deltas[before, left] -= freq
+                    made = before, new_id  # one tuple for both dicts
+                    deltas[made] += freq
+                    holders[made].add(index)
+                if i + 1 < last:
+                    after = ids[i + 2]
+                    deltas[right, after] -= freq
+                    made = new_id, after
+                    deltas[made] += freq
+                    holders[made].add(index)
+                out.append(new_id)
+                copied = i + 2
+            remaining -= 1
+            if not remaining:
+                break
+            i = ids.index(left, i + 1)
         if copied:  # else stale all the same: both tokens are there, but never side by side
             out += ids[copied:]
             words[index] = out
             rewritten.append(index)
             replaced += (len(ids) - len(out)) * freq
     deltas[pair] -= merged  # once, not per spot (overlaps such as (a, a) in "aaa" went as neighbours)
-    return PairMerge(dict(deltas), rewritten, replaced)
+    return PairMerge(deltas, rewritten, replaced)  # not copied into a plain dict: every reader only looks up and loops

@@ -59,6 +59,15 @@ class PairCounts:
     def levels_descending(self):
         return reversed(self._levels)
 
+    def best(self, n: int) -> tuple[int, int, list[Pair]]:
+        """``(the best count, how many pairs have it, the first n of them in the rule's order)``: what
+        every step reads, in one call (``n`` at least 1, the counts not empty)."""
+        count = self._levels[-1]
+        ordered = self._sorted.get(count)
+        if ordered is None:
+            return count, len(self._bucket[count]), self.ranked(count, n)
+        return count, len(ordered), (ordered[: -n - 1 : -1] if self.greatest_wins else ordered[:n])
+
     def ranked(self, count: int, n: int) -> list[Pair]:
         """The first ``n`` pairs with ``count`` in the rule's order (the winner first)."""
         key = self.keys.__getitem__

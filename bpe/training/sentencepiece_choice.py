@@ -60,21 +60,30 @@ class SentencePieceChoice:
     def choose(self) -> Choice | Stop:
         """The pair SentencePiece merges next, or why it stops; its top pairs are the live ones
         (:func:`~bpe.training.choice.ranking`)."""
+        if self.counts and not self.dropped:
+            # The common case, ranked once: with nothing dropped the best live pair is the candidate, unless its
+            # piece exists already (then the search below drops it). The trace keeps the same first ties.
+            choice = ranking(self.counts, max_ties=self.max_ties, top_k=self.top_k)
+            if self.spelling(choice.tied[0]) not in self.made:
+                return choice if choice.count >= self.min_frequency else self._below_minimum(choice.count)
         chosen = self._candidate()
         if chosen is None:
             return Stop(STOP_NO_PAIRS, "no pair is left to merge, not even one that no longer occurs")
         count, tie_count, tied = chosen
         if count < self.min_frequency:
-            if count == 0:
-                return Stop(STOP_NO_PAIRS, (
-                    "no pair occurs any more; SentencePiece would go on merging pairs that no longer occur "
-                    "(minimum frequency 0)"
-                ))
-            return Stop(STOP_MIN_FREQUENCY, (
-                f"the most frequent pair occurs {count} times, below the minimum frequency {self.min_frequency}"
-            ))
+            return self._below_minimum(count)
         top, top_counts = ranking(self.counts, max_ties=self.max_ties, top_k=self.top_k)[3:5] if self.counts else ((), ())
         return Choice(count, tie_count, tied, top, top_counts)
+
+    def _below_minimum(self, count: int) -> Stop:
+        if count == 0:
+            return Stop(STOP_NO_PAIRS, (
+                "no pair occurs any more; SentencePiece would go on merging pairs that no longer occur "
+                "(minimum frequency 0)"
+            ))
+        return Stop(STOP_MIN_FREQUENCY, (
+            f"the most frequent pair occurs {count} times, below the minimum frequency {self.min_frequency}"
+        ))
 
     def _candidate(self) -> tuple[int, int, tuple[Pair, ...]] | None:
         """``(count, tie count, tied pairs, winner first)`` of the pair SentencePiece merges next;
@@ -94,10 +103,10 @@ class SentencePieceChoice:
         pair made and unmade in one word, as "abab" -> "cc" makes (c, a), is dead at once)."""
         self.made.add(self.spelling(pair))
         self.dead.discard(pair)
-        live = self.counts.count
+        live, dropped, dead = self.counts.count, self.dropped, self.dead
         for changed in deltas:
-            if changed != pair and changed not in live and changed not in self.dropped:
-                self.dead.add(changed)
+            if changed != pair and changed not in live and changed not in dropped:
+                dead.add(changed)
                 self._dead_order = None
 
     def _best(self, max_ties: int) -> tuple[int, int, tuple[Pair, ...]] | None:

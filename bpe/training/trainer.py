@@ -54,7 +54,8 @@ ProgressCallback = Callable[[int, int], None]
 
 def base_vocabulary(corpus: Corpus, settings: TrainSettings) -> tuple[Token, ...]:
     """The base tokens a run on ``corpus`` under ``settings`` starts from (ids in order)."""
-    finals = "".join({text[-1] for text, _ in corpus.words})  # for the attached mode
+    # the characters that end a word: read by the attached mode only
+    finals = "".join({text[-1] for text, _ in corpus.words}) if settings.end_of_word_mode == "attached" else ""
     entry = settings.pretokenizer_entry
     char_counts = None
     if entry is not None and entry.base_by_frequency:
@@ -95,12 +96,13 @@ def train(
     if start is not None:
         start = start.for_corpus(corpus, settings)
         base = start.tokens_by_id()
-        initial_ids = Tokenizer(**start.tokenizer_fields()).encode_chunk
+        encode = Tokenizer(**start.tokenizer_fields()).encode_chunk
+        initial_ids = lambda text: list(encode(text))  # noqa: E731  (a list of its own: merges rewrite it)
     else:
         base = base_vocabulary(corpus, settings)
         initial_ids = _initial_ids(base, settings)
     wanted = settings.target_merges(len(base))
-    words = [list(initial_ids(text)) for text, _ in corpus.words]
+    words = [initial_ids(text) for text, _ in corpus.words]
     freqs = [freq for _, freq in corpus.words]
     corpus_bytes = sum(len(text.encode("utf-8")) * freq for text, freq in corpus.words)
 
@@ -113,6 +115,7 @@ def train(
     language_tokens = [] if run.languages is None else [tuple(run.languages.tokens)]
     stage_change = None
     stop = _reached(settings, wanted)
+    max_ties = settings.max_ties
     while len(steps) < wanted:
         if len(steps) == settings.transition:  # SuperBPE: the split is lifted and training goes on over the new chunks
             run, stage_change = _second_stage(run, corpus.later, settings, steps, initial_ids)
@@ -125,16 +128,15 @@ def train(
             break
         count, tie_count, tied, top, top_counts, language, scored = choice
         before = run.tokens_now
-        new_id, words_changed = run.merge(tied[0])
+        pair = tied[0]
+        new_id, words_changed = run.merge(pair)
         if verify_counts:
             run.verify(len(steps) + 1)
-        steps.append(
-            MergeStep(
-                step=len(steps) + 1, new_id=new_id, left=tied[0][0], right=tied[0][1], count=count,
-                replacements=before - run.tokens_now, tie_count=tie_count, tied=tied[: settings.max_ties],
-                top=top, top_counts=top_counts, tokens_after=run.tokens_now, words_changed=words_changed,
-            )
-        )
+        # positional, in MergeStep's order: keywords cost twice as much, at every merge
+        steps.append(MergeStep(
+            len(steps) + 1, new_id, pair[0], pair[1], count, before - run.tokens_now, tie_count,
+            tied[:max_ties], top, top_counts, run.tokens_now, words_changed,
+        ))
         if language is not None:  # the step's counts are that language's: what chose
             chosen_by.append((language, count))
         if scored is not None:
@@ -154,8 +156,10 @@ def train(
 
 
 def _initial_ids(base: tuple[Token, ...], settings: TrainSettings) -> Callable[[str], list[int]]:
-    """A word's ids before any merge: its bytes or characters, then the end-of-word marker."""
+    """A word's ids before any merge (a new list): its bytes or characters, then the end-of-word marker."""
     marker_id, attached = marker_ids(base)
+    if settings.unit == "byte" and marker_id is None and settings.end_of_word_mode == "separate":
+        return lambda text: list(text.encode("utf-8"))  # no marker to place (most runs): the bytes alone
     char_id = {} if settings.unit == "byte" else {
         token.data.decode("utf-8"): i for i, token in enumerate(base) if not token.ends_word
     }
@@ -264,16 +268,17 @@ class _Run:
         limits = {"min_frequency": settings.min_frequency, "max_ties": settings.max_ties, "top_k": settings.top_k}
         self.chooser: Chooser
         if rule.candidates is not None:  # the rule's own candidates (SentencePiece's)
-            self.chooser = rule.candidates(self.counts, spelling=self._spelling, key=self.rule_key, **limits)
+            # subtle: a function of the spellings, not a method of the run: a chooser holding the run would make a
+            # cycle, which kept the whole run in memory until the collector's next pass walked it all
+            sort_bytes = self.sort_bytes
+            spelling = lambda pair: sort_bytes[pair[0]] + sort_bytes[pair[1]]  # noqa: E731
+            self.chooser = rule.candidates(self.counts, spelling=spelling, key=self.rule_key, **limits)
         elif self.objective.by_language:  # one language's counts choose (parity-aware: the most tokens first)
             self.chooser = LanguageChoice(self.counts, self.languages, self.objective, **limits, has_words=bool(words))
         elif self.objective.chooser is not None:  # something else than a count chooses (WordPiece's score)
             self.chooser = self.objective.chooser(self.counts, words, freqs, **limits, has_words=bool(words))
         else:
             self.chooser = CountsChoice(self.counts, **limits, has_words=bool(words))
-
-    def _spelling(self, pair: Pair) -> bytes:
-        return self.sort_bytes[pair[0]] + self.sort_bytes[pair[1]]
 
     def merge(self, pair: Pair) -> tuple[int, int]:
         """Make the token ``pair`` stands for, merge it in every word that holds it and update
@@ -285,8 +290,9 @@ class _Run:
             self.words, self.freqs, self.pair_words.pop(pair, ()), pair, new_id, self.pair_words
         )
         self.tokens_now -= replaced
-        if self.allowed is not None:
-            deltas = {changed: delta for changed, delta in deltas.items() if self.allowed[changed]}
+        allowed = self.allowed
+        if allowed is not None:
+            deltas = {changed: delta for changed, delta in deltas.items() if allowed[changed]}
         new_keys = {}
         if self.first_seen is not None:
             # A created pair can vanish again in the same word ("abab" -> "cc" makes and unmakes (c, a)).
