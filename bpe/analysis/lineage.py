@@ -31,7 +31,7 @@ from bisect import bisect_left
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from ..encoding.packed_tokens import PackedTokens
+from ..encoding.packed_tokens import datas_of
 from ..encoding.tokenizer import Tokenizer
 from ..text.sentencepiece_split import SPACE_SYMBOL
 
@@ -62,9 +62,7 @@ class RankedVocabulary:
         made = {new_id: (rank_of[left], rank_of[right]) for left, right, new_id in tokenizer.merges}
         normalization = tokenizer.pretokenizer.normalization
         spaces = normalization is not None and normalization.name.startswith("SentencePiece")
-        # A packed table gives every token's bytes in one call, with no Token made for each (a page's
-        # first visit ranks two tokenizers of 100,000-200,000 tokens each).
-        datas = vocabulary.datas(ids) if isinstance(vocabulary, PackedTokens) else [vocabulary[token_id].data for token_id in ids]
+        datas = datas_of(vocabulary, ids)
         if spaces:
             space = SPACE_SYMBOL.encode("utf-8")
             datas = [data.replace(space, b" ") for data in datas]
