@@ -68,3 +68,17 @@ def test_each_engine_benchmark_runs_small_and_prints_what_it_measured(script):
     report = done.stdout + done.stderr
     assert done.returncode == 0, report
     assert re.search(measured, report, re.MULTILINE), report
+
+
+@pytest.mark.browser
+def test_the_cold_first_screen_benchmark_times_a_page_on_a_fresh_server_beside_home():
+    done = subprocess.run(
+        [sys.executable, "benchmarks/cold_first_screen.py", "--runs", "1", "--pages", "Byte_inspector", "--cache-as-is"],
+        cwd=ROOT, capture_output=True, text=True, timeout=scaled(240),
+    )
+    report = done.stdout + done.stderr
+    assert done.returncode == 0, report
+    timed = r" +this checkout +[\d.]+ s \(worst +[\d.]+\) +[\d.]+x +[\d.]+ s \(worst +[\d.]+\)$"
+    assert re.search(r"^Home" + timed, report, re.MULTILINE), report
+    assert re.search(r"^Byte inspector" + timed, report, re.MULTILINE), report
+    assert re.search(r"^pages over 2 s \(median first screen, this checkout\): ", report, re.MULTILINE), report

@@ -154,7 +154,10 @@ class RedisRoomStore:
     def join(self, code: str, seat: str, nickname: str, client: str) -> None:
         def work(pipe, room: Room):
             now = time.time()
-            freed = seats_to_free(room, self._seats(pipe, code), seat, now=now)
+            # Only a full room needs every seat read (which are away, to give way): a class joining
+            # at once retries once per join that beat it, and each retry read all the seats.
+            full = not pipe.hexists(self._seats_key(code), seat) and pipe.hlen(self._seats_key(code)) >= room.size
+            freed = seats_to_free(room, self._seats(pipe, code) if full else (), seat, now=now)
             pipe.multi()
             if freed:
                 pipe.hdel(self._seats_key(code), *freed)

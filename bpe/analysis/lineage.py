@@ -31,6 +31,7 @@ from bisect import bisect_left
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
+from ..encoding.packed_tokens import datas_of
 from ..encoding.tokenizer import Tokenizer
 from ..text.sentencepiece_split import SPACE_SYMBOL
 
@@ -61,13 +62,11 @@ class RankedVocabulary:
         made = {new_id: (rank_of[left], rank_of[right]) for left, right, new_id in tokenizer.merges}
         normalization = tokenizer.pretokenizer.normalization
         spaces = normalization is not None and normalization.name.startswith("SentencePiece")
-        space = SPACE_SYMBOL.encode("utf-8")
-
-        def text_of(token_id: int) -> bytes:
-            data = vocabulary[token_id].data
-            return data.replace(space, b" ") if spaces else data
-
-        return cls(name or tokenizer.name, tuple(map(text_of, ids)), tuple(made.get(token_id) for token_id in ids), tuple(ids))
+        datas = datas_of(vocabulary, ids)
+        if spaces:
+            space = SPACE_SYMBOL.encode("utf-8")
+            datas = [data.replace(space, b" ") for data in datas]
+        return cls(name or tokenizer.name, tuple(datas), tuple(made.get(token_id) for token_id in ids), tuple(ids))
 
     def __len__(self) -> int:
         return len(self.tokens)

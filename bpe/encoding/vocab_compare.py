@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from .packed_tokens import datas_of
 from .tokenizer import Tokenizer
 
 
@@ -47,9 +48,10 @@ def compare_vocabularies(first: Tokenizer, second: Tokenizer) -> VocabularyCompa
     """Which of ``first``'s tokens ``second`` has, and the other way round (special tokens apart)."""
     def by_bytes(tokenizer: Tokenizer) -> dict[bytes, int]:
         found: dict[bytes, int] = {}
-        for token_id, token in sorted(tokenizer.tokens.items()):
-            if not tokenizer.is_special(token_id) and token.data:
-                found.setdefault(token.data, token_id)  # two ids of the same bytes: the first one
+        ids = [token_id for token_id in sorted(tokenizer.tokens) if not tokenizer.is_special(token_id)]
+        for token_id, data in zip(ids, datas_of(tokenizer.tokens, ids)):
+            if data:
+                found.setdefault(data, token_id)  # two ids of the same bytes: the first one
         return found
 
     mine, theirs = by_bytes(first), by_bytes(second)
