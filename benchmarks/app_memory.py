@@ -7,7 +7,7 @@ tokenizers): a fresh child loads every registry entry in turn (``load_pretrained
 cache warm) and reports its resident memory (Linux ``VmRSS``) after each; a second child does the
 same with each entry's owner library (``tests/owners.py``: tiktoken's ``Encoding``, Hugging Face
 ``tokenizers``, ``sentencepiece``, mistral-common, Meta's and Qwen's wrappers), the peer in the same
-run. ``--compare-with`` adds a column for another checkout (e.g. ``/work/main``: the figures before
+run. ``--compare-with`` adds a column for another checkout (e.g. ``../main``: the figures before
 a change), measured in the same run. Target (issue 52): all of ours together at most 500 MiB.
 
 **``--server``**: ``streamlit run`` (``tests/app_server.py``) and Debian's Chromium: the server's

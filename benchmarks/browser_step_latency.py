@@ -16,7 +16,7 @@ counts, and the load average before and after. Targets: ratio <= 1.5, python-doc
 <= 3,000. Exit code 0 when both are met on every screen, 2 when not.
 
     .venv/bin/python benchmarks/browser_step_latency.py                        # this checkout
-    .venv/bin/python benchmarks/browser_step_latency.py --app-dir /work/wt-base --steps 20
+    .venv/bin/python benchmarks/browser_step_latency.py --app-dir ../checkout-before --steps 20
 """
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pages", metavar="NAMES", help="only these pages (titles or URL names, comma-separated); Home is always timed")
     parser.add_argument("--compare-with", type=Path, metavar="CHECKOUT",
-                        help="another checkout (e.g. /work/main) measured in the same run, turn about")
+                        help="another checkout (e.g. ../main) measured in the same run, turn about")
     parser.add_argument("--screenshots", type=Path, metavar="DIR",
                         help="only save each page's first screen on a laptop, a projector in presenter mode and a phone")
     parser.add_argument("--cache-as-is", action="store_true",

@@ -30,7 +30,7 @@ no error.
 Before the first question the class only polls for ten of the phones' timer periods; the
 server's CPU in that window, while answering and while revealing gives the CPU per answer and per
 reveal (``room_cpu.py``), printed with the load average at the start and the end (the machine is
-shared: run it alone, e.g. ``flock /work/coord/heavy.lock`` on the team's machine).
+shared: run it alone, e.g. under ``flock`` with a lock file the other heavy runs share).
 
     .venv/bin/python benchmarks/room_load_test.py --students 60 --questions 10
     .venv/bin/python benchmarks/room_load_test.py --students 60 --questions 10 --replicas 1
