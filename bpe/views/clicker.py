@@ -80,8 +80,11 @@ CLICKER_JS = """<script>
   // Streamlit's app element says whether a script runs (its data-test-script-state); no test id is named here
   const running = () => /^(running|rerunRequested)$/.test(document.querySelector("[data-test-script-state]")?.dataset.testScriptState);
   let settling = false;
+  const busy = (where) => say(where, `Working on it: ${waiting.length} more press${waiting.length > 1 ? "es" : ""} to come`, true);
   const drawn = () => {  // the run a press asked for is drawn and done: act on the next press waiting
     const here = marker();
+    // a run that redraws the marker while presses wait draws its hint empty: say it again there
+    if (here && waiting.length && !here.querySelector(".bpe-clicker-hint").textContent) busy(here);
     if (!sent || settling) return;
     const stalled = performance.now() - sent.at > STALLED_MS;
     if (!stalled && ((here && here.dataset.run === sent.run) || running())) return;
@@ -113,7 +116,7 @@ CLICKER_JS = """<script>
     drawn();
     if (sent) {
       waiting.push(event.key === "PageDown");
-      say(here, `Working on it: ${waiting.length} more press${waiting.length > 1 ? "es" : ""} to come`, true);
+      busy(here);
       return;
     }
     act(event.key === "PageDown");
