@@ -25,6 +25,7 @@ import pytest
 from .app_server import locked, shared_app
 from .machine_speed import ENV as SLOWDOWN_ENV
 from .machine_speed import scaled, scaled_ms, slowdown
+from .tiers import COLLECTED, slow_entry
 
 # A run starts about a hundred Python processes (pytest-xdist workers, CLI runs, app servers). With
 # PYTHONDONTWRITEBYTECODE set, as on this machine, each compiled the project's modules (and pytest
@@ -50,38 +51,16 @@ def pytest_addoption(parser):
     )
 
 
-SLOW_FILES: dict[str, str] = {
-    "test_pretrained_parity.py": "every pretrained tokenizer against its owner on 16,674 hostile texts",
-    "test_offsets.py": "every pretrained tokenizer's offsets against tiktoken's",
-    "test_merge_recovery.py": "every shipped rank file's merges recovered (Qwen3.6: 248,077 tokens)",
-    "test_pretrained_loading.py": "every pretrained tokenizer read from its files, cold and cached",
-    "test_extend_owners.py": "extended tokenizers exported and encoded by each owner library",
-    "test_subword_nmt_parity.py": "learn_bpe and apply_bpe against the trainer, on python-docs",
-    "test_sentencepiece_parity.py": "SentencePiece training and encoding against the trainer",
-    "test_bounded_import.py": "imports in worker processes run to their CPU and memory budgets",
-    "test_packaging.py": "a fresh venv with the project installed",
-    "test_app_extend.py": "the Extend page extending GPT-2 and Qwen on new text, a page run each",
-    "test_replica_agent.py": "a process spinning on a core while the agent's socket answers",
-    "test_tokenizer_matrix.py": "every tokenizer through every operation, each cell against its owner library",
-    "test_tokenizer_matrix_apart.py": "the matrix's cells that each load or train a tokenizer of their own",
-    "test_hosting.py": "a fork deployed as a host installs it: a fresh environment and a server",
-    "test_job_board.py": "jobs run in worker processes to their budgets, shared and stopped",
-    "test_app_jobs.py": "the pages' background jobs run to the end in worker processes",
-    "test_checking_causes.py": "Check my BPE's search for a cause run on each planted bug, within the checker's budget",
-    "test_probes.py": "witness texts built and checked for every tokenizer and every pair of encoder mistakes",
-}
-"""Test files left out of the developer tier (:data:`DEVELOPER_TIER`), each with why it takes long:
-together about a third of the time of the tests without a browser. The full suite (the README's test
-command, CI's) runs them all."""
-DEVELOPER_TIER = '-m "not browser and not servers and not slow"'
-"""The developer tier's selection (docs/testing.md): no browser, no servers of their own, no slow file."""
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_itemcollected(item):
-    """Mark :data:`SLOW_FILES`' tests ``slow`` as they are collected, before ``-m`` deselects any."""
-    if item.path.name in SLOW_FILES:
+    """Mark the tests of :data:`SLOW_FILES` and :data:`SLOW_TESTS` ``slow`` as they are collected,
+    before ``-m`` deselects any; what was collected is kept in :data:`COLLECTED`."""
+    collected = item.config.stash.setdefault(COLLECTED, {"tests": set(), "slow keys": set()})
+    collected["tests"].add(f"{item.path.name}::{getattr(item, 'originalname', item.name)}")
+    key = slow_entry(item)
+    if key:
         item.add_marker(pytest.mark.slow)
+        collected["slow keys"].add(key)
 
 
 def pytest_report_header(config):
