@@ -41,6 +41,17 @@ SLOW_TESTS: dict[str, str] = {
         "all 14 vocabularies read from their owners' files and ranked, then grouped: about 7 s of CPU past "
         "their tables; in small: family_tree's own example (bpe/analysis/family.py) and the pairs of "
         "test_lineage.py (GPT-4 and Llama 3, GPT-4o and gpt-oss, GPT-2 extended)",
+    "test_app_extend_sentencepiece.py::test_an_extended_mistral_says_why_it_grew_which_formats_hold_it_and_offers_its_model":
+        "the Extend page extending Mistral v3 by 150 merges of Amharic in a worker, then the test the same again "
+        "to check it: about 4 s of CPU; in small: test_sentencepiece_export.py (extended Mistral models "
+        "exported, read back by sentencepiece, each format's refusal) and the Extend page's runs in "
+        "test_app_pages.py and test_app_hostile_links.py",
+    "test_reference.py::test_the_fast_trainer_makes_the_references_merges_on_every_preset_under_every_rule[python-docs-first-seen]":
+        "the reference trainer recounting python-docs' excerpt for each of 60 merges: 2 s of CPU; in small: "
+        "every other preset under every rule and the random word tables and texts of the same file",
+    "test_app_families.py::test_the_vocabulary_shows_how_each_began[qwen3.6]":
+        "the Vocabulary page indexing Qwen3.6's 248,077 tokens: 2 s of CPU; in small: the same test on "
+        "DeepSeek's 128,000 (its other case)",
 }
 """Single tests left out of the developer tier, as ``file::test`` (all its cases) or ``file::test[id]``
 (one case), each with why it takes long and where the tier checks the same feature in small. The
