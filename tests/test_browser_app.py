@@ -9,6 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .slow_cpu import slow_cpu
+
 
 pytestmark = pytest.mark.browser
 
@@ -89,9 +91,7 @@ def test_play_on_a_browser_slow_to_draw_reaches_the_last_merge_and_keeps_it(page
     # A loaded laptop's Chromium (here its CPU slowed 6x) reports the step slider as it was drawn before
     # each tick: before ui.stepper named a new slider for each step the server moves, play stopped after
     # one tick in 10 of 10 presses, or the last merge was taken back.
-    throttle = page.context.new_cdp_session(page)
-    throttle.send("Emulation.setCPUThrottlingRate", {"rate": 6})
-    try:
+    with slow_cpu(page):
         page.goto(f"{app_url}/Train?preset=sennrich&step=8")
         expect(narration(page)).to_contain_text("Merge 8 of 10")
         page.get_by_role("button", name="Play").click()
@@ -102,6 +102,3 @@ def test_play_on_a_browser_slow_to_draw_reaches_the_last_merge_and_keeps_it(page
         page.keyboard.press("b")
         expect(page.locator("#bpe-moment-before")).to_be_checked()
         expect(page.locator(".bpe-headline")).to_contain_text("Merge 10 of 10")
-    finally:
-        throttle.send("Emulation.setCPUThrottlingRate", {"rate": 1})
-        throttle.detach()

@@ -13,7 +13,7 @@ from bpe.views.pointer import TOUCH
 
 from .streamlit_dom import (
     BUTTON, CAPTION, CHOSEN_PILL, ELEMENT_CONTAINER, GRAPHVIZ, HEADER, HEADING_TEXT, HORIZONTAL_BLOCK, LAYOUT_WRAPPER, MAIN, MAIN_BLOCK,
-    PAGE_LINK_LABEL, PRIMARY_BUTTON, SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX, SHORTCUT_HINT, SLIDER, STALE, TERTIARY_KIND,
+    PAGE_LINK_LABEL, PRIMARY_BUTTON, SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX, SHORTCUT_HINT, SKELETON, SLIDER, STALE, TERTIARY_KIND,
     VERTICAL_BLOCK, keyed,
 )
 
@@ -50,6 +50,12 @@ LAYOUT_CSS = f"""
    keep just enough for the header's buttons, so a lesson's first screen holds the lesson. */
 {MAIN_BLOCK} {{ padding-top: 2.6rem; padding-bottom: 3rem; }}
 {MAIN} h1 {{ padding-top: 0; }}
+/* Nothing drawn moves under the reader: what comes after an element whose code has not arrived yet
+   (Streamlit's grey skeleton) waits unseen in its place. Why: a browser slow to draw (a loaded laptop;
+   Chromium with its CPU slowed 6x) drew the corpus and the pair chart before the stepper's buttons,
+   whose row then wrapped to two lines and pushed them 45 px down: a pointer on a bar was then on
+   the bar two above it (tests/test_browser_steady_layout.py). */
+{MAIN} :is({ELEMENT_CONTAINER}, {LAYOUT_WRAPPER}):has({SKELETON}) ~ * {{ visibility: hidden; }}
 /* The stepper: one compact row (see ui.stepper.stepper). */
 {STEPPER} {{ flex-wrap: wrap; row-gap: .3rem; }}
 {WALK} {{ flex-wrap: wrap; row-gap: .3rem; }}

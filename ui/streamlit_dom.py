@@ -57,6 +57,10 @@ PAGE_LINK_LABEL = '[data-testid="stPageLink-NavLink"] span'
 HEADING_TEXT = '[data-testid="stHeading"] [data-testid="stMarkdownContainer"]'
 """The box of a heading's text (``st.title``, ``st.header``): its bottom margin of -1 rem pulls
 the next element up under the heading, which the heading's own bottom padding makes up for."""
+SKELETON = '[data-testid="stSkeleton"]'
+"""The grey box Streamlit draws in place of an element whose code has not arrived yet (a widget,
+``st.html``: each kind's script is fetched the first time a page shows one). The element drawn
+in its place is often taller (a row of buttons wraps), which moves everything after it."""
 
 INTERNALS: Mapping[str, str] = MappingProxyType({
     MAIN: MAIN,
@@ -81,6 +85,7 @@ INTERNALS: Mapping[str, str] = MappingProxyType({
     HORIZONTAL_BLOCK: HORIZONTAL_BLOCK,
     PAGE_LINK_LABEL: PAGE_LINK_LABEL,
     HEADING_TEXT: HEADING_TEXT,
+    SKELETON: SKELETON,
 })
 """Each selector on Streamlit's internals -> a probe that matches on the Train page in presenter
 mode (or on the page :data:`PROBED_ON` names) whenever Streamlit still draws that markup (the
@@ -91,6 +96,11 @@ PROBED_ON: Mapping[str, str] = MappingProxyType({
 })
 """Selectors of elements the Train page does not draw, and the address of a page that does (the
 browser test opens it as a lesson does: the Vocabulary page at a step with a merge tree)."""
+
+SEEN_WHILE_DRAWING = frozenset({SKELETON})
+"""Selectors that match only while a page is still being drawn, never on a page drawn whole: the
+probe on a drawn page leaves them out, and ``tests/test_browser_steady_layout.py`` checks them on
+a page drawn by a browser slowed down enough to see them."""
 
 
 def keyed(key_prefix: str) -> str:
