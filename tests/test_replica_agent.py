@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 import pytest
 
@@ -27,7 +28,7 @@ from replica_agent import Replicas, serve  # noqa: E402
 SPIN = "while True: pass"
 SLEEP = "import time; time.sleep(600)"
 HEALTHY = """
-import http.server, sys
+import http.server, os, sys
 class Health(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         self.send_response(200)
@@ -35,9 +36,14 @@ class Health(http.server.BaseHTTPRequestHandler):
         self.wfile.write(b"ok")
     def log_message(self, *args):
         pass
-http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Health).serve_forever()
+server = http.server.HTTPServer(("127.0.0.1", 0), Health)
+with open(sys.argv[1] + ".new", "w") as port_file:
+    port_file.write(str(server.server_port))
+os.replace(sys.argv[1] + ".new", sys.argv[1])
+server.serve_forever()
 """
-"""An idle replica: it answers its health check, and waits."""
+"""An idle replica: it answers its health check on a port of its own, written down (to the file
+named by its argument) once it listens, and waits."""
 BUSY = "import threading\nthreading.Thread(target=lambda: [None for _ in iter(int, 1)], daemon=True).start()\n" + HEALTHY
 """A busy replica: it answers its health check while a thread keeps its core."""
 
@@ -96,10 +102,22 @@ def agent(tmp_path):
 
 
 def replica(run_dir, name: str, processes, code: str = HEALTHY) -> None:
-    """A replica as serve.sh writes it down: its pid and the port of its health check."""
-    health = free_port()
-    (run_dir / f"replica-{name}.port").write_text(str(health))
-    (run_dir / f"replica-{name}.pid").write_text(str(processes(code, str(health))))
+    """A replica as serve.sh writes it down (its pid, the port of its health check), once it answers.
+
+    Why wait: a replica still starting wants its core (the interpreter's start-up, slower on a loaded
+    machine), so the agent rightly counts it busy for a moment, and an idle replica that has not
+    started yet cannot take learners: either way a busy one beside it is not drained. A check that
+    began as the processes were spawned read "ready" for the busy replica once in a full run. And
+    the replica picks its own port: a port picked for it beforehand may be taken by another test's
+    server before it binds it (the replica then dies, and cannot take learners either)."""
+    port_file = run_dir / f"replica-{name}.port"
+    (run_dir / f"replica-{name}.pid").write_text(str(processes(code, str(port_file))))
+    deadline = time.monotonic() + scaled(30)
+    while not port_file.exists():  # written by the replica once it listens
+        assert time.monotonic() < deadline, f"replica {name} never listened"
+        time.sleep(0.05)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port_file.read_text()}/_stcore/health", timeout=scaled(5)) as answer:
+        assert answer.read() == b"ok", f"replica {name} does not answer its health check"
 
 
 def test_a_replica_that_wants_its_whole_core_is_drained_and_an_idle_one_stays_ready(agent, processes):
