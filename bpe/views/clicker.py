@@ -71,7 +71,13 @@ CLICKER_JS = """<script>
     const lesson = document.querySelector(`.${forward ? here.dataset.next : here.dataset.previous} button`);
     const onward = here.dataset[forward ? "onward" : "backward"];
     const button = lesson && !lesson.disabled ? lesson : (onward && document.querySelector(`.${onward} button`)) || lesson;
-    if (!button || button.disabled) { waiting.length = 0; say(here, forward ? here.dataset.end : here.dataset.start); return; }
+    if (!button || button.disabled) {  // the lesson's end (or start): this press, and those after it the same way, say so once
+      while (waiting.length && waiting[0] === forward) waiting.shift();
+      say(here, forward ? here.dataset.end : here.dataset.start);
+      // a press the other way still counts: PageDown past the end, then PageUp, goes back (all waiting were dropped once)
+      if (waiting.length) act(waiting.shift());
+      return;
+    }
     const box = button.getBoundingClientRect();
     if (box.bottom < 0 || box.top > innerHeight) button.scrollIntoView({block: "start"});  // the lesson's part of a long page
     sent = {run: here.dataset.run, at: performance.now()};
