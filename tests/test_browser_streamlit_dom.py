@@ -6,7 +6,7 @@ speed box and shortcut badges, captions, columns, and the tertiary "Leave presen
 the others (``PROBED_ON``) are looked for on a page that draws them. The checks ride in those pages'
 loads in presenter mode in tests/test_browser_a11y.py (:data:`ON_A_PROJECTOR`). What is drawn only
 while a page is still arriving (``SEEN_WHILE_DRAWING``: the skeleton) is looked for by
-tests/test_browser_steady_layout.py, on a browser slowed down enough to see it.
+tests/test_browser_steady_layout.py, on a page whose buttons' script it holds back.
 """
 
 from playwright.sync_api import expect

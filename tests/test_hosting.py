@@ -71,7 +71,6 @@ def test_the_spaces_settings_run_app_py_with_the_locked_streamlit_and_a_tested_p
     assert (ROOT / ".streamlit" / "config.toml").exists()  # read from the root, where the hosts run streamlit
 
 
-@pytest.mark.slow
 def test_an_environment_holding_exactly_requirements_txt_opens_every_page_with_gpt2(tmp_path):
     venv = tmp_path / "host"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=scaled(120))

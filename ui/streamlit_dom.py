@@ -100,7 +100,7 @@ browser test opens it as a lesson does: the Vocabulary page at a step with a mer
 SEEN_WHILE_DRAWING = frozenset({SKELETON})
 """Selectors that match only while a page is still being drawn, never on a page drawn whole: the
 probe on a drawn page leaves them out, and ``tests/test_browser_steady_layout.py`` checks them on
-a page drawn by a browser slowed down enough to see them."""
+a page whose buttons' script it holds back, so the skeleton stays until it lets the script in."""
 
 
 def keyed(key_prefix: str) -> str:
