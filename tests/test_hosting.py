@@ -16,8 +16,6 @@ import subprocess
 import sys
 import tomllib
 
-import pytest
-
 from bpe.app.pages import PAGES
 from bpe.pretrained.registry import PRETRAINED
 
