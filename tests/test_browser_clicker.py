@@ -71,7 +71,18 @@ heartbeats are requests too, so the probe reads Streamlit's messages: a ``BackMs
 ``rerun_script`` (field 11) asks for a run, a ``ForwardMsg`` with ``script_finished`` (field 6) ends
 one, unless it says the run stopped early for a newer one (``FINISHED_EARLY_FOR_RERUN``, 2)."""
 ANSWERED = """() => !window.bpeProbe.pending && !document.querySelector('[data-stale="true"]')
-  && document.querySelector('[data-testid="stApp"]').dataset.testScriptState === 'notRunning'"""
+  && document.querySelector('[data-testid="stApp"]').dataset.testScriptState === 'notRunning'
+  && !window.bpeClicker?.busy()"""
+"""No run asked for and not drawn, and no press of the clicker's still on its way (a press waiting for
+the run before it has asked the server for nothing yet)."""
+TIMERS_DUE = "() => new Promise((done) => setTimeout(done, 0))"
+"""Every timer the page had set to run now has run: Streamlit sends a click's run from a timer
+(``WidgetStateManager.scheduleFlush``: ``setTimeout(..., 0)``, so that the clicks of one moment go
+as one run), and a page runs timers of the same delay in the order they were set (the HTML
+standard's timer steps). Checked at once after a click, the page had asked for nothing yet; on a
+busy machine the timer ran even after two frames, and the check's next click went into the same
+run as the click before it (Byte inspector: "Inspect its bytes" and Next as one run, which shows
+the first example, so the lesson did not move on)."""
 DRAWN = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 """Two frames: Streamlit applies a finished run to the page (drops its stale elements) after the message."""
 
@@ -115,7 +126,8 @@ def where(page) -> tuple[int, int]:
 
 
 def answered(page) -> None:
-    """Every run the page asked for is drawn."""
+    """Every run the page asked for is drawn (asked for by the last click too: :data:`TIMERS_DUE`)."""
+    page.evaluate(TIMERS_DUE)
     page.wait_for_function(ANSWERED)
     page.evaluate(DRAWN)
     page.wait_for_function(ANSWERED)
@@ -218,6 +230,32 @@ ON_A_PROJECTOR["Train"] = lambda page, picture: (clicker_lesson(page, picture), 
 ON_A_PHONE = {"Why_tokenization_matters": card_names_beside_the_walk_on_a_phone}
 """Run by tests/test_browser_a11y.py in each page's load on a phone held upright."""
 """Run by tests/test_browser_a11y.py in each page's presenter-mode load at 1280x720, last (it steps on)."""
+
+
+TIMERS_LATE = """(late) => { const set = window.setTimeout;
+  window.setTimeout = (run, delay, ...rest) => set(run, Math.max(delay || 0, late), ...rest); }"""
+"""Every timer of the page runs ``late`` ms or later, in the order they were set: a busy machine's
+page, whose timers wait behind its frames."""
+
+
+def test_answered_waits_for_a_click_sent_late_and_for_presses_the_clicker_holds(page, app_url):
+    """With the page's timers late (:data:`TIMERS_LATE`), :func:`answered` still returns only once
+    a click's run is drawn, and once every clicker press waiting for the run before it is drawn.
+    Without :data:`TIMERS_DUE` the click's run was not drawn yet (the lesson still at the first
+    example); without the clicker's ``busy()`` the second press was not."""
+    page.goto(f"{app_url}/Byte_inspector")
+    expect(page.locator(MARKER)).to_have_attribute("data-at", "0", timeout=60_000)
+    page.evaluate(PROBE)
+    answered(page)
+    page.evaluate(TIMERS_LATE, 300)
+    page.get_by_role("button", name="Inspect its bytes: f0 9f").click()  # none of the examples: no place
+    answered(page)
+    assert where(page)[0] == -1, "answered() returned before the click's run was drawn"
+    page.locator("h1").click()
+    page.keyboard.press("PageDown")  # to the first example
+    page.keyboard.press("PageDown")  # waits in the clicker for the first's run, then the second
+    answered(page)
+    assert where(page)[0] == 1, "answered() returned before the press the clicker held was drawn"
 
 
 TABLET = {"width": 820, "height": 1180}

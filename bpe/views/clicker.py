@@ -48,7 +48,8 @@ CLICKER_JS = """<script>
 (() => {
   document.currentScript?.remove();  // run, it leaves no script in the page (a page's scripts are suspect: tests/test_browser_hostile.py)
   if (window.bpeClicker) return;  // once per tab: Streamlit keeps the document across pages and reruns
-  window.bpeClicker = true;
+  // what it holds, for a test that must know a press is still on its way (a waiting press sends nothing to the server)
+  window.bpeClicker = {busy: () => sent !== null || waiting.length > 0};
   const KEEP_KEYS = /^(checkbox|radio|range|button|submit|reset|file|color)$/;
   const typing = (el) => !!el && (el.isContentEditable || el.tagName === "TEXTAREA"
     || (el.tagName === "INPUT" && !KEEP_KEYS.test(el.type) && el.getAttribute("role") !== "combobox"));
