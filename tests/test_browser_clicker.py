@@ -12,7 +12,7 @@ picture ``clicker-<page>.png``), then for each kind of control on the page (:dat
 turn: a mouse click on one (a select's list left open, a slider's thumb grabbed, a text box
 entered), then PageDown: the lesson moves on, or, at its last place, the hint says why it cannot.
 Waits are on content: after a click, until every run the page asked the server for is drawn (a
-probe reads Streamlit's messages).
+probe reads Streamlit's messages) and the clicker holds no press.
 """
 
 from __future__ import annotations

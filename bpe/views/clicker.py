@@ -137,7 +137,9 @@ every run) and finished, a frame later: two presses inside one busy run were one
 (Streamlit folds the clicks of one button that wait for the same run into one), and a press on the
 page before its controls took the run's values sent their old ones (a card's pills, Train's step
 slider), which undid the press as if the learner had moved them back (``benchmarks/clicker_presses.py``
-traced both); now presses wait, in order, and the hint says how many."""
+traced both); now presses wait, in order, and the hint says how many. ``window.bpeClicker.busy()`` says whether a
+press is still on its way (acted on and not yet drawn, or waiting): a test waits on it, since a press
+that waits has asked the server for nothing yet."""
 
 
 def css_class(key: str) -> str:
