@@ -28,3 +28,15 @@ def choose(page, label: str, option: str) -> None:
         page.keyboard.press("ArrowDown")
     expect(box).to_have_attribute("aria-activedescendant", wanted.get_attribute("id"))
     page.keyboard.press("Enter")
+
+
+def seen_texts(elements) -> list[str]:
+    """The text of each element the locator ``elements`` matches, as drawn, once each one is seen.
+
+    Not as soon as it is in the page: what follows a widget whose code is still arriving waits unseen
+    (``ui/page_css.py``) with its text already there, and an unseen element's ``innerText`` is ""
+    (``tests/test_browser_why.py`` holds a menu's code back to show it).
+    """
+    for index in range(elements.count()):
+        expect(elements.nth(index)).to_be_visible()
+    return elements.all_inner_texts()

@@ -10,7 +10,7 @@ from bpe.tokens.byte_level import to_byte_text
 from bpe.training.presets import SENNRICH_TEXT
 
 from .learners import LEARNERS
-from .streamlit_widgets import choose
+from .streamlit_widgets import choose, seen_texts
 
 pytestmark = pytest.mark.browser
 
@@ -34,8 +34,7 @@ def test_a_byte_level_difference_is_drawn_with_marks_both_counts_and_the_diagnos
     expect(table.locator("td.yours").first).to_have_text("est + ·")
     expect(table.locator("tr", has_text="Count in the reference's training")).to_contain_text("7")
     expect(table.locator("tr", has_text="Count in your training")).to_contain_text("8")
-    for chip in table.locator(".pair span span").all():  # never a blank chip
-        assert chip.inner_text().strip()
+    assert all(text.strip() for text in seen_texts(table.locator(".pair span span")))  # never a blank chip
     cause = page.locator(".bpe-cause")
     expect(cause).to_contain_text("chunk-boundary · merges across chunks, or another split, in the split")
     table.scroll_into_view_if_needed()

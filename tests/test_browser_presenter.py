@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from .conftest import FIRST_LOAD_MS, PHONE, PROJECTOR
 from .page_width import assert_fits_the_screens_width
-from .streamlit_widgets import choose
+from .streamlit_widgets import choose, seen_texts
 
 pytestmark = pytest.mark.browser
 WIDTH, HEIGHT = PROJECTOR["width"], PROJECTOR["height"]
@@ -189,10 +189,10 @@ def test_a_reload_shows_the_quiz_answers_in_the_same_order(page, app_url):
     answers = page.locator('[class*="st-key-w-quiz-answer-"] button')
     expect(answers).to_have_count(4, timeout=FIRST_LOAD_MS)
     expect(page).to_have_url(re.compile(r"seat=\w+"))
-    first = answers.all_inner_texts()
+    first = seen_texts(answers)
     page.reload()
     expect(answers).to_have_count(4, timeout=FIRST_LOAD_MS)
-    assert answers.all_inner_texts() == first
+    assert seen_texts(answers) == first
 
 
 def home_on_a_phone(page, picture) -> None:

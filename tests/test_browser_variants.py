@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from bpe.teaching.parity_lab import parity_lab
 
 from .conftest import FIRST_LOAD_MS, LAPTOP
+from .streamlit_widgets import seen_texts
 from .test_browser_presenter import all_on_first_screen
 
 pytestmark = pytest.mark.browser
@@ -88,7 +89,7 @@ def test_a_dropout_link_draws_its_histogram_and_draw_again_keeps_the_new_seed_in
     audited(page, "Encode with the dropout section open")
     top_of(page.get_by_text("BPE-dropout: one word, many segmentations"))
     picture(page, "variants-dropout-laptop-1366x768")
-    first = table.locator("tbody tr").first.inner_text()
+    first = seen_texts(table.locator("tbody tr").first)[0]
     page.get_by_role("button", name="Draw again").click()
     expect(page).to_have_url(re.compile(r"seed=3"))
     expect(table.locator("tbody tr").first).not_to_have_text(first)

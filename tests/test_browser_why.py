@@ -2,7 +2,8 @@
 tiktoken's and sit in the first screen, on a laptop (1366x768) and on a projector in presenter mode
 (1280x720); the "try your own" counts follow the typing without Enter; axe finds no serious violation on the special
 tokens card (the page's audit in tests/test_browser_a11y.py opens the languages card); every script
-of the languages card is drawn (pictures with ``--screenshots``, to look at).
+of the languages card is drawn (pictures with ``--screenshots``, to look at); the rows are read as
+drawn, also when they wait unseen for the menu above them.
 
 Expected ids come from tiktoken's own encodings built offline (``peers.tiktoken_encoding``).
 """
@@ -20,6 +21,7 @@ from bpe.teaching.why_tokenization import PHENOMENA
 
 from .conftest import ARTIFACTS, LAPTOP, TALL
 from .peers import tiktoken_by_title, tiktoken_encoding
+from .streamlit_widgets import seen_texts
 from .test_browser_a11y import audit, switch_to_presenter_mode, url_path
 
 pytestmark = pytest.mark.browser
@@ -60,10 +62,43 @@ def check_rows(page, text: str, tiktokens: dict, *, in_first_screen: int) -> Non
         expect(row.locator(".bpe-count")).to_have_text(f"{len(ids):,} token{'s' * (len(ids) != 1)}")
         drawn = row.locator(".bpe-id")
         expect(drawn.first).to_have_text(str(ids[0]))
-        assert drawn.all_inner_texts() == [str(token_id) for token_id in ids[: drawn.count()]] and drawn.count() >= min(48, len(ids))
+        shown = seen_texts(drawn)
+        assert shown == [str(token_id) for token_id in ids[: len(shown)]] and len(shown) >= min(48, len(ids))
         if index < in_first_screen:
             box = row.locator(".bpe-tokens").bounding_box()
             assert box["y"] >= 0 and box["y"] + box["height"] <= height, f"{name}'s chips end at {box['y'] + box['height']:.0f} of {height}"
+
+
+MENUS_CODE = "**/static/js/Selectbox.*.js"
+"""Streamlit's script for ``st.selectbox``: the languages card's menu is the first the page shows."""
+
+
+def test_the_rows_are_read_once_seen_when_they_follow_a_menu_whose_code_is_still_arriving(page, app_url, tiktokens):
+    """The languages card is the first card with a menu (sixteen languages), so Streamlit fetches the
+    menu's code when a teacher picks the card; the rows below wait unseen until it is drawn, their
+    text already in the page. That was a full run's failure: every id read as "" on a loaded machine.
+    Here the menu's code is held until a second after ``check_rows`` has started reading."""
+    held = []
+
+    def release(route) -> None:
+        for request in held:
+            request.continue_()
+        route.fulfill(status=204)
+
+    page.route(MENUS_CODE, lambda route: held.append(route))
+    page.route("**/release-the-menus-code", release)
+    try:
+        open_card(page, app_url, "numbers")
+        show_card(page, "languages")
+        text = PHENOMENA["languages"].samples[0][1]
+        ids_line = split_rows(page).first.locator(".bpe-ids")
+        expect(ids_line).to_contain_text(str(tiktokens["GPT-2"].encode(text)[0]))  # in the page ...
+        expect(ids_line).to_be_hidden()  # ... and not seen yet
+        assert held, f"no request matched {MENUS_CODE}: Streamlit's menu script has another name now"
+        page.evaluate("() => { setTimeout(() => fetch('/release-the-menus-code'), 1000); }")
+        check_rows(page, text, tiktokens, in_first_screen=1)
+    finally:
+        page.unroute_all(behavior="ignoreErrors")
 
 
 def show_card(page, key: str) -> None:
