@@ -11,6 +11,7 @@ import pyarrow as pa
 from streamlit.testing.v1 import AppTest
 
 from bpe.views.clicker import CLICKER_JS
+from bpe.views.tab_focus import TAB_FOCUS_JS
 from ui import background
 
 from .machine_speed import scaled
@@ -88,7 +89,7 @@ def plain(markup: str) -> str:
 def page_markup(at: AppTest) -> list[str]:
     """Each HTML element's markup, less the app's own clicker script (``bpe.views.clicker``), so a
     test can say that no other script reached the page."""
-    return [element.value.replace(CLICKER_JS, "") for element in at.html]
+    return [element.value.replace(CLICKER_JS + TAB_FOCUS_JS, "") for element in at.html]
 
 
 def html_with(at: AppTest, marker: str) -> str:

@@ -24,6 +24,7 @@ from typing import Generic, TypeVar
 import streamlit as st
 
 from bpe.views.clicker import CLICKER_JS, clicker_html
+from bpe.views.tab_focus import TAB_FOCUS_JS
 
 from . import lesson_bar, url
 from .state import SessionValue, widget_key
@@ -126,4 +127,4 @@ def keys(
         next_key=next_key, previous_key=previous_key, at=at, count=count, at_end=at_end, at_start=at_start,
         presenting=url.PRESENT.get(), label=label, run=RUN.get(), onward_key=onward, backward_key=backward,
     )
-    st.html(CLICKER_JS + marker, unsafe_allow_javascript=True, width="content")
+    st.html(CLICKER_JS + TAB_FOCUS_JS + marker, unsafe_allow_javascript=True, width="content")
