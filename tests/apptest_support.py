@@ -87,8 +87,8 @@ def plain(markup: str) -> str:
 
 
 def page_markup(at: AppTest) -> list[str]:
-    """Each HTML element's markup, less the app's own clicker script (``bpe.views.clicker``), so a
-    test can say that no other script reached the page."""
+    """Each HTML element's markup, less the app's own scripts (the clicker's, ``bpe.views.clicker``, and
+    the tab lists' focus keeper, ``bpe.views.tab_focus``), so a test can say that no other script reached the page."""
     return [element.value.replace(CLICKER_JS + TAB_FOCUS_JS, "") for element in at.html]
 
 

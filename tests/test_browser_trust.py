@@ -1,4 +1,6 @@
-"""Pages a learner can trust, in a real browser: the address bar keeps up with the step.
+"""Pages a learner can trust, in a real browser: the address bar keeps up with the step, the keyboard
+reaches every control of a step, and a tab switched from the keyboard keeps the focus while the page
+draws the switch.
 
 Waits are on content (Playwright's ``expect``). The address-bar test records, in the page, when the
 query string changes and when the narration changes, and compares the order of the two.
