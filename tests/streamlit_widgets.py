@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Wait two frames: what a run or a key changed is on the page (Streamlit applies a finished run, and drops
+its stale elements, in the frame after the message)."""
+
 
 def choose(page, label: str, option: str) -> None:
     """Pick ``option`` in the Streamlit selectbox labelled ``label``, from the keyboard.
@@ -20,7 +24,7 @@ def choose(page, label: str, option: str) -> None:
     # in the list drawn, so a list read while the last keys were still arriving (a busy machine) gave
     # the place and id of the unfiltered list, and the arrow keys stopped on the wrong option.
     expect(box).to_have_value(option)
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.evaluate(TWO_FRAMES)
     wanted = page.get_by_role("option", name=option, exact=True)
     expect(wanted).to_have_count(1)
     shown = page.get_by_role("option").all_inner_texts()  # the filtered list, the first one highlighted

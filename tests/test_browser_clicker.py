@@ -25,6 +25,8 @@ from playwright.sync_api import TimeoutError, expect
 from bpe.app import pages
 from bpe.teaching.why_tokenization import PHENOMENA
 
+from .streamlit_widgets import TWO_FRAMES
+
 pytestmark = pytest.mark.browser
 
 TOOL_PAGES = (pages.IMPORT_EXPORT, pages.CHECK, pages.CHECK_ENCODER)
@@ -83,8 +85,6 @@ standard's timer steps). Checked at once after a click, the page had asked for n
 busy machine the timer ran even after two frames, and the check's next click went into the same
 run as the click before it (Byte inspector: "Inspect its bytes" and Next as one run, which shows
 the first example, so the lesson did not move on)."""
-DRAWN = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-"""Two frames: Streamlit applies a finished run to the page (drops its stale elements) after the message."""
 
 CONTROLS = r"""() => {
   const main = document.querySelector('[data-testid="stMain"]');
@@ -129,7 +129,7 @@ def answered(page) -> None:
     """Every run the page asked for is drawn (asked for by the last click too: :data:`TIMERS_DUE`)."""
     page.evaluate(TIMERS_DUE)
     page.wait_for_function(ANSWERED)
-    page.evaluate(DRAWN)
+    page.evaluate(TWO_FRAMES)
     page.wait_for_function(ANSWERED)
 
 

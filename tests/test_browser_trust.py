@@ -11,6 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .streamlit_widgets import TWO_FRAMES
+
 
 pytestmark = pytest.mark.browser
 
@@ -71,9 +73,6 @@ def test_the_keyboard_reaches_every_control_of_a_step(page, app_url):
     expect(page.locator(".bpe-narration")).to_contain_text("Merge 3 of 10")
 
 
-FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-
-
 def test_a_tab_switched_by_the_keyboard_keeps_the_focus_while_the_page_draws_the_switch_part_by_part(new_tab, app_url):
     """On a busy server the parts of a run come frames apart, and Streamlit disables each tab until its
     part has come: the tab that held the focus lost it to the page (``bpe/views/tab_focus.py``). Here
@@ -88,20 +87,20 @@ def test_a_tab_switched_by_the_keyboard_keeps_the_focus_while_the_page_draws_the
 
     tab.route_web_socket("**/_stcore/stream", route)
     tab.goto(f"{app_url}/Train?preset=sennrich&step=2")
+    state = tab.locator('[data-testid="stApp"]')
     expect(tab.locator(".bpe-narration")).to_contain_text("Merge 2 of 10")
-    expect(tab.locator('[data-testid="stApp"]')).to_have_attribute("data-test-script-state", "notRunning")
+    expect(state).to_have_attribute("data-test-script-state", "notRunning")
     tab.get_by_role("tab", name="Merges so far").focus()
     stream["hold"] = True
     tab.keyboard.press("ArrowRight")
     switched = tab.get_by_role("tab", name="Vocabulary so far")
     expect(switched).to_be_focused()
-    state = tab.locator('[data-testid="stApp"]')
     disabled_on_the_way = released = 0
     for _ in range(2_000):  # until the run is drawn and done (a run is about 40 messages)
         if held:
             stream["to_page"].send(held.pop(0))
             released += 1
-        tab.evaluate(FRAMES)  # meanwhile the server's next messages reach ``held``
+        tab.evaluate(TWO_FRAMES)  # meanwhile the server's next messages reach ``held``
         disabled_on_the_way += tab.locator('[role="tab"][aria-disabled="true"]').count() > 0
         if released and not held and state.get_attribute("data-test-script-state") == "notRunning":
             break

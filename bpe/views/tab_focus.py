@@ -31,8 +31,8 @@ TAB_FOCUS_JS = """<script>
     const list = listAt >= 0 ? document.querySelectorAll(LIST)[listAt] : null;
     if (!list) return;
     const tab = list.querySelector('[role="tab"][data-focused="true"]');
-    if (!tab || tab.getAttribute("aria-disabled") === "true" || tab === document.activeElement) return;
     const active = document.activeElement;
+    if (!tab || tab.getAttribute("aria-disabled") === "true" || tab === active) return;
     // only focus the page lost, or focus left on the tab an arrow moved from: never a learner's move elsewhere
     if (!active || active === document.body || list.contains(active)) tab.focus({preventScroll: true});
   };
