@@ -97,7 +97,7 @@ def main() -> None:
     if not text:
         st.info("Type a text, or pick one of the examples.", icon="✏️")
     else:
-        lesson(text, unit, (left, right), top, spelled)
+        lesson(text, unit, (left, right), top, spelled, presenting=presenting)
     with st.container(key="bpe-below"):
         if presenting:
             inputs()
@@ -105,9 +105,9 @@ def main() -> None:
     url.write_url({links.COUNT_TEXT: text, links.LEFT: left, links.RIGHT: right}, lab=False)
 
 
-def lesson(text: str, unit: str, pair: tuple[str, str], top: list, spelled: dict[int, str]) -> None:
+def lesson(text: str, unit: str, pair: tuple[str, str], top: list, spelled: dict[int, str], *, presenting: bool) -> None:
     """First every pair and its count, as a learner would tally them; then the subtlety: one pair,
-    counted with overlaps, and what one merge of it replaces."""
+    counted with overlaps, and what one merge of it replaces (side by side when ``presenting``)."""
     st.header("Every pair of neighbours, counted")
     show_html(pair_counts_html([(spelled[p.left], spelled[p.right], p.count) for p in top], chosen=pair))
     left, right = pair
@@ -119,37 +119,46 @@ def lesson(text: str, unit: str, pair: tuple[str, str], top: list, spelled: dict
         st.error(f"**Cannot count this pair:** {escape_markdown(error)}.", icon="🛑")
         return
     shown = f"{inline_code(left)} + {inline_code(right)}"
-    st.header(f"But one merge of {quote(left)} + {quote(right)} replaces fewer")
+    lost = len(tally.overlapped)
+    named = f"{quote(left)} + {quote(right)}"
+    st.header(  # the heading says what this text shows: an overlap-free pair's merge replaces every occurrence
+        f"But one merge of {named} replaces fewer" if lost
+        else f"One merge of {named} replaces every occurrence" if tally.count else f"Counting {named}"
+    )
     show_html(stats_html([
         Stat("Counted (with overlap)", f"{tally.count:,}"),
         Stat("Replaced by one merge", f"{tally.replacements:,}"),
-        Stat("Counted but not replaced", f"{len(tally.overlapped):,}"),
+        Stat("Counted but not replaced", f"{lost:,}"),
     ]))
-    show_html(f'<p class="bpe-legend">Counted: every occurrence, overlaps included</p>{counting_html(tally)}')
-    st.caption(
-        "Each numbered badge sits between the two symbols of one counted occurrence. Solid orange: the merge "
-        "replaces it. Dashed: it overlaps the occurrence before it (they share a symbol), so it is counted "
-        "but cannot be replaced."
-    )
+    # Side by side on a projector: one above the other, the sentence that draws the lesson's conclusion
+    # fell below its 1280x720 screen, under the lesson bar.
+    counted, replaced = st.columns(2, gap="large") if presenting else (st.container(), st.container())
+    with counted:
+        show_html(f'<p class="bpe-legend">Counted: every occurrence, overlaps included</p>{counting_html(tally)}')
+        st.caption(
+            "Each numbered badge sits between the two symbols of one counted occurrence. Solid orange: the merge "
+            "replaces it. Dashed: it overlaps the occurrence before it (they share a symbol), so it is counted "
+            "but cannot be replaced."
+        )
     before, after = len(tally.symbols), len(tally.merged_texts())
-    show_html(
-        f'<p class="bpe-legend">Replaced: the text after merging, left to right ({before:,} symbols → {after:,})</p>'
-        + merged_html(tally)
-    )
-    st.caption("The outlined tokens are the new ones, each numbered in the order the merge makes it.")
-    if tally.count:
-        lost = len(tally.overlapped)
-        story = (
-            f"The pair {shown} is counted **{tally.count}** time{'s' if tally.count != 1 else ''}, "
-            f"but one merge replaces it only **{tally.replacements}** time{'s' if tally.replacements != 1 else ''}"
+    with replaced:
+        show_html(
+            f'<p class="bpe-legend">Replaced: the text after merging, left to right ({before:,} symbols → {after:,})</p>'
+            + merged_html(tally)
         )
-        story += (
-            f": {lost} occurrence{'s' if lost != 1 else ''} overlap{'s' if lost == 1 else ''} the one before, "
-            "whose symbols the merge has already taken. Trainers still rank pairs by the overlapping count "
-            "(minbpe, tiktoken and Hugging Face all do), which is why 'aaaa' can look like a better merge than it is."
-            if lost else ": here no occurrence overlaps another, so the two numbers agree."
+        st.caption("The outlined tokens are the new ones, each numbered in the order the merge makes it.")
+    opening = f"The pair {shown} is counted **{tally.count}** time{'s' if tally.count != 1 else ''}"
+    if lost:
+        st.markdown(
+            f"{opening}, but one merge replaces it only **{tally.replacements}** "
+            f"time{'s' if tally.replacements != 1 else ''}: {lost} occurrence{'s' if lost != 1 else ''} "
+            f"overlap{'s' if lost == 1 else ''} the one before, whose symbols the merge has already taken. Trainers "
+            "still rank pairs by the overlapping count (minbpe, tiktoken and Hugging Face all do), which is why "
+            "'aaaa' can look like a better merge than it is."
         )
-        st.markdown(story)
+    elif tally.count:
+        every = "it" if tally.count == 1 else f"all **{tally.count}**"
+        st.markdown(f"{opening}, and one merge replaces {every}: here no occurrence overlaps another, so the two numbers agree.")
     else:
         st.info(f"The pair {shown} does not occur in this text: pick one of the pairs counted above.", icon="🔍")
 

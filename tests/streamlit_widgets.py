@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from .conftest import PROJECTOR
+
 TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 """Wait two frames: what a run or a key changed is on the page (Streamlit applies a finished run, and drops
 its stale elements, in the frame after the message)."""
@@ -44,3 +46,21 @@ def seen_texts(elements) -> list[str]:
     for index in range(elements.count()):
         expect(elements.nth(index)).to_be_visible()
     return elements.all_inner_texts()
+
+
+SIDEBAR_FOLDED = """() => { const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  return !sidebar || (sidebar.getBoundingClientRect().right <= 0 && sidebar.getAnimations().length === 0); }"""
+"""The sidebar is folded away and done moving (its own transitions: transform, min- and max-width)."""
+
+
+def switch_to_presenter_mode(page) -> None:
+    """A projector's screen, then presenter mode switched on in the sidebar, as a teacher does it
+    (the same session, redrawn in large type)."""
+    page.set_viewport_size(PROJECTOR)
+    page.get_by_test_id("stSidebar").get_by_text("Presenter mode").click()
+    expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible()
+    expect(page.locator("html")).to_have_css("font-size", "22px")
+    # Then the sidebar folds away, and the page slides left as it goes: it stays put for about 180 ms
+    # after the large type, then moves 300 px in 180 ms. A click in that window pressed a pill that had
+    # moved away before the button was let go, and the press was dropped (fresh-clone run 21).
+    page.wait_for_function(SIDEBAR_FOLDED)

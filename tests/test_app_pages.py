@@ -268,12 +268,19 @@ def test_a_text_handed_in_folds_the_corpus_box_once_it_trains_so_its_step_is_on_
     assert not at.expander[0].proto.expanded  # folded for good, until the learner opens it
 
 
-def test_an_uploaded_text_file_becomes_the_corpus():
+def test_an_uploaded_text_file_becomes_the_corpus_and_its_note_stays_in_sight_once_the_box_folds():
     at = open_page(TRAIN, preset="own-text")
     at.file_uploader(key="w.upload").set_value(("notes.txt", "banana bandana banana".encode(), "text/plain")).run()
     assert not at.exception
     assert at.session_state["bpe.own_text"] == "banana bandana banana"
     assert "banana" in plain(html_with(at, "bpe-tokens\"><span"))
+    box = at.expander[0]
+    assert box.label == "Corpus" and not box.proto.expanded  # it trained, so the box folded...
+    assert [note.value for note in at.success] == ["Loaded notes.txt."] and not box.success  # ...and the note is under it
+    at.button(key="w.next.main").click().run()
+    assert [note.value for note in at.success] == ["Loaded notes.txt."]  # while the file sits in the uploader
+    at.file_uploader(key="w.upload").set_value(None).run()
+    assert not at.success  # the file taken out: its note goes with it
 
 
 def test_an_invalid_word_table_is_an_error_not_a_crash():

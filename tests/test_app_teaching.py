@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from bpe.teaching.counting import count_pair, pairs_present, symbols_of
 from bpe.teaching.tie_lab import tie_lab_for_preset
 from bpe.teaching.tour import TOUR
 from ui.page_css import PRESENTER_ROOT_PX
@@ -152,6 +153,29 @@ def test_counting_lab_counts_aaaa_three_times_but_replaces_twice():
     merged = html_with(at, "bpe-merged")
     assert [plain(chip) for chip in re.findall(r"<span class=\"bpe-tok[^\"]*\".*?</span>", merged)] == ["aa", "aa"]
     assert dict(at.query_params) == {"text": "aaaa", "left": "a", "right": "a"}
+
+
+MIXED = "aaaa banana"
+"""A text with a pair whose occurrences overlap (a + a) and pairs whose occurrences never do."""
+
+
+@pytest.mark.parametrize("pair", [
+    (symbols[p.left].text, symbols[p.right].text)
+    for symbols in [{s.id: s for s in symbols_of(MIXED, unit="char")}]
+    for p in pairs_present(symbols_of(MIXED, unit="char"))
+], ids=repr)
+def test_counting_lab_says_fewer_only_for_a_pair_whose_occurrences_overlap(pair):
+    at = open_page(COUNTING, text=MIXED, left=pair[0], right=pair[1])
+    tally = count_pair(MIXED, pair, unit="char")
+    heading = at.header[1].value
+    (story,) = [text for text in texts(at.markdown) if text.startswith("The pair ")]
+    if tally.overlapped:
+        assert heading.startswith("But one merge of") and heading.endswith("replaces fewer")
+        assert f"replaces it only **{tally.replacements}** time" in story
+    else:
+        assert heading.endswith("replaces every occurrence") and "fewer" not in heading
+        assert "only" not in story and "so the two numbers agree" in story
+        assert f"counted **{tally.count}** time" in story and tally.count == tally.replacements
 
 
 def test_counting_lab_example_buttons_and_pair_inputs_update_the_tally():

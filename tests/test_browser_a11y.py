@@ -26,8 +26,9 @@ from playwright.sync_api import expect
 
 from bpe.app.pages import PAGES
 
-from .conftest import ARTIFACTS, FIRST_LOAD_MS, PHONE, PROJECTOR, TALL
+from .conftest import ARTIFACTS, FIRST_LOAD_MS, PHONE, TALL
 from .page_width import assert_fits_the_screens_width
+from .streamlit_widgets import switch_to_presenter_mode
 from . import test_browser_extend as extend
 from . import test_browser_families as families, test_browser_presenter as presenter, test_browser_streamlit_dom as streamlit_dom
 from . import test_browser_clicker as clicker, test_browser_encoding_lessons as encoding_lessons
@@ -194,15 +195,6 @@ def assert_the_first_tab_stop_skips_to_the_lesson(page, name: str) -> None:
     page.keyboard.press("Enter")
     page.keyboard.press("Tab")
     assert page.evaluate("() => !!document.activeElement.closest('[data-testid=\"stMain\"]')"), f"{name}: the skip link leads elsewhere"
-
-
-def switch_to_presenter_mode(page) -> None:
-    """A projector's screen, then presenter mode switched on in the sidebar, as a teacher does it
-    (the same session, redrawn in large type)."""
-    page.set_viewport_size(PROJECTOR)
-    page.get_by_test_id("stSidebar").get_by_text("Presenter mode").click()
-    expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible()
-    expect(page.locator("html")).to_have_css("font-size", "22px")
 
 
 def test_every_lesson_state_and_lesson_check_is_of_a_page_of_the_app():

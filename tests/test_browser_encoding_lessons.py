@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import FIRST_LOAD_MS, LAPTOP, PHONE, PROJECTOR
+from .conftest import FIRST_LOAD_MS, LAPTOP, PHONE
 from .learner_encoders import LEARNER_ENCODERS, suite_tokenizer
 from .page_width import assert_fits_the_screens_width
-from .streamlit_widgets import choose
+from .streamlit_widgets import choose, switch_to_presenter_mode
 
 pytestmark = pytest.mark.browser
 
@@ -102,10 +102,7 @@ def test_the_three_segmentations_side_by_side_on_a_phone_a_laptop_and_a_projecto
     page.set_viewport_size(LAPTOP)
     table.scroll_into_view_if_needed()
     picture(page, "segmentations-1366x768")
-    page.set_viewport_size(PROJECTOR)
-    page.get_by_test_id("stSidebar").get_by_text("Presenter mode").click()
-    expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible()
-    expect(page.locator("html")).to_have_css("font-size", "22px")
+    switch_to_presenter_mode(page)
     expect(table.locator(".bpe-differs")).to_have_count(7)  # still open, redrawn in large type
     assert_fits_the_screens_width(page, "the segmentations in presenter mode")
     table.scroll_into_view_if_needed()

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import LAPTOP
+from .streamlit_widgets import switch_to_presenter_mode
 
 pytestmark = pytest.mark.browser
 
@@ -69,8 +70,7 @@ def extend_with_a_clicker(page, picture) -> None:
     page.locator('[data-testid="stVegaLiteChart"]').last.scroll_into_view_if_needed()
     picture(page, "extend-costs-laptop-1366x768")
     # Presenter mode again for the checks after this one on the same load (the clicker's lesson is a
-    # projector's); test_browser_a11y imports this module, so its helper is imported when called.
-    from .test_browser_a11y import switch_to_presenter_mode
+    # projector's).
     switch_to_presenter_mode(page)
 
 
@@ -103,8 +103,7 @@ def health_with_a_clicker(page, picture) -> None:
     expect(page.locator('[data-testid="stGraphVizChart"] svg text').first).to_be_visible()
     picture(page, "health-laptop-1366x768")
     # Presenter mode again for the checks after this one on the same load (the clicker's lesson is a
-    # projector's); test_browser_a11y imports this module, so its helper is imported when called.
-    from .test_browser_a11y import switch_to_presenter_mode
+    # projector's).
     switch_to_presenter_mode(page)
 
 

@@ -120,9 +120,12 @@ def test_a_hostile_file_name_is_shown_as_text(watched, app_url):
     error = page.locator('[data-testid="stAlertContentError"]')
     expect(error).to_contain_text(f"{FILE_NAME} is not UTF-8 text (byte 3 is 0xe9)")
     upload.set_input_files({"name": FILE_NAME, "mimeType": "text/plain", "buffer": CORPUS.encode()})
-    expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text(f"Loaded {FILE_NAME}.")
+    note = page.locator('[data-testid="stAlertContentSuccess"]')
+    expect(note).to_contain_text(f"Loaded {FILE_NAME}.")
     page.get_by_role("button", name="Show more of the corpus").click()  # a step draws a window; all of it, please
     expect(page.locator(".bpe-tokens").filter(has_text="the·end").first).to_contain_text("<svg·onload=alert(3)>")
+    expect(page.locator('[data-testid="stExpander"] details').first).not_to_have_attribute("open", "")  # it trained: folded
+    expect(note).to_be_visible()  # and the note is still there to read, under the box
 
 
 def test_a_hostile_link_is_shown_as_text(watched, app_url):

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from bpe.teaching.parity_lab import parity_lab
 
 from .conftest import FIRST_LOAD_MS, LAPTOP
-from .streamlit_widgets import seen_texts
+from .streamlit_widgets import seen_texts, switch_to_presenter_mode
 from .test_browser_presenter import all_on_first_screen
 
 pytestmark = pytest.mark.browser
@@ -39,12 +39,6 @@ def audited(page, name: str) -> None:
 def top_of(locator) -> None:
     """Scroll the page so that ``locator`` is at the top of the screen (a picture of what follows it)."""
     locator.evaluate("element => element.scrollIntoView({block: 'start'})")
-
-
-def to_presenter_mode(page) -> None:
-    from .test_browser_a11y import switch_to_presenter_mode
-
-    switch_to_presenter_mode(page)
 
 
 # -- checks that ride in tests/test_browser_a11y.py's page loads ------------------------------------
@@ -93,7 +87,7 @@ def test_a_dropout_link_draws_its_histogram_and_draw_again_keeps_the_new_seed_in
     page.get_by_role("button", name="Draw again").click()
     expect(page).to_have_url(re.compile(r"seed=3"))
     expect(table.locator("tbody tr").first).not_to_have_text(first)
-    to_presenter_mode(page)
+    switch_to_presenter_mode(page)
     top_of(page.get_by_text("BPE-dropout: one word, many segmentations"))
     expect(table.locator("tbody tr").first).to_be_visible()
     picture(page, "variants-dropout-projector-1280x720")
@@ -109,7 +103,7 @@ def test_a_superbpe_run_narrates_its_stage_change_and_compare_counts_it_against_
     page.keyboard.press("PageDown")
     expect(page.locator(".bpe-headline")).to_contain_text("Merge 10 of 10")
     expect(why).to_contain_text("A superword:")
-    to_presenter_mode(page)
+    switch_to_presenter_mode(page)
     all_on_first_screen(page.locator(".bpe-why li", has_text="A superword:"), "the superword's sentence")
     picture(page, "variants-superbpe-train-projector-1280x720")
 

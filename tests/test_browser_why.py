@@ -21,8 +21,8 @@ from bpe.teaching.why_tokenization import PHENOMENA
 
 from .conftest import ARTIFACTS, LAPTOP, TALL
 from .peers import tiktoken_by_title, tiktoken_encoding
-from .streamlit_widgets import seen_texts
-from .test_browser_a11y import audit, switch_to_presenter_mode, url_path
+from .streamlit_widgets import seen_texts, switch_to_presenter_mode
+from .test_browser_a11y import audit, url_path
 
 pytestmark = pytest.mark.browser
 

@@ -185,10 +185,10 @@ def test_each_learners_upload_reaches_its_replica_and_stopping_the_set_leaves_no
             path = tmp_path / f"{word}.txt"
             path.write_text(f"{word} {word} {word}s graze near the {word} herd; {word}s again.", encoding="utf-8")
             page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
-            # Its text, not that it is seen: the Corpus box folds once the text it was handed has trained,
-            # half a second after the note is drawn (a check for it seen missed that once on a busy machine).
-            expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text(f"Loaded {word}.txt.")
+            note = page.locator('[data-testid="stAlertContentSuccess"]')
+            expect(note).to_contain_text(f"Loaded {word}.txt.")  # drawn by this learner's replica
             expect(page.locator(".bpe-tokens")).to_contain_text(f"{word}s")
+            expect(note).to_be_visible()  # under the Corpus box, which folded once the text trained
     finally:
         for context in contexts:
             context.close()

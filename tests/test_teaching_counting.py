@@ -78,3 +78,19 @@ def test_on_text_the_lab_agrees_with_the_trainers_merge_at_both_levels(text, pai
         merged = merged_by_the_trainer(ids, wanted, -1)
         result = count_pair(text, pair, unit=unit)
         assert result.replacements == len(ids) - len(merged)
+
+
+@hypothesis_settings(max_examples=examples(100), deadline=None)
+@given(text=st.text(alphabet="ab é·\n", min_size=2, max_size=30))
+def test_every_pair_the_lab_lists_counts_as_listed_when_asked_for_by_its_chips_spelling(text):
+    """The lab's "Count another pair" buttons ask for a pair as its chips spell it (a space "·"): each
+    one counts what the list says, at both levels. (A text holding both a space and a real "·" spells
+    them alike; there "·" means the real one, and a space is typed as itself.)"""
+    for unit in ("byte", "char"):
+        symbols = symbols_of(text, unit=unit)
+        spelled = {symbol.id: symbol.text for symbol in symbols}
+        for listed in pairs_present(symbols):
+            pair = spelled[listed.left], spelled[listed.right]
+            if all(list(spelled.values()).count(spelling) == 1 for spelling in pair):
+                asked = count_pair(text, pair, unit=unit)
+                assert (asked.pair, asked.count) == ((listed.left, listed.right), listed.count), (unit, listed)

@@ -13,8 +13,8 @@ from bpe.views.pointer import TOUCH
 
 from .streamlit_dom import (
     BUTTON, CAPTION, CHOSEN_PILL, ELEMENT_CONTAINER, GRAPHVIZ, HEADER, HEADING_TEXT, HORIZONTAL_BLOCK, LAYOUT_WRAPPER, MAIN, MAIN_BLOCK,
-    PAGE_LINK_LABEL, PRIMARY_BUTTON, SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX, SHORTCUT_HINT, SKELETON, SLIDER, STALE, TERTIARY_KIND,
-    VERTICAL_BLOCK, keyed,
+    MARKDOWN_TEXT, PAGE_LINK_LABEL, PRIMARY_BUTTON, SECONDARY_BUTTON, SECONDARY_KIND, SELECTBOX, SHORTCUT_HINT, SKELETON, SLIDER, STALE,
+    TERTIARY_KIND, VERTICAL_BLOCK, keyed,
 )
 
 STEPPER = keyed("bpe-stepper")
@@ -134,6 +134,9 @@ html {{ font-size: {PRESENTER_ROOT_PX}px !important; }}
 {LESSON_BAR} {{ position: fixed; right: .5rem; bottom: .35rem; z-index: 999989; width: auto !important; max-width: 70vw;
   padding: .05rem .5rem; border: 1px solid #C9CDD2; border-radius: .4rem; background: #FFF; box-shadow: 0 1px 4px rgba(0, 0, 0, .15); }}
 {LESSON_BAR} p {{ font-size: .75rem; margin: 0 !important; line-height: 1.4; }}
+/* Its label's box keeps its height: with the paragraph's margin gone, the box's -1 rem put the label
+   under the bar's buttons, across the bar's lower border and the screen's last pixels. */
+{LESSON_BAR} {MARKDOWN_TEXT} {{ margin-bottom: 0; }}
 {LESSON_BAR} {BUTTON} button {{ min-height: 0; padding: 0 .2rem; }}
 {LESSON_BAR} {BUTTON} p {{ {_HIDDEN} }}  /* icons: the pages' names are the buttons' help, and a reader's */
 {keyed("w-leave_present")} button {{ min-height: 0; padding: .05rem .3rem; }}

@@ -57,6 +57,9 @@ PAGE_LINK_LABEL = '[data-testid="stPageLink-NavLink"] span'
 HEADING_TEXT = '[data-testid="stHeading"] [data-testid="stMarkdownContainer"]'
 """The box of a heading's text (``st.title``, ``st.header``): its bottom margin of -1 rem pulls
 the next element up under the heading, which the heading's own bottom padding makes up for."""
+MARKDOWN_TEXT = '[data-testid="stMarkdownContainer"]'
+"""The box of any ``st.markdown`` text: the same bottom margin of -1 rem, made up for by its last
+paragraph's bottom margin (where CSS takes that margin away, the box must lose its own too)."""
 SKELETON = '[data-testid="stSkeleton"]'
 """The grey box Streamlit draws in place of an element whose code has not arrived yet (a widget,
 ``st.html``: each kind's script is fetched the first time a page shows one). The element drawn
@@ -85,6 +88,7 @@ INTERNALS: Mapping[str, str] = MappingProxyType({
     HORIZONTAL_BLOCK: HORIZONTAL_BLOCK,
     PAGE_LINK_LABEL: PAGE_LINK_LABEL,
     HEADING_TEXT: HEADING_TEXT,
+    MARKDOWN_TEXT: MARKDOWN_TEXT,
     SKELETON: SKELETON,
 })
 """Each selector on Streamlit's internals -> a probe that matches on the Train page in presenter

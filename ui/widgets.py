@@ -79,10 +79,7 @@ def corpus_editor() -> None:
             f"…or upload a .txt file (UTF-8, at most {MAX_UPLOAD_MB} MB)", type=["txt"], **bind(UPLOAD, _read_upload),
             help=f"At most {MAX_UPLOAD_MB} MB and {MAX_CORPUS_CHARS:,} characters.",
         )
-        note = UPLOAD_NOTE.get()
-        if note and held is not None and note[2] in (None, held.file_id):
-            (st.error if note[0] == "error" else st.success)(note[1])
-        else:  # the file was removed from the uploader: its note goes with it
+        if held is None:  # the file was removed from the uploader: its note goes with it
             UPLOAD_NOTE.set(None)
         st.caption("Links never include your text: a shared link opens with the settings and the step only.")
     elif current.source == OWN_TABLE_SOURCE:
@@ -114,13 +111,19 @@ def corpus_editor() -> None:
 
 def corpus_box(*, trained: bool) -> None:
     """The Corpus box (:func:`corpus_editor` in an expander): open for the learner's own text or
-    table, folded once a text they handed in has ``trained``."""
+    table, folded once a text they handed in has ``trained``; under it, the note on the last upload."""
     if HANDED_IN.get() and trained:
         st.session_state[CORPUS_BOX] = False  # subtle: before the expander is drawn, as for any widget
         HANDED_IN.set(False)
-    own = lab().source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE)
-    with st.expander("Corpus", expanded=own, key=CORPUS_BOX, on_change="rerun"):
+    source = lab().source
+    with st.expander("Corpus", expanded=source in (OWN_TEXT_SOURCE, OWN_TABLE_SOURCE), key=CORPUS_BOX, on_change="rerun"):
         corpus_editor()
+    # Under the box, not in it: an upload trains and folds the box, and a note inside went with it
+    # after half a second, so the learner never read which file they were training on.
+    note = UPLOAD_NOTE.get()
+    held = st.session_state.get(UPLOAD) if source == OWN_TEXT_SOURCE else None
+    if note and held is not None and note[2] in (None, held.file_id):
+        (st.error if note[0] == "error" else st.success)(note[1])
 
 
 def vocab_search(*, example: str) -> str:

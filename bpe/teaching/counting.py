@@ -169,23 +169,31 @@ def count_pair(
 
     >>> count_pair("banana", ("a", "n")).count, count_pair("x", ("a", "n")).count
     (2, 0)
+    >>> count_pair("a b a b", ("·", "b"), unit="char").count, count_pair("a b", (" ", "b"), unit="char").count
+    (2, 1)
     """
     symbols = symbols_of(text, unit=unit, pretokenizer=pretokenizer)
-    ids = {symbol.text: symbol.id for symbol in symbols}
-    if unit == "byte":
-        for spelling in pair_text:
-            if spelling not in ids and len(spelling.encode("utf-8")) == 1:
-                ids[spelling] = spelling.encode("utf-8")[0]
-    elif unit == "char":
-        ids.update({spelling: ord(spelling) for spelling in pair_text if len(spelling) == 1})
-    try:
-        pair = (ids[pair_text[0]], ids[pair_text[1]])
-    except KeyError as error:
+    shown = {symbol.text: symbol.id for symbol in symbols}
+    present = {symbol.id for symbol in symbols}
+
+    def symbol_id(spelling: str) -> int:
+        # Itself first, if the text holds it; then as the chips spell it (a space is shown "·", so "·"
+        # means a space unless the text holds a real "·"); then itself, which counts 0 times.
+        encoded = spelling.encode("utf-8")
+        own = ord(spelling) if unit == "char" and len(spelling) == 1 else (
+            encoded[0] if unit == "byte" and len(encoded) == 1 else None)
+        if own is not None and own in present:
+            return own
+        if spelling in shown:
+            return shown[spelling]
+        if own is not None:
+            return own
         raise ValueError(
-            f"{quote(error.args[0])} is not one {unit} symbol of this text: pick one of the pairs the text "
+            f"{quote(spelling)} is not one {unit} symbol of this text: pick one of the pairs the text "
             "holds, or type a single symbol on each side"
-        ) from None
-    return tally(symbols, pair)
+        )
+
+    return tally(symbols, (symbol_id(pair_text[0]), symbol_id(pair_text[1])))
 
 
 def _countable(symbols: tuple[Symbol, ...]) -> list[int]:
