@@ -159,10 +159,12 @@ MIXED = "aaaa banana"
 """A text with a pair whose occurrences overlap (a + a) and pairs whose occurrences never do."""
 
 
+MIXED_SYMBOLS = symbols_of(MIXED, unit="char")
+MIXED_SPELLED = {symbol.id: symbol.text for symbol in MIXED_SYMBOLS}
+
+
 @pytest.mark.parametrize("pair", [
-    (symbols[p.left].text, symbols[p.right].text)
-    for symbols in [{s.id: s for s in symbols_of(MIXED, unit="char")}]
-    for p in pairs_present(symbols_of(MIXED, unit="char"))
+    (MIXED_SPELLED[p.left], MIXED_SPELLED[p.right]) for p in pairs_present(MIXED_SYMBOLS)
 ], ids=repr)
 def test_counting_lab_says_fewer_only_for_a_pair_whose_occurrences_overlap(pair):
     at = open_page(COUNTING, text=MIXED, left=pair[0], right=pair[1])

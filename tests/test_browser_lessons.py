@@ -17,6 +17,7 @@ from bpe.app.lessons import LESSONS
 from bpe.teaching.why_tokenization import PHENOMENA
 
 from .conftest import FIRST_LOAD_MS, PROJECTOR
+from .test_browser_presenter import LESSON_BAR
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +41,7 @@ def press(page, key: str, path: str, at: int) -> None:
 
 
 def bar_says(page, number: int) -> None:
-    expect(page.locator('[class*="st-key-bpe-lesson-bar"]')).to_contain_text(f"Lesson · page {number} of {len(LESSON.stops)}")
+    expect(page.locator(LESSON_BAR)).to_contain_text(f"Lesson · page {number} of {len(LESSON.stops)}")
 
 
 def test_the_built_in_lesson_from_home_to_its_last_place_by_pagedown_and_back_by_pageup(new_tab, app_url, picture):

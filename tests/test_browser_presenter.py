@@ -24,6 +24,8 @@ from .streamlit_widgets import choose, seen_texts
 
 pytestmark = pytest.mark.browser
 WIDTH, HEIGHT = PROJECTOR["width"], PROJECTOR["height"]
+LESSON_BAR = f'[class*="st-key-{BAR}"]'
+"""The lesson bar (``ui.lesson_bar``), fixed in the projector's bottom right corner."""
 
 FIRST_SCREEN = """els => els.map(e => { const r = e.getBoundingClientRect();
   return r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5; })"""
@@ -128,7 +130,7 @@ def counting_lab_lesson_on_one_screen(page, where: str) -> None:
 
 def clear_of_the_lesson_bar(page, locator, what: str) -> None:
     """No element ``locator`` matches lies under the lesson bar (fixed in the projector's corner), if drawn."""
-    bar = page.locator(f'[class*="st-key-{BAR}"]')
+    bar = page.locator(LESSON_BAR)
     if not bar.count():
         return
     box = bar.bounding_box()
@@ -144,7 +146,7 @@ def test_the_counting_lab_as_a_lesson_walks_it_keeps_each_examples_conclusion_on
     aaaa the conclusion ran past the 1280x720 screen, its second line under the lesson bar."""
     page = projector
     page.goto(f"{app_url}/Counting_lab?present=1&lesson=first-class&stop=3", timeout=FIRST_LOAD_MS)
-    bar = page.locator(f'[class*="st-key-{BAR}"]')
+    bar = page.locator(LESSON_BAR)
     expect(bar).to_contain_text("Lesson · page 3 of")
     page.evaluate(clicker.PROBE)
     page.locator("h1").click()  # the focus in the page, on no control, as with a clicker
